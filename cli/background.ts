@@ -1,0 +1,92 @@
+/** `hub start --background`: starts the server as a detached child and returns once it answers. */
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import type { HubPaths } from "../server/config/paths.ts";
+import { CliError } from "./cli_error.ts";
+import { HubClient } from "./hub_client.ts";
+import { HUB_PERMISSION_FLAGS } from "./permissions.ts";
+import { PROGRAM_DIR } from "./run_server.ts";
+
+const STARTUP_TIMEOUT_MS = 15_000;
+
+/** The command line that runs `hub start` again: the compiled binary, or deno with our flags. */
+export function selfCommand(args: string[]): { command: string; args: string[] } {
+  const exec = Deno.execPath();
+  if (Deno.build.standalone) return { command: exec, args };
+  const granted = Deno.permissions.querySync({ name: "run", command: exec }).state === "granted";
+  const main = Deno.mainModule.startsWith("file:")
+    ? fileURLToPath(Deno.mainModule)
+    : join(PROGRAM_DIR, "main.ts");
+  return {
+    command: granted ? exec : "deno",
+    args: [
+      "run",
+      "--quiet",
+      `--config=${join(PROGRAM_DIR, "deno.json")}`,
+      ...HUB_PERMISSION_FLAGS,
+      main,
+      ...args,
+    ],
+  };
+}
+
+export async function startInBackground(paths: HubPaths, port: number): Promise<number> {
+  if (port === 0) {
+    throw new CliError('"hub start --background" needs a fixed port; choose one with --port.');
+  }
+  const client = new HubClient(port, undefined);
+  if (await client.isUp()) {
+    throw new CliError(`A hub is already running on port ${port} ("hub status" shows it).`);
+  }
+  const { command, args } = selfCommand(["start", "--port", String(port)]);
+  const child = new Deno.Command(command, {
+    args,
+    env: { HUB_BACKGROUND: "1", HUB_CONFIG_DIR: paths.dir },
+    stdin: "null",
+    stdout: "null",
+    stderr: "null",
+    detached: true,
+  }).spawn();
+  let exited: Deno.CommandStatus | undefined;
+  child.status.then((status) => (exited = status));
+
+  const deadline = Date.now() + STARTUP_TIMEOUT_MS;
+  while (Date.now() < deadline) {
+    if (exited) {
+      throw new CliError(
+        `The background hub exited during startup (code ${exited.code}). ` +
+          `Last lines of ${paths.serverLog}:\n${await tail(paths.serverLog, 5)}`,
+      );
+    }
+    if (await client.isUp(500) && await pidFileHas(paths.pidFile, child.pid)) {
+      child.unref();
+      return child.pid;
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  try {
+    child.kill("SIGTERM");
+  } catch {
+    // already gone
+  }
+  throw new CliError(
+    `The background hub did not answer on port ${port} within ${STARTUP_TIMEOUT_MS / 1000} s. ` +
+      `See ${paths.serverLog}.`,
+  );
+}
+
+async function pidFileHas(path: string, pid: number): Promise<boolean> {
+  try {
+    return (await Deno.readTextFile(path)).trim() === String(pid);
+  } catch {
+    return false;
+  }
+}
+
+async function tail(path: string, lines: number): Promise<string> {
+  try {
+    return (await Deno.readTextFile(path)).trimEnd().split("\n").slice(-lines).join("\n");
+  } catch {
+    return "(no log)";
+  }
+}

@@ -1,0 +1,7 @@
+/** An error a CLI command reports to the user; only `main.ts` turns it into an exit code. */
+export class CliError extends Error {
+  constructor(message: string, readonly exitCode = 1) {
+    super(message);
+    this.name = "CliError";
+  }
+}

@@ -1,0 +1,168 @@
+/**
+ * `hub config set <key> [value]`: turns a key and value into a validated change of the config.
+ * Pure (no I/O), so every key and every bad value is unit-tested.
+ */
+import { resolve } from "node:path";
+import {
+  type HubConfig,
+  type Permission,
+  PERMISSIONS,
+  PLUGIN_NAME_PATTERN,
+} from "../server/config/schema.ts";
+import { resolvePluginPath } from "../server/config/paths.ts";
+import { CliError } from "./cli_error.ts";
+import { parsePort } from "./port.ts";
+
+export const SETTABLE_KEYS = [
+  "tool-permission.<plugin>.<tool>  off|ask|auto",
+  "plugin-permission.<plugin>       off|ask|auto",
+  "port                             1-65535",
+  "localPlugins.add                 <path>   (--force: allow a path that does not exist)",
+  "localPlugins.remove              <path>",
+  "setting.<plugin>.<key>           <value>  (JSON or text; empty string removes the key)",
+];
+
+export interface SetContext {
+  /** Where relative paths given on the command line resolve from. */
+  cwd: string;
+  configDir: string;
+  force: boolean;
+  isDirectory(path: string): boolean;
+}
+
+export interface ConfigChange {
+  apply(config: HubConfig): void;
+  /** A sentence for the user: what was set. */
+  summary: string;
+}
+
+export function parseSetCommand(key: string, value: string | undefined, ctx: SetContext) {
+  const parts = key.split(".");
+  const head = parts[0];
+  if (head === "tool-permission" && parts.length === 3) {
+    return toolPermission(parts[1], parts[2], need(key, value));
+  }
+  if (head === "plugin-permission" && parts.length === 2) {
+    return pluginPermission(parts[1], need(key, value));
+  }
+  if (key === "port") {
+    const port = parsePort(need(key, value), "port");
+    return change(`port = ${port}`, (c) => (c.port = port));
+  }
+  if (key === "localPlugins.add") return addLocalPlugin(need(key, value), ctx);
+  if (key === "localPlugins.remove") return removeLocalPlugin(need(key, value), ctx);
+  if (head === "setting" && parts.length >= 3) {
+    return setting(parts[1], parts.slice(2).join("."), need(key, value));
+  }
+  throw new CliError(
+    `Unknown config key "${key}". Keys you can set:\n  ${SETTABLE_KEYS.join("\n  ")}`,
+  );
+}
+
+function change(summary: string, apply: (config: HubConfig) => void): ConfigChange {
+  return { summary, apply };
+}
+
+function need(key: string, value: string | undefined): string {
+  if (value === undefined) throw new CliError(`"hub config set ${key}" needs a value.`);
+  return value;
+}
+
+function permissionValue(value: string): Permission {
+  if ((PERMISSIONS as readonly string[]).includes(value)) return value as Permission;
+  throw new CliError(`"${value}" is not a permission: use one of ${PERMISSIONS.join(", ")}.`);
+}
+
+function checkPluginName(name: string, allowBrowser: boolean): void {
+  if (allowBrowser && name === "browser") return;
+  if (!PLUGIN_NAME_PATTERN.test(name)) {
+    throw new CliError(
+      `"${name}" is not a plugin name: use lowercase letters, digits and single hyphens ` +
+        `(for example "my-plugin")${allowBrowser ? ', or "browser" for the built-in tools' : ""}.`,
+    );
+  }
+}
+
+function toolPermission(plugin: string, tool: string, value: string): ConfigChange {
+  checkPluginName(plugin, true);
+  if (tool.includes("__")) {
+    throw new CliError(
+      `Use the tool's base name, not the prefixed one: "${tool.split("__").pop()}" ` +
+        `instead of "${tool}".`,
+    );
+  }
+  if (!/^[A-Za-z0-9_-]+$/.test(tool)) {
+    throw new CliError(`"${tool}" is not a tool name: use letters, digits, "_" and "-".`);
+  }
+  const permission = permissionValue(value);
+  return change(`tool permission of ${plugin}__${tool} = ${permission}`, (c) => {
+    const entry = c.permissions[plugin] ?? { permission: "off", tools: {} };
+    entry.tools[tool] = permission;
+    c.permissions[plugin] = entry;
+  });
+}
+
+function pluginPermission(plugin: string, value: string): ConfigChange {
+  checkPluginName(plugin, true);
+  const permission = permissionValue(value);
+  return change(`permission of plugin ${plugin} = ${permission}`, (c) => {
+    const entry = c.permissions[plugin] ?? { permission: "off", tools: {} };
+    entry.permission = permission;
+    c.permissions[plugin] = entry;
+  });
+}
+
+function addLocalPlugin(path: string, ctx: SetContext): ConfigChange {
+  const absolute = resolve(ctx.cwd, path);
+  if (!ctx.force && !ctx.isDirectory(absolute)) {
+    throw new CliError(
+      `${absolute} is not an existing folder. Check the path, or add it anyway with --force.`,
+    );
+  }
+  return change(`added ${absolute} to localPlugins`, (c) => {
+    const known = c.localPlugins.some((p) => resolvePluginPath(p, ctx.configDir) === absolute);
+    if (!known) c.localPlugins.push(absolute);
+  });
+}
+
+function removeLocalPlugin(path: string, ctx: SetContext): ConfigChange {
+  const absolute = resolve(ctx.cwd, path);
+  return change(`removed ${absolute} from localPlugins`, (c) => {
+    const kept = c.localPlugins.filter((p) =>
+      p !== path && resolvePluginPath(p, ctx.configDir) !== absolute
+    );
+    if (kept.length === c.localPlugins.length) {
+      throw new CliError(
+        `${path} is not in localPlugins. Current entries: ${
+          c.localPlugins.length ? c.localPlugins.join(", ") : "(none)"
+        }.`,
+      );
+    }
+    c.localPlugins = kept;
+  });
+}
+
+function setting(plugin: string, key: string, raw: string): ConfigChange {
+  checkPluginName(plugin, false);
+  if (raw === "") {
+    return change(`removed setting ${plugin}.${key}`, (c) => {
+      const entry = c.settings[plugin];
+      if (!entry) return;
+      delete entry[key];
+      if (Object.keys(entry).length === 0) delete c.settings[plugin];
+    });
+  }
+  const value = parseSettingValue(raw);
+  return change(`setting ${plugin}.${key} = ${JSON.stringify(value)}`, (c) => {
+    c.settings[plugin] = { ...(c.settings[plugin] ?? {}), [key]: value };
+  });
+}
+
+/** JSON when the text is JSON (numbers, booleans, objects such as URL instance maps), else text. */
+export function parseSettingValue(raw: string): unknown {
+  try {
+    return JSON.parse(raw);
+  } catch {
+    return raw;
+  }
+}

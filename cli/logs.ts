@@ -1,0 +1,75 @@
+/** `hub logs [--lines 50] [-f] [--plugin <name>]`: reads `server.log`. */
+import { CliError } from "./cli_error.ts";
+import { cliPaths } from "./context.ts";
+
+export interface LogsOptions {
+  lines?: string;
+  follow?: boolean;
+  plugin?: string;
+}
+
+export async function logsCommand(options: LogsOptions, signal?: AbortSignal): Promise<void> {
+  const path = cliPaths().serverLog;
+  const count = parseLineCount(options.lines ?? "50");
+  const keep = (line: string) => !options.plugin || line.includes(`[plugin:${options.plugin}]`);
+  let text: string;
+  try {
+    text = await Deno.readTextFile(path);
+  } catch (error) {
+    if (!(error instanceof Deno.errors.NotFound)) throw error;
+    if (!options.follow) {
+      throw new CliError(`No log yet: ${path} does not exist. It is written by "hub start".`);
+    }
+    text = "";
+  }
+  const lines = text.split("\n").filter((l) => l !== "" && keep(l));
+  for (const line of lines.slice(-count)) console.log(line);
+  if (options.follow) await follow(path, new TextEncoder().encode(text).length, keep, signal);
+}
+
+function parseLineCount(value: string): number {
+  if (!/^\d+$/.test(value)) {
+    throw new CliError(`--lines "${value}" is not a number of lines: use a whole number.`);
+  }
+  return Number(value);
+}
+
+/** Prints lines appended after `offset` until `signal` aborts (or forever). */
+async function follow(
+  path: string,
+  offset: number,
+  keep: (line: string) => boolean,
+  signal?: AbortSignal,
+): Promise<void> {
+  let partial = "";
+  const decoder = new TextDecoder();
+  while (!signal?.aborted) {
+    await new Promise((r) => setTimeout(r, 250));
+    let size: number;
+    try {
+      size = (await Deno.stat(path)).size;
+    } catch {
+      continue; // not created yet
+    }
+    if (size < offset) offset = 0; // truncated or replaced: start over
+    if (size === offset) continue;
+    const file = await Deno.open(path, { read: true });
+    try {
+      await file.seek(offset, Deno.SeekMode.Start);
+      const buffer = new Uint8Array(size - offset);
+      let read = 0;
+      while (read < buffer.length) {
+        const n = await file.read(buffer.subarray(read));
+        if (n === null) break;
+        read += n;
+      }
+      offset += read;
+      const chunk = partial + decoder.decode(buffer.subarray(0, read), { stream: true });
+      const lines = chunk.split("\n");
+      partial = lines.pop() ?? "";
+      for (const line of lines) if (line !== "" && keep(line)) console.log(line);
+    } finally {
+      file.close();
+    }
+  }
+}

@@ -1,0 +1,79 @@
+/** The `hub` command line: commands, options and help. Each command's work lives in its own file. */
+import { Command } from "commander";
+import { VERSION } from "../protocol/version.ts";
+import { startCommand } from "./start.ts";
+import { stopCommand } from "./stop.ts";
+import { statusCommand } from "./status.ts";
+import { configPath, configReset, configRotateSecret, configSet, configShow } from "./config.ts";
+import { SETTABLE_KEYS } from "./config_keys.ts";
+import { logsCommand } from "./logs.ts";
+
+type Opts = Record<string, unknown>;
+
+/** Options of the command merged with the global ones (`--port` may come before or after it). */
+function opts(cmd: Command): Opts {
+  return cmd.optsWithGlobals();
+}
+
+export function buildProgram(): Command {
+  const program = new Command("hub")
+    .description("hub: lets AI agents use your own browser safely, through MCP.")
+    .version(VERSION, "-V, --version", "print the hub version")
+    .option("--port <number>", "port of the hub (default: HUB_PORT, config port, 9515)")
+    .helpOption("-h, --help", "show help")
+    .configureHelp({ showGlobalOptions: true })
+    .showHelpAfterError('(run "hub --help" for usage)')
+    .exitOverride();
+
+  program.command("start")
+    .description("start the hub server (foreground unless --background)")
+    .option("--background", 'run detached; writes server.pid; stop with "hub stop"')
+    .option("--show-config", "print the MCP client configuration and exit")
+    .action((_o: Opts, cmd: Command) => startCommand(opts(cmd)));
+
+  program.command("stop")
+    .description("stop a hub started with --background")
+    .action((_o: Opts, cmd: Command) => stopCommand(opts(cmd)));
+
+  program.command("status", { isDefault: true })
+    .description("show whether the hub runs, its extension, clients, plugins and tools (default)")
+    .option("--json", "print the raw /health JSON")
+    .action((_o: Opts, cmd: Command) => statusCommand(opts(cmd)));
+
+  addConfigCommands(program);
+
+  program.command("logs")
+    .description("show the server log (<config dir>/server.log)")
+    .option("--lines <n>", "how many recent lines", "50")
+    .option("-f, --follow", "keep printing new lines")
+    .option("--plugin <name>", "only lines of this plugin ([plugin:<name>])")
+    .action((_o: Opts, cmd: Command) => logsCommand(opts(cmd)));
+
+  return program;
+}
+
+function addConfigCommands(program: Command): void {
+  const config = program.command("config").description("show and change the hub configuration");
+  config.command("show").alias("get")
+    .description("show the config (the secret is redacted)")
+    .option("--json", "print JSON")
+    .option("--show-secret", "print the secret in full")
+    .action((_o: Opts, cmd: Command) => configShow(opts(cmd)));
+  config.command("set <key> [value]")
+    .description("set a config value", { key: "one of:\n" + SETTABLE_KEYS.join("\n") })
+    .option("-f, --force", "with localPlugins.add: accept a path that does not exist")
+    .action((key: string, value: string | undefined, _o: Opts, cmd: Command) =>
+      configSet(key, value, opts(cmd))
+    );
+  config.command("path")
+    .description("print the config file path")
+    .action(() => configPath());
+  config.command("reset")
+    .description("delete the config file (recreated with defaults on next start)")
+    .option("--confirm", "really do it")
+    .action((_o: Opts, cmd: Command) => configReset(opts(cmd)));
+  config.command("rotate-secret")
+    .description("write a new secret and tell the running hub (MCP clients need the new one)")
+    .option("--confirm", "really do it")
+    .action((_o: Opts, cmd: Command) => configRotateSecret(opts(cmd)));
+}

@@ -1,0 +1,74 @@
+/** Runs the hub server in this process until SIGINT or SIGTERM. */
+import { join } from "node:path";
+import type { HubPaths } from "../server/config/paths.ts";
+import { writeFileAtomic } from "../server/config/atomic_write.ts";
+import { createHub } from "../server/hub.ts";
+import { createLogger, parseLogLevel } from "../server/log/logger.ts";
+import { listen } from "../server/serve.ts";
+import { VERSION } from "../protocol/version.ts";
+
+export interface RunServerOptions {
+  paths: HubPaths;
+  port: number;
+  /** Detached child of `hub start --background`: no terminal, owns the PID file. */
+  background: boolean;
+}
+
+const SHUTDOWN_DEADLINE_MS = 5_000;
+
+export async function runServer(options: RunServerOptions): Promise<void> {
+  const { paths } = options;
+  const logger = createLogger({
+    level: parseLogLevel(Deno.env.get("HUB_LOG_LEVEL")),
+    file: paths.serverLog,
+    terminal: !options.background,
+  });
+  const mode = Deno.env.get("HUB_DEV") === "1" ? "dev" : "production";
+  const skipPermissions = Deno.env.get("HUB_DANGEROUSLY_SKIP_PERMISSIONS") === "1";
+  let hub;
+  let server;
+  try {
+    hub = await createHub({ paths, logger, mode, skipPermissions });
+    server = listen(hub.handler, options.port, logger);
+  } catch (error) {
+    // The terminal gets the message from the CLI; a background start reads it from the log.
+    if (options.background) logger.error((error as Error).message);
+    throw error;
+  }
+  hub.setPort(server.port);
+  if (options.background) await writePidFile(paths.pidFile);
+  logger.info(
+    `hub ${VERSION} listening on http://127.0.0.1:${server.port} ` +
+      `(${mode} mode, config ${paths.dir}${skipPermissions ? ", SKIPPING PERMISSIONS" : ""})`,
+  );
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info(`Received ${signal}; shutting down`);
+    await server.shutdown(SHUTDOWN_DEADLINE_MS);
+    if (options.background) await removeOwnPidFile(paths.pidFile);
+    logger.info("Stopped");
+    Deno.exit(0);
+  };
+  for (const signal of ["SIGINT", "SIGTERM"] as const) {
+    Deno.addSignalListener(signal, () => void stop(signal));
+  }
+  await server.finished;
+}
+
+async function writePidFile(path: string): Promise<void> {
+  await writeFileAtomic(path, `${Deno.pid}\n`, { mode: 0o600 });
+}
+
+async function removeOwnPidFile(path: string): Promise<void> {
+  try {
+    if ((await Deno.readTextFile(path)).trim() === String(Deno.pid)) await Deno.remove(path);
+  } catch {
+    // already gone
+  }
+}
+
+/** Where `main.ts` and its `deno.json` live, to re-run the same program in a child process. */
+export const PROGRAM_DIR = join(import.meta.dirname ?? ".", "..");

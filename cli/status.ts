@@ -1,0 +1,41 @@
+/** `hub status [--port] [--json]` (also what plain `hub` runs). */
+import type { HealthPayload } from "../protocol/health.ts";
+import { CliError } from "./cli_error.ts";
+import { cliClient } from "./context.ts";
+
+export async function statusCommand(options: { port?: string; json?: boolean }): Promise<void> {
+  const client = await cliClient(options.port);
+  const health = await client.health();
+  if (!health) {
+    throw new CliError(`hub is not running on port ${client.port}. Start it with "hub start".`);
+  }
+  console.log(options.json ? JSON.stringify(health, null, 2) : formatStatus(health, client.port));
+}
+
+export function formatStatus(h: HealthPayload, port: number): string {
+  const lines = [
+    `hub ${h.version} (SDK ${h.sdkVersion}) running on http://127.0.0.1:${port}`,
+    `  mode:        ${h.mode}${h.skipPermissions ? " (permission checks SKIPPED)" : ""}`,
+    `  uptime:      ${formatDuration(h.uptime)}`,
+    `  extension:   ${
+      h.extensionConnected ? `connected (${h.extensionConnections})` : "not connected"
+    }`,
+    `  MCP clients: ${h.mcpClients}`,
+    `  plugins:     ${h.plugins} loaded, ${h.failedPlugins.length} failed`,
+    `  tools:       ${h.toolCount} (${h.browserToolCount} browser, ${h.pluginToolCount} plugin)`,
+  ];
+  for (const p of h.pluginDetails) {
+    lines.push(
+      `    ${p.name.padEnd(20)} ${p.tabState.padEnd(11)} ${p.toolCount} tools  ${p.source}`,
+    );
+  }
+  for (const f of h.failedPlugins) lines.push(`    failed: ${f.path}: ${f.error}`);
+  return lines.join("\n");
+}
+
+export function formatDuration(seconds: number): string {
+  const s = Math.floor(seconds);
+  if (s < 60) return `${s}s`;
+  if (s < 3600) return `${Math.floor(s / 60)}m ${s % 60}s`;
+  return `${Math.floor(s / 3600)}h ${Math.floor((s % 3600) / 60)}m`;
+}

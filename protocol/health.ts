@@ -1,0 +1,82 @@
+/** The `/health` payload (SPEC "Health payload"), shared by the server and the CLI. */
+
+export interface PluginTab {
+  tabId: number;
+  url: string;
+  title: string;
+  ready: boolean;
+}
+
+export interface PluginDetail {
+  name: string;
+  displayName: string;
+  toolCount: number;
+  tools: string[];
+  tabState: "ready" | "unavailable" | "closed";
+  tabs: PluginTab[];
+  iconSvg?: string;
+  source: "npm" | "local";
+  sdkVersion: string | null;
+  logBufferSize: number;
+}
+
+export interface FailedPlugin {
+  path: string;
+  error: string;
+}
+
+export interface DiscoveryError {
+  source: "npm" | "local";
+  specifier: string;
+  error: string;
+}
+
+export interface AuditCounts {
+  total: number;
+  success: number;
+  failure: number;
+}
+
+export interface AuditSummary {
+  totalInvocations: number;
+  successCount: number;
+  failureCount: number;
+  last24h: AuditCounts;
+  avgDurationMs: number;
+}
+
+export interface FileWatcherStatus {
+  watchedPlugins: number;
+  pendingPlugins: number;
+  lastPollAt: number | null;
+  pollDetections: number;
+}
+
+export interface HealthPayload {
+  status: "ok";
+  version: string;
+  sdkVersion: string;
+  mode: "dev" | "production";
+  extensionConnected: boolean;
+  extensionConnections: number;
+  mcpClients: number;
+  plugins: number;
+  pluginDetails: PluginDetail[];
+  failedPlugins: FailedPlugin[];
+  toolCount: number;
+  browserToolCount: number;
+  pluginToolCount: number;
+  browserToolNames: string[];
+  disabledBrowserTools: string[];
+  skipPermissions: boolean;
+  /** Seconds since the server started. */
+  uptime: number;
+  reloadCount: number;
+  lastReloadTimestamp: number;
+  lastReloadDurationMs: number;
+  stateSchemaVersion: number;
+  discoveryErrors: DiscoveryError[];
+  /** Present in dev mode only. */
+  fileWatcher?: FileWatcherStatus;
+  auditSummary: AuditSummary;
+}

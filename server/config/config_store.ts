@@ -1,0 +1,153 @@
+/**
+ * `config.json`: loaded with clear errors, never silently overwritten, written atomically, and with
+ * every update serialized (a queue inside this process, a lock file across processes) so that
+ * concurrent writers never lose each other's changes.
+ */
+import { defaultConfig, type HubConfig, type ParsedConfig, validateConfig } from "./schema.ts";
+import { type AtomicWriteOptions, writeFileAtomic } from "./atomic_write.ts";
+import { withFileLock } from "./file_lock.ts";
+
+/** A config file that exists but cannot be used. The message names the file, the spot and the fix. */
+export class ConfigError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "ConfigError";
+  }
+}
+
+export interface ConfigStoreOptions {
+  /** Called with a warning a person should see (unknown keys). */
+  onWarning?: (message: string) => void;
+  /** Injected rename, for crash tests. */
+  rename?: AtomicWriteOptions["rename"];
+}
+
+export interface ConfigStore {
+  readonly path: string;
+  exists(): Promise<boolean>;
+  /** Reads the file; a missing file yields the defaults. Throws ConfigError if unusable. */
+  load(): Promise<HubConfig>;
+  /** Creates the file with every default if it is missing. Returns true when it created it. */
+  ensure(): Promise<boolean>;
+  /** Re-reads the file under the lock, lets `mutate` change it in place, writes the result. */
+  update(mutate: (config: HubConfig) => void): Promise<HubConfig>;
+  /** Deletes the file (it is recreated with defaults on the next start). Returns true if it existed. */
+  remove(): Promise<boolean>;
+}
+
+const RESET_HINT = 'or run "hub config reset --confirm" to start over with defaults ' +
+  "(this discards your settings)";
+
+export function createConfigStore(path: string, options: ConfigStoreOptions = {}): ConfigStore {
+  const lockPath = `${path}.lock`;
+  let queue: Promise<unknown> = Promise.resolve();
+
+  /** Runs `task` after every earlier task of this store, holding the cross-process lock. */
+  function serialized<T>(task: () => Promise<T>): Promise<T> {
+    const run = queue.then(() => withFileLock(lockPath, task));
+    queue = run.catch(() => {});
+    return run;
+  }
+
+  async function read(): Promise<ParsedConfig | undefined> {
+    let text: string;
+    try {
+      text = await Deno.readTextFile(path);
+    } catch (error) {
+      if (error instanceof Deno.errors.NotFound) return undefined;
+      throw new ConfigError(`Cannot read ${path}: ${(error as Error).message}`);
+    }
+    const parsed = parseConfigText(path, text);
+    for (const key of parsed.unknownKeys) {
+      options.onWarning?.(
+        `${path}: unknown key "${key}" is ignored (check its spelling; see "hub config show").`,
+      );
+    }
+    return parsed;
+  }
+
+  async function write(config: HubConfig, extra: Record<string, unknown>): Promise<void> {
+    const text = JSON.stringify({ ...config, ...extra }, null, 2) + "\n";
+    await writeFileAtomic(path, text, { mode: 0o600, rename: options.rename });
+  }
+
+  return {
+    path,
+    async exists() {
+      try {
+        await Deno.stat(path);
+        return true;
+      } catch {
+        return false;
+      }
+    },
+    async load() {
+      return (await read())?.config ?? defaultConfig();
+    },
+    ensure() {
+      return serialized(async () => {
+        if (await read()) return false;
+        await write(defaultConfig(), {});
+        return true;
+      });
+    },
+    update(mutate) {
+      return serialized(async () => {
+        const current = (await read()) ?? { config: defaultConfig(), extra: {}, unknownKeys: [] };
+        const draft = structuredClone(current.config);
+        mutate(draft);
+        const checked = validateConfig(draft).config;
+        await write(checked, current.extra);
+        return checked;
+      });
+    },
+    remove() {
+      return serialized(async () => {
+        try {
+          await Deno.remove(path);
+          return true;
+        } catch (error) {
+          if (error instanceof Deno.errors.NotFound) return false;
+          throw error;
+        }
+      });
+    },
+  };
+}
+
+/** Parses and validates config text; errors name the file, the line and column, and the fix. */
+export function parseConfigText(path: string, text: string): ParsedConfig {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    const where = jsonErrorLocation(text, (error as Error).message);
+    throw new ConfigError(
+      `Cannot read ${path}: invalid JSON${where} (${firstClause((error as Error).message)}). ` +
+        `Fix the file by hand, ${RESET_HINT}.`,
+    );
+  }
+  try {
+    return validateConfig(value);
+  } catch (error) {
+    throw new ConfigError(
+      `Cannot use ${path}: ${(error as Error).message}. ` +
+        `Fix the value by hand or with "hub config set", ${RESET_HINT}.`,
+    );
+  }
+}
+
+function firstClause(message: string): string {
+  return message.replace(/\s*\(line \d+ column \d+\)/, "").replace(/ in JSON at position \d+/, "");
+}
+
+/** " at line L, column C" from a JSON.parse error message, or "" when it names no position. */
+export function jsonErrorLocation(text: string, message: string): string {
+  const lineCol = /line (\d+) column (\d+)/.exec(message);
+  if (lineCol) return ` at line ${lineCol[1]}, column ${lineCol[2]}`;
+  const pos = /position (\d+)/.exec(message);
+  const offset = pos ? Number(pos[1]) : /end of JSON input/.test(message) ? text.length : undefined;
+  if (offset === undefined) return "";
+  const before = text.slice(0, offset).split("\n");
+  return ` at line ${before.length}, column ${before[before.length - 1].length + 1}`;
+}

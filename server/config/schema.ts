@@ -1,0 +1,67 @@
+/** The shape of `config.json`, its defaults, and validation with messages a person can act on. */
+import { z } from "zod";
+
+export const PERMISSIONS = ["off", "ask", "auto"] as const;
+export type Permission = typeof PERMISSIONS[number];
+
+export const PLUGIN_NAME_PATTERN = /^[a-z0-9]+(-[a-z0-9]+)*$/;
+export const RESERVED_PLUGIN_NAMES = ["browser", "extension"] as const;
+
+const permission = z.enum(PERMISSIONS);
+
+export const pluginPermissionSchema = z.object({
+  permission: permission.default("off"),
+  tools: z.record(z.string(), permission).default({}),
+  reviewedVersion: z.string().optional(),
+});
+export type PluginPermissionConfig = z.infer<typeof pluginPermissionSchema>;
+
+export const configSchema = z.object({
+  localPlugins: z.array(z.string()).default([]),
+  permissions: z.record(z.string(), pluginPermissionSchema).default({}),
+  port: z.number().int().min(1).max(65535).default(9515),
+  localPluginDirs: z.array(z.string()).default([]),
+  settings: z.record(z.string(), z.record(z.string(), z.unknown())).default({}),
+  additionalAllowedDirectories: z.array(z.string()).default([]),
+  telemetry: z.boolean().default(true),
+  updateCheckIntervalMinutes: z.number().min(0).default(30),
+});
+export type HubConfig = z.infer<typeof configSchema>;
+
+export const CONFIG_KEYS = Object.keys(configSchema.shape) as (keyof HubConfig)[];
+
+/** A config with every field at its default. */
+export function defaultConfig(): HubConfig {
+  return configSchema.parse({});
+}
+
+export interface ParsedConfig {
+  config: HubConfig;
+  /** Top-level keys hub does not know; kept in the file, reported as warnings. */
+  unknownKeys: string[];
+  /** The unknown keys' values, so a rewrite keeps them. */
+  extra: Record<string, unknown>;
+}
+
+/**
+ * Validates a parsed JSON value as a hub config. Throws an Error listing every problem as
+ * `field.path: what is wrong`; the caller adds the file name and the fix.
+ */
+export function validateConfig(value: unknown): ParsedConfig {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+    throw new Error("the file must hold a JSON object ({ ... })");
+  }
+  const result = configSchema.safeParse(value);
+  if (!result.success) {
+    const problems = result.error.issues.map((issue) => {
+      const where = issue.path.length > 0 ? issue.path.join(".") : "(top level)";
+      return `${where}: ${issue.message}`;
+    });
+    throw new Error(problems.join("; "));
+  }
+  const extra: Record<string, unknown> = {};
+  for (const [key, v] of Object.entries(value)) {
+    if (!(CONFIG_KEYS as string[]).includes(key)) extra[key] = v;
+  }
+  return { config: result.data, unknownKeys: Object.keys(extra), extra };
+}

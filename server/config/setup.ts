@@ -1,0 +1,26 @@
+/** First-run setup of the config directory: folder, `config.json` and the secret. */
+import type { HubPaths } from "./paths.ts";
+import { createConfigStore } from "./config_store.ts";
+import { ensureSecret } from "./secret.ts";
+
+export interface SetupResult {
+  createdConfig: boolean;
+  createdSecret: boolean;
+  secret: string;
+}
+
+/**
+ * Creates whatever is missing; touches nothing that exists. A broken `config.json` makes this
+ * throw (ConfigError) instead of being replaced.
+ */
+export async function setupConfigDir(
+  paths: HubPaths,
+  onWarning?: (message: string) => void,
+): Promise<SetupResult> {
+  await Deno.mkdir(paths.dir, { recursive: true, mode: 0o700 });
+  const store = createConfigStore(paths.config, { onWarning });
+  await store.load(); // throws on a broken file before anything is written
+  const createdConfig = await store.ensure();
+  const { secret, created } = await ensureSecret(paths.auth);
+  return { createdConfig, createdSecret: created, secret };
+}

@@ -1,0 +1,107 @@
+/**
+ * The hub's HTTP handler: a pure `(Request) => Promise<Response>` built from a route table.
+ * Guards run in a fixed order (Host, Origin, auth, rate limit) before the route; errors become
+ * JSON responses here and nowhere else, so a bad request can never crash the server.
+ */
+import type { Logger } from "../log/logger.ts";
+import { type AuthMode, checkBearer, checkHost, checkOrigin } from "./guards.ts";
+import { errorResponse, HttpError } from "./http_error.ts";
+import { type RateLimit, RateLimiter, RETRY_AFTER_SECONDS } from "./rate_limiter.ts";
+
+export interface RouteContext {
+  req: Request;
+  url: URL;
+  /** True when the request carried the right secret (always true when none is configured). */
+  authenticated: boolean;
+}
+
+export interface Route {
+  method: string;
+  path: string;
+  auth: AuthMode;
+  /** When set, requests to this route are counted against this limit. */
+  rateLimit?: RateLimit;
+  handle(ctx: RouteContext): Response | Promise<Response>;
+}
+
+export interface HandlerDeps {
+  routes: Route[];
+  /** The current secret; undefined disables auth (SPEC "Authentication" 5). */
+  secret(): string | undefined;
+  logger: Logger;
+  clock?: () => number;
+}
+
+export type Handler = (req: Request) => Promise<Response>;
+
+export function createHandler(deps: HandlerDeps): Handler {
+  const clock = deps.clock ?? Date.now;
+  const limiters = new Map<Route, RateLimiter>();
+  for (const route of deps.routes) {
+    if (route.rateLimit) limiters.set(route, new RateLimiter(route.rateLimit, clock));
+  }
+
+  async function handle(req: Request): Promise<Response> {
+    const url = new URL(req.url);
+    const blocked = checkHost(req) ?? checkOrigin(req);
+    if (blocked) return blocked;
+    const samePath = deps.routes.filter((r) => r.path === url.pathname);
+    const route = samePath.find((r) => r.method === req.method);
+    const auth = checkBearer(req, deps.secret(), route?.auth ?? "required");
+    if (auth.response) return auth.response;
+    if (!route) {
+      if (samePath.length === 0) {
+        throw new HttpError(404, "NOT_FOUND", `No such endpoint: ${url.pathname}`);
+      }
+      const allow = samePath.map((r) => r.method).join(", ");
+      throw new HttpError(
+        405,
+        "METHOD_NOT_ALLOWED",
+        `${req.method} is not allowed on ${url.pathname}; use ${allow}.`,
+        { allow },
+      );
+    }
+    const limiter = limiters.get(route);
+    if (limiter && !limiter.take(route.path)) {
+      throw new HttpError(
+        429,
+        "RATE_LIMITED",
+        `Too many requests to ${route.path}: at most ${limiter.rule.limit} per minute. ` +
+          `Retry in ${RETRY_AFTER_SECONDS} seconds.`,
+        { "retry-after": String(RETRY_AFTER_SECONDS) },
+      );
+    }
+    return await route.handle({ req, url, authenticated: auth.authenticated });
+  }
+
+  return async (req) => {
+    const started = clock();
+    let response: Response;
+    try {
+      response = await handle(req);
+    } catch (error) {
+      if (error instanceof HttpError) {
+        response = errorResponse(error);
+      } else {
+        deps.logger.error(`${req.method} ${safePath(req)} failed: ${describe(error)}`);
+        response = errorResponse(
+          new HttpError(500, "INTERNAL", "Internal error; see server.log for details."),
+        );
+      }
+    }
+    deps.logger.debug(`${req.method} ${safePath(req)} ${response.status} ${clock() - started}ms`);
+    return response;
+  };
+}
+
+function safePath(req: Request): string {
+  try {
+    return new URL(req.url).pathname;
+  } catch {
+    return "(bad url)";
+  }
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? (error.stack ?? error.message) : String(error);
+}

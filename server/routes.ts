@@ -1,0 +1,39 @@
+/** The HTTP route table of the hub. Each endpoint is one row; the handler applies the guards. */
+import type { Route } from "./http/handler.ts";
+import { jsonResponse } from "./http/http_error.ts";
+import { RATE_LIMITS } from "./http/rate_limiter.ts";
+import type { HealthPayload } from "../protocol/health.ts";
+
+export interface RouteDeps {
+  health(): HealthPayload;
+  /** `ws://127.0.0.1:<port>/ws` of this server. */
+  wsUrl(): string;
+  reload(): Promise<{ plugins: number; durationMs: number }>;
+}
+
+export function createRoutes(deps: RouteDeps): Route[] {
+  return [
+    {
+      method: "GET",
+      path: "/health",
+      auth: "optional",
+      handle: ({ authenticated }) =>
+        jsonResponse(authenticated ? deps.health() : { status: "ok" }, 200, {
+          "cache-control": "no-store",
+        }),
+    },
+    {
+      method: "GET",
+      path: "/ws-info",
+      auth: "required",
+      handle: () => jsonResponse({ wsUrl: deps.wsUrl() }),
+    },
+    {
+      method: "POST",
+      path: "/reload",
+      auth: "required",
+      rateLimit: RATE_LIMITS.admin,
+      handle: async () => jsonResponse({ ok: true, ...(await deps.reload()) }),
+    },
+  ];
+}
