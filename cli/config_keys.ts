@@ -8,6 +8,7 @@ import {
   type Permission,
   PERMISSIONS,
   PLUGIN_NAME_PATTERN,
+  RESERVED_PLUGIN_NAMES,
 } from "../server/config/schema.ts";
 import { resolvePluginPath } from "../server/config/paths.ts";
 import { CliError } from "./cli_error.ts";
@@ -75,6 +76,12 @@ function permissionValue(value: string): Permission {
 
 function checkPluginName(name: string, allowBrowser: boolean): void {
   if (allowBrowser && name === "browser") return;
+  if ((RESERVED_PLUGIN_NAMES as readonly string[]).includes(name)) {
+    throw new CliError(
+      `"${name}" is reserved and is not a plugin name` +
+        (allowBrowser ? '; built-in browser and extension tools use "browser".' : "."),
+    );
+  }
   if (!PLUGIN_NAME_PATTERN.test(name)) {
     throw new CliError(
       `"${name}" is not a plugin name: use lowercase letters, digits and single hyphens ` +

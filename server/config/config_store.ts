@@ -6,6 +6,7 @@
 import { defaultConfig, type HubConfig, type ParsedConfig, validateConfig } from "./schema.ts";
 import { type AtomicWriteOptions, writeFileAtomic } from "./atomic_write.ts";
 import { withFileLock } from "./file_lock.ts";
+import { parse, type ParseError, printParseErrorCode } from "jsonc-parser";
 
 /** A config file that exists but cannot be used. The message names the file, the spot and the fix. */
 export class ConfigError extends Error {
@@ -121,9 +122,8 @@ export function parseConfigText(path: string, text: string): ParsedConfig {
   try {
     value = JSON.parse(text);
   } catch (error) {
-    const where = jsonErrorLocation(text, (error as Error).message);
     throw new ConfigError(
-      `Cannot read ${path}: invalid JSON${where} (${firstClause((error as Error).message)}). ` +
+      `Cannot read ${path}: invalid JSON${describeJsonError(text, (error as Error).message)}. ` +
         `Fix the file by hand, ${RESET_HINT}.`,
     );
   }
@@ -137,17 +137,16 @@ export function parseConfigText(path: string, text: string): ParsedConfig {
   }
 }
 
-function firstClause(message: string): string {
-  return message.replace(/\s*\(line \d+ column \d+\)/, "").replace(/ in JSON at position \d+/, "");
-}
-
-/** " at line L, column C" from a JSON.parse error message, or "" when it names no position. */
-export function jsonErrorLocation(text: string, message: string): string {
-  const lineCol = /line (\d+) column (\d+)/.exec(message);
-  if (lineCol) return ` at line ${lineCol[1]}, column ${lineCol[2]}`;
-  const pos = /position (\d+)/.exec(message);
-  const offset = pos ? Number(pos[1]) : /end of JSON input/.test(message) ? text.length : undefined;
-  if (offset === undefined) return "";
+/**
+ * " at line L, column C (what is wrong)" for text that JSON.parse rejected. V8 does not always
+ * say where, so the spot comes from a strict run of jsonc-parser, which reports offsets.
+ */
+export function describeJsonError(text: string, v8Message: string): string {
+  const errors: ParseError[] = [];
+  parse(text, errors, { disallowComments: true, allowTrailingComma: false });
+  if (errors.length === 0) return ` (${v8Message})`;
+  const { offset, error } = errors[0];
   const before = text.slice(0, offset).split("\n");
-  return ` at line ${before.length}, column ${before[before.length - 1].length + 1}`;
+  const problem = printParseErrorCode(error).replace(/([a-z])([A-Z])/g, "$1 $2").toLowerCase();
+  return ` at line ${before.length}, column ${before[before.length - 1].length + 1} (${problem})`;
 }

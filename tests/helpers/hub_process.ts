@@ -1,0 +1,203 @@
+/**
+ * Runs the real `hub` (main.ts) as a subprocess, under exactly the permission flags of the
+ * `deno.json` "hub" task, with a temp HUB_CONFIG_DIR. Tests never touch the real ~/.hub.
+ */
+import { join } from "node:path";
+
+export const ROOT = join(import.meta.dirname!, "..", "..");
+const MAIN = join(ROOT, "main.ts");
+
+/** The permission flags of the `hub` task in deno.json (what users run). */
+export function taskPermissionFlags(): string[] {
+  const denoJson = JSON.parse(Deno.readTextFileSync(join(ROOT, "deno.json")));
+  const task: string = denoJson.tasks.hub;
+  const words = task.split(/\s+/);
+  return words.slice(words.indexOf("run") + 1, words.indexOf("main.ts"));
+}
+
+export interface RunResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+export interface HubEnv {
+  configDir: string;
+  env?: Record<string, string>;
+  cwd?: string;
+}
+
+function hubCommand(args: string[], opts: HubEnv): Deno.Command {
+  return new Deno.Command(Deno.execPath(), {
+    args: ["run", "--quiet", ...taskPermissionFlags(), MAIN, ...args],
+    cwd: opts.cwd ?? ROOT,
+    env: {
+      HUB_CONFIG_DIR: opts.configDir,
+      HUB_SKIP_PKG_DISCOVERY: "1",
+      NO_COLOR: "1",
+      ...opts.env,
+    },
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+  });
+}
+
+/**
+ * Runs `hub <args>` to completion. A command still running after `timeoutMs` (default 60 s) is
+ * killed and the call throws, so a command that wrongly starts a server fails instead of hanging.
+ */
+export async function runHub(
+  args: string[],
+  opts: HubEnv & { timeoutMs?: number },
+): Promise<RunResult> {
+  const child = hubCommand(args, opts).spawn();
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    try {
+      child.kill("SIGKILL");
+    } catch {
+      // already exited
+    }
+  }, opts.timeoutMs ?? 60_000);
+  const out = await child.output().finally(() => clearTimeout(timer));
+  const dec = new TextDecoder();
+  const result = { code: out.code, stdout: dec.decode(out.stdout), stderr: dec.decode(out.stderr) };
+  if (timedOut) {
+    throw new Error(
+      `hub ${args.join(" ")} did not finish within ${opts.timeoutMs ?? 60_000} ms.\n` +
+        `stdout:\n${result.stdout}\nstderr:\n${result.stderr}`,
+    );
+  }
+  return result;
+}
+
+export interface SpawnedHub {
+  child: Deno.ChildProcess;
+  /** Everything the process wrote to stdout so far. */
+  stdout(): string;
+  /** Everything the process wrote to stderr so far. */
+  stderr(): string;
+  /** Waits until stdout matches `pattern`; throws with the output after `timeoutMs`. */
+  waitForStdout(pattern: RegExp | string, timeoutMs?: number): Promise<void>;
+  /** Sends `signal` (default SIGTERM) unless it already exited, then waits; returns the exit code. */
+  stop(signal?: Deno.Signal): Promise<number>;
+}
+
+/** Starts `hub <args>` without waiting for it to finish (e.g. `hub logs -f`, `hub start`). */
+export function spawnHub(args: string[], opts: HubEnv): SpawnedHub {
+  const child = hubCommand(args, opts).spawn();
+  let out = "";
+  let err = "";
+  const pump = async (stream: ReadableStream<Uint8Array>, add: (text: string) => void) => {
+    for await (const chunk of stream.pipeThrough(new TextDecoderStream())) add(chunk);
+  };
+  const done = Promise.all([
+    pump(child.stdout, (t) => (out += t)),
+    pump(child.stderr, (t) => (err += t)),
+  ]);
+  let exited = false;
+  const status = child.status.then((s) => {
+    exited = true;
+    return s;
+  });
+  return {
+    child,
+    stdout: () => out,
+    stderr: () => err,
+    async waitForStdout(pattern, timeoutMs = 15_000) {
+      const deadline = Date.now() + timeoutMs;
+      const matches = () => typeof pattern === "string" ? out.includes(pattern) : pattern.test(out);
+      while (!matches()) {
+        if (exited || Date.now() > deadline) {
+          throw new Error(
+            `hub ${args.join(" ")}: stdout never matched ${pattern}` +
+              `${exited ? " (process exited)" : ""}.\nstdout:\n${out}\nstderr:\n${err}`,
+          );
+        }
+        await new Promise((r) => setTimeout(r, 25));
+      }
+    },
+    async stop(signal: Deno.Signal = "SIGTERM") {
+      if (!exited) {
+        try {
+          child.kill(signal);
+        } catch {
+          // exited meanwhile
+        }
+      }
+      const s = await status;
+      await done;
+      return s.code;
+    },
+  };
+}
+
+export interface RunningHub {
+  port: number;
+  url: string;
+  secret: string;
+  configDir: string;
+  child: Deno.ChildProcess;
+  /** Everything the server wrote to stdout and stderr so far. */
+  output(): string;
+  /** SIGTERM, then wait for exit; returns the exit code. */
+  stop(): Promise<number>;
+}
+
+/** Starts `hub start --port <port>` (default 0) and waits until it listens. */
+export async function startHub(
+  opts: HubEnv & { port?: number; args?: string[] },
+): Promise<RunningHub> {
+  const args = ["start", "--port", String(opts.port ?? 0), ...(opts.args ?? [])];
+  const child = hubCommand(args, opts).spawn();
+  let text = "";
+  const collect = async (stream: ReadableStream<Uint8Array>) => {
+    for await (const chunk of stream.pipeThrough(new TextDecoderStream())) text += chunk;
+  };
+  const done = Promise.all([collect(child.stdout), collect(child.stderr)]);
+  const deadline = Date.now() + 20_000;
+  let port = 0;
+  while (!port) {
+    const match = /listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(text);
+    if (match) port = Number(match[1]);
+    else if (Date.now() > deadline) {
+      child.kill("SIGKILL");
+      await done;
+      throw new Error(`hub did not start within 20 s. Output:\n${text}`);
+    } else await new Promise((r) => setTimeout(r, 25));
+  }
+  const auth = JSON.parse(await Deno.readTextFile(join(opts.configDir, "extension", "auth.json")));
+  return {
+    port,
+    url: `http://127.0.0.1:${port}`,
+    secret: auth.secret,
+    configDir: opts.configDir,
+    child,
+    output: () => text,
+    async stop() {
+      try {
+        child.kill("SIGTERM");
+      } catch {
+        // already exited
+      }
+      const status = await child.status;
+      await done;
+      return status.code;
+    },
+  };
+}
+
+/** A fresh temp config dir; remove it with `Deno.remove(dir, { recursive: true })`. */
+export function tempConfigDir(): Promise<string> {
+  return Deno.makeTempDir({ prefix: "hub-test-" });
+}
+
+/** A port that was free a moment ago. */
+export function freePort(): number {
+  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const port = (listener.addr as Deno.NetAddr).port;
+  listener.close();
+  return port;
+}
