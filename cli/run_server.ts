@@ -42,20 +42,22 @@ export async function runServer(options: RunServerOptions): Promise<void> {
       `(${mode} mode, config ${paths.dir}${skipPermissions ? ", SKIPPING PERMISSIONS" : ""})`,
   );
 
-  let stopping = false;
-  const stop = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    logger.info(`Received ${signal}; shutting down`);
-    await server.shutdown(SHUTDOWN_DEADLINE_MS);
-    if (options.background) await removeOwnPidFile(paths.pidFile);
-    logger.info("Stopped");
-    Deno.exit(0);
-  };
-  for (const signal of ["SIGINT", "SIGTERM"] as const) {
-    Deno.addSignalListener(signal, () => void stop(signal));
-  }
-  await server.finished;
+  // Resolves once shutdown is complete, so the process exits only after cleanup and logging.
+  await new Promise<void>((resolve) => {
+    let stopping = false;
+    const stop = async (signal: string) => {
+      if (stopping) return;
+      stopping = true;
+      logger.info(`Received ${signal}; shutting down`);
+      await server.shutdown(SHUTDOWN_DEADLINE_MS);
+      if (options.background) await removeOwnPidFile(paths.pidFile);
+      logger.info("Stopped");
+      resolve();
+    };
+    for (const signal of ["SIGINT", "SIGTERM"] as const) {
+      Deno.addSignalListener(signal, () => void stop(signal));
+    }
+  });
 }
 
 async function writePidFile(path: string): Promise<void> {
