@@ -79,8 +79,11 @@ export interface SpawnedHub {
   stdout(): string;
   /** Everything the process wrote to stderr so far. */
   stderr(): string;
-  /** Waits until stdout matches `pattern`; throws with the output after `timeoutMs`. */
-  waitForStdout(pattern: RegExp | string, timeoutMs?: number): Promise<void>;
+  /** Waits until stdout (or `stream`) matches `pattern`; throws with the output after a timeout. */
+  waitFor(
+    pattern: RegExp | string,
+    opts?: { stream?: "stdout" | "stderr"; timeoutMs?: number },
+  ): Promise<void>;
   /** Sends `signal` (default SIGTERM) unless it already exited, then waits; returns the exit code. */
   stop(signal?: Deno.Signal): Promise<number>;
 }
@@ -106,13 +109,16 @@ export function spawnHub(args: string[], opts: HubEnv): SpawnedHub {
     child,
     stdout: () => out,
     stderr: () => err,
-    async waitForStdout(pattern, timeoutMs = 15_000) {
+    async waitFor(pattern, { stream = "stdout", timeoutMs = 15_000 } = {}) {
       const deadline = Date.now() + timeoutMs;
-      const matches = () => typeof pattern === "string" ? out.includes(pattern) : pattern.test(out);
+      const matches = () => {
+        const text = stream === "stdout" ? out : err;
+        return typeof pattern === "string" ? text.includes(pattern) : pattern.test(text);
+      };
       while (!matches()) {
         if (exited || Date.now() > deadline) {
           throw new Error(
-            `hub ${args.join(" ")}: stdout never matched ${pattern}` +
+            `hub ${args.join(" ")}: ${stream} never matched ${pattern}` +
               `${exited ? " (process exited)" : ""}.\nstdout:\n${out}\nstderr:\n${err}`,
           );
         }
