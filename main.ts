@@ -5,7 +5,7 @@
 import { CommanderError } from "commander";
 import { buildProgram } from "./cli/program.ts";
 import { CliError } from "./cli/cli_error.ts";
-import { ConfigError } from "./server/config/config_store.ts";
+import { UserError } from "./server/user_error.ts";
 
 export async function main(args: string[]): Promise<number> {
   try {
@@ -13,15 +13,11 @@ export async function main(args: string[]): Promise<number> {
     return 0;
   } catch (error) {
     if (error instanceof CommanderError) return error.exitCode; // commander printed the message
-    if (error instanceof CliError) {
-      console.error(`error: ${error.message}`);
-      return error.exitCode;
-    }
-    if (error instanceof ConfigError || error instanceof Deno.errors.NotCapable) {
+    if (error instanceof UserError || error instanceof Deno.errors.NotCapable) {
       console.error(`error: ${(error as Error).message}`);
-      return 1;
+      return error instanceof CliError ? error.exitCode : 1;
     }
-    console.error(`error: ${(error as Error)?.stack ?? error}`);
+    console.error(`error (a bug in hub; please report it): ${(error as Error)?.stack ?? error}`);
     return 1;
   }
 }

@@ -6,6 +6,8 @@ import { CliError } from "./cli_error.ts";
 import { HubClient } from "./hub_client.ts";
 import { HUB_PERMISSION_FLAGS } from "./permissions.ts";
 import { PROGRAM_DIR } from "./run_server.ts";
+import { isHubServer, readPidFile } from "./pid_file.ts";
+import { setTimeout as delay } from "node:timers/promises";
 
 const STARTUP_TIMEOUT_MS = 15_000;
 
@@ -38,15 +40,14 @@ export async function startInBackground(paths: HubPaths, port: number): Promise<
   if (await client.isUp()) {
     throw new CliError(`A hub is already running on port ${port} ("hub status" shows it).`);
   }
-  const { command, args } = selfCommand(["start", "--port", String(port)]);
-  const child = new Deno.Command(command, {
-    args,
-    env: { HUB_BACKGROUND: "1", HUB_CONFIG_DIR: paths.dir },
-    stdin: "null",
-    stdout: "null",
-    stderr: "null",
-    detached: true,
-  }).spawn();
+  const running = await readPidFile(paths.pidFile);
+  if (running !== undefined && await isHubServer(running)) {
+    throw new CliError(
+      `A background hub from this config dir is already running (pid ${running}, see ` +
+        `${paths.pidFile}). Stop it first with "hub stop".`,
+    );
+  }
+  const child = spawnDetached(paths, port);
   let exited: Deno.CommandStatus | undefined;
   child.status.then((status) => (exited = status));
 
@@ -62,7 +63,7 @@ export async function startInBackground(paths: HubPaths, port: number): Promise<
       child.unref();
       return child.pid;
     }
-    await new Promise((r) => setTimeout(r, 100));
+    await delay(100);
   }
   try {
     child.kill("SIGTERM");
@@ -75,12 +76,28 @@ export async function startInBackground(paths: HubPaths, port: number): Promise<
   );
 }
 
-async function pidFileHas(path: string, pid: number): Promise<boolean> {
+function spawnDetached(paths: HubPaths, port: number): Deno.ChildProcess {
+  const { command, args } = selfCommand(["start", "--port", String(port)]);
   try {
-    return (await Deno.readTextFile(path)).trim() === String(pid);
-  } catch {
-    return false;
+    return new Deno.Command(command, {
+      args,
+      env: { HUB_BACKGROUND: "1", HUB_CONFIG_DIR: paths.dir },
+      stdin: "null",
+      stdout: "null",
+      stderr: "null",
+      detached: true,
+    }).spawn();
+  } catch (error) {
+    throw new CliError(
+      `Cannot start the background hub (${command}: ${(error as Error).message}). ` +
+        `Put deno on your PATH ("npm i -g deno"), or run "hub start" in the foreground ` +
+        `(for example under nohup or a service manager).`,
+    );
   }
+}
+
+async function pidFileHas(path: string, pid: number): Promise<boolean> {
+  return (await readPidFile(path)) === pid;
 }
 
 async function tail(path: string, lines: number): Promise<string> {

@@ -45,10 +45,11 @@ export async function configSet(
       }
     },
   });
+  const client = await cliClient(options.port, paths); // before a port change
   await Deno.mkdir(paths.dir, { recursive: true, mode: 0o700 });
   await cliConfigStore(paths).update(change.apply);
   console.log(`Saved ${change.summary} in ${paths.config}.`);
-  await notifyHub(await cliClient(options.port, paths));
+  await notifyHub(client);
 }
 
 export function configPath() {
@@ -82,22 +83,23 @@ export async function configRotateSecret(options: { confirm?: boolean; port?: st
         'Nothing was changed; run "hub config rotate-secret --confirm" to do it.',
     );
   }
-  const oldClient = await cliClient(options.port, paths); // holds the old secret
+  const port = (await cliClient(options.port, paths)).port;
   const secret = generateSecret();
   await writeSecret(paths.auth, secret);
   console.log(`Wrote a new secret to ${paths.auth}.`);
-  const res = await oldClient.request("POST", "/reload").catch(() => undefined);
-  if (res?.status === 200) {
-    const check = await new HubClient(oldClient.port, secret).request("GET", "/health");
+  // A running hub follows auth.json, so it already accepts only the new secret; the reload
+  // notice (sent with it) proves that and lets the hub tell the extension.
+  const client = new HubClient(port, secret);
+  if (await client.isUp()) {
+    await notifyHub(client);
+    const check = await client.request("GET", "/ws-info");
     if (check?.status !== 200) {
-      throw new CliError("The running hub reloaded but does not accept the new secret yet.");
+      throw new CliError(
+        `The hub on port ${port} does not accept the new secret (HTTP ${check?.status}). ` +
+          `Restart it: "hub stop" then "hub start".`,
+      );
     }
-    console.log(`The running hub on port ${oldClient.port} now uses the new secret.`);
-  } else if (res) {
-    console.error(
-      `warning: the running hub on port ${oldClient.port} could not be told (HTTP ${res.status}); ` +
-        `restart it to use the new secret.`,
-    );
+    console.log(`The running hub on port ${port} now uses the new secret.`);
   }
   console.log(
     'Update your MCP clients: "hub start --show-config" prints their new configuration.',

@@ -3,6 +3,7 @@ import { createConfigStore } from "../server/config/config_store.ts";
 import { type HubPaths, hubPaths } from "../server/config/paths.ts";
 import type { HubConfig } from "../server/config/schema.ts";
 import { readSecret } from "../server/config/secret.ts";
+import { UserError } from "../server/user_error.ts";
 import { HubClient } from "./hub_client.ts";
 import { resolveCliPort } from "./port.ts";
 
@@ -22,13 +23,34 @@ export async function loadConfig(paths: HubPaths = cliPaths()): Promise<HubConfi
   return await cliConfigStore(paths).load();
 }
 
+/**
+ * The port CLI commands talk to. The config file is read only when neither `--port` nor
+ * `HUB_PORT` decides; if it is broken, the default port is used with a warning, so that the
+ * commands that repair it (`config reset`, `config set`) and `status`/`stop` still work.
+ */
 export async function cliPort(flag: string | undefined, paths: HubPaths = cliPaths()) {
-  const config = flag === undefined ? await loadConfig(paths) : undefined;
-  return resolveCliPort({ flag, env: (n) => Deno.env.get(n), configPort: config?.port });
+  const env = (n: string) => Deno.env.get(n);
+  if (flag !== undefined || env("HUB_PORT")) return resolveCliPort({ flag, env });
+  let configPort: number | undefined;
+  try {
+    configPort = (await createConfigStore(paths.config).load()).port;
+  } catch (error) {
+    if (!(error instanceof UserError)) throw error;
+    warn(`${error.message}\n(using the default port meanwhile)`);
+  }
+  return resolveCliPort({ env, configPort });
 }
 
+/** A client for the running hub; a broken auth.json means no secret (with a warning). */
 export async function cliClient(flag: string | undefined, paths: HubPaths = cliPaths()) {
-  return new HubClient(await cliPort(flag, paths), await readSecret(paths.auth));
+  let secret: string | undefined;
+  try {
+    secret = await readSecret(paths.auth);
+  } catch (error) {
+    if (!(error instanceof UserError)) throw error;
+    warn(error.message);
+  }
+  return new HubClient(await cliPort(flag, paths), secret);
 }
 
 /** Asks a running hub to reload its config; says so when it could not. Silent when none runs. */
@@ -39,8 +61,8 @@ export async function notifyHub(client: HubClient): Promise<void> {
     if (res.status === 200) console.log(`The running hub on port ${client.port} has reloaded.`);
     else {
       warn(
-        `The running hub on port ${client.port} could not reload (HTTP ${res.status}); ` +
-          `it picks the change up on its next reload or restart.`,
+        `The running hub on port ${client.port} could not reload now (HTTP ${res.status}); ` +
+          `it picks up config changes by itself within a request or two.`,
       );
     }
   } catch (error) {

@@ -1,4 +1,5 @@
 /** `hub logs [--lines 50] [-f] [--plugin <name>]`: reads `server.log`. */
+import { setTimeout as delay } from "node:timers/promises";
 import { CliError } from "./cli_error.ts";
 import { cliPaths } from "./context.ts";
 
@@ -23,7 +24,7 @@ export async function logsCommand(options: LogsOptions, signal?: AbortSignal): P
     text = "";
   }
   const lines = text.split("\n").filter((l) => l !== "" && keep(l));
-  for (const line of lines.slice(-count)) console.log(line);
+  for (const line of count === 0 ? [] : lines.slice(-count)) console.log(line);
   if (options.follow) await follow(path, new TextEncoder().encode(text).length, keep, signal);
 }
 
@@ -44,7 +45,7 @@ async function follow(
   let partial = "";
   const decoder = new TextDecoder();
   while (!signal?.aborted) {
-    await new Promise((r) => setTimeout(r, 250));
+    await delay(250);
     let size: number;
     try {
       size = (await Deno.stat(path)).size;

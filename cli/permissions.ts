@@ -7,7 +7,7 @@
  * - read/write: unscoped, because the config directory is chosen at run time (`HUB_CONFIG_DIR`)
  *   and local plugin folders may live anywhere under the home, temp or working directory.
  * - env: only the variables hub documents, plus the ones needed to find the home and temp dirs.
- * - run: `npm` (plugin installs), `deno` (background start) and `kill` (`hub stop`).
+ * - run: `npm` (plugin installs), `deno` (background start), `kill` and `ps` (`hub stop`).
  */
 export const HUB_ENV_VARS = [
   "HUB_CONFIG_DIR",
@@ -35,5 +35,5 @@ export const HUB_PERMISSION_FLAGS: readonly string[] = [
   "--allow-read",
   "--allow-write",
   `--allow-env=${HUB_ENV_VARS.join(",")}`,
-  "--allow-run=npm,deno,kill",
+  "--allow-run=npm,deno,kill,ps",
 ];

@@ -1,7 +1,8 @@
 /** Which port a command talks to (or the server listens on), and why. */
 import { CliError } from "./cli_error.ts";
+import { DEFAULT_PORT } from "../server/config/schema.ts";
 
-export const DEFAULT_PORT = 9515;
+export { DEFAULT_PORT };
 
 /** Parses a port; `allowZero` accepts 0 ("any free port") for the server. */
 export function parsePort(value: string | number, source: string, allowZero = false): number {

@@ -7,6 +7,7 @@ import { statusCommand } from "./status.ts";
 import { configPath, configReset, configRotateSecret, configSet, configShow } from "./config.ts";
 import { SETTABLE_KEYS } from "./config_keys.ts";
 import { logsCommand } from "./logs.ts";
+import { CliError } from "./cli_error.ts";
 
 type Opts = Record<string, unknown>;
 
@@ -21,6 +22,7 @@ export function buildProgram(): Command {
     .version(VERSION, "-V, --version", "print the hub version")
     .option("--port <number>", "port of the hub (default: HUB_PORT, config port, 9515)")
     .helpOption("-h, --help", "show help")
+    .helpCommand("help [command]", "show help for a command")
     .configureHelp({ showGlobalOptions: true })
     .showHelpAfterError('(run "hub --help" for usage)')
     .exitOverride();
@@ -35,7 +37,15 @@ export function buildProgram(): Command {
     .description("stop a hub started with --background")
     .action((_o: Opts, cmd: Command) => stopCommand(opts(cmd)));
 
-  program.command("status", { isDefault: true })
+  // `hub` alone is `hub status`; anything else that is not a command is an error that says so.
+  program.allowExcessArguments(true).action((_o: Opts, cmd: Command) => {
+    const name = cmd.args[0];
+    if (name === undefined) return statusCommand(opts(cmd));
+    const known = program.commands.map((c) => c.name()).join(", ");
+    throw new CliError(`Unknown command "${name}". Commands: ${known}. See "hub --help".`);
+  });
+
+  program.command("status")
     .description("show whether the hub runs, its extension, clients, plugins and tools (default)")
     .option("--json", "print the raw /health JSON")
     .action((_o: Opts, cmd: Command) => statusCommand(opts(cmd)));

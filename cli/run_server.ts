@@ -1,7 +1,7 @@
 /** Runs the hub server in this process until SIGINT or SIGTERM. */
 import { join } from "node:path";
 import type { HubPaths } from "../server/config/paths.ts";
-import { writeFileAtomic } from "../server/config/atomic_write.ts";
+import { removeOwnPidFile, writePidFile } from "./pid_file.ts";
 import { createHub } from "../server/hub.ts";
 import { createLogger, parseLogLevel } from "../server/log/logger.ts";
 import { listen } from "../server/serve.ts";
@@ -12,6 +12,8 @@ export interface RunServerOptions {
   port: number;
   /** Detached child of `hub start --background`: no terminal, owns the PID file. */
   background: boolean;
+  /** Called once the server listens, with the real port (known only then for port 0). */
+  onListening?: (port: number) => void;
 }
 
 const SHUTDOWN_DEADLINE_MS = 5_000;
@@ -37,6 +39,7 @@ export async function runServer(options: RunServerOptions): Promise<void> {
   }
   hub.setPort(server.port);
   if (options.background) await writePidFile(paths.pidFile);
+  options.onListening?.(server.port);
   logger.info(
     `hub ${VERSION} listening on http://127.0.0.1:${server.port} ` +
       `(${mode} mode, config ${paths.dir}${skipPermissions ? ", SKIPPING PERMISSIONS" : ""})`,
@@ -58,18 +61,6 @@ export async function runServer(options: RunServerOptions): Promise<void> {
       Deno.addSignalListener(signal, () => void stop(signal));
     }
   });
-}
-
-async function writePidFile(path: string): Promise<void> {
-  await writeFileAtomic(path, `${Deno.pid}\n`, { mode: 0o600 });
-}
-
-async function removeOwnPidFile(path: string): Promise<void> {
-  try {
-    if ((await Deno.readTextFile(path)).trim() === String(Deno.pid)) await Deno.remove(path);
-  } catch {
-    // already gone
-  }
 }
 
 /** Where `main.ts` and its `deno.json` live, to re-run the same program in a child process. */

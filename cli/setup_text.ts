@@ -1,3 +1,5 @@
+import type { HubPaths } from "../server/config/paths.ts";
+
 /** What `hub start` tells a person: first-run instructions and MCP client configuration. */
 
 export function mcpClientConfig(port: number, secret: string): string {
@@ -24,14 +26,26 @@ export function mcpClientConfig(port: number, secret: string): string {
   ].join("\n");
 }
 
-export function firstRunText(configPath: string, extensionDir: string): string {
-  return [
+export function firstRunText(paths: HubPaths, createdSecret: boolean, extension: boolean): string {
+  const lines = [
     "Welcome to hub. First run: created",
-    `  ${configPath}   (settings, permissions; "hub config show")`,
-    `  ${extensionDir}/auth.json   (the secret that authenticates every client)`,
-    "",
-    "Browser extension: open chrome://extensions, turn on Developer mode, choose",
-    `"Load unpacked" and select ${extensionDir}`,
-    "",
-  ].join("\n");
+    `  ${paths.config}   (settings and permissions; "hub config show")`,
+  ];
+  if (createdSecret) {
+    lines.push(`  ${paths.auth}   (the secret that authenticates every client)`);
+  }
+  lines.push("");
+  if (extension) {
+    lines.push(
+      "Browser extension: open chrome://extensions, turn on Developer mode, choose",
+      `"Load unpacked" and select ${paths.extensionDir}`,
+    );
+  } else {
+    lines.push(
+      `Browser extension: this hub version does not ship it yet; ${paths.extensionDir}`,
+      "will hold it (load it there with chrome://extensions, Load unpacked).",
+    );
+  }
+  lines.push("");
+  return lines.join("\n");
 }

@@ -3,7 +3,8 @@ import { setupConfigDir } from "../server/config/setup.ts";
 import { PortInUseError } from "../server/serve.ts";
 import { CliError } from "./cli_error.ts";
 import { cliPaths, loadConfig, warn } from "./context.ts";
-import { resolveServerPort } from "./port.ts";
+import { DEFAULT_PORT, resolveServerPort } from "./port.ts";
+import { parseLogLevel } from "../server/log/logger.ts";
 import { startInBackground } from "./background.ts";
 import { runServer } from "./run_server.ts";
 import { firstRunText, mcpClientConfig } from "./setup_text.ts";
@@ -16,26 +17,27 @@ export interface StartOptions {
 
 export async function startCommand(options: StartOptions): Promise<void> {
   const paths = cliPaths();
-  const setup = await setupConfigDir(paths, warn);
-  const config = await loadConfig(paths);
+  parseLogLevel(Deno.env.get("HUB_LOG_LEVEL")); // a typo fails here, before anything is written
+  const isChild = Deno.env.get("HUB_BACKGROUND") === "1";
+  const setup = await setupConfigDir(paths, isChild ? undefined : warn);
   const port = resolveServerPort({
     flag: options.port,
     env: (n) => Deno.env.get(n),
-    configPort: config.port,
+    configPort: (await loadConfig(paths)).port,
   });
-  const shownPort = port === 0 ? 9515 : port;
+  const welcome = (listening: number) => {
+    if (setup.createdConfig && !isChild) {
+      console.log(firstRunText(paths, setup.createdSecret, hasExtension(paths.extensionDir)));
+      console.log(mcpClientConfig(listening, setup.secret) + "\n");
+    }
+  };
 
   if (options.showConfig) {
-    console.log(mcpClientConfig(shownPort, setup.secret));
+    console.log(mcpClientConfig(port || DEFAULT_PORT, setup.secret));
     return;
   }
-  const background = options.background || Deno.env.get("HUB_BACKGROUND") === "1";
-  if (setup.createdConfig && !background) {
-    console.log(firstRunText(paths.config, paths.extensionDir));
-    console.log(mcpClientConfig(shownPort, setup.secret));
-    console.log("");
-  }
   if (options.background) {
+    welcome(port);
     const pid = await startInBackground(paths, port);
     console.log(
       `hub started in the background (pid ${pid}) on http://127.0.0.1:${port}\n` +
@@ -44,9 +46,17 @@ export async function startCommand(options: StartOptions): Promise<void> {
     return;
   }
   try {
-    await runServer({ paths, port, background });
+    await runServer({ paths, port, background: isChild, onListening: welcome });
   } catch (error) {
     if (error instanceof PortInUseError) throw new CliError(error.message);
     throw error;
+  }
+}
+
+function hasExtension(dir: string): boolean {
+  try {
+    return Deno.statSync(`${dir}/manifest.json`).isFile;
+  } catch {
+    return false;
   }
 }

@@ -3,9 +3,10 @@
  * everything it depends on comes in through `HubOptions`, so tests build one on a temp dir.
  */
 import type { HubPaths } from "./config/paths.ts";
-import { createConfigStore } from "./config/config_store.ts";
+import { parseConfigText } from "./config/config_store.ts";
 import type { HubConfig } from "./config/schema.ts";
-import { readSecret } from "./config/secret.ts";
+import { parseSecret } from "./config/secret.ts";
+import { liveFile } from "./config/live_file.ts";
 import type { Logger } from "./log/logger.ts";
 import { createHandler, type Handler } from "./http/handler.ts";
 import { HttpError } from "./http/http_error.ts";
@@ -24,17 +25,29 @@ export interface Hub {
   handler: Handler;
   /** Tells the hub the port it listens on (known only after binding, e.g. with port 0). */
   setPort(port: number): void;
+  /** The current config; follows changes to config.json (a broken edit keeps the last good one). */
   config(): HubConfig;
-  /** Re-reads config and secret (and, later, plugins). */
+  /** Re-reads config and secret now (and, later, rediscovers plugins). */
   reload(): Promise<{ plugins: number; durationMs: number }>;
 }
 
 export async function createHub(options: HubOptions): Promise<Hub> {
   const { paths, logger } = options;
   const clock = options.clock ?? Date.now;
-  const store = createConfigStore(paths.config, { onWarning: (m) => logger.warn(m) });
-  let config = await store.load();
-  let secret = await readSecret(paths.auth);
+  const readText = (path: string) => Deno.readTextFile(path);
+  const config = liveFile(
+    paths.config,
+    (text) => parseConfigText(paths.config, text).config,
+    parseConfigText(paths.config, await readText(paths.config)).config,
+    (m) => logger.error(m),
+  );
+  // The secret never goes back to "none": a deleted or broken auth.json keeps the last good one.
+  const secret = liveFile(
+    paths.auth,
+    (text) => parseSecret(paths.auth, text),
+    parseSecret(paths.auth, await readText(paths.auth)),
+    (m) => logger.error(m),
+  );
   let port = 0;
   const startedAt = clock();
   const reloads = { count: 0, lastTimestamp: 0, lastDurationMs: 0 };
@@ -42,20 +55,18 @@ export async function createHub(options: HubOptions): Promise<Hub> {
   async function reload() {
     const started = clock();
     try {
-      config = await store.load();
-      secret = await readSecret(paths.auth);
+      config.refresh();
+      secret.refresh();
     } catch (error) {
       logger.error(`Reload failed: ${(error as Error).message}`);
       throw new HttpError(500, "RELOAD_FAILED", (error as Error).message);
     }
     const durationMs = clock() - started;
-    Object.assign(reloads, {
-      count: reloads.count + 1,
-      lastTimestamp: clock(),
-      lastDurationMs: durationMs,
-    });
+    reloads.count++;
+    reloads.lastTimestamp = clock();
+    reloads.lastDurationMs = durationMs;
     logger.info(`Reloaded configuration in ${durationMs} ms`);
-    return { plugins: 0, durationMs };
+    return await Promise.resolve({ plugins: 0, durationMs });
   }
 
   const routes = createRoutes({
@@ -81,9 +92,9 @@ export async function createHub(options: HubOptions): Promise<Hub> {
   });
 
   return {
-    handler: createHandler({ routes, secret: () => secret, logger, clock }),
+    handler: createHandler({ routes, secret: () => secret.get(), logger, clock }),
     setPort: (p) => (port = p),
-    config: () => config,
+    config: () => config.get(),
     reload,
   };
 }

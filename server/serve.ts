@@ -1,6 +1,7 @@
 /** Binds a handler to 127.0.0.1 with `Deno.serve`; the only place the hub touches the network. */
 import type { Handler } from "./http/handler.ts";
 import type { Logger } from "./log/logger.ts";
+import { errorResponse, HttpError } from "./http/http_error.ts";
 
 export interface RunningServer {
   hostname: string;
@@ -31,13 +32,7 @@ export function listen(handler: Handler, port: number, logger: Logger): RunningS
       onListen: () => {},
       onError: (error) => {
         logger.error(`Unhandled request error: ${(error as Error)?.message ?? error}`);
-        return new Response(
-          JSON.stringify({ error: { code: "INTERNAL", message: "Internal error" } }),
-          {
-            status: 500,
-            headers: { "content-type": "application/json" },
-          },
-        );
+        return errorResponse(new HttpError(500, "INTERNAL", "Internal error; see server.log."));
       },
     }, (req) => handler(req));
   } catch (error) {

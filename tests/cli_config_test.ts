@@ -291,10 +291,6 @@ Deno.test("a corrupt config.json: show and set fail naming the file and position
 
 Deno.test({
   name: "a corrupt config.json: the advertised fix, hub config reset --confirm, works",
-  // BUG (cli/config.ts configReset → cli/context.ts cliPort): without --port, cliPort loads
-  // config.json to find the port (even when HUB_PORT is set), so on a corrupt file the fix the
-  // error message recommends fails with that same error and exit 1; the file stays broken.
-  ignore: true,
   fn: async () => {
     await withDir(async (dir) => {
       await Deno.writeTextFile(join(dir, "config.json"), BROKEN_CONFIG);
@@ -404,4 +400,20 @@ Deno.test("config set while a hub runs makes it reload", async () => {
   });
   assertEquals(viaEnv.code, 0, viaEnv.stderr);
   assertEquals(await reloadCount(), before + 2, "HUB_PORT finds the hub too");
+});
+
+Deno.test("config rotate-secret --confirm repairs a broken auth.json (the fix its error names)", async () => {
+  await withDir(async (dir) => {
+    await Deno.mkdir(join(dir, "extension"), { recursive: true });
+    await Deno.writeTextFile(join(dir, "extension", "auth.json"), '{"secret": "short"}');
+    const show = await runHub(["config", "show"], { configDir: dir });
+    assertMatch(show.stderr, /rotate-secret --confirm/);
+    const r = await runHub(["config", "rotate-secret", "--confirm"], {
+      configDir: dir,
+      env: NO_HUB,
+    });
+    assertEquals(r.code, 0, r.stderr);
+    const auth = JSON.parse(await Deno.readTextFile(join(dir, "extension", "auth.json")));
+    assertMatch(auth.secret, /^[0-9a-f]{64}$/);
+  });
 });

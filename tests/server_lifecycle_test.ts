@@ -137,6 +137,8 @@ Deno.test("background start → status → status --json → stop", async () => 
       assertMatch(pidText, /^\d+$/);
       pid = Number(pidText);
       assert(start.stdout.includes(`pid ${pid}`), start.stdout);
+      assertMatch(start.stdout, /First run/, "a first background start prints the setup text");
+      assert(start.stdout.includes(`http://127.0.0.1:${port}/mcp/gateway`), start.stdout);
       assert(isAlive(pid));
 
       const status = await runHub(["status", "--port", port], { configDir: dir });
@@ -154,6 +156,13 @@ Deno.test("background start → status → status --json → stop", async () => 
       });
       assert(twice.code !== 0, "a second background start on the same port fails");
       assertMatch(twice.stderr, /already running/);
+      const otherPort = String(freePort());
+      const other = await runHub(["start", "--background", "--port", otherPort], {
+        configDir: dir,
+        timeoutMs: LONG,
+      });
+      assert(other.code !== 0, "a second background hub from one config dir would be orphaned");
+      assertMatch(other.stderr, new RegExp(`already running \\(pid ${pid}`));
 
       const stop = await runHub(["stop", "--port", port], { configDir: dir });
       assertEquals(stop.code, 0, stop.stderr);
@@ -202,10 +211,6 @@ Deno.test("hub stop removes a stale server.pid (pid 999999)", async () => {
 
 Deno.test({
   name: "hub stop never signals a live process that is not a hub (recycled pid in server.pid)",
-  // BUG (cli/stop.ts isHubProcess): under the task's scoped permissions, reading
-  // /proc/<pid>/cmdline throws NotCapable ("Requires all access"), which the catch treats as
-  // "no /proc, trust the PID file", so `hub stop` SIGTERMs whatever process has that pid.
-  ignore: true,
   fn: async () => {
     await withDir(async (dir) => {
       const pidFile = join(dir, "server.pid");
@@ -302,6 +307,8 @@ Deno.test("HUB_LOG_LEVEL=bogus: hub start fails naming the valid levels", async 
     for (const level of ["debug", "info", "warn", "error", "silent"]) {
       assert(r.stderr.includes(level), `stderr names ${level}: ${r.stderr}`);
     }
+    assert(!/\n\s+at /.test(r.stderr), `no stack trace: ${r.stderr}`);
+    assert(!(await exists(join(dir, "config.json"))), "nothing is written before the check");
   });
 });
 
@@ -323,5 +330,28 @@ Deno.test("a corrupt config.json stops hub start with file, line and column; fil
     assert(r2.stderr.includes(path), r2.stderr);
     assertMatch(r2.stderr, /port/);
     assertEquals(await Deno.readTextFile(path), invalid);
+  });
+});
+
+Deno.test("an unknown command is an error that lists the commands", async () => {
+  await withDir(async (dir) => {
+    const r = await runHub(["strat"], { configDir: dir, timeoutMs: LONG });
+    assertEquals(r.code, 1);
+    assertMatch(r.stderr, /Unknown command "strat"\. Commands: start, stop, status, config, logs/);
+  });
+});
+
+Deno.test("first run on --port 0 prints the MCP config with the port it really listens on", async () => {
+  await withDir(async (dir) => {
+    const hub = await startHub({ configDir: dir, port: 0 });
+    try {
+      for (let i = 0; i < 100 && !hub.output().includes("/mcp/gateway"); i++) {
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      assert(hub.output().includes(`http://127.0.0.1:${hub.port}/mcp/gateway`), hub.output());
+      assert(!hub.output().includes("127.0.0.1:0/"), hub.output());
+    } finally {
+      await hub.stop();
+    }
   });
 });

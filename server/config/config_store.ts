@@ -3,13 +3,14 @@
  * every update serialized (a queue inside this process, a lock file across processes) so that
  * concurrent writers never lose each other's changes.
  */
+import { parse, type ParseError, printParseErrorCode } from "jsonc-parser";
 import { defaultConfig, type HubConfig, type ParsedConfig, validateConfig } from "./schema.ts";
 import { type AtomicWriteOptions, writeFileAtomic } from "./atomic_write.ts";
 import { withFileLock } from "./file_lock.ts";
-import { parse, type ParseError, printParseErrorCode } from "jsonc-parser";
+import { UserError } from "../user_error.ts";
 
 /** A config file that exists but cannot be used. The message names the file, the spot and the fix. */
-export class ConfigError extends Error {
+export class ConfigError extends UserError {
   constructor(message: string) {
     super(message);
     this.name = "ConfigError";
@@ -17,7 +18,7 @@ export class ConfigError extends Error {
 }
 
 export interface ConfigStoreOptions {
-  /** Called with a warning a person should see (unknown keys). */
+  /** Called with a warning a person should see (unknown keys), once per key per store. */
   onWarning?: (message: string) => void;
   /** Injected rename, for crash tests. */
   rename?: AtomicWriteOptions["rename"];
@@ -41,6 +42,7 @@ const RESET_HINT = 'or run "hub config reset --confirm" to start over with defau
 
 export function createConfigStore(path: string, options: ConfigStoreOptions = {}): ConfigStore {
   const lockPath = `${path}.lock`;
+  const warned = new Set<string>();
   let queue: Promise<unknown> = Promise.resolve();
 
   /** Runs `task` after every earlier task of this store, holding the cross-process lock. */
@@ -51,69 +53,63 @@ export function createConfigStore(path: string, options: ConfigStoreOptions = {}
   }
 
   async function read(): Promise<ParsedConfig | undefined> {
-    let text: string;
-    try {
-      text = await Deno.readTextFile(path);
-    } catch (error) {
-      if (error instanceof Deno.errors.NotFound) return undefined;
-      throw new ConfigError(`Cannot read ${path}: ${(error as Error).message}`);
-    }
-    const parsed = parseConfigText(path, text);
-    for (const key of parsed.unknownKeys) {
+    const parsed = await readConfigFile(path);
+    for (const key of parsed?.unknownKeys ?? []) {
+      if (warned.has(key)) continue;
+      warned.add(key);
       options.onWarning?.(
-        `${path}: unknown key "${key}" is ignored (check its spelling; see "hub config show").`,
+        `${path}: unknown key "${key}" is kept but ignored (check its spelling).`,
       );
     }
     return parsed;
   }
 
-  async function write(config: HubConfig, extra: Record<string, unknown>): Promise<void> {
-    const text = JSON.stringify({ ...config, ...extra }, null, 2) + "\n";
-    await writeFileAtomic(path, text, { mode: 0o600, rename: options.rename });
-  }
+  const write = (config: HubConfig, extra: Record<string, unknown>) =>
+    writeFileAtomic(path, JSON.stringify({ ...config, ...extra }, null, 2) + "\n", {
+      mode: 0o600,
+      rename: options.rename,
+    });
 
   return {
     path,
-    async exists() {
-      try {
-        await Deno.stat(path);
-        return true;
-      } catch {
-        return false;
-      }
-    },
-    async load() {
-      return (await read())?.config ?? defaultConfig();
-    },
-    ensure() {
-      return serialized(async () => {
+    exists: () => Deno.stat(path).then(() => true, () => false),
+    load: async () => (await read())?.config ?? defaultConfig(),
+    ensure: () =>
+      serialized(async () => {
         if (await read()) return false;
         await write(defaultConfig(), {});
         return true;
-      });
-    },
-    update(mutate) {
-      return serialized(async () => {
+      }),
+    update: (mutate) =>
+      serialized(async () => {
         const current = (await read()) ?? { config: defaultConfig(), extra: {}, unknownKeys: [] };
         const draft = structuredClone(current.config);
         mutate(draft);
         const checked = validateConfig(draft).config;
         await write(checked, current.extra);
         return checked;
-      });
-    },
-    remove() {
-      return serialized(async () => {
-        try {
-          await Deno.remove(path);
-          return true;
-        } catch (error) {
-          if (error instanceof Deno.errors.NotFound) return false;
-          throw error;
-        }
-      });
-    },
+      }),
+    remove: () => serialized(() => Deno.remove(path).then(() => true, notFoundAs(false))),
   };
+}
+
+function notFoundAs<T>(value: T) {
+  return (error: unknown): T => {
+    if (error instanceof Deno.errors.NotFound) return value;
+    throw error;
+  };
+}
+
+/** Reads and parses the config file; undefined when it does not exist. */
+async function readConfigFile(path: string): Promise<ParsedConfig | undefined> {
+  let text: string;
+  try {
+    text = await Deno.readTextFile(path);
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return undefined;
+    throw new ConfigError(`Cannot read ${path}: ${(error as Error).message}`);
+  }
+  return parseConfigText(path, text);
 }
 
 /** Parses and validates config text; errors name the file, the line and column, and the fix. */

@@ -132,6 +132,18 @@ Deno.test("invalid values name the field; unknown keys warn and survive updates"
   });
 });
 
+Deno.test("unknown keys inside permission entries survive a rewrite", async () => {
+  await withDir(async (dir) => {
+    const path = `${dir}/config.json`;
+    const entry = { permission: "ask", tools: {}, note: "mine" };
+    await Deno.writeTextFile(path, JSON.stringify({ permissions: { demo: entry } }));
+    await createConfigStore(path).update((c) => {
+      c.port = 9600;
+    });
+    assertEquals(JSON.parse(await Deno.readTextFile(path)).permissions.demo.note, "mine");
+  });
+});
+
 Deno.test("an update that produces an invalid config is refused and changes nothing", async () => {
   await withDir(async (dir) => {
     const store = createConfigStore(`${dir}/config.json`);

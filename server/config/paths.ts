@@ -1,5 +1,6 @@
 /** Where hub keeps its files. Every path is derived from one config directory. */
 import { isAbsolute, join, resolve } from "node:path";
+import { UserError } from "../user_error.ts";
 
 export interface HubPaths {
   dir: string;
@@ -15,7 +16,9 @@ export interface HubPaths {
 export function homeDir(): string {
   const home = Deno.env.get("HOME") ?? Deno.env.get("USERPROFILE");
   if (!home) {
-    throw new Error("Cannot find the home directory: set HOME, or set HUB_CONFIG_DIR to a folder.");
+    throw new UserError(
+      "Cannot find the home directory: set HOME, or set HUB_CONFIG_DIR to a folder.",
+    );
   }
   return home;
 }

@@ -9,7 +9,11 @@ export const RESERVED_PLUGIN_NAMES = ["browser", "extension"] as const;
 
 const permission = z.enum(PERMISSIONS);
 
-export const pluginPermissionSchema = z.object({
+/** Port of the hub unless configured otherwise. */
+export const DEFAULT_PORT = 9515;
+
+// Loose: keys hub does not know inside an entry are kept, not silently dropped on rewrite.
+export const pluginPermissionSchema = z.looseObject({
   permission: permission.default("off"),
   tools: z.record(z.string(), permission).default({}),
   reviewedVersion: z.string().optional(),
@@ -19,7 +23,7 @@ export type PluginPermissionConfig = z.infer<typeof pluginPermissionSchema>;
 export const configSchema = z.object({
   localPlugins: z.array(z.string()).default([]),
   permissions: z.record(z.string(), pluginPermissionSchema).default({}),
-  port: z.number().int().min(1).max(65535).default(9515),
+  port: z.number().int().min(1).max(65535).default(DEFAULT_PORT),
   localPluginDirs: z.array(z.string()).default([]),
   settings: z.record(z.string(), z.record(z.string(), z.unknown())).default({}),
   additionalAllowedDirectories: z.array(z.string()).default([]),

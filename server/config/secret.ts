@@ -4,6 +4,7 @@
  */
 import { dirname } from "node:path";
 import { writeFileAtomic } from "./atomic_write.ts";
+import { ConfigError } from "./config_store.ts";
 
 const SECRET_PATTERN = /^[0-9a-f]{64}$/;
 
@@ -13,15 +14,8 @@ export function generateSecret(): string {
   return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
 }
 
-/** Reads the secret; undefined when the file does not exist. Throws if the file is invalid. */
-export async function readSecret(authPath: string): Promise<string | undefined> {
-  let text: string;
-  try {
-    text = await Deno.readTextFile(authPath);
-  } catch (error) {
-    if (error instanceof Deno.errors.NotFound) return undefined;
-    throw error;
-  }
+/** Parses the text of `auth.json`; throws ConfigError with the fix when it is not valid. */
+export function parseSecret(authPath: string, text: string): string {
   let secret: unknown;
   try {
     secret = (JSON.parse(text) as { secret?: unknown })?.secret;
@@ -29,12 +23,22 @@ export async function readSecret(authPath: string): Promise<string | undefined> 
     secret = undefined;
   }
   if (typeof secret !== "string" || !SECRET_PATTERN.test(secret)) {
-    throw new Error(
+    throw new ConfigError(
       `Cannot use ${authPath}: it must hold {"secret": "<64 hex characters>"}. ` +
         `Run "hub config rotate-secret --confirm" to write a new secret.`,
     );
   }
   return secret;
+}
+
+/** Reads the secret; undefined when the file does not exist. Throws if the file is invalid. */
+export async function readSecret(authPath: string): Promise<string | undefined> {
+  try {
+    return parseSecret(authPath, await Deno.readTextFile(authPath));
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return undefined;
+    throw error;
+  }
 }
 
 /** Writes `secret` to the auth file atomically with mode 0600, creating its folder. */

@@ -2,6 +2,8 @@
  * Leveled logging to the terminal and `<config>/server.log`. Every line is scrubbed of the secret
  * (and of anything shaped like one or like a Bearer token) before it is written anywhere.
  */
+import { UserError } from "../user_error.ts";
+
 export const LOG_LEVELS = ["debug", "info", "warn", "error", "silent"] as const;
 export type LogLevel = typeof LOG_LEVELS[number];
 
@@ -26,7 +28,7 @@ export function parseLogLevel(value: string | undefined): LogLevel {
   if (value === undefined || value === "") return "info";
   const level = value.toLowerCase();
   if ((LOG_LEVELS as readonly string[]).includes(level)) return level as LogLevel;
-  throw new Error(
+  throw new UserError(
     `HUB_LOG_LEVEL="${value}" is not a log level. Use one of: ${LOG_LEVELS.join(", ")}.`,
   );
 }

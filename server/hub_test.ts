@@ -1,0 +1,80 @@
+import { assertEquals } from "../tests/helpers/assert.ts";
+import { createHub } from "./hub.ts";
+import { hubPaths } from "./config/paths.ts";
+import { setupConfigDir } from "./config/setup.ts";
+import { generateSecret, writeSecret } from "./config/secret.ts";
+import { silentLogger } from "./log/logger.ts";
+
+async function withHub(fn: (ctx: Awaited<ReturnType<typeof makeHub>>) => Promise<void>) {
+  const dir = await Deno.makeTempDir({ prefix: "hub-core-" });
+  try {
+    await fn(await makeHub(dir));
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+}
+
+async function makeHub(dir: string) {
+  const paths = hubPaths(dir);
+  const { secret } = await setupConfigDir(paths);
+  const hub = await createHub({
+    paths,
+    logger: silentLogger,
+    mode: "production",
+    skipPermissions: false,
+  });
+  hub.setPort(9999);
+  const call = (path: string, token?: string, method = "GET") =>
+    hub.handler(
+      new Request(`http://127.0.0.1:9999${path}`, {
+        method,
+        headers: { host: "127.0.0.1:9999", ...(token ? { authorization: `Bearer ${token}` } : {}) },
+      }),
+    );
+  return { paths, hub, secret, call };
+}
+
+Deno.test("a rotated auth.json takes effect at once: new secret in, old secret out", async () => {
+  await withHub(async ({ paths, secret, call }) => {
+    assertEquals((await call("/ws-info", secret)).status, 200);
+    const next = generateSecret();
+    await writeSecret(paths.auth, next);
+    assertEquals((await call("/ws-info", secret)).status, 401);
+    assertEquals(await (await call("/ws-info", next)).json(), { wsUrl: "ws://127.0.0.1:9999/ws" });
+  });
+});
+
+Deno.test("a deleted or broken auth.json never switches auth off; /reload reports it", async () => {
+  await withHub(async ({ paths, secret, call }) => {
+    await Deno.remove(paths.auth);
+    assertEquals((await call("/ws-info")).status, 401);
+    const reload = await call("/reload", secret, "POST");
+    assertEquals(reload.status, 500);
+    assertEquals((await reload.json()).error.code, "RELOAD_FAILED");
+    await Deno.writeTextFile(paths.auth, "{oops");
+    assertEquals((await call("/ws-info")).status, 401);
+    assertEquals((await call("/ws-info", secret)).status, 200, "the last good secret stays");
+  });
+});
+
+Deno.test("the hub follows config.json edits and keeps the last good config on a broken edit", async () => {
+  await withHub(async ({ paths, hub, secret, call }) => {
+    const config = JSON.parse(await Deno.readTextFile(paths.config));
+    await Deno.writeTextFile(paths.config, JSON.stringify({ ...config, telemetry: false }));
+    assertEquals(hub.config().telemetry, false);
+    await Deno.writeTextFile(paths.config, "{ broken");
+    assertEquals(hub.config().telemetry, false);
+    const reload = await call("/reload", secret, "POST");
+    assertEquals([reload.status, (await reload.json()).error.code], [500, "RELOAD_FAILED"]);
+  });
+});
+
+Deno.test("/reload counts reloads in /health", async () => {
+  await withHub(async ({ secret, call }) => {
+    const body = await (await call("/reload", secret, "POST")).json();
+    assertEquals([body.ok, body.plugins, typeof body.durationMs], [true, 0, "number"]);
+    const health = await (await call("/health", secret)).json();
+    assertEquals(health.reloadCount, 1);
+    assertEquals(health.lastReloadTimestamp > 0, true);
+  });
+});
