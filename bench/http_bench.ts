@@ -12,7 +12,7 @@ import { listen } from "../server/serve.ts";
 const dir = await Deno.makeTempDir({ prefix: "hub-bench-" });
 const paths = hubPaths(dir);
 const { secret } = await setupConfigDir(paths);
-const hub = await createHub({
+const hub = createHub({
   paths,
   logger: silentLogger,
   mode: "production",

@@ -1,7 +1,6 @@
 /** What every command needs: the config dir's paths, the config, the port and a client. */
 import { createConfigStore } from "../server/config/config_store.ts";
 import { type HubPaths, hubPaths } from "../server/config/paths.ts";
-import type { HubConfig } from "../server/config/schema.ts";
 import { readSecret } from "../server/config/secret.ts";
 import { UserError } from "../server/user_error.ts";
 import { HubClient } from "./hub_client.ts";
@@ -17,10 +16,6 @@ export function cliPaths(): HubPaths {
 
 export function cliConfigStore(paths: HubPaths = cliPaths()) {
   return createConfigStore(paths.config, { onWarning: warn });
-}
-
-export async function loadConfig(paths: HubPaths = cliPaths()): Promise<HubConfig> {
-  return await cliConfigStore(paths).load();
 }
 
 /**

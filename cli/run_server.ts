@@ -30,7 +30,7 @@ export async function runServer(options: RunServerOptions): Promise<void> {
   let hub;
   let server;
   try {
-    hub = await createHub({ paths, logger, mode, skipPermissions });
+    hub = createHub({ paths, logger, mode, skipPermissions });
     server = listen(hub.handler, options.port, logger);
   } catch (error) {
     // The terminal gets the message from the CLI; a background start reads it from the log.

@@ -2,7 +2,7 @@
 import { setupConfigDir } from "../server/config/setup.ts";
 import { PortInUseError } from "../server/serve.ts";
 import { CliError } from "./cli_error.ts";
-import { cliPaths, loadConfig, warn } from "./context.ts";
+import { cliPaths, warn } from "./context.ts";
 import { DEFAULT_PORT, resolveServerPort } from "./port.ts";
 import { parseLogLevel } from "../server/log/logger.ts";
 import { startInBackground } from "./background.ts";
@@ -23,7 +23,7 @@ export async function startCommand(options: StartOptions): Promise<void> {
   const port = resolveServerPort({
     flag: options.port,
     env: (n) => Deno.env.get(n),
-    configPort: (await loadConfig(paths)).port,
+    configPort: setup.config.port,
   });
   const welcome = (listening: number) => {
     if (setup.createdConfig && !isChild) {

@@ -10,7 +10,7 @@ import { liveFile } from "./config/live_file.ts";
 import type { Logger } from "./log/logger.ts";
 import { createHandler, type Handler } from "./http/handler.ts";
 import { HttpError } from "./http/http_error.ts";
-import { buildHealth, emptyAuditSummary } from "./health.ts";
+import { buildHealth, emptyAuditSummary, type HealthFacts } from "./health.ts";
 import { createRoutes } from "./routes.ts";
 
 export interface HubOptions {
@@ -31,62 +31,38 @@ export interface Hub {
   reload(): Promise<{ plugins: number; durationMs: number }>;
 }
 
-export async function createHub(options: HubOptions): Promise<Hub> {
+export function createHub(options: HubOptions): Hub {
   const { paths, logger } = options;
   const clock = options.clock ?? Date.now;
-  const readText = (path: string) => Deno.readTextFile(path);
-  const config = liveFile(
-    paths.config,
-    (text) => parseConfigText(paths.config, text).config,
-    parseConfigText(paths.config, await readText(paths.config)).config,
-    (m) => logger.error(m),
-  );
+  const onError = (m: string) => logger.error(m);
+  const config = liveFile(paths.config, (t) => parseConfigText(paths.config, t).config, onError);
   // The secret never goes back to "none": a deleted or broken auth.json keeps the last good one.
-  const secret = liveFile(
-    paths.auth,
-    (text) => parseSecret(paths.auth, text),
-    parseSecret(paths.auth, await readText(paths.auth)),
-    (m) => logger.error(m),
-  );
+  const secret = liveFile(paths.auth, (t) => parseSecret(paths.auth, t), onError);
   let port = 0;
   const startedAt = clock();
   const reloads = { count: 0, lastTimestamp: 0, lastDurationMs: 0 };
 
-  async function reload() {
+  function reload() {
     const started = clock();
     try {
       config.refresh();
       secret.refresh();
     } catch (error) {
       logger.error(`Reload failed: ${(error as Error).message}`);
-      throw new HttpError(500, "RELOAD_FAILED", (error as Error).message);
+      return Promise.reject(new HttpError(500, "RELOAD_FAILED", (error as Error).message));
     }
     const durationMs = clock() - started;
-    reloads.count++;
-    reloads.lastTimestamp = clock();
-    reloads.lastDurationMs = durationMs;
+    Object.assign(reloads, {
+      count: reloads.count + 1,
+      lastTimestamp: clock(),
+      lastDurationMs: durationMs,
+    });
     logger.info(`Reloaded configuration in ${durationMs} ms`);
-    return await Promise.resolve({ plugins: 0, durationMs });
+    return Promise.resolve({ plugins: 0, durationMs });
   }
 
   const routes = createRoutes({
-    health: () =>
-      buildHealth({
-        mode: options.mode,
-        startedAt,
-        now: clock(),
-        skipPermissions: options.skipPermissions,
-        extensionConnections: 0,
-        mcpClients: 0,
-        plugins: [],
-        failedPlugins: [],
-        discoveryErrors: [],
-        browserToolNames: [],
-        disabledBrowserTools: [],
-        reloads: { ...reloads },
-        fileWatcher: { watchedPlugins: 0, pendingPlugins: 0, lastPollAt: null, pollDetections: 0 },
-        audit: emptyAuditSummary(),
-      }),
+    health: () => buildHealth(currentFacts(options, startedAt, clock(), reloads)),
     wsUrl: () => `ws://127.0.0.1:${port}/ws`,
     reload,
   });
@@ -96,5 +72,33 @@ export async function createHub(options: HubOptions): Promise<Hub> {
     setPort: (p) => (port = p),
     config: () => config.get(),
     reload,
+  };
+}
+
+/**
+ * What the hub knows about itself now. Subsystems that do not exist yet in this version
+ * (extension link, MCP sessions, plugins, browser tools, audit) truly have nothing to report.
+ */
+function currentFacts(
+  options: HubOptions,
+  startedAt: number,
+  now: number,
+  reloads: HealthFacts["reloads"],
+): HealthFacts {
+  return {
+    mode: options.mode,
+    startedAt,
+    now,
+    skipPermissions: options.skipPermissions,
+    extensionConnections: 0,
+    mcpClients: 0,
+    plugins: [],
+    failedPlugins: [],
+    discoveryErrors: [],
+    browserToolNames: [],
+    disabledBrowserTools: [],
+    reloads: { ...reloads },
+    fileWatcher: { watchedPlugins: 0, pendingPlugins: 0, lastPollAt: null, pollDetections: 0 },
+    audit: emptyAuditSummary(),
   };
 }

@@ -17,7 +17,7 @@ async function withHub(fn: (ctx: Awaited<ReturnType<typeof makeHub>>) => Promise
 async function makeHub(dir: string) {
   const paths = hubPaths(dir);
   const { secret } = await setupConfigDir(paths);
-  const hub = await createHub({
+  const hub = createHub({
     paths,
     logger: silentLogger,
     mode: "production",

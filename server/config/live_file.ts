@@ -11,14 +11,14 @@ export interface LiveFile<T> {
   refresh(): T;
 }
 
+/** Reads and parses `path` now (throwing if it is missing or invalid), then follows it. */
 export function liveFile<T>(
   path: string,
   parse: (text: string) => T,
-  initial: T,
   onError: (message: string) => void,
 ): LiveFile<T> {
-  let value = initial;
-  let seen = fingerprint(path);
+  let value: T;
+  let seen: string | undefined;
   let reported: string | undefined;
 
   function load(): T {
@@ -31,6 +31,7 @@ export function liveFile<T>(
     return next;
   }
 
+  value = load();
   return {
     get() {
       const stamp = fingerprint(path);

@@ -7,7 +7,7 @@ Deno.test("liveFile follows changes, keeps the last good value on bad or missing
     const path = `${dir}/value.json`;
     Deno.writeTextFileSync(path, '{"v": 1}');
     const errors: string[] = [];
-    const file = liveFile(path, (t) => JSON.parse(t).v as number, 1, (m) => errors.push(m));
+    const file = liveFile(path, (t) => JSON.parse(t).v as number, (m) => errors.push(m));
     assertEquals(file.get(), 1);
     Deno.writeTextFileSync(path, '{"v": 22}');
     assertEquals(file.get(), 22);
@@ -24,4 +24,8 @@ Deno.test("liveFile follows changes, keeps the last good value on bad or missing
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
+});
+
+Deno.test("liveFile throws at creation when the file is missing or invalid", () => {
+  assertThrows(() => liveFile("/nonexistent/x.json", JSON.parse, () => {}), /does not exist/);
 });

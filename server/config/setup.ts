@@ -2,11 +2,13 @@
 import type { HubPaths } from "./paths.ts";
 import { createConfigStore } from "./config_store.ts";
 import { ensureSecret } from "./secret.ts";
+import type { HubConfig } from "./schema.ts";
 
 export interface SetupResult {
   createdConfig: boolean;
   createdSecret: boolean;
   secret: string;
+  config: HubConfig;
 }
 
 /**
@@ -19,8 +21,8 @@ export async function setupConfigDir(
 ): Promise<SetupResult> {
   await Deno.mkdir(paths.dir, { recursive: true, mode: 0o700 });
   const store = createConfigStore(paths.config, { onWarning });
-  await store.load(); // throws on a broken file before anything is written
+  const config = await store.load(); // throws on a broken file before anything is written
   const createdConfig = await store.ensure();
   const { secret, created } = await ensureSecret(paths.auth);
-  return { createdConfig, createdSecret: created, secret };
+  return { createdConfig, createdSecret: created, secret, config };
 }
