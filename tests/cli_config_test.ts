@@ -11,6 +11,7 @@ import {
   type RunResult,
   startHub,
   tempConfigDir,
+  withTempDir,
 } from "./helpers/hub_process.ts";
 
 /** A port nothing listens on, so commands that notify a running hub find none. */
@@ -31,15 +32,6 @@ Deno.test.afterAll(async () => {
     await Deno.remove(hubDir, { recursive: true });
   }
 });
-
-async function withDir(fn: (dir: string) => Promise<void>): Promise<void> {
-  const dir = await tempConfigDir();
-  try {
-    await fn(dir);
-  } finally {
-    await Deno.remove(dir, { recursive: true });
-  }
-}
 
 /** `hub config <args>` in `dir` with no hub to notify. */
 function config(dir: string, args: string[], cwd?: string): Promise<RunResult> {
@@ -85,7 +77,7 @@ async function setUp(dir: string): Promise<string> {
 }
 
 Deno.test("config path prints <configDir>/config.json", async () => {
-  await withDir(async (dir) => {
+  await withTempDir(async (dir) => {
     const r = await config(dir, ["path"]);
     assertEquals(r.code, 0);
     assertEquals(r.stdout.trim(), join(dir, "config.json"));
@@ -93,7 +85,7 @@ Deno.test("config path prints <configDir>/config.json", async () => {
 });
 
 Deno.test("config show redacts the secret; --show-secret and --json; get is an alias", async () => {
-  await withDir(async (dir) => {
+  await withTempDir(async (dir) => {
     const fresh = await config(dir, ["show"]);
     assertEquals(fresh.code, 0, fresh.stderr);
     assertMatch(fresh.stdout, /not created yet/);
@@ -125,7 +117,7 @@ Deno.test("config show redacts the secret; --show-secret and --json; get is an a
 });
 
 Deno.test("config set tool-permission.<plugin>.<tool>: off|ask|auto persist, bad values exit 1", async () => {
-  await withDir(async (dir) => {
+  await withTempDir(async (dir) => {
     await setUp(dir);
     await set(dir, "tool-permission.my-plugin.send_message", "ask");
     await set(dir, "tool-permission.browser.navigate", "auto");
@@ -145,7 +137,7 @@ Deno.test("config set tool-permission.<plugin>.<tool>: off|ask|auto persist, bad
 });
 
 Deno.test("config set plugin-permission.<plugin>: stores the permission, rejects bad names", async () => {
-  await withDir(async (dir) => {
+  await withTempDir(async (dir) => {
     await setUp(dir);
     await set(dir, "plugin-permission.my-plugin", "auto");
     await set(dir, "tool-permission.my-plugin.read", "off");
@@ -161,7 +153,7 @@ Deno.test("config set plugin-permission.<plugin>: stores the permission, rejects
 });
 
 Deno.test("config set port: 1..65535 accepted; 0, 65536 and abc rejected", async () => {
-  await withDir(async (dir) => {
+  await withTempDir(async (dir) => {
     await setUp(dir);
     await set(dir, "port", "1");
     assertEquals((await fileConfig(dir)).port, 1);
@@ -175,7 +167,7 @@ Deno.test("config set port: 1..65535 accepted; 0, 65536 and abc rejected", async
 });
 
 Deno.test("config set localPlugins.add/remove: absolute, relative to cwd, --force, unknown", async () => {
-  await withDir(async (dir) => {
+  await withTempDir(async (dir) => {
     await setUp(dir);
     const pluginDir = join(dir, "plugins", "one");
     await Deno.mkdir(pluginDir, { recursive: true });
@@ -209,7 +201,7 @@ Deno.test("config set localPlugins.add/remove: absolute, relative to cwd, --forc
 });
 
 Deno.test("config set setting.<plugin>.<key>: JSON values parsed, text kept, empty removes", async () => {
-  await withDir(async (dir) => {
+  await withTempDir(async (dir) => {
     await setUp(dir);
     await set(dir, "setting.my-plugin.enabled", "true");
     await set(dir, "setting.my-plugin.count", "3");
@@ -234,7 +226,7 @@ Deno.test("config set setting.<plugin>.<key>: JSON values parsed, text kept, emp
 });
 
 Deno.test("config set: unknown key lists the valid keys; a missing value is an error", async () => {
-  await withDir(async (dir) => {
+  await withTempDir(async (dir) => {
     await setUp(dir);
     const unknown = await setFails(dir, "colour", "blue");
     for (const key of ["tool-permission.", "plugin-permission.", "port", "localPlugins.add"]) {
@@ -248,7 +240,7 @@ Deno.test("config set: unknown key lists the valid keys; a missing value is an e
 });
 
 Deno.test("config set keeps mode 0600, keeps unknown keys and warns about them", async () => {
-  await withDir(async (dir) => {
+  await withTempDir(async (dir) => {
     await set(dir, "port", "4000"); // creates the file
     assertEquals((await Deno.stat(join(dir, "config.json"))).mode! & 0o777, 0o600);
 
@@ -270,7 +262,7 @@ Deno.test("config set keeps mode 0600, keeps unknown keys and warns about them",
 const BROKEN_CONFIG = '{ "port": 9515, }\n';
 
 Deno.test("a corrupt config.json: show and set fail naming the file and position", async () => {
-  await withDir(async (dir) => {
+  await withTempDir(async (dir) => {
     const path = join(dir, "config.json");
     await Deno.writeTextFile(path, BROKEN_CONFIG);
     for (const args of [["show"], ["set", "port", "4000"]]) {
@@ -292,7 +284,7 @@ Deno.test("a corrupt config.json: show and set fail naming the file and position
 Deno.test({
   name: "a corrupt config.json: the advertised fix, hub config reset --confirm, works",
   fn: async () => {
-    await withDir(async (dir) => {
+    await withTempDir(async (dir) => {
       await Deno.writeTextFile(join(dir, "config.json"), BROKEN_CONFIG);
       const r = await config(dir, ["reset", "--confirm"]);
       assertEquals(r.code, 0, r.stderr);
@@ -304,7 +296,7 @@ Deno.test({
 });
 
 Deno.test("concurrent config set from several processes lose no update", async () => {
-  await withDir(async (dir) => {
+  await withTempDir(async (dir) => {
     await setUp(dir);
     const keys = Array.from({ length: 8 }, (_, i) => `k${i}`);
     const results = await Promise.all(
@@ -319,7 +311,7 @@ Deno.test("concurrent config set from several processes lose no update", async (
 });
 
 Deno.test("config reset: refuses without --confirm; deletes config.json but not auth.json", async () => {
-  await withDir(async (dir) => {
+  await withTempDir(async (dir) => {
     await setUp(dir);
     await set(dir, "port", "4242");
     const configText = await Deno.readTextFile(join(dir, "config.json"));
@@ -339,7 +331,7 @@ Deno.test("config reset: refuses without --confirm; deletes config.json but not 
 });
 
 Deno.test("config rotate-secret: refuses without --confirm; with it writes a new 0600 secret", async () => {
-  await withDir(async (dir) => {
+  await withTempDir(async (dir) => {
     const old = await setUp(dir);
     const refused = await config(dir, ["rotate-secret"]);
     assert(refused.code !== 0, "rotate-secret without --confirm fails");
@@ -403,7 +395,7 @@ Deno.test("config set while a hub runs makes it reload", async () => {
 });
 
 Deno.test("config rotate-secret --confirm repairs a broken auth.json (the fix its error names)", async () => {
-  await withDir(async (dir) => {
+  await withTempDir(async (dir) => {
     await Deno.mkdir(join(dir, "extension"), { recursive: true });
     await Deno.writeTextFile(join(dir, "extension", "auth.json"), '{"secret": "short"}');
     const show = await runHub(["config", "show"], { configDir: dir });

@@ -4,18 +4,8 @@
  */
 import { join } from "node:path";
 import { assert, assertEquals, assertMatch } from "./helpers/assert.ts";
-import { freePort, runHub, spawnHub, startHub, tempConfigDir } from "./helpers/hub_process.ts";
+import { freePort, runHub, spawnHub, startHub, withTempDir } from "./helpers/hub_process.ts";
 import { VERSION } from "../protocol/version.ts";
-
-/** Runs `fn` with a fresh config dir and removes it afterwards. */
-async function withDir(fn: (dir: string) => Promise<void>): Promise<void> {
-  const dir = await tempConfigDir();
-  try {
-    await fn(dir);
-  } finally {
-    await Deno.remove(dir, { recursive: true });
-  }
-}
 
 async function exists(path: string): Promise<boolean> {
   try {
@@ -57,10 +47,10 @@ function isAlive(pid: number): boolean {
 const LONG = 30_000; // runHub timeout for commands that must not start a server
 
 Deno.test("port in use: hub start exits non-zero naming the port and --port", async () => {
-  await withDir(async (dirA) => {
+  await withTempDir(async (dirA) => {
     const hub = await startHub({ configDir: dirA });
     try {
-      await withDir(async (dirB) => {
+      await withTempDir(async (dirB) => {
         const r = await runHub(["start", "--port", String(hub.port)], {
           configDir: dirB,
           timeoutMs: LONG,
@@ -77,7 +67,7 @@ Deno.test("port in use: hub start exits non-zero naming the port and --port", as
 });
 
 Deno.test("hub start listens on PORT, and --port takes precedence over PORT", async () => {
-  await withDir(async (dir) => {
+  await withTempDir(async (dir) => {
     const port = freePort();
     const byEnv = spawnHub(["start"], { configDir: dir, env: { PORT: String(port) } });
     try {
@@ -100,7 +90,7 @@ Deno.test("hub start listens on PORT, and --port takes precedence over PORT", as
 });
 
 Deno.test("SIGTERM and SIGINT stop the server with exit code 0 and a Stopped line", async () => {
-  await withDir(async (dir) => {
+  await withTempDir(async (dir) => {
     const hub = await startHub({ configDir: dir });
     assertEquals(await hub.stop(), 0);
     const log = await Deno.readTextFile(join(dir, "server.log"));
@@ -121,7 +111,7 @@ Deno.test("SIGTERM and SIGINT stop the server with exit code 0 and a Stopped lin
 });
 
 Deno.test("background start → status → status --json → stop", async () => {
-  await withDir(async (dir) => {
+  await withTempDir(async (dir) => {
     const port = String(freePort());
     const pidFile = join(dir, "server.pid");
     let pid: number | undefined;
@@ -177,7 +167,7 @@ Deno.test("background start → status → status --json → stop", async () => 
 });
 
 Deno.test("hub stop refuses a foreground hub and says it was not started with --background", async () => {
-  await withDir(async (dir) => {
+  await withTempDir(async (dir) => {
     const hub = await startHub({ configDir: dir });
     try {
       const r = await runHub(["stop", "--port", String(hub.port)], { configDir: dir });
@@ -191,7 +181,7 @@ Deno.test("hub stop refuses a foreground hub and says it was not started with --
 });
 
 Deno.test("hub stop with nothing running exits 0 with nothing to stop", async () => {
-  await withDir(async (dir) => {
+  await withTempDir(async (dir) => {
     const r = await runHub(["stop", "--port", String(freePort())], { configDir: dir });
     assertEquals(r.code, 0, r.stderr);
     assertMatch(r.stdout, /nothing to stop/);
@@ -199,7 +189,7 @@ Deno.test("hub stop with nothing running exits 0 with nothing to stop", async ()
 });
 
 Deno.test("hub stop removes a stale server.pid (pid 999999)", async () => {
-  await withDir(async (dir) => {
+  await withTempDir(async (dir) => {
     const pidFile = join(dir, "server.pid");
     await Deno.writeTextFile(pidFile, "999999\n");
     const r = await runHub(["stop", "--port", String(freePort())], { configDir: dir });
@@ -212,7 +202,7 @@ Deno.test("hub stop removes a stale server.pid (pid 999999)", async () => {
 Deno.test({
   name: "hub stop never signals a live process that is not a hub (recycled pid in server.pid)",
   fn: async () => {
-    await withDir(async (dir) => {
+    await withTempDir(async (dir) => {
       const pidFile = join(dir, "server.pid");
       const bystander = new Deno.Command("sleep", { args: ["30"], stdout: "null" }).spawn();
       let bystanderExit: Deno.CommandStatus | undefined;
@@ -233,7 +223,7 @@ Deno.test({
 });
 
 Deno.test("hub status and plain hub: exit 1 with a hint when nothing runs, a summary when it does", async () => {
-  await withDir(async (dir) => {
+  await withTempDir(async (dir) => {
     const port = String(freePort());
     for (const args of [["status", "--port", port], [], ["--port", port]]) {
       const r = await runHub(args, { configDir: dir, env: { HUB_PORT: port } });
@@ -258,7 +248,7 @@ Deno.test("hub status and plain hub: exit 1 with a hint when nothing runs, a sum
 });
 
 Deno.test("hub --version and -V print the version; --help lists the commands", async () => {
-  await withDir(async (dir) => {
+  await withTempDir(async (dir) => {
     for (const flag of ["--version", "-V"]) {
       const r = await runHub([flag], { configDir: dir });
       assertEquals(r.code, 0);
@@ -273,7 +263,7 @@ Deno.test("hub --version and -V print the version; --help lists the commands", a
 });
 
 Deno.test("hub start --show-config prints /mcp and /mcp/gateway with the Bearer secret, no server", async () => {
-  await withDir(async (dir) => {
+  await withTempDir(async (dir) => {
     const port = freePort();
     const r = await runHub(["start", "--show-config", "--port", String(port)], {
       configDir: dir,
@@ -296,7 +286,7 @@ Deno.test("hub start --show-config prints /mcp and /mcp/gateway with the Bearer 
 });
 
 Deno.test("HUB_LOG_LEVEL=bogus: hub start fails naming the valid levels", async () => {
-  await withDir(async (dir) => {
+  await withTempDir(async (dir) => {
     const r = await runHub(["start", "--port", "0"], {
       configDir: dir,
       env: { HUB_LOG_LEVEL: "bogus" },
@@ -313,7 +303,7 @@ Deno.test("HUB_LOG_LEVEL=bogus: hub start fails naming the valid levels", async 
 });
 
 Deno.test("a corrupt config.json stops hub start with file, line and column; file unchanged", async () => {
-  await withDir(async (dir) => {
+  await withTempDir(async (dir) => {
     const path = join(dir, "config.json");
     const broken = '{\n  "port": 9515,\n  oops\n}\n';
     await Deno.writeTextFile(path, broken);
@@ -334,7 +324,7 @@ Deno.test("a corrupt config.json stops hub start with file, line and column; fil
 });
 
 Deno.test("an unknown command is an error that lists the commands", async () => {
-  await withDir(async (dir) => {
+  await withTempDir(async (dir) => {
     const r = await runHub(["strat"], { configDir: dir, timeoutMs: LONG });
     assertEquals(r.code, 1);
     assertMatch(r.stderr, /Unknown command "strat"\. Commands: start, stop, status, config, logs/);
@@ -342,7 +332,7 @@ Deno.test("an unknown command is an error that lists the commands", async () => 
 });
 
 Deno.test("first run on --port 0 prints the MCP config with the port it really listens on", async () => {
-  await withDir(async (dir) => {
+  await withTempDir(async (dir) => {
     const hub = await startHub({ configDir: dir, port: 0 });
     try {
       for (let i = 0; i < 100 && !hub.output().includes("/mcp/gateway"); i++) {

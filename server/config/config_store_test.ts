@@ -1,18 +1,10 @@
 import { assert, assertEquals, assertRejects } from "../../tests/helpers/assert.ts";
 import { ConfigError, createConfigStore, describeJsonError } from "./config_store.ts";
 import { defaultConfig } from "./schema.ts";
-
-async function withDir(fn: (dir: string) => Promise<void>): Promise<void> {
-  const dir = await Deno.makeTempDir({ prefix: "hub-config-" });
-  try {
-    await fn(dir);
-  } finally {
-    await Deno.remove(dir, { recursive: true });
-  }
-}
+import { withTempDir } from "../../tests/helpers/hub_process.ts";
 
 Deno.test("ensure creates config.json with every default and mode 0600, once", async () => {
-  await withDir(async (dir) => {
+  await withTempDir(async (dir) => {
     const store = createConfigStore(`${dir}/config.json`);
     assertEquals(await store.ensure(), true);
     assertEquals(await store.ensure(), false);
@@ -26,7 +18,7 @@ Deno.test("ensure creates config.json with every default and mode 0600, once", a
 });
 
 Deno.test("a missing file loads as defaults without being created", async () => {
-  await withDir(async (dir) => {
+  await withTempDir(async (dir) => {
     const store = createConfigStore(`${dir}/config.json`);
     assertEquals(await store.load(), defaultConfig());
     assertEquals(await store.exists(), false);
@@ -34,7 +26,7 @@ Deno.test("a missing file loads as defaults without being created", async () => 
 });
 
 Deno.test("100 concurrent updates in one process (two store objects) lose nothing", async () => {
-  await withDir(async (dir) => {
+  await withTempDir(async (dir) => {
     const a = createConfigStore(`${dir}/config.json`);
     const b = createConfigStore(`${dir}/config.json`);
     await Promise.all(
@@ -49,7 +41,7 @@ Deno.test("100 concurrent updates in one process (two store objects) lose nothin
 });
 
 Deno.test("100 writers from 4 processes lose nothing", async () => {
-  await withDir(async (dir) => {
+  await withTempDir(async (dir) => {
     const storeUrl = new URL("./config_store.ts", import.meta.url).href;
     const writer = (id: number) => `
       import { createConfigStore } from "${storeUrl}";
@@ -72,7 +64,7 @@ Deno.test("100 writers from 4 processes lose nothing", async () => {
 });
 
 Deno.test("a crash between temp write and rename leaves the old file intact", async () => {
-  await withDir(async (dir) => {
+  await withTempDir(async (dir) => {
     const path = `${dir}/config.json`;
     await createConfigStore(path).update((c) => {
       c.port = 9600;
@@ -96,7 +88,7 @@ Deno.test("a crash between temp write and rename leaves the old file intact", as
 });
 
 Deno.test("a corrupt file gives an error naming file, line and column, and is not overwritten", async () => {
-  await withDir(async (dir) => {
+  await withTempDir(async (dir) => {
     const path = `${dir}/config.json`;
     const broken = '{\n  "port": 9515,\n  "telemetry": tru\n}\n';
     await Deno.writeTextFile(path, broken);
@@ -113,7 +105,7 @@ Deno.test("a corrupt file gives an error naming file, line and column, and is no
 });
 
 Deno.test("invalid values name the field; unknown keys warn and survive updates", async () => {
-  await withDir(async (dir) => {
+  await withTempDir(async (dir) => {
     const path = `${dir}/config.json`;
     await Deno.writeTextFile(path, JSON.stringify({ port: 70000 }));
     const error = await createConfigStore(path).load().catch((e) => e);
@@ -133,7 +125,7 @@ Deno.test("invalid values name the field; unknown keys warn and survive updates"
 });
 
 Deno.test("unknown keys inside permission entries survive a rewrite", async () => {
-  await withDir(async (dir) => {
+  await withTempDir(async (dir) => {
     const path = `${dir}/config.json`;
     const entry = { permission: "ask", tools: {}, note: "mine" };
     await Deno.writeTextFile(path, JSON.stringify({ permissions: { demo: entry } }));
@@ -145,7 +137,7 @@ Deno.test("unknown keys inside permission entries survive a rewrite", async () =
 });
 
 Deno.test("an update that produces an invalid config is refused and changes nothing", async () => {
-  await withDir(async (dir) => {
+  await withTempDir(async (dir) => {
     const store = createConfigStore(`${dir}/config.json`);
     await store.ensure();
     const before = await Deno.readTextFile(store.path);
@@ -157,7 +149,7 @@ Deno.test("an update that produces an invalid config is refused and changes noth
 });
 
 Deno.test("remove deletes the file and reports whether it existed", async () => {
-  await withDir(async (dir) => {
+  await withTempDir(async (dir) => {
     const store = createConfigStore(`${dir}/config.json`);
     assertEquals(await store.remove(), false);
     await store.ensure();

@@ -200,6 +200,16 @@ export function tempConfigDir(): Promise<string> {
   return Deno.makeTempDir({ prefix: "hub-test-" });
 }
 
+/** Runs `fn` with a fresh temp dir and removes the dir afterwards. */
+export async function withTempDir(fn: (dir: string) => Promise<void>): Promise<void> {
+  const dir = await tempConfigDir();
+  try {
+    await fn(dir);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+}
+
 /** A port that was free a moment ago. */
 export function freePort(): number {
   const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
