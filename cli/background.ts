@@ -5,11 +5,13 @@ import type { HubPaths } from "../server/config/paths.ts";
 import { CliError } from "./cli_error.ts";
 import { HubClient } from "./hub_client.ts";
 import { HUB_PERMISSION_FLAGS } from "./permissions.ts";
-import { PROGRAM_DIR } from "./run_server.ts";
 import { isHubServer, readPidFile } from "./pid_file.ts";
 import { setTimeout as delay } from "node:timers/promises";
 
 const STARTUP_TIMEOUT_MS = 15_000;
+
+/** Where `main.ts` and its `deno.json` live, to re-run the same program in a child process. */
+const PROGRAM_DIR = join(import.meta.dirname ?? ".", "..");
 
 /** The command line that runs `hub start` again: the compiled binary, or deno with our flags. */
 export function selfCommand(args: string[]): { command: string; args: string[] } {
@@ -59,7 +61,7 @@ export async function startInBackground(paths: HubPaths, port: number): Promise<
           `Last lines of ${paths.serverLog}:\n${await tail(paths.serverLog, 5)}`,
       );
     }
-    if (await client.isUp(500) && await pidFileHas(paths.pidFile, child.pid)) {
+    if (await client.isUp(500) && (await readPidFile(paths.pidFile)) === child.pid) {
       child.unref();
       return child.pid;
     }
@@ -94,10 +96,6 @@ function spawnDetached(paths: HubPaths, port: number): Deno.ChildProcess {
         `(for example under nohup or a service manager).`,
     );
   }
-}
-
-async function pidFileHas(path: string, pid: number): Promise<boolean> {
-  return (await readPidFile(path)) === pid;
 }
 
 async function tail(path: string, lines: number): Promise<string> {

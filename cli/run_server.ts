@@ -1,5 +1,4 @@
 /** Runs the hub server in this process until SIGINT or SIGTERM. */
-import { join } from "node:path";
 import type { HubPaths } from "../server/config/paths.ts";
 import { removeOwnPidFile, writePidFile } from "./pid_file.ts";
 import { createHub } from "../server/hub.ts";
@@ -62,6 +61,3 @@ export async function runServer(options: RunServerOptions): Promise<void> {
     }
   });
 }
-
-/** Where `main.ts` and its `deno.json` live, to re-run the same program in a child process. */
-export const PROGRAM_DIR = join(import.meta.dirname ?? ".", "..");
