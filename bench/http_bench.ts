@@ -2,22 +2,13 @@
  * HTTP core benchmarks: the guarded handler in-process, a real loopback round trip, and a
  * config update (lock + atomic write). Run with `deno task bench`.
  */
-import { createHub } from "../server/hub.ts";
-import { hubPaths } from "../server/config/paths.ts";
-import { setupConfigDir } from "../server/config/setup.ts";
 import { createConfigStore } from "../server/config/config_store.ts";
 import { silentLogger } from "../server/log/logger.ts";
 import { listen } from "../server/serve.ts";
+import { createInProcessHub } from "../tests/helpers/in_process_hub.ts";
 
 const dir = await Deno.makeTempDir({ prefix: "hub-bench-" });
-const paths = hubPaths(dir);
-const { secret } = await setupConfigDir(paths);
-const hub = createHub({
-  paths,
-  logger: silentLogger,
-  mode: "production",
-  skipPermissions: false,
-});
+const { paths, hub, secret } = await createInProcessHub(dir);
 const server = listen(hub.handler, 0, silentLogger);
 hub.setPort(server.port);
 const headers = { authorization: `Bearer ${secret}`, host: `127.0.0.1:${server.port}` };

@@ -81,9 +81,3 @@ function isConnectionRefused(error: unknown): boolean {
   const text = `${(error as Error)?.message ?? ""} ${(error as { cause?: Error })?.cause ?? ""}`;
   return /ECONNREFUSED|Connection refused|os error 111|ConnectionRefused/i.test(text);
 }
-
-/** An error message for a hub error body `{ error: { code, message } }`. */
-export function errorText(body: unknown, status: number): string {
-  const err = (body as { error?: { message?: string } })?.error;
-  return err?.message ?? `HTTP ${status}`;
-}

@@ -1,7 +1,5 @@
 /** `hub start [--port] [--background] [--show-config]`. */
 import { setupConfigDir } from "../server/config/setup.ts";
-import { PortInUseError } from "../server/serve.ts";
-import { CliError } from "./cli_error.ts";
 import { cliPaths, warn } from "./context.ts";
 import { DEFAULT_PORT, resolveServerPort } from "./port.ts";
 import { parseLogLevel } from "../server/log/logger.ts";
@@ -45,12 +43,7 @@ export async function startCommand(options: StartOptions): Promise<void> {
     );
     return;
   }
-  try {
-    await runServer({ paths, port, background: isChild, onListening: welcome });
-  } catch (error) {
-    if (error instanceof PortInUseError) throw new CliError(error.message);
-    throw error;
-  }
+  await runServer({ paths, port, background: isChild, onListening: welcome });
 }
 
 function hasExtension(dir: string): boolean {

@@ -27,6 +27,24 @@ export interface HealthFacts {
   audit: AuditSummary;
 }
 
+/** The facts of subsystems that have nothing to report: no extension, clients, plugins or calls. */
+export function idleSubsystemFacts(): Omit<
+  HealthFacts,
+  "mode" | "startedAt" | "now" | "skipPermissions" | "reloads"
+> {
+  return {
+    extensionConnections: 0,
+    mcpClients: 0,
+    plugins: [],
+    failedPlugins: [],
+    discoveryErrors: [],
+    browserToolNames: [],
+    disabledBrowserTools: [],
+    fileWatcher: { watchedPlugins: 0, pendingPlugins: 0, lastPollAt: null, pollDetections: 0 },
+    audit: emptyAuditSummary(),
+  };
+}
+
 export function emptyAuditSummary(): AuditSummary {
   return {
     totalInvocations: 0,

@@ -1,5 +1,5 @@
 import { assertEquals } from "../tests/helpers/assert.ts";
-import { buildHealth, emptyAuditSummary, type HealthFacts } from "./health.ts";
+import { buildHealth, type HealthFacts, idleSubsystemFacts } from "./health.ts";
 import { SDK_VERSION, STATE_SCHEMA_VERSION, VERSION } from "../protocol/version.ts";
 
 function facts(over: Partial<HealthFacts> = {}): HealthFacts {
@@ -8,16 +8,8 @@ function facts(over: Partial<HealthFacts> = {}): HealthFacts {
     startedAt: 1_000,
     now: 13_500,
     skipPermissions: false,
-    extensionConnections: 0,
-    mcpClients: 0,
-    plugins: [],
-    failedPlugins: [],
-    discoveryErrors: [],
-    browserToolNames: [],
-    disabledBrowserTools: [],
     reloads: { count: 2, lastTimestamp: 5, lastDurationMs: 7 },
-    fileWatcher: { watchedPlugins: 0, pendingPlugins: 0, lastPollAt: null, pollDetections: 0 },
-    audit: emptyAuditSummary(),
+    ...idleSubsystemFacts(),
     ...over,
   };
 }

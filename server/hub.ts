@@ -10,7 +10,7 @@ import { liveFile } from "./config/live_file.ts";
 import type { Logger } from "./log/logger.ts";
 import { createHandler, type Handler } from "./http/handler.ts";
 import { HttpError } from "./http/http_error.ts";
-import { buildHealth, emptyAuditSummary, type HealthFacts } from "./health.ts";
+import { buildHealth, idleSubsystemFacts } from "./health.ts";
 import { createRoutes } from "./routes.ts";
 
 export interface HubOptions {
@@ -62,7 +62,17 @@ export function createHub(options: HubOptions): Hub {
   }
 
   const routes = createRoutes({
-    health: () => buildHealth(currentFacts(options, startedAt, clock(), reloads)),
+    // Extension link, MCP sessions, plugins, browser tools and audit do not exist in this
+    // version yet, so they truly have nothing to report.
+    health: () =>
+      buildHealth({
+        mode: options.mode,
+        startedAt,
+        now: clock(),
+        skipPermissions: options.skipPermissions,
+        reloads: { ...reloads },
+        ...idleSubsystemFacts(),
+      }),
     wsUrl: () => `ws://127.0.0.1:${port}/ws`,
     reload,
   });
@@ -72,33 +82,5 @@ export function createHub(options: HubOptions): Hub {
     setPort: (p) => (port = p),
     config: () => config.get(),
     reload,
-  };
-}
-
-/**
- * What the hub knows about itself now. Subsystems that do not exist yet in this version
- * (extension link, MCP sessions, plugins, browser tools, audit) truly have nothing to report.
- */
-function currentFacts(
-  options: HubOptions,
-  startedAt: number,
-  now: number,
-  reloads: HealthFacts["reloads"],
-): HealthFacts {
-  return {
-    mode: options.mode,
-    startedAt,
-    now,
-    skipPermissions: options.skipPermissions,
-    extensionConnections: 0,
-    mcpClients: 0,
-    plugins: [],
-    failedPlugins: [],
-    discoveryErrors: [],
-    browserToolNames: [],
-    disabledBrowserTools: [],
-    reloads: { ...reloads },
-    fileWatcher: { watchedPlugins: 0, pendingPlugins: 0, lastPollAt: null, pollDetections: 0 },
-    audit: emptyAuditSummary(),
   };
 }

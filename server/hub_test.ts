@@ -1,9 +1,6 @@
 import { assertEquals } from "../tests/helpers/assert.ts";
-import { createHub } from "./hub.ts";
-import { hubPaths } from "./config/paths.ts";
-import { setupConfigDir } from "./config/setup.ts";
 import { generateSecret, writeSecret } from "./config/secret.ts";
-import { silentLogger } from "./log/logger.ts";
+import { createInProcessHub } from "../tests/helpers/in_process_hub.ts";
 
 async function withHub(fn: (ctx: Awaited<ReturnType<typeof makeHub>>) => Promise<void>) {
   const dir = await Deno.makeTempDir({ prefix: "hub-core-" });
@@ -15,14 +12,7 @@ async function withHub(fn: (ctx: Awaited<ReturnType<typeof makeHub>>) => Promise
 }
 
 async function makeHub(dir: string) {
-  const paths = hubPaths(dir);
-  const { secret } = await setupConfigDir(paths);
-  const hub = createHub({
-    paths,
-    logger: silentLogger,
-    mode: "production",
-    skipPermissions: false,
-  });
+  const { paths, hub, secret } = await createInProcessHub(dir);
   hub.setPort(9999);
   const call = (path: string, token?: string, method = "GET") =>
     hub.handler(

@@ -2,6 +2,7 @@
 import type { Handler } from "./http/handler.ts";
 import type { Logger } from "./log/logger.ts";
 import { errorResponse, HttpError } from "./http/http_error.ts";
+import { UserError } from "./user_error.ts";
 
 export interface RunningServer {
   hostname: string;
@@ -12,7 +13,7 @@ export interface RunningServer {
 }
 
 /** Thrown when the port is taken; the message says how to pick another. */
-export class PortInUseError extends Error {
+export class PortInUseError extends UserError {
   constructor(readonly port: number) {
     super(
       `Port ${port} is already in use (is another hub running? try "hub status --port ${port}"). ` +

@@ -21,8 +21,8 @@ export async function setupConfigDir(
 ): Promise<SetupResult> {
   await Deno.mkdir(paths.dir, { recursive: true, mode: 0o700 });
   const store = createConfigStore(paths.config, { onWarning });
-  const config = await store.load(); // throws on a broken file before anything is written
-  const createdConfig = await store.ensure();
+  const createdConfig = await store.ensure(); // throws on a broken file, writing nothing
+  const config = await store.load();
   const { secret, created } = await ensureSecret(paths.auth);
   return { createdConfig, createdSecret: created, secret, config };
 }
