@@ -4,6 +4,7 @@
  * unscoped permissions.
  */
 import { writeFileAtomic } from "../server/config/atomic_write.ts";
+import { UserError } from "../server/user_error.ts";
 
 export async function readPidFile(path: string): Promise<number | undefined> {
   try {
@@ -24,8 +25,16 @@ export async function removeOwnPidFile(path: string): Promise<void> {
 }
 
 async function run(command: string, args: string[]): Promise<{ ok: boolean; out: string }> {
-  const result = await new Deno.Command(command, { args, stdout: "piped", stderr: "null" })
-    .output();
+  let result: Deno.CommandOutput;
+  try {
+    result = await new Deno.Command(command, { args, stdout: "piped", stderr: "null" }).output();
+  } catch (error) {
+    if (!(error instanceof Deno.errors.NotFound)) throw error;
+    throw new UserError(
+      `hub needs the "${command}" command to manage a background hub, and it is not on the ` +
+        `PATH. Install it (Debian/Ubuntu: "apt-get install procps").`,
+    );
+  }
   return { ok: result.success, out: new TextDecoder().decode(result.stdout) };
 }
 
