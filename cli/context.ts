@@ -64,3 +64,11 @@ export async function notifyHub(client: HubClient): Promise<void> {
     warn(`Could not notify the running hub: ${(error as Error).message}`);
   }
 }
+
+/**
+ * The folder the user ran the command from. `deno task` runs commands in the project folder and
+ * passes the user's folder as INIT_CWD.
+ */
+export function userCwd(): string {
+  return Deno.env.get("INIT_CWD") || Deno.cwd();
+}

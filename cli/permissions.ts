@@ -8,6 +8,8 @@
  *   and local plugin folders may live anywhere under the home, temp or working directory.
  * - env: only the variables hub documents, plus the ones needed to find the home and temp dirs.
  * - run: `npm` (plugin installs), `deno` (background start), `kill` and `ps` (`hub stop`).
+ *
+ * `INIT_CWD` is the folder `deno task` was started from (relative paths resolve against it).
  */
 export const HUB_ENV_VARS = [
   "HUB_CONFIG_DIR",
@@ -28,6 +30,7 @@ export const HUB_ENV_VARS = [
   "FORCE_COLOR",
   "CLICOLOR",
   "CLICOLOR_FORCE",
+  "INIT_CWD",
 ] as const;
 
 export const HUB_PERMISSION_FLAGS: readonly string[] = [
@@ -36,4 +39,17 @@ export const HUB_PERMISSION_FLAGS: readonly string[] = [
   "--allow-write",
   `--allow-env=${HUB_ENV_VARS.join(",")}`,
   "--allow-run=npm,deno,kill,ps",
+];
+
+/**
+ * The flags of `hub-plugin`, a developer tool that bundles the author's own code with esbuild.
+ * esbuild runs a native helper binary from the npm cache and hands it the whole environment, so
+ * run and env cannot be scoped; network stays loopback-only (to reach a running hub).
+ */
+export const PLUGIN_CLI_PERMISSION_FLAGS: readonly string[] = [
+  "--allow-net=127.0.0.1,localhost,[::1]",
+  "--allow-read",
+  "--allow-write",
+  "--allow-env",
+  "--allow-run",
 ];

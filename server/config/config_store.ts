@@ -3,6 +3,7 @@
  * every update serialized (a queue inside this process, a lock file across processes) so that
  * concurrent writers never lose each other's changes.
  */
+import { dirname } from "node:path";
 import { parse, type ParseError, printParseErrorCode } from "jsonc-parser";
 import { defaultConfig, type HubConfig, type ParsedConfig, validateConfig } from "./schema.ts";
 import { type AtomicWriteOptions, writeFileAtomic } from "./atomic_write.ts";
@@ -47,7 +48,11 @@ export function createConfigStore(path: string, options: ConfigStoreOptions = {}
 
   /** Runs `task` after every earlier task of this store, holding the cross-process lock. */
   function serialized<T>(task: () => Promise<T>): Promise<T> {
-    const run = queue.then(() => withFileLock(lockPath, task));
+    // The config dir may not exist yet (a command that writes config before the first start).
+    const run = queue.then(async () => {
+      await Deno.mkdir(dirname(path), { recursive: true, mode: 0o700 });
+      return withFileLock(lockPath, task);
+    });
     queue = run.catch(() => {});
     return run;
   }

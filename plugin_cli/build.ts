@@ -1,0 +1,118 @@
+/**
+ * `hub-plugin build`: checks a plugin project and writes `dist/tools.json` and
+ * `dist/adapter.iife.js`. Nothing in `dist/` changes unless the whole build succeeds.
+ */
+import { dirname } from "node:path";
+import {
+  INJECTED_PARAMETERS,
+  MAX_TOOL_NAME_LENGTH,
+  TOOL_NAME_PATTERN,
+  type ToolEntry,
+  type ToolsFile,
+} from "../protocol/plugin_manifest.ts";
+import { SDK_VERSION } from "../protocol/version.ts";
+import { writeFileAtomic } from "../server/config/atomic_write.ts";
+import { CliError } from "../cli/cli_error.ts";
+import type { PluginDescription } from "../sdk/_describe.ts";
+import { bundle, SDK_ADAPTER_RUNTIME } from "./bundle.ts";
+import { describeProject } from "./describe.ts";
+import { loadProject, type PluginProject } from "./project.ts";
+
+export interface BuildResult {
+  project: PluginProject;
+  tools: ToolEntry[];
+  adapterBytes: number;
+  durationMs: number;
+}
+
+function sameValue(a: unknown, b: unknown): boolean {
+  return JSON.stringify(a) === JSON.stringify(b);
+}
+
+/** What the source declares about the plugin must agree with package.json's `hub` field. */
+function checkDeclared(project: PluginProject, declared: PluginDescription["declared"]) {
+  const manifest = project.manifest as unknown as Record<string, unknown>;
+  for (const [key, value] of Object.entries(declared)) {
+    if (!sameValue(value, manifest[key])) {
+      throw new CliError(
+        `${project.entry} declares ${key} ${JSON.stringify(value)}, but package.json's hub field ` +
+          `says ${JSON.stringify(manifest[key] ?? null)}. package.json is what the hub reads: ` +
+          `make them equal, or remove ${key} from definePlugin().`,
+      );
+    }
+  }
+}
+
+/** Tool names: snake_case, unique, short enough once prefixed; no injected parameter names. */
+export function checkTools(plugin: string, tools: ToolEntry[]): void {
+  if (tools.length === 0) throw new CliError("The plugin defines no tools: add one to `tools`.");
+  const seen = new Set<string>();
+  for (const tool of tools) {
+    if (typeof tool.name !== "string" || !TOOL_NAME_PATTERN.test(tool.name)) {
+      throw new CliError(
+        `Tool name ${JSON.stringify(tool.name)} is not snake_case (for example "list_items").`,
+      );
+    }
+    if (seen.has(tool.name)) throw new CliError(`Two tools are named "${tool.name}".`);
+    seen.add(tool.name);
+    const full = `${plugin}__${tool.name}`;
+    if (full.length > MAX_TOOL_NAME_LENGTH) {
+      throw new CliError(
+        `Tool "${full}" is ${full.length} characters; agents accept at most ` +
+          `${MAX_TOOL_NAME_LENGTH}. Shorten the tool or plugin name.`,
+      );
+    }
+    if (typeof tool.description !== "string" || tool.description.trim() === "") {
+      throw new CliError(`Tool "${tool.name}" needs a description telling the agent what it does.`);
+    }
+    const props = (tool.inputSchema.properties ?? {}) as Record<string, unknown>;
+    for (const reserved of INJECTED_PARAMETERS) {
+      if (reserved in props) {
+        throw new CliError(
+          `Tool "${tool.name}": input field "${reserved}" is reserved; hub adds it to every ` +
+            `tool. Rename the field.`,
+        );
+      }
+    }
+  }
+}
+
+async function writeDist(path: string, text: string): Promise<void> {
+  await Deno.mkdir(dirname(path), { recursive: true });
+  await writeFileAtomic(path, text, { mode: 0o644 });
+}
+
+/** Builds the plugin in `dir`. Throws a CliError that says what to fix. */
+export async function buildPlugin(dir: string): Promise<BuildResult> {
+  const started = performance.now();
+  const project = await loadProject(dir);
+  const { manifest } = project;
+  const description = await describeProject(project);
+  checkDeclared(project, description.declared);
+  checkTools(manifest.name, description.tools);
+  const meta = { name: manifest.name, version: manifest.version, sdkVersion: SDK_VERSION };
+  const adapter = await bundle(
+    project.dir,
+    [
+      `import * as entry from ${JSON.stringify(project.entry)};`,
+      `import { registerAdapter } from ${JSON.stringify(SDK_ADAPTER_RUNTIME)};`,
+      `registerAdapter(entry.default, ${JSON.stringify(meta)});`,
+    ].join("\n"),
+    "iife",
+    `/* hub adapter: ${manifest.name} ${manifest.version}, SDK ${SDK_VERSION} */`,
+  );
+  const toolsFile: ToolsFile = {
+    sdkVersion: SDK_VERSION,
+    plugin: manifest.name,
+    version: manifest.version,
+    tools: description.tools,
+  };
+  await writeDist(project.adapterFile, adapter);
+  await writeDist(project.toolsFile, JSON.stringify(toolsFile, null, 2) + "\n");
+  return {
+    project,
+    tools: description.tools,
+    adapterBytes: new TextEncoder().encode(adapter).length,
+    durationMs: Math.round(performance.now() - started),
+  };
+}

@@ -1,0 +1,37 @@
+/** A plugin as its last build left it: package.json plus `dist/tools.json`. */
+import { join } from "node:path";
+import {
+  parsePluginPackage,
+  parseToolsFile,
+  type PluginManifest,
+  TOOLS_FILE,
+  type ToolsFile,
+} from "../protocol/plugin_manifest.ts";
+import { readJsonFile } from "../server/config/json_file.ts";
+import { CliError } from "../cli/cli_error.ts";
+
+export interface BuiltPlugin {
+  manifest: PluginManifest;
+  tools: ToolsFile;
+}
+
+/** Reads a built plugin; a CliError says to build first when `dist/tools.json` is missing. */
+export async function readBuiltPlugin(dir: string): Promise<BuiltPlugin> {
+  let manifest: PluginManifest;
+  try {
+    manifest = parsePluginPackage(await readJsonFile(join(dir, "package.json")));
+  } catch (error) {
+    throw new CliError(`${join(dir, "package.json")}: ${(error as Error).message}`);
+  }
+  const path = join(dir, TOOLS_FILE);
+  try {
+    await Deno.stat(path);
+  } catch {
+    throw new CliError(`${path} does not exist: run "hub-plugin build" first.`);
+  }
+  try {
+    return { manifest, tools: parseToolsFile(await readJsonFile(path)) };
+  } catch (error) {
+    throw new CliError(`${path}: ${(error as Error).message}. Run "hub-plugin build" again.`);
+  }
+}

@@ -1,0 +1,74 @@
+/**
+ * esbuild for plugins. A plugin's `@hub/sdk` and `zod` imports always resolve to the SDK shipped
+ * with this hub-plugin and its zod, so a new plugin builds with no installs of its own.
+ */
+import * as esbuild from "esbuild";
+import { fileURLToPath } from "node:url";
+import { CliError } from "../cli/cli_error.ts";
+
+const SDK_DIR = fileURLToPath(new URL("../sdk/", import.meta.url));
+export const SDK_ENTRY = `${SDK_DIR}mod.ts`;
+export const SDK_ADAPTER_RUNTIME = `${SDK_DIR}_adapter.ts`;
+export const SDK_DESCRIBE = `${SDK_DIR}_describe.ts`;
+
+const sdkResolver: esbuild.Plugin = {
+  name: "hub-sdk",
+  setup(build) {
+    build.onResolve({ filter: /^@hub\/sdk$/ }, () => ({ path: SDK_ENTRY }));
+    // One zod for the plugin and the SDK: the one the SDK switched to jitless mode.
+    build.onResolve({ filter: /^zod(\/.*)?$/ }, async (args) => {
+      if (args.pluginData === "hub-zod") return undefined;
+      const result = await build.resolve(args.path, {
+        kind: args.kind,
+        resolveDir: SDK_DIR,
+        pluginData: "hub-zod",
+      });
+      return result.errors.length ? { errors: result.errors } : { path: result.path };
+    });
+  },
+};
+
+function formatMessages(messages: esbuild.Message[]): string {
+  return messages.slice(0, 10).map((m) => {
+    const at = m.location ? `${m.location.file}:${m.location.line}:${m.location.column + 1}: ` : "";
+    return `  ${at}${m.text}`;
+  }).join("\n");
+}
+
+/** Bundles generated entry code that imports the plugin; returns the output text. */
+export async function bundle(
+  pluginDir: string,
+  contents: string,
+  format: "esm" | "iife",
+  banner?: string,
+): Promise<string> {
+  try {
+    const result = await esbuild.build({
+      stdin: { contents, resolveDir: pluginDir, sourcefile: "hub-entry.ts", loader: "ts" },
+      absWorkingDir: pluginDir,
+      bundle: true,
+      write: false,
+      format,
+      platform: "browser",
+      target: "es2022",
+      minify: format === "iife",
+      charset: "utf8",
+      legalComments: "none",
+      banner: banner ? { js: banner } : undefined,
+      logLevel: "silent",
+      plugins: [sdkResolver],
+    });
+    return result.outputFiles[0].text;
+  } catch (error) {
+    const failure = error as esbuild.BuildFailure;
+    if (Array.isArray(failure.errors) && failure.errors.length > 0) {
+      throw new CliError(`The plugin does not compile:\n${formatMessages(failure.errors)}`);
+    }
+    throw error;
+  }
+}
+
+/** Ends esbuild's helper process so the command can exit. */
+export async function stopBundler(): Promise<void> {
+  await esbuild.stop();
+}

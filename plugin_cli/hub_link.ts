@@ -1,0 +1,74 @@
+/**
+ * What `hub-plugin build` tells hub: it registers a new plugin folder in `localPlugins` and asks a
+ * running hub to reload, then reports whether the hub loaded the plugin or why not.
+ */
+import { dirname, resolve } from "node:path";
+import { cliClient, cliConfigStore, cliPaths, warn } from "../cli/context.ts";
+import { resolvePluginPath } from "../server/config/paths.ts";
+import { allowedRoots, outsideRootsError } from "../server/plugins/allowed_roots.ts";
+import type { HealthPayload } from "../protocol/health.ts";
+
+/** Adds `dir` to `localPlugins` unless config already covers it. Returns true when it added it. */
+export async function registerLocalPlugin(dir: string): Promise<boolean> {
+  const paths = cliPaths();
+  const store = cliConfigStore(paths);
+  const target = resolve(dir);
+  let added = false;
+  const config = await store.update((config) => {
+    const listed = config.localPlugins.some((p) => resolvePluginPath(p, paths.dir) === target);
+    const underParent = config.localPluginDirs.some((p) =>
+      resolvePluginPath(p, paths.dir) === dirname(target)
+    );
+    if (listed || underParent) return;
+    config.localPlugins.push(target);
+    added = true;
+  });
+  const problem = outsideRootsError(target, allowedRoots({ ...config, configDir: paths.dir }));
+  if (problem) warn(problem);
+  return added;
+}
+
+export type ReloadOutcome =
+  | { kind: "no-hub" }
+  | { kind: "rate-limited"; retryAfterSeconds: number }
+  | { kind: "failed"; message: string }
+  | { kind: "reloaded"; health: HealthPayload | undefined };
+
+/** Asks a running hub to reload. Never throws: the build itself already succeeded. */
+export async function reloadHub(): Promise<ReloadOutcome> {
+  try {
+    const client = await cliClient(undefined);
+    const res = await client.request("POST", "/reload", { timeoutMs: 60_000 });
+    if (!res) return { kind: "no-hub" };
+    if (res.status === 429) return { kind: "rate-limited", retryAfterSeconds: 60 };
+    if (res.status !== 200) {
+      const body = res.body as { error?: { message?: string } };
+      return { kind: "failed", message: body?.error?.message ?? `HTTP ${res.status}` };
+    }
+    return { kind: "reloaded", health: await client.health().catch(() => undefined) };
+  } catch (error) {
+    return { kind: "failed", message: (error as Error).message };
+  }
+}
+
+/** One line about what the hub made of plugin `name` after the reload. */
+export function describeOutcome(outcome: ReloadOutcome, name: string, dir: string): string {
+  switch (outcome.kind) {
+    case "no-hub":
+      return "No hub is running; it loads the plugin when it starts.";
+    case "rate-limited":
+      return "The hub refused to reload now (more than 10 reloads a minute); it will load the " +
+        "plugin on the next reload.";
+    case "failed":
+      return `The hub could not reload: ${outcome.message}`;
+    case "reloaded": {
+      const detail = outcome.health?.pluginDetails.find((p) => p.name === name);
+      if (detail) return `The hub reloaded and serves ${detail.toolCount} tools of "${name}".`;
+      const failed = outcome.health?.failedPlugins.find((f) => resolve(f.path) === resolve(dir));
+      if (failed) return `The hub reloaded but could not load the plugin: ${failed.error}`;
+      const refused = outcome.health?.discoveryErrors.find((e) => e.specifier.includes(dir));
+      if (refused) return `The hub reloaded but refused the plugin: ${refused.error}`;
+      return `The hub reloaded, but "${name}" is not among its plugins; check "hub status".`;
+    }
+  }
+}

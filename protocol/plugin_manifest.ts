@@ -1,0 +1,190 @@
+/**
+ * The files a built plugin is made of, as the hub and `hub-plugin` read them: the `hub` field of
+ * `package.json` (the plugin's manifest) and `dist/tools.json` (its tools as JSON Schemas).
+ * Validation errors name the field and say what a valid value looks like.
+ */
+import { z } from "zod";
+import { matchPatternError } from "./match_pattern.ts";
+
+export const PLUGIN_NAME_PATTERN = /^[a-z0-9]+(-[a-z0-9]+)*$/;
+export const RESERVED_PLUGIN_NAMES = ["browser", "extension"] as const;
+export const TOOL_NAME_PATTERN = /^[a-z][a-z0-9]*(_[a-z0-9]+)*$/;
+/** MCP clients commonly cap tool names at 64 characters; `<plugin>__<tool>` must fit. */
+export const MAX_TOOL_NAME_LENGTH = 64;
+/** Names the hub adds to every plugin tool's input; a tool may not declare them itself. */
+export const INJECTED_PARAMETERS = ["tabId", "instance"] as const;
+export const DEFAULT_ENTRY = "src/index.ts";
+export const TOOLS_FILE = "dist/tools.json";
+export const ADAPTER_FILE = "dist/adapter.iife.js";
+
+/** Why a plugin name is not acceptable, or undefined when it is. */
+export function pluginNameError(name: string): string | undefined {
+  if ((RESERVED_PLUGIN_NAMES as readonly string[]).includes(name)) {
+    return `"${name}" is reserved for hub's built-in tools; choose another plugin name`;
+  }
+  if (!PLUGIN_NAME_PATTERN.test(name)) {
+    return `"${name}" is not a valid plugin name: use lowercase letters and digits, ` +
+      `with single hyphens between words (for example "my-app")`;
+  }
+  return undefined;
+}
+
+const label = z.string().min(1, "needs a label shown to the user");
+const description = z.string().optional();
+const instanceMap = z.record(z.string(), z.string());
+
+export const configFieldSchema = z.discriminatedUnion("type", [
+  z.strictObject({
+    type: z.literal("url"),
+    label,
+    description,
+    required: z.boolean().optional(),
+    default: z.union([z.string(), instanceMap]).optional(),
+  }),
+  z.strictObject({
+    type: z.literal("select"),
+    label,
+    description,
+    options: z.array(z.string().min(1)).min(1, "needs at least one option"),
+    default: z.string().optional(),
+  }).refine((f) => f.default === undefined || f.options.includes(f.default), {
+    message: "default must be one of the options",
+    path: ["default"],
+  }),
+  z.strictObject({
+    type: z.literal("boolean"),
+    label,
+    description,
+    default: z.boolean().optional(),
+  }),
+  z.strictObject({
+    type: z.literal("number"),
+    label,
+    description,
+    min: z.number().optional(),
+    max: z.number().optional(),
+    integer: z.boolean().optional(),
+    default: z.number().optional(),
+  }),
+], { error: 'type must be one of "url", "select", "boolean", "number"' });
+export type ConfigField = z.infer<typeof configFieldSchema>;
+export type ConfigSchema = Record<string, ConfigField>;
+
+const SETTING_KEY = /^[A-Za-z][A-Za-z0-9_]*$/;
+const matchPattern = z.string().superRefine((value, ctx) => {
+  const problem = matchPatternError(value);
+  if (problem) ctx.addIssue({ code: "custom", message: problem });
+});
+
+export const hubFieldSchema = z.object({
+  name: z.string().optional(),
+  displayName: z.string().min(1).max(80).optional(),
+  description: z.string().max(1000).optional(),
+  urlPatterns: z.array(matchPattern).min(1, 'needs at least one pattern, like "*://example.com/*"'),
+  excludePatterns: z.array(matchPattern).default([]),
+  configSchema: z.record(
+    z.string().regex(SETTING_KEY, "setting keys are letters, digits and _ (like apiUrl)"),
+    configFieldSchema,
+  ).optional(),
+  icon: z.string().min(1).optional(),
+  entry: z.string().min(1).optional(),
+});
+export type HubField = z.infer<typeof hubFieldSchema>;
+export const HUB_FIELD_KEYS = Object.keys(hubFieldSchema.shape);
+
+/** A plugin's identity and manifest, resolved from its `package.json`. */
+export interface PluginManifest extends HubField {
+  /** The plugin's short name (`hub.name`, else the package name without scope and `hub-plugin-`). */
+  name: string;
+  displayName: string;
+  packageName: string;
+  version: string;
+  excludePatterns: string[];
+}
+
+/** The short plugin name a package name stands for: `@x/hub-plugin-foo` → `foo`. */
+export function pluginNameFromPackage(packageName: string): string {
+  const bare = packageName.replace(/^@[^/]+\//, "");
+  return bare.startsWith("hub-plugin-") ? bare.slice("hub-plugin-".length) : bare;
+}
+
+function titleCase(name: string): string {
+  return name.split("-").map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join(" ");
+}
+
+export function formatIssues(error: z.ZodError, prefix: string): string {
+  return error.issues.map((issue) => {
+    const where = [prefix, ...issue.path].filter((p) => p !== "").join(".");
+    return `${where}: ${issue.message}`;
+  }).join("; ");
+}
+
+/**
+ * Reads the manifest out of a parsed `package.json`. Throws an Error listing every problem;
+ * the caller adds which file it was.
+ */
+export function parsePluginPackage(pkg: unknown): PluginManifest {
+  if (typeof pkg !== "object" || pkg === null || Array.isArray(pkg)) {
+    throw new Error("package.json must hold a JSON object");
+  }
+  const p = pkg as Record<string, unknown>;
+  if (typeof p.name !== "string" || p.name === "") throw new Error('package.json has no "name"');
+  if (typeof p.version !== "string" || p.version === "") {
+    throw new Error('package.json has no "version" (for example "0.1.0")');
+  }
+  if (p.hub === undefined) {
+    throw new Error('package.json has no "hub" field, so it is not a hub plugin');
+  }
+  const parsed = hubFieldSchema.safeParse(p.hub);
+  if (!parsed.success) throw new Error(formatIssues(parsed.error, "hub"));
+  const hub = parsed.data;
+  const name = hub.name ?? pluginNameFromPackage(p.name);
+  const nameProblem = pluginNameError(name);
+  if (nameProblem) {
+    throw new Error(
+      `${nameProblem}${hub.name ? " (hub.name)" : ` (from package name "${p.name}")`}`,
+    );
+  }
+  return {
+    ...hub,
+    name,
+    displayName: hub.displayName ?? titleCase(name),
+    packageName: p.name,
+    version: p.version,
+  };
+}
+
+/** `hub` keys the manifest does not know (a typo such as `urlPattern`); `hub-plugin` refuses them. */
+export function unknownHubKeys(pkg: Record<string, unknown>): string[] {
+  const hub = pkg.hub;
+  if (typeof hub !== "object" || hub === null) return [];
+  return Object.keys(hub).filter((k) => !HUB_FIELD_KEYS.includes(k));
+}
+
+const jsonSchemaObject = z.record(z.string(), z.unknown());
+
+export const toolEntrySchema = z.object({
+  name: z.string().regex(TOOL_NAME_PATTERN, "tool names are snake_case, like get_items"),
+  displayName: z.string().min(1),
+  description: z.string().min(1),
+  inputSchema: jsonSchemaObject.refine((s) => s.type === "object", {
+    message: 'an input schema must be of type "object"',
+  }),
+  outputSchema: jsonSchemaObject.optional(),
+});
+export type ToolEntry = z.infer<typeof toolEntrySchema>;
+
+/** `dist/tools.json`, written by `hub-plugin build`. */
+export const toolsFileSchema = z.object({
+  sdkVersion: z.string().min(1),
+  plugin: z.string().min(1),
+  version: z.string().min(1),
+  tools: z.array(toolEntrySchema),
+});
+export type ToolsFile = z.infer<typeof toolsFileSchema>;
+
+export function parseToolsFile(value: unknown): ToolsFile {
+  const parsed = toolsFileSchema.safeParse(value);
+  if (!parsed.success) throw new Error(formatIssues(parsed.error, ""));
+  return parsed.data;
+}

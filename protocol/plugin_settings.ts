@@ -1,0 +1,119 @@
+/**
+ * A plugin's settings (`config.json` → `settings.<plugin>`) checked against its `configSchema`,
+ * and resolved with defaults for the page. A `url` field holds instances: a map from instance name
+ * to URL; a single URL string is accepted and means one instance named "default".
+ * Pure and DOM-safe.
+ */
+import type { ConfigField, ConfigSchema } from "./plugin_manifest.ts";
+
+export type Settings = Record<string, unknown>;
+export const DEFAULT_INSTANCE = "default";
+const INSTANCE_NAME = /^[A-Za-z0-9][A-Za-z0-9 _.-]{0,39}$/;
+
+/** Turns a stored url value (string or map) into an instance map; undefined when unset. */
+export function instanceMap(value: unknown): Record<string, string> | undefined {
+  if (value === undefined || value === null || value === "") return undefined;
+  if (typeof value === "string") return { [DEFAULT_INSTANCE]: value };
+  if (typeof value === "object" && !Array.isArray(value)) return value as Record<string, string>;
+  return undefined;
+}
+
+function checkUrl(url: unknown): string | undefined {
+  if (typeof url !== "string") return "must be a URL string";
+  try {
+    const parsed = new URL(url);
+    if (!["http:", "https:"].includes(parsed.protocol)) return `"${url}" must be an http(s) URL`;
+  } catch {
+    return `"${url}" is not a valid URL (for example "https://app.example.com")`;
+  }
+  return undefined;
+}
+
+function checkUrlField(value: unknown): string | undefined {
+  if (typeof value !== "string" && (typeof value !== "object" || value === null)) {
+    return 'must be a URL or a map of instance names to URLs ({"work": "https://..."})';
+  }
+  if (Array.isArray(value)) return "must be a URL or a map of instance names to URLs, not a list";
+  const map = instanceMap(value) ?? {};
+  for (const [name, url] of Object.entries(map)) {
+    if (!INSTANCE_NAME.test(name)) {
+      return `instance name "${name}" must be 1-40 letters, digits, spaces, ".", "_" or "-"`;
+    }
+    const problem = checkUrl(url);
+    if (problem) return `instance "${name}": ${problem}`;
+  }
+  return undefined;
+}
+
+/** What is wrong with one setting value, or undefined when it fits its field. */
+export function settingValueError(field: ConfigField, value: unknown): string | undefined {
+  switch (field.type) {
+    case "url":
+      return checkUrlField(value);
+    case "select":
+      return typeof value === "string" && field.options.includes(value)
+        ? undefined
+        : `must be one of ${field.options.map((o) => `"${o}"`).join(", ")}`;
+    case "boolean":
+      return typeof value === "boolean" ? undefined : "must be true or false";
+    case "number": {
+      if (typeof value !== "number" || !Number.isFinite(value)) return "must be a number";
+      if (field.integer && !Number.isInteger(value)) return "must be a whole number";
+      if (field.min !== undefined && value < field.min) return `must be at least ${field.min}`;
+      if (field.max !== undefined && value > field.max) return `must be at most ${field.max}`;
+      return undefined;
+    }
+  }
+}
+
+/** Every problem of a settings object against a schema, as `key: problem` lines. */
+export function settingsErrors(schema: ConfigSchema | undefined, settings: Settings): string[] {
+  const fields = schema ?? {};
+  const problems: string[] = [];
+  for (const [key, value] of Object.entries(settings)) {
+    const field = fields[key];
+    if (!field) {
+      const known = Object.keys(fields);
+      problems.push(
+        `${key}: not a setting of this plugin` +
+          (known.length ? ` (settings: ${known.join(", ")})` : " (it has no settings)"),
+      );
+      continue;
+    }
+    if (value === null) continue; // null clears a setting
+    const problem = settingValueError(field, value);
+    if (problem) problems.push(`${key}: ${problem}`);
+  }
+  return problems;
+}
+
+/**
+ * The settings the page sees: stored values over defaults, url fields as instance maps. Values
+ * that do not fit the schema (edited by hand) fall back to the default instead of reaching a tool.
+ */
+export function resolveSettings(schema: ConfigSchema | undefined, stored: Settings = {}): Settings {
+  const resolved: Settings = {};
+  for (const [key, field] of Object.entries(schema ?? {})) {
+    const value = stored[key];
+    const usable = value !== undefined && value !== null && !settingValueError(field, value);
+    const chosen = usable ? value : field.default;
+    if (chosen === undefined) continue;
+    resolved[key] = field.type === "url" ? instanceMap(chosen) : chosen;
+  }
+  return resolved;
+}
+
+/** The instance names of a plugin: the keys of its first url field's resolved map. */
+export function instanceNames(schema: ConfigSchema | undefined, resolved: Settings): string[] {
+  const urlKey = Object.entries(schema ?? {}).find(([, f]) => f.type === "url")?.[0];
+  if (!urlKey) return [];
+  const map = resolved[urlKey];
+  return map && typeof map === "object" ? Object.keys(map) : [];
+}
+
+/** Required settings that have no value yet (a plugin may refuse to run without them). */
+export function missingRequired(schema: ConfigSchema | undefined, resolved: Settings): string[] {
+  return Object.entries(schema ?? {})
+    .filter(([key, f]) => f.type === "url" && f.required && resolved[key] === undefined)
+    .map(([key]) => key);
+}
