@@ -29,7 +29,13 @@ export async function runServer(options: RunServerOptions): Promise<void> {
   let hub;
   let server;
   try {
-    hub = createHub({ paths, logger, mode, skipPermissions });
+    hub = createHub({
+      paths,
+      logger,
+      mode,
+      skipPermissions,
+      skipPackageDiscovery: Deno.env.get("HUB_SKIP_PKG_DISCOVERY") === "1",
+    });
     server = listen(hub.handler, options.port, logger);
   } catch (error) {
     // The terminal gets the message from the CLI; a background start reads it from the log.
@@ -37,6 +43,7 @@ export async function runServer(options: RunServerOptions): Promise<void> {
     throw error;
   }
   hub.setPort(server.port);
+  await hub.ready.catch(() => {}); // logged by the hub; the server runs without plugins then
   if (options.background) await writePidFile(paths.pidFile);
   options.onListening?.(server.port);
   logger.info(

@@ -1,5 +1,5 @@
 /** A hub built in this process on a temp config dir (no subprocess), for unit tests and benches. */
-import { createHub, type Hub } from "../../server/hub.ts";
+import { createHub, type Hub, type HubOptions } from "../../server/hub.ts";
 import { type HubPaths, hubPaths } from "../../server/config/paths.ts";
 import { setupConfigDir } from "../../server/config/setup.ts";
 import { silentLogger } from "../../server/log/logger.ts";
@@ -11,7 +11,10 @@ export interface InProcessHub {
 }
 
 /** Sets up `dir` like a first `hub start` and builds a production-mode hub on it. */
-export async function createInProcessHub(dir: string): Promise<InProcessHub> {
+export async function createInProcessHub(
+  dir: string,
+  options: Partial<HubOptions> = {},
+): Promise<InProcessHub> {
   const paths = hubPaths(dir);
   const { secret } = await setupConfigDir(paths);
   const hub = createHub({
@@ -19,6 +22,9 @@ export async function createInProcessHub(dir: string): Promise<InProcessHub> {
     logger: silentLogger,
     mode: "production",
     skipPermissions: false,
+    skipPackageDiscovery: true,
+    ...options,
   });
+  await hub.ready;
   return { paths, hub, secret };
 }

@@ -1,0 +1,123 @@
+/**
+ * Loads one discovered plugin folder: package.json's `hub` field, `dist/tools.json` and
+ * `dist/adapter.iife.js`. The hub never runs plugin code; it only reads these files. Every error
+ * says what is wrong and what the plugin's author or user can do about it.
+ */
+import { isAbsolute, join, relative } from "node:path";
+import {
+  ADAPTER_FILE,
+  MAX_TOOL_NAME_LENGTH,
+  parsePluginPackage,
+  parseToolsFile,
+  type PluginManifest,
+  type ToolEntry,
+  TOOLS_FILE,
+} from "../../protocol/plugin_manifest.ts";
+import { SDK_VERSION } from "../../protocol/version.ts";
+import { readJsonFile } from "../config/json_file.ts";
+import type { Candidate } from "./discover.ts";
+
+export interface LoadedPlugin {
+  manifest: PluginManifest;
+  source: "npm" | "local";
+  dir: string;
+  sdkVersion: string;
+  tools: ToolEntry[];
+  adapter: { code: Uint8Array; hash: string };
+  iconSvg?: string;
+}
+
+const MAX_ICON_BYTES = 64 * 1024;
+
+async function sha256Hex(data: Uint8Array): Promise<string> {
+  const digest = await crypto.subtle.digest("SHA-256", data as Uint8Array<ArrayBuffer>);
+  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+/** Major version for compatibility: `1.4.2` → "1", `0.3.1` → "0.3" (0.x minors may break). */
+function compatKey(version: string): string {
+  const [major, minor] = version.split(".");
+  return major === "0" ? `0.${minor}` : major;
+}
+
+function rebuildHint(candidate: Candidate): string {
+  return candidate.source === "local"
+    ? `run "hub-plugin build" in ${candidate.dir}`
+    : `reinstall the package, or ask its author to publish a fixed build`;
+}
+
+async function readIcon(dir: string, icon: string | undefined): Promise<string | undefined> {
+  if (!icon) return undefined;
+  const path = join(dir, icon);
+  const rel = relative(dir, path);
+  if (isAbsolute(icon) || rel.startsWith("..")) return undefined;
+  try {
+    const text = await Deno.readTextFile(path);
+    if (text.length > MAX_ICON_BYTES || !/<svg[\s>]/i.test(text)) return undefined;
+    return text.trim();
+  } catch {
+    return undefined;
+  }
+}
+
+function checkTools(manifest: PluginManifest, tools: ToolEntry[], hint: string): void {
+  const seen = new Set<string>();
+  for (const tool of tools) {
+    if (seen.has(tool.name)) throw new Error(`dist/tools.json lists "${tool.name}" twice; ${hint}`);
+    seen.add(tool.name);
+    const full = `${manifest.name}__${tool.name}`;
+    if (full.length > MAX_TOOL_NAME_LENGTH) {
+      throw new Error(`tool name "${full}" is longer than ${MAX_TOOL_NAME_LENGTH} characters`);
+    }
+  }
+}
+
+/** Loads a plugin; throws an Error whose message is ready for `failedPlugins`. */
+export async function loadPlugin(candidate: Candidate): Promise<LoadedPlugin> {
+  const { dir } = candidate;
+  const hint = rebuildHint(candidate);
+  let manifest: PluginManifest;
+  try {
+    manifest = parsePluginPackage(await readJsonFile(join(dir, "package.json")));
+  } catch (error) {
+    throw new Error(`package.json: ${(error as Error).message}`);
+  }
+  let toolsFile;
+  try {
+    toolsFile = parseToolsFile(await readJsonFile(join(dir, TOOLS_FILE)));
+  } catch (error) {
+    const message = (error as Error).message;
+    if (message.endsWith("does not exist")) {
+      throw new Error(`${TOOLS_FILE} is missing: the plugin was never built; ${hint}`);
+    }
+    throw new Error(`${TOOLS_FILE} is broken (${message}); ${hint}`);
+  }
+  if (toolsFile.plugin !== manifest.name || toolsFile.version !== manifest.version) {
+    throw new Error(
+      `${TOOLS_FILE} was built for ${toolsFile.plugin} ${toolsFile.version}, but package.json ` +
+        `says ${manifest.name} ${manifest.version}; ${hint}`,
+    );
+  }
+  if (compatKey(toolsFile.sdkVersion) !== compatKey(SDK_VERSION)) {
+    throw new Error(
+      `built with plugin SDK ${toolsFile.sdkVersion}, but this hub speaks SDK ${SDK_VERSION}; ` +
+        `${candidate.source === "local" ? hint : "update hub or the plugin"}`,
+    );
+  }
+  checkTools(manifest, toolsFile.tools, hint);
+  let code: Uint8Array;
+  try {
+    code = await Deno.readFile(join(dir, ADAPTER_FILE));
+  } catch {
+    throw new Error(`${ADAPTER_FILE} is missing; ${hint}`);
+  }
+  return {
+    manifest,
+    source: candidate.source,
+    dir,
+    sdkVersion: toolsFile.sdkVersion,
+    tools: toolsFile.tools,
+    adapter: { code, hash: (await sha256Hex(code)).slice(0, 16) },
+    iconSvg: await readIcon(dir, manifest.icon),
+  };
+}

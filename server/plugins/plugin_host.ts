@@ -1,0 +1,150 @@
+/**
+ * Owns the plugin registry of a running hub: discovers and loads plugins at startup and on every
+ * reload, applies precedence (a local plugin overrides a package of the same name), writes the
+ * adapters for the extension, and swaps in the new registry at once. Concurrent reloads share one
+ * run. One broken plugin never blocks the others: it lands in `failedPlugins`.
+ */
+import type { DiscoveryError, FailedPlugin } from "../../protocol/health.ts";
+import type { HubConfig } from "../config/schema.ts";
+import type { Logger } from "../log/logger.ts";
+import { syncAdapters } from "./adapters_dir.ts";
+import { discoverPlugins } from "./discover.ts";
+import { type LoadedPlugin, loadPlugin } from "./load_plugin.ts";
+import type { NpmRoot } from "./npm_root.ts";
+import { adapterFileName, buildRegistry, emptyRegistry, type Registry } from "./registry.ts";
+import { ValidatorCache } from "./validators.ts";
+
+export interface PluginHostDeps {
+  config(): HubConfig;
+  configDir: string;
+  adaptersDir: string;
+  /** undefined: global packages are not discovered (HUB_SKIP_PKG_DISCOVERY=1). */
+  npmRoot?: NpmRoot;
+  logger: Logger;
+  clock?: () => number;
+  cwd?: string;
+}
+
+export interface ReloadSummary {
+  plugins: number;
+  durationMs: number;
+}
+
+export interface ReloadStats {
+  count: number;
+  lastTimestamp: number;
+  lastDurationMs: number;
+}
+
+export interface PluginHost {
+  /** Discovery at startup; not counted as a reload. */
+  load(): Promise<ReloadSummary>;
+  /** `POST /reload` and friends; concurrent calls share one run. */
+  reload(): Promise<ReloadSummary>;
+  registry(): Registry;
+  failedPlugins(): FailedPlugin[];
+  discoveryErrors(): DiscoveryError[];
+  stats(): ReloadStats;
+  /** Called after every load or reload with the new registry. */
+  onChange(listener: (registry: Registry) => void): void;
+}
+
+/** Keeps one plugin per name: local over package, otherwise the first one found. */
+function applyPrecedence(loaded: LoadedPlugin[], failed: FailedPlugin[], logger: Logger) {
+  const byName = new Map<string, LoadedPlugin>();
+  for (const plugin of loaded) {
+    const name = plugin.manifest.name;
+    const existing = byName.get(name);
+    if (!existing) byName.set(name, plugin);
+    else if (existing.source === "npm" && plugin.source === "local") {
+      logger.info(
+        `Local plugin "${name}" at ${plugin.dir} overrides the package at ${existing.dir}`,
+      );
+      byName.set(name, plugin);
+    } else {
+      failed.push({
+        path: plugin.dir,
+        error: `Plugin name "${name}" is already taken by ${existing.dir}. Remove one of them, ` +
+          `or give one another name ("hub": { "name": ... } in its package.json).`,
+      });
+    }
+  }
+  return [...byName.values()];
+}
+
+export function createPluginHost(deps: PluginHostDeps): PluginHost {
+  const clock = deps.clock ?? Date.now;
+  let registry = emptyRegistry();
+  let failed: FailedPlugin[] = [];
+  let errors: DiscoveryError[] = [];
+  let validators = new ValidatorCache();
+  const stats: ReloadStats = { count: 0, lastTimestamp: 0, lastDurationMs: 0 };
+  const listeners: ((r: Registry) => void)[] = [];
+  let inflight: Promise<ReloadSummary> | undefined;
+
+  async function run(): Promise<ReloadSummary> {
+    const started = clock();
+    const config = deps.config();
+    const found = await discoverPlugins({
+      config,
+      configDir: deps.configDir,
+      npmRoot: deps.npmRoot,
+      cwd: deps.cwd,
+    });
+    const nextFailed: FailedPlugin[] = [];
+    const results = await Promise.allSettled(found.candidates.map(loadPlugin));
+    const loaded: LoadedPlugin[] = [];
+    results.forEach((result, i) => {
+      if (result.status === "fulfilled") loaded.push(result.value);
+      else nextFailed.push({ path: found.candidates[i].dir, error: result.reason.message });
+    });
+    const chosen = applyPrecedence(loaded, nextFailed, deps.logger);
+    const next = buildRegistry(chosen, config, validators);
+    await syncAdapters(
+      deps.adaptersDir,
+      chosen.map((p) => ({
+        fileName: adapterFileName(p.manifest, p.adapter.hash),
+        code: p.adapter.code,
+      })),
+    );
+    validators = validators.carryOver(next.schemaKeys);
+    registry = next;
+    failed = nextFailed;
+    errors = found.errors;
+    for (const f of failed) deps.logger.warn(`Plugin at ${f.path} failed to load: ${f.error}`);
+    for (const e of errors) deps.logger.warn(`Plugin discovery (${e.specifier}): ${e.error}`);
+    for (const listener of listeners) listener(registry);
+    return { plugins: registry.plugins.length, durationMs: clock() - started };
+  }
+
+  let inflightCounted = false;
+  function shared(counted: boolean): Promise<ReloadSummary> {
+    if (!inflight) {
+      inflight = run().finally(() => {
+        inflight = undefined;
+        inflightCounted = false;
+      });
+    }
+    if (counted && !inflightCounted) {
+      // A run counts once however many reload requests share it.
+      inflightCounted = true;
+      inflight.then((summary) =>
+        Object.assign(stats, {
+          count: stats.count + 1,
+          lastTimestamp: clock(),
+          lastDurationMs: summary.durationMs,
+        }), () => {});
+    }
+    return inflight;
+  }
+
+  return {
+    load: () => shared(false),
+    reload: () => shared(true),
+    registry: () => registry,
+    failedPlugins: () => failed,
+    discoveryErrors: () => errors,
+    stats: () => ({ ...stats }),
+    onChange: (listener) => listeners.push(listener),
+  };
+}

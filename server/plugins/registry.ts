@@ -1,0 +1,156 @@
+/**
+ * The plugin registry of one reload: loaded plugins with their settings resolved, and their tools
+ * under prefixed names (`<plugin>__<tool>`) with final input schemas and validators. Immutable;
+ * each reload builds a new one.
+ */
+import type { PluginDetail } from "../../protocol/health.ts";
+import type { ConfigSchema, PluginManifest } from "../../protocol/plugin_manifest.ts";
+import { instanceNames, resolveSettings } from "../../protocol/plugin_settings.ts";
+import type { HubConfig } from "../config/schema.ts";
+import type { LoadedPlugin } from "./load_plugin.ts";
+import { injectParameters, type JsonSchema } from "./tool_schema.ts";
+import type { Validate, ValidatorCache } from "./validators.ts";
+
+export interface RegisteredTool {
+  /** `<plugin>__<tool>` */
+  name: string;
+  baseName: string;
+  plugin: string;
+  displayName: string;
+  description: string;
+  inputSchema: JsonSchema;
+  outputSchema?: JsonSchema;
+  validate: Validate;
+}
+
+export interface RegisteredPlugin {
+  name: string;
+  displayName: string;
+  description?: string;
+  version: string;
+  packageName: string;
+  source: "npm" | "local";
+  dir: string;
+  sdkVersion: string;
+  urlPatterns: string[];
+  excludePatterns: string[];
+  configSchema?: ConfigSchema;
+  /** Resolved settings: defaults applied, url fields as instance maps. */
+  settings: Record<string, unknown>;
+  /** Instance name → URL; empty when the plugin has no url setting. */
+  instances: Record<string, string>;
+  iconSvg?: string;
+  /** File name of the adapter under `<config>/extension/adapters/`. */
+  adapterFile: string;
+  adapterHash: string;
+  tools: RegisteredTool[];
+}
+
+export interface Registry {
+  plugins: RegisteredPlugin[];
+  plugin(name: string): RegisteredPlugin | undefined;
+  tool(name: string): RegisteredTool | undefined;
+  /** Schema keys in use, so the next reload can keep their validators. */
+  schemaKeys: Set<string>;
+}
+
+export function adapterFileName(manifest: PluginManifest, hash: string): string {
+  return `${manifest.name}-${hash}.js`;
+}
+
+function instancesOf(plugin: LoadedPlugin, settings: Record<string, unknown>) {
+  const schema = plugin.manifest.configSchema;
+  const names = instanceNames(schema, settings);
+  const urlKey = Object.entries(schema ?? {}).find(([, f]) => f.type === "url")?.[0];
+  const map = (urlKey ? settings[urlKey] : undefined) as Record<string, string> | undefined;
+  return Object.fromEntries(names.map((n) => [n, map?.[n] ?? ""]));
+}
+
+function registerPlugin(
+  loaded: LoadedPlugin,
+  config: HubConfig,
+  validators: ValidatorCache,
+  keys: Set<string>,
+): RegisteredPlugin {
+  const { manifest } = loaded;
+  const settings = resolveSettings(manifest.configSchema, config.settings[manifest.name] ?? {});
+  const instances = instancesOf(loaded, settings);
+  const tools = loaded.tools.map((tool): RegisteredTool => {
+    const inputSchema = injectParameters(tool.inputSchema, instances);
+    const { key, validate } = validators.validator(inputSchema);
+    keys.add(key);
+    return {
+      name: `${manifest.name}__${tool.name}`,
+      baseName: tool.name,
+      plugin: manifest.name,
+      displayName: tool.displayName,
+      description: tool.description,
+      inputSchema,
+      ...(tool.outputSchema ? { outputSchema: tool.outputSchema } : {}),
+      validate,
+    };
+  });
+  return {
+    name: manifest.name,
+    displayName: manifest.displayName,
+    description: manifest.description,
+    version: manifest.version,
+    packageName: manifest.packageName,
+    source: loaded.source,
+    dir: loaded.dir,
+    sdkVersion: loaded.sdkVersion,
+    urlPatterns: manifest.urlPatterns,
+    excludePatterns: manifest.excludePatterns,
+    configSchema: manifest.configSchema,
+    settings,
+    instances,
+    iconSvg: loaded.iconSvg,
+    adapterFile: adapterFileName(manifest, loaded.adapter.hash),
+    adapterHash: loaded.adapter.hash,
+    tools,
+  };
+}
+
+/** Builds the registry; `loaded` must already be free of duplicate names. */
+export function buildRegistry(
+  loaded: LoadedPlugin[],
+  config: HubConfig,
+  validators: ValidatorCache,
+): Registry {
+  const schemaKeys = new Set<string>();
+  const plugins = loaded
+    .map((p) => registerPlugin(p, config, validators, schemaKeys))
+    .sort((a, b) => a.name.localeCompare(b.name));
+  const byName = new Map(plugins.map((p) => [p.name, p]));
+  const tools = new Map(plugins.flatMap((p) => p.tools.map((t) => [t.name, t] as const)));
+  return {
+    plugins,
+    plugin: (name) => byName.get(name),
+    tool: (name) => tools.get(name),
+    schemaKeys,
+  };
+}
+
+export function emptyRegistry(): Registry {
+  return { plugins: [], plugin: () => undefined, tool: () => undefined, schemaKeys: new Set() };
+}
+
+/**
+ * A plugin as `/health` shows it. Tab state stays `closed` (no tabs) until the extension reports
+ * tabs; the log buffer fills once plugin logs arrive from the extension.
+ */
+export function toPluginDetail(plugin: RegisteredPlugin): PluginDetail {
+  const detail: PluginDetail = {
+    name: plugin.name,
+    displayName: plugin.displayName,
+    toolCount: plugin.tools.length,
+    tools: plugin.tools.map((t) => t.name),
+    tabState: "closed",
+    tabs: [],
+    source: plugin.source,
+    sdkVersion: plugin.sdkVersion ?? null,
+    logBufferSize: 0,
+  };
+  if (plugin.iconSvg) detail.iconSvg = plugin.iconSvg;
+  return detail;
+}
