@@ -8,6 +8,7 @@ import { configPath, configReset, configRotateSecret, configSet, configShow } fr
 import { SETTABLE_KEYS } from "./config_keys.ts";
 import { logsCommand } from "./logs.ts";
 import { CliError } from "./cli_error.ts";
+import { createPluginCommand } from "./plugin_create.ts";
 
 type Opts = Record<string, unknown>;
 
@@ -52,6 +53,8 @@ export function buildProgram(): Command {
 
   addConfigCommands(program);
 
+  addPluginCommands(program);
+
   program.command("logs")
     .description("show the server log (<config dir>/server.log)")
     .option("--lines <n>", "how many recent lines", "50")
@@ -86,4 +89,14 @@ function addConfigCommands(program: Command): void {
     .description("write a new secret and tell the running hub (MCP clients need the new one)")
     .option("--confirm", "really do it")
     .action((_o: Opts, cmd: Command) => configRotateSecret(opts(cmd)));
+}
+
+function addPluginCommands(program: Command): void {
+  const plugin = program.command("plugin").description("create and manage plugins");
+  plugin.command("create [name]")
+    .description("scaffold a plugin project in ./<name> (asks for what is missing on a terminal)")
+    .option("--domain <domain>", "the web app's domain, e.g. app.example.com")
+    .option("--display <name>", "display name (default: from the name)")
+    .option("--description <desc>", "one line on what the plugin does")
+    .action((name: string | undefined, o: Opts) => createPluginCommand(name, o));
 }

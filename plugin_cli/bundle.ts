@@ -15,15 +15,14 @@ const sdkResolver: esbuild.Plugin = {
   name: "hub-sdk",
   setup(build) {
     build.onResolve({ filter: /^@hub\/sdk$/ }, () => ({ path: SDK_ENTRY }));
-    // One zod for the plugin and the SDK: the one the SDK switched to jitless mode.
-    build.onResolve({ filter: /^zod(\/.*)?$/ }, async (args) => {
-      if (args.pluginData === "hub-zod") return undefined;
-      const result = await build.resolve(args.path, {
-        kind: args.kind,
-        resolveDir: SDK_DIR,
-        pluginData: "hub-zod",
-      });
-      return result.errors.length ? { errors: result.errors } : { path: result.path };
+    // One zod for the plugin and the SDK: the one the SDK switched to jitless mode, found the way
+    // Deno resolves it for hub itself (node_modules or Deno's npm cache).
+    build.onResolve({ filter: /^zod(\/.*)?$/ }, (args) => {
+      try {
+        return { path: fileURLToPath(import.meta.resolve(args.path)) };
+      } catch (error) {
+        return { errors: [{ text: `Cannot resolve "${args.path}": ${(error as Error).message}` }] };
+      }
     });
   },
 };
