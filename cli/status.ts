@@ -30,6 +30,9 @@ export function formatStatus(h: HealthPayload, port: number): string {
     );
   }
   for (const f of h.failedPlugins) lines.push(`    failed: ${f.path}: ${f.error}`);
+  for (const e of h.discoveryErrors) {
+    lines.push(`    discovery (${e.source}) ${e.specifier}: ${e.error}`);
+  }
   return lines.join("\n");
 }
 
