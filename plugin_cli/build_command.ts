@@ -1,7 +1,7 @@
 /** `hub-plugin build [-w]`: build, register in localPlugins on first build, reload the hub. */
 import { UserError } from "../server/user_error.ts";
 import { buildPlugin, type BuildResult } from "./build.ts";
-import { describeOutcome, registerLocalPlugin, reloadHub } from "./hub_link.ts";
+import { describeOutcome, registerLocalPlugin, reloadHub, type ReloadOutcome } from "./hub_link.ts";
 import { watchAndRebuild } from "./watch.ts";
 
 function summary(result: BuildResult): string {
@@ -11,14 +11,16 @@ function summary(result: BuildResult): string {
     `${result.tools.length === 1 ? "" : "s"}, adapter ${kb} KB, in ${result.durationMs} ms.`;
 }
 
-async function buildOnce(dir: string): Promise<BuildResult> {
+async function buildOnce(dir: string): Promise<{ outcome: ReloadOutcome; name: string }> {
   const result = await buildPlugin(dir);
   console.log(summary(result));
   if (await registerLocalPlugin(dir)) {
     console.log(`Registered ${dir} in localPlugins (first build).`);
   }
-  console.log(describeOutcome(await reloadHub(), result.project.manifest.name, dir));
-  return result;
+  const outcome = await reloadHub();
+  const name = result.project.manifest.name;
+  console.log(describeOutcome(outcome, name, dir));
+  return { outcome, name };
 }
 
 export async function buildCommand(
@@ -30,9 +32,20 @@ export async function buildCommand(
     await buildOnce(dir);
     return;
   }
+  // The hub allows 10 reloads a minute; after a refusal, one retry once the window has passed.
+  let retry: ReturnType<typeof setTimeout> | undefined;
   const attempt = async () => {
+    if (retry !== undefined) clearTimeout(retry);
+    retry = undefined;
     try {
-      await buildOnce(dir);
+      const { outcome, name } = await buildOnce(dir);
+      if (outcome.kind === "rate-limited" && !signal?.aborted) {
+        retry = setTimeout(async () => {
+          retry = undefined;
+          const next = await reloadHub();
+          console.log(`Retried the reload: ${describeOutcome(next, name, dir)}`);
+        }, outcome.retryAfterSeconds * 1000);
+      }
     } catch (error) {
       if (!(error instanceof UserError)) throw error;
       console.error(`error: ${error.message}`);
@@ -41,4 +54,5 @@ export async function buildCommand(
   await attempt();
   console.log(`Watching ${dir} for changes (Ctrl-C to stop).`);
   await watchAndRebuild(dir, attempt, signal);
+  if (retry !== undefined) clearTimeout(retry);
 }

@@ -4,8 +4,7 @@ import { z } from "zod";
 export const PERMISSIONS = ["off", "ask", "auto"] as const;
 export type Permission = typeof PERMISSIONS[number];
 
-export const PLUGIN_NAME_PATTERN = /^[a-z0-9]+(-[a-z0-9]+)*$/;
-export const RESERVED_PLUGIN_NAMES = ["browser", "extension"] as const;
+export { PLUGIN_NAME_PATTERN, RESERVED_PLUGIN_NAMES } from "../../protocol/plugin_manifest.ts";
 
 const permission = z.enum(PERMISSIONS);
 
