@@ -1,0 +1,383 @@
+import { join } from "node:path";
+import { Ajv } from "ajv";
+import { assert, assertEquals, assertMatch } from "../../tests/helpers/assert.ts";
+import { SDK_VERSION } from "../../protocol/version.ts";
+import { defaultConfig, type HubConfig } from "../config/schema.ts";
+import { silentLogger } from "../log/logger.ts";
+import { createPluginHost, type PluginHost } from "./plugin_host.ts";
+
+interface PluginSpec {
+  /** Short plugin name; the package is `hub-plugin-<name>` unless `packageName` is set. */
+  name: string;
+  packageName?: string;
+  version?: string;
+  /** Overrides merged into dist/tools.json; null leaves the file out. */
+  toolsFile?: Record<string, unknown> | null;
+  /** Adapter source; null leaves the file out. */
+  adapter?: string | null;
+  /** Raw package.json text instead of the generated one. */
+  packageJson?: string;
+}
+
+/** Writes a built plugin folder (package.json with a hub field, dist/tools.json, adapter). */
+async function writePlugin(dir: string, spec: PluginSpec): Promise<string> {
+  const version = spec.version ?? "1.0.0";
+  await Deno.mkdir(join(dir, "dist"), { recursive: true });
+  const pkg = {
+    name: spec.packageName ?? `hub-plugin-${spec.name}`,
+    version,
+    hub: { urlPatterns: ["*://example.com/*"] },
+  };
+  await Deno.writeTextFile(join(dir, "package.json"), spec.packageJson ?? JSON.stringify(pkg));
+  if (spec.toolsFile !== null) {
+    const tools = {
+      sdkVersion: SDK_VERSION,
+      plugin: spec.name,
+      version,
+      tools: [{
+        name: "get_items",
+        displayName: "Get items",
+        description: "Lists items",
+        inputSchema: { type: "object", properties: { q: { type: "string" } } },
+      }],
+      ...spec.toolsFile,
+    };
+    await Deno.writeTextFile(join(dir, "dist", "tools.json"), JSON.stringify(tools));
+  }
+  if (spec.adapter !== null) {
+    await Deno.writeTextFile(
+      join(dir, "dist", "adapter.iife.js"),
+      spec.adapter ?? `(() => { globalThis.loaded = ${JSON.stringify(spec.name)}; })();`,
+    );
+  }
+  return dir;
+}
+
+interface Ctx {
+  dir: string;
+  configDir: string;
+  adaptersDir: string;
+  npmDir: string;
+  config: HubConfig;
+  /** How many discovery runs asked for the npm root. */
+  npmRuns: () => number;
+  host: (withNpm?: boolean) => PluginHost;
+}
+
+/** A temp world (config dir, npm root, adapters dir) for a plugin host; removed afterwards. */
+async function withWorld(fn: (ctx: Ctx) => Promise<void>): Promise<void> {
+  const dir = await Deno.realPath(await Deno.makeTempDir({ prefix: "hub-host-" }));
+  const configDir = join(dir, "config");
+  const npmDir = join(dir, "npm");
+  await Deno.mkdir(configDir);
+  await Deno.mkdir(npmDir);
+  let runs = 0;
+  let now = 1_000;
+  const ctx: Ctx = {
+    dir,
+    configDir,
+    npmDir,
+    adaptersDir: join(configDir, "extension", "adapters"),
+    config: defaultConfig(),
+    npmRuns: () => runs,
+    host: (withNpm = true) =>
+      createPluginHost({
+        config: () => ctx.config,
+        configDir,
+        adaptersDir: ctx.adaptersDir,
+        npmRoot: withNpm ? () => (runs++, Promise.resolve(npmDir)) : undefined,
+        logger: silentLogger,
+        clock: () => (now += 10),
+        cwd: configDir,
+      }),
+  };
+  try {
+    await fn(ctx);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+}
+
+/** Adds a good local plugin "good" and returns its folder. */
+async function addGood(ctx: Ctx): Promise<string> {
+  const dir = await writePlugin(join(ctx.dir, "good"), { name: "good" });
+  ctx.config.localPlugins.push(dir);
+  return dir;
+}
+
+/** Loads, and checks that only the good plugin loaded and `bad` is the one failure. */
+async function expectOneFailure(ctx: Ctx, bad: string, error: RegExp): Promise<void> {
+  const host = ctx.host();
+  await host.load();
+  assertEquals(host.registry().plugins.map((p) => p.name), ["good"]);
+  const failed = host.failedPlugins();
+  assertEquals(failed.map((f) => f.path), [bad]);
+  assertMatch(failed[0].error, error);
+}
+
+async function sha256Prefix(text: string): Promise<string> {
+  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
+  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("")
+    .slice(0, 16);
+}
+
+// --- loading and precedence ---
+
+Deno.test("a built local plugin is loaded with prefixed tool names", async () => {
+  await withWorld(async (ctx) => {
+    await addGood(ctx);
+    const host = ctx.host();
+    assertEquals((await host.load()).plugins, 1);
+    const plugin = host.registry().plugin("good")!;
+    assertEquals([plugin.source, plugin.tools.map((t) => t.name)], ["local", ["good__get_items"]]);
+    assertEquals(host.failedPlugins(), []);
+  });
+});
+
+Deno.test("a local plugin overrides a global package of the same name", async () => {
+  await withWorld(async (ctx) => {
+    await writePlugin(join(ctx.npmDir, "hub-plugin-foo"), { name: "foo", version: "2.0.0" });
+    const local = await writePlugin(join(ctx.dir, "foo-dev"), {
+      name: "foo",
+      version: "2.1.0-dev",
+    });
+    ctx.config.localPlugins.push(local);
+    const host = ctx.host();
+    await host.load();
+    const plugin = host.registry().plugin("foo")!;
+    assertEquals([plugin.source, plugin.dir, plugin.version], ["local", local, "2.1.0-dev"]);
+    assertEquals(host.failedPlugins(), []);
+  });
+});
+
+Deno.test("a second local plugin with a taken name fails with an actionable message", async () => {
+  await withWorld(async (ctx) => {
+    const first = await writePlugin(join(ctx.dir, "one"), { name: "same" });
+    const second = await writePlugin(join(ctx.dir, "two"), { name: "same" });
+    ctx.config.localPlugins.push(first, second);
+    const host = ctx.host();
+    await host.load();
+    assertEquals(host.registry().plugin("same")!.dir, first);
+    assertEquals(host.failedPlugins(), [{
+      path: second,
+      error: `Plugin name "same" is already taken by ${first}. Remove one of them, or give one ` +
+        `another name ("hub": { "name": ... } in its package.json).`,
+    }]);
+  });
+});
+
+// --- broken plugins land in failedPlugins ---
+
+Deno.test("a broken package.json fails that plugin only", async () => {
+  await withWorld(async (ctx) => {
+    await addGood(ctx);
+    const bad = await writePlugin(join(ctx.dir, "bad"), { name: "bad", packageJson: '{"name": ' });
+    ctx.config.localPlugins.push(bad);
+    await expectOneFailure(ctx, bad, /^package\.json: .*package\.json is not valid JSON at line 1/);
+  });
+});
+
+Deno.test("a missing dist/tools.json says the plugin was never built and how to build it", async () => {
+  await withWorld(async (ctx) => {
+    await addGood(ctx);
+    const bad = await writePlugin(join(ctx.dir, "bad"), { name: "bad", toolsFile: null });
+    ctx.config.localPlugins.push(bad);
+    await expectOneFailure(
+      ctx,
+      bad,
+      new RegExp(
+        `^dist/tools\\.json is missing: the plugin was never built; run "hub-plugin build" in ${bad}$`,
+      ),
+    );
+  });
+});
+
+Deno.test("a tools.json built for another version fails that plugin", async () => {
+  await withWorld(async (ctx) => {
+    await addGood(ctx);
+    const bad = await writePlugin(join(ctx.dir, "bad"), {
+      name: "bad",
+      version: "1.1.0",
+      toolsFile: { version: "1.0.0" },
+    });
+    ctx.config.localPlugins.push(bad);
+    await expectOneFailure(
+      ctx,
+      bad,
+      /was built for bad 1\.0\.0, but package\.json says bad 1\.1\.0/,
+    );
+  });
+});
+
+Deno.test("a missing adapter bundle fails that plugin", async () => {
+  await withWorld(async (ctx) => {
+    await addGood(ctx);
+    const bad = await writePlugin(join(ctx.dir, "bad"), { name: "bad", adapter: null });
+    ctx.config.localPlugins.push(bad);
+    await expectOneFailure(ctx, bad, /^dist\/adapter\.iife\.js is missing; run "hub-plugin build"/);
+  });
+});
+
+Deno.test("a plugin built with an incompatible SDK major fails that plugin", async () => {
+  await withWorld(async (ctx) => {
+    await addGood(ctx);
+    const bad = await writePlugin(join(ctx.dir, "bad"), {
+      name: "bad",
+      toolsFile: { sdkVersion: "99.0.0" },
+    });
+    ctx.config.localPlugins.push(bad);
+    await expectOneFailure(
+      ctx,
+      bad,
+      new RegExp(`^built with plugin SDK 99\\.0\\.0, but this hub speaks SDK ${SDK_VERSION}`),
+    );
+  });
+});
+
+Deno.test("a broken global package is told to be reinstalled, not rebuilt", async () => {
+  await withWorld(async (ctx) => {
+    await addGood(ctx);
+    const bad = await writePlugin(join(ctx.npmDir, "hub-plugin-bad"), {
+      name: "bad",
+      adapter: null,
+    });
+    await expectOneFailure(ctx, bad, /reinstall the package/);
+  });
+});
+
+Deno.test("discovery errors are reported next to the loaded plugins", async () => {
+  await withWorld(async (ctx) => {
+    await addGood(ctx);
+    ctx.config.localPlugins.push("./missing");
+    const host = ctx.host();
+    await host.load();
+    assertEquals(host.registry().plugins.length, 1);
+    assertEquals(host.discoveryErrors().map((e) => [e.source, e.specifier]), [[
+      "local",
+      "./missing",
+    ]]);
+  });
+});
+
+// --- adapters dir ---
+
+Deno.test("each loaded plugin's adapter is written as <name>-<hash>.js", async () => {
+  await withWorld(async (ctx) => {
+    const code = "(() => 1)();";
+    ctx.config.localPlugins.push(
+      await writePlugin(join(ctx.dir, "foo"), { name: "foo", adapter: code }),
+    );
+    const host = ctx.host();
+    await host.load();
+    const fileName = `foo-${await sha256Prefix(code)}.js`;
+    assertEquals(host.registry().plugin("foo")!.adapterFile, fileName);
+    assertEquals(await Deno.readTextFile(join(ctx.adaptersDir, fileName)), code);
+  });
+});
+
+Deno.test("adapters no plugin uses any more are removed, other files are kept", async () => {
+  await withWorld(async (ctx) => {
+    await Deno.mkdir(ctx.adaptersDir, { recursive: true });
+    await Deno.writeTextFile(join(ctx.adaptersDir, "gone-0123456789abcdef.js"), "old");
+    await Deno.writeTextFile(join(ctx.adaptersDir, "notes.txt"), "keep");
+    const dir = await writePlugin(join(ctx.dir, "foo"), { name: "foo", adapter: "v1" });
+    ctx.config.localPlugins.push(dir);
+    const host = ctx.host();
+    await host.load();
+    await writePlugin(dir, { name: "foo", adapter: "v2" });
+    await host.reload();
+    const files = [];
+    for await (const entry of Deno.readDir(ctx.adaptersDir)) files.push(entry.name);
+    assertEquals(files.sort(), [`foo-${await sha256Prefix("v2")}.js`, "notes.txt"]);
+  });
+});
+
+// --- reloads ---
+
+Deno.test("concurrent reload() calls share one run and count once", async () => {
+  await withWorld(async (ctx) => {
+    await addGood(ctx);
+    const host = ctx.host();
+    const summaries = await Promise.all([host.reload(), host.reload(), host.reload()]);
+    assertEquals(ctx.npmRuns(), 1);
+    assert(summaries.every((s) => s === summaries[0]));
+    assertEquals(host.stats().count, 1);
+  });
+});
+
+Deno.test("each separate reload() increases the count by one", async () => {
+  await withWorld(async (ctx) => {
+    const host = ctx.host();
+    await host.reload();
+    await host.reload();
+    assertEquals([ctx.npmRuns(), host.stats().count], [2, 2]);
+  });
+});
+
+Deno.test("load() is not counted as a reload", async () => {
+  await withWorld(async (ctx) => {
+    const host = ctx.host();
+    await host.load();
+    assertEquals(host.stats(), { count: 0, lastTimestamp: 0, lastDurationMs: 0 });
+  });
+});
+
+Deno.test("a reload records its time and duration from the clock", async () => {
+  await withWorld(async (ctx) => {
+    const host = ctx.host();
+    const summary = await host.reload();
+    const stats = host.stats();
+    assertEquals(stats.lastDurationMs, summary.durationMs);
+    assert(stats.lastDurationMs > 0 && stats.lastTimestamp > 1_000);
+  });
+});
+
+Deno.test("a reload picks up removed plugins and notifies listeners", async () => {
+  await withWorld(async (ctx) => {
+    await addGood(ctx);
+    const host = ctx.host();
+    const seen: string[][] = [];
+    host.onChange((registry) => seen.push(registry.plugins.map((p) => p.name)));
+    await host.load();
+    ctx.config.localPlugins = [];
+    await host.reload();
+    assertEquals(seen, [["good"], []]);
+    assertEquals(host.registry().tool("good__get_items"), undefined);
+  });
+});
+
+Deno.test("without npm discovery only local plugins are loaded", async () => {
+  await withWorld(async (ctx) => {
+    await writePlugin(join(ctx.npmDir, "hub-plugin-foo"), { name: "foo" });
+    await addGood(ctx);
+    const host = ctx.host(false);
+    await host.load();
+    assertEquals(host.registry().plugins.map((p) => p.name), ["good"]);
+  });
+});
+
+// Documents a finding: validators compiled after a reload are never carried into the next one.
+Deno.test("a tool's compiled validator is reused by the next reload when its schema is unchanged", async () => {
+  const proto = Ajv.prototype as unknown as Record<string, unknown>;
+  const own = Object.getOwnPropertyDescriptor(proto, "compile");
+  const original = proto.compile as (...args: unknown[]) => unknown;
+  let compiles = 0;
+  proto.compile = function (this: unknown, ...args: unknown[]) {
+    compiles++;
+    return original.apply(this, args);
+  };
+  try {
+    await withWorld(async (ctx) => {
+      await addGood(ctx);
+      const host = ctx.host();
+      await host.load();
+      host.registry().tool("good__get_items")!.validate({ q: "a" });
+      await host.reload();
+      host.registry().tool("good__get_items")!.validate({ q: "b" });
+      assertEquals(compiles, 1);
+    });
+  } finally {
+    if (own) Object.defineProperty(proto, "compile", own);
+    else delete proto.compile;
+  }
+});

@@ -1,0 +1,189 @@
+import { assert, assertEquals, assertMatch } from "../../tests/helpers/assert.ts";
+import type { ConfigSchema } from "../../protocol/plugin_manifest.ts";
+import { resolveSettings } from "../../protocol/plugin_settings.ts";
+import type { ConfigStore } from "../config/config_store.ts";
+import { defaultConfig, type HubConfig } from "../config/schema.ts";
+import { HttpError } from "../http/http_error.ts";
+import type { RegisteredPlugin, Registry } from "./registry.ts";
+import { type SettingsUpdateDeps, updatePluginSettings } from "./settings_update.ts";
+
+const SCHEMA: ConfigSchema = {
+  apiUrl: { type: "url", label: "API" },
+  mode: { type: "select", label: "Mode", options: ["fast", "slow"], default: "fast" },
+  verbose: { type: "boolean", label: "Verbose" },
+};
+
+interface Fake {
+  deps: SettingsUpdateDeps;
+  config: HubConfig;
+  reloads: () => number;
+  writes: () => number;
+}
+
+/**
+ * A registry with plugins "alpha" (with SCHEMA) and "beta" (no settings), a store holding a config
+ * in memory, and a reload that re-resolves the settings from that config like the real host does.
+ */
+function fake(stored: Record<string, Record<string, unknown>> = {}): Fake {
+  const config: HubConfig = { ...defaultConfig(), settings: structuredClone(stored) };
+  const plugin = (name: string, configSchema?: ConfigSchema) =>
+    ({
+      name,
+      configSchema,
+      settings: resolveSettings(configSchema, config.settings[name]),
+    }) as RegisteredPlugin;
+  let plugins = [plugin("alpha", SCHEMA), plugin("beta")];
+  const registry = (): Registry => ({
+    plugins,
+    plugin: (name) => plugins.find((p) => p.name === name),
+    tool: () => undefined,
+    schemaKeys: new Set(),
+  });
+  let reloads = 0;
+  let writes = 0;
+  const store: ConfigStore = {
+    path: "/fake/config.json",
+    exists: () => Promise.resolve(true),
+    load: () => Promise.resolve(structuredClone(config)),
+    ensure: () => Promise.resolve(false),
+    update: (mutate) => {
+      writes++;
+      mutate(config);
+      return Promise.resolve(structuredClone(config));
+    },
+    remove: () => Promise.resolve(true),
+  };
+  const deps: SettingsUpdateDeps = {
+    registry,
+    store,
+    reload: () => {
+      reloads++;
+      plugins = [plugin("alpha", SCHEMA), plugin("beta")];
+      return Promise.resolve({ plugins: plugins.length, durationMs: 3 });
+    },
+  };
+  return { deps, config, reloads: () => reloads, writes: () => writes };
+}
+
+/** The HttpError an update rejects with. */
+async function httpError(promise: Promise<unknown>): Promise<HttpError> {
+  try {
+    await promise;
+  } catch (error) {
+    assert(error instanceof HttpError, `expected an HttpError, got ${error}`);
+    return error;
+  }
+  throw new Error("the update succeeded");
+}
+
+// --- request shape ---
+
+for (
+  const [what, body] of [
+    ["a missing body", undefined],
+    ["a list", []],
+    ["a non-string plugin", { plugin: 1, settings: {} }],
+    ["missing settings", { plugin: "alpha" }],
+    ["settings that are a list", { plugin: "alpha", settings: [] }],
+    ["settings that are null", { plugin: "alpha", settings: null }],
+  ] as [string, unknown][]
+) {
+  Deno.test(`a body with ${what} is a 400 INVALID_REQUEST showing the expected shape`, async () => {
+    const f = fake();
+    const error = await httpError(updatePluginSettings(body, f.deps));
+    assertEquals([error.status, error.code], [400, "INVALID_REQUEST"]);
+    assertMatch(error.message, /Send \{"plugin": "<plugin name>", "settings": \{/);
+    assertEquals([f.writes(), f.reloads()], [0, 0]);
+  });
+}
+
+// --- unknown plugin ---
+
+Deno.test("an unknown plugin is a 404 that lists the loaded plugins", async () => {
+  const error = await httpError(
+    updatePluginSettings({ plugin: "gamma", settings: {} }, fake().deps),
+  );
+  assertEquals([error.status, error.code], [404, "PLUGIN_NOT_FOUND"]);
+  assertEquals(error.message, 'No plugin "gamma" is loaded (plugins: alpha, beta).');
+});
+
+Deno.test("the 404 says 'none' when no plugin is loaded", async () => {
+  const deps: SettingsUpdateDeps = {
+    ...fake().deps,
+    registry: () => ({
+      plugins: [],
+      plugin: () => undefined,
+      tool: () => undefined,
+      schemaKeys: new Set(),
+    }),
+  };
+  const error = await httpError(updatePluginSettings({ plugin: "x", settings: {} }, deps));
+  assertMatch(error.message, /\(plugins: none\)/);
+});
+
+// --- invalid settings ---
+
+Deno.test("invalid settings are a 400 INVALID_SETTINGS listing every problem", async () => {
+  const f = fake();
+  const error = await httpError(
+    updatePluginSettings({ plugin: "alpha", settings: { mode: "medium", colour: "red" } }, f.deps),
+  );
+  assertEquals([error.status, error.code], [400, "INVALID_SETTINGS"]);
+  assertEquals(
+    error.message,
+    'Settings of "alpha": mode: must be one of "fast", "slow"; ' +
+      "colour: not a setting of this plugin (settings: apiUrl, mode, verbose)",
+  );
+});
+
+Deno.test("invalid settings are neither stored nor reloaded", async () => {
+  const f = fake({ alpha: { mode: "slow" } });
+  await httpError(updatePluginSettings({ plugin: "alpha", settings: { verbose: "yes" } }, f.deps));
+  assertEquals([f.writes(), f.reloads(), f.config.settings], [0, 0, { alpha: { mode: "slow" } }]);
+});
+
+Deno.test("a setting for a plugin without settings says it has none", async () => {
+  const error = await httpError(
+    updatePluginSettings({ plugin: "beta", settings: { x: 1 } }, fake().deps),
+  );
+  assertMatch(error.message, /x: not a setting of this plugin \(it has no settings\)/);
+});
+
+// --- success ---
+
+Deno.test("valid settings are stored with null values removed", async () => {
+  const f = fake({ alpha: { mode: "slow", verbose: true } });
+  await updatePluginSettings(
+    { plugin: "alpha", settings: { apiUrl: "https://a.test", mode: null } },
+    f.deps,
+  );
+  assertEquals(f.config.settings.alpha, { apiUrl: "https://a.test" });
+});
+
+Deno.test("stored settings replace the plugin's previous settings", async () => {
+  const f = fake({ alpha: { mode: "slow", verbose: true } });
+  await updatePluginSettings({ plugin: "alpha", settings: { verbose: false } }, f.deps);
+  assertEquals(f.config.settings.alpha, { verbose: false });
+});
+
+Deno.test("settings that are all null remove the plugin's entry", async () => {
+  const f = fake({ alpha: { mode: "slow" }, beta: {} });
+  await updatePluginSettings({ plugin: "alpha", settings: { mode: null } }, f.deps);
+  assertEquals("alpha" in f.config.settings, false);
+});
+
+Deno.test("a successful update reloads once and returns the resolved settings", async () => {
+  const f = fake();
+  const result = await updatePluginSettings(
+    { plugin: "alpha", settings: { apiUrl: "https://a.test", verbose: true } },
+    f.deps,
+  );
+  assertEquals(f.reloads(), 1);
+  assertEquals(result, {
+    ok: true,
+    plugin: "alpha",
+    settings: { apiUrl: { default: "https://a.test" }, mode: "fast", verbose: true },
+    plugins: 2,
+    durationMs: 3,
+  });
+});
