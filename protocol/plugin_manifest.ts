@@ -82,10 +82,16 @@ export const hubFieldSchema = z.object({
   description: z.string().max(1000).optional(),
   urlPatterns: z.array(matchPattern).min(1, 'needs at least one pattern, like "*://example.com/*"'),
   excludePatterns: z.array(matchPattern).default([]),
-  configSchema: z.record(
-    z.string().regex(SETTING_KEY, "setting keys are letters, digits and _ (like apiUrl)"),
-    configFieldSchema,
-  ).optional(),
+  configSchema: z.record(z.string(), configFieldSchema).superRefine((fields, ctx) => {
+    for (const key of Object.keys(fields)) {
+      if (SETTING_KEY.test(key)) continue;
+      ctx.addIssue({
+        code: "custom",
+        path: [key],
+        message: "setting keys are letters, digits and _ (like apiUrl)",
+      });
+    }
+  }).optional(),
   icon: z.string().min(1).optional(),
   entry: z.string().min(1).optional(),
 });

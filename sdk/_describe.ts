@@ -64,7 +64,7 @@ export function findUnrepresentable(
   if (!def || seen.has(schema)) return undefined;
   seen.add(schema);
   const what = UNREPRESENTABLE[def.type];
-  if (what) return { path: path.join(".") || "(the whole input)", what };
+  if (what) return { path: path.join(".").replace(/\.\[/g, "[") || "(the whole input)", what };
   const next = def.type === "lazy" && typeof def.getter === "function"
     ? [["", (def.getter as () => unknown)()] as [string, unknown]]
     : children(def);

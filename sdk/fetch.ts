@@ -42,7 +42,9 @@ export async function pageFetch(input: string | URL, init: PageFetchInit = {}): 
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(), timeoutMs);
   const outer = rest.signal;
-  outer?.addEventListener("abort", () => controller.abort(), { once: true });
+  const forward = () => controller.abort(outer?.reason);
+  if (outer?.aborted) forward();
+  else outer?.addEventListener("abort", forward, { once: true });
   const url = String(input);
   let response: Response;
   try {
@@ -62,6 +64,7 @@ export async function pageFetch(input: string | URL, init: PageFetchInit = {}): 
     });
   } finally {
     clearTimeout(timer);
+    outer?.removeEventListener("abort", forward);
   }
   if (response.status >= 400) {
     const snippet = await bodySnippet(response);

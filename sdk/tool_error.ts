@@ -70,12 +70,14 @@ export function toErrorPayload(error: unknown, fallbackCode = "TOOL_FAILED"): Er
   // A ToolError from another copy of the SDK (another plugin's bundle) still keeps its fields.
   const e = error as Partial<ToolError> | undefined;
   if (e && e.name === "ToolError" && typeof e.code === "string" && isErrorCategory(e.category)) {
-    return {
+    const payload: ErrorPayload = {
       code: e.code,
       message: String(e.message),
       category: e.category,
       retryable: Boolean(e.retryable),
     };
+    if (e.details !== undefined) payload.details = e.details;
+    return payload;
   }
   const message = error instanceof Error ? error.message : String(error);
   return { code: fallbackCode, message, category: "internal", retryable: false };

@@ -4,7 +4,7 @@
  * so a config edit cannot make the hub load code from an arbitrary place. Symlinks are resolved
  * first, so a link cannot point out of the allowed roots.
  */
-import { isAbsolute, relative, resolve } from "node:path";
+import { isAbsolute, relative, resolve, sep } from "node:path";
 import { homeDir, resolvePluginPath } from "../config/paths.ts";
 
 export interface RootsInput {
@@ -37,7 +37,7 @@ export function allowedRoots(input: RootsInput): string[] {
 
 export function isInside(path: string, root: string): boolean {
   const rel = relative(root, path);
-  return rel === "" || (!rel.startsWith("..") && !isAbsolute(rel));
+  return rel === "" || (rel !== ".." && !rel.startsWith(`..${sep}`) && !isAbsolute(rel));
 }
 
 /** Why `path` may not hold a plugin, or undefined when it lies under an allowed root. */

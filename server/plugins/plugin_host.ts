@@ -77,7 +77,7 @@ export function createPluginHost(deps: PluginHostDeps): PluginHost {
   let registry = emptyRegistry();
   let failed: FailedPlugin[] = [];
   let errors: DiscoveryError[] = [];
-  let validators = new ValidatorCache();
+  const validators = new ValidatorCache();
   const stats: ReloadStats = { count: 0, lastTimestamp: 0, lastDurationMs: 0 };
   const listeners: ((r: Registry) => void)[] = [];
   let inflight: Promise<ReloadSummary> | undefined;
@@ -107,7 +107,7 @@ export function createPluginHost(deps: PluginHostDeps): PluginHost {
         code: p.adapter.code,
       })),
     );
-    validators = validators.carryOver(next.schemaKeys);
+    validators.retain(next.schemaKeys);
     registry = next;
     failed = nextFailed;
     errors = found.errors;

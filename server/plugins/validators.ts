@@ -35,7 +35,15 @@ export class ValidatorCache {
   readonly #ajv = new Ajv({ allErrors: true, strict: false, validateFormats: false });
   #compiled = new Map<string, ValidateFunction>();
 
-  /** A cache for the next reload that keeps the validators of unchanged schemas. */
+  /**
+   * Drops the validators of schemas no tool uses any more. The hub keeps one cache for its
+   * lifetime and calls this after each reload, so unchanged schemas keep their validators.
+   */
+  retain(keep: Set<string>): void {
+    for (const key of [...this.#compiled.keys()]) if (!keep.has(key)) this.#compiled.delete(key);
+  }
+
+  /** A new cache holding the validators of the kept schemas. */
   carryOver(keep: Set<string>): ValidatorCache {
     const next = new ValidatorCache();
     for (const [key, fn] of this.#compiled) if (keep.has(key)) next.#compiled.set(key, fn);
