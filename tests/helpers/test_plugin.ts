@@ -1,0 +1,61 @@
+/**
+ * Builds the test plugin (tests/fixtures/plugins/test-app) the way a plugin author does: a copy of
+ * the fixture in a temp dir, then `hub-plugin build --dir <copy>` as a subprocess under the
+ * hub-plugin permission flags, with a temp HUB_CONFIG_DIR. The fixture itself never gets a `dist/`.
+ */
+import { join } from "node:path";
+import { PLUGIN_CLI_PERMISSION_FLAGS } from "../../cli/permissions.ts";
+import { freePort, ROOT } from "./hub_process.ts";
+
+export const TEST_PLUGIN_FIXTURE = join(ROOT, "tests", "fixtures", "plugins", "test-app");
+const PLUGIN_CLI = join(ROOT, "plugin_cli", "main.ts");
+/** Not copied: build output, and the editor-only deno.json whose relative imports would break. */
+const SKIPPED = new Set(["dist", "node_modules", "deno.json"]);
+
+async function copyDir(from: string, to: string): Promise<void> {
+  await Deno.mkdir(to, { recursive: true });
+  for await (const entry of Deno.readDir(from)) {
+    if (SKIPPED.has(entry.name)) continue;
+    const source = join(from, entry.name);
+    const target = join(to, entry.name);
+    if (entry.isDirectory) await copyDir(source, target);
+    else if (entry.isFile) await Deno.copyFile(source, target);
+  }
+}
+
+/**
+ * Copies the fixture to a new temp dir, builds it there and returns the copy's path (its
+ * `dist/tools.json` and `dist/adapter.iife.js` exist). The build registers the copy in the
+ * `localPlugins` of `configDir`. The caller removes the returned dir.
+ */
+export async function buildTestPlugin(configDir: string): Promise<string> {
+  const dir = await Deno.makeTempDir({ prefix: "hub-test-app-" });
+  try {
+    await copyDir(TEST_PLUGIN_FIXTURE, dir);
+    const out = await new Deno.Command(Deno.execPath(), {
+      args: ["run", "--quiet", ...PLUGIN_CLI_PERMISSION_FLAGS, PLUGIN_CLI, "build", "--dir", dir],
+      cwd: ROOT,
+      env: {
+        HUB_CONFIG_DIR: configDir,
+        HUB_SKIP_PKG_DISCOVERY: "1",
+        // A port where no hub listens: the build's reload request must not reach a real hub.
+        HUB_PORT: String(freePort()),
+        NO_COLOR: "1",
+      },
+      stdin: "null",
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    const decoder = new TextDecoder();
+    if (out.code !== 0) {
+      throw new Error(
+        `hub-plugin build of the test plugin exited with ${out.code}.\n` +
+          `stdout:\n${decoder.decode(out.stdout)}\nstderr:\n${decoder.decode(out.stderr)}`,
+      );
+    }
+    return dir;
+  } catch (error) {
+    await Deno.remove(dir, { recursive: true }).catch(() => {});
+    throw error;
+  }
+}
