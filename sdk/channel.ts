@@ -17,26 +17,59 @@ export function postPageEvent(event: EventBody): void {
   }
 }
 
-/** A JSON-safe copy of any value (cycles, functions and DOM nodes become descriptive strings). */
+/**
+ * A JSON-safe copy of any value: functions, DOM nodes and real cycles become descriptive strings;
+ * an object that appears twice (not inside itself) is copied twice. Over `maxLength` characters of
+ * JSON, the copy is cut into a string with a truncation marker.
+ */
 export function toJsonSafe(value: unknown, maxLength = 10_000): unknown {
-  if (value === undefined) return undefined;
-  const seen = new WeakSet<object>();
-  let text: string | undefined;
+  let copy: unknown;
   try {
-    text = JSON.stringify(value, (_key, v) => {
-      if (typeof v === "bigint") return v.toString();
-      if (typeof v === "function") return `[function ${v.name || "anonymous"}]`;
-      if (typeof v === "object" && v !== null) {
-        if (seen.has(v)) return "[circular]";
-        seen.add(v);
-        if (typeof (v as { nodeType?: unknown }).nodeType === "number") return "[DOM node]";
-      }
-      return v;
-    });
+    copy = cloneSafe(value, [], 0);
   } catch (error) {
     return `[unserializable: ${(error as Error).message}]`;
   }
-  if (text === undefined) return undefined;
+  if (copy === undefined) return undefined;
+  const text = JSON.stringify(copy);
   if (text.length > maxLength) return `${text.slice(0, maxLength)}… [truncated]`;
-  return JSON.parse(text);
+  return copy;
+}
+
+const MAX_DEPTH = 64;
+
+function cloneSafe(value: unknown, ancestors: object[], depth: number): unknown {
+  switch (typeof value) {
+    case "string":
+    case "boolean":
+      return value;
+    case "number":
+      return Number.isFinite(value) ? value : null;
+    case "bigint":
+      return value.toString();
+    case "function":
+      return `[function ${value.name || "anonymous"}]`;
+    case "undefined":
+    case "symbol":
+      return undefined;
+  }
+  if (value === null) return null;
+  const object = value as Record<string, unknown> & { toJSON?: () => unknown };
+  if (ancestors.includes(object)) return "[circular]";
+  if (typeof (object as { nodeType?: unknown }).nodeType === "number") return "[DOM node]";
+  if (typeof object.toJSON === "function") return cloneSafe(object.toJSON(), ancestors, depth);
+  if (depth >= MAX_DEPTH) return "[too deep]";
+  ancestors.push(object);
+  try {
+    if (Array.isArray(object)) {
+      return object.map((item) => cloneSafe(item, ancestors, depth + 1) ?? null);
+    }
+    const out: Record<string, unknown> = {};
+    for (const [key, item] of Object.entries(object)) {
+      const copy = cloneSafe(item, ancestors, depth + 1);
+      if (copy !== undefined) out[key] = copy;
+    }
+    return out;
+  } finally {
+    ancestors.pop();
+  }
 }
