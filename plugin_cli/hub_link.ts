@@ -63,7 +63,10 @@ export function describeOutcome(outcome: ReloadOutcome, name: string, dir: strin
       return `The hub could not reload: ${outcome.message}`;
     case "reloaded": {
       const detail = outcome.health?.pluginDetails.find((p) => p.name === name);
-      if (detail) return `The hub reloaded and serves ${detail.toolCount} tools of "${name}".`;
+      if (detail) {
+        const tools = `${detail.toolCount} tool${detail.toolCount === 1 ? "" : "s"}`;
+        return `The hub reloaded and serves ${tools} of "${name}".`;
+      }
       const failed = outcome.health?.failedPlugins.find((f) => resolve(f.path) === resolve(dir));
       if (failed) return `The hub reloaded but could not load the plugin: ${failed.error}`;
       const refused = outcome.health?.discoveryErrors.find((e) => e.specifier.includes(dir));

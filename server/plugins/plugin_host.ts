@@ -80,9 +80,8 @@ export function createPluginHost(deps: PluginHostDeps): PluginHost {
   const validators = new ValidatorCache();
   const stats: ReloadStats = { count: 0, lastTimestamp: 0, lastDurationMs: 0 };
   const listeners: ((r: Registry) => void)[] = [];
-  let inflight: Promise<ReloadSummary> | undefined;
 
-  async function run(): Promise<ReloadSummary> {
+  async function execute(): Promise<ReloadSummary> {
     const started = clock();
     const config = deps.config();
     const found = await discoverPlugins({
@@ -117,30 +116,50 @@ export function createPluginHost(deps: PluginHostDeps): PluginHost {
     return { plugins: registry.plugins.length, durationMs: clock() - started };
   }
 
-  let inflightCounted = false;
-  function shared(counted: boolean): Promise<ReloadSummary> {
-    if (!inflight) {
-      inflight = run().finally(() => {
-        inflight = undefined;
-        inflightCounted = false;
-      });
-    }
-    if (counted && !inflightCounted) {
-      // A run counts once however many reload requests share it.
-      inflightCounted = true;
-      inflight.then((summary) =>
+  /**
+   * Reload requests share runs: a request while nothing runs starts a run; requests that arrive
+   * while one runs (they may have changed config after it was read) share the single next run.
+   * A run counts as one reload however many requests share it; the startup load does not count.
+   */
+  interface Flag {
+    counted: boolean;
+  }
+  let running: Promise<ReloadSummary> | undefined;
+  let queued: { flag: Flag; promise: Promise<ReloadSummary> } | undefined;
+
+  function start(flag: Flag): Promise<ReloadSummary> {
+    const run = execute().then((summary) => {
+      if (flag.counted) {
         Object.assign(stats, {
           count: stats.count + 1,
           lastTimestamp: clock(),
           lastDurationMs: summary.durationMs,
-        }), () => {});
+        });
+      }
+      return summary;
+    });
+    running = run.finally(() => (running = undefined));
+    return running;
+  }
+
+  function request(counted: boolean): Promise<ReloadSummary> {
+    if (!running) return start({ counted });
+    if (queued) {
+      queued.flag.counted ||= counted;
+      return queued.promise;
     }
-    return inflight;
+    const flag = { counted };
+    const promise = running.catch(() => {}).then(() => {
+      queued = undefined;
+      return start(flag);
+    });
+    queued = { flag, promise };
+    return promise;
   }
 
   return {
-    load: () => shared(false),
-    reload: () => shared(true),
+    load: () => request(false),
+    reload: () => request(true),
     registry: () => registry,
     failedPlugins: () => failed,
     discoveryErrors: () => errors,

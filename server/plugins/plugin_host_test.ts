@@ -294,14 +294,16 @@ Deno.test("adapters no plugin uses any more are removed, other files are kept", 
 
 // --- reloads ---
 
-Deno.test("concurrent reload() calls share one run and count once", async () => {
+Deno.test("reloads requested while one runs share the single next run, counted once", async () => {
   await withWorld(async (ctx) => {
     await addGood(ctx);
     const host = ctx.host();
+    // The first starts a run; the two that arrive during it (config may have changed since it
+    // was read) share one more run instead of getting the stale answer.
     const summaries = await Promise.all([host.reload(), host.reload(), host.reload()]);
-    assertEquals(ctx.npmRuns(), 1);
-    assert(summaries.every((s) => s === summaries[0]));
-    assertEquals(host.stats().count, 1);
+    assertEquals(ctx.npmRuns(), 2);
+    assert(summaries[1] === summaries[2]);
+    assertEquals(host.stats().count, 2);
   });
 });
 
