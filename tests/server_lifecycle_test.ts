@@ -327,7 +327,10 @@ Deno.test("an unknown command is an error that lists the commands", async () => 
   await withTempDir(async (dir) => {
     const r = await runHub(["strat"], { configDir: dir, timeoutMs: LONG });
     assertEquals(r.code, 1);
-    assertMatch(r.stderr, /Unknown command "strat"\. Commands: start, stop, status, config, plugin, logs/);
+    assertMatch(
+      r.stderr,
+      /Unknown command "strat"\. Commands: start, stop, status, config, plugin, logs/,
+    );
   });
 });
 
