@@ -6,19 +6,10 @@
  */
 import { join } from "node:path";
 import { assert, assertEquals, assertMatch } from "./helpers/assert.ts";
-import { runHub, startHub, withTempDir } from "./helpers/hub_process.ts";
+import { exists, runHub, startHub, withTempDir } from "./helpers/hub_process.ts";
 import { health, listTools, readConfig } from "./helpers/hub_api.ts";
 import { runPluginCli, simplePluginSource, writePluginProject } from "./helpers/plugin_cli.ts";
 import { SDK_VERSION } from "../protocol/version.ts";
-
-async function exists(path: string): Promise<boolean> {
-  try {
-    await Deno.stat(path);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /** `hub plugin create <args>` in `cwd` (no terminal: stdin is null). */
 function create(args: string[], configDir: string, cwd: string) {

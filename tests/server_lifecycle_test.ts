@@ -4,17 +4,15 @@
  */
 import { join } from "node:path";
 import { assert, assertEquals, assertMatch } from "./helpers/assert.ts";
-import { freePort, runHub, spawnHub, startHub, withTempDir } from "./helpers/hub_process.ts";
+import {
+  exists,
+  freePort,
+  runHub,
+  spawnHub,
+  startHub,
+  withTempDir,
+} from "./helpers/hub_process.ts";
 import { VERSION } from "../protocol/version.ts";
-
-async function exists(path: string): Promise<boolean> {
-  try {
-    await Deno.stat(path);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /** True when something answers GET /health on 127.0.0.1:`port`. */
 async function answers(port: number): Promise<boolean> {

@@ -44,14 +44,15 @@ function hubCommand(args: string[], opts: HubEnv): Deno.Command {
 }
 
 /**
- * Runs `hub <args>` to completion. A command still running after `timeoutMs` (default 60 s) is
- * killed and the call throws, so a command that wrongly starts a server fails instead of hanging.
+ * Runs a command to completion. One still running after `timeoutMs` (default 60 s) is killed and
+ * the call throws, so a command that wrongly starts a server fails instead of hanging.
  */
-export async function runHub(
-  args: string[],
-  opts: HubEnv & { timeoutMs?: number },
+export async function runCommand(
+  label: string,
+  command: Deno.Command,
+  timeoutMs = 60_000,
 ): Promise<RunResult> {
-  const child = hubCommand(args, opts).spawn();
+  const child = command.spawn();
   let timedOut = false;
   const timer = setTimeout(() => {
     timedOut = true;
@@ -60,20 +61,26 @@ export async function runHub(
     } catch {
       // already exited
     }
-  }, opts.timeoutMs ?? 60_000);
+  }, timeoutMs);
   const out = await child.output().finally(() => clearTimeout(timer));
   const dec = new TextDecoder();
   const result = { code: out.code, stdout: dec.decode(out.stdout), stderr: dec.decode(out.stderr) };
   if (timedOut) {
     throw new Error(
-      `hub ${args.join(" ")} did not finish within ${opts.timeoutMs ?? 60_000} ms.\n` +
+      `${label} did not finish within ${timeoutMs} ms.
+` +
         `stdout:\n${result.stdout}\nstderr:\n${result.stderr}`,
     );
   }
   return result;
 }
 
-export interface SpawnedHub {
+/** Runs `hub <args>` to completion (see runCommand). */
+export function runHub(args: string[], opts: HubEnv & { timeoutMs?: number }): Promise<RunResult> {
+  return runCommand(`hub ${args.join(" ")}`, hubCommand(args, opts), opts.timeoutMs);
+}
+
+export interface SpawnedProcess {
   child: Deno.ChildProcess;
   /** Everything the process wrote to stdout so far. */
   stdout(): string;
@@ -81,16 +88,17 @@ export interface SpawnedHub {
   stderr(): string;
   /** Waits until stdout (or `stream`) matches `pattern`; throws with the output after a timeout. */
   waitFor(
-    pattern: RegExp | string,
+    pattern: RegExp | string | ((text: string) => boolean),
     opts?: { stream?: "stdout" | "stderr"; timeoutMs?: number },
   ): Promise<void>;
   /** Sends `signal` (default SIGTERM) unless it already exited, then waits; returns the exit code. */
   stop(signal?: Deno.Signal): Promise<number>;
 }
+export type SpawnedHub = SpawnedProcess;
 
-/** Starts `hub <args>` without waiting for it to finish (e.g. `hub logs -f`, `hub start`). */
-export function spawnHub(args: string[], opts: HubEnv): SpawnedHub {
-  const child = hubCommand(args, opts).spawn();
+/** Starts a command without waiting for it to finish, collecting its output. */
+export function spawnCommand(label: string, command: Deno.Command): SpawnedProcess {
+  const child = command.spawn();
   let out = "";
   let err = "";
   const pump = async (stream: ReadableStream<Uint8Array>, add: (text: string) => void) => {
@@ -109,16 +117,17 @@ export function spawnHub(args: string[], opts: HubEnv): SpawnedHub {
     child,
     stdout: () => out,
     stderr: () => err,
-    async waitFor(pattern, { stream = "stdout", timeoutMs = 15_000 } = {}) {
+    async waitFor(pattern, { stream = "stdout", timeoutMs = 20_000 } = {}) {
       const deadline = Date.now() + timeoutMs;
       const matches = () => {
         const text = stream === "stdout" ? out : err;
+        if (typeof pattern === "function") return pattern(text);
         return typeof pattern === "string" ? text.includes(pattern) : pattern.test(text);
       };
       while (!matches()) {
         if (exited || Date.now() > deadline) {
           throw new Error(
-            `hub ${args.join(" ")}: ${stream} never matched ${pattern}` +
+            `${label}: ${stream} never matched ${pattern}` +
               `${exited ? " (process exited)" : ""}.\nstdout:\n${out}\nstderr:\n${err}`,
           );
         }
@@ -138,6 +147,11 @@ export function spawnHub(args: string[], opts: HubEnv): SpawnedHub {
       return s.code;
     },
   };
+}
+
+/** Starts `hub <args>` without waiting for it to finish (e.g. `hub logs -f`, `hub start`). */
+export function spawnHub(args: string[], opts: HubEnv): SpawnedHub {
+  return spawnCommand(`hub ${args.join(" ")}`, hubCommand(args, opts));
 }
 
 export interface RunningHub {
@@ -216,4 +230,14 @@ export function freePort(): number {
   const port = (listener.addr as Deno.NetAddr).port;
   listener.close();
   return port;
+}
+
+/** Whether a file or folder exists. */
+export async function exists(path: string): Promise<boolean> {
+  try {
+    await Deno.stat(path);
+    return true;
+  } catch {
+    return false;
+  }
 }

@@ -6,7 +6,14 @@
 import { join } from "node:path";
 import { PLUGIN_CLI_PERMISSION_FLAGS } from "../../cli/permissions.ts";
 import { SDK_VERSION } from "../../protocol/version.ts";
-import { freePort, ROOT, type RunResult } from "./hub_process.ts";
+import {
+  freePort,
+  ROOT,
+  runCommand,
+  type RunResult,
+  spawnCommand,
+  type SpawnedProcess,
+} from "./hub_process.ts";
 
 export const PLUGIN_CLI = join(ROOT, "plugin_cli", "main.ts");
 
@@ -39,96 +46,18 @@ function pluginCliCommand(args: string[], opts: PluginCliEnv): Deno.Command {
 }
 
 /** Runs `hub-plugin <args>` to completion; throws when it runs longer than `timeoutMs` (60 s). */
-export async function runPluginCli(
+export function runPluginCli(
   args: string[],
   opts: PluginCliEnv & { timeoutMs?: number },
 ): Promise<RunResult> {
-  const child = pluginCliCommand(args, opts).spawn();
-  let timedOut = false;
-  const timer = setTimeout(() => {
-    timedOut = true;
-    try {
-      child.kill("SIGKILL");
-    } catch {
-      // already exited
-    }
-  }, opts.timeoutMs ?? 60_000);
-  const out = await child.output().finally(() => clearTimeout(timer));
-  const dec = new TextDecoder();
-  const result = { code: out.code, stdout: dec.decode(out.stdout), stderr: dec.decode(out.stderr) };
-  if (timedOut) {
-    throw new Error(
-      `hub-plugin ${args.join(" ")} did not finish in time.\n` +
-        `stdout:\n${result.stdout}\nstderr:\n${result.stderr}`,
-    );
-  }
-  return result;
+  return runCommand(`hub-plugin ${args.join(" ")}`, pluginCliCommand(args, opts), opts.timeoutMs);
 }
 
-export interface SpawnedPluginCli {
-  child: Deno.ChildProcess;
-  stdout(): string;
-  stderr(): string;
-  /** Waits until `stream` (default stdout) matches; throws with the output after a timeout. */
-  waitFor(
-    pattern: RegExp | string | ((text: string) => boolean),
-    opts?: { stream?: "stdout" | "stderr"; timeoutMs?: number },
-  ): Promise<void>;
-  /** Sends `signal` (default SIGTERM) unless it exited, waits for exit; returns the exit code. */
-  stop(signal?: Deno.Signal): Promise<number>;
-}
+export type SpawnedPluginCli = SpawnedProcess;
 
 /** Starts `hub-plugin <args>` (e.g. `build --watch`) without waiting for it to finish. */
 export function spawnPluginCli(args: string[], opts: PluginCliEnv): SpawnedPluginCli {
-  const child = pluginCliCommand(args, opts).spawn();
-  let out = "";
-  let err = "";
-  const pump = async (stream: ReadableStream<Uint8Array>, add: (text: string) => void) => {
-    for await (const chunk of stream.pipeThrough(new TextDecoderStream())) add(chunk);
-  };
-  const done = Promise.all([
-    pump(child.stdout, (t) => (out += t)),
-    pump(child.stderr, (t) => (err += t)),
-  ]);
-  let exited = false;
-  const status = child.status.then((s) => {
-    exited = true;
-    return s;
-  });
-  return {
-    child,
-    stdout: () => out,
-    stderr: () => err,
-    async waitFor(pattern, { stream = "stdout", timeoutMs = 20_000 } = {}) {
-      const deadline = Date.now() + timeoutMs;
-      const matches = () => {
-        const text = stream === "stdout" ? out : err;
-        if (typeof pattern === "function") return pattern(text);
-        return typeof pattern === "string" ? text.includes(pattern) : pattern.test(text);
-      };
-      while (!matches()) {
-        if (exited || Date.now() > deadline) {
-          throw new Error(
-            `hub-plugin ${args.join(" ")}: ${stream} never matched ${pattern}` +
-              `${exited ? " (process exited)" : ""}.\nstdout:\n${out}\nstderr:\n${err}`,
-          );
-        }
-        await new Promise((r) => setTimeout(r, 25));
-      }
-    },
-    async stop(signal: Deno.Signal = "SIGTERM") {
-      if (!exited) {
-        try {
-          child.kill(signal);
-        } catch {
-          // exited meanwhile
-        }
-      }
-      const s = await status;
-      await done;
-      return s.code;
-    },
-  };
+  return spawnCommand(`hub-plugin ${args.join(" ")}`, pluginCliCommand(args, opts));
 }
 
 /** A tool of a hand-written `dist/tools.json`: a name, or a full entry. */
