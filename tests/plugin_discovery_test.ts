@@ -162,7 +162,7 @@ Deno.test("broken plugins are reported with their fix; good ones still load", as
       assertEquals(h.pluginDetails.map((d) => d.name), ["good", "rel", "tilde", "twin"]);
       assertEquals(detail(h, "twin").tools, ["twin__from_a"], "the first folder keeps the name");
       assertEquals(h.plugins, 4);
-      const build = /run "hub-plugin build" in /;
+      const build = /build it again \("deno task build" or "hub-plugin build" in /;
       assertMatch(
         failure(h, p("no-tools")),
         /dist\/tools\.json is missing: the plugin was never built/,
@@ -174,11 +174,11 @@ Deno.test("broken plugins are reported with their fix; good ones still load", as
       );
       assertMatch(
         failure(h, p("stale")),
-        /built for stale 1\.0\.0, but package\.json says stale 1\.1\.0; run "hub-plugin build"/,
+        /built for stale 1\.0\.0, but package\.json says stale 1\.1\.0; build it again/,
       );
       assertMatch(
         failure(h, p("no-adapter")),
-        /dist\/adapter\.iife\.js is missing; run "hub-plugin build"/,
+        /dist\/adapter\.iife\.js is missing; build it again/,
       );
       assertMatch(failure(h, p("future")), /plugin SDK 9\.0\.0, but this hub speaks SDK /);
       assertMatch(failure(h, p("future")), build);

@@ -129,5 +129,21 @@ export async function discoverPlugins(input: DiscoverInput): Promise<DiscoveryRe
   const out: DiscoveryResult = { candidates: [], errors: [] };
   if (input.npmRoot) await npmCandidates(input.npmRoot, out);
   await localCandidates(input, out);
-  return out;
+  return { candidates: uniqueFolders(out.candidates), errors: out.errors };
+}
+
+/** One candidate per real folder: the same folder listed twice (or via a link) is one plugin. */
+function uniqueFolders(candidates: Candidate[]): Candidate[] {
+  const seen = new Set<string>();
+  return candidates.filter((c) => {
+    let key: string;
+    try {
+      key = Deno.realPathSync(c.dir);
+    } catch {
+      key = c.dir;
+    }
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
 }

@@ -4,6 +4,7 @@
  * says what is wrong and what the plugin's author or user can do about it.
  */
 import { isAbsolute, join, relative } from "node:path";
+import { Ajv } from "ajv";
 import {
   ADAPTER_FILE,
   MAX_TOOL_NAME_LENGTH,
@@ -42,7 +43,7 @@ function compatKey(version: string): string {
 
 function rebuildHint(candidate: Candidate): string {
   return candidate.source === "local"
-    ? `run "hub-plugin build" in ${candidate.dir}`
+    ? `build it again ("deno task build" or "hub-plugin build" in ${candidate.dir})`
     : `reinstall the package, or ask its author to publish a fixed build`;
 }
 
@@ -60,9 +61,18 @@ async function readIcon(dir: string, icon: string | undefined): Promise<string |
   }
 }
 
+// Only checks schemas (no compiling); tools compile their validator on first use.
+const schemaChecker = new Ajv({ strict: false, validateFormats: false });
+
 function checkTools(manifest: PluginManifest, tools: ToolEntry[], hint: string): void {
   const seen = new Set<string>();
   for (const tool of tools) {
+    if (!schemaChecker.validateSchema(tool.inputSchema)) {
+      throw new Error(
+        `${TOOLS_FILE}: tool "${tool.name}" has an invalid input schema ` +
+          `(${schemaChecker.errorsText(schemaChecker.errors)}); ${hint}`,
+      );
+    }
     if (seen.has(tool.name)) throw new Error(`dist/tools.json lists "${tool.name}" twice; ${hint}`);
     seen.add(tool.name);
     const full = `${manifest.name}__${tool.name}`;
@@ -80,7 +90,14 @@ export async function loadPlugin(candidate: Candidate): Promise<LoadedPlugin> {
   try {
     manifest = parsePluginPackage(await readJsonFile(join(dir, "package.json")));
   } catch (error) {
-    throw new Error(`package.json: ${(error as Error).message}`);
+    const message = (error as Error).message;
+    if (message.endsWith("does not exist")) {
+      throw new Error(
+        `${dir} has no package.json, so it is not a plugin folder. Fix the path in config.json, ` +
+          `or create a plugin there with "hub plugin create".`,
+      );
+    }
+    throw new Error(message.startsWith("package.json") ? message : `package.json: ${message}`);
   }
   let toolsFile;
   try {

@@ -186,7 +186,8 @@ Deno.test("a missing dist/tools.json says the plugin was never built and how to 
       ctx,
       bad,
       new RegExp(
-        `^dist/tools\\.json is missing: the plugin was never built; run "hub-plugin build" in ${bad}$`,
+        `^dist/tools\\.json is missing: the plugin was never built; build it again ` +
+          `\\("deno task build" or "hub-plugin build" in ${bad}\\)$`,
       ),
     );
   });
@@ -214,7 +215,7 @@ Deno.test("a missing adapter bundle fails that plugin", async () => {
     await addGood(ctx);
     const bad = await writePlugin(join(ctx.dir, "bad"), { name: "bad", adapter: null });
     ctx.config.localPlugins.push(bad);
-    await expectOneFailure(ctx, bad, /^dist\/adapter\.iife\.js is missing; run "hub-plugin build"/);
+    await expectOneFailure(ctx, bad, /^dist\/adapter\.iife\.js is missing; build it again \("deno task build"/);
   });
 });
 
