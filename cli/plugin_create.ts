@@ -6,7 +6,14 @@ import { dirname, join, resolve } from "node:path";
 import { pluginNameError } from "../protocol/plugin_manifest.ts";
 import { CliError } from "./cli_error.ts";
 import { userCwd } from "./context.ts";
-import { parseDomain, scaffoldFiles, type ScaffoldInput, titleCase } from "./plugin_scaffold.ts";
+import {
+  HUB_ROOT,
+  parseDomain,
+  scaffoldFiles,
+  type ScaffoldInput,
+  titleCase,
+} from "./plugin_scaffold.ts";
+import { isInside } from "../server/plugins/allowed_roots.ts";
 
 export interface CreateOptions {
   domain?: string;
@@ -68,6 +75,13 @@ export function collectInput(
   const domain = options.domain !== undefined
     ? check(options.domain, parseDomain, "--domain")
     : askUntilValid(ask!, "Domain of the web app (e.g. app.example.com):", parseDomain);
+  for (
+    const [flag, value] of [["--display", options.display], ["--description", options.description]]
+  ) {
+    if (value !== undefined && value.trim() === "") {
+      throw new CliError(`${flag} must not be empty (leave it out to get a default).`);
+    }
+  }
   const display = options.display ??
     (ask ? askUntilValid(ask, "Display name:", (v) => v, titleCase(finalName)) : undefined) ??
     titleCase(finalName);
@@ -95,6 +109,13 @@ export async function createPluginCommand(name: string | undefined, options: Cre
   const ask = Deno.stdin.isTerminal() ? terminalAsk : undefined;
   const input = collectInput(name, options, ask);
   const dir = resolve(userCwd(), input.name);
+  if (isInside(dir, HUB_ROOT)) {
+    throw new CliError(
+      `That would create the plugin inside hub's own folder (${HUB_ROOT}), where hub's checks ` +
+        `would pick it up. Run it from the folder you want the plugin in, e.g.\n` +
+        `  cd ~ && deno task --cwd ${HUB_ROOT} hub plugin create ${input.name} ...`,
+    );
+  }
   if (!(await isEmptyOrMissing(dir))) {
     throw new CliError(`${dir} already exists and is not empty; choose another name or folder.`);
   }

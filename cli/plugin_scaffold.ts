@@ -4,6 +4,7 @@
  */
 import { fileURLToPath } from "node:url";
 import { PLUGIN_CLI_PERMISSION_FLAGS } from "./permissions.ts";
+import { BEGIN, END } from "../plugin_cli/readme.ts";
 
 export interface ScaffoldInput {
   name: string;
@@ -56,7 +57,6 @@ function packageJson(input: ScaffoldInput): string {
     type: "module",
     keywords: ["hub-plugin"],
     files: ["dist", "README.md", "package.json"],
-    scripts: { build: "hub-plugin build", watch: "hub-plugin build --watch" },
     hub: {
       displayName: input.displayName,
       description: input.description,
@@ -121,19 +121,24 @@ export default definePlugin({
 }
 
 function readme(input: ScaffoldInput): string {
-  return `# ${input.displayName}
+  // The marker block is filled in by `deno task readme` after a build; the rest is the author's.
+  return `${BEGIN}
+# ${input.displayName}
 
 ${input.description}
 
+(Run \`deno task readme\` after building to list the tools here.)
+${END}
+
 ## Develop
 
-This is a [hub](${HUB_ROOT}/README.md) plugin. Its tools are in \`src/index.ts\`; the plugin SDK
-is documented in \`${HUB_ROOT}/docs/plugins.md\`.
+This is a hub plugin. Its tools are in \`src/index.ts\`; the plugin SDK is documented in
+\`docs/plugins.md\` of hub (${HUB_ROOT}).
 
 - \`deno task build\` (or \`hub-plugin build\`): builds \`dist/\` and reloads a running hub.
 - \`deno task watch\`: rebuilds on every change.
 - \`deno task inspect\`: shows the built tools.
-- \`deno task readme\`: adds the generated tool reference to this README.
+- \`deno task readme\`: writes the tool reference above.
 - \`deno task check\`: type-checks the source.
 
 Every tool is off until you allow it: \`hub config set plugin-permission.${input.name} ask\`.

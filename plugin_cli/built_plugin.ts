@@ -27,11 +27,17 @@ export async function readBuiltPlugin(dir: string): Promise<BuiltPlugin> {
   try {
     await Deno.stat(path);
   } catch {
-    throw new CliError(`${path} does not exist: run "hub-plugin build" first.`);
+    throw new CliError(
+      `${path} does not exist: build the plugin first ("deno task build" or "hub-plugin build").`,
+    );
   }
   try {
     return { manifest, tools: parseToolsFile(await readJsonFile(path)) };
   } catch (error) {
-    throw new CliError(`${path}: ${(error as Error).message}. Run "hub-plugin build" again.`);
+    throw new CliError(
+      `${path}: ${
+        (error as Error).message
+      }. Build the plugin again ("deno task build" or "hub-plugin build").`,
+    );
   }
 }

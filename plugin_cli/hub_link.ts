@@ -29,7 +29,7 @@ export async function registerLocalPlugin(dir: string): Promise<boolean> {
 }
 
 export type ReloadOutcome =
-  | { kind: "no-hub" }
+  | { kind: "no-hub"; port: number }
   | { kind: "rate-limited"; retryAfterSeconds: number }
   | { kind: "failed"; message: string }
   | { kind: "reloaded"; health: HealthPayload | undefined };
@@ -39,7 +39,7 @@ export async function reloadHub(): Promise<ReloadOutcome> {
   try {
     const client = await cliClient(undefined);
     const res = await client.request("POST", "/reload", { timeoutMs: 60_000 });
-    if (!res) return { kind: "no-hub" };
+    if (!res) return { kind: "no-hub", port: client.port };
     if (res.status === 429) return { kind: "rate-limited", retryAfterSeconds: 60 };
     if (res.status !== 200) {
       const body = res.body as { error?: { message?: string } };
@@ -55,7 +55,8 @@ export async function reloadHub(): Promise<ReloadOutcome> {
 export function describeOutcome(outcome: ReloadOutcome, name: string, dir: string): string {
   switch (outcome.kind) {
     case "no-hub":
-      return "No hub is running; it loads the plugin when it starts.";
+      return `No hub answered on 127.0.0.1:${outcome.port}; a hub loads the plugin when it ` +
+        `starts (set HUB_PORT if yours runs on another port).`;
     case "rate-limited":
       return "The hub refused to reload now (more than 10 reloads a minute); it will load the " +
         "plugin on the next reload.";

@@ -33,19 +33,19 @@ export async function loadProject(dir: string): Promise<PluginProject> {
       : "";
     throw new CliError(`${(error as Error).message}.${hint}`);
   }
-  let manifest: PluginManifest;
-  try {
-    manifest = parsePluginPackage(pkg);
-  } catch (error) {
-    throw new CliError(`${pkgPath}: ${(error as Error).message}`);
-  }
-  const unknown = unknownHubKeys(pkg as Record<string, unknown>);
+  const unknown = unknownHubKeys((pkg ?? {}) as Record<string, unknown>);
   if (unknown.length > 0) {
     throw new CliError(
       `${pkgPath}: unknown key${unknown.length > 1 ? "s" : ""} ${
         unknown.map((k) => `"hub.${k}"`).join(", ")
       } (the hub field knows: ${HUB_FIELD_KEYS.join(", ")})`,
     );
+  }
+  let manifest: PluginManifest;
+  try {
+    manifest = parsePluginPackage(pkg);
+  } catch (error) {
+    throw new CliError(`${pkgPath}: ${(error as Error).message}`);
   }
   const entryPath = manifest.entry ?? DEFAULT_ENTRY;
   const entry = resolve(dir, entryPath);

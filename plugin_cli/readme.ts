@@ -11,7 +11,7 @@ import { type BuiltPlugin, readBuiltPlugin } from "./built_plugin.ts";
 import { fieldsOf } from "./schema_summary.ts";
 
 export const BEGIN = "<!-- hub-plugin readme: generated; edit package.json and the tools, then " +
-  'run "hub-plugin readme" -->';
+  'run "deno task readme" or "hub-plugin readme" -->';
 export const END = "<!-- /hub-plugin readme -->";
 
 const cell = (text: string) => text.replace(/\|/g, "\\|").replace(/\n+/g, " ");
@@ -127,7 +127,8 @@ export async function readmeCommand(
       return;
     }
     throw new CliError(
-      `${path} is out of date with package.json and dist/tools.json: run "hub-plugin readme".`,
+      `${path} is out of date with package.json and dist/tools.json: run "deno task readme" ` +
+        `(or "hub-plugin readme").`,
     );
   }
   if (current === next) {

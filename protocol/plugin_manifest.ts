@@ -80,7 +80,12 @@ export const hubFieldSchema = z.object({
   name: z.string().optional(),
   displayName: z.string().min(1).max(80).optional(),
   description: z.string().max(1000).optional(),
-  urlPatterns: z.array(matchPattern).min(1, 'needs at least one pattern, like "*://example.com/*"'),
+  urlPatterns: z.array(matchPattern, {
+    error: (issue) =>
+      issue.input === undefined
+        ? 'is required: the tabs the tools run in, like ["*://example.com/*"]'
+        : 'must be a list of match patterns, like ["*://example.com/*"]',
+  }).min(1, 'needs at least one pattern, like "*://example.com/*"'),
   excludePatterns: z.array(matchPattern).default([]),
   configSchema: z.record(z.string(), configFieldSchema).superRefine((fields, ctx) => {
     for (const key of Object.keys(fields)) {

@@ -53,7 +53,7 @@ Deno.test("hub plugin create: the scaffold type-checks, builds, registers and lo
     assertEquals(built.code, 0, built.stderr);
     assertMatch(built.stdout, /Built my-app 0\.1\.0: 1 tool/);
     assertMatch(built.stdout, /Registered .*my-app in localPlugins/);
-    assertMatch(built.stdout, /No hub is running/);
+    assertMatch(built.stdout, /No hub answered on 127\.0\.0\.1:\d+/);
     assert(await exists(join(dir, "dist", "tools.json")));
     assert(await exists(join(dir, "dist", "adapter.iife.js")));
     assertEquals((await readConfig(configDir)).localPlugins, [dir]);

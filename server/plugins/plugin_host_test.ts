@@ -215,7 +215,11 @@ Deno.test("a missing adapter bundle fails that plugin", async () => {
     await addGood(ctx);
     const bad = await writePlugin(join(ctx.dir, "bad"), { name: "bad", adapter: null });
     ctx.config.localPlugins.push(bad);
-    await expectOneFailure(ctx, bad, /^dist\/adapter\.iife\.js is missing; build it again \("deno task build"/);
+    await expectOneFailure(
+      ctx,
+      bad,
+      /^dist\/adapter\.iife\.js is missing; build it again \("deno task build"/,
+    );
   });
 });
 

@@ -1,7 +1,7 @@
 /**
- * `POST /plugin-settings {plugin, settings}`: checks a plugin's settings against its configSchema,
- * stores them in config.json (replacing the plugin's previous settings; a null value clears a key)
- * and reloads so tools see them.
+ * `POST /plugin-settings {plugin, settings}`: checks settings against the plugin's configSchema,
+ * merges them into its stored settings in config.json (keys not sent stay; a null value clears a
+ * key) and reloads so tools see them.
  */
 import { settingsErrors } from "../../protocol/plugin_settings.ts";
 import type { ConfigStore } from "../config/config_store.ts";
@@ -40,10 +40,14 @@ export async function updatePluginSettings(body: unknown, deps: SettingsUpdateDe
   if (problems.length > 0) {
     throw new HttpError(400, "INVALID_SETTINGS", `Settings of "${name}": ${problems.join("; ")}`);
   }
-  const kept = Object.fromEntries(Object.entries(settings).filter(([, v]) => v !== null));
   await deps.store.update((config) => {
-    if (Object.keys(kept).length === 0) delete config.settings[name];
-    else config.settings[name] = kept;
+    const merged = { ...config.settings[name] };
+    for (const [key, value] of Object.entries(settings)) {
+      if (value === null) delete merged[key];
+      else merged[key] = value;
+    }
+    if (Object.keys(merged).length === 0) delete config.settings[name];
+    else config.settings[name] = merged;
   });
   const reload = await deps.reload();
   return {

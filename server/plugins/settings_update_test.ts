@@ -151,19 +151,19 @@ Deno.test("a setting for a plugin without settings says it has none", async () =
 
 // --- success ---
 
-Deno.test("valid settings are stored with null values removed", async () => {
+Deno.test("valid settings are merged in; a null value clears its key", async () => {
   const f = fake({ alpha: { mode: "slow", verbose: true } });
   await updatePluginSettings(
     { plugin: "alpha", settings: { apiUrl: "https://a.test", mode: null } },
     f.deps,
   );
-  assertEquals(f.config.settings.alpha, { apiUrl: "https://a.test" });
+  assertEquals(f.config.settings.alpha, { verbose: true, apiUrl: "https://a.test" });
 });
 
-Deno.test("stored settings replace the plugin's previous settings", async () => {
+Deno.test("keys that are not sent keep their stored values", async () => {
   const f = fake({ alpha: { mode: "slow", verbose: true } });
   await updatePluginSettings({ plugin: "alpha", settings: { verbose: false } }, f.deps);
-  assertEquals(f.config.settings.alpha, { verbose: false });
+  assertEquals(f.config.settings.alpha, { mode: "slow", verbose: false });
 });
 
 Deno.test("settings that are all null remove the plugin's entry", async () => {
