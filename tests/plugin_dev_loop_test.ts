@@ -39,7 +39,10 @@ Deno.test("hub-plugin inspect and readme read the build; readme --check and --dr
     for (const command of ["inspect", "readme"]) {
       const early = await cli(command);
       assertEquals(early.code, 1, `${command} before build`);
-      assertMatch(early.stderr, /dist\/tools\.json does not exist: build the plugin first \("deno task build"/);
+      assertMatch(
+        early.stderr,
+        /dist\/tools\.json does not exist: build the plugin first \("deno task build"/,
+      );
     }
     assertEquals((await cli("build")).code, 0);
 

@@ -53,7 +53,11 @@ Deno.test("discovery: global packages under the npm prefix, skipped on request, 
     const configDir = join(root, "config");
     // Both spellings: under `npx` (as in CI) npm_config_prefix is set and wins over the upper case.
     const prefix = join(root, "prefix");
-    const npm = { NPM_CONFIG_PREFIX: prefix, npm_config_prefix: prefix, HUB_SKIP_PKG_DISCOVERY: "" };
+    const npm = {
+      NPM_CONFIG_PREFIX: prefix,
+      npm_config_prefix: prefix,
+      HUB_SKIP_PKG_DISCOVERY: "",
+    };
     await withHub({ configDir, env: npm }, async (hub) => {
       let h = await health(hub);
       assertEquals(h.discoveryErrors, []);
