@@ -16,6 +16,9 @@ import { flushLogs, log } from "./log.ts";
 import { pluginState } from "./_state.ts";
 import { toErrorPayload } from "./tool_error.ts";
 
+/** Results above this many characters of JSON are refused (the hub's WebSocket frames cap at 10 MB). */
+export const MAX_RESULT_CHARS = 5_000_000;
+
 export interface AdapterMeta {
   name: string;
   version: string;
@@ -75,14 +78,29 @@ async function runTool(tool: ToolDefinition<any, any>, call: AdapterCall): Promi
           ...(message === undefined ? {} : { message: String(message) }),
         }),
     });
+    let result: unknown = value;
     if (tool.output) {
       const checked = tool.output.safeParse(value);
       if (!checked.success) {
         const why = describeIssues(checked.error.issues);
         return fail("INVALID_OUTPUT", `Tool "${tool.name}" returned ${why}`, "internal");
       }
+      result = checked.data;
     }
-    return { ok: true, value: toJsonSafe(value, 5_000_000) ?? null };
+    const copy = toJsonSafe(result, Infinity) ?? null;
+    const size = JSON.stringify(copy).length;
+    if (size > MAX_RESULT_CHARS) {
+      const mb = (size / 1e6).toFixed(1);
+      return fail(
+        "RESULT_TOO_LARGE",
+        `Tool "${tool.name}" returned ${mb} MB of JSON; the limit is ${
+          MAX_RESULT_CHARS / 1e6
+        } MB. ` +
+          `Return less (page through results, or summarize).`,
+        "internal",
+      );
+    }
+    return { ok: true, value: copy };
   } catch (error) {
     return { ok: false, error: toErrorPayload(error) };
   } finally {

@@ -336,3 +336,31 @@ Deno.test("isReady that never answers resolves to not ready after the 5 s limit"
     assert(Date.now() - started >= READY_TIMEOUT_MS - 50);
   });
 });
+
+Deno.test("a result over the size limit is a RESULT_TOO_LARGE error, not cut data", async () => {
+  const big = defineTool({
+    name: "big",
+    description: "Returns too much",
+    input: z.object({}),
+    handle: () => ({ text: "x".repeat(5_000_001) }),
+  });
+  await withPage(async () => {
+    const result = await callTool(big);
+    assert(!result.ok);
+    assertEquals(result.error.code, "RESULT_TOO_LARGE");
+    assertMatch(result.error.message, /limit is 5 MB/);
+  });
+});
+
+Deno.test("with an output schema, the agent gets the parsed output (extra keys stripped)", async () => {
+  const extra = defineTool({
+    name: "extra",
+    description: "Returns an extra key",
+    input: z.object({}),
+    output: z.object({ kept: z.number() }),
+    handle: () => ({ kept: 1, dropped: 2 }) as { kept: number },
+  });
+  await withPage(async () => {
+    assertEquals(await callTool(extra), { ok: true, value: { kept: 1 } });
+  });
+});

@@ -37,7 +37,16 @@ async function bodySnippet(response: Response): Promise<string> {
  * `fetch` with the page's credentials and a timeout. Resolves only for 2xx/3xx responses; any other
  * status, a network failure or the timeout throws a ToolError.
  */
-export async function pageFetch(input: string | URL, init: PageFetchInit = {}): Promise<Response> {
+export function pageFetch(input: string | URL, init: PageFetchInit = {}): Promise<Response> {
+  return fetchAndRead(input, init, (response) => Promise.resolve(response));
+}
+
+/** Fetches and runs `read` on the response, all within one timeout (headers and body). */
+async function fetchAndRead<T>(
+  input: string | URL,
+  init: PageFetchInit,
+  read: (response: Response) => Promise<T>,
+): Promise<T> {
   const { timeoutMs = FETCH_TIMEOUT_MS, ...rest } = init;
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(), timeoutMs);
@@ -46,39 +55,47 @@ export async function pageFetch(input: string | URL, init: PageFetchInit = {}): 
   if (outer?.aborted) forward();
   else outer?.addEventListener("abort", forward, { once: true });
   const url = String(input);
-  let response: Response;
+  const timedOut = () => controller.signal.aborted && !outer?.aborted;
+  const timeoutError = () =>
+    new ToolError(`Request to ${url} timed out after ${timeoutMs} ms`, {
+      code: "TIMEOUT",
+      category: "timeout",
+      details: { url },
+    });
   try {
-    response = await fetch(input, { credentials: "include", ...rest, signal: controller.signal });
-  } catch (error) {
-    if (controller.signal.aborted && !outer?.aborted) {
-      throw new ToolError(`Request to ${url} timed out after ${timeoutMs} ms`, {
-        code: "TIMEOUT",
-        category: "timeout",
+    let response: Response;
+    try {
+      response = await fetch(input, { credentials: "include", ...rest, signal: controller.signal });
+    } catch (error) {
+      if (timedOut()) throw timeoutError();
+      throw new ToolError(`Request to ${url} failed: ${(error as Error).message}`, {
+        code: "NETWORK_ERROR",
+        category: "unavailable",
         details: { url },
       });
     }
-    throw new ToolError(`Request to ${url} failed: ${(error as Error).message}`, {
-      code: "NETWORK_ERROR",
-      category: "unavailable",
-      details: { url },
-    });
+    if (response.status >= 400) {
+      const snippet = await bodySnippet(response);
+      throw new ToolError(
+        `${rest.method ?? "GET"} ${url} answered HTTP ${response.status}` +
+          (snippet ? `: ${snippet}` : ""),
+        {
+          code: `HTTP_${response.status}`,
+          category: categoryForStatus(response.status),
+          details: { status: response.status, url },
+        },
+      );
+    }
+    try {
+      return await read(response);
+    } catch (error) {
+      if (timedOut()) throw timeoutError();
+      throw error;
+    }
   } finally {
     clearTimeout(timer);
     outer?.removeEventListener("abort", forward);
   }
-  if (response.status >= 400) {
-    const snippet = await bodySnippet(response);
-    throw new ToolError(
-      `${rest.method ?? "GET"} ${url} answered HTTP ${response.status}` +
-        (snippet ? `: ${snippet}` : ""),
-      {
-        code: `HTTP_${response.status}`,
-        category: categoryForStatus(response.status),
-        details: { status: response.status, url },
-      },
-    );
-  }
-  return response;
 }
 
 /** `pageFetch` that parses the answer as JSON; a non-JSON answer is an `INVALID_RESPONSE` error. */
@@ -88,8 +105,7 @@ export async function fetchJson<T = unknown>(input: string | URL, init: PageFetc
   if (init.body !== undefined && typeof init.body === "string" && !headers.has("content-type")) {
     headers.set("content-type", "application/json");
   }
-  const response = await pageFetch(input, { ...init, headers });
-  const text = await response.text();
+  const text = await fetchAndRead(input, { ...init, headers }, (r) => r.text());
   try {
     return JSON.parse(text) as T;
   } catch {
@@ -102,5 +118,5 @@ export async function fetchJson<T = unknown>(input: string | URL, init: PageFetc
 
 /** `pageFetch` that returns the answer's text. */
 export async function fetchText(input: string | URL, init: PageFetchInit = {}): Promise<string> {
-  return await (await pageFetch(input, init)).text();
+  return await fetchAndRead(input, init, (r) => r.text());
 }

@@ -198,3 +198,21 @@ Deno.test("fetchText returns the body of a 2xx answer", async () => {
 Deno.test("pageFetch rejects with a ToolError, never a raw fetch error", async () => {
   await assertRejects(pageFetch("http://127.0.0.1:1/"), ToolError);
 });
+
+Deno.test("the timeout also covers reading the body (headers came, the body stalls)", async () => {
+  let stalled: ReadableStreamDefaultController<Uint8Array> | undefined;
+  const handler = () =>
+    new Response(
+      new ReadableStream<Uint8Array>({
+        start(controller) {
+          stalled = controller;
+          controller.enqueue(new TextEncoder().encode("{"));
+        },
+      }),
+    );
+  await withServer(handler, async (base) => {
+    const error = await toolError(fetchText(`${base}/`, { timeoutMs: 100 }));
+    assertEquals([error.code, error.category], ["TIMEOUT", "timeout"]);
+    stalled?.close();
+  });
+});
