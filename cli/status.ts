@@ -26,7 +26,9 @@ export function formatStatus(h: HealthPayload, port: number): string {
   ];
   for (const p of h.pluginDetails) {
     lines.push(
-      `    ${p.name.padEnd(20)} ${p.tabState.padEnd(11)} ${p.toolCount} tools  ${p.source}`,
+      `    ${p.name.padEnd(20)} ${p.tabState.padEnd(11)} ${p.toolCount} tool${
+        p.toolCount === 1 ? " " : "s"
+      }  ${p.source}`,
     );
   }
   for (const f of h.failedPlugins) lines.push(`    failed: ${f.path}: ${f.error}`);
