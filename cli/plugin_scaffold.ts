@@ -45,9 +45,7 @@ export function parseDomain(input: string): string {
   return text;
 }
 
-export function titleCase(name: string): string {
-  return name.split("-").map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join(" ");
-}
+export { titleCase } from "../protocol/plugin_manifest.ts";
 
 function packageJson(input: ScaffoldInput): string {
   const pkg = {

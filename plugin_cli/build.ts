@@ -3,13 +3,7 @@
  * `dist/adapter.iife.js`. Nothing in `dist/` changes unless the whole build succeeds.
  */
 import { dirname } from "node:path";
-import {
-  INJECTED_PARAMETERS,
-  MAX_TOOL_NAME_LENGTH,
-  TOOL_NAME_PATTERN,
-  type ToolEntry,
-  type ToolsFile,
-} from "../protocol/plugin_manifest.ts";
+import { type ToolEntry, toolListProblem, type ToolsFile } from "../protocol/plugin_manifest.ts";
 import { SDK_VERSION } from "../protocol/version.ts";
 import { writeFileAtomic } from "../server/config/atomic_write.ts";
 import { CliError } from "../cli/cli_error.ts";
@@ -43,38 +37,11 @@ function checkDeclared(project: PluginProject, declared: PluginDescription["decl
   }
 }
 
-/** Tool names: snake_case, unique, short enough once prefixed; no injected parameter names. */
+/** The tool list must be non-empty and follow the shared rules (protocol/plugin_manifest.ts). */
 export function checkTools(plugin: string, tools: ToolEntry[]): void {
   if (tools.length === 0) throw new CliError("The plugin defines no tools: add one to `tools`.");
-  const seen = new Set<string>();
-  for (const tool of tools) {
-    if (typeof tool.name !== "string" || !TOOL_NAME_PATTERN.test(tool.name)) {
-      throw new CliError(
-        `Tool name ${JSON.stringify(tool.name)} is not snake_case (for example "list_items").`,
-      );
-    }
-    if (seen.has(tool.name)) throw new CliError(`Two tools are named "${tool.name}".`);
-    seen.add(tool.name);
-    const full = `${plugin}__${tool.name}`;
-    if (full.length > MAX_TOOL_NAME_LENGTH) {
-      throw new CliError(
-        `Tool "${full}" is ${full.length} characters; agents accept at most ` +
-          `${MAX_TOOL_NAME_LENGTH}. Shorten the tool or plugin name.`,
-      );
-    }
-    if (typeof tool.description !== "string" || tool.description.trim() === "") {
-      throw new CliError(`Tool "${tool.name}" needs a description telling the agent what it does.`);
-    }
-    const props = (tool.inputSchema.properties ?? {}) as Record<string, unknown>;
-    for (const reserved of INJECTED_PARAMETERS) {
-      if (reserved in props) {
-        throw new CliError(
-          `Tool "${tool.name}": input field "${reserved}" is reserved; hub adds it to every ` +
-            `tool. Rename the field.`,
-        );
-      }
-    }
-  }
+  const problem = toolListProblem(plugin, tools);
+  if (problem) throw new CliError(problem);
 }
 
 async function writeDist(path: string, text: string): Promise<void> {

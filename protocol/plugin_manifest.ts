@@ -119,7 +119,8 @@ export function pluginNameFromPackage(packageName: string): string {
   return bare.startsWith("hub-plugin-") ? bare.slice("hub-plugin-".length) : bare;
 }
 
-function titleCase(name: string): string {
+/** A plugin name in words: `my-app` → `My App`. */
+export function titleCase(name: string): string {
   return name.split("-").map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join(" ");
 }
 
@@ -198,4 +199,35 @@ export function parseToolsFile(value: unknown): ToolsFile {
   const parsed = toolsFileSchema.safeParse(value);
   if (!parsed.success) throw new Error(formatIssues(parsed.error, ""));
   return parsed.data;
+}
+
+/**
+ * The first problem of a plugin's tool list, or undefined: names snake_case, unique and short
+ * enough once prefixed, a description, and no field named like an injected parameter. Checked by
+ * `hub-plugin build` and again by the hub when it loads a build.
+ */
+export function toolListProblem(plugin: string, tools: ToolEntry[]): string | undefined {
+  const seen = new Set<string>();
+  for (const tool of tools) {
+    if (typeof tool.name !== "string" || !TOOL_NAME_PATTERN.test(tool.name)) {
+      return `Tool name ${JSON.stringify(tool.name)} is not snake_case (for example "list_items").`;
+    }
+    if (seen.has(tool.name)) return `Two tools are named "${tool.name}".`;
+    seen.add(tool.name);
+    const full = `${plugin}__${tool.name}`;
+    if (full.length > MAX_TOOL_NAME_LENGTH) {
+      return `Tool "${full}" is ${full.length} characters; agents accept at most ` +
+        `${MAX_TOOL_NAME_LENGTH}. Shorten the tool or plugin name.`;
+    }
+    if (typeof tool.description !== "string" || tool.description.trim() === "") {
+      return `Tool "${tool.name}" needs a description telling the agent what it does.`;
+    }
+    const props = (tool.inputSchema?.properties ?? {}) as Record<string, unknown>;
+    const reserved = INJECTED_PARAMETERS.find((name) => name in props);
+    if (reserved) {
+      return `Tool "${tool.name}": input field "${reserved}" is reserved; hub adds it to every ` +
+        `tool. Rename the field.`;
+    }
+  }
+  return undefined;
 }

@@ -103,12 +103,19 @@ export function resolveSettings(schema: ConfigSchema | undefined, stored: Settin
   return resolved;
 }
 
-/** The instance names of a plugin: the keys of its first url field's resolved map. */
-export function instanceNames(schema: ConfigSchema | undefined, resolved: Settings): string[] {
+/** A plugin's instances: its first url field's resolved map of instance name → URL. */
+export function instancesOf(
+  schema: ConfigSchema | undefined,
+  resolved: Settings,
+): Record<string, string> {
   const urlKey = Object.entries(schema ?? {}).find(([, f]) => f.type === "url")?.[0];
-  if (!urlKey) return [];
-  const map = resolved[urlKey];
-  return map && typeof map === "object" ? Object.keys(map) : [];
+  const map = urlKey ? resolved[urlKey] : undefined;
+  return map && typeof map === "object" ? map as Record<string, string> : {};
+}
+
+/** The instance names of a plugin. */
+export function instanceNames(schema: ConfigSchema | undefined, resolved: Settings): string[] {
+  return Object.keys(instancesOf(schema, resolved));
 }
 
 /** Required settings that have no value yet (a plugin may refuse to run without them). */

@@ -7,11 +7,11 @@ import { isAbsolute, join, relative } from "node:path";
 import { Ajv } from "ajv";
 import {
   ADAPTER_FILE,
-  MAX_TOOL_NAME_LENGTH,
   parsePluginPackage,
   parseToolsFile,
   type PluginManifest,
   type ToolEntry,
+  toolListProblem,
   TOOLS_FILE,
 } from "../../protocol/plugin_manifest.ts";
 import { SDK_VERSION } from "../../protocol/version.ts";
@@ -65,19 +65,14 @@ async function readIcon(dir: string, icon: string | undefined): Promise<string |
 const schemaChecker = new Ajv({ strict: false, validateFormats: false });
 
 function checkTools(manifest: PluginManifest, tools: ToolEntry[], hint: string): void {
-  const seen = new Set<string>();
+  const problem = toolListProblem(manifest.name, tools);
+  if (problem) throw new Error(`${TOOLS_FILE}: ${problem} ${hint}`);
   for (const tool of tools) {
     if (!schemaChecker.validateSchema(tool.inputSchema)) {
       throw new Error(
         `${TOOLS_FILE}: tool "${tool.name}" has an invalid input schema ` +
           `(${schemaChecker.errorsText(schemaChecker.errors)}); ${hint}`,
       );
-    }
-    if (seen.has(tool.name)) throw new Error(`dist/tools.json lists "${tool.name}" twice; ${hint}`);
-    seen.add(tool.name);
-    const full = `${manifest.name}__${tool.name}`;
-    if (full.length > MAX_TOOL_NAME_LENGTH) {
-      throw new Error(`tool name "${full}" is longer than ${MAX_TOOL_NAME_LENGTH} characters`);
     }
   }
 }

@@ -5,7 +5,7 @@
  */
 import type { PluginDetail } from "../../protocol/health.ts";
 import type { ConfigSchema, PluginManifest } from "../../protocol/plugin_manifest.ts";
-import { instanceNames, resolveSettings } from "../../protocol/plugin_settings.ts";
+import { instancesOf, resolveSettings } from "../../protocol/plugin_settings.ts";
 import type { HubConfig } from "../config/schema.ts";
 import type { LoadedPlugin } from "./load_plugin.ts";
 import { injectParameters, type JsonSchema } from "./tool_schema.ts";
@@ -58,14 +58,6 @@ export function adapterFileName(manifest: PluginManifest, hash: string): string 
   return `${manifest.name}-${hash}.js`;
 }
 
-function instancesOf(plugin: LoadedPlugin, settings: Record<string, unknown>) {
-  const schema = plugin.manifest.configSchema;
-  const names = instanceNames(schema, settings);
-  const urlKey = Object.entries(schema ?? {}).find(([, f]) => f.type === "url")?.[0];
-  const map = (urlKey ? settings[urlKey] : undefined) as Record<string, string> | undefined;
-  return Object.fromEntries(names.map((n) => [n, map?.[n] ?? ""]));
-}
-
 function registerPlugin(
   loaded: LoadedPlugin,
   config: HubConfig,
@@ -74,7 +66,7 @@ function registerPlugin(
 ): RegisteredPlugin {
   const { manifest } = loaded;
   const settings = resolveSettings(manifest.configSchema, config.settings[manifest.name] ?? {});
-  const instances = instancesOf(loaded, settings);
+  const instances = instancesOf(manifest.configSchema, settings);
   const tools = loaded.tools.map((tool): RegisteredTool => {
     const inputSchema = injectParameters(tool.inputSchema, instances);
     const { key, validate } = validators.validator(inputSchema);

@@ -43,13 +43,6 @@ export class ValidatorCache {
     for (const key of [...this.#compiled.keys()]) if (!keep.has(key)) this.#compiled.delete(key);
   }
 
-  /** A new cache holding the validators of the kept schemas. */
-  carryOver(keep: Set<string>): ValidatorCache {
-    const next = new ValidatorCache();
-    for (const [key, fn] of this.#compiled) if (keep.has(key)) next.#compiled.set(key, fn);
-    return next;
-  }
-
   /** A validate function for `schema`; compilation happens on its first use. */
   validator(schema: Record<string, unknown>): { key: string; validate: Validate } {
     const key = JSON.stringify(schema);

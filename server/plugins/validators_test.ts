@@ -85,22 +85,22 @@ Deno.test("equal schemas share one key and one compiled validator", () => {
   assertEquals([a.key === b.key, cache.compiledCount], [true, 1]);
 });
 
-Deno.test("carryOver keeps compiled validators only for the kept keys", () => {
+Deno.test("retain keeps compiled validators only for the kept keys", () => {
   const cache = new ValidatorCache();
   const kept = cache.validator(schema);
   const dropped = cache.validator({ type: "object", properties: {} });
   kept.validate({ query: "x" });
   dropped.validate({});
   assertEquals(cache.compiledCount, 2);
-  const next = cache.carryOver(new Set([kept.key, "never-compiled"]));
-  assertEquals(next.compiledCount, 1);
-  next.validator(schema).validate({ query: "x" });
-  assertEquals(next.compiledCount, 1);
+  cache.retain(new Set([kept.key, "never-compiled"]));
+  assertEquals(cache.compiledCount, 1);
+  cache.validator(schema).validate({ query: "x" });
+  assertEquals(cache.compiledCount, 1);
 });
 
-Deno.test("carryOver leaves the old cache unchanged", () => {
+Deno.test("retain with no kept keys drops every compiled validator", () => {
   const cache = new ValidatorCache();
   cache.validator(schema).validate({ query: "x" });
-  cache.carryOver(new Set());
-  assertEquals(cache.compiledCount, 1);
+  cache.retain(new Set());
+  assertEquals(cache.compiledCount, 0);
 });
