@@ -20,6 +20,8 @@ export const SETTABLE_KEYS = [
   "port                             1-65535",
   "localPlugins.add                 <path>   (--force: allow a path that does not exist)",
   "localPlugins.remove              <path>",
+  "disabledBrowserTools.add         <browser tool name>  (hide and refuse it)",
+  "disabledBrowserTools.remove      <browser tool name>",
   "setting.<plugin>.<key>           <value>  (JSON or text; empty string removes the key)",
 ];
 
@@ -52,6 +54,9 @@ export function parseSetCommand(key: string, value: string | undefined, ctx: Set
   }
   if (key === "localPlugins.add") return addLocalPlugin(need(key, value), ctx);
   if (key === "localPlugins.remove") return removeLocalPlugin(need(key, value), ctx);
+  if (key === "disabledBrowserTools.add" || key === "disabledBrowserTools.remove") {
+    return disabledBrowserTool(key.endsWith(".add"), need(key, value));
+  }
   if (head === "setting" && parts.length >= 3) {
     return setting(parts[1], parts.slice(2).join("."), need(key, value));
   }
@@ -102,9 +107,11 @@ function toolPermission(plugin: string, tool: string, value: string): ConfigChan
     throw new CliError(`"${tool}" is not a tool name: use letters, digits, "_" and "-".`);
   }
   const permission = permissionValue(value);
-  return change(`tool permission of ${plugin}__${tool} = ${permission}`, (c) => {
+  const name = plugin === "browser" ? tool : `${plugin}__${tool}`;
+  return change(`tool permission of ${name} = ${permission}`, (c) => {
     const entry = c.permissions[plugin] ?? { permission: "off", tools: {} };
     entry.tools[tool] = permission;
+    grantedByPerson(entry, permission);
     c.permissions[plugin] = entry;
   });
 }
@@ -115,8 +122,17 @@ function pluginPermission(plugin: string, value: string): ConfigChange {
   return change(`permission of plugin ${plugin} = ${permission}`, (c) => {
     const entry = c.permissions[plugin] ?? { permission: "off", tools: {} };
     entry.permission = permission;
+    grantedByPerson(entry, permission);
     c.permissions[plugin] = entry;
   });
+}
+
+/**
+ * A person granting a permission reviews the plugin as installed now: the old reviewed version
+ * is dropped, and the hub records the installed one on its next reload.
+ */
+function grantedByPerson(entry: { reviewedVersion?: string }, permission: Permission): void {
+  if (permission !== "off") delete entry.reviewedVersion;
 }
 
 function addLocalPlugin(path: string, ctx: SetContext): ConfigChange {
@@ -172,4 +188,17 @@ export function parseSettingValue(raw: string): unknown {
   } catch {
     return raw;
   }
+}
+
+function disabledBrowserTool(add: boolean, name: string): ConfigChange {
+  if (!/^(browser|extension)_[a-z0-9_]+$/.test(name)) {
+    throw new CliError(
+      `"${name}" is not a browser tool name: they start with browser_ or extension_ ` +
+        '(see "hub tool list --plugin browser").',
+    );
+  }
+  return change(`${name} ${add ? "disabled" : "enabled again"}`, (c) => {
+    const rest = c.disabledBrowserTools.filter((n) => n !== name);
+    c.disabledBrowserTools = add ? [...rest, name] : rest;
+  });
 }

@@ -28,3 +28,39 @@ export interface ErrorPayload {
 export function isErrorCategory(value: unknown): value is ErrorCategory {
   return typeof value === "string" && (ERROR_CATEGORIES as readonly string[]).includes(value);
 }
+
+/** The hub's own error codes (DESIGN.md §4): what each means for an agent. */
+export const HUB_ERRORS = {
+  INVALID_ARGUMENTS: { category: "validation", retryable: false },
+  TOOL_NOT_FOUND: { category: "not_found", retryable: false },
+  TOOL_DISABLED: { category: "permission", retryable: false },
+  PERMISSION_OFF: { category: "permission", retryable: false },
+  PERMISSION_DENIED: { category: "permission", retryable: false },
+  EXTENSION_NOT_CONNECTED: { category: "unavailable", retryable: true },
+  EXTENSION_DISCONNECTED: { category: "unavailable", retryable: true },
+  TAB_CLOSED: { category: "unavailable", retryable: true },
+  TAB_UNAVAILABLE: { category: "unavailable", retryable: true },
+  TAB_NOT_FOUND: { category: "not_found", retryable: false },
+  TIMEOUT: { category: "timeout", retryable: true },
+  CONCURRENCY_LIMIT: { category: "rate_limit", retryable: true },
+  CANCELLED: { category: "internal", retryable: true },
+  EXTENSION_ERROR: { category: "internal", retryable: false },
+  INTERNAL: { category: "internal", retryable: false },
+} as const satisfies Record<string, { category: ErrorCategory; retryable: boolean }>;
+
+export type HubErrorCode = keyof typeof HUB_ERRORS;
+
+/** An error payload for one of the hub's own codes. */
+export function hubError(code: HubErrorCode, message: string, details?: unknown): ErrorPayload {
+  const payload: ErrorPayload = { code, message, ...HUB_ERRORS[code] };
+  if (details !== undefined) payload.details = details;
+  return payload;
+}
+
+/** Checks the shape of an error payload that arrived from elsewhere (the extension, a page). */
+export function isErrorPayload(value: unknown): value is ErrorPayload {
+  const v = value as ErrorPayload;
+  return typeof v === "object" && v !== null && typeof v.code === "string" &&
+    typeof v.message === "string" && isErrorCategory(v.category) &&
+    typeof v.retryable === "boolean";
+}

@@ -7,7 +7,8 @@ import { z } from "zod";
 import { matchPatternError } from "./match_pattern.ts";
 
 export const PLUGIN_NAME_PATTERN = /^[a-z0-9]+(-[a-z0-9]+)*$/;
-export const RESERVED_PLUGIN_NAMES = ["browser", "extension"] as const;
+/** `browser`/`extension` name built-in tools; `hub` groups the plugin-management tools. */
+export const RESERVED_PLUGIN_NAMES = ["browser", "extension", "hub"] as const;
 export const TOOL_NAME_PATTERN = /^[a-z][a-z0-9]*(_[a-z0-9]+)*$/;
 /** MCP clients commonly cap tool names at 64 characters; `<plugin>__<tool>` must fit. */
 export const MAX_TOOL_NAME_LENGTH = 64;

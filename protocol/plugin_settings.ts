@@ -124,3 +124,33 @@ export function missingRequired(schema: ConfigSchema | undefined, resolved: Sett
     .filter(([key, f]) => f.type === "url" && f.required && resolved[key] === undefined)
     .map(([key]) => key);
 }
+
+/**
+ * The instance a tab belongs to: the instance whose URL has the tab's origin and a path the
+ * tab's path starts with; the longest such URL wins. Undefined when none matches.
+ */
+export function instanceOfUrl(
+  instances: Record<string, string>,
+  tabUrl: string,
+): string | undefined {
+  let tab: URL;
+  try {
+    tab = new URL(tabUrl);
+  } catch {
+    return undefined;
+  }
+  let best: { name: string; length: number } | undefined;
+  for (const [name, raw] of Object.entries(instances)) {
+    let base: URL;
+    try {
+      base = new URL(raw);
+    } catch {
+      continue;
+    }
+    const path = base.pathname.replace(/\/+$/, "");
+    const matches = base.origin === tab.origin &&
+      (path === "" || tab.pathname === path || tab.pathname.startsWith(`${path}/`));
+    if (matches && (!best || path.length > best.length)) best = { name, length: path.length };
+  }
+  return best?.name;
+}

@@ -1,6 +1,7 @@
 /**
- * Assembles a hub from its parts: config store, secret, plugins and routes. It holds no globals;
- * everything it depends on comes in through `HubOptions`, so tests build one on a temp dir.
+ * Assembles a hub from its parts: config store, secret, plugins, the extension link, the call
+ * pipeline, MCP sessions, audit and routes. It holds no globals; everything it depends on comes in
+ * through `HubOptions`, so tests build one on a temp dir.
  */
 import { join } from "node:path";
 import type { HubPaths } from "./config/paths.ts";
@@ -11,13 +12,35 @@ import { liveFile } from "./config/live_file.ts";
 import type { Logger } from "./log/logger.ts";
 import { createHandler, type Handler } from "./http/handler.ts";
 import { HttpError } from "./http/http_error.ts";
-import { buildHealth, idleSubsystemFacts } from "./health.ts";
+import { WS_PROTOCOL } from "./http/guards.ts";
 import { createRoutes } from "./routes.ts";
 import { createPluginHost, type PluginHost, type ReloadSummary } from "./plugins/plugin_host.ts";
 import { type NpmRoot, npmRootFinder } from "./plugins/npm_root.ts";
-import { toPluginDetail } from "./plugins/registry.ts";
-import { listPluginTools } from "./plugins/tool_listing.ts";
 import { updatePluginSettings } from "./plugins/settings_update.ts";
+import { createAuditFile } from "./audit/audit_file.ts";
+import { createAuditLog } from "./audit/audit_log.ts";
+import {
+  CLOSE_SECRET_ROTATED,
+  createExtensionLink,
+  type ExtensionHandlers,
+} from "./extension/link.ts";
+import { createTabStates } from "./extension/tab_states.ts";
+import { createPluginLogs } from "./extension/plugin_logs.ts";
+import { createExtensionHandlers } from "./extension/handlers.ts";
+import { syncFull } from "./extension/sync.ts";
+import { createCatalog } from "./calls/catalog.ts";
+import { createDispatcher, type DispatcherOptions } from "./calls/dispatcher.ts";
+import { createConfirmations } from "./calls/confirmations.ts";
+import { createInFlight } from "./calls/in_flight.ts";
+import { createPipeline, type Pipeline } from "./calls/pipeline.ts";
+import { createMcpSessions } from "./mcp/sessions.ts";
+import { outcomeResult } from "./mcp/mcp_server.ts";
+import { registerBrowserTools } from "./browser_tools/mod.ts";
+import { HUB_TOOLS } from "./management/mod.ts";
+import type { ManagementContext } from "./management/hub_tool.ts";
+import { applyPermission, permissionTargetError } from "./permissions/permission_update.ts";
+import { applyReviewChanges, reviewChanges } from "./permissions/review.ts";
+import { hubHealth } from "./hub_health.ts";
 
 export interface HubOptions {
   paths: HubPaths;
@@ -29,6 +52,10 @@ export interface HubOptions {
   /** Where global packages live; default runs `npm root -g` once. */
   npmRoot?: NpmRoot;
   clock?: () => number;
+  /** Call timeouts (tests shorten them). */
+  timeouts?: DispatcherOptions & { confirmationMs?: number };
+  /** MCP session creations per minute (default 5). */
+  mcpSessionLimit?: number;
 }
 
 export interface Hub {
@@ -41,8 +68,11 @@ export interface Hub {
   /** The current config; follows changes to config.json (a broken edit keeps the last good one). */
   config(): HubConfig;
   plugins: PluginHost;
+  pipeline: Pipeline;
   /** Re-reads config and secret and rediscovers plugins. */
   reload(): Promise<ReloadSummary>;
+  /** Closes MCP sessions and the extension link, and writes pending audit entries. */
+  close(): Promise<void>;
 }
 
 export function createHub(options: HubOptions): Hub {
@@ -61,19 +91,116 @@ export function createHub(options: HubOptions): Hub {
     logger,
     clock,
   });
+  const skipPermissions = () => options.skipPermissions || config.get().skipPermissions;
+  const catalog = createCatalog({
+    registry: () => plugins.registry(),
+    config: () => config.get(),
+    skipPermissions,
+    browserTools: registerBrowserTools(),
+    hubTools: HUB_TOOLS,
+  });
+  const handlers: ExtensionHandlers = {};
+  const link = createExtensionLink(handlers, logger);
+  const tabs = createTabStates();
+  const logs = createPluginLogs(logger);
+  const dispatcher = createDispatcher(link, { ...options.timeouts, clock });
+  const confirmations = createConfirmations(link, {
+    timeoutMs: options.timeouts?.confirmationMs,
+    clock,
+  });
+  const audit = createAuditLog(createAuditFile(paths.auditLog, { onError }), clock);
+  const sessions = createMcpSessions({
+    catalog,
+    get pipeline() {
+      return pipeline;
+    },
+    logger,
+    clock,
+    sessionLimit: options.mcpSessionLimit,
+  });
+  logs.onEntry((plugin, entry) => sessions.broadcastLog(plugin, entry));
+
+  /** Tells the extension and MCP clients that tools, permissions or settings changed. */
+  function announce(reason: "reload" | "permissions" | "settings") {
+    link.notify(
+      "sync.full",
+      syncFull(plugins.registry(), config.get(), catalog, skipPermissions()),
+    );
+    link.notify("plugins.changed", { reason });
+    sessions.toolsChanged();
+  }
+
+  /** Writes a config change, then makes the hub see it at once. */
+  async function changeConfig(mutate: (c: HubConfig) => void, reason: "permissions") {
+    await store.update(mutate);
+    config.refresh();
+    announce(reason);
+  }
+
+  /** Resets permissions of plugins whose version changed since their review (SPEC "Versioning" 4). */
+  async function enforceReview() {
+    const changes = reviewChanges(config.get(), plugins.registry().plugins);
+    if (changes.length === 0) return;
+    await store.update((c) => applyReviewChanges(c, changes));
+    config.refresh();
+    for (const c of changes.filter((c) => c.kind === "reset")) {
+      logger.warn(
+        `Plugin "${c.plugin}" changed from version ${c.from} to ${c.to}: its permissions are ` +
+          "off until it is reviewed again (plugin_inspect, plugin_mark_reviewed) and turned on.",
+      );
+    }
+  }
+
+  const management: ManagementContext = {
+    registry: () => plugins.registry(),
+    config: () => config.get(),
+    tabs,
+    extensionConnected: () => link.isConnected(),
+    async markReviewed(plugin, version) {
+      await changeConfig((c) => {
+        const entry = c.permissions[plugin] ??= { permission: "off", tools: {} };
+        entry.reviewedVersion = version;
+      }, "permissions");
+      return config.get();
+    },
+  };
+
+  const pipeline = createPipeline({
+    catalog,
+    link,
+    tabs,
+    dispatcher,
+    confirmations,
+    inFlight: createInFlight(),
+    audit,
+    management,
+    clock,
+    allowAlways: (tool) =>
+      changeConfig((c) =>
+        applyPermission(c, {
+          plugin: tool.group,
+          tool: tool.kind === "plugin" ? tool.tool.baseName : tool.name,
+        }, "auto"), "permissions"),
+  });
+
   let port = 0;
   const startedAt = clock();
-  const ready = plugins.load();
-  ready.then(
-    (s) => logger.info(`Loaded ${s.plugins} plugin(s) in ${s.durationMs} ms`),
-    (e) => logger.error(`Plugin discovery failed: ${(e as Error).message}`),
-  );
+  const ready = plugins.load().then(async (summary) => {
+    await enforceReview();
+    logger.info(`Loaded ${summary.plugins} plugin(s) in ${summary.durationMs} ms`);
+    return summary;
+  });
+  ready.catch((e) => logger.error(`Plugin discovery failed: ${(e as Error).message}`));
 
   async function reload() {
     try {
       config.refresh();
+      const before = secret.get();
       secret.refresh();
       const summary = await plugins.reload();
+      await enforceReview();
+      if (secret.get() !== before) link.disconnect(CLOSE_SECRET_ROTATED, "secret rotated");
+      announce("reload");
       logger.info(`Reloaded: ${summary.plugins} plugin(s) in ${summary.durationMs} ms`);
       return summary;
     } catch (error) {
@@ -82,35 +209,85 @@ export function createHub(options: HubOptions): Hub {
     }
   }
 
+  const settingsDeps = { registry: () => plugins.registry(), store, reload };
+  Object.assign(
+    handlers,
+    createExtensionHandlers({
+      tabs,
+      logs,
+      dispatcher,
+      confirmations,
+      state: () => syncFull(plugins.registry(), config.get(), catalog, skipPermissions()),
+      async setPermission(target, permission) {
+        const problem = permissionTargetError(target, plugins.registry(), catalog);
+        if (problem) throw new Error(problem);
+        const version = plugins.registry().plugin(target.plugin)?.version;
+        await changeConfig((c) => applyPermission(c, target, permission, version), "permissions");
+      },
+      setSkipPermissions: (enabled) =>
+        changeConfig((c) => (c.skipPermissions = enabled), "permissions"),
+      setPluginSettings: (plugin, settings) =>
+        updatePluginSettings({ plugin, settings }, settingsDeps),
+      pong: () => link.notify("pong", { ts: clock() }),
+    }),
+  );
+  link.onConnect(() =>
+    link.notify("sync.full", syncFull(plugins.registry(), config.get(), catalog, skipPermissions()))
+  );
+  link.onDisconnect(() => {
+    tabs.clear();
+    confirmations.failAll("the connection closed");
+  });
+
   const routes = createRoutes({
-    // Extension link, MCP sessions, browser tools and audit do not exist in this version yet,
-    // so they truly have nothing to report.
-    health: () => {
-      const registry = plugins.registry();
-      return buildHealth({
-        ...idleSubsystemFacts(),
+    health: () =>
+      hubHealth({
         mode: options.mode,
         startedAt,
         now: clock(),
-        skipPermissions: options.skipPermissions,
-        reloads: plugins.stats(),
-        plugins: registry.plugins.map(toPluginDetail),
-        failedPlugins: plugins.failedPlugins(),
-        discoveryErrors: plugins.discoveryErrors(),
-      });
-    },
+        skipPermissions: skipPermissions(),
+        plugins,
+        tabs,
+        logs,
+        catalog,
+        config: config.get(),
+        extensionConnected: link.isConnected(),
+        mcpClients: sessions.count(),
+        audit: audit.summary(),
+      }),
     wsUrl: () => `ws://127.0.0.1:${port}/ws`,
     reload,
     listTools: (plugin) => {
-      const registry = plugins.registry();
-      if (plugin !== undefined && plugin !== "browser" && !registry.plugin(plugin)) {
-        const known = registry.plugins.map((p) => p.name).join(", ") || "none";
+      if (plugin !== undefined && !catalog.groups().includes(plugin)) {
+        const known = catalog.groups().join(", ");
         throw new HttpError(404, "PLUGIN_NOT_FOUND", `No plugin "${plugin}" (plugins: ${known}).`);
       }
-      return listPluginTools(registry, config.get(), options.skipPermissions, plugin);
+      return catalog.list(plugin);
     },
-    updatePluginSettings: (body) =>
-      updatePluginSettings(body, { registry: () => plugins.registry(), store, reload }),
+    async callTool(name, args) {
+      const outcome = await pipeline.call({ name, args });
+      return {
+        status: outcome.ok ? 200 : outcome.error.httpStatus,
+        result: outcomeResult(outcome),
+      };
+    },
+    updatePluginSettings: (body) => updatePluginSettings(body, settingsDeps),
+    audit: (query) => audit.query(query),
+    mcp: (req, mode) => sessions.handle(req, mode),
+    connectExtension(req) {
+      if (req.headers.get("upgrade")?.toLowerCase() !== "websocket") {
+        throw new HttpError(426, "UPGRADE_REQUIRED", "/ws only takes WebSocket upgrades.", {
+          upgrade: "websocket",
+        });
+      }
+      const { socket, response } = Deno.upgradeWebSocket(req, {
+        protocol: WS_PROTOCOL,
+        idleTimeout: 30,
+      });
+      link.attach(socket);
+      return response;
+    },
+    reloadExtension: () => link.notify("extension.reload", {}),
   });
   const handler = createHandler({ routes, secret: () => secret.get(), logger, clock });
 
@@ -123,6 +300,12 @@ export function createHub(options: HubOptions): Hub {
     setPort: (p) => (port = p),
     config: () => config.get(),
     plugins,
+    pipeline,
     reload,
+    async close() {
+      link.disconnect(1001, "hub shutting down");
+      await sessions.closeAll();
+      await audit.flush();
+    },
   };
 }

@@ -1,19 +1,60 @@
 /** The HTTP route table of the hub. Each endpoint is one row; the handler applies the guards. */
-import type { Route } from "./http/handler.ts";
-import { jsonResponse } from "./http/http_error.ts";
+import type { Route, RouteContext } from "./http/handler.ts";
+import { HttpError, jsonResponse } from "./http/http_error.ts";
 import { RATE_LIMITS } from "./http/rate_limiter.ts";
 import type { HealthPayload } from "../protocol/health.ts";
-import type { ListedTool } from "./plugins/tool_listing.ts";
-import { readJsonBody } from "./http/body.ts";
+import type { AuditEntry } from "../protocol/audit.ts";
+import type { ListedTool } from "./calls/catalog.ts";
+import { readJsonBody, readOptionalJsonBody } from "./http/body.ts";
+import { type AuditQuery, parseAuditQuery } from "./audit/audit_log.ts";
+import type { McpMode } from "./mcp/mcp_server.ts";
+import type { CallToolResult } from "./calls/results.ts";
 
 export interface RouteDeps {
   health(): HealthPayload;
   /** `ws://127.0.0.1:<port>/ws` of this server. */
   wsUrl(): string;
   reload(): Promise<{ plugins: number; durationMs: number }>;
-  /** Plugin tools, optionally of one plugin (`browser` lists the built-in tools). */
+  /** Tools, optionally of one plugin (`browser` lists the built-in tools). */
   listTools(plugin?: string): ListedTool[];
+  /** Runs a tool; the status tells the class of failure (DESIGN.md §4). */
+  callTool(name: string, args: unknown): Promise<{ status: number; result: CallToolResult }>;
   updatePluginSettings(body: unknown): Promise<unknown>;
+  audit(query: AuditQuery): AuditEntry[];
+  mcp(req: Request, mode: McpMode): Promise<Response>;
+  /** Takes over a `/ws` upgrade request. */
+  connectExtension(req: Request): Response;
+  /** Sends `extension.reload`; false when no extension is connected. */
+  reloadExtension(): boolean;
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === "object" && v !== null && !Array.isArray(v);
+
+/** Tool arguments travel at most as large as a WebSocket frame may be. */
+const MAX_CALL_BODY_BYTES = 10 * 1024 * 1024;
+
+async function callBody(req: Request): Promise<unknown> {
+  const body = await readOptionalJsonBody(req, MAX_CALL_BODY_BYTES);
+  if (body === undefined) return {};
+  if (!isObject(body) || Object.keys(body).some((k) => k !== "arguments")) {
+    throw new HttpError(
+      400,
+      "INVALID_REQUEST",
+      'Send {"arguments": {...}} with the tool\'s arguments (tabId and instance go inside ' +
+        "arguments).",
+    );
+  }
+  return body.arguments ?? {};
+}
+
+function mcpRoutes(path: string, mode: McpMode, deps: RouteDeps): Route[] {
+  return ["POST", "GET", "DELETE"].map((method) => ({
+    method,
+    path,
+    auth: "required",
+    handle: ({ req }: RouteContext) => deps.mcp(req, mode),
+  }));
 }
 
 export function createRoutes(deps: RouteDeps): Route[] {
@@ -34,11 +75,34 @@ export function createRoutes(deps: RouteDeps): Route[] {
       handle: () => jsonResponse({ wsUrl: deps.wsUrl() }),
     },
     {
+      method: "GET",
+      path: "/ws",
+      auth: "websocket",
+      handle: ({ req }) => deps.connectExtension(req),
+    },
+    {
       method: "POST",
       path: "/reload",
       auth: "required",
       rateLimit: RATE_LIMITS.admin,
       handle: async () => jsonResponse({ ok: true, ...(await deps.reload()) }),
+    },
+    {
+      method: "POST",
+      path: "/extension/reload",
+      auth: "required",
+      rateLimit: RATE_LIMITS.admin,
+      handle: () => {
+        if (!deps.reloadExtension()) {
+          throw new HttpError(
+            503,
+            "EXTENSION_NOT_CONNECTED",
+            "The hub extension is not connected, so it cannot be told to reload. Open Chromium " +
+              "with the hub extension loaded.",
+          );
+        }
+        return jsonResponse({ ok: true });
+      },
     },
     {
       method: "GET",
@@ -49,11 +113,37 @@ export function createRoutes(deps: RouteDeps): Route[] {
     },
     {
       method: "POST",
+      path: "/tools/:name/call",
+      auth: "required",
+      handle: async ({ req, params }) => {
+        const args = await callBody(req);
+        const { status, result } = await deps.callTool(params.name, args);
+        return jsonResponse(result, status);
+      },
+    },
+    {
+      method: "GET",
+      path: "/audit",
+      auth: "required",
+      handle: ({ url }) => {
+        let query: AuditQuery;
+        try {
+          query = parseAuditQuery(url.searchParams);
+        } catch (error) {
+          throw new HttpError(400, "INVALID_QUERY", (error as Error).message);
+        }
+        return jsonResponse(deps.audit(query));
+      },
+    },
+    {
+      method: "POST",
       path: "/plugin-settings",
       auth: "required",
       rateLimit: RATE_LIMITS.admin,
       handle: async ({ req }) =>
         jsonResponse(await deps.updatePluginSettings(await readJsonBody(req))),
     },
+    ...mcpRoutes("/mcp", "full", deps),
+    ...mcpRoutes("/mcp/gateway", "gateway", deps),
   ];
 }

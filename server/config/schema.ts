@@ -28,6 +28,10 @@ export const configSchema = z.object({
   additionalAllowedDirectories: z.array(z.string()).default([]),
   telemetry: z.boolean().default(true),
   updateCheckIntervalMinutes: z.number().min(0).default(30),
+  /** Built-in browser tools turned off: not listed, and calls fail with TOOL_DISABLED. */
+  disabledBrowserTools: z.array(z.string()).default([]),
+  /** Set from the side panel: run `ask` tools as `auto` (off stays off). */
+  skipPermissions: z.boolean().default(false),
 });
 export type HubConfig = z.infer<typeof configSchema>;
 

@@ -51,7 +51,34 @@ export function secretsEqual(a: string, b: string): boolean {
   return timingSafeEqual(digest(a), digest(b));
 }
 
-export type AuthMode = "required" | "optional";
+/** `websocket`: the secret travels as `Sec-WebSocket-Protocol: hub, <secret>` (SPEC "Authentication" 3). */
+export type AuthMode = "required" | "optional" | "websocket";
+
+/** The subprotocol the hub selects on `/ws`; the secret follows it in the client's list. */
+export const WS_PROTOCOL = "hub";
+
+/** Checks `Sec-WebSocket-Protocol: hub, <secret>` on a `/ws` upgrade. */
+export function checkWebSocketProtocol(req: Request, secret: string | undefined): AuthResult {
+  const offered = (req.headers.get("sec-websocket-protocol") ?? "").split(",").map((p) => p.trim());
+  const fail = (message: string): AuthResult => ({
+    authenticated: false,
+    response: errorResponse(new HttpError(401, "UNAUTHORIZED", message)),
+  });
+  if (offered[0] !== WS_PROTOCOL) {
+    return fail(
+      `Offer the WebSocket subprotocols "${WS_PROTOCOL}, <secret>" ` +
+        "(Sec-WebSocket-Protocol); the secret is in <config dir>/extension/auth.json.",
+    );
+  }
+  if (secret === undefined) return { authenticated: true };
+  if (offered.length < 2 || !secretsEqual(offered[1], secret)) {
+    return fail(
+      "Wrong secret in Sec-WebSocket-Protocol. It may have been rotated; reconnect " +
+        "with the one in <config dir>/extension/auth.json.",
+    );
+  }
+  return { authenticated: true };
+}
 
 export interface AuthResult {
   /** Set when the request must stop here. */
@@ -65,6 +92,7 @@ export interface AuthResult {
  * `optional` mode a request without the header passes unauthenticated; a wrong secret never passes.
  */
 export function checkBearer(req: Request, secret: string | undefined, mode: AuthMode): AuthResult {
+  if (mode === "websocket") return checkWebSocketProtocol(req, secret);
   if (secret === undefined) return { authenticated: true };
   const header = req.headers.get("authorization");
   if (header === null && mode === "optional") return { authenticated: false };

@@ -11,12 +11,15 @@ import { type RateLimit, RateLimiter, RETRY_AFTER_SECONDS } from "./rate_limiter
 export interface RouteContext {
   req: Request;
   url: URL;
+  /** Values of `:name` segments in the route's path, decoded. */
+  params: Record<string, string>;
   /** True when the request carried the right secret (always true when none is configured). */
   authenticated: boolean;
 }
 
 export interface Route {
   method: string;
+  /** `/tools/:name/call`: a `:name` segment matches one path segment. */
   path: string;
   auth: AuthMode;
   /** When set, requests to this route are counted against this limit. */
@@ -45,8 +48,12 @@ export function createHandler(deps: HandlerDeps): Handler {
     const url = new URL(req.url);
     const blocked = checkHost(req) ?? checkOrigin(req);
     if (blocked) return blocked;
-    const samePath = deps.routes.filter((r) => r.path === url.pathname);
-    const route = samePath.find((r) => r.method === req.method);
+    const matches = deps.routes
+      .map((r) => ({ route: r, params: matchPath(r.path, url.pathname) }))
+      .filter((m) => m.params !== undefined);
+    const samePath = matches.map((m) => m.route);
+    const found = matches.find((m) => m.route.method === req.method);
+    const route = found?.route;
     const auth = checkBearer(req, deps.secret(), route?.auth ?? "required");
     if (auth.response) return auth.response;
     if (!route) {
@@ -71,7 +78,12 @@ export function createHandler(deps: HandlerDeps): Handler {
         { "retry-after": String(RETRY_AFTER_SECONDS) },
       );
     }
-    return await route.handle({ req, url, authenticated: auth.authenticated });
+    return await route.handle({
+      req,
+      url,
+      params: found!.params!,
+      authenticated: auth.authenticated,
+    });
   }
 
   return async (req) => {
@@ -92,6 +104,26 @@ export function createHandler(deps: HandlerDeps): Handler {
     deps.logger.debug(`${req.method} ${safePath(req)} ${response.status} ${clock() - started}ms`);
     return response;
   };
+}
+
+/** The `:name` values when `pathname` fits `pattern`, else undefined. */
+export function matchPath(pattern: string, pathname: string): Record<string, string> | undefined {
+  if (!pattern.includes(":")) return pattern === pathname ? {} : undefined;
+  const want = pattern.split("/");
+  const have = pathname.split("/");
+  if (want.length !== have.length) return undefined;
+  const params: Record<string, string> = {};
+  for (let i = 0; i < want.length; i++) {
+    if (want[i].startsWith(":")) {
+      if (have[i] === "") return undefined;
+      try {
+        params[want[i].slice(1)] = decodeURIComponent(have[i]);
+      } catch {
+        return undefined;
+      }
+    } else if (want[i] !== have[i]) return undefined;
+  }
+  return params;
 }
 
 function safePath(req: Request): string {

@@ -127,21 +127,25 @@ export function emptyRegistry(): Registry {
   return { plugins: [], plugin: () => undefined, tool: () => undefined, schemaKeys: new Set() };
 }
 
-/**
- * A plugin as `/health` shows it. Tab state stays `closed` (no tabs) until the extension reports
- * tabs; the log buffer fills once plugin logs arrive from the extension.
- */
-export function toPluginDetail(plugin: RegisteredPlugin): PluginDetail {
+/** A plugin as `/health` shows it, with the tabs the extension reported and its log buffer. */
+export function toPluginDetail(
+  plugin: RegisteredPlugin,
+  tabs: { state: PluginDetail["tabState"]; tabs: PluginDetail["tabs"] } = {
+    state: "closed",
+    tabs: [],
+  },
+  logBufferSize = 0,
+): PluginDetail {
   const detail: PluginDetail = {
     name: plugin.name,
     displayName: plugin.displayName,
     toolCount: plugin.tools.length,
     tools: plugin.tools.map((t) => t.name),
-    tabState: "closed",
-    tabs: [],
+    tabState: tabs.state,
+    tabs: tabs.tabs,
     source: plugin.source,
     sdkVersion: plugin.sdkVersion ?? null,
-    logBufferSize: 0,
+    logBufferSize,
   };
   if (plugin.iconSvg) detail.iconSvg = plugin.iconSvg;
   return detail;

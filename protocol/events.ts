@@ -1,0 +1,250 @@
+/**
+ * Every JSON-RPC method on `/ws` (SPEC "Events"), both directions, with its payload as a zod
+ * schema. Receivers validate with these schemas; senders are typed by them. Field meanings are in
+ * docs/protocol.md. Unknown fields are ignored on receipt, so either side may add fields later.
+ */
+import { z } from "zod";
+import { ERROR_CATEGORIES } from "./errors.ts";
+
+const permission = z.enum(["off", "ask", "auto"]);
+const tabState = z.enum(["closed", "unavailable", "ready"]);
+
+export const errorPayloadSchema = z.object({
+  code: z.string().min(1),
+  message: z.string(),
+  category: z.enum(ERROR_CATEGORIES),
+  retryable: z.boolean(),
+  details: z.unknown().optional(),
+});
+
+export const pluginTabSchema = z.object({
+  tabId: z.number().int().min(1),
+  url: z.string(),
+  title: z.string(),
+  ready: z.boolean(),
+});
+
+/** A tool as the extension sees it (side panel, confirmations). */
+export const syncToolSchema = z.object({
+  name: z.string(),
+  displayName: z.string(),
+  description: z.string(),
+  permission,
+});
+
+/** Everything the extension needs to inject and run one plugin. */
+export const syncPluginSchema = z.object({
+  name: z.string(),
+  displayName: z.string(),
+  version: z.string(),
+  description: z.string().optional(),
+  urlPatterns: z.array(z.string()),
+  excludePatterns: z.array(z.string()),
+  /** File name under `<config>/extension/adapters/`; changes whenever the adapter changes. */
+  adapterFile: z.string(),
+  adapterHash: z.string(),
+  sdkVersion: z.string(),
+  settings: z.record(z.string(), z.unknown()),
+  instances: z.record(z.string(), z.string()),
+  iconSvg: z.string().optional(),
+  permission,
+  reviewedVersion: z.string().optional(),
+  /** The installed version differs from the reviewed one: permissions were reset to off. */
+  needsReview: z.boolean(),
+  tools: z.array(syncToolSchema),
+});
+
+export const dispatchResultSchema = z.union([
+  z.object({ ok: z.literal(true), value: z.unknown(), tabId: z.number().int().optional() }),
+  z.object({ ok: z.literal(false), error: errorPayloadSchema }),
+]);
+
+/** Methods the hub sends to the extension. */
+export const SERVER_METHODS = {
+  "sync.full": {
+    type: "notification",
+    params: z.object({
+      hubVersion: z.string(),
+      skipPermissions: z.boolean(),
+      plugins: z.array(syncPluginSchema),
+      browserTools: z.array(syncToolSchema),
+      disabledBrowserTools: z.array(z.string()),
+    }),
+  },
+  "plugin.update": { type: "notification", params: z.object({ plugin: syncPluginSchema }) },
+  "plugin.uninstall": {
+    type: "request",
+    params: z.object({ plugin: z.string() }),
+    result: z.object({ ok: z.boolean() }),
+  },
+  "plugins.changed": {
+    type: "notification",
+    params: z.object({ reason: z.enum(["reload", "permissions", "settings"]) }),
+  },
+  "tool.dispatch": {
+    type: "request",
+    params: z.object({
+      dispatchId: z.string(),
+      /** Name as clients call it: `<plugin>__<tool>` or a built-in name. */
+      tool: z.string(),
+      kind: z.enum(["plugin", "browser"]),
+      /** Plugin name, or `browser`. */
+      plugin: z.string(),
+      /** Plugin tools: the tool's own name, as the adapter knows it. */
+      baseTool: z.string().optional(),
+      /** Browser tools: the extension method that runs the tool. */
+      method: z.string().optional(),
+      input: z.record(z.string(), z.unknown()),
+      tabId: z.number().int().min(1).optional(),
+      instance: z.object({ name: z.string(), url: z.string() }).optional(),
+      settings: z.record(z.string(), z.unknown()).optional(),
+    }),
+    result: dispatchResultSchema,
+  },
+  "tool.invocationStart": {
+    type: "notification",
+    params: z.object({
+      invocationId: z.string(),
+      tool: z.string(),
+      plugin: z.string(),
+      startedAt: z.number(),
+    }),
+  },
+  "tool.invocationEnd": {
+    type: "notification",
+    params: z.object({
+      invocationId: z.string(),
+      tool: z.string(),
+      plugin: z.string(),
+      success: z.boolean(),
+      durationMs: z.number(),
+      error: errorPayloadSchema.optional(),
+    }),
+  },
+  "confirmation.request": {
+    type: "notification",
+    params: z.object({
+      /** Also the invocation id: `tool.invocationEnd` with it means the request is settled. */
+      id: z.string(),
+      tool: z.string(),
+      plugin: z.string(),
+      parameters: z.record(z.string(), z.unknown()),
+      /** Milliseconds since epoch after which the hub stops waiting. */
+      expiresAt: z.number(),
+    }),
+  },
+  "extension.reload": { type: "notification", params: z.object({}) },
+  pong: { type: "notification", params: z.object({ ts: z.number() }) },
+} as const;
+
+const tabStateChange = z.object({
+  plugin: z.string(),
+  state: tabState,
+  tabs: z.array(pluginTabSchema),
+});
+
+const logEntry = z.object({
+  level: z.enum(["debug", "info", "warn", "error"]),
+  message: z.string(),
+  timestamp: z.number().optional(),
+  data: z.unknown().optional(),
+});
+
+const ok = z.object({ ok: z.boolean() });
+
+/** Methods the extension sends to the hub. */
+export const EXTENSION_METHODS = {
+  "tab.syncAll": {
+    type: "notification",
+    params: z.object({ plugins: z.array(tabStateChange) }),
+  },
+  "tab.stateChanged": { type: "request", params: tabStateChange, result: ok },
+  "tool.progress": {
+    type: "notification",
+    params: z.object({
+      dispatchId: z.string(),
+      progress: z.number(),
+      total: z.number().optional(),
+      message: z.string().optional(),
+    }),
+  },
+  "plugin.log": {
+    type: "notification",
+    params: z.object({ plugin: z.string(), entries: z.array(logEntry).max(1000) }),
+  },
+  "config.getState": { type: "request", params: z.object({}).optional(), result: z.unknown() },
+  "config.setToolPermission": {
+    type: "request",
+    params: z.object({ plugin: z.string(), tool: z.string(), permission }),
+    result: z.unknown(),
+  },
+  "config.setPluginPermission": {
+    type: "request",
+    params: z.object({ plugin: z.string(), permission }),
+    result: z.unknown(),
+  },
+  "config.setSkipPermissions": {
+    type: "request",
+    params: z.object({ enabled: z.boolean() }),
+    result: z.unknown(),
+  },
+  "config.setPluginSettings": {
+    type: "request",
+    params: z.object({ plugin: z.string(), settings: z.record(z.string(), z.unknown()) }),
+    result: z.unknown(),
+  },
+  "plugin.search": {
+    type: "request",
+    params: z.object({ query: z.string().optional() }),
+    result: z.unknown(),
+  },
+  "plugin.install": {
+    type: "request",
+    params: z.object({ name: z.string() }),
+    result: z.unknown(),
+  },
+  "plugin.updateFromRegistry": {
+    type: "request",
+    params: z.object({ name: z.string() }),
+    result: z.unknown(),
+  },
+  "plugin.remove": { type: "request", params: z.object({ name: z.string() }), result: z.unknown() },
+  "plugin.checkUpdates": { type: "request", params: z.object({}).optional(), result: z.unknown() },
+  "plugin.removeBySpecifier": {
+    type: "request",
+    params: z.object({ specifier: z.string() }),
+    result: z.unknown(),
+  },
+  "folder.open": { type: "request", params: z.object({ path: z.string() }), result: z.unknown() },
+  "confirmation.response": {
+    type: "notification",
+    params: z.object({
+      id: z.string(),
+      decision: z.enum(["allow", "deny"]),
+      alwaysAllow: z.boolean().optional(),
+    }),
+  },
+  ping: { type: "notification", params: z.object({}).optional() },
+} as const;
+
+export type ServerMethod = keyof typeof SERVER_METHODS;
+export type ExtensionMethod = keyof typeof EXTENSION_METHODS;
+export type ServerParams<M extends ServerMethod> = z.infer<typeof SERVER_METHODS[M]["params"]>;
+export type ExtensionParams<M extends ExtensionMethod> = z.infer<
+  typeof EXTENSION_METHODS[M]["params"]
+>;
+export type SyncPlugin = z.infer<typeof syncPluginSchema>;
+export type SyncTool = z.infer<typeof syncToolSchema>;
+export type DispatchParams = ServerParams<"tool.dispatch">;
+export type DispatchResult = z.infer<typeof dispatchResultSchema>;
+export type TabStateChange = z.infer<typeof tabStateChange>;
+export type TabState = z.infer<typeof tabState>;
+export type PluginLogEntry = z.infer<typeof logEntry>;
+
+/** Turns zod issues into one line a developer can act on: `params.tabs.0.url: expected string`. */
+export function describeIssues(error: z.ZodError): string {
+  return error.issues.map((issue) => {
+    const where = ["params", ...issue.path.map(String)].join(".");
+    return `${where}: ${issue.message}`;
+  }).join("; ");
+}

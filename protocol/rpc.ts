@@ -1,0 +1,148 @@
+/**
+ * JSON-RPC 2.0 framing for the `/ws` link between hub and extension: message types, parsing a
+ * frame into exactly one message or a ready-made error reply, and the standard error codes.
+ * Both ends use this file, so a frame is judged the same way on either side.
+ */
+
+export const RPC_ERRORS = {
+  PARSE_ERROR: -32700,
+  INVALID_REQUEST: -32600,
+  METHOD_NOT_FOUND: -32601,
+  INVALID_PARAMS: -32602,
+  INTERNAL_ERROR: -32603,
+} as const;
+
+/** Frames larger than this are refused (SPEC "Limits": WebSocket max payload 10 MB). */
+export const MAX_FRAME_BYTES = 10 * 1024 * 1024;
+
+export type RpcId = string | number;
+
+export interface RpcRequest {
+  jsonrpc: "2.0";
+  id: RpcId;
+  method: string;
+  params?: unknown;
+}
+
+export interface RpcNotification {
+  jsonrpc: "2.0";
+  method: string;
+  params?: unknown;
+}
+
+export interface RpcErrorObject {
+  code: number;
+  message: string;
+  data?: unknown;
+}
+
+export type RpcResponse =
+  | { jsonrpc: "2.0"; id: RpcId; result: unknown }
+  | { jsonrpc: "2.0"; id: RpcId | null; error: RpcErrorObject };
+
+export type RpcMessage = RpcRequest | RpcNotification | RpcResponse;
+
+/** What a frame turned out to be: a message to handle, or an error to send back (or drop). */
+export type ParsedFrame =
+  | { kind: "request"; message: RpcRequest }
+  | { kind: "notification"; message: RpcNotification }
+  | { kind: "response"; message: RpcResponse }
+  | { kind: "invalid"; reply?: RpcResponse };
+
+export function errorReply(id: RpcId | null, code: number, message: string): RpcResponse {
+  return { jsonrpc: "2.0", id, error: { code, message } };
+}
+
+function isId(value: unknown): value is RpcId {
+  return typeof value === "string" || (typeof value === "number" && Number.isFinite(value));
+}
+
+/** Byte length of a UTF-8 string without encoding it (frames can be large). */
+export function utf8Length(text: string): number {
+  let bytes = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0x80) bytes += 1;
+    else if (c < 0x800) bytes += 2;
+    else if (c >= 0xd800 && c <= 0xdbff) {
+      bytes += 4;
+      i++;
+    } else bytes += 3;
+  }
+  return bytes;
+}
+
+/**
+ * Parses one WebSocket text frame. Anything that is not a single valid JSON-RPC 2.0 message gives
+ * `invalid`, with a reply when the sender can use one (a request id was readable, or the frame
+ * was not JSON at all, answered with id null as the spec says).
+ */
+export function parseFrame(frame: unknown): ParsedFrame {
+  if (typeof frame !== "string") {
+    return {
+      kind: "invalid",
+      reply: errorReply(null, RPC_ERRORS.INVALID_REQUEST, "Binary frames are not supported."),
+    };
+  }
+  if (frame.length > MAX_FRAME_BYTES || utf8Length(frame) > MAX_FRAME_BYTES) {
+    return {
+      kind: "invalid",
+      reply: errorReply(
+        null,
+        RPC_ERRORS.INVALID_REQUEST,
+        `Frame of ${utf8Length(frame)} bytes refused: the limit is ${MAX_FRAME_BYTES} bytes.`,
+      ),
+    };
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(frame);
+  } catch (error) {
+    return {
+      kind: "invalid",
+      reply: errorReply(null, RPC_ERRORS.PARSE_ERROR, `Invalid JSON: ${(error as Error).message}`),
+    };
+  }
+  return classify(value);
+}
+
+function classify(value: unknown): ParsedFrame {
+  if (Array.isArray(value)) {
+    return {
+      kind: "invalid",
+      reply: errorReply(null, RPC_ERRORS.INVALID_REQUEST, "Batches are not supported."),
+    };
+  }
+  if (typeof value !== "object" || value === null) {
+    return {
+      kind: "invalid",
+      reply: errorReply(null, RPC_ERRORS.INVALID_REQUEST, "A message must be a JSON object."),
+    };
+  }
+  const m = value as Record<string, unknown>;
+  const id = isId(m.id) ? m.id : null;
+  const bad = (why: string): ParsedFrame => ({
+    kind: "invalid",
+    reply: errorReply(id, RPC_ERRORS.INVALID_REQUEST, why),
+  });
+  if (m.jsonrpc !== "2.0") return bad('"jsonrpc" must be "2.0".');
+  if ("method" in m) {
+    if (typeof m.method !== "string" || m.method === "") return bad('"method" must be a string.');
+    if (!("id" in m)) return { kind: "notification", message: m as unknown as RpcNotification };
+    if (!isId(m.id)) return bad('"id" must be a string or a number.');
+    return { kind: "request", message: m as unknown as RpcRequest };
+  }
+  if (!isId(m.id) && m.id !== null) return bad('A response needs an "id".');
+  if ("result" in m === "error" in m) {
+    return bad('A response has exactly one of "result", "error".');
+  }
+  if ("error" in m) {
+    const e = m.error as RpcErrorObject;
+    if (typeof e !== "object" || e === null || typeof e.code !== "number") {
+      return bad('"error" must be an object with a numeric "code".');
+    }
+  }
+  // A response we cannot match (id null) is dropped without a reply: replying could loop.
+  if (m.id === null) return { kind: "invalid" };
+  return { kind: "response", message: m as unknown as RpcResponse };
+}

@@ -1,0 +1,113 @@
+/**
+ * The audit log of a running hub: the last 500 entries in memory for `/audit`, every entry
+ * appended to `audit.log`, and the counters of `auditSummary` in `/health` (since start, and for
+ * the last 24 hours in one-minute buckets).
+ */
+import { AUDIT_RING_SIZE, type AuditEntry } from "../../protocol/audit.ts";
+import type { AuditSummary } from "../../protocol/health.ts";
+import type { AuditFile } from "./audit_file.ts";
+
+export interface AuditQuery {
+  limit: number;
+  plugin?: string;
+  tool?: string;
+  success?: boolean;
+}
+
+export interface AuditLog {
+  record(entry: AuditEntry): void;
+  /** Newest first. */
+  query(query: AuditQuery): AuditEntry[];
+  summary(): AuditSummary;
+  flush(): Promise<void>;
+}
+
+const MINUTE = 60_000;
+const DAY_MINUTES = 24 * 60;
+
+export function createAuditLog(file: AuditFile | undefined, clock: () => number = Date.now) {
+  const ring: AuditEntry[] = [];
+  let next = 0;
+  const totals = { total: 0, success: 0, durationMs: 0 };
+  const buckets = new Map<number, { total: number; success: number }>();
+
+  function countMinute(success: boolean) {
+    const minute = Math.floor(clock() / MINUTE);
+    const bucket = buckets.get(minute) ?? { total: 0, success: 0 };
+    bucket.total++;
+    if (success) bucket.success++;
+    buckets.set(minute, bucket);
+    if (buckets.size > DAY_MINUTES + 1) {
+      for (const key of buckets.keys()) if (key <= minute - DAY_MINUTES) buckets.delete(key);
+    }
+  }
+
+  const log: AuditLog = {
+    record(entry) {
+      if (ring.length < AUDIT_RING_SIZE) ring.push(entry);
+      else ring[next] = entry;
+      next = (next + 1) % AUDIT_RING_SIZE;
+      totals.total++;
+      if (entry.success) totals.success++;
+      totals.durationMs += entry.durationMs;
+      countMinute(entry.success);
+      file?.append(entry);
+    },
+    query({ limit, plugin, tool, success }) {
+      const out: AuditEntry[] = [];
+      for (let i = 1; i <= ring.length && out.length < limit; i++) {
+        const entry = ring[(next - i + ring.length) % ring.length];
+        if (plugin !== undefined && entry.plugin !== plugin) continue;
+        if (tool !== undefined && entry.tool !== tool) continue;
+        if (success !== undefined && entry.success !== success) continue;
+        out.push(entry);
+      }
+      return out;
+    },
+    summary() {
+      const since = Math.floor(clock() / MINUTE) - DAY_MINUTES;
+      let total = 0;
+      let success = 0;
+      for (const [minute, b] of buckets) {
+        if (minute <= since) continue;
+        total += b.total;
+        success += b.success;
+      }
+      return {
+        totalInvocations: totals.total,
+        successCount: totals.success,
+        failureCount: totals.total - totals.success,
+        last24h: { total, success, failure: total - success },
+        avgDurationMs: totals.total === 0
+          ? 0
+          : Math.round((totals.durationMs / totals.total) * 10) / 10,
+      };
+    },
+    flush: () => file?.flush() ?? Promise.resolve(),
+  };
+  return log;
+}
+
+/** Parses the query string of `GET /audit`; throws a message naming the bad parameter. */
+export function parseAuditQuery(params: URLSearchParams): AuditQuery {
+  const rawLimit = params.get("limit");
+  let limit = 50;
+  if (rawLimit !== null) {
+    limit = Number(rawLimit);
+    if (!/^\d+$/.test(rawLimit) || limit < 1 || limit > AUDIT_RING_SIZE) {
+      throw new Error(
+        `limit must be a whole number from 1 to ${AUDIT_RING_SIZE} (got "${rawLimit}").`,
+      );
+    }
+  }
+  const rawSuccess = params.get("success");
+  if (rawSuccess !== null && rawSuccess !== "true" && rawSuccess !== "false") {
+    throw new Error(`success must be "true" or "false" (got "${rawSuccess}").`);
+  }
+  return {
+    limit,
+    plugin: params.get("plugin") ?? undefined,
+    tool: params.get("tool") ?? undefined,
+    success: rawSuccess === null ? undefined : rawSuccess === "true",
+  };
+}

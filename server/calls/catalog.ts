@@ -1,0 +1,159 @@
+/**
+ * Every tool a client can call, in one view: plugin tools from the current registry, the built-in
+ * browser tools and the plugin-management tools. Finding a tool, checking its arguments and
+ * listing tools (with permissions and `[Disabled]` marks) work the same for all three kinds, and
+ * every transport uses this one view.
+ */
+import type { HubConfig, Permission } from "../config/schema.ts";
+import { effectivePermission, listedDescription } from "../permissions/effective.ts";
+import type { RegisteredPlugin, RegisteredTool, Registry } from "../plugins/registry.ts";
+import { type JsonSchema, stripInjected } from "../plugins/tool_schema.ts";
+import {
+  inputJsonSchema,
+  parseWithZod,
+  type RegisteredBrowserTool,
+} from "../browser_tools/browser_tool.ts";
+import { HUB_TOOL_GROUP, type HubTool } from "../management/hub_tool.ts";
+
+export const BROWSER_GROUP = "browser";
+
+/** A tool in `GET /tools`, `tools/list` and `hub_list_tools` (DESIGN.md §4). */
+export interface ListedTool {
+  name: string;
+  description: string;
+  inputSchema: JsonSchema;
+  /** Plugin name; `browser` for built-in browser tools; `hub` for management tools. */
+  plugin: string;
+  permission: Permission;
+}
+
+interface Common {
+  name: string;
+  displayName: string;
+  description: string;
+  inputSchema: JsonSchema;
+  /** Plugin name, `browser` or `hub`: the key in `permissions`, the audit `plugin` field. */
+  group: string;
+}
+
+export type CatalogTool =
+  | Common & { kind: "plugin"; plugin: RegisteredPlugin; tool: RegisteredTool }
+  | Common & { kind: "browser"; browser: RegisteredBrowserTool }
+  | Common & { kind: "hub"; hub: HubTool };
+
+/** Arguments checked against a tool's schema, with the injected parameters split off. */
+export type CheckedArgs =
+  | { ok: true; input: Record<string, unknown>; tabId?: number; instance?: string }
+  | { ok: false; errors: string[] };
+
+export interface CatalogSource {
+  registry(): Registry;
+  config(): HubConfig;
+  skipPermissions(): boolean;
+  browserTools: RegisteredBrowserTool[];
+  hubTools: HubTool[];
+}
+
+export interface Catalog {
+  find(name: string): CatalogTool | undefined;
+  /** Tools of one group (plugin name, `browser`, `hub`) or all; disabled browser tools left out. */
+  list(group?: string): ListedTool[];
+  permission(tool: CatalogTool): Permission;
+  check(tool: CatalogTool, args: Record<string, unknown>): CheckedArgs;
+  /** Browser tools turned off through config `disabledBrowserTools`. */
+  isDisabled(tool: CatalogTool): boolean;
+  groups(): string[];
+  /** Every registered built-in name of a group (`browser`), disabled ones included. */
+  allNames(group: string): string[];
+}
+
+export function createCatalog(source: CatalogSource): Catalog {
+  const browser = new Map<string, CatalogTool>(source.browserTools.map((b) => [b.name, {
+    kind: "browser",
+    name: b.name,
+    displayName: b.displayName,
+    description: b.description,
+    inputSchema: b.inputSchema,
+    group: BROWSER_GROUP,
+    browser: b,
+  }]));
+  const hub = new Map<string, CatalogTool>(source.hubTools.map((h) => [h.name, {
+    kind: "hub",
+    name: h.name,
+    displayName: h.displayName,
+    description: h.description,
+    inputSchema: inputJsonSchema(h.input),
+    group: HUB_TOOL_GROUP,
+    hub: h,
+  }]));
+
+  function pluginTool(plugin: RegisteredPlugin, tool: RegisteredTool): CatalogTool {
+    return {
+      kind: "plugin",
+      name: tool.name,
+      displayName: tool.displayName,
+      description: tool.description,
+      inputSchema: tool.inputSchema,
+      group: plugin.name,
+      plugin,
+      tool,
+    };
+  }
+
+  function permissionOf(config: HubConfig, skip: boolean, tool: CatalogTool): Permission {
+    if (tool.kind === "hub") return "auto";
+    const key = tool.kind === "plugin" ? tool.tool.baseName : tool.name;
+    return effectivePermission(config, tool.group, key, skip);
+  }
+
+  function listed(config: HubConfig, skip: boolean, tool: CatalogTool): ListedTool {
+    const permission = permissionOf(config, skip, tool);
+    return {
+      name: tool.name,
+      description: listedDescription(tool.description, permission),
+      inputSchema: tool.inputSchema,
+      plugin: tool.group,
+      permission,
+    };
+  }
+
+  const disabled = (config: HubConfig, tool: CatalogTool) =>
+    tool.kind === "browser" && config.disabledBrowserTools.includes(tool.name);
+
+  return {
+    find(name) {
+      const registered = source.registry().tool(name);
+      if (registered) return pluginTool(source.registry().plugin(registered.plugin)!, registered);
+      return browser.get(name) ?? hub.get(name);
+    },
+    list(group) {
+      const config = source.config();
+      const skip = source.skipPermissions();
+      const out: ListedTool[] = [];
+      for (const plugin of source.registry().plugins) {
+        if (group !== undefined && group !== plugin.name) continue;
+        for (const tool of plugin.tools) out.push(listed(config, skip, pluginTool(plugin, tool)));
+      }
+      for (const tool of [...browser.values(), ...hub.values()]) {
+        if (group !== undefined && group !== tool.group) continue;
+        if (!disabled(config, tool)) out.push(listed(config, skip, tool));
+      }
+      return out;
+    },
+    permission: (tool) => permissionOf(source.config(), source.skipPermissions(), tool),
+    check(tool, args) {
+      if (tool.kind === "plugin") {
+        const result = tool.tool.validate(args);
+        if (!result.valid) return { ok: false, errors: result.errors };
+        return { ok: true, ...stripInjected(args) };
+      }
+      const input = tool.kind === "browser" ? tool.browser.input : tool.hub.input;
+      const parsed = parseWithZod(input, args);
+      return parsed.ok ? { ok: true, input: parsed.input } : parsed;
+    },
+    isDisabled: (tool) => disabled(source.config(), tool),
+    groups: () => [...source.registry().plugins.map((p) => p.name), BROWSER_GROUP, HUB_TOOL_GROUP],
+    allNames: (group) =>
+      [...browser.values(), ...hub.values()].filter((t) => t.group === group).map((t) => t.name),
+  };
+}

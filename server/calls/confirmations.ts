@@ -1,0 +1,97 @@
+/**
+ * Confirmations for `ask` tools: the hub sends `confirmation.request` to the extension and waits
+ * for the person's `confirmation.response`. A confirmation waits at most 5 minutes (then TIMEOUT)
+ * and fails at once when the extension disconnects or the caller gives up.
+ */
+import type { ExtensionParams } from "../../protocol/events.ts";
+import type { ExtensionLink } from "../extension/link.ts";
+import { callError } from "./call_error.ts";
+
+export const CONFIRMATION_TIMEOUT_MS = 5 * 60_000;
+
+export interface Decision {
+  allow: boolean;
+  alwaysAllow: boolean;
+}
+
+export interface ConfirmationRequest {
+  id: string;
+  tool: string;
+  plugin: string;
+  parameters: Record<string, unknown>;
+}
+
+export interface Confirmations {
+  ask(request: ConfirmationRequest, signal?: AbortSignal): Promise<Decision>;
+  respond(response: ExtensionParams<"confirmation.response">): void;
+  /** Fails every waiting confirmation (the extension went away). */
+  failAll(reason: string): void;
+  pending(): number;
+}
+
+interface Waiting {
+  resolve(decision: Decision): void;
+  reject(error: Error): void;
+}
+
+export function createConfirmations(
+  link: ExtensionLink,
+  options: { timeoutMs?: number; clock?: () => number } = {},
+): Confirmations {
+  const timeoutMs = options.timeoutMs ?? CONFIRMATION_TIMEOUT_MS;
+  const clock = options.clock ?? Date.now;
+  const waiting = new Map<string, Waiting>();
+
+  return {
+    ask(request, signal) {
+      if (!link.isConnected()) {
+        return Promise.reject(callError(
+          "EXTENSION_NOT_CONNECTED",
+          `${request.tool} needs your confirmation in the browser, but the hub extension is not ` +
+            "connected. Open Chromium with the hub extension, then try again.",
+        ));
+      }
+      return new Promise<Decision>((resolve, reject) => {
+        const done = () => {
+          clearTimeout(timer);
+          signal?.removeEventListener("abort", onAbort);
+          waiting.delete(request.id);
+        };
+        const timer = setTimeout(() => {
+          done();
+          reject(callError(
+            "TIMEOUT",
+            `Nobody answered the confirmation for ${request.tool} within ` +
+              `${Math.round(timeoutMs / 1000)} s. Ask the user to approve it in the hub side ` +
+              "panel, then call the tool again.",
+          ));
+        }, timeoutMs);
+        const onAbort = () => {
+          done();
+          reject(signal!.reason);
+        };
+        signal?.addEventListener("abort", onAbort, { once: true });
+        waiting.set(request.id, {
+          resolve: (d) => (done(), resolve(d)),
+          reject: (e) => (done(), reject(e)),
+        });
+        link.notify("confirmation.request", { ...request, expiresAt: clock() + timeoutMs });
+      });
+    },
+    respond({ id, decision, alwaysAllow }) {
+      waiting.get(id)?.resolve({
+        allow: decision === "allow",
+        alwaysAllow: decision === "allow" && alwaysAllow === true,
+      });
+    },
+    failAll(reason) {
+      for (const w of [...waiting.values()]) {
+        w.reject(callError(
+          "EXTENSION_DISCONNECTED",
+          `The hub extension disconnected while waiting for your confirmation (${reason}).`,
+        ));
+      }
+    },
+    pending: () => waiting.size,
+  };
+}

@@ -1,0 +1,126 @@
+/**
+ * Sends `tool.dispatch` to the extension and waits for the answer: 30 s without news is a
+ * timeout, each `tool.progress` for the dispatch restarts those 30 s, and nothing runs longer
+ * than 5 minutes (SPEC "Limits"). A disconnect or a caller giving up ends the wait at once.
+ */
+import {
+  describeIssues,
+  type DispatchParams,
+  dispatchResultSchema,
+  type ExtensionParams,
+} from "../../protocol/events.ts";
+import { HUB_ERRORS } from "../../protocol/errors.ts";
+import type { ExtensionLink } from "../extension/link.ts";
+import { CallError, callError } from "./call_error.ts";
+
+export const CALL_TIMEOUT_MS = 30_000;
+export const CALL_MAX_MS = 5 * 60_000;
+
+export interface Progress {
+  progress: number;
+  total?: number;
+  message?: string;
+}
+
+export interface DispatchOptions {
+  onProgress?: (progress: Progress) => void;
+  signal?: AbortSignal;
+}
+
+export interface Dispatcher {
+  dispatch(params: Omit<DispatchParams, "dispatchId">, options?: DispatchOptions): Promise<{
+    value: unknown;
+    tabId?: number;
+  }>;
+  /** Handles `tool.progress` from the extension. */
+  progress(params: ExtensionParams<"tool.progress">): void;
+  active(): number;
+}
+
+export interface DispatcherOptions {
+  timeoutMs?: number;
+  maxMs?: number;
+  clock?: () => number;
+}
+
+interface Active {
+  onProgress?: (progress: Progress) => void;
+  extend(): void;
+}
+
+export function createDispatcher(link: ExtensionLink, options: DispatcherOptions = {}): Dispatcher {
+  const timeoutMs = options.timeoutMs ?? CALL_TIMEOUT_MS;
+  const maxMs = options.maxMs ?? CALL_MAX_MS;
+  const clock = options.clock ?? Date.now;
+  const active = new Map<string, Active>();
+
+  async function dispatch(
+    params: Omit<DispatchParams, "dispatchId">,
+    { onProgress, signal }: DispatchOptions = {},
+  ) {
+    const dispatchId = crypto.randomUUID();
+    const started = clock();
+    const controller = new AbortController();
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const arm = () => {
+      clearTimeout(timer);
+      const left = started + maxMs - clock();
+      const capped = left <= timeoutMs;
+      timer = setTimeout(() => {
+        controller.abort(callError(
+          "TIMEOUT",
+          capped
+            ? `${params.tool} ran longer than the ${maxMs / 1000} s maximum and was abandoned.`
+            : `${params.tool} did not answer within ${timeoutMs / 1000} s. The page may be ` +
+              "busy or stuck; reload the tab and try again.",
+        ));
+      }, Math.max(0, Math.min(timeoutMs, left)));
+    };
+    const onAbort = () =>
+      controller.abort(
+        signal!.reason instanceof CallError
+          ? signal!.reason
+          : callError("CANCELLED", `The caller cancelled ${params.tool}.`),
+      );
+    signal?.addEventListener("abort", onAbort, { once: true });
+    active.set(dispatchId, { onProgress, extend: arm });
+    arm();
+    try {
+      if (signal?.aborted) onAbort();
+      const raw = await link.request("tool.dispatch", { ...params, dispatchId }, controller.signal);
+      return toValue(params.tool, raw);
+    } finally {
+      clearTimeout(timer);
+      signal?.removeEventListener("abort", onAbort);
+      active.delete(dispatchId);
+    }
+  }
+
+  return {
+    dispatch,
+    progress({ dispatchId, progress, total, message }) {
+      const call = active.get(dispatchId);
+      if (!call) return;
+      call.extend();
+      call.onProgress?.({ progress, total, message });
+    },
+    active: () => active.size,
+  };
+}
+
+/** The extension's answer as a value, or the error it carries (tool errors keep their code). */
+function toValue(tool: string, raw: unknown): { value: unknown; tabId?: number } {
+  const parsed = dispatchResultSchema.safeParse(raw);
+  if (!parsed.success) {
+    throw callError(
+      "EXTENSION_ERROR",
+      `The extension sent a malformed result for ${tool}: ${describeIssues(parsed.error)}.`,
+    );
+  }
+  const result = parsed.data;
+  if (!result.ok) {
+    // Codes the hub owns (TAB_CLOSED when a tab closes mid-call…) keep their meaning.
+    throw new CallError(result.error, !(result.error.code in HUB_ERRORS));
+  }
+  return { value: result.value, tabId: result.tabId };
+}

@@ -1,0 +1,211 @@
+/**
+ * The one tool-call pipeline every transport uses (`/mcp`, `/mcp/gateway`, REST, and through them
+ * the CLI and the stdio bridge): find the tool, check its arguments, resolve its permission (and
+ * ask the person when it is `ask`), respect the per-plugin limit, check the tab, dispatch, and
+ * audit the outcome. Errors come out as `CallError`s with the codes of DESIGN.md §4.
+ */
+import type { AuditEntry } from "../../protocol/audit.ts";
+import type { ErrorPayload } from "../../protocol/errors.ts";
+import { type ExtensionLink, notConnectedError } from "../extension/link.ts";
+import type { TabStates } from "../extension/tab_states.ts";
+import type { AuditLog } from "../audit/audit_log.ts";
+import type { ManagementContext } from "../management/hub_tool.ts";
+import type { ContentBlock } from "../browser_tools/browser_tool.ts";
+import type { Catalog, CatalogTool } from "./catalog.ts";
+import { type CallError, callError, toCallError } from "./call_error.ts";
+import type { Confirmations } from "./confirmations.ts";
+import type { Dispatcher, Progress } from "./dispatcher.ts";
+import type { InFlight } from "./in_flight.ts";
+import { checkTabs, resolveInstance } from "./tab_target.ts";
+
+export interface CallRequest {
+  name: string;
+  args: unknown;
+  /** Called with each progress report of the running tool. */
+  onProgress?: (progress: Progress) => void;
+  /** Aborts the call (the client cancelled or went away). */
+  signal?: AbortSignal;
+}
+
+export type CallOutcome =
+  | { ok: true; value: unknown; content?: ContentBlock[] }
+  | { ok: false; error: CallError };
+
+export interface PipelineDeps {
+  catalog: Catalog;
+  link: ExtensionLink;
+  tabs: TabStates;
+  dispatcher: Dispatcher;
+  confirmations: Confirmations;
+  inFlight: InFlight;
+  audit: AuditLog;
+  management: ManagementContext;
+  /** Persists "always allow" for one tool as a per-tool `auto`. */
+  allowAlways(tool: CatalogTool): Promise<void>;
+  clock?: () => number;
+}
+
+export interface Pipeline {
+  call(request: CallRequest): Promise<CallOutcome>;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+export function createPipeline(deps: PipelineDeps): Pipeline {
+  const clock = deps.clock ?? Date.now;
+
+  async function permit(
+    tool: CatalogTool,
+    id: string,
+    args: Record<string, unknown>,
+    signal?: AbortSignal,
+  ) {
+    if (deps.catalog.isDisabled(tool)) {
+      throw callError(
+        "TOOL_DISABLED",
+        `${tool.name} is disabled in the hub config (disabledBrowserTools). Remove it from that ` +
+          "list to use it.",
+      );
+    }
+    const permission = deps.catalog.permission(tool);
+    if (permission === "off") {
+      throw callError(
+        "PERMISSION_OFF",
+        `${tool.name} is off. A person can allow it in the hub side panel, or run ` +
+          `"hub config set ${permissionKey(tool)} ask" (or auto).`,
+      );
+    }
+    if (permission === "auto") return;
+    const decision = await deps.confirmations.ask(
+      { id, tool: tool.name, plugin: tool.group, parameters: args },
+      signal,
+    );
+    if (!decision.allow) {
+      throw callError("PERMISSION_DENIED", `The user denied this call of ${tool.name}.`);
+    }
+    if (decision.alwaysAllow) await deps.allowAlways(tool);
+  }
+
+  async function execute(
+    tool: CatalogTool,
+    request: CallRequest,
+    id: string,
+  ): Promise<CallOutcome> {
+    const args = request.args ?? {};
+    if (!isRecord(args)) {
+      throw callError("INVALID_ARGUMENTS", `Arguments of ${tool.name} must be a JSON object.`);
+    }
+    const checked = deps.catalog.check(tool, args);
+    if (!checked.ok) {
+      throw callError(
+        "INVALID_ARGUMENTS",
+        `Invalid arguments for ${tool.name}: ${checked.errors.join("; ")}.`,
+        { errors: checked.errors },
+      );
+    }
+    await permit(tool, id, args, request.signal);
+    const release = deps.inFlight.acquire(tool.group);
+    if (!release) {
+      throw callError(
+        "CONCURRENCY_LIMIT",
+        `Too many calls to ${tool.group} are running (the limit is 25 at once). Wait for some ` +
+          "of them to finish, then try again.",
+      );
+    }
+    try {
+      if (tool.kind === "hub") {
+        return { ok: true, value: await tool.hub.run(checked.input, deps.management) };
+      }
+      const options = { onProgress: request.onProgress, signal: request.signal };
+      if (tool.kind === "browser") {
+        const { value } = await deps.dispatcher.dispatch({
+          tool: tool.name,
+          kind: "browser",
+          plugin: tool.group,
+          method: tool.browser.method,
+          input: checked.input,
+          ...(typeof checked.input.tabId === "number" ? { tabId: checked.input.tabId } : {}),
+        }, options);
+        return { ok: true, value, content: tool.browser.toContent?.(value) };
+      }
+      if (!deps.link.isConnected()) throw notConnectedError();
+      checkTabs(tool.plugin, deps.tabs.of(tool.plugin.name), checked);
+      const instance = resolveInstance(tool.plugin, checked.instance);
+      const { value } = await deps.dispatcher.dispatch({
+        tool: tool.name,
+        kind: "plugin",
+        plugin: tool.group,
+        baseTool: tool.tool.baseName,
+        input: checked.input,
+        settings: tool.plugin.settings,
+        ...(checked.tabId !== undefined ? { tabId: checked.tabId } : {}),
+        ...(instance ? { instance } : {}),
+      }, options);
+      return { ok: true, value };
+    } finally {
+      release();
+    }
+  }
+
+  function finish(tool: CatalogTool, id: string, started: number, error?: ErrorPayload) {
+    const durationMs = Math.max(0, Math.round(clock() - started));
+    const entry: AuditEntry = {
+      timestamp: new Date(started).toISOString(),
+      tool: tool.name,
+      plugin: tool.group,
+      success: error === undefined,
+      durationMs,
+    };
+    if (error) entry.error = { code: error.code, message: error.message, category: error.category };
+    deps.audit.record(entry);
+    deps.link.notify("tool.invocationEnd", {
+      invocationId: id,
+      tool: tool.name,
+      plugin: tool.group,
+      success: error === undefined,
+      durationMs,
+      ...(error ? { error } : {}),
+    });
+  }
+
+  return {
+    async call(request) {
+      const tool = deps.catalog.find(request.name);
+      if (!tool) {
+        return {
+          ok: false,
+          error: callError(
+            "TOOL_NOT_FOUND",
+            `No tool "${request.name}". List the tools with tools/list, hub_list_tools or ` +
+              '"hub tool list".',
+          ),
+        };
+      }
+      const id = crypto.randomUUID();
+      const started = clock();
+      deps.link.notify("tool.invocationStart", {
+        invocationId: id,
+        tool: tool.name,
+        plugin: tool.group,
+        startedAt: started,
+      });
+      try {
+        const outcome = await execute(tool, request, id);
+        finish(tool, id, started);
+        return outcome;
+      } catch (thrown) {
+        const error = toCallError(thrown);
+        finish(tool, id, started, error.payload);
+        return { ok: false, error };
+      }
+    },
+  };
+}
+
+function permissionKey(tool: CatalogTool): string {
+  return tool.kind === "plugin"
+    ? `tool-permission.${tool.group}.${tool.tool.baseName}`
+    : `tool-permission.${tool.group}.${tool.name}`;
+}

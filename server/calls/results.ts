@@ -1,0 +1,34 @@
+/**
+ * A call's outcome as an MCP `CallToolResult` (DESIGN.md §4), the shape every transport returns:
+ * values as JSON text (objects also as `structuredContent`), errors as a short text plus
+ * `structuredContent.error` with code, message, category and retryable.
+ */
+import type { ErrorPayload } from "../../protocol/errors.ts";
+import type { ContentBlock } from "../browser_tools/browser_tool.ts";
+
+export interface CallToolResult {
+  [key: string]: unknown;
+  content: ContentBlock[];
+  structuredContent?: Record<string, unknown>;
+  isError?: boolean;
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+export function successResult(value: unknown, content?: ContentBlock[]): CallToolResult {
+  const text = typeof value === "string" ? value : JSON.stringify(value ?? null);
+  const result: CallToolResult = { content: content ?? [{ type: "text", text }] };
+  if (isPlainObject(value) && !content) result.structuredContent = value;
+  return result;
+}
+
+export function errorResult(error: ErrorPayload): CallToolResult {
+  const { details, ...rest } = error;
+  return {
+    content: [{ type: "text", text: `${error.code}: ${error.message}` }],
+    structuredContent: { error: details === undefined ? rest : { ...rest, details } },
+    isError: true,
+  };
+}

@@ -1,0 +1,40 @@
+/**
+ * A plugin-management tool (`plugin_list_tabs`, `plugin_inspect`, `plugin_mark_reviewed`): runs in
+ * the hub itself, not in the browser. These tools only read state or record a review (which never
+ * grants a permission), so they need no permission and run for every client; they are audited
+ * under the plugin name `hub`.
+ */
+import type { z } from "zod";
+import type { ErrorCategory } from "../../protocol/errors.ts";
+import { CallError } from "../calls/call_error.ts";
+import type { HubConfig } from "../config/schema.ts";
+import type { Registry } from "../plugins/registry.ts";
+import type { TabStates } from "../extension/tab_states.ts";
+
+export const HUB_TOOL_GROUP = "hub";
+
+export interface ManagementContext {
+  registry(): Registry;
+  config(): HubConfig;
+  tabs: TabStates;
+  extensionConnected(): boolean;
+  /** Records `reviewedVersion` for a plugin; returns the updated config. */
+  markReviewed(plugin: string, version: string): Promise<HubConfig>;
+}
+
+export interface HubTool {
+  name: string;
+  displayName: string;
+  description: string;
+  input: z.ZodObject;
+  run(input: Record<string, unknown>, ctx: ManagementContext): unknown | Promise<unknown>;
+}
+
+/** An error a management tool reports, like a plugin's ToolError. */
+export function managementError(
+  code: string,
+  category: ErrorCategory,
+  message: string,
+): CallError {
+  return new CallError({ code, category, message, retryable: false }, true);
+}

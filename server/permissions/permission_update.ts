@@ -1,0 +1,56 @@
+/**
+ * Permission changes from the side panel (`config.setToolPermission`, `config.setPluginPermission`)
+ * and from "always allow": checked against the tools that exist, then applied to config.json. A
+ * person choosing a permission for a plugin reviews its installed version, so that is recorded.
+ */
+import type { HubConfig, Permission } from "../config/schema.ts";
+import type { Catalog } from "../calls/catalog.ts";
+import { BROWSER_GROUP } from "../calls/catalog.ts";
+import type { Registry } from "../plugins/registry.ts";
+
+export interface PermissionTarget {
+  plugin: string;
+  /** Base tool name for plugin tools, the full name for browser tools; absent for a plugin. */
+  tool?: string;
+}
+
+/** Why the target does not exist, or undefined when it does. */
+export function permissionTargetError(
+  target: PermissionTarget,
+  registry: Registry,
+  catalog: Catalog,
+): string | undefined {
+  if (target.plugin === BROWSER_GROUP) {
+    if (target.tool === undefined) return undefined;
+    const tool = catalog.find(target.tool);
+    return tool?.kind === "browser"
+      ? undefined
+      : `No browser tool "${target.tool}". Browser tools: ${
+        catalog.list(BROWSER_GROUP).map((t) => t.name).join(", ")
+      }.`;
+  }
+  const plugin = registry.plugin(target.plugin);
+  if (!plugin) {
+    const known = [...registry.plugins.map((p) => p.name), BROWSER_GROUP].join(", ");
+    return `No plugin "${target.plugin}" (plugins: ${known}).`;
+  }
+  if (target.tool !== undefined && !plugin.tools.some((t) => t.baseName === target.tool)) {
+    const tools = plugin.tools.map((t) => t.baseName).join(", ");
+    return `Plugin "${plugin.name}" has no tool "${target.tool}" (tools: ${tools}). ` +
+      "Use the tool's own name, without the plugin prefix.";
+  }
+  return undefined;
+}
+
+/** Applies a permission to a config draft; `version` records the reviewed plugin version. */
+export function applyPermission(
+  config: HubConfig,
+  target: PermissionTarget,
+  permission: Permission,
+  version?: string,
+): void {
+  const entry = config.permissions[target.plugin] ??= { permission: "off", tools: {} };
+  if (target.tool === undefined) entry.permission = permission;
+  else entry.tools = { ...entry.tools, [target.tool]: permission };
+  if (version !== undefined) entry.reviewedVersion = version;
+}
