@@ -9,6 +9,9 @@ import { SETTABLE_KEYS } from "./config_keys.ts";
 import { logsCommand } from "./logs.ts";
 import { CliError } from "./cli_error.ts";
 import { createPluginCommand } from "./plugin_create.ts";
+import { toolCall, toolList, toolSchema } from "./tool.ts";
+import { auditCommand } from "./audit.ts";
+import { stdioBridge } from "./stdio_bridge.ts";
 
 type Opts = Record<string, unknown>;
 
@@ -32,7 +35,16 @@ export function buildProgram(): Command {
     .description("start the hub server (foreground unless --background)")
     .option("--background", 'run detached; writes server.pid; stop with "hub stop"')
     .option("--show-config", "print the MCP client configuration and exit")
-    .action((_o: Opts, cmd: Command) => startCommand(opts(cmd)));
+    .option(
+      "--stdio",
+      "bridge MCP over stdin/stdout to the running hub (for clients that spawn hub)",
+    )
+    .option("--gateway", "with --stdio: bridge to /mcp/gateway instead of /mcp")
+    .action((_o: Opts, cmd: Command) => {
+      const o = opts(cmd);
+      if (o.gateway && !o.stdio) throw new CliError("--gateway only goes with --stdio.");
+      return o.stdio ? stdioBridge(o) : startCommand(o);
+    });
 
   program.command("stop")
     .description("stop a hub started with --background")
@@ -54,6 +66,18 @@ export function buildProgram(): Command {
   addConfigCommands(program);
 
   addPluginCommands(program);
+
+  addToolCommands(program);
+
+  program.command("audit")
+    .description("show recent tool calls (from the running hub, or --file for audit.log)")
+    .option("--limit <n>", "how many entries", "20")
+    .option("--plugin <name>", "only calls of this plugin (browser for built-in tools)")
+    .option("--tool <name>", "only calls of this tool (full name)")
+    .option("--since <duration>", "only calls newer than this: 30s, 10m, 2h, 7d")
+    .option("--json", "print JSON")
+    .option("--file", "read <config dir>/audit.log (survives restarts) instead of the hub")
+    .action((_o: Opts, cmd: Command) => auditCommand(opts(cmd)));
 
   program.command("logs")
     .description("show the server log (<config dir>/server.log)")
@@ -89,6 +113,32 @@ function addConfigCommands(program: Command): void {
     .description("write a new secret and tell the running hub (MCP clients need the new one)")
     .option("--confirm", "really do it")
     .action((_o: Opts, cmd: Command) => configRotateSecret(opts(cmd)));
+}
+
+function addToolCommands(program: Command): void {
+  const tool = program.command("tool").description(
+    "list, inspect and call tools of the running hub",
+  );
+  tool.command("list").alias("ls")
+    .description("list tools grouped by plugin, with their permission")
+    .option("--plugin <name>", "only this plugin (browser for built-in tools)")
+    .option("--json", "print the full listing with input schemas")
+    .action((_o: Opts, cmd: Command) => toolList(opts(cmd)));
+  tool.command("schema <name>")
+    .description("show a tool's description and input JSON Schema")
+    .option("--json", "print JSON")
+    .action((name: string, _o: Opts, cmd: Command) => toolSchema(name, opts(cmd)));
+  tool.command("call <name> [json]")
+    .description(
+      "call a tool; result JSON on stdout, errors on stderr (exit 1); waits up to 5 minutes",
+      { json: 'arguments as JSON, @file, or - for stdin (e.g. \'{"query":"x"}\')' },
+    )
+    .option("--params <json>", "arguments (JSON, @file or - for stdin); wins over [json]")
+    .option("--instance <name>", "which instance of the plugin to use")
+    .option("--tab-id <id>", "run in exactly this tab (see plugin_list_tabs)")
+    .action((name: string, json: string | undefined, _o: Opts, cmd: Command) =>
+      toolCall(name, json, opts(cmd))
+    );
 }
 
 function addPluginCommands(program: Command): void {

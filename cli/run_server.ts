@@ -58,6 +58,8 @@ export async function runServer(options: RunServerOptions): Promise<void> {
       if (stopping) return;
       stopping = true;
       logger.info(`Received ${signal}; shutting down`);
+      // Open MCP streams and the extension socket would keep the server from finishing.
+      await hub.close();
       await server.shutdown(SHUTDOWN_DEADLINE_MS);
       if (options.background) await removeOwnPidFile(paths.pidFile);
       logger.info("Stopped");

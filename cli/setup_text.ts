@@ -21,6 +21,13 @@ export function mcpClientConfig(port: number, secret: string): string {
     "Gateway mode (two tools, hub_list_tools and hub_call; saves context):",
     JSON.stringify(gateway, null, 2),
     "",
+    'Clients that only spawn processes (stdio); hub must already run ("hub start --background"):',
+    JSON.stringify(
+      { mcpServers: { hub: { command: "hub", args: ["start", "--stdio"] } } },
+      null,
+      2,
+    ),
+    "",
     "The secret above is private: anyone with it can use your browser through hub.",
     'Print this again with "hub start --show-config".',
   ].join("\n");

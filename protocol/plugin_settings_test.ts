@@ -4,6 +4,7 @@ import type { ConfigSchema } from "./plugin_manifest.ts";
 import {
   instanceMap,
   instanceNames,
+  instanceOfUrl,
   missingRequired,
   resolveSettings,
   settingsErrors,
@@ -205,5 +206,88 @@ Deno.test("missingRequired lists required url fields without a value", () => {
   assertEquals(
     missingRequired(schema, resolveSettings(schema, { apiUrl: "https://a.test" })),
     [],
+  );
+});
+
+// --- instanceOfUrl ---
+
+Deno.test("instanceOfUrl matches same origin and a path under the instance URL", () => {
+  const instances = { work: "https://app.test/work", home: "https://home.test" };
+  assertEquals(instanceOfUrl(instances, "https://app.test/work"), "work");
+  assertEquals(instanceOfUrl(instances, "https://app.test/work/inbox?x=1#top"), "work");
+  assertEquals(instanceOfUrl(instances, "https://home.test/"), "home");
+  assertEquals(instanceOfUrl(instances, "https://home.test/any/path"), "home");
+  assertEquals(instanceOfUrl(instances, "https://app.test/"), undefined);
+});
+
+Deno.test("instanceOfUrl lets the longest matching instance URL win, whatever the order", () => {
+  const tab = "https://app.test/org/team/board";
+  assertEquals(
+    instanceOfUrl({ root: "https://app.test", org: "https://app.test/org" }, tab),
+    "org",
+  );
+  assertEquals(
+    instanceOfUrl({ org: "https://app.test/org", root: "https://app.test/" }, tab),
+    "org",
+  );
+  assertEquals(
+    instanceOfUrl({
+      org: "https://app.test/org",
+      team: "https://app.test/org/team",
+      root: "https://app.test",
+    }, tab),
+    "team",
+  );
+  assertEquals(
+    instanceOfUrl({ org: "https://app.test/org", root: "https://app.test" }, "https://app.test/x"),
+    "root",
+  );
+});
+
+Deno.test("instanceOfUrl needs the same origin: scheme, host and port", () => {
+  const instances = { work: "https://app.test/work" };
+  assertEquals(instanceOfUrl(instances, "https://other.test/work"), undefined);
+  assertEquals(instanceOfUrl(instances, "http://app.test/work"), undefined);
+  assertEquals(instanceOfUrl(instances, "https://app.test:8443/work"), undefined);
+  assertEquals(instanceOfUrl(instances, "https://sub.app.test/work"), undefined);
+  assertEquals(
+    instanceOfUrl({ local: "http://localhost:3000" }, "http://localhost:3000/a"),
+    "local",
+  );
+  assertEquals(
+    instanceOfUrl({ local: "http://localhost:3000" }, "http://localhost:3001/a"),
+    undefined,
+  );
+});
+
+Deno.test("instanceOfUrl gives undefined for a bad tab URL and skips bad instance URLs", () => {
+  assertEquals(instanceOfUrl({ work: "https://app.test" }, "not a url"), undefined);
+  assertEquals(instanceOfUrl({ work: "https://app.test" }, ""), undefined);
+  assertEquals(instanceOfUrl({ broken: "::nope::" }, "https://app.test/"), undefined);
+  assertEquals(
+    instanceOfUrl({ broken: "::nope::", work: "https://app.test" }, "https://app.test/a"),
+    "work",
+  );
+  assertEquals(instanceOfUrl({}, "https://app.test/"), undefined);
+});
+
+Deno.test("instanceOfUrl ignores a trailing slash on the instance URL", () => {
+  const instances = { work: "https://app.test/work/" };
+  assertEquals(instanceOfUrl(instances, "https://app.test/work"), "work");
+  assertEquals(instanceOfUrl(instances, "https://app.test/work/"), "work");
+  assertEquals(instanceOfUrl(instances, "https://app.test/work/page"), "work");
+  assertEquals(instanceOfUrl({ root: "https://app.test/" }, "https://app.test/a"), "root");
+});
+
+Deno.test('instanceOfUrl matches whole path segments: "/work" is not "/workshop"', () => {
+  const instances = { work: "https://app.test/work" };
+  assertEquals(instanceOfUrl(instances, "https://app.test/workshop"), undefined);
+  assertEquals(instanceOfUrl(instances, "https://app.test/workshop/tools"), undefined);
+  assertEquals(
+    instanceOfUrl(
+      { work: "https://app.test/work", shop: "https://app.test/workshop" },
+      "https://app.test/workshop/tools",
+    ),
+    "shop",
   );
 });

@@ -3,6 +3,7 @@ import { createHub, type Hub, type HubOptions } from "../../server/hub.ts";
 import { type HubPaths, hubPaths } from "../../server/config/paths.ts";
 import { setupConfigDir } from "../../server/config/setup.ts";
 import { silentLogger } from "../../server/log/logger.ts";
+import { listen } from "../../server/serve.ts";
 
 export interface InProcessHub {
   paths: HubPaths;
@@ -27,4 +28,30 @@ export async function createInProcessHub(
   });
   await hub.ready;
   return { paths, hub, secret };
+}
+
+export interface ServedHub extends InProcessHub {
+  port: number;
+  url: string;
+  /** Closes sessions and the link, then the server. */
+  stop(): Promise<void>;
+}
+
+/** An in-process hub listening on a free loopback port, for protocol and pipeline tests. */
+export async function serveInProcessHub(
+  dir: string,
+  options: Partial<HubOptions> = {},
+): Promise<ServedHub> {
+  const built = await createInProcessHub(dir, options);
+  const server = listen(built.hub.handler, 0, silentLogger);
+  built.hub.setPort(server.port);
+  return {
+    ...built,
+    port: server.port,
+    url: `http://127.0.0.1:${server.port}`,
+    async stop() {
+      await built.hub.close();
+      await server.shutdown(2_000);
+    },
+  };
 }

@@ -1,0 +1,211 @@
+/// <reference lib="deno.ns" />
+import { z } from "zod";
+import { assert, assertEquals, assertMatch } from "../tests/helpers/assert.ts";
+import { describeIssues, EXTENSION_METHODS, SERVER_METHODS } from "./events.ts";
+
+/** The zod error of a payload that must not parse. */
+function rejection(schema: z.ZodType, value: unknown): z.ZodError {
+  const result = schema.safeParse(value);
+  assert(!result.success, `expected ${JSON.stringify(value)} to be rejected`);
+  return result.error;
+}
+
+const ALL_METHODS = { ...SERVER_METHODS, ...EXTENSION_METHODS };
+
+Deno.test("every method has a type of request or notification and a zod params schema", () => {
+  const entries = Object.entries(ALL_METHODS);
+  assertEquals(
+    entries.length,
+    Object.keys(SERVER_METHODS).length + Object.keys(EXTENSION_METHODS).length,
+    "no method name is used in both directions",
+  );
+  for (const [method, spec] of entries) {
+    assert(["request", "notification"].includes(spec.type), `${method}: type ${spec.type}`);
+    assert(spec.params instanceof z.ZodType, `${method}: params is a zod schema`);
+    if (spec.type === "request") {
+      assert("result" in spec && spec.result instanceof z.ZodType, `${method}: result schema`);
+    }
+  }
+});
+
+Deno.test("the method tables match the SPEC event lists and their request/notification types", () => {
+  const typeOf = (table: Record<string, { type: string }>) =>
+    Object.fromEntries(Object.entries(table).map(([m, s]) => [m, s.type]));
+  assertEquals(typeOf(SERVER_METHODS), {
+    "sync.full": "notification",
+    "plugin.update": "notification",
+    "plugin.uninstall": "request",
+    "plugins.changed": "notification",
+    "tool.dispatch": "request",
+    "tool.invocationStart": "notification",
+    "tool.invocationEnd": "notification",
+    "confirmation.request": "notification",
+    "extension.reload": "notification",
+    pong: "notification",
+  });
+  assertEquals(typeOf(EXTENSION_METHODS), {
+    "tab.syncAll": "notification",
+    "tab.stateChanged": "request",
+    "tool.progress": "notification",
+    "plugin.log": "notification",
+    "config.getState": "request",
+    "config.setToolPermission": "request",
+    "config.setPluginPermission": "request",
+    "config.setSkipPermissions": "request",
+    "config.setPluginSettings": "request",
+    "plugin.search": "request",
+    "plugin.install": "request",
+    "plugin.updateFromRegistry": "request",
+    "plugin.remove": "request",
+    "plugin.checkUpdates": "request",
+    "plugin.removeBySpecifier": "request",
+    "folder.open": "request",
+    "confirmation.response": "notification",
+    ping: "notification",
+  });
+});
+
+// --- valid payloads ---
+
+Deno.test("a tool.dispatch payload parses, keeping optional tab, instance and settings", () => {
+  const payload = {
+    dispatchId: "d1",
+    tool: "slack__send_message",
+    kind: "plugin",
+    plugin: "slack",
+    baseTool: "send_message",
+    input: { text: "hi" },
+    tabId: 12,
+    instance: { name: "work", url: "https://work.slack.test" },
+    settings: { mode: "fast" },
+  };
+  assertEquals(SERVER_METHODS["tool.dispatch"].params.parse(payload), payload);
+  const browser = {
+    dispatchId: "d2",
+    tool: "browser_list_tabs",
+    kind: "browser",
+    plugin: "browser",
+    method: "tabs.list",
+    input: {},
+  };
+  assertEquals(SERVER_METHODS["tool.dispatch"].params.parse(browser), browser);
+});
+
+Deno.test("a tab.stateChanged payload parses; unknown fields are ignored", () => {
+  const payload = {
+    plugin: "slack",
+    state: "ready",
+    tabs: [{ tabId: 3, url: "https://a.test/", title: "A", ready: true }],
+  };
+  assertEquals(EXTENSION_METHODS["tab.stateChanged"].params.parse(payload), payload);
+  const extra = EXTENSION_METHODS["tab.stateChanged"].params.parse({ ...payload, later: 1 });
+  assertEquals("later" in extra, false);
+});
+
+Deno.test("a tool.progress payload parses with and without total and message", () => {
+  const schema = EXTENSION_METHODS["tool.progress"].params;
+  assertEquals(schema.parse({ dispatchId: "d", progress: 1 }), { dispatchId: "d", progress: 1 });
+  const full = { dispatchId: "d", progress: 2, total: 10, message: "step 2" };
+  assertEquals(schema.parse(full), full);
+});
+
+Deno.test("a plugin.log payload parses each level", () => {
+  const payload = {
+    plugin: "slack",
+    entries: (["debug", "info", "warn", "error"] as const).map((level, i) => ({
+      level,
+      message: `m${i}`,
+      timestamp: 1000 + i,
+    })),
+  };
+  assertEquals(EXTENSION_METHODS["plugin.log"].params.parse(payload), payload);
+});
+
+Deno.test("a confirmation.response payload parses allow and deny with optional alwaysAllow", () => {
+  const schema = EXTENSION_METHODS["confirmation.response"].params;
+  assertEquals(schema.parse({ id: "c1", decision: "allow", alwaysAllow: true }), {
+    id: "c1",
+    decision: "allow",
+    alwaysAllow: true,
+  });
+  assertEquals(schema.parse({ id: "c1", decision: "deny" }), { id: "c1", decision: "deny" });
+});
+
+Deno.test("ping, config.getState and plugin.checkUpdates accept a missing params", () => {
+  assertEquals(EXTENSION_METHODS.ping.params.parse(undefined), undefined);
+  assertEquals(EXTENSION_METHODS["config.getState"].params.parse(undefined), undefined);
+  assertEquals(EXTENSION_METHODS["plugin.checkUpdates"].params.parse({}), {});
+});
+
+// --- invalid payloads ---
+
+Deno.test("tab.stateChanged with a string tabId is rejected and the path is named", () => {
+  const error = rejection(EXTENSION_METHODS["tab.stateChanged"].params, {
+    plugin: "slack",
+    state: "ready",
+    tabs: [{ tabId: "3", url: "https://a.test/", title: "A", ready: true }],
+  });
+  const text = describeIssues(error);
+  assertMatch(text, /^params\.tabs\.0\.tabId: /);
+});
+
+Deno.test("tab.stateChanged with an unknown state or a tabId of 0 is rejected", () => {
+  const schema = EXTENSION_METHODS["tab.stateChanged"].params;
+  assertMatch(
+    describeIssues(rejection(schema, { plugin: "p", state: "open", tabs: [] })),
+    /^params\.state: /,
+  );
+  const zero = rejection(schema, {
+    plugin: "p",
+    state: "ready",
+    tabs: [{ tabId: 0, url: "u", title: "t", ready: true }],
+  });
+  assertMatch(describeIssues(zero), /params\.tabs\.0\.tabId/);
+});
+
+Deno.test("tool.dispatch with a wrong kind or non-object input is rejected", () => {
+  const schema = SERVER_METHODS["tool.dispatch"].params;
+  const base = { dispatchId: "d", tool: "t", kind: "plugin", plugin: "p", input: {} };
+  assertMatch(describeIssues(rejection(schema, { ...base, kind: "magic" })), /params\.kind/);
+  assertMatch(describeIssues(rejection(schema, { ...base, input: [1] })), /params\.input/);
+  assertMatch(describeIssues(rejection(schema, { ...base, tabId: 1.5 })), /params\.tabId/);
+});
+
+Deno.test("tool.progress without a numeric progress is rejected", () => {
+  const error = rejection(EXTENSION_METHODS["tool.progress"].params, {
+    dispatchId: "d",
+    progress: "half",
+  });
+  assertMatch(describeIssues(error), /^params\.progress: /);
+});
+
+Deno.test("plugin.log refuses an unknown level and more than 1000 entries", () => {
+  const schema = EXTENSION_METHODS["plugin.log"].params;
+  const bad = rejection(schema, { plugin: "p", entries: [{ level: "trace", message: "m" }] });
+  assertMatch(describeIssues(bad), /^params\.entries\.0\.level: /);
+  const many = Array.from({ length: 1001 }, () => ({ level: "info", message: "m" }));
+  assertMatch(describeIssues(rejection(schema, { plugin: "p", entries: many })), /params\.entries/);
+  assertEquals(schema.safeParse({ plugin: "p", entries: many.slice(0, 1000) }).success, true);
+});
+
+Deno.test("confirmation.response refuses a decision other than allow/deny", () => {
+  const schema = EXTENSION_METHODS["confirmation.response"].params;
+  assertMatch(
+    describeIssues(rejection(schema, { id: "c", decision: "maybe" })),
+    /^params\.decision: /,
+  );
+  assertMatch(
+    describeIssues(rejection(schema, { id: "c", decision: "allow", alwaysAllow: "yes" })),
+    /^params\.alwaysAllow: /,
+  );
+});
+
+Deno.test("describeIssues joins every issue with '; ' and names a top-level problem 'params'", () => {
+  const error = rejection(EXTENSION_METHODS["confirmation.response"].params, { decision: 1 });
+  const parts = describeIssues(error).split("; ");
+  assertEquals(parts.length, 2);
+  assert(parts.some((p) => p.startsWith("params.id: ")));
+  assert(parts.some((p) => p.startsWith("params.decision: ")));
+  const top = rejection(EXTENSION_METHODS["tool.progress"].params, "not an object");
+  assertMatch(describeIssues(top), /^params: /);
+});
