@@ -117,6 +117,15 @@ export function createCatalog(source: CatalogSource): Catalog {
     };
   }
 
+  let cache:
+    | {
+      registry: Registry;
+      config: HubConfig;
+      skip: boolean;
+      lists: Map<string | undefined, ListedTool[]>;
+    }
+    | undefined;
+
   const disabled = (config: HubConfig, tool: CatalogTool) =>
     tool.kind === "browser" && config.disabledBrowserTools.includes(tool.name);
 
@@ -129,6 +138,13 @@ export function createCatalog(source: CatalogSource): Catalog {
     list(group) {
       const config = source.config();
       const skip = source.skipPermissions();
+      const registry = source.registry();
+      // The listing only changes with the registry or config (both replaced, never mutated).
+      if (cache?.registry !== registry || cache.config !== config || cache.skip !== skip) {
+        cache = { registry, config, skip, lists: new Map() };
+      }
+      const cached = cache.lists.get(group);
+      if (cached) return cached;
       const out: ListedTool[] = [];
       for (const plugin of source.registry().plugins) {
         if (group !== undefined && group !== plugin.name) continue;
@@ -138,6 +154,7 @@ export function createCatalog(source: CatalogSource): Catalog {
         if (group !== undefined && group !== tool.group) continue;
         if (!disabled(config, tool)) out.push(listed(config, skip, tool));
       }
+      cache.lists.set(group, out);
       return out;
     },
     permission: (tool) => permissionOf(source.config(), source.skipPermissions(), tool),

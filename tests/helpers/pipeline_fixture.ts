@@ -184,12 +184,12 @@ export async function awaitNotificationStream(
   received: () => number,
 ): Promise<void> {
   const before = received();
-  await eventually(() => {
-    if (received() > before) return true;
-    ext.notify("plugin.log", {
-      plugin,
-      entries: [{ level: "debug", message: "stream check" }],
-    });
-    return false;
-  }, "the MCP notification stream to open");
+  const deadline = performance.now() + 5_000;
+  while (received() === before) {
+    if (performance.now() > deadline) {
+      throw new Error("Timed out waiting for the MCP notification stream to open");
+    }
+    ext.notify("plugin.log", { plugin, entries: [{ level: "debug", message: "stream check" }] });
+    await delay(100);
+  }
 }
