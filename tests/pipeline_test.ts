@@ -14,8 +14,8 @@ import {
 import { assert, assertEquals, assertMatch } from "./helpers/assert.ts";
 import {
   awaitNotificationStream,
-  DEMO_PLUGIN,
   delay,
+  DEMO_PLUGIN,
   errorOf,
   eventually,
   type FixtureOptions,
@@ -237,21 +237,24 @@ Deno.test("browser tools dispatch with kind browser and the extension method", a
 });
 
 Deno.test("each tool.progress restarts the timeout, so a long call with progress succeeds", async () => {
-  await withFixture({ ...DEMO, hub: { timeouts: { timeoutMs: 300, maxMs: 10_000 } } }, async (f) => {
-    f.ext.onDispatch(async (p, ext) => {
-      // 900 ms in all, three times the timeout, with a progress report every 100 ms.
-      for (let i = 1; i <= 9; i++) {
-        await delay(100);
-        ext.progress(p.dispatchId, i, 9, `step ${i}`);
-      }
-      return { ok: true, value: { done: true } };
-    });
-    const started = performance.now();
-    const reply = await f.call("demo__echo", { text: "slow" });
-    assertEquals(reply.status, 200, JSON.stringify(reply.body));
-    assertEquals(reply.body.structuredContent, { done: true });
-    assert(performance.now() - started >= 800, "the call outlived its 300 ms timeout");
-  });
+  await withFixture(
+    { ...DEMO, hub: { timeouts: { timeoutMs: 300, maxMs: 10_000 } } },
+    async (f) => {
+      f.ext.onDispatch(async (p, ext) => {
+        // 900 ms in all, three times the timeout, with a progress report every 100 ms.
+        for (let i = 1; i <= 9; i++) {
+          await delay(100);
+          ext.progress(p.dispatchId, i, 9, `step ${i}`);
+        }
+        return { ok: true, value: { done: true } };
+      });
+      const started = performance.now();
+      const reply = await f.call("demo__echo", { text: "slow" });
+      assertEquals(reply.status, 200, JSON.stringify(reply.body));
+      assertEquals(reply.body.structuredContent, { done: true });
+      assert(performance.now() - started >= 800, "the call outlived its 300 ms timeout");
+    },
+  );
 });
 
 Deno.test("without progress a call times out; with progress it still ends at maxMs", async () => {
@@ -334,7 +337,11 @@ Deno.test("plugin.log reaches MCP clients as notifications/message and fills the
     });
     await eventually(() => messages.length >= 2, "two log notifications");
     assertEquals(messages, [
-      { level: "warning", logger: "plugin:demo", data: { message: "slow page", data: { ms: 900 } } },
+      {
+        level: "warning",
+        logger: "plugin:demo",
+        data: { message: "slow page", data: { ms: 900 } },
+      },
       { level: "info", logger: "plugin:demo", data: "loaded" },
     ]);
     assertEquals((await f.health()).pluginDetails[0].logBufferSize, bufferBefore + 2);
