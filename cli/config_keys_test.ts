@@ -83,3 +83,86 @@ Deno.test("parseSettingValue", () => {
   assertEquals(parseSettingValue("false"), false);
   assertEquals(parseSettingValue("https://x.example"), "https://x.example");
 });
+
+// --- disabledBrowserTools ---
+
+Deno.test("disabledBrowserTools.add and .remove turn a browser tool off and on again", () => {
+  const config = apply("disabledBrowserTools.add", "browser_click_element");
+  assertEquals(config.disabledBrowserTools, ["browser_click_element"]);
+  apply("disabledBrowserTools.add", "browser_execute_script", config);
+  apply("disabledBrowserTools.add", "browser_click_element", config);
+  assertEquals(
+    config.disabledBrowserTools,
+    ["browser_execute_script", "browser_click_element"],
+    "adding again keeps one entry",
+  );
+  apply("disabledBrowserTools.remove", "browser_click_element", config);
+  assertEquals(config.disabledBrowserTools, ["browser_execute_script"]);
+  apply("disabledBrowserTools.remove", "browser_click_element", config);
+  assertEquals(config.disabledBrowserTools, ["browser_execute_script"], "removing twice is fine");
+});
+
+Deno.test("disabledBrowserTools summaries say what happened", () => {
+  assertEquals(
+    parseSetCommand("disabledBrowserTools.add", "browser_click_element", ctx).summary,
+    "browser_click_element disabled",
+  );
+  assertEquals(
+    parseSetCommand("disabledBrowserTools.remove", "browser_click_element", ctx).summary,
+    "browser_click_element enabled again",
+  );
+});
+
+Deno.test("disabledBrowserTools refuses names that are not browser tool names", () => {
+  for (const name of ["slack__send_message", "plugin_inspect", "Browser_click", "browser-x", ""]) {
+    assertThrows(
+      () => apply("disabledBrowserTools.add", name),
+      /is not a browser tool name: they start with browser_ or extension_/,
+      name,
+    );
+  }
+  assertThrows(() => apply("disabledBrowserTools.remove", "click"), /not a browser tool name/);
+  assertThrows(() => apply("disabledBrowserTools.add"), /needs a value/);
+  assertThrows(() => apply("disabledBrowserTools", "browser_click_element"), /Unknown config key/);
+});
+
+// --- a person granting a permission reviews the installed version ---
+
+function reviewed(): HubConfig {
+  const config = defaultConfig();
+  config.permissions.x = { permission: "off", tools: { t: "off" }, reviewedVersion: "1.0.0" };
+  return config;
+}
+
+Deno.test("granting plugin-permission auto or ask drops the old reviewedVersion", () => {
+  for (const value of ["auto", "ask"]) {
+    const config = apply("plugin-permission.x", value, reviewed());
+    assertEquals(config.permissions.x, { permission: value, tools: { t: "off" } }, value);
+    assertEquals("reviewedVersion" in config.permissions.x, false, value);
+  }
+});
+
+Deno.test("granting tool-permission ask or auto drops the old reviewedVersion", () => {
+  for (const value of ["ask", "auto"]) {
+    const config = apply("tool-permission.x.t", value, reviewed());
+    assertEquals(config.permissions.x, { permission: "off", tools: { t: value } }, value);
+  }
+});
+
+Deno.test("setting a permission to off keeps reviewedVersion", () => {
+  const plugin = apply("plugin-permission.x", "off", reviewed());
+  assertEquals(plugin.permissions.x.reviewedVersion, "1.0.0");
+  const tool = apply("tool-permission.x.t", "off", reviewed());
+  assertEquals(tool.permissions.x, {
+    permission: "off",
+    tools: { t: "off" },
+    reviewedVersion: "1.0.0",
+  });
+});
+
+Deno.test("granting a permission leaves other plugins' reviewedVersion alone", () => {
+  const config = reviewed();
+  config.permissions.y = { permission: "auto", tools: {}, reviewedVersion: "2.0.0" };
+  apply("plugin-permission.x", "auto", config);
+  assertEquals(config.permissions.y.reviewedVersion, "2.0.0");
+});

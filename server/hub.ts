@@ -184,6 +184,8 @@ export function createHub(options: HubOptions): Hub {
   });
 
   let port = 0;
+  /** The secret the extension connected with; a reload after a rotation closes its socket. */
+  let linkSecret: string | undefined;
   const startedAt = clock();
   const ready = plugins.load().then(async (summary) => {
     await enforceReview();
@@ -195,11 +197,12 @@ export function createHub(options: HubOptions): Hub {
   async function reload() {
     try {
       config.refresh();
-      const before = secret.get();
       secret.refresh();
       const summary = await plugins.reload();
       await enforceReview();
-      if (secret.get() !== before) link.disconnect(CLOSE_SECRET_ROTATED, "secret rotated");
+      if (link.isConnected() && secret.get() !== linkSecret) {
+        link.disconnect(CLOSE_SECRET_ROTATED, "secret rotated");
+      }
       announce("reload");
       logger.info(`Reloaded: ${summary.plugins} plugin(s) in ${summary.durationMs} ms`);
       return summary;
@@ -284,6 +287,7 @@ export function createHub(options: HubOptions): Hub {
         protocol: WS_PROTOCOL,
         idleTimeout: 30,
       });
+      linkSecret = secret.get();
       link.attach(socket);
       return response;
     },

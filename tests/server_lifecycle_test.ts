@@ -327,7 +327,7 @@ Deno.test("an unknown command is an error that lists the commands", async () => 
     assertEquals(r.code, 1);
     assertMatch(
       r.stderr,
-      /Unknown command "strat"\. Commands: start, stop, status, config, plugin, logs/,
+      /Unknown command "strat"\. Commands: start, stop, status, config, plugin, tool, audit, logs/,
     );
   });
 });

@@ -71,7 +71,9 @@ interface Setup {
   registry?: Registry;
 }
 
-function catalogOf({ config = defaultConfig(), skip = false, registry = emptyRegistry() }: Setup = {}) {
+function catalogOf(
+  { config = defaultConfig(), skip = false, registry = emptyRegistry() }: Setup = {},
+) {
   return createCatalog({
     registry: () => registry,
     config: () => config,
@@ -149,12 +151,20 @@ Deno.test("a tool in disabledBrowserTools is not listed and isDisabled is true",
   assert(catalog.allNames("browser").includes("browser_click_element"));
 });
 
-Deno.test("disabledBrowserTools is read live from the config", () => {
-  const config = defaultConfig();
-  const catalog = catalogOf({ config });
-  assert(listed(catalog, "browser_execute_script"));
-  config.disabledBrowserTools = ["browser_execute_script"];
+Deno.test("a new config (configs are replaced, never mutated) changes the listing", () => {
+  let config = defaultConfig();
+  const catalog = createCatalog({
+    registry: () => emptyRegistry(),
+    config: () => config,
+    skipPermissions: () => false,
+    browserTools: registerBrowserTools(),
+    hubTools: HUB_TOOLS,
+  });
+  assertEquals(listed(catalog, "browser_execute_script")!.permission, "off");
+  config = { ...defaultConfig(), disabledBrowserTools: ["browser_execute_script"] };
   assertEquals(listed(catalog, "browser_execute_script"), undefined);
+  config = { ...defaultConfig(), permissions: { browser: { permission: "ask", tools: {} } } };
+  assertEquals(listed(catalog, "browser_execute_script")!.permission, "ask");
 });
 
 Deno.test("skipPermissions turns ask into auto, but off stays off", () => {

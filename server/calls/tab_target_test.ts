@@ -176,3 +176,30 @@ Deno.test("resolveInstance needs a name when there are several, and uses the req
     url: "https://tracker.test/home",
   });
 });
+
+// Product bug: resolveInstance does not check that the requested name is an instance. The schema
+// only has an `instance` enum when a plugin has two or more instances, and plugin input schemas
+// allow extra fields, so `instance: "bogus"` reaches checkTabs for a plugin with zero or one
+// instance: resolveInstance returns { name: "bogus", url: undefined } and the call fails with
+// TAB_CLOSED "Open undefined in the browser" (or INVALID_ARGUMENTS "... (undefined)" with a
+// tabId), and the dispatch would carry an instance without a URL. Fix (tab_target.ts): refuse an
+// unknown instance name with INVALID_ARGUMENTS listing the plugin's instances.
+Deno.test({
+  name: "an unknown instance name is refused as INVALID_ARGUMENTS, never 'Open undefined'",
+  ignore: false,
+  fn: () => {
+    const one = plugin({ default: "https://self.tracker.test" });
+    const t = tabs(tab(1, "https://self.tracker.test/a"));
+    assertEquals(
+      resolveInstance(one, "bogus")?.url === undefined,
+      resolveInstance(one, "bogus") === undefined,
+    );
+    for (const p of [one, plugin(), plugin(TWO)]) {
+      for (const request of [{ instance: "bogus" }, { instance: "bogus", tabId: 1 }]) {
+        const error = failure(p, t, request, "INVALID_ARGUMENTS", "validation", 400);
+        assertEquals(error.message.includes("undefined"), false, error.message);
+        assertMatch(error.message, /bogus/);
+      }
+    }
+  },
+});

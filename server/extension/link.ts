@@ -226,6 +226,7 @@ export function createExtensionLink(handlers: ExtensionHandlers, logger: Logger)
       if (!socket || socket.readyState !== WebSocket.OPEN) {
         return Promise.reject(notConnectedError());
       }
+      if (signal?.aborted) return Promise.reject(signal.reason);
       const id = nextId++;
       return new Promise((resolve, reject) => {
         const onAbort = () => {

@@ -1,5 +1,13 @@
 import { assert, assertEquals } from "../../tests/helpers/assert.ts";
-import { checkBearer, checkHost, checkOrigin, parseHostHeader, secretsEqual } from "./guards.ts";
+import {
+  checkBearer,
+  checkHost,
+  checkOrigin,
+  checkWebSocketProtocol,
+  parseHostHeader,
+  secretsEqual,
+  WS_PROTOCOL,
+} from "./guards.ts";
 
 const SECRET = "a".repeat(64);
 
@@ -74,4 +82,76 @@ Deno.test("secretsEqual compares whole values", () => {
   assert(secretsEqual(SECRET, SECRET));
   assert(!secretsEqual(SECRET, SECRET.slice(1)));
   assert(!secretsEqual(SECRET, "b" + SECRET.slice(1)));
+});
+
+// --- checkWebSocketProtocol ---
+
+/** A /ws upgrade request offering the given subprotocols (no header when undefined). */
+function wsReq(protocols?: string): Request {
+  const headers: Record<string, string> = { upgrade: "websocket" };
+  if (protocols !== undefined) headers["sec-websocket-protocol"] = protocols;
+  return new Request("http://127.0.0.1:9515/ws", { headers });
+}
+
+/** Asserts a 401 JSON refusal that does not echo what the client offered. */
+async function assertRefused(result: ReturnType<typeof checkWebSocketProtocol>, offered = "") {
+  assertEquals(result.authenticated, false);
+  assert(result.response, "a refusal carries a response");
+  assertEquals(result.response.status, 401);
+  const body = await result.response.json();
+  assertEquals(body.error.code, "UNAUTHORIZED");
+  if (offered) assertEquals(JSON.stringify(body).includes(offered), false, "offer not echoed");
+  return body.error.message as string;
+}
+
+Deno.test("checkWebSocketProtocol accepts `hub, <secret>`", () => {
+  assertEquals(WS_PROTOCOL, "hub");
+  assertEquals(checkWebSocketProtocol(wsReq(`hub, ${SECRET}`), SECRET), { authenticated: true });
+  assertEquals(checkWebSocketProtocol(wsReq(`hub,${SECRET}`), SECRET), { authenticated: true });
+});
+
+Deno.test("checkWebSocketProtocol refuses a missing header with 401", async () => {
+  const message = await assertRefused(checkWebSocketProtocol(wsReq(), SECRET));
+  assert(message.includes('"hub, <secret>"'), message);
+});
+
+Deno.test("checkWebSocketProtocol refuses when hub is not the first protocol", async () => {
+  await assertRefused(checkWebSocketProtocol(wsReq(`${SECRET}, hub`), SECRET));
+  await assertRefused(checkWebSocketProtocol(wsReq(`chat, ${SECRET}`), SECRET));
+  await assertRefused(checkWebSocketProtocol(wsReq(`HUB, ${SECRET}`), SECRET));
+});
+
+Deno.test("checkWebSocketProtocol refuses a wrong or missing secret", async () => {
+  const wrong = "b".repeat(64);
+  const message = await assertRefused(
+    checkWebSocketProtocol(wsReq(`hub, ${wrong}`), SECRET),
+    wrong,
+  );
+  assert(message.startsWith("Wrong secret in Sec-WebSocket-Protocol"), message);
+  await assertRefused(checkWebSocketProtocol(wsReq("hub"), SECRET));
+  await assertRefused(checkWebSocketProtocol(wsReq("hub, "), SECRET));
+  await assertRefused(checkWebSocketProtocol(wsReq(`hub, ${SECRET.slice(1)}`), SECRET));
+});
+
+Deno.test("checkWebSocketProtocol ignores a Bearer header: the secret must be in the protocol", async () => {
+  const req = new Request("http://127.0.0.1:9515/ws", {
+    headers: { authorization: `Bearer ${SECRET}`, "sec-websocket-protocol": "hub" },
+  });
+  await assertRefused(checkWebSocketProtocol(req, SECRET));
+});
+
+Deno.test("checkWebSocketProtocol with no secret configured needs only `hub`", async () => {
+  assertEquals(checkWebSocketProtocol(wsReq("hub"), undefined), { authenticated: true });
+  assertEquals(checkWebSocketProtocol(wsReq("hub, anything"), undefined), {
+    authenticated: true,
+  });
+  await assertRefused(checkWebSocketProtocol(wsReq(), undefined));
+  await assertRefused(checkWebSocketProtocol(wsReq("chat"), undefined));
+});
+
+Deno.test("checkBearer in websocket mode delegates to the subprotocol check", async () => {
+  assertEquals(checkBearer(wsReq(`hub, ${SECRET}`), SECRET, "websocket"), {
+    authenticated: true,
+  });
+  await assertRefused(checkBearer(wsReq("hub, nope"), SECRET, "websocket"));
 });

@@ -1,6 +1,6 @@
 import { assertEquals } from "../../tests/helpers/assert.ts";
 import { silentLogger } from "../log/logger.ts";
-import { createHandler, type Route } from "./handler.ts";
+import { createHandler, matchPath, type Route } from "./handler.ts";
 import { HttpError, jsonResponse } from "./http_error.ts";
 
 const SECRET = "c".repeat(64);
@@ -92,4 +92,71 @@ Deno.test("HttpError becomes its JSON response; other errors a 500 without detai
   const body = await boom.json();
   assertEquals(body.error.code, "INTERNAL");
   assertEquals(JSON.stringify(body).includes("kaboom"), false);
+});
+
+// --- matchPath ---
+
+Deno.test("matchPath: a :name segment matches one path segment and is returned", () => {
+  assertEquals(matchPath("/tools/:name/call", "/tools/a__b/call"), { name: "a__b" });
+  assertEquals(matchPath("/tools/:name", "/tools/browser_list_tabs"), {
+    name: "browser_list_tabs",
+  });
+  assertEquals(matchPath("/a/:x/b/:y", "/a/1/b/2"), { x: "1", y: "2" });
+});
+
+Deno.test("matchPath percent-decodes parameter values", () => {
+  assertEquals(matchPath("/tools/:name/call", "/tools/a%5F%5Fb/call"), { name: "a__b" });
+  assertEquals(matchPath("/tools/:name/call", "/tools/a%2Fb/call"), { name: "a/b" });
+  assertEquals(matchPath("/tools/:name/call", "/tools/caf%C3%A9/call"), { name: "café" });
+  assertEquals(matchPath("/tools/:name/call", "/tools/a%20b/call"), { name: "a b" });
+});
+
+Deno.test("matchPath refuses a path with a different number of segments", () => {
+  assertEquals(matchPath("/tools/:name/call", "/tools/a__b"), undefined);
+  assertEquals(matchPath("/tools/:name/call", "/tools/a/b/call"), undefined);
+  assertEquals(matchPath("/tools/:name/call", "/tools/a__b/call/"), undefined);
+  assertEquals(matchPath("/tools/:name/call", "/"), undefined);
+});
+
+Deno.test("matchPath refuses an empty parameter segment", () => {
+  assertEquals(matchPath("/tools/:name/call", "/tools//call"), undefined);
+  assertEquals(matchPath("/tools/:name", "/tools/"), undefined);
+});
+
+Deno.test("matchPath refuses fixed segments that differ", () => {
+  assertEquals(matchPath("/tools/:name/call", "/tools/a__b/run"), undefined);
+  assertEquals(matchPath("/tools/:name/call", "/tool/a__b/call"), undefined);
+  assertEquals(matchPath("/tools/:name/call", "/Tools/a__b/call"), undefined);
+});
+
+Deno.test("matchPath gives undefined for a bad percent escape instead of throwing", () => {
+  assertEquals(matchPath("/tools/:name/call", "/tools/%E0%A4%A/call"), undefined);
+  assertEquals(matchPath("/tools/:name/call", "/tools/%/call"), undefined);
+  assertEquals(matchPath("/tools/:name/call", "/tools/%C3/call"), undefined);
+});
+
+Deno.test("matchPath compares paths without parameters exactly", () => {
+  assertEquals(matchPath("/health", "/health"), {});
+  assertEquals(matchPath("/health", "/health/"), undefined);
+  assertEquals(matchPath("/health", "/Health"), undefined);
+  assertEquals(matchPath("/health", "/healthz"), undefined);
+  assertEquals(matchPath("/", "/"), {});
+  assertEquals(matchPath("/mcp/gateway", "/mcp"), undefined);
+});
+
+Deno.test("a bad percent escape in a routed path answers 404, not 500", async () => {
+  const h = createHandler({
+    routes: [{
+      method: "GET",
+      path: "/tools/:name",
+      auth: "required",
+      handle: (c) => jsonResponse({ name: c.params.name }),
+    }],
+    secret: () => SECRET,
+    logger: silentLogger,
+  });
+  const req = (path: string) =>
+    h(new Request(`http://127.0.0.1:9515${path}`, { headers: { ...AUTH, host: "127.0.0.1" } }));
+  assertEquals(await (await req("/tools/a%2Fb")).json(), { name: "a/b" });
+  assertEquals((await req("/tools/%E0%A4%A")).status, 404);
 });
