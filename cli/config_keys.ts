@@ -13,6 +13,7 @@ import {
 import { resolvePluginPath } from "../server/config/paths.ts";
 import { CliError } from "./cli_error.ts";
 import { parsePort } from "./port.ts";
+import { BROWSER_TOOLS } from "../server/browser_tools/mod.ts";
 
 export const SETTABLE_KEYS = [
   "tool-permission.<plugin>.<tool>  off|ask|auto",
@@ -191,11 +192,10 @@ export function parseSettingValue(raw: string): unknown {
 }
 
 function disabledBrowserTool(add: boolean, name: string): ConfigChange {
-  if (!/^(browser|extension)_[a-z0-9_]+$/.test(name)) {
-    throw new CliError(
-      `"${name}" is not a browser tool name: they start with browser_ or extension_ ` +
-        '(see "hub tool list --plugin browser").',
-    );
+  const known = BROWSER_TOOLS.map((t) => t.name);
+  // Removing an unknown name is allowed: it cleans up an entry of an older hub version.
+  if (add && !known.includes(name)) {
+    throw new CliError(`"${name}" is not a browser tool. Browser tools: ${known.join(", ")}.`);
   }
   return change(`${name} ${add ? "disabled" : "enabled again"}`, (c) => {
     const rest = c.disabledBrowserTools.filter((n) => n !== name);

@@ -113,15 +113,28 @@ Deno.test("disabledBrowserTools summaries say what happened", () => {
   );
 });
 
-Deno.test("disabledBrowserTools refuses names that are not browser tool names", () => {
-  for (const name of ["slack__send_message", "plugin_inspect", "Browser_click", "browser-x", ""]) {
+Deno.test("disabledBrowserTools.add refuses names that are not browser tools, listing them", () => {
+  for (
+    const name of [
+      "slack__send_message",
+      "plugin_inspect",
+      "Browser_click",
+      "browser-x",
+      "",
+      "browser_clik_element",
+    ]
+  ) {
     assertThrows(
       () => apply("disabledBrowserTools.add", name),
-      /is not a browser tool name: they start with browser_ or extension_/,
+      /is not a browser tool\. Browser tools: browser_list_tabs, /,
       name,
     );
   }
-  assertThrows(() => apply("disabledBrowserTools.remove", "click"), /not a browser tool name/);
+  // Removing a name that is no tool (left by an older hub) is allowed: it cleans up.
+  const config = defaultConfig();
+  config.disabledBrowserTools = ["browser_gone"];
+  apply("disabledBrowserTools.remove", "browser_gone", config);
+  assertEquals(config.disabledBrowserTools, []);
   assertThrows(() => apply("disabledBrowserTools.add"), /needs a value/);
   assertThrows(() => apply("disabledBrowserTools", "browser_click_element"), /Unknown config key/);
 });

@@ -13,9 +13,20 @@ export interface TabRequest {
   instance?: string;
 }
 
-/** The instance the call runs for, `{ name, url }`, when the plugin has instances. */
+/**
+ * The instance the call runs for, `{ name, url }`: the requested one, or the only one when the
+ * plugin has exactly one. A name the plugin does not have is an INVALID_ARGUMENTS error.
+ */
 export function resolveInstance(plugin: RegisteredPlugin, requested?: string) {
   const names = Object.keys(plugin.instances);
+  if (requested !== undefined && !names.includes(requested)) {
+    throw callError(
+      "INVALID_ARGUMENTS",
+      `${plugin.displayName} has no instance "${requested}" (instances: ${
+        names.join(", ") || "none configured"
+      }).` + (names.length < 2 ? " Omit instance." : ""),
+    );
+  }
   const name = requested ?? (names.length === 1 ? names[0] : undefined);
   return name === undefined ? undefined : { name, url: plugin.instances[name] };
 }
@@ -25,9 +36,7 @@ function where(plugin: RegisteredPlugin, instance?: { name: string; url: string 
 }
 
 export function checkTabs(plugin: RegisteredPlugin, tabs: PluginTabs, request: TabRequest): void {
-  const instance = request.instance === undefined
-    ? undefined
-    : resolveInstance(plugin, request.instance);
+  const instance = resolveInstance(plugin, request.instance);
   const label = `${plugin.displayName}${instance ? ` (${instance.name})` : ""}`;
   if (request.tabId !== undefined) {
     const tab = tabs.tabs.find((t) => t.tabId === request.tabId);

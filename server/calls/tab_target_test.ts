@@ -177,16 +177,8 @@ Deno.test("resolveInstance needs a name when there are several, and uses the req
   });
 });
 
-// Product bug: resolveInstance does not check that the requested name is an instance. The schema
-// only has an `instance` enum when a plugin has two or more instances, and plugin input schemas
-// allow extra fields, so `instance: "bogus"` reaches checkTabs for a plugin with zero or one
-// instance: resolveInstance returns { name: "bogus", url: undefined } and the call fails with
-// TAB_CLOSED "Open undefined in the browser" (or INVALID_ARGUMENTS "... (undefined)" with a
-// tabId), and the dispatch would carry an instance without a URL. Fix (tab_target.ts): refuse an
-// unknown instance name with INVALID_ARGUMENTS listing the plugin's instances.
 Deno.test({
   name: "an unknown instance name is refused as INVALID_ARGUMENTS, never 'Open undefined'",
-  ignore: true,
   fn: () => {
     const one = plugin({ default: "https://self.tracker.test" });
     const t = tabs(tab(1, "https://self.tracker.test/a"));

@@ -26,7 +26,7 @@ export function permissionTargetError(
     return tool?.kind === "browser"
       ? undefined
       : `No browser tool "${target.tool}". Browser tools: ${
-        catalog.list(BROWSER_GROUP).map((t) => t.name).join(", ")
+        catalog.allNames(BROWSER_GROUP).join(", ")
       }.`;
   }
   const plugin = registry.plugin(target.plugin);

@@ -204,12 +204,8 @@ Deno.test("permissionTargetError refuses names that are not browser tools, listi
   }
 });
 
-// Product bug: the list in the message comes from catalog.list("browser"), which leaves out tools
-// in disabledBrowserTools, although such tools are valid targets (test above). It should use
-// catalog.allNames("browser") (permission_update.ts, permissionTargetError).
 Deno.test({
   name: "the browser tools listed for a wrong name include disabled ones (valid targets)",
-  ignore: true,
   fn: () => {
     const registry = emptyRegistry();
     const config = defaultConfig();
