@@ -276,11 +276,6 @@ Deno.test("a new plugin version resets its permissions to off until reviewed", a
 
 Deno.test({
   name: "a new plugin version never runs with the old version's grants, even during the reload",
-  // PRODUCT BUG (server/hub.ts reload(), lines ~190-200): plugins.reload() swaps in the new
-  // registry before enforceReview() has written the reset to config.json, and permissions are read
-  // from config.json alone. While that write waits (here: on the config lock that a concurrent
-  // `hub config set` would hold), calls to the new, unreviewed version run with the old grants.
-  ignore: true,
   fn: async () => {
     await withFixture({
       plugins: [DEMO_PLUGIN],
@@ -304,6 +299,29 @@ Deno.test({
         await Deno.remove(lock);
         assertEquals((await reload).status, 200);
       }
+    });
+  },
+});
+
+Deno.test({
+  name: "a call cancelled while it waits for confirmation is audited as CANCELLED",
+  fn: async () => {
+    await withFixture(ASK, async (f) => {
+      const client = await f.mcp();
+      const controller = new AbortController();
+      const asked = f.ext.next("confirmation.request");
+      const call = client.callTool(
+        { name: "demo__echo", arguments: { text: "x" } },
+        undefined,
+        { signal: controller.signal },
+      ).catch((e: Error) => e);
+      await asked;
+      controller.abort("the user pressed stop");
+      assert((await call) instanceof Error, "the client saw its cancel");
+      const end = await f.ext.waitFor((m) => m.method === "tool.invocationEnd");
+      assertEquals(end.params.error.code, "CANCELLED");
+      const [entry] = (await f.api("GET", "/audit")).body;
+      assertEquals(entry.error.code, "CANCELLED");
     });
   },
 });

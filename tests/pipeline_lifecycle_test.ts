@@ -71,6 +71,12 @@ Deno.test("26 concurrent calls to one plugin: 25 run, exactly one gets CONCURREN
 
     const hung = () => f.ext.received.filter((m) => m.method === "tool.dispatch");
     await eventually(() => hung().length === 25, "25 dispatches");
+    // While they hang, an MCP call gets the same error as an isError result.
+    const client = await f.mcp();
+    const viaMcp = await client.callTool({ name: "demo__echo", arguments: { text: "mcp" } });
+    assertEquals(viaMcp.isError, true);
+    assertEquals(errorOf(viaMcp).code, "CONCURRENCY_LIMIT");
+    assertEquals(errorOf(viaMcp).category, "rate_limit");
     // Another plugin's limit is separate: hub management tools still run.
     const tabs = await f.call("plugin_list_tabs");
     assertEquals(tabs.status, 200);

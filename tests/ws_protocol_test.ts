@@ -354,6 +354,19 @@ Deno.test("malformed frames get JSON-RPC errors and leave the link and server wo
   });
 });
 
+Deno.test({
+  name: "a notification method sent as a request is told to drop the id",
+  fn: async () => {
+    await withFixture({ extension: true }, async (f) => {
+      for (const method of ["ping", "tab.syncAll", "tool.progress"]) {
+        const reply = await f.ext.request(method, {});
+        assertEquals(reply.error?.code, -32601);
+        assertMatch(reply.error.message, /notification/, method);
+      }
+    });
+  },
+});
+
 Deno.test("POST /extension/reload: 503 without an extension, 200 and extension.reload with one", async () => {
   await withFixture({}, async (f) => {
     const without = await f.api("POST", "/extension/reload");

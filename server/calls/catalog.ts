@@ -14,6 +14,7 @@ import {
   type RegisteredBrowserTool,
 } from "../browser_tools/browser_tool.ts";
 import { HUB_TOOL_GROUP, type HubTool } from "../management/hub_tool.ts";
+import { needsReview } from "../permissions/review.ts";
 
 export const BROWSER_GROUP = "browser";
 
@@ -102,6 +103,8 @@ export function createCatalog(source: CatalogSource): Catalog {
 
   function permissionOf(config: HubConfig, skip: boolean, tool: CatalogTool): Permission {
     if (tool.kind === "hub") return "auto";
+    // A version nobody reviewed runs with nothing, even before the reset reaches config.json.
+    if (tool.kind === "plugin" && needsReview(config, tool.plugin)) return "off";
     const key = tool.kind === "plugin" ? tool.tool.baseName : tool.name;
     return effectivePermission(config, tool.group, key, skip);
   }

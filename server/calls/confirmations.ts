@@ -5,7 +5,7 @@
  */
 import type { ExtensionParams } from "../../protocol/events.ts";
 import type { ExtensionLink } from "../extension/link.ts";
-import { callError } from "./call_error.ts";
+import { CallError, callError } from "./call_error.ts";
 
 export const CONFIRMATION_TIMEOUT_MS = 5 * 60_000;
 
@@ -68,7 +68,11 @@ export function createConfirmations(
         }, timeoutMs);
         const onAbort = () => {
           done();
-          reject(signal!.reason);
+          reject(
+            signal!.reason instanceof CallError
+              ? signal!.reason
+              : callError("CANCELLED", `The caller cancelled ${request.tool}.`),
+          );
         };
         signal?.addEventListener("abort", onAbort, { once: true });
         waiting.set(request.id, {

@@ -122,9 +122,11 @@ export function createExtensionLink(handlers: ExtensionHandlers, logger: Logger)
         errorReply(
           message.id,
           RPC_ERRORS.METHOD_NOT_FOUND,
-          spec
-            ? `${method} is not available in this version of hub.`
-            : `Unknown method "${message.method}". Methods: ${known}.`,
+          !spec
+            ? `Unknown method "${message.method}". Methods: ${known}.`
+            : spec.type === "notification"
+            ? `${method} is a notification; send it without an "id".`
+            : `${method} is not available in this version of hub.`,
         ),
       );
       return;

@@ -1,0 +1,286 @@
+/**
+ * End to end: `hub start --stdio` (SPEC "Connection modes", stdio auto-start) as MCP clients use
+ * it: the official SDK client spawns the real CLI, which bridges stdin/stdout to a running hub's
+ * `/mcp` (or `/mcp/gateway` with `--gateway`). Tools, calls, progress and plugin logs cross the
+ * bridge; closing the client ends the bridge and its hub session; without a hub it fails at once.
+ */
+// @ts-types="@modelcontextprotocol/sdk/client/index"
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+// @ts-types="@modelcontextprotocol/sdk/client/stdio"
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+// @ts-types="@modelcontextprotocol/sdk/types"
+import { LoggingMessageNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
+import { assert, assertEquals, assertMatch } from "./helpers/assert.ts";
+import { api, listTools } from "./helpers/hub_api.ts";
+import {
+  exists,
+  freePort,
+  ROOT,
+  runHub,
+  taskPermissionFlags,
+  withTempDir,
+} from "./helpers/hub_process.ts";
+import {
+  type CliHub,
+  DEMO_PLUGIN,
+  MAIN,
+  startCliHub,
+  waitUntil,
+} from "./helpers/cli_tool_fixture.ts";
+import type { Json } from "./helpers/fake_extension.ts";
+
+let hub: CliHub;
+
+Deno.test.beforeAll(async () => {
+  hub = await startCliHub({
+    plugins: [DEMO_PLUGIN],
+    config: { permissions: { demo: { permission: "auto", tools: {} } } },
+    tabs: { demo: [{ tabId: 7, url: "https://example.com/home", title: "Home" }] },
+  });
+});
+
+Deno.test.afterAll(async () => {
+  assertEquals(await hub?.close(), 0);
+});
+
+/** The command line an MCP client config would hold: `hub start --stdio --port N [...]`. */
+function bridgeArgs(extra: string[] = []): string[] {
+  return [
+    "run",
+    "--quiet",
+    ...taskPermissionFlags(),
+    MAIN,
+    "start",
+    "--stdio",
+    "--port",
+    String(hub.port),
+    ...extra,
+  ];
+}
+
+interface Bridge {
+  client: Client;
+  transport: StdioClientTransport;
+  stderr(): string;
+}
+
+/** The official SDK client spawning the bridge, as Claude Desktop and friends do. */
+async function connectBridge(extra: string[] = []): Promise<Bridge> {
+  const transport = new StdioClientTransport({
+    command: Deno.execPath(),
+    args: bridgeArgs(extra),
+    env: { HUB_CONFIG_DIR: hub.dir, HUB_SKIP_PKG_DISCOVERY: "1", NO_COLOR: "1" },
+    cwd: ROOT,
+    stderr: "pipe",
+  });
+  let stderr = "";
+  transport.stderr?.on("data", (chunk: Uint8Array) => (stderr += new TextDecoder().decode(chunk)));
+  const client = new Client({ name: "stdio-bridge-test", version: "1.0.0" });
+  await client.connect(transport);
+  return { client, transport, stderr: () => stderr };
+}
+
+async function mcpClients(): Promise<number> {
+  return (await api(hub.hub, "GET", "/health")).body.mcpClients;
+}
+
+Deno.test("through the bridge: list tools, call them, get progress and plugin logs; closing ends it", async () => {
+  const bridge = await connectBridge();
+  const { client } = bridge;
+  try {
+    assertEquals(await mcpClients(), 1, "the bridge holds one hub session");
+
+    const { tools } = await client.listTools();
+    assertEquals(
+      tools.map((t) => t.name).sort(),
+      (await listTools(hub.hub)).map((t) => t.name).sort(),
+      "the same tools as GET /tools",
+    );
+    const echo = tools.find((t) => t.name === "demo__echo")!;
+    assertEquals(echo.inputSchema.required, ["text"]);
+    assertMatch(tools.find((t) => t.name === "browser_list_tabs")!.description!, /^\[Disabled\]/);
+
+    const tabs = await client.callTool({ name: "plugin_list_tabs", arguments: {} });
+    assertEquals(tabs.isError, undefined, JSON.stringify(tabs));
+    assertEquals(tabs.structuredContent, {
+      extensionConnected: true,
+      plugins: [{
+        plugin: "demo",
+        state: "ready",
+        tabs: [{ tabId: 7, url: "https://example.com/home", title: "Home", ready: true }],
+      }],
+    });
+
+    // Progress: the extension reports it with tool.progress; the client asked with a token.
+    hub.extension.onDispatch(async (p, ext) => {
+      ext.progress(p.dispatchId, 1, 3, "first");
+      ext.progress(p.dispatchId, 2, 3, "second");
+      await new Promise((r) => setTimeout(r, 150));
+      return { ok: true, value: { said: p.input.text } };
+    });
+    const progress: Json[] = [];
+    const result = await client.callTool(
+      { name: "demo__echo", arguments: { text: "slow" } },
+      undefined,
+      { onprogress: (p: Json) => progress.push(p) },
+    );
+    assertEquals(result.structuredContent, { said: "slow" });
+    assertEquals(progress, [
+      { progress: 1, total: 3, message: "first" },
+      { progress: 2, total: 3, message: "second" },
+    ]);
+
+    // Logs: plugin.log from the extension becomes notifications/message on stdout.
+    const logs: Json[] = [];
+    client.setNotificationHandler(
+      LoggingMessageNotificationSchema,
+      (n: Json) => void logs.push(n.params),
+    );
+    // The bridge opens the hub's notification stream in the background after initialize;
+    // entries sent before it is open are not delivered, so probe until one arrives.
+    await waitUntil(() => {
+      if (logs.length > 0) return true;
+      hub.extension.notify("plugin.log", {
+        plugin: "demo",
+        entries: [{ level: "debug", message: "stream check" }],
+      });
+      return false;
+    }, "the first log message through the bridge");
+    hub.extension.notify("plugin.log", {
+      plugin: "demo",
+      entries: [{ level: "warn", message: "from the page", data: { n: 1 } }],
+    });
+    await waitUntil(() => logs.some((l) => l.level === "warning"), "the warning");
+    assertEquals(logs.find((l) => l.level === "warning"), {
+      level: "warning",
+      logger: "plugin:demo",
+      data: { message: "from the page", data: { n: 1 } },
+    });
+    assertMatch(bridge.stderr(), /bridging stdio to http:\/\/127\.0\.0\.1:\d+\/mcp/);
+  } finally {
+    const pid = bridge.transport.pid;
+    const started = performance.now();
+    await client.close();
+    const took = performance.now() - started;
+    // The SDK closes stdin, waits up to 2 s, then sends SIGTERM: a quick close means the bridge
+    // ended by itself when its stdin closed.
+    assert(took < 1_900, `the bridge took ${Math.round(took)} ms to exit after stdin closed`);
+    assert(pid !== null && !(await exists(`/proc/${pid}`)), `bridge process ${pid} is gone`);
+  }
+  await waitUntil(async () => (await mcpClients()) === 0, "the hub session to close");
+});
+
+Deno.test("--gateway bridges /mcp/gateway: exactly hub_list_tools and hub_call", async () => {
+  const { client } = await connectBridge(["--gateway"]);
+  try {
+    const { tools } = await client.listTools();
+    assertEquals(tools.map((t) => t.name).sort(), ["hub_call", "hub_list_tools"]);
+    hub.extension.onDispatch((p) => ({ ok: true, value: { said: p.input.text } }));
+    const result = await client.callTool({
+      name: "hub_call",
+      arguments: { tool: "demo__echo", arguments: { text: "via gateway" } },
+    });
+    assertEquals(result.structuredContent, { said: "via gateway" });
+    const listed = await client.callTool({ name: "hub_list_tools", arguments: { plugin: "demo" } });
+    assertEquals(
+      (listed.structuredContent as Json).tools.map((t: Json) => t.name),
+      ["demo__echo", "demo__other"],
+    );
+  } finally {
+    await client.close();
+  }
+  await waitUntil(async () => (await mcpClients()) === 0, "the gateway session to close");
+});
+
+Deno.test("the bridge writes only JSON-RPC on stdout and exits 0 when its stdin closes", async () => {
+  const child = new Deno.Command(Deno.execPath(), {
+    args: bridgeArgs(),
+    cwd: ROOT,
+    env: { HUB_CONFIG_DIR: hub.dir, HUB_SKIP_PKG_DISCOVERY: "1", NO_COLOR: "1" },
+    stdin: "piped",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  const killer = setTimeout(() => child.kill("SIGKILL"), 20_000);
+  try {
+    let stdout = "";
+    const reading = (async () => {
+      for await (const chunk of child.stdout.pipeThrough(new TextDecoderStream())) stdout += chunk;
+    })();
+    const stderr = new Response(child.stderr).text();
+    const writer = child.stdin.getWriter();
+    const send = (m: Json) => writer.write(new TextEncoder().encode(JSON.stringify(m) + "\n"));
+    await send({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: {
+        protocolVersion: "2025-06-18",
+        capabilities: {},
+        clientInfo: { name: "raw", version: "1" },
+      },
+    });
+    await waitUntil(() => stdout.includes('"id":1'), "the initialize response", 15_000);
+    await send({ jsonrpc: "2.0", method: "notifications/initialized" });
+    await send({ jsonrpc: "2.0", id: 2, method: "tools/list" });
+    await waitUntil(() => stdout.includes('"id":2'), "the tools/list response");
+    await writer.close();
+    const started = performance.now();
+    const status = await child.status;
+    await reading;
+    assertEquals(status.code, 0, await stderr);
+    assert(performance.now() - started < 5_000, "exits soon after stdin closes");
+    const messages = stdout.trim().split("\n").map((line) => JSON.parse(line));
+    assert(messages.every((m) => m.jsonrpc === "2.0"), stdout);
+    assertEquals(messages.find((m) => m.id === 1).result.serverInfo !== undefined, true);
+    assert(messages.find((m) => m.id === 2).result.tools.length > 0);
+    assertMatch(await stderr, /hub --stdio: bridging stdio to /);
+  } finally {
+    clearTimeout(killer);
+  }
+  await waitUntil(async () => (await mcpClients()) === 0, "the raw session to close");
+});
+
+Deno.test("with no hub on the port the bridge exits non-zero at once, saying how to start one", async () => {
+  const port = freePort();
+  const started = performance.now();
+  const r = await runHub(["start", "--stdio", "--port", String(port)], {
+    configDir: hub.dir,
+    timeoutMs: 15_000,
+  });
+  const took = performance.now() - started;
+  assert(r.code !== 0, `exit code ${r.code}`);
+  assertEquals(r.stdout, "", "nothing on stdout: an MCP client would read it as protocol");
+  assertMatch(r.stderr, new RegExp(`No hub is running on port ${port}\\b`));
+  assertMatch(r.stderr, /hub start --background/);
+  assert(took < 10_000, `took ${Math.round(took)} ms`);
+
+  const [viaEnv, gatewayAlone] = await Promise.all([
+    runHub(["start", "--stdio", "--gateway"], {
+      configDir: hub.dir,
+      env: { HUB_PORT: String(port) },
+      timeoutMs: 15_000,
+    }),
+    runHub(["start", "--gateway", "--port", String(port)], {
+      configDir: hub.dir,
+      timeoutMs: 15_000,
+    }),
+  ]);
+  assert(viaEnv.code !== 0);
+  assertEquals(viaEnv.stdout, "");
+  assertMatch(viaEnv.stderr, new RegExp(`No hub is running on port ${port}\\b`));
+  assertEquals(gatewayAlone.code, 1);
+  assertMatch(gatewayAlone.stderr, /--gateway only goes with --stdio/);
+});
+
+Deno.test("a bridge without the hub's secret (another config dir) fails with a clear message", async () => {
+  await withTempDir(async (other) => {
+    const r = await runHub(["start", "--stdio", "--port", String(hub.port)], {
+      configDir: other,
+      timeoutMs: 15_000,
+    });
+    assertEquals(r.code, 1, r.stderr);
+    assertEquals(r.stdout, "");
+    assertMatch(r.stderr, /No secret in .*auth\.json.*same HUB_CONFIG_DIR as the hub/);
+  });
+});
