@@ -23,7 +23,9 @@ export function mcpClientConfig(port: number, secret: string): string {
     "",
     'Clients that only spawn processes (stdio); hub must already run ("hub start --background"):',
     JSON.stringify(
-      { mcpServers: { hub: { command: "hub", args: ["start", "--stdio"] } } },
+      {
+        mcpServers: { hub: { command: "hub", args: ["start", "--stdio", "--port", String(port)] } },
+      },
       null,
       2,
     ),

@@ -51,7 +51,7 @@ export async function readArguments(
   if (options.instance !== undefined) args.instance = options.instance;
   if (options.tabId !== undefined) {
     const tabId = Number(options.tabId);
-    if (!/^\d+$/.test(options.tabId) || tabId < 1) {
+    if (!/^\d+$/.test(options.tabId) || tabId < 1 || !Number.isSafeInteger(tabId)) {
       throw new CliError(
         `--tab-id must be a positive whole number (got "${options.tabId}"); see plugin_list_tabs.`,
       );

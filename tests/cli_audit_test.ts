@@ -224,7 +224,8 @@ Deno.test("audit --file reads audit.log.1 then audit.log, newest first, with --s
     await Deno.writeTextFile(join(dir, "audit.log.1"), ndjson(rotated));
     await Deno.writeTextFile(join(dir, "audit.log"), ndjson(current) + "not json\n");
     const env = { HUB_PORT: String(freePort()) }; // no hub anywhere: --file needs none
-    const audit = (...args: string[]) => runHub(["audit", "--file", ...args], { configDir: dir, env });
+    const audit = (...args: string[]) =>
+      runHub(["audit", "--file", ...args], { configDir: dir, env });
 
     const [all, hour, twenty, limited, text] = await Promise.all([
       audit("--json"),

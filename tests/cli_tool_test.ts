@@ -10,7 +10,6 @@ import { api, listTools } from "./helpers/hub_api.ts";
 import { freePort, type RunResult } from "./helpers/hub_process.ts";
 import {
   type CliHub,
-  DEMO_PLUGIN,
   jsonOut,
   MULTI_INSTANCES,
   MULTI_PLUGIN,
@@ -19,12 +18,15 @@ import {
 
 let hub: CliHub;
 
+/** `demo`: `echo` (auto), `other` (off) and `careful` (ask); all take `text` (required). */
+const DEMO = { name: "demo", tools: ["echo", "other", "careful"] };
+
 Deno.test.beforeAll(async () => {
   hub = await startCliHub({
-    plugins: [DEMO_PLUGIN, MULTI_PLUGIN],
+    plugins: [DEMO, MULTI_PLUGIN],
     config: {
       permissions: {
-        demo: { permission: "auto", tools: { other: "off" } },
+        demo: { permission: "auto", tools: { other: "off", careful: "ask" } },
         multi: { permission: "auto", tools: {} },
       },
       settings: { multi: { baseUrl: MULTI_INSTANCES } },
@@ -96,6 +98,7 @@ Deno.test("tool list groups every tool by plugin with its permission", async () 
     ["demo__echo", "auto", "Test tool echo."],
     // `[Disabled]` is a hint for MCP clients; the permission column already says it.
     ["demo__other", "off", "Test tool other."],
+    ["demo__careful", "ask", "Test tool careful."],
   ]);
   assertMatch(r.stdout, /hub tool schema <name>/, "points at the schema command");
 });
@@ -116,7 +119,7 @@ Deno.test("tool list --plugin shows one plugin only (browser = the built-in tool
   assert(names.every((n) => /^(browser|extension)_/.test(n)), names.join(", "));
 
   assertEquals(demo.code, 0, demo.stderr);
-  assertEquals([...parseListing(demo.stdout)].map(([p, rows]) => [p, rows.length]), [["demo", 2]]);
+  assertEquals([...parseListing(demo.stdout)].map(([p, rows]) => [p, rows.length]), [["demo", 3]]);
 });
 
 Deno.test("tool list --json prints {tools: [{name, description, inputSchema, plugin, permission}]}", async () => {
@@ -145,7 +148,7 @@ Deno.test("tool list --json prints {tools: [{name, description, inputSchema, plu
 
   assertEquals(
     jsonOut(demo, "tool list --json --plugin demo").tools.map((t: { name: string }) => t.name),
-    ["demo__echo", "demo__other"],
+    ["demo__echo", "demo__other", "demo__careful"],
   );
 });
 
@@ -323,15 +326,27 @@ Deno.test("tool call: bad JSON, a non-object or a bad --tab-id exit 1 before any
   const mark = hub.mark();
   const echo = ["tool", "call", "demo__echo"];
   const cases: [string[], RegExp, string?][] = [
-    [[...echo, "{bad"], /arguments from the command line are not valid JSON .*Example: hub tool call/],
+    [
+      [...echo, "{bad"],
+      /arguments from the command line are not valid JSON .*Example: hub tool call/,
+    ],
     [[...echo, "[1,2]"], /arguments from the command line must be a JSON object/],
     [[...echo, '"text"'], /must be a JSON object/],
     [[...echo, "null"], /must be a JSON object/],
     [[...echo, '{"text":"ok"}', "--params", "{bad"], /not valid JSON/],
-    [[...echo, '{"text":"x"}', "--tab-id", "0"], /--tab-id must be a positive whole number \(got "0"\)/],
-    [[...echo, '{"text":"x"}', "--tab-id", "abc"], /--tab-id must be a positive whole number \(got "abc"\)/],
+    [
+      [...echo, '{"text":"x"}', "--tab-id", "0"],
+      /--tab-id must be a positive whole number \(got "0"\)/,
+    ],
+    [
+      [...echo, '{"text":"x"}', "--tab-id", "abc"],
+      /--tab-id must be a positive whole number \(got "abc"\)/,
+    ],
     [[...echo, '{"text":"x"}', "--tab-id", "1.5"], /--tab-id must be a positive whole number/],
-    [[...echo, "--params", "@/nonexistent/args.json"], /Cannot read arguments from \/nonexistent\/args\.json/],
+    [
+      [...echo, "--params", "@/nonexistent/args.json"],
+      /Cannot read arguments from \/nonexistent\/args\.json/,
+    ],
     [[...echo, "-"], /arguments from stdin are not valid JSON/, "{bad"],
   ];
   const runs = await Promise.all(
@@ -366,10 +381,18 @@ Deno.test("tool call: error results go to stderr with their code, nothing to std
     hub.cli(["tool", "call", "demo__echo", "{}"]),
     hub.cli(["tool", "call", "demo__echo", '{"text":"fail"}']),
   ]);
-  failsWith(off, /demo__other failed: demo__other is off\. .*\(PERMISSION_OFF, permission\)/, "off");
+  failsWith(
+    off,
+    /demo__other failed: demo__other is off\. .*\(PERMISSION_OFF, permission\)/,
+    "off",
+  );
   assertMatch(off.stderr, /hub config set tool-permission\.demo\.other/, "says how to allow it");
   failsWith(missing, /nope__missing failed: .*\(TOOL_NOT_FOUND, not_found\)/, "unknown tool");
-  failsWith(invalid, /demo__echo failed: Invalid arguments.*\(INVALID_ARGUMENTS, validation\)/, "invalid");
+  failsWith(
+    invalid,
+    /demo__echo failed: Invalid arguments.*\(INVALID_ARGUMENTS, validation\)/,
+    "invalid",
+  );
   failsWith(
     toolError,
     /demo__echo failed: Sign in to example\.com first\. \(NOT_LOGGED_IN, auth\)/,
@@ -386,4 +409,37 @@ Deno.test("tool call without the extension: EXTENSION_NOT_CONNECTED on stderr, e
   } finally {
     await hub.connectExtension();
   }
+});
+
+Deno.test("tool call of an `ask` tool waits for the person: allowed prints the result, denied fails", async () => {
+  hub.extension.onDispatch((p) => ({ ok: true, value: { said: p.input.text } }));
+  const confirmAs = async (decision: "allow" | "deny", text: string) => {
+    const asked = hub.extension.next("confirmation.request", 20_000);
+    const run = hub.cli(["tool", "call", "demo__careful", JSON.stringify({ text })]);
+    const request = await asked;
+    assertEquals(request.params.tool, "demo__careful");
+    assertEquals(request.params.plugin, "demo");
+    assertEquals(request.params.parameters, { text });
+    hub.extension.confirm(request.params.id, decision);
+    return await run;
+  };
+  assertEquals(jsonOut(await confirmAs("allow", "please"), "allowed"), { said: "please" });
+  failsWith(
+    await confirmAs("deny", "no"),
+    /demo__careful failed: The user denied .*\(PERMISSION_DENIED, permission\)/,
+    "denied",
+  );
+});
+
+Deno.test({
+  name: "tool call: a --tab-id beyond safe integers is refused before any request",
+  async fn() {
+    const before = (await api(hub.hub, "GET", "/health")).body.auditSummary.totalInvocations;
+    const r = await hub.cli(
+      ["tool", "call", "demo__echo", '{"text":"x"}', "--tab-id", "99999999999999999999"],
+    );
+    failsWith(r, /--tab-id must be a positive whole number/, "huge --tab-id");
+    const after = (await api(hub.hub, "GET", "/health")).body.auditSummary.totalInvocations;
+    assertEquals(after, before, "no call reached the hub");
+  },
 });

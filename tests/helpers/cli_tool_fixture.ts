@@ -99,7 +99,11 @@ export async function runHubWithStdin(
 export class CliHub {
   ext: FakeExtension | undefined;
 
-  constructor(readonly dir: string, public hub: RunningHub, readonly tabs: Record<string, TabList>) {}
+  constructor(
+    readonly dir: string,
+    public hub: RunningHub,
+    readonly tabs: Record<string, TabList>,
+  ) {}
 
   get port(): number {
     return this.hub.port;
