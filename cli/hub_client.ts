@@ -34,7 +34,11 @@ export class HubClient {
     } catch (error) {
       if (isConnectionRefused(error)) return undefined;
       if ((error as Error).name === "TimeoutError") {
-        throw new CliError(`The hub on port ${this.port} did not answer ${path} in time.`);
+        throw new CliError(
+          `The hub on port ${this.port} did not answer ${path} within ` +
+            `${Math.round((options.timeoutMs ?? 10_000) / 1000)} s; the request may still be ` +
+            'running there ("hub audit" shows when it ends).',
+        );
       }
       throw error;
     }

@@ -39,39 +39,31 @@ export async function stdioBridge(options: BridgeOptions): Promise<void> {
     );
   }
   const path = options.gateway ? "/mcp/gateway" : "/mcp";
-  const headers: Record<string, string> = {};
-  if (client.secret) headers.authorization = `Bearer ${client.secret}`;
-  const http = new StreamableHTTPClientTransport(new URL(`${client.baseUrl}${path}`), {
-    requestInit: { headers },
-  });
+  const url = new URL(`${client.baseUrl}${path}`);
+  const headers = { authorization: `Bearer ${client.secret}` };
   const stdio = new StdioServerTransport();
-  const initializeIds = new Set<string | number>();
+  const session = hubSession(
+    url,
+    headers,
+    (message) =>
+      void stdio.send(message).catch((error: Error) => log(`stdout closed: ${error.message}`)),
+  );
 
   stdio.onmessage = (message: JSONRPCMessage) => {
-    const m = message as { id?: string | number; method?: string };
-    if (m.method === "initialize" && m.id !== undefined) initializeIds.add(m.id);
-    http.send(message).catch((error: Error) => {
-      log(`could not reach the hub at ${client.baseUrl}${path}: ${error.message}`);
-      if (m.id !== undefined && m.method !== undefined) {
-        void stdio.send({
-          jsonrpc: "2.0",
-          id: m.id,
-          error: {
-            code: -32000,
-            message: `hub on port ${client.port} did not take the request: ${error.message}`,
-          },
-        });
-      }
+    session.send(message).catch((error: Error) => {
+      log(`could not reach the hub at ${url}: ${error.message}`);
+      const m = message as { id?: string | number; method?: string };
+      if (m.id === undefined || m.method === undefined) return;
+      void stdio.send({
+        jsonrpc: "2.0",
+        id: m.id,
+        error: {
+          code: -32000,
+          message: `hub on port ${client.port} did not take the request: ${error.message}`,
+        },
+      });
     });
   };
-  http.onmessage = (message: JSONRPCMessage) => {
-    const m = message as { id?: string | number; result?: { protocolVersion?: string } };
-    if (m.id !== undefined && initializeIds.delete(m.id) && m.result?.protocolVersion) {
-      http.setProtocolVersion(m.result.protocolVersion);
-    }
-    void stdio.send(message).catch((error: Error) => log(`stdout closed: ${error.message}`));
-  };
-  http.onerror = (error: Error) => log(error.message);
 
   const done = new Promise<void>((resolve) => {
     stdio.onclose = () => resolve();
@@ -81,10 +73,77 @@ export async function stdioBridge(options: BridgeOptions): Promise<void> {
   for (const signal of ["SIGINT", "SIGTERM"] as const) {
     Deno.addSignalListener(signal, () => void stdio.close());
   }
-  await http.start();
+  await session.start();
   await stdio.start();
-  log(`bridging stdio to ${client.baseUrl}${path}`);
+  log(`bridging stdio to ${url}`);
   await done;
-  await http.terminateSession().catch(() => {});
-  await http.close().catch(() => {});
+  await session.close();
+}
+
+type Send = (message: JSONRPCMessage) => void;
+
+/**
+ * The HTTP side of the bridge. It remembers the client's `initialize`, so when the hub restarted
+ * (its answer is 404: the session is gone) it opens a new session with the same parameters and
+ * sends the message again: the MCP client never notices.
+ */
+function hubSession(url: URL, headers: Record<string, string>, forward: Send) {
+  let initialize: { params?: unknown } | undefined;
+  const internal = new Map<string, (message: JSONRPCMessage) => void>();
+  let next = 1;
+  let http = open();
+
+  function open() {
+    const transport = new StreamableHTTPClientTransport(url, { requestInit: { headers } });
+    transport.onmessage = (message: JSONRPCMessage) => {
+      const m = message as { id?: string | number; result?: { protocolVersion?: string } };
+      if (m.result?.protocolVersion) transport.setProtocolVersion(m.result.protocolVersion);
+      const waiting = typeof m.id === "string" ? internal.get(m.id) : undefined;
+      if (waiting) waiting(message);
+      else forward(message);
+    };
+    transport.onerror = (error: Error) => log(error.message);
+    return transport;
+  }
+
+  async function reopen() {
+    log("the hub lost this session (restarted?); opening a new one");
+    await http.close().catch(() => {});
+    http = open();
+    await http.start();
+    const id = `hub-bridge-${next++}`;
+    const answered = new Promise<JSONRPCMessage>((resolve) => internal.set(id, resolve));
+    await http.send(
+      { jsonrpc: "2.0", id, method: "initialize", params: initialize!.params } as JSONRPCMessage,
+    );
+    const reply = await answered;
+    internal.delete(id);
+    if ("error" in reply) {
+      throw new Error(`the hub refused a new session: ${JSON.stringify(reply.error)}`);
+    }
+    await http.send({ jsonrpc: "2.0", method: "notifications/initialized" });
+  }
+
+  return {
+    start: () => http.start(),
+    async send(message: JSONRPCMessage) {
+      const m = message as { method?: string; params?: unknown };
+      if (m.method === "initialize") initialize = { params: m.params };
+      try {
+        await http.send(message);
+      } catch (error) {
+        // 404: the hub no longer knows the session; a network error: it restarted and the kept-alive
+        // connection died. Either way a fresh session may work; if not, the error stands.
+        const code = (error as { code?: number }).code;
+        const retry = code === 404 || error instanceof TypeError;
+        if (!retry || !initialize || m.method === "initialize") throw error;
+        await reopen();
+        await http.send(message);
+      }
+    },
+    async close() {
+      await http.terminateSession().catch(() => {});
+      await http.close().catch(() => {});
+    },
+  };
 }

@@ -159,6 +159,12 @@ export function createHub(options: HubOptions): Hub {
     async markReviewed(plugin, version) {
       await changeConfig((c) => {
         const entry = c.permissions[plugin] ??= { permission: "off", tools: {} };
+        // Grants of an earlier reviewed version never carry over, even if their reset was not
+        // written (a failed reload): marking reviewed must not turn them back on.
+        if (entry.reviewedVersion !== undefined && entry.reviewedVersion !== version) {
+          entry.permission = "off";
+          entry.tools = {};
+        }
         entry.reviewedVersion = version;
       }, "permissions");
       return config.get();
@@ -267,8 +273,8 @@ export function createHub(options: HubOptions): Hub {
       }
       return catalog.list(plugin);
     },
-    async callTool(name, args) {
-      const outcome = await pipeline.call({ name, args });
+    async callTool(name, args, { signal, badRequest }) {
+      const outcome = await pipeline.call({ name, args, signal, badRequest });
       return {
         status: outcome.ok ? 200 : outcome.error.httpStatus,
         result: outcomeResult(outcome),
@@ -283,10 +289,17 @@ export function createHub(options: HubOptions): Hub {
           upgrade: "websocket",
         });
       }
-      const { socket, response } = Deno.upgradeWebSocket(req, {
-        protocol: WS_PROTOCOL,
-        idleTimeout: 30,
-      });
+      let upgraded: { socket: WebSocket; response: Response };
+      try {
+        upgraded = Deno.upgradeWebSocket(req, { protocol: WS_PROTOCOL, idleTimeout: 30 });
+      } catch (error) {
+        throw new HttpError(
+          400,
+          "BAD_UPGRADE",
+          `Invalid WebSocket upgrade: ${(error as Error).message}`,
+        );
+      }
+      const { socket, response } = upgraded;
       linkSecret = secret.get();
       link.attach(socket);
       return response;

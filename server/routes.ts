@@ -18,7 +18,11 @@ export interface RouteDeps {
   /** Tools, optionally of one plugin (`browser` lists the built-in tools). */
   listTools(plugin?: string): ListedTool[];
   /** Runs a tool; the status tells the class of failure (DESIGN.md §4). */
-  callTool(name: string, args: unknown): Promise<{ status: number; result: CallToolResult }>;
+  callTool(
+    name: string,
+    args: unknown,
+    options: { signal: AbortSignal; badRequest?: string },
+  ): Promise<{ status: number; result: CallToolResult }>;
   updatePluginSettings(body: unknown): Promise<unknown>;
   audit(query: AuditQuery): AuditEntry[];
   mcp(req: Request, mode: McpMode): Promise<Response>;
@@ -116,8 +120,19 @@ export function createRoutes(deps: RouteDeps): Route[] {
       path: "/tools/:name/call",
       auth: "required",
       handle: async ({ req, params }) => {
-        const args = await callBody(req);
-        const { status, result } = await deps.callTool(params.name, args);
+        let args: unknown = {};
+        let badRequest: string | undefined;
+        try {
+          args = await callBody(req);
+        } catch (error) {
+          // A bad body for a real tool is a refused call like any other: answered and audited.
+          if (!(error instanceof HttpError) || error.status !== 400) throw error;
+          badRequest = error.message;
+        }
+        const { status, result } = await deps.callTool(params.name, args, {
+          signal: req.signal,
+          badRequest,
+        });
         return jsonResponse(result, status);
       },
     },

@@ -80,12 +80,22 @@ Deno.test("non-object values come back as JSON text without structuredContent", 
   });
 });
 
-Deno.test("REST: a body without the arguments envelope is refused with 400", async () => {
+Deno.test("REST: a body without the arguments envelope is an audited INVALID_ARGUMENTS", async () => {
   await withFixture(DEMO, async (f) => {
     const reply = await f.api("POST", "/tools/demo__echo/call", { text: "hi" });
     assertEquals(reply.status, 400);
-    assertEquals(reply.body.error.code, "INVALID_REQUEST");
+    assertEquals(reply.body.isError, true);
+    assertEquals(reply.body.structuredContent.error.code, "INVALID_ARGUMENTS");
+    assertMatch(reply.body.structuredContent.error.message, /"arguments"/);
+    const broken = await f.api("POST", "/tools/demo__echo/call", "{not json");
+    assertEquals(broken.body.structuredContent.error.code, "INVALID_ARGUMENTS");
+    const unknown = await f.api("POST", "/tools/demo__nope/call", "{not json");
+    assertEquals(unknown.status, 404);
+    assertEquals(unknown.body.structuredContent.error.code, "TOOL_NOT_FOUND");
     assertEquals(f.ext.received.filter((m) => m.method === "tool.dispatch").length, 0);
+    const audit = await f.api("GET", "/audit?tool=demo__echo");
+    assertEquals(audit.body.length, 2);
+    assertEquals(audit.body[0].error.code, "INVALID_ARGUMENTS");
   });
 });
 
@@ -113,7 +123,8 @@ Deno.test("gateway: hub_list_tools lists all tools, filters by plugin, refuses u
       arguments: { plugin: "nope" },
     });
     assertEquals(unknown.isError, true);
-    assertEquals(errorOf(unknown).code, "INVALID_ARGUMENTS");
+    assertEquals(errorOf(unknown).code, "PLUGIN_NOT_FOUND");
+    assertEquals(errorOf(unknown).category, "not_found");
     assertMatch(errorOf(unknown).message, /No plugin "nope"/);
 
     const direct = await gateway.callTool({ name: "demo__echo", arguments: { text: "x" } });

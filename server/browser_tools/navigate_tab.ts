@@ -7,7 +7,7 @@ export const navigateTab: BrowserTool = {
   description: "Load a URL in a tab and, by default, wait until the page has loaded. Returns the " +
     "tab's final url and title.",
   input: z.object({
-    url: z.string().url().describe("Absolute http(s) URL to load."),
+    url: z.url({ protocol: /^https?$/ }).describe("Absolute http(s) URL to load."),
     tabId: tabIdField,
     waitForLoad: z.boolean().default(true).describe("Wait for the load event (default true)."),
   }),

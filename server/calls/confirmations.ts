@@ -51,6 +51,11 @@ export function createConfirmations(
             "connected. Open Chromium with the hub extension, then try again.",
         ));
       }
+      const cancelled = () =>
+        signal!.reason instanceof CallError
+          ? signal!.reason
+          : callError("CANCELLED", `The caller cancelled ${request.tool}.`);
+      if (signal?.aborted) return Promise.reject(cancelled());
       return new Promise<Decision>((resolve, reject) => {
         const done = () => {
           clearTimeout(timer);
@@ -68,11 +73,7 @@ export function createConfirmations(
         }, timeoutMs);
         const onAbort = () => {
           done();
-          reject(
-            signal!.reason instanceof CallError
-              ? signal!.reason
-              : callError("CANCELLED", `The caller cancelled ${request.tool}.`),
-          );
+          reject(cancelled());
         };
         signal?.addEventListener("abort", onAbort, { once: true });
         waiting.set(request.id, {

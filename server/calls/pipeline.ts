@@ -17,6 +17,7 @@ import type { Confirmations } from "./confirmations.ts";
 import type { Dispatcher, Progress } from "./dispatcher.ts";
 import type { InFlight } from "./in_flight.ts";
 import { checkTabs, resolveInstance } from "./tab_target.ts";
+import { needsReview } from "../permissions/review.ts";
 
 export interface CallRequest {
   name: string;
@@ -25,6 +26,8 @@ export interface CallRequest {
   onProgress?: (progress: Progress) => void;
   /** Aborts the call (the client cancelled or went away). */
   signal?: AbortSignal;
+  /** Why the request carrying the arguments was unusable (REST body); the call is refused. */
+  badRequest?: string;
 }
 
 export type CallOutcome =
@@ -70,6 +73,14 @@ export function createPipeline(deps: PipelineDeps): Pipeline {
       );
     }
     const permission = deps.catalog.permission(tool);
+    if (tool.kind === "plugin" && needsReview(deps.management.config(), tool.plugin)) {
+      throw callError(
+        "PERMISSION_OFF",
+        `${tool.plugin.displayName} changed to version ${tool.plugin.version} since it was ` +
+          "reviewed, so its tools are off. Inspect it (plugin_inspect), mark it reviewed " +
+          "(plugin_mark_reviewed), then a person turns its tools on again.",
+      );
+    }
     if (permission === "off") {
       throw callError(
         "PERMISSION_OFF",
@@ -93,6 +104,7 @@ export function createPipeline(deps: PipelineDeps): Pipeline {
     request: CallRequest,
     id: string,
   ): Promise<CallOutcome> {
+    if (request.badRequest !== undefined) throw callError("INVALID_ARGUMENTS", request.badRequest);
     const args = request.args ?? {};
     if (!isRecord(args)) {
       throw callError("INVALID_ARGUMENTS", `Arguments of ${tool.name} must be a JSON object.`);

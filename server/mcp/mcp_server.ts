@@ -82,12 +82,12 @@ async function callGateway(
       return errorResult(callError("INVALID_ARGUMENTS", "plugin must be a string.").payload);
     }
     if (plugin !== undefined && !catalog.groups().includes(plugin)) {
-      return errorResult(
-        callError(
-          "INVALID_ARGUMENTS",
-          `No plugin "${plugin}" (plugins: ${catalog.groups().join(", ")}).`,
-        ).payload,
-      );
+      return errorResult({
+        code: "PLUGIN_NOT_FOUND",
+        category: "not_found",
+        retryable: false,
+        message: `No plugin "${plugin}" (plugins: ${catalog.groups().join(", ")}).`,
+      });
     }
     return successResult({ tools: catalog.list(plugin) });
   }

@@ -22,7 +22,16 @@ interface Session {
   mode: McpMode;
   server: Server;
   transport: WebStandardStreamableHTTPServerTransport;
+  /** When the last request arrived. */
+  lastSeen: number;
+  /** Open event streams (GET): a client listening for notifications is connected. */
+  streams: number;
 }
+
+/** A session with no open stream and no request for this long is closed. */
+export const SESSION_IDLE_MS = 30 * 60_000;
+/** A session with no open stream counts as a connected client this long after its last request. */
+const RECENT_MS = 60_000;
 
 export interface McpSessions {
   handle(req: Request, mode: McpMode): Promise<Response>;
@@ -41,6 +50,39 @@ export interface McpSessionsOptions extends McpServerDeps {
   sessionLimit?: number;
 }
 
+/** Counts an open event stream until the client goes away or the stream ends. */
+function tracked(session: Session, response: Response): Response {
+  if (!response.body || !response.headers.get("content-type")?.includes("text/event-stream")) {
+    return response;
+  }
+  session.streams++;
+  let open = true;
+  const end = () => {
+    if (open) session.streams--;
+    open = false;
+  };
+  const reader = response.body.getReader();
+  const body = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      try {
+        const { done, value } = await reader.read();
+        if (done) {
+          end();
+          controller.close();
+        } else controller.enqueue(value);
+      } catch (error) {
+        end();
+        controller.error(error);
+      }
+    },
+    cancel(reason) {
+      end();
+      return reader.cancel(reason);
+    },
+  });
+  return new Response(body, { status: response.status, headers: response.headers });
+}
+
 function rpcError(status: number, code: number, message: string, headers = {}) {
   return jsonResponse({ jsonrpc: "2.0", id: null, error: { code, message } }, status, headers);
 }
@@ -49,10 +91,22 @@ const LOG_LEVEL = { debug: "debug", info: "info", warn: "warning", error: "error
 
 export function createMcpSessions(options: McpSessionsOptions): McpSessions {
   const sessions = new Map<string, Session>();
+  const clock = options.clock ?? Date.now;
   const limiter = new RateLimiter(
     { ...RATE_LIMITS.mcpSession, limit: options.sessionLimit ?? RATE_LIMITS.mcpSession.limit },
     options.clock,
   );
+
+  /** Closes sessions nobody used for SESSION_IDLE_MS (clients often quit without DELETE). */
+  function expireIdle() {
+    const now = clock();
+    for (const [id, session] of sessions) {
+      if (session.streams > 0 || now - session.lastSeen < SESSION_IDLE_MS) continue;
+      sessions.delete(id);
+      void session.transport.close().catch(() => {});
+      options.logger.info(`MCP session expired after ${SESSION_IDLE_MS / 60_000} idle minutes`);
+    }
+  }
 
   async function create(req: Request, mode: McpMode): Promise<Response> {
     const body = await readJsonBody(req, MAX_MCP_BODY_BYTES);
@@ -80,7 +134,7 @@ export function createMcpSessions(options: McpSessionsOptions): McpSessions {
     const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: () => crypto.randomUUID(),
       onsessioninitialized: (id) => {
-        sessions.set(id, { mode, server, transport });
+        sessions.set(id, { mode, server, transport, lastSeen: clock(), streams: 0 });
         options.logger.info(`MCP session opened (${mode}); ${sessions.size} active`);
       },
       onsessionclosed: (id) => {
@@ -97,22 +151,37 @@ export function createMcpSessions(options: McpSessionsOptions): McpSessions {
 
   return {
     async handle(req, mode) {
+      expireIdle();
       const id = req.headers.get("mcp-session-id");
       if (id === null) {
         if (req.method === "POST") return await create(req, mode);
         return rpcError(400, -32000, "Missing mcp-session-id header; initialize a session first.");
       }
       const session = sessions.get(id);
-      if (!session || session.mode !== mode) {
+      if (!session) {
         return rpcError(
           404,
           -32001,
-          "Session not found: it was closed or the hub restarted. Initialize a new session.",
+          "Session not found: it was closed, expired after 30 idle minutes, or the hub restarted. " +
+            "Initialize a new session.",
         );
       }
-      return await session.transport.handleRequest(req);
+      if (session.mode !== mode) {
+        const path = session.mode === "full" ? "/mcp" : "/mcp/gateway";
+        return rpcError(404, -32001, `This session belongs to ${path}; send its requests there.`);
+      }
+      session.lastSeen = clock();
+      const parsedBody = req.method === "POST"
+        ? await readJsonBody(req, MAX_MCP_BODY_BYTES)
+        : undefined;
+      const response = await session.transport.handleRequest(req, { parsedBody });
+      return req.method === "GET" ? tracked(session, response) : response;
     },
-    count: () => sessions.size,
+    count: () => {
+      const now = clock();
+      return [...sessions.values()].filter((s) => s.streams > 0 || now - s.lastSeen < RECENT_MS)
+        .length;
+    },
     broadcastLog(plugin, entry) {
       for (const [id, session] of sessions) {
         session.server.sendLoggingMessage({
