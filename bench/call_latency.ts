@@ -8,7 +8,7 @@
 import { join } from "node:path";
 import { serveInProcessHub } from "../tests/helpers/in_process_hub.ts";
 import { FakeExtension } from "../tests/helpers/fake_extension.ts";
-import { connectMcp } from "../tests/helpers/mcp_client.ts";
+import { connectMcp, initializeRequest } from "../tests/helpers/mcp_client.ts";
 import { createConfigStore } from "../server/config/config_store.ts";
 import { PLUGINS, writePlugin } from "./_generated_plugins.ts";
 
@@ -87,16 +87,7 @@ async function rawToolsList(): Promise<number[]> {
       headers: { ...h, ...extra },
       body: JSON.stringify(message),
     });
-  const init = await post({}, {
-    jsonrpc: "2.0",
-    id: 1,
-    method: "initialize",
-    params: {
-      protocolVersion: "2025-06-18",
-      capabilities: {},
-      clientInfo: { name: "bench", version: "1" },
-    },
-  });
+  const init = await post({}, initializeRequest("bench"));
   await init.text();
   const session = {
     "mcp-session-id": init.headers.get("mcp-session-id")!,

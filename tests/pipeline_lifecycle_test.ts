@@ -3,6 +3,7 @@
  * the 25-calls-per-plugin limit, `tool.invocationStart`/`tool.invocationEnd`, the audit log
  * (`GET /audit`, audit.log, `/health` auditSummary) and the MCP session rules.
  */
+import { initializeRequest } from "./helpers/mcp_client.ts";
 import { join } from "node:path";
 import { assert, assertEquals, assertMatch } from "./helpers/assert.ts";
 import { FakeExtension } from "./helpers/fake_extension.ts";
@@ -219,16 +220,7 @@ function initialize(url: string, secret: string, path = "/mcp") {
       "content-type": "application/json",
       accept: "application/json, text/event-stream",
     },
-    body: JSON.stringify({
-      jsonrpc: "2.0",
-      id: 1,
-      method: "initialize",
-      params: {
-        protocolVersion: "2025-06-18",
-        capabilities: {},
-        clientInfo: { name: "raw-test", version: "1.0.0" },
-      },
-    }),
+    body: JSON.stringify(initializeRequest("raw-test")),
   });
 }
 

@@ -4,6 +4,7 @@
  * `/mcp` (or `/mcp/gateway` with `--gateway`). Tools, calls, progress and plugin logs cross the
  * bridge; closing the client ends the bridge and its hub session; without a hub it fails at once.
  */
+import { initializeRequest } from "./helpers/mcp_client.ts";
 // @ts-types="@modelcontextprotocol/sdk/client/index"
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 // @ts-types="@modelcontextprotocol/sdk/client/stdio"
@@ -217,16 +218,7 @@ Deno.test("the bridge writes only JSON-RPC on stdout and exits 0 when its stdin 
     const stderr = new Response(child.stderr).text();
     const writer = child.stdin.getWriter();
     const send = (m: Json) => writer.write(new TextEncoder().encode(JSON.stringify(m) + "\n"));
-    await send({
-      jsonrpc: "2.0",
-      id: 1,
-      method: "initialize",
-      params: {
-        protocolVersion: "2025-06-18",
-        capabilities: {},
-        clientInfo: { name: "raw", version: "1" },
-      },
-    });
+    await send(initializeRequest("raw"));
     await waitUntil(() => stdout.includes('"id":1'), "the initialize response", 15_000);
     await send({ jsonrpc: "2.0", method: "notifications/initialized" });
     await send({ jsonrpc: "2.0", id: 2, method: "tools/list" });

@@ -18,3 +18,17 @@ export async function connectMcp(
   await client.connect(transport);
   return client;
 }
+
+/** A raw MCP `initialize` request, for tests that speak the protocol without the SDK client. */
+export function initializeRequest(clientName: string, id: number | string = 1) {
+  return {
+    jsonrpc: "2.0" as const,
+    id,
+    method: "initialize",
+    params: {
+      protocolVersion: "2025-06-18",
+      capabilities: {},
+      clientInfo: { name: clientName, version: "1.0.0" },
+    },
+  };
+}
