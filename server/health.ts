@@ -40,9 +40,14 @@ export function idleSubsystemFacts(): Omit<
     discoveryErrors: [],
     browserToolNames: [],
     disabledBrowserTools: [],
-    fileWatcher: { watchedPlugins: 0, pendingPlugins: 0, lastPollAt: null, pollDetections: 0 },
+    fileWatcher: idleFileWatcher(),
     audit: emptyAuditSummary(),
   };
+}
+
+/** Dev mode's file watcher before it watched anything (production runs none). */
+export function idleFileWatcher(): FileWatcherStatus {
+  return { watchedPlugins: 0, pendingPlugins: 0, lastPollAt: null, pollDetections: 0 };
 }
 
 export function emptyAuditSummary(): AuditSummary {

@@ -12,7 +12,6 @@ import { liveFile } from "./config/live_file.ts";
 import type { Logger } from "./log/logger.ts";
 import { createHandler, type Handler } from "./http/handler.ts";
 import { HttpError } from "./http/http_error.ts";
-import { WS_PROTOCOL } from "./http/guards.ts";
 import { createRoutes } from "./routes.ts";
 import { createPluginHost, type PluginHost, type ReloadSummary } from "./plugins/plugin_host.ts";
 import { type NpmRoot, npmRootFinder } from "./plugins/npm_root.ts";
@@ -28,6 +27,7 @@ import { createTabStates } from "./extension/tab_states.ts";
 import { createPluginLogs } from "./extension/plugin_logs.ts";
 import { createExtensionHandlers } from "./extension/handlers.ts";
 import { syncFull } from "./extension/sync.ts";
+import { upgradeExtensionSocket } from "./extension/ws_upgrade.ts";
 import { createCatalog } from "./calls/catalog.ts";
 import { createDispatcher, type DispatcherOptions } from "./calls/dispatcher.ts";
 import { createConfirmations } from "./calls/confirmations.ts";
@@ -39,7 +39,7 @@ import { registerBrowserTools } from "./browser_tools/mod.ts";
 import { HUB_TOOLS } from "./management/mod.ts";
 import type { ManagementContext } from "./management/hub_tool.ts";
 import { applyPermission, permissionTargetError } from "./permissions/permission_update.ts";
-import { applyReviewChanges, reviewChanges } from "./permissions/review.ts";
+import { applyReviewChanges, markReviewed, reviewChanges } from "./permissions/review.ts";
 import { hubHealth } from "./hub_health.ts";
 
 export interface HubOptions {
@@ -120,21 +120,21 @@ export function createHub(options: HubOptions): Hub {
   });
   logs.onEntry((plugin, entry) => sessions.broadcastLog(plugin, entry));
 
-  /** Tells the extension and MCP clients that tools, permissions or settings changed. */
-  function announce(reason: "reload" | "permissions" | "settings") {
-    link.notify(
-      "sync.full",
-      syncFull(plugins.registry(), config.get(), catalog, skipPermissions()),
-    );
+  /** The `sync.full` payload, which is also the side panel's state (`config.getState`). */
+  const syncState = () => syncFull(plugins.registry(), config.get(), catalog, skipPermissions());
+
+  /** Tells the extension and MCP clients that tools or permissions changed. */
+  function announce(reason: "reload" | "permissions") {
+    link.notify("sync.full", syncState());
     link.notify("plugins.changed", { reason });
     sessions.toolsChanged();
   }
 
-  /** Writes a config change, then makes the hub see it at once. */
-  async function changeConfig(mutate: (c: HubConfig) => void, reason: "permissions") {
+  /** Writes a permission change, then makes the hub and its clients see it at once. */
+  async function changeConfig(mutate: (c: HubConfig) => void) {
     await store.update(mutate);
     config.refresh();
-    announce(reason);
+    announce("permissions");
   }
 
   /** Resets permissions of plugins whose version changed since their review (SPEC "Versioning" 4). */
@@ -157,16 +157,7 @@ export function createHub(options: HubOptions): Hub {
     tabs,
     extensionConnected: () => link.isConnected(),
     async markReviewed(plugin, version) {
-      await changeConfig((c) => {
-        const entry = c.permissions[plugin] ??= { permission: "off", tools: {} };
-        // Grants of an earlier reviewed version never carry over, even if their reset was not
-        // written (a failed reload): marking reviewed must not turn them back on.
-        if (entry.reviewedVersion !== undefined && entry.reviewedVersion !== version) {
-          entry.permission = "off";
-          entry.tools = {};
-        }
-        entry.reviewedVersion = version;
-      }, "permissions");
+      await changeConfig((c) => markReviewed(c, plugin, version));
       return config.get();
     },
   };
@@ -183,10 +174,8 @@ export function createHub(options: HubOptions): Hub {
     clock,
     allowAlways: (tool) =>
       changeConfig((c) =>
-        applyPermission(c, {
-          plugin: tool.group,
-          tool: tool.kind === "plugin" ? tool.tool.baseName : tool.name,
-        }, "auto"), "permissions"),
+        applyPermission(c, { plugin: tool.group, tool: tool.permissionKey }, "auto")
+      ),
   });
 
   let port = 0;
@@ -226,23 +215,20 @@ export function createHub(options: HubOptions): Hub {
       logs,
       dispatcher,
       confirmations,
-      state: () => syncFull(plugins.registry(), config.get(), catalog, skipPermissions()),
+      state: syncState,
       async setPermission(target, permission) {
         const problem = permissionTargetError(target, plugins.registry(), catalog);
         if (problem) throw new Error(problem);
         const version = plugins.registry().plugin(target.plugin)?.version;
-        await changeConfig((c) => applyPermission(c, target, permission, version), "permissions");
+        await changeConfig((c) => applyPermission(c, target, permission, version));
       },
-      setSkipPermissions: (enabled) =>
-        changeConfig((c) => (c.skipPermissions = enabled), "permissions"),
+      setSkipPermissions: (enabled) => changeConfig((c) => (c.skipPermissions = enabled)),
       setPluginSettings: (plugin, settings) =>
         updatePluginSettings({ plugin, settings }, settingsDeps),
       pong: () => link.notify("pong", { ts: clock() }),
     }),
   );
-  link.onConnect(() =>
-    link.notify("sync.full", syncFull(plugins.registry(), config.get(), catalog, skipPermissions()))
-  );
+  link.onConnect(() => link.notify("sync.full", syncState()));
   link.onDisconnect(() => {
     tabs.clear();
     confirmations.failAll("the connection closed");
@@ -267,10 +253,8 @@ export function createHub(options: HubOptions): Hub {
     wsUrl: () => `ws://127.0.0.1:${port}/ws`,
     reload,
     listTools: (plugin) => {
-      if (plugin !== undefined && !catalog.groups().includes(plugin)) {
-        const known = catalog.groups().join(", ");
-        throw new HttpError(404, "PLUGIN_NOT_FOUND", `No plugin "${plugin}" (plugins: ${known}).`);
-      }
+      const unknown = plugin === undefined ? undefined : catalog.groupError(plugin);
+      if (unknown) throw new HttpError(404, "PLUGIN_NOT_FOUND", unknown);
       return catalog.list(plugin);
     },
     async callTool(name, args, { signal, badRequest }) {
@@ -284,22 +268,7 @@ export function createHub(options: HubOptions): Hub {
     audit: (query) => audit.query(query),
     mcp: (req, mode) => sessions.handle(req, mode),
     connectExtension(req) {
-      if (req.headers.get("upgrade")?.toLowerCase() !== "websocket") {
-        throw new HttpError(426, "UPGRADE_REQUIRED", "/ws only takes WebSocket upgrades.", {
-          upgrade: "websocket",
-        });
-      }
-      let upgraded: { socket: WebSocket; response: Response };
-      try {
-        upgraded = Deno.upgradeWebSocket(req, { protocol: WS_PROTOCOL, idleTimeout: 30 });
-      } catch (error) {
-        throw new HttpError(
-          400,
-          "BAD_UPGRADE",
-          `Invalid WebSocket upgrade: ${(error as Error).message}`,
-        );
-      }
-      const { socket, response } = upgraded;
+      const { socket, response } = upgradeExtensionSocket(req);
       linkSecret = secret.get();
       link.attach(socket);
       return response;

@@ -1,7 +1,7 @@
 /** The facts of a running hub, gathered from its parts for `/health`. */
 import type { AuditSummary, HealthPayload } from "../protocol/health.ts";
 import type { HubConfig } from "./config/schema.ts";
-import { buildHealth } from "./health.ts";
+import { buildHealth, idleFileWatcher } from "./health.ts";
 import type { PluginHost } from "./plugins/plugin_host.ts";
 import { toPluginDetail } from "./plugins/registry.ts";
 import type { TabStates } from "./extension/tab_states.ts";
@@ -42,7 +42,7 @@ export function hubHealth(facts: HubFacts): HealthPayload {
       browserToolNames.includes(n)
     ),
     reloads: facts.plugins.stats(),
-    fileWatcher: { watchedPlugins: 0, pendingPlugins: 0, lastPollAt: null, pollDetections: 0 },
+    fileWatcher: idleFileWatcher(),
     audit: facts.audit,
   });
 }

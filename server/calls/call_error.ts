@@ -45,6 +45,13 @@ export function callError(code: HubErrorCode, message: string, details?: unknown
   return new CallError(hubError(code, message, details));
 }
 
+/** Why a call ended when its signal aborted: the CallError it carries, else CANCELLED. */
+export function abortError(signal: AbortSignal, tool: string): CallError {
+  return signal.reason instanceof CallError
+    ? signal.reason
+    : callError("CANCELLED", `The caller cancelled ${tool}.`);
+}
+
 /** Any thrown value as a CallError; unexpected ones become INTERNAL with their message. */
 export function toCallError(error: unknown): CallError {
   if (error instanceof CallError) return error;

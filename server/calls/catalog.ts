@@ -6,7 +6,12 @@
  */
 import type { HubConfig, Permission } from "../config/schema.ts";
 import { effectivePermission, listedDescription } from "../permissions/effective.ts";
-import type { RegisteredPlugin, RegisteredTool, Registry } from "../plugins/registry.ts";
+import {
+  noPluginMessage,
+  type RegisteredPlugin,
+  type RegisteredTool,
+  type Registry,
+} from "../plugins/registry.ts";
 import { type JsonSchema, stripInjected } from "../plugins/tool_schema.ts";
 import {
   inputJsonSchema,
@@ -35,6 +40,8 @@ interface Common {
   inputSchema: JsonSchema;
   /** Plugin name, `browser` or `hub`: the key in `permissions`, the audit `plugin` field. */
   group: string;
+  /** The tool's key under `permissions.<group>.tools`: base name for plugin tools, else name. */
+  permissionKey: string;
 }
 
 export type CatalogTool =
@@ -64,6 +71,8 @@ export interface Catalog {
   /** Browser tools turned off through config `disabledBrowserTools`. */
   isDisabled(tool: CatalogTool): boolean;
   groups(): string[];
+  /** Why `group` names no plugin (nor `browser`/`hub`), or undefined when it does. */
+  groupError(group: string): string | undefined;
   /** Every registered built-in name of a group (`browser`), disabled ones included. */
   allNames(group: string): string[];
 }
@@ -76,6 +85,7 @@ export function createCatalog(source: CatalogSource): Catalog {
     description: b.description,
     inputSchema: b.inputSchema,
     group: BROWSER_GROUP,
+    permissionKey: b.name,
     browser: b,
   }]));
   const hub = new Map<string, CatalogTool>(source.hubTools.map((h) => [h.name, {
@@ -85,6 +95,7 @@ export function createCatalog(source: CatalogSource): Catalog {
     description: h.description,
     inputSchema: inputJsonSchema(h.input),
     group: HUB_TOOL_GROUP,
+    permissionKey: h.name,
     hub: h,
   }]));
 
@@ -96,6 +107,7 @@ export function createCatalog(source: CatalogSource): Catalog {
       description: tool.description,
       inputSchema: tool.inputSchema,
       group: plugin.name,
+      permissionKey: tool.baseName,
       plugin,
       tool,
     };
@@ -105,8 +117,7 @@ export function createCatalog(source: CatalogSource): Catalog {
     if (tool.kind === "hub") return "auto";
     // A version nobody reviewed runs with nothing, even before the reset reaches config.json.
     if (tool.kind === "plugin" && needsReview(config, tool.plugin)) return "off";
-    const key = tool.kind === "plugin" ? tool.tool.baseName : tool.name;
-    return effectivePermission(config, tool.group, key, skip);
+    return effectivePermission(config, tool.group, tool.permissionKey, skip);
   }
 
   function listed(config: HubConfig, skip: boolean, tool: CatalogTool): ListedTool {
@@ -129,13 +140,20 @@ export function createCatalog(source: CatalogSource): Catalog {
     }
     | undefined;
 
+  const groups = () => [
+    ...source.registry().plugins.map((p) => p.name),
+    BROWSER_GROUP,
+    HUB_TOOL_GROUP,
+  ];
+
   const disabled = (config: HubConfig, tool: CatalogTool) =>
     tool.kind === "browser" && config.disabledBrowserTools.includes(tool.name);
 
   return {
     find(name) {
-      const registered = source.registry().tool(name);
-      if (registered) return pluginTool(source.registry().plugin(registered.plugin)!, registered);
+      const registry = source.registry();
+      const registered = registry.tool(name);
+      if (registered) return pluginTool(registry.plugin(registered.plugin)!, registered);
       return browser.get(name) ?? hub.get(name);
     },
     list(group) {
@@ -149,7 +167,7 @@ export function createCatalog(source: CatalogSource): Catalog {
       const cached = cache.lists.get(group);
       if (cached) return cached;
       const out: ListedTool[] = [];
-      for (const plugin of source.registry().plugins) {
+      for (const plugin of registry.plugins) {
         if (group !== undefined && group !== plugin.name) continue;
         for (const tool of plugin.tools) out.push(listed(config, skip, pluginTool(plugin, tool)));
       }
@@ -172,7 +190,8 @@ export function createCatalog(source: CatalogSource): Catalog {
       return parsed.ok ? { ok: true, input: parsed.input } : parsed;
     },
     isDisabled: (tool) => disabled(source.config(), tool),
-    groups: () => [...source.registry().plugins.map((p) => p.name), BROWSER_GROUP, HUB_TOOL_GROUP],
+    groups,
+    groupError: (group) => groups().includes(group) ? undefined : noPluginMessage(group, groups()),
     allNames: (group) =>
       [...browser.values(), ...hub.values()].filter((t) => t.group === group).map((t) => t.name),
   };

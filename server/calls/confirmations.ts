@@ -5,7 +5,7 @@
  */
 import type { ExtensionParams } from "../../protocol/events.ts";
 import type { ExtensionLink } from "../extension/link.ts";
-import { CallError, callError } from "./call_error.ts";
+import { abortError, callError } from "./call_error.ts";
 
 export const CONFIRMATION_TIMEOUT_MS = 5 * 60_000;
 
@@ -51,11 +51,7 @@ export function createConfirmations(
             "connected. Open Chromium with the hub extension, then try again.",
         ));
       }
-      const cancelled = () =>
-        signal!.reason instanceof CallError
-          ? signal!.reason
-          : callError("CANCELLED", `The caller cancelled ${request.tool}.`);
-      if (signal?.aborted) return Promise.reject(cancelled());
+      if (signal?.aborted) return Promise.reject(abortError(signal, request.tool));
       return new Promise<Decision>((resolve, reject) => {
         const done = () => {
           clearTimeout(timer);
@@ -73,7 +69,7 @@ export function createConfirmations(
         }, timeoutMs);
         const onAbort = () => {
           done();
-          reject(cancelled());
+          reject(abortError(signal!, request.tool));
         };
         signal?.addEventListener("abort", onAbort, { once: true });
         waiting.set(request.id, {

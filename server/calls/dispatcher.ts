@@ -11,7 +11,7 @@ import {
 } from "../../protocol/events.ts";
 import { HUB_ERRORS } from "../../protocol/errors.ts";
 import type { ExtensionLink } from "../extension/link.ts";
-import { CallError, callError } from "./call_error.ts";
+import { abortError, CallError, callError } from "./call_error.ts";
 
 export const CALL_TIMEOUT_MS = 30_000;
 export const CALL_MAX_MS = 5 * 60_000;
@@ -76,12 +76,7 @@ export function createDispatcher(link: ExtensionLink, options: DispatcherOptions
         ));
       }, Math.max(0, Math.min(timeoutMs, left)));
     };
-    const onAbort = () =>
-      controller.abort(
-        signal!.reason instanceof CallError
-          ? signal!.reason
-          : callError("CANCELLED", `The caller cancelled ${params.tool}.`),
-      );
+    const onAbort = () => controller.abort(abortError(signal!, params.tool));
     signal?.addEventListener("abort", onAbort, { once: true });
     active.set(dispatchId, { onProgress, extend: arm });
     arm();

@@ -18,6 +18,7 @@ import type { Dispatcher, Progress } from "./dispatcher.ts";
 import type { InFlight } from "./in_flight.ts";
 import { checkTabs, resolveInstance } from "./tab_target.ts";
 import { needsReview } from "../permissions/review.ts";
+import type { HubConfig } from "../config/schema.ts";
 
 export interface CallRequest {
   name: string;
@@ -73,21 +74,7 @@ export function createPipeline(deps: PipelineDeps): Pipeline {
       );
     }
     const permission = deps.catalog.permission(tool);
-    if (tool.kind === "plugin" && needsReview(deps.management.config(), tool.plugin)) {
-      throw callError(
-        "PERMISSION_OFF",
-        `${tool.plugin.displayName} changed to version ${tool.plugin.version} since it was ` +
-          "reviewed, so its tools are off. Inspect it (plugin_inspect), mark it reviewed " +
-          "(plugin_mark_reviewed), then a person turns its tools on again.",
-      );
-    }
-    if (permission === "off") {
-      throw callError(
-        "PERMISSION_OFF",
-        `${tool.name} is off. A person can allow it in the hub side panel, or run ` +
-          `"hub config set ${permissionKey(tool)} ask" (or auto).`,
-      );
-    }
+    if (permission === "off") throw offError(tool, deps.management.config());
     if (permission === "auto") return;
     const decision = await deps.confirmations.ask(
       { id, tool: tool.name, plugin: tool.group, parameters: args },
@@ -216,8 +203,19 @@ export function createPipeline(deps: PipelineDeps): Pipeline {
   };
 }
 
-function permissionKey(tool: CatalogTool): string {
-  return tool.kind === "plugin"
-    ? `tool-permission.${tool.group}.${tool.tool.baseName}`
-    : `tool-permission.${tool.group}.${tool.name}`;
+/** PERMISSION_OFF, saying why: a version awaiting review, or a permission set to off. */
+function offError(tool: CatalogTool, config: HubConfig): CallError {
+  if (tool.kind === "plugin" && needsReview(config, tool.plugin)) {
+    return callError(
+      "PERMISSION_OFF",
+      `${tool.plugin.displayName} changed to version ${tool.plugin.version} since it was ` +
+        "reviewed, so its tools are off. Inspect it (plugin_inspect), mark it reviewed " +
+        "(plugin_mark_reviewed), then a person turns its tools on again.",
+    );
+  }
+  return callError(
+    "PERMISSION_OFF",
+    `${tool.name} is off. A person can allow it in the hub side panel, or run ` +
+      `"hub config set tool-permission.${tool.group}.${tool.permissionKey} ask" (or auto).`,
+  );
 }

@@ -111,41 +111,45 @@ export function createExtensionLink(handlers: ExtensionHandlers, logger: Logger)
     for (const listener of disconnectListeners) listener();
   }
 
-  async function handleRequest(socket: WebSocket, message: RpcRequest) {
+  /** The handler of a message with its validated params, or the JSON-RPC error it deserves. */
+  function resolve(
+    message: RpcRequest | RpcNotification,
+    type: "request" | "notification",
+  ): { run: () => unknown } | { code: number; problem: string } {
     const method = message.method as ExtensionMethod;
     const spec = EXTENSION_METHODS[method];
     const handler = handlers[method] as ((p: unknown) => unknown) | undefined;
-    if (!spec || spec.type !== "request" || !handler) {
+    if (!spec || spec.type !== type || !handler) {
       const known = Object.keys(EXTENSION_METHODS).join(", ");
-      send(
-        socket,
-        errorReply(
-          message.id,
-          RPC_ERRORS.METHOD_NOT_FOUND,
-          !spec
-            ? `Unknown method "${message.method}". Methods: ${known}.`
-            : spec.type === "notification"
-            ? `${method} is a notification; send it without an "id".`
-            : `${method} is not available in this version of hub.`,
-        ),
-      );
-      return;
+      return {
+        code: RPC_ERRORS.METHOD_NOT_FOUND,
+        problem: !spec
+          ? `Unknown method "${message.method}". Methods: ${known}.`
+          : spec.type === "notification"
+          ? `${method} is a notification; send it without an "id".`
+          : `${method} is not available in this version of hub.`,
+      };
     }
     const parsed = spec.params.safeParse(message.params ?? {});
     if (!parsed.success) {
-      send(
-        socket,
-        errorReply(message.id, RPC_ERRORS.INVALID_PARAMS, describeIssues(parsed.error)),
-      );
+      return { code: RPC_ERRORS.INVALID_PARAMS, problem: describeIssues(parsed.error) };
+    }
+    return { run: () => handler(parsed.data) };
+  }
+
+  async function handleRequest(socket: WebSocket, message: RpcRequest) {
+    const resolved = resolve(message, "request");
+    if (!("run" in resolved)) {
+      send(socket, errorReply(message.id, resolved.code, resolved.problem));
       return;
     }
     try {
-      const result = await handler(parsed.data);
+      const result = await resolved.run();
       send(socket, { jsonrpc: "2.0", id: message.id, result: result ?? null });
     } catch (error) {
       const known = error instanceof RpcHandlerError;
       const e = error as Error;
-      if (!known) logger.error(`${method} failed: ${e?.stack ?? e}`);
+      if (!known) logger.error(`${message.method} failed: ${e?.stack ?? e}`);
       send(socket, {
         jsonrpc: "2.0",
         id: message.id,
@@ -159,22 +163,17 @@ export function createExtensionLink(handlers: ExtensionHandlers, logger: Logger)
   }
 
   async function handleNotification(message: RpcNotification) {
-    const method = message.method as ExtensionMethod;
-    const spec = EXTENSION_METHODS[method];
-    const handler = handlers[method] as ((p: unknown) => unknown) | undefined;
-    if (!spec || spec.type !== "notification" || !handler) {
-      logger.debug(`Ignored notification "${message.method}" from the extension`);
-      return;
-    }
-    const parsed = spec.params.safeParse(message.params ?? {});
-    if (!parsed.success) {
-      logger.warn(`Dropped ${method} from the extension: ${describeIssues(parsed.error)}`);
+    const resolved = resolve(message, "notification");
+    if (!("run" in resolved)) {
+      // Notifications get no reply (JSON-RPC); an unknown one is only worth a debug line.
+      const log = resolved.code === RPC_ERRORS.INVALID_PARAMS ? logger.warn : logger.debug;
+      log(`Dropped ${message.method} from the extension: ${resolved.problem}`);
       return;
     }
     try {
-      await handler(parsed.data);
+      await resolved.run();
     } catch (error) {
-      logger.error(`${method} failed: ${(error as Error)?.stack ?? error}`);
+      logger.error(`${message.method} failed: ${(error as Error)?.stack ?? error}`);
     }
   }
 

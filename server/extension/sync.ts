@@ -1,7 +1,7 @@
 /** What the hub tells the extension about plugins and tools (`sync.full`, `plugin.update`). */
 import type { SyncPlugin, SyncTool } from "../../protocol/events.ts";
 import { VERSION } from "../../protocol/version.ts";
-import type { HubConfig } from "../config/schema.ts";
+import type { HubConfig, Permission } from "../config/schema.ts";
 import { BROWSER_GROUP, type Catalog } from "../calls/catalog.ts";
 import type { RegisteredPlugin, Registry } from "../plugins/registry.ts";
 import { needsReview } from "../permissions/review.ts";
@@ -9,14 +9,14 @@ import { needsReview } from "../permissions/review.ts";
 export function syncPlugin(
   plugin: RegisteredPlugin,
   config: HubConfig,
-  catalog: Catalog,
+  permissions: Map<string, Permission>,
 ): SyncPlugin {
   const entry = config.permissions[plugin.name];
   const tools: SyncTool[] = plugin.tools.map((t) => ({
     name: t.name,
     displayName: t.displayName,
     description: t.description,
-    permission: catalog.permission(catalog.find(t.name)!),
+    permission: permissions.get(t.name) ?? "off",
   }));
   const synced: SyncPlugin = {
     name: plugin.name,
@@ -45,6 +45,8 @@ export function syncFull(
   catalog: Catalog,
   skipPermissions: boolean,
 ) {
+  // The listing is cached per registry and config, so this costs no permission work.
+  const permissions = new Map(catalog.list().map((t) => [t.name, t.permission]));
   const browserTools: SyncTool[] = catalog.list(BROWSER_GROUP).map((t) => {
     const tool = catalog.find(t.name)!;
     return {
@@ -57,7 +59,7 @@ export function syncFull(
   return {
     hubVersion: VERSION,
     skipPermissions,
-    plugins: registry.plugins.map((p) => syncPlugin(p, config, catalog)),
+    plugins: registry.plugins.map((p) => syncPlugin(p, config, permissions)),
     browserTools,
     disabledBrowserTools: config.disabledBrowserTools,
   };

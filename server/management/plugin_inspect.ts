@@ -2,17 +2,16 @@ import { z } from "zod";
 import { effectivePermission } from "../permissions/effective.ts";
 import { needsReview } from "../permissions/review.ts";
 import { type HubTool, type ManagementContext, managementError } from "./hub_tool.ts";
-import type { RegisteredPlugin } from "../plugins/registry.ts";
+import { noPluginMessage, type RegisteredPlugin } from "../plugins/registry.ts";
 
 export function findPlugin(ctx: ManagementContext, name: string): RegisteredPlugin {
   const registry = ctx.registry();
   const plugin = registry.plugin(name);
   if (plugin) return plugin;
-  const known = registry.plugins.map((p) => p.name).join(", ") || "none";
   throw managementError(
     "PLUGIN_NOT_FOUND",
     "not_found",
-    `No plugin "${name}" (plugins: ${known}).`,
+    noPluginMessage(name, registry.plugins.map((p) => p.name)),
   );
 }
 

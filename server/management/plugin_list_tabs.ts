@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { instanceOfUrl } from "../../protocol/plugin_settings.ts";
-import { type HubTool, managementError } from "./hub_tool.ts";
+import type { HubTool } from "./hub_tool.ts";
+import { findPlugin } from "./plugin_inspect.ts";
 
 export const pluginListTabs: HubTool = {
   name: "plugin_list_tabs",
@@ -12,17 +13,8 @@ export const pluginListTabs: HubTool = {
     plugin: z.string().optional().describe("Only this plugin (short name, e.g. github)."),
   }),
   run(input, ctx) {
-    const registry = ctx.registry();
     const name = input.plugin as string | undefined;
-    if (name !== undefined && !registry.plugin(name)) {
-      const known = registry.plugins.map((p) => p.name).join(", ") || "none";
-      throw managementError(
-        "PLUGIN_NOT_FOUND",
-        "not_found",
-        `No plugin "${name}" (plugins: ${known}).`,
-      );
-    }
-    const plugins = registry.plugins.filter((p) => name === undefined || p.name === name);
+    const plugins = name === undefined ? ctx.registry().plugins : [findPlugin(ctx, name)];
     return {
       extensionConnected: ctx.extensionConnected(),
       plugins: plugins.map((p) => {

@@ -81,12 +81,13 @@ async function callGateway(
     if (plugin !== undefined && typeof plugin !== "string") {
       return errorResult(callError("INVALID_ARGUMENTS", "plugin must be a string.").payload);
     }
-    if (plugin !== undefined && !catalog.groups().includes(plugin)) {
+    const unknown = plugin === undefined ? undefined : catalog.groupError(plugin);
+    if (unknown) {
       return errorResult({
         code: "PLUGIN_NOT_FOUND",
         category: "not_found",
         retryable: false,
-        message: `No plugin "${plugin}" (plugins: ${catalog.groups().join(", ")}).`,
+        message: unknown,
       });
     }
     return successResult({ tools: catalog.list(plugin) });

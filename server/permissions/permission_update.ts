@@ -6,7 +6,7 @@
 import type { HubConfig, Permission } from "../config/schema.ts";
 import type { Catalog } from "../calls/catalog.ts";
 import { BROWSER_GROUP } from "../calls/catalog.ts";
-import type { Registry } from "../plugins/registry.ts";
+import { noPluginMessage, type Registry } from "../plugins/registry.ts";
 
 export interface PermissionTarget {
   plugin: string;
@@ -31,8 +31,7 @@ export function permissionTargetError(
   }
   const plugin = registry.plugin(target.plugin);
   if (!plugin) {
-    const known = [...registry.plugins.map((p) => p.name), BROWSER_GROUP].join(", ");
-    return `No plugin "${target.plugin}" (plugins: ${known}).`;
+    return noPluginMessage(target.plugin, [...registry.plugins.map((p) => p.name), BROWSER_GROUP]);
   }
   if (target.tool !== undefined && !plugin.tools.some((t) => t.baseName === target.tool)) {
     const tools = plugin.tools.map((t) => t.baseName).join(", ");

@@ -52,15 +52,28 @@ export function reviewChanges(config: HubConfig, plugins: InstalledPlugin[]): Re
   return changes;
 }
 
+/** Takes back every grant of a plugin: its default and all per-tool overrides. */
+function resetGrants(entry: PluginPermissionConfig): void {
+  entry.permission = "off";
+  entry.tools = {};
+}
+
 /** Applies changes from `reviewChanges` to a config draft. */
 export function applyReviewChanges(config: HubConfig, changes: ReviewChange[]): void {
   for (const change of changes) {
     const entry = config.permissions[change.plugin];
     if (!entry) continue;
     if (change.kind === "recorded") entry.reviewedVersion = change.to;
-    else {
-      entry.permission = "off";
-      entry.tools = {};
-    }
+    else resetGrants(entry);
   }
+}
+
+/**
+ * Records `version` as reviewed. Grants made for an earlier reviewed version never carry over,
+ * even if their reset was never written (a failed reload): marking reviewed grants nothing.
+ */
+export function markReviewed(config: HubConfig, plugin: string, version: string): void {
+  const entry = config.permissions[plugin] ??= { permission: "off", tools: {} };
+  if (entry.reviewedVersion !== undefined && entry.reviewedVersion !== version) resetGrants(entry);
+  entry.reviewedVersion = version;
 }

@@ -123,6 +123,11 @@ export function buildRegistry(
   };
 }
 
+/** `No plugin "x" (plugins: a, b).`: what every lookup of a missing plugin says. */
+export function noPluginMessage(name: string, known: string[]): string {
+  return `No plugin "${name}" (plugins: ${known.join(", ") || "none"}).`;
+}
+
 export function emptyRegistry(): Registry {
   return { plugins: [], plugin: () => undefined, tool: () => undefined, schemaKeys: new Set() };
 }
