@@ -9,20 +9,16 @@ import { writePluginFolder } from "./helpers/plugin_cli.ts";
 import {
   delay,
   DEMO_PLUGIN,
+  DEMO_TAB,
+  demoFixture,
   errorOf,
   eventually,
   type Fixture,
-  type FixtureOptions,
   type Json,
   withFixture,
 } from "./helpers/pipeline_fixture.ts";
 
-const TAB = { tabId: 7, url: "https://example.com/home" };
-const ASK: FixtureOptions = {
-  plugins: [DEMO_PLUGIN],
-  config: { permissions: { demo: { permission: "ask", tools: { other: "off" } } } },
-  tabs: { demo: [TAB] },
-};
+const ASK = demoFixture("ask", { other: "off" });
 
 const dispatches = (f: Fixture) => f.ext.received.filter((m) => m.method === "tool.dispatch");
 const confirmations = (f: Fixture) =>
@@ -203,7 +199,7 @@ Deno.test("a new plugin version resets its permissions to off until reviewed", a
         demo: { permission: "auto", tools: { other: "ask" }, reviewedVersion: "1.0.0" },
       },
     },
-    tabs: { demo: [TAB] },
+    tabs: { demo: [DEMO_TAB] },
   }, async (f) => {
     assertEquals((await f.call("demo__echo", { text: "v1" })).status, 200);
 
@@ -280,7 +276,7 @@ Deno.test({
     await withFixture({
       plugins: [DEMO_PLUGIN],
       config: { permissions: { demo: { permission: "auto", reviewedVersion: "1.0.0" } } },
-      tabs: { demo: [TAB] },
+      tabs: { demo: [DEMO_TAB] },
     }, async (f) => {
       await installVersion(f, "2.0.0");
       // Another writer holds the config lock for a moment (as `hub config set` does).

@@ -8,19 +8,16 @@ import type { Client } from "./helpers/mcp_client.ts";
 import type { FakeExtension } from "./helpers/fake_extension.ts";
 import {
   DEMO_PLUGIN,
+  DEMO_TAB,
+  demoFixture,
   errorOf,
   type Fixture,
-  type FixtureOptions,
   type Json,
+  MULTI_PLUGIN,
   withFixture,
 } from "./helpers/pipeline_fixture.ts";
 
-const TAB = { tabId: 7, url: "https://example.com/home" };
-const DEMO: FixtureOptions = {
-  plugins: [DEMO_PLUGIN],
-  config: { permissions: { demo: { permission: "auto" } } },
-  tabs: { demo: [TAB] },
-};
+const DEMO = demoFixture("auto");
 
 interface Expected {
   code: string;
@@ -95,14 +92,7 @@ Deno.test("INVALID_ARGUMENTS (400): schema violations, never dispatched", async 
 
 Deno.test("INVALID_ARGUMENTS (400): a plugin with two instances requires `instance`", async () => {
   await withFixture({
-    plugins: [{
-      name: "multi",
-      tools: ["echo"],
-      hub: {
-        urlPatterns: ["*://*.example.com/*"],
-        configSchema: { baseUrl: { type: "url", label: "Base URL" } },
-      },
-    }],
+    plugins: [MULTI_PLUGIN],
     config: {
       permissions: { multi: { permission: "auto" } },
       settings: {
@@ -255,7 +245,7 @@ Deno.test("TAB_CLOSED, TAB_UNAVAILABLE (503) and TAB_NOT_FOUND (404) from the ta
       retryable: true,
       message: /No Plugin demo tab is open. Open \*:\/\/example\.com\/\*/,
     });
-    await f.ext.setTabs("demo", [{ ...TAB, ready: false }]);
+    await f.ext.setTabs("demo", [{ ...DEMO_TAB, ready: false }]);
     await expectError(f, client, "demo__echo", { text: "x" }, {
       code: "TAB_UNAVAILABLE",
       status: 503,
@@ -263,7 +253,7 @@ Deno.test("TAB_CLOSED, TAB_UNAVAILABLE (503) and TAB_NOT_FOUND (404) from the ta
       retryable: true,
       message: /not ready/,
     });
-    await f.ext.setTabs("demo", [TAB]);
+    await f.ext.setTabs("demo", [DEMO_TAB]);
     await expectError(f, client, "demo__echo", { text: "x", tabId: 99 }, {
       code: "TAB_NOT_FOUND",
       status: 404,
@@ -358,7 +348,7 @@ Deno.test("EXTENSION_DISCONNECTED (503) well under a second after the extension 
 
     // The same over MCP, with a new extension.
     const ext = await f.connectExtension();
-    await ext.setTabs("demo", [TAB]);
+    await ext.setTabs("demo", [DEMO_TAB]);
     ext.onDispatch(() => "hang");
     const client = await f.mcp();
     const call = client.callTool({ name: "demo__echo", arguments: { text: "x" } });

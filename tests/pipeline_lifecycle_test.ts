@@ -9,20 +9,15 @@ import { assert, assertEquals, assertMatch } from "./helpers/assert.ts";
 import { FakeExtension } from "./helpers/fake_extension.ts";
 import type { StreamableHTTPClientTransport } from "./helpers/mcp_client.ts";
 import {
-  DEMO_PLUGIN,
+  DEMO_TAB,
+  demoFixture,
   errorOf,
   eventually,
-  type FixtureOptions,
   type Json,
   withFixture,
 } from "./helpers/pipeline_fixture.ts";
 
-const TAB = { tabId: 7, url: "https://example.com/home" };
-const DEMO: FixtureOptions = {
-  plugins: [DEMO_PLUGIN],
-  config: { permissions: { demo: { permission: "auto", tools: { other: "off" } } } },
-  tabs: { demo: [TAB] },
-};
+const DEMO = demoFixture("auto", { other: "off" });
 
 Deno.test("a new extension connection replaces the old one, whose pending call fails at once", async () => {
   await withFixture(DEMO, async (f) => {
@@ -50,7 +45,7 @@ Deno.test("a new extension connection replaces the old one, whose pending call f
     // Tabs reported over the old connection are gone with it.
     assertEquals(health.pluginDetails[0].tabState, "closed");
 
-    await second.setTabs("demo", [TAB]);
+    await second.setTabs("demo", [DEMO_TAB]);
     const again = await f.call("demo__echo", { text: "y" });
     assertEquals(again.status, 200);
     assertEquals(again.body.structuredContent, { echo: { text: "y" } });

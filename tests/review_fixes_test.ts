@@ -15,25 +15,17 @@ import { rawSend } from "./helpers/raw_http.ts";
 import {
   delay,
   DEMO_PLUGIN,
+  DEMO_TAB,
+  demoFixture,
   errorOf,
   eventually,
   type Fixture,
-  type FixtureOptions,
   type Json,
   withFixture,
 } from "./helpers/pipeline_fixture.ts";
 
-const TAB = { tabId: 7, url: "https://example.com/home" };
-const ASK: FixtureOptions = {
-  plugins: [DEMO_PLUGIN],
-  config: { permissions: { demo: { permission: "ask" } } },
-  tabs: { demo: [TAB] },
-};
-const AUTO: FixtureOptions = {
-  plugins: [DEMO_PLUGIN],
-  config: { permissions: { demo: { permission: "auto" } } },
-  tabs: { demo: [TAB] },
-};
+const ASK = demoFixture("ask");
+const AUTO = demoFixture("auto");
 
 const sent = (f: Fixture, method: string) => f.ext.received.filter((m) => m.method === method);
 
@@ -235,7 +227,7 @@ Deno.test("plugin_mark_reviewed never revives grants of an earlier reviewed vers
   await withFixture({
     plugins: [DEMO_PLUGIN], // version 1.0.0
     config: { permissions: { demo: { permission: "auto", reviewedVersion: "0.9.0" } } },
-    tabs: { demo: [TAB] },
+    tabs: { demo: [DEMO_TAB] },
   }, async (f) => {
     const loaded = (await f.readConfig()).permissions.demo;
     assertEquals([loaded.permission, loaded.reviewedVersion], ["off", "0.9.0"], "reset at load");

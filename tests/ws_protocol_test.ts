@@ -12,6 +12,7 @@ import {
   type Fixture,
   type FixtureOptions,
   type Json,
+  MULTI_PLUGIN,
   withFixture,
 } from "./helpers/pipeline_fixture.ts";
 
@@ -86,14 +87,7 @@ Deno.test("sync.full on connect and again after POST /reload", async () => {
 
 Deno.test("tab.syncAll and tab.stateChanged show in /health and plugin_list_tabs", async () => {
   await withFixture({
-    plugins: [{
-      name: "multi",
-      tools: ["echo"],
-      hub: {
-        urlPatterns: ["*://*.example.com/*"],
-        configSchema: { baseUrl: { type: "url", label: "Base URL" } },
-      },
-    }, DEMO_PLUGIN],
+    plugins: [MULTI_PLUGIN, DEMO_PLUGIN],
     config: {
       settings: {
         multi: { baseUrl: { work: "https://work.example.com", home: "https://home.example.com" } },

@@ -34,6 +34,31 @@ export interface FixtureOptions {
 /** The usual plugin: `demo` with `echo` (`text` required) and `other`, on example.com. */
 export const DEMO_PLUGIN: PluginFolderOptions = { name: "demo", tools: ["echo", "other"] };
 
+/** The demo plugin's tab, reported ready. */
+export const DEMO_TAB = { tabId: 7, url: "https://example.com/home" };
+
+/** The demo plugin at `permission` (with per-tool overrides), its tab open and ready. */
+export function demoFixture(
+  permission: "off" | "ask" | "auto",
+  tools?: Record<string, "off" | "ask" | "auto">,
+): FixtureOptions {
+  return {
+    plugins: [DEMO_PLUGIN],
+    config: { permissions: { demo: { permission, ...(tools ? { tools } : {}) } } },
+    tabs: { demo: [DEMO_TAB] },
+  };
+}
+
+/** `multi`: one tool, and a url setting `baseUrl` whose instances drive the `instance` parameter. */
+export const MULTI_PLUGIN: PluginFolderOptions = {
+  name: "multi",
+  tools: ["echo"],
+  hub: {
+    urlPatterns: ["*://*.example.com/*"],
+    configSchema: { baseUrl: { type: "url", label: "Base URL" } },
+  },
+};
+
 export class Fixture {
   readonly clients: Client[] = [];
   readonly extensions: FakeExtension[] = [];
