@@ -2,9 +2,10 @@
 import type { HubPaths } from "../server/config/paths.ts";
 import { removeOwnPidFile, writePidFile } from "./pid_file.ts";
 import { createHub } from "../server/hub.ts";
-import { createLogger, parseLogLevel } from "../server/log/logger.ts";
+import { createLogger, type Logger, parseLogLevel } from "../server/log/logger.ts";
 import { listen } from "../server/serve.ts";
 import { VERSION } from "../protocol/version.ts";
+import { installExtension } from "../server/extension/install.ts";
 
 export interface RunServerOptions {
   paths: HubPaths;
@@ -43,6 +44,7 @@ export async function runServer(options: RunServerOptions): Promise<void> {
     throw error;
   }
   hub.setPort(server.port);
+  await installBrowserExtension(paths, server.port, logger);
   await hub.ready.catch(() => {}); // logged by the hub; the server runs without plugins then
   if (options.background) await writePidFile(paths.pidFile);
   options.onListening?.(server.port);
@@ -69,4 +71,22 @@ export async function runServer(options: RunServerOptions): Promise<void> {
       Deno.addSignalListener(signal, () => void stop(signal));
     }
   });
+}
+
+/** Puts the extension where the user loads it from, and says so when it changed. */
+async function installBrowserExtension(paths: HubPaths, port: number, logger: Logger) {
+  try {
+    const result = await installExtension(paths.extensionDir, port);
+    if (result.action === "installed") {
+      logger.info(`Installed the browser extension in ${paths.extensionDir}`);
+    } else if (result.action === "updated") {
+      logger.info(
+        `Updated the browser extension in ${paths.extensionDir} ` +
+          `(${result.previousVersion ?? "unknown"} → ${result.version}); reload it in ` +
+          "chrome://extensions if it does not reload by itself.",
+      );
+    }
+  } catch (error) {
+    logger.error((error as Error).message);
+  }
 }

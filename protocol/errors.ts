@@ -41,6 +41,7 @@ export const HUB_ERRORS = {
   TAB_CLOSED: { category: "unavailable", retryable: true },
   TAB_UNAVAILABLE: { category: "unavailable", retryable: true },
   TAB_NOT_FOUND: { category: "not_found", retryable: false },
+  TAB_NAVIGATED: { category: "unavailable", retryable: true },
   TIMEOUT: { category: "timeout", retryable: true },
   CONCURRENCY_LIMIT: { category: "rate_limit", retryable: true },
   CANCELLED: { category: "internal", retryable: true },

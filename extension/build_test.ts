@@ -1,0 +1,33 @@
+/// <reference lib="deno.ns" />
+import { join } from "node:path";
+import { assertEquals } from "../tests/helpers/assert.ts";
+import { buildExtension, DIST } from "./build.ts";
+import { buildManifest, manifestVersion } from "./manifest.ts";
+import { VERSION } from "../protocol/version.ts";
+
+Deno.test("extension/dist is the build of the current sources (run: deno task build:extension)", async () => {
+  const built = await buildExtension();
+  for (const [name, text] of Object.entries(built)) {
+    const committed = await Deno.readTextFile(join(DIST, name)).catch(() => "");
+    assertEquals(
+      committed === text,
+      true,
+      `extension/dist/${name} is stale: run "deno task build:extension" and commit the result`,
+    );
+  }
+});
+
+Deno.test("the manifest asks for exactly the permissions the code uses", () => {
+  const manifest = buildManifest();
+  assertEquals(manifest.manifest_version, 3);
+  assertEquals(manifest.version_name, VERSION);
+  assertEquals(manifest.permissions, ["alarms", "scripting", "tabs"]);
+  assertEquals(manifest.host_permissions, ["<all_urls>"]);
+  assertEquals(manifest.background, { service_worker: "background.js" });
+});
+
+Deno.test("manifest versions keep only the numeric part Chromium accepts", () => {
+  assertEquals(manifestVersion("1.2.3"), "1.2.3");
+  assertEquals(manifestVersion("1.2.3-beta.1"), "1.2.3");
+  assertEquals(manifestVersion("2"), "2");
+});

@@ -1,0 +1,73 @@
+/**
+ * `scripting.execute` (browser_execute_script): evaluates code in the page's MAIN world like the
+ * DevTools console: the value of the last expression or statement, awaited when it is a promise;
+ * code using `await` runs as the body of an async function (use `return`). The value comes back
+ * as JSON (functions and DOM nodes as descriptions). Pages whose Content-Security-Policy forbids
+ * `eval` cannot run code strings; that fails with SCRIPT_BLOCKED.
+ */
+import { type BrowserMethod, firstResult, targetTab, toolFailure } from "./browser_method.ts";
+
+type Outcome =
+  | { ok: true; value: unknown }
+  | { ok: false; kind: "blocked" | "thrown"; message: string };
+
+/** Runs in the page; self-contained. */
+async function evaluate(code: string): Promise<Outcome> {
+  const indirectEval = eval;
+  const describe = (error: unknown) =>
+    error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+  const toJson = (value: unknown): unknown => {
+    const seen = new WeakSet();
+    const text = JSON.stringify(value, (_key, v) => {
+      if (typeof v === "function") return `[function ${v.name || "anonymous"}]`;
+      if (typeof v === "bigint") return v.toString();
+      if (typeof v === "object" && v !== null) {
+        if (typeof (v as Node).nodeType === "number") return `[DOM node ${(v as Node).nodeName}]`;
+        if (seen.has(v)) return "[circular]";
+        seen.add(v);
+      }
+      return v;
+    });
+    return text === undefined ? null : JSON.parse(text);
+  };
+  let value: unknown;
+  try {
+    try {
+      value = indirectEval(code);
+    } catch (error) {
+      if (!(error instanceof SyntaxError) || !/\bawait\b/.test(code)) throw error;
+      value = indirectEval(`(async () => {\n${code}\n})()`);
+    }
+    return { ok: true, value: toJson(await value) };
+  } catch (error) {
+    const blocked = error instanceof EvalError ||
+      /Content Security Policy|unsafe-eval/i.test(String((error as Error)?.message));
+    return { ok: false, kind: blocked ? "blocked" : "thrown", message: describe(error) };
+  }
+}
+
+export const scriptingExecute: BrowserMethod = async (input, { calls }) => {
+  const tab = await targetTab(input);
+  const tabId = tab.id!;
+  const code = String(input.code);
+  const outcome = await calls.run(tabId, "browser_execute_script", async () =>
+    firstResult<Outcome>(
+      await chrome.scripting.executeScript({
+        target: { tabId },
+        world: "MAIN",
+        func: evaluate,
+        args: [code],
+      }),
+    ));
+  if (outcome.ok) return { tabId, value: outcome.value };
+  if (outcome.kind === "blocked") {
+    throw toolFailure(
+      "SCRIPT_BLOCKED",
+      `The page in tab ${tabId} (${tab.url}) forbids running code strings (its ` +
+        "Content-Security-Policy has no 'unsafe-eval'). Use a plugin tool or " +
+        "browser_click_element there instead.",
+      "permission",
+    );
+  }
+  throw toolFailure("SCRIPT_ERROR", `The script threw ${outcome.message}`, "validation");
+};

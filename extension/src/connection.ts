@@ -1,0 +1,128 @@
+/**
+ * The link to the hub: dials `ws://127.0.0.1:<port>/ws` with the secret in the subprotocol,
+ * reconnects after 1 s, 2 s, then every 3 s (reset once connected), sends a `ping` every 20 s so
+ * Chromium keeps the service worker alive, and treats a link that stopped answering as dead
+ * rather than showing a stale "connected". A `chrome.alarms` wake-up (background.ts) calls
+ * `ensure()` in case the worker was stopped anyway.
+ */
+import { readHubAddress, socketUrl } from "./hub_files.ts";
+import { createRpcPeer, type RpcPeer, type ServerHandlers } from "./rpc_peer.ts";
+
+export const BACKOFF_MS = [1_000, 2_000, 3_000];
+export const PING_EVERY_MS = 20_000;
+/** No frame at all for this long after a ping: the link is dead. */
+export const PONG_WITHIN_MS = 10_000;
+/** The hub closes with these (server/extension/link.ts). */
+export const CLOSE_REPLACED = 4000;
+export const CLOSE_SECRET_ROTATED = 4001;
+
+export type LinkState = "connecting" | "connected" | "disconnected";
+
+export interface LinkStatus {
+  state: LinkState;
+  port?: number;
+  /** Why the last attempt failed or the link closed. */
+  lastError?: string;
+  connectedAt?: number;
+}
+
+export interface Connection {
+  /** Connects unless connected or connecting. */
+  ensure(): void;
+  status(): LinkStatus;
+  /** The peer of the open link, or undefined while disconnected. */
+  peer(): RpcPeer | undefined;
+}
+
+export interface ConnectionEvents {
+  onConnected(peer: RpcPeer): void;
+  onStatus(status: LinkStatus): void;
+}
+
+export function createConnection(handlers: ServerHandlers, events: ConnectionEvents): Connection {
+  let socket: WebSocket | undefined;
+  let current: RpcPeer | undefined;
+  let status: LinkStatus = { state: "disconnected" };
+  let attempt = 0;
+  let retryTimer: ReturnType<typeof setTimeout> | undefined;
+  let pingTimer: ReturnType<typeof setInterval> | undefined;
+  let lastFrameAt = 0;
+
+  function setStatus(next: LinkStatus) {
+    status = next;
+    events.onStatus(status);
+  }
+
+  function scheduleRetry(delay = BACKOFF_MS[Math.min(attempt, BACKOFF_MS.length - 1)]) {
+    clearTimeout(retryTimer);
+    attempt++;
+    retryTimer = setTimeout(() => ensure(), delay);
+  }
+
+  function startPings(ws: WebSocket) {
+    clearInterval(pingTimer);
+    pingTimer = setInterval(() => {
+      if (ws.readyState !== WebSocket.OPEN) return;
+      const sentAt = Date.now();
+      current?.notify("ping", {});
+      setTimeout(() => {
+        if (socket === ws && lastFrameAt < sentAt) ws.close(4002, "no answer to ping");
+      }, PONG_WITHIN_MS);
+    }, PING_EVERY_MS);
+  }
+
+  function onClosed(ws: WebSocket, code: number, reason: string) {
+    if (socket !== ws) return;
+    socket = undefined;
+    clearInterval(pingTimer);
+    current?.close("The connection to the hub closed");
+    current = undefined;
+    const why = reason || (code === 1006 ? "hub not reachable" : `closed (${code})`);
+    setStatus({ state: "disconnected", port: status.port, lastError: why });
+    if (code === CLOSE_SECRET_ROTATED) scheduleRetry(0); // auth.json already holds the new one
+    else if (code !== CLOSE_REPLACED) scheduleRetry();
+    // Replaced by another browser profile's extension: only the alarm retries, so two
+    // profiles do not take the link from each other in a tight loop.
+  }
+
+  async function dial() {
+    let address;
+    try {
+      address = await readHubAddress();
+    } catch (error) {
+      setStatus({ state: "disconnected", lastError: (error as Error).message });
+      return scheduleRetry();
+    }
+    const ws = new WebSocket(socketUrl(address.port), ["hub", address.secret]);
+    socket = ws;
+    const peer = createRpcPeer((text) => ws.send(text), handlers);
+    ws.onopen = () => {
+      if (socket !== ws) return;
+      attempt = 0;
+      current = peer;
+      lastFrameAt = Date.now();
+      setStatus({ state: "connected", port: address.port, connectedAt: Date.now() });
+      startPings(ws);
+      events.onConnected(peer);
+    };
+    ws.onmessage = (event) => {
+      lastFrameAt = Date.now();
+      peer.receive(event.data);
+    };
+    ws.onclose = (event) => onClosed(ws, event.code, event.reason);
+  }
+
+  function ensure() {
+    if (socket) return;
+    clearTimeout(retryTimer);
+    setStatus({ state: "connecting", port: status.port, lastError: status.lastError });
+    // A placeholder so a second ensure() while the files are read does not dial twice.
+    socket = {} as WebSocket;
+    const placeholder = socket;
+    void dial().finally(() => {
+      if (socket === placeholder) socket = undefined;
+    });
+  }
+
+  return { ensure, status: () => status, peer: () => current };
+}

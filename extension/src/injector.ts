@@ -1,0 +1,76 @@
+/**
+ * Puts plugin adapters into tabs: the page bridge (ISOLATED world, carries page events to the
+ * service worker) and the adapter file itself (`adapters/<plugin>-<hash>.js`, MAIN world, by file
+ * so a strict CSP allows it). A mark in the page remembers which build is there, so the same hash
+ * is never injected twice into one document, even after the service worker restarted. Work on one
+ * tab runs one step at a time.
+ */
+import { ADAPTER_REGISTRY } from "../../protocol/adapter.ts";
+import type { SyncPlugin } from "../../protocol/events.ts";
+import { dropAdapter, hasAdapterBuild, markAdapterBuild } from "./page_functions.ts";
+
+export const ADAPTER_MARK = "__hubAdapterBuilds";
+export const BRIDGE_FILE = "bridge.js";
+
+export interface Injector {
+  /** Injects the plugin's current build unless the page has it; returns whether it injected. */
+  ensure(tabId: number, plugin: SyncPlugin): Promise<boolean>;
+  remove(tabId: number, plugin: string): Promise<void>;
+  forget(tabId: number): void;
+}
+
+export function createInjector(): Injector {
+  const queues = new Map<number, Promise<unknown>>();
+
+  /** Runs `work` after everything queued for the tab. */
+  function serialize<T>(tabId: number, work: () => Promise<T>): Promise<T> {
+    const previous = queues.get(tabId) ?? Promise.resolve();
+    const next = previous.catch(() => {}).then(work);
+    queues.set(tabId, next);
+    void next.catch(() => {}).finally(() => {
+      if (queues.get(tabId) === next) queues.delete(tabId);
+    });
+    return next;
+  }
+
+  async function inject(tabId: number, plugin: SyncPlugin): Promise<boolean> {
+    const target = { tabId };
+    const [check] = await chrome.scripting.executeScript({
+      target,
+      world: "MAIN",
+      func: hasAdapterBuild,
+      args: [ADAPTER_MARK, plugin.name, plugin.adapterHash],
+    });
+    // The bridge guards itself, so injecting it again into a document is harmless.
+    await chrome.scripting.executeScript({ target, files: [BRIDGE_FILE] });
+    if (check?.result === true) return false;
+    await chrome.scripting.executeScript({
+      target,
+      world: "MAIN",
+      files: [`adapters/${plugin.adapterFile}`],
+    });
+    await chrome.scripting.executeScript({
+      target,
+      world: "MAIN",
+      func: markAdapterBuild,
+      args: [ADAPTER_MARK, plugin.name, plugin.adapterHash],
+    });
+    return true;
+  }
+
+  return {
+    ensure: (tabId, plugin) => serialize(tabId, () => inject(tabId, plugin)),
+    remove: (tabId, plugin) =>
+      serialize(tabId, async () => {
+        await chrome.scripting.executeScript({
+          target: { tabId },
+          world: "MAIN",
+          func: dropAdapter,
+          args: [ADAPTER_REGISTRY, ADAPTER_MARK, plugin],
+        });
+      }),
+    forget(tabId) {
+      queues.delete(tabId);
+    },
+  };
+}

@@ -1,0 +1,72 @@
+/**
+ * Functions the service worker runs inside pages with `chrome.scripting.executeScript({ func })`.
+ * Chromium serializes each one by its source, so they must not use anything from outside their
+ * own body (no imports, no closures); the names they use are passed as arguments.
+ */
+import type { AdapterCall, AdapterResult } from "../../protocol/adapter.ts";
+
+/** Signals that the adapter is not (or no longer) in the page, so the caller injects it. */
+export type MaybeMissing = AdapterResult | { missing: true };
+
+/** MAIN world: whether this document already holds the adapter build with `hash`. */
+export function hasAdapterBuild(marker: string, plugin: string, hash: string): boolean {
+  const marks = (globalThis as unknown as Record<string, Record<string, string>>)[marker];
+  return marks?.[plugin] === hash;
+}
+
+/** MAIN world: records that the adapter build with `hash` was injected into this document. */
+export function markAdapterBuild(marker: string, plugin: string, hash: string): void {
+  const scope = globalThis as unknown as Record<string, Record<string, string>>;
+  (scope[marker] ??= {})[plugin] = hash;
+}
+
+/** MAIN world: removes a plugin's adapter and its mark (the plugin was uninstalled). */
+export function dropAdapter(registry: string, marker: string, plugin: string): void {
+  const scope = globalThis as unknown as Record<string, Record<string, unknown> | undefined>;
+  delete scope[registry]?.[plugin];
+  delete scope[marker]?.[plugin];
+}
+
+/** MAIN world: `isReady(settings)` of the adapter, or `missing`. Never rejects. */
+export async function probeAdapter(
+  registry: string,
+  marker: string,
+  plugin: string,
+  hash: string,
+  settings: Record<string, unknown>,
+): Promise<MaybeMissing> {
+  const scope = globalThis as unknown as Record<string, Record<string, unknown> | undefined>;
+  const adapter = scope[registry]?.[plugin] as
+    | { isReady(s: unknown): Promise<AdapterResult> }
+    | undefined;
+  if (!adapter || scope[marker]?.[plugin] !== hash) return { missing: true };
+  try {
+    return await adapter.isReady(settings);
+  } catch (error) {
+    return { ok: true, value: false, reason: String(error) } as AdapterResult;
+  }
+}
+
+/** MAIN world: runs one tool call in the adapter, or reports `missing`. Never rejects. */
+export async function callAdapter(
+  registry: string,
+  marker: string,
+  plugin: string,
+  hash: string,
+  request: AdapterCall,
+): Promise<MaybeMissing> {
+  const scope = globalThis as unknown as Record<string, Record<string, unknown> | undefined>;
+  const adapter = scope[registry]?.[plugin] as
+    | { call(r: AdapterCall): Promise<AdapterResult> }
+    | undefined;
+  if (!adapter || scope[marker]?.[plugin] !== hash) return { missing: true };
+  try {
+    return await adapter.call(request);
+  } catch (error) {
+    const message = `The adapter of ${plugin} failed: ${(error as Error)?.message ?? error}`;
+    return {
+      ok: false,
+      error: { code: "ADAPTER_ERROR", message, category: "internal", retryable: false },
+    };
+  }
+}

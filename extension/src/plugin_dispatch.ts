@@ -1,0 +1,127 @@
+/**
+ * `tool.dispatch` for plugin tools: picks the tab (exactly the requested `tabId`, checked against
+ * the plugin's patterns and instance, or the best ready tab), runs the handler through the
+ * adapter in the page's MAIN world, and returns its `{ ok, value | error }` envelope with the tab
+ * it ran in. A page that lost the adapter (it navigated) gets it injected again first.
+ */
+import { ADAPTER_REGISTRY, type AdapterCall, type AdapterResult } from "../../protocol/adapter.ts";
+import type { DispatchParams, DispatchResult, SyncPlugin } from "../../protocol/events.ts";
+import { hubError } from "../../protocol/errors.ts";
+import { instanceOfUrl } from "../../protocol/plugin_settings.ts";
+import { ADAPTER_MARK, type Injector } from "./injector.ts";
+import { callAdapter, type MaybeMissing } from "./page_functions.ts";
+import { pluginMatches, type PluginStore } from "./plugin_store.ts";
+import { rankTabs } from "./tab_ranking.ts";
+import { CallFailure, type TabCalls } from "./tab_calls.ts";
+import type { TabTracker } from "./tab_tracker.ts";
+
+export interface PluginDispatchDeps {
+  store: PluginStore;
+  injector: Injector;
+  tracker: TabTracker;
+  calls: TabCalls;
+}
+
+const fail = (...args: Parameters<typeof hubError>) => new CallFailure(hubError(...args));
+
+function belongs(plugin: SyncPlugin, tab: chrome.tabs.Tab, instance?: { name: string }) {
+  if (!pluginMatches(plugin, tab.url)) return false;
+  return !instance || instanceOfUrl(plugin.instances, tab.url ?? "") === instance.name;
+}
+
+async function requestedTab(plugin: SyncPlugin, params: DispatchParams): Promise<chrome.tabs.Tab> {
+  const tabId = params.tabId!;
+  const tab = await chrome.tabs.get(tabId).catch(() => undefined);
+  if (!tab) {
+    throw fail("TAB_NOT_FOUND", `No tab ${tabId} is open. Call plugin_list_tabs for valid ids.`);
+  }
+  if (!belongs(plugin, tab, params.instance)) {
+    const of = params.instance ? ` (instance "${params.instance.name}")` : "";
+    throw fail(
+      "TAB_NOT_FOUND",
+      `Tab ${tabId} shows ${
+        tab.url ?? "a page"
+      }, which is not a ${plugin.displayName}${of} page. ` +
+        "Call plugin_list_tabs for valid ids, or omit tabId.",
+    );
+  }
+  return tab;
+}
+
+async function bestTab(
+  plugin: SyncPlugin,
+  params: DispatchParams,
+  tracker: TabTracker,
+): Promise<chrome.tabs.Tab> {
+  const [tabs, focused] = await Promise.all([
+    chrome.tabs.query({}),
+    chrome.windows.getLastFocused().catch(() => undefined),
+  ]);
+  const mine = tabs.filter((t) => t.id !== undefined && belongs(plugin, t, params.instance));
+  const ready = mine.filter((t) => tracker.isReady(t.id!, plugin.name));
+  const label = plugin.displayName + (params.instance ? ` (${params.instance.name})` : "");
+  if (mine.length === 0) {
+    throw fail("TAB_CLOSED", `No ${label} tab is open. Open one (and sign in), then try again.`);
+  }
+  if (ready.length === 0) {
+    throw fail(
+      "TAB_UNAVAILABLE",
+      `A ${label} tab is open (${mine[0].url}) but the plugin is not ready there, usually ` +
+        "because you are not signed in. Sign in in that tab, then try again.",
+    );
+  }
+  return rankTabs(ready, focused?.id)[0];
+}
+
+async function callIn(
+  tabId: number,
+  plugin: SyncPlugin,
+  request: AdapterCall,
+): Promise<MaybeMissing> {
+  const [frame] = await chrome.scripting.executeScript({
+    target: { tabId },
+    world: "MAIN",
+    func: callAdapter,
+    args: [ADAPTER_REGISTRY, ADAPTER_MARK, plugin.name, plugin.adapterHash, request],
+  });
+  if (!frame) throw new Error("the page returned no result");
+  return frame.result as MaybeMissing;
+}
+
+export async function dispatchPluginTool(
+  params: DispatchParams,
+  deps: PluginDispatchDeps,
+): Promise<DispatchResult> {
+  const plugin = deps.store.get(params.plugin);
+  if (!plugin) {
+    throw fail("TOOL_NOT_FOUND", `The extension does not know plugin "${params.plugin}" yet.`);
+  }
+  const tab = params.tabId !== undefined
+    ? await requestedTab(plugin, params)
+    : await bestTab(plugin, params, deps.tracker);
+  const tabId = tab.id!;
+  const request: AdapterCall = {
+    tool: params.baseTool ?? params.tool.slice(plugin.name.length + 2),
+    input: params.input,
+    dispatchId: params.dispatchId,
+    settings: params.settings ?? plugin.settings,
+    ...(params.instance ? { instance: params.instance } : {}),
+  };
+  const what = params.tool;
+  let result = await deps.calls.run(tabId, what, () => callIn(tabId, plugin, request));
+  if ("missing" in result) {
+    await deps.calls.run(tabId, what, () => deps.injector.ensure(tabId, plugin));
+    result = await deps.calls.run(tabId, what, () => callIn(tabId, plugin, request));
+  }
+  if ("missing" in result) {
+    throw fail(
+      "EXTENSION_ERROR",
+      `The ${plugin.displayName} adapter did not load in tab ${tabId}.`,
+    );
+  }
+  return envelope(result, tabId);
+}
+
+function envelope(result: AdapterResult, tabId: number): DispatchResult {
+  return result.ok ? { ok: true, value: result.value, tabId } : { ok: false, error: result.error };
+}

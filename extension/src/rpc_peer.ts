@@ -1,0 +1,149 @@
+/**
+ * The extension's end of the JSON-RPC link: requests from the hub go to handlers with params
+ * validated against protocol/events.ts; requests to the hub wait for their response; a bad frame
+ * gets an error reply (or is dropped) and never breaks the link.
+ */
+import {
+  describeIssues,
+  type EXTENSION_METHODS,
+  type ExtensionMethod,
+  type ExtensionParams,
+  SERVER_METHODS,
+  type ServerMethod,
+  type ServerParams,
+} from "../../protocol/events.ts";
+import {
+  errorReply,
+  parseFrame,
+  RPC_ERRORS,
+  type RpcNotification,
+  type RpcRequest,
+  type RpcResponse,
+} from "../../protocol/rpc.ts";
+
+export type ServerHandlers = {
+  [M in ServerMethod]?: (params: ServerParams<M>) => unknown;
+};
+
+type RequestMethod = {
+  [M in ExtensionMethod]: typeof EXTENSION_METHODS[M]["type"] extends "request" ? M : never;
+}[ExtensionMethod];
+type NotificationMethod = Exclude<ExtensionMethod, RequestMethod>;
+
+/** A handler refuses a request with this; it becomes the JSON-RPC error reply. */
+export class RpcError extends Error {
+  constructor(readonly code: number, message: string) {
+    super(message);
+  }
+}
+
+interface Pending {
+  resolve(value: unknown): void;
+  reject(error: Error): void;
+}
+
+export interface RpcPeer {
+  receive(data: unknown): void;
+  request<M extends RequestMethod>(method: M, params: ExtensionParams<M>): Promise<unknown>;
+  notify<M extends NotificationMethod>(method: M, params: ExtensionParams<M>): void;
+  /** Fails every request still waiting (the socket closed). */
+  close(why: string): void;
+}
+
+export function createRpcPeer(send: (text: string) => void, handlers: ServerHandlers): RpcPeer {
+  const pending = new Map<number, Pending>();
+  let nextId = 1;
+
+  function reply(message: RpcResponse) {
+    try {
+      send(JSON.stringify(message));
+    } catch (error) {
+      console.warn("hub: could not send a reply", error);
+    }
+  }
+
+  /** The validated handler call for a message, or the JSON-RPC error it deserves. */
+  function resolve(message: RpcRequest | RpcNotification, type: "request" | "notification") {
+    const method = message.method as ServerMethod;
+    const spec = Object.hasOwn(SERVER_METHODS, method) ? SERVER_METHODS[method] : undefined;
+    const handler = handlers[method] as ((params: unknown) => unknown) | undefined;
+    if (!spec || spec.type !== type || !handler) {
+      const known = spec ? ` (${method} is a ${spec.type})` : "";
+      return {
+        error: errorReply(
+          null,
+          RPC_ERRORS.METHOD_NOT_FOUND,
+          `Unknown ${type} "${method}"${known}.`,
+        ),
+      };
+    }
+    const parsed = spec.params.safeParse(message.params ?? {});
+    if (!parsed.success) {
+      const why = `Invalid params for ${method}: ${describeIssues(parsed.error)}`;
+      return { error: errorReply(null, RPC_ERRORS.INVALID_PARAMS, why) };
+    }
+    return { run: () => handler(parsed.data) };
+  }
+
+  async function handleRequest(message: RpcRequest) {
+    const target = resolve(message, "request");
+    if (target.error) return reply({ ...target.error, id: message.id });
+    try {
+      const result = await target.run!();
+      reply({ jsonrpc: "2.0", id: message.id, result: result ?? null });
+    } catch (error) {
+      const code = error instanceof RpcError ? error.code : RPC_ERRORS.INTERNAL_ERROR;
+      reply(errorReply(message.id, code, (error as Error)?.message ?? String(error)));
+    }
+  }
+
+  async function handleNotification(message: RpcNotification) {
+    const target = resolve(message, "notification");
+    if (target.error) {
+      const error = target.error as { error?: { message: string } };
+      return console.warn(`hub: ${error.error?.message}`);
+    }
+    try {
+      await target.run!();
+    } catch (error) {
+      console.warn(`hub: handling ${message.method} failed`, error);
+    }
+  }
+
+  function handleResponse(message: RpcResponse) {
+    const waiting = typeof message.id === "number" ? pending.get(message.id) : undefined;
+    if (!waiting) return;
+    pending.delete(message.id as number);
+    if ("error" in message) waiting.reject(new Error(message.error.message));
+    else waiting.resolve(message.result);
+  }
+
+  return {
+    receive(data) {
+      const frame = parseFrame(data);
+      if (frame.kind === "request") void handleRequest(frame.message);
+      else if (frame.kind === "notification") void handleNotification(frame.message);
+      else if (frame.kind === "response") handleResponse(frame.message);
+      else if (frame.reply) reply(frame.reply);
+    },
+    request(method, params) {
+      const id = nextId++;
+      return new Promise((resolve, reject) => {
+        pending.set(id, { resolve, reject });
+        try {
+          send(JSON.stringify({ jsonrpc: "2.0", id, method, params }));
+        } catch (error) {
+          pending.delete(id);
+          reject(error as Error);
+        }
+      });
+    },
+    notify(method, params) {
+      send(JSON.stringify({ jsonrpc: "2.0", method, params }));
+    },
+    close(why) {
+      for (const waiting of pending.values()) waiting.reject(new Error(why));
+      pending.clear();
+    },
+  };
+}

@@ -1,0 +1,74 @@
+/**
+ * Installs the built extension (extension/dist/) into `<config>/extension/`, which the user loads
+ * unpacked in Chromium, and writes `server.json` so the extension knows the port. Files are
+ * rewritten only when their content differs, so a new hub version updates the extension (SPEC
+ * "Versioning" 3) and an unchanged one touches nothing. `auth.json` and `adapters/` belong to
+ * setup and the plugin host, and are left alone.
+ */
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { writeFileAtomic } from "../config/atomic_write.ts";
+
+export const EXTENSION_FILES = ["manifest.json", "background.js", "bridge.js"] as const;
+export const SERVER_FILE = "server.json";
+const DIST = fileURLToPath(new URL("../../extension/dist/", import.meta.url));
+
+export interface InstallResult {
+  action: "installed" | "updated" | "unchanged";
+  version: string;
+  /** The version that was there before an update. */
+  previousVersion?: string;
+}
+
+async function readOrUndefined(path: string): Promise<string | undefined> {
+  try {
+    return await Deno.readTextFile(path);
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return undefined;
+    throw error;
+  }
+}
+
+function versionOf(manifest: string | undefined): string | undefined {
+  try {
+    const parsed = manifest === undefined ? undefined : JSON.parse(manifest);
+    return parsed?.version_name ?? parsed?.version;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Writes `text` unless the file already holds it; returns whether it wrote. */
+async function writeIfChanged(path: string, text: string): Promise<boolean> {
+  if (await readOrUndefined(path) === text) return false;
+  // Extension files are public code, not secrets; Chromium must be able to read them.
+  await writeFileAtomic(path, text, { mode: 0o644 });
+  return true;
+}
+
+export async function installExtension(
+  dir: string,
+  port: number,
+  source: string = DIST,
+): Promise<InstallResult> {
+  await Deno.mkdir(dir, { recursive: true });
+  const before = await readOrUndefined(join(dir, "manifest.json"));
+  let changed = false;
+  for (const name of EXTENSION_FILES) {
+    let text: string;
+    try {
+      text = await Deno.readTextFile(join(source, name));
+    } catch (error) {
+      throw new Error(
+        `Cannot install the browser extension: ${join(source, name)} is unreadable ` +
+          `(${(error as Error).message}). Run "deno task build:extension" in the hub sources.`,
+      );
+    }
+    if (await writeIfChanged(join(dir, name), text)) changed = true;
+  }
+  await writeIfChanged(join(dir, SERVER_FILE), JSON.stringify({ port }, null, 2) + "\n");
+  const version = versionOf(await Deno.readTextFile(join(dir, "manifest.json"))) ?? "unknown";
+  if (before === undefined) return { action: "installed", version };
+  if (!changed) return { action: "unchanged", version };
+  return { action: "updated", version, previousVersion: versionOf(before) };
+}

@@ -1,0 +1,112 @@
+/**
+ * One real setup for end-to-end tests: the test plugin built into a temp config dir (permission
+ * `auto` unless told otherwise), the real hub started with `hub start` on port 0 (it installs the
+ * extension into `<config>/extension`), the test web app, and Chromium with that extension.
+ */
+import { join } from "node:path";
+import type { Page } from "playwright-core";
+import { api, eventually, health, readConfig, writeConfig } from "./hub_api.ts";
+import { type RunningHub, startHub, tempConfigDir } from "./hub_process.ts";
+import { buildTestPlugin } from "./test_plugin.ts";
+import { type ExtensionBrowser, launchWithExtension } from "./extension_browser.ts";
+import { startTestWebApp, type TestWebApp } from "../fixtures/web_app/server.ts";
+import type { PluginDetail } from "../../protocol/health.ts";
+
+export const PLUGIN = "test-app";
+
+export interface E2E {
+  configDir: string;
+  pluginDir: string;
+  hub: RunningHub;
+  app: TestWebApp;
+  browser: ExtensionBrowser;
+  /** Opens `path` of the web app (or a full URL) in a new tab. */
+  open(path?: string): Promise<Page>;
+  /** The test plugin's entry in /health. */
+  plugin(): Promise<PluginDetail>;
+  /** Waits until the test plugin's tab state is `state` (and `check` holds, when given). */
+  waitForTabState(
+    state: PluginDetail["tabState"],
+    check?: (detail: PluginDetail) => boolean,
+  ): Promise<PluginDetail>;
+  /** Restarts the hub on the same port and config dir. */
+  restartHub(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface E2EOptions {
+  /** Extra config.json fields (merged over the built plugin's entry). */
+  config?: Record<string, unknown>;
+  permission?: "off" | "ask" | "auto";
+  env?: Record<string, string>;
+}
+
+export async function startE2E(options: E2EOptions = {}): Promise<E2E> {
+  const configDir = await tempConfigDir();
+  const pluginDir = await buildTestPlugin(configDir);
+  const config = await readConfig(configDir);
+  await writeConfig(configDir, {
+    ...config,
+    permissions: { [PLUGIN]: { permission: options.permission ?? "auto" } },
+    ...options.config,
+  });
+  let hub = await startHub({ configDir, env: options.env });
+  const app = await startTestWebApp();
+  const browser = await launchWithExtension(join(configDir, "extension"));
+  const e2e: E2E = {
+    configDir,
+    pluginDir,
+    get hub() {
+      return hub;
+    },
+    app,
+    browser,
+    async open(path = "/") {
+      const page = await browser.context.newPage();
+      await page.goto(new URL(path, app.url).href);
+      return page;
+    },
+    async plugin() {
+      const detail = (await health(hub)).pluginDetails.find((p) => p.name === PLUGIN);
+      if (!detail) throw new Error(`${PLUGIN} is not loaded: ${hub.output()}`);
+      return detail;
+    },
+    async waitForTabState(state, check = () => true) {
+      let last: PluginDetail | undefined;
+      await eventually(
+        async () => {
+          last = await e2e.plugin();
+          return last.tabState === state && check(last);
+        },
+        () => `tab state ${state} never came; last: ${JSON.stringify(last)}`,
+      );
+      return last!;
+    },
+    async restartHub() {
+      const port = hub.port;
+      await hub.stop();
+      hub = await startHub({ configDir, port, env: options.env });
+    },
+    async close() {
+      await browser.close();
+      await hub.stop();
+      await app.close();
+      await Deno.remove(pluginDir, { recursive: true }).catch(() => {});
+      await Deno.remove(configDir, { recursive: true }).catch(() => {});
+    },
+  };
+  return e2e;
+}
+
+/** Waits until /health says the extension is connected. */
+export async function waitForExtension(e2e: E2E): Promise<void> {
+  await eventually(
+    async () => (await health(e2e.hub)).extensionConnected,
+    () => `the extension never connected; hub output:\n${e2e.hub.output()}`,
+  );
+}
+
+/** `POST /tools/:name/call` with `{ arguments }`. */
+export function callTool(e2e: E2E, name: string, args: Record<string, unknown> = {}) {
+  return api(e2e.hub, "POST", `/tools/${name}/call`, { arguments: args });
+}

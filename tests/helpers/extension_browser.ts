@@ -1,0 +1,50 @@
+/**
+ * Debian Chromium with hub's installed extension (`<config>/extension`), driven by playwright-core:
+ * a fresh temp profile per launch, the flags of DESIGN.md §1, and a handle on the extension's
+ * service worker for tests that need to look inside it.
+ */
+import { type BrowserContext, chromium, type Worker } from "playwright-core";
+import { CHROMIUM_PATH } from "./browser.ts";
+
+export interface ExtensionBrowser {
+  context: BrowserContext;
+  profileDir: string;
+  /** The extension's current service worker (waits for one when it is not running). */
+  serviceWorker(timeoutMs?: number): Promise<Worker>;
+  close(): Promise<void>;
+}
+
+export async function launchWithExtension(extensionDir: string): Promise<ExtensionBrowser> {
+  const profileDir = await Deno.makeTempDir({ prefix: "hub-profile-" });
+  const context = await chromium.launchPersistentContext(profileDir, {
+    executablePath: CHROMIUM_PATH,
+    headless: false, // "--headless=new" below: the old headless mode runs no extensions
+    args: [
+      "--headless=new",
+      `--load-extension=${extensionDir}`,
+      `--disable-extensions-except=${extensionDir}`,
+      "--no-sandbox",
+      "--disable-gpu",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+    ],
+  });
+  return {
+    context,
+    profileDir,
+    async serviceWorker(timeoutMs = 10_000) {
+      const running = context.serviceWorkers().find((w) => w.url().endsWith("/background.js"));
+      if (running) return running;
+      return await context.waitForEvent("serviceworker", {
+        timeout: timeoutMs,
+        predicate: (w) => w.url().endsWith("/background.js"),
+      });
+    },
+    async close() {
+      await context.close().catch(() => {});
+      await Deno.remove(profileDir, { recursive: true }).catch(() => {});
+    },
+  };
+}
