@@ -35,7 +35,7 @@ export function mcpClientConfig(port: number, secret: string): string {
   ].join("\n");
 }
 
-export function firstRunText(paths: HubPaths, createdSecret: boolean, extension: boolean): string {
+export function firstRunText(paths: HubPaths, createdSecret: boolean): string {
   const lines = [
     "Welcome to hub. First run: created",
     `  ${paths.config}   (settings and permissions; "hub config show")`,
@@ -43,18 +43,12 @@ export function firstRunText(paths: HubPaths, createdSecret: boolean, extension:
   if (createdSecret) {
     lines.push(`  ${paths.auth}   (the secret that authenticates every client)`);
   }
-  lines.push("");
-  if (extension) {
-    lines.push(
-      "Browser extension: open chrome://extensions, turn on Developer mode, choose",
-      `"Load unpacked" and select ${paths.extensionDir}`,
-    );
-  } else {
-    lines.push(
-      `Browser extension: this hub version does not ship it yet; ${paths.extensionDir}`,
-      "will hold it (load it there with chrome://extensions, Load unpacked).",
-    );
-  }
-  lines.push("");
+  lines.push(
+    "",
+    "Browser extension (once): open chrome://extensions in Chromium, turn on Developer mode,",
+    `choose "Load unpacked" and select ${paths.extensionDir}`,
+    "hub keeps that folder up to date; the extension connects by itself while hub runs.",
+    "",
+  );
   return lines.join("\n");
 }

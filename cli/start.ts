@@ -25,7 +25,7 @@ export async function startCommand(options: StartOptions): Promise<void> {
   });
   const welcome = (listening: number) => {
     if (setup.createdConfig && !isChild) {
-      console.log(firstRunText(paths, setup.createdSecret, hasExtension(paths.extensionDir)));
+      console.log(firstRunText(paths, setup.createdSecret));
       console.log(mcpClientConfig(listening, setup.secret) + "\n");
     }
   };
@@ -44,12 +44,4 @@ export async function startCommand(options: StartOptions): Promise<void> {
     return;
   }
   await runServer({ paths, port, background: isChild, onListening: welcome });
-}
-
-function hasExtension(dir: string): boolean {
-  try {
-    return Deno.statSync(`${dir}/manifest.json`).isFile;
-  } catch {
-    return false;
-  }
 }

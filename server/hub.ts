@@ -193,8 +193,10 @@ export function createHub(options: HubOptions): Hub {
     try {
       config.refresh();
       secret.refresh();
+      const before = plugins.registry().plugins.map((p) => p.name);
       const summary = await plugins.reload();
       await enforceReview();
+      uninstallGone(before);
       if (link.isConnected() && secret.get() !== linkSecret) {
         link.disconnect(CLOSE_SECRET_ROTATED, "secret rotated");
       }
@@ -204,6 +206,17 @@ export function createHub(options: HubOptions): Hub {
     } catch (error) {
       logger.error(`Reload failed: ${(error as Error).message}`);
       throw new HttpError(500, "RELOAD_FAILED", `Reload failed: ${(error as Error).message}`);
+    }
+  }
+
+  /** Tells the extension to take out the adapters of plugins a reload removed. */
+  function uninstallGone(before: string[]) {
+    if (!link.isConnected()) return; // it gets the new list with sync.full on connect
+    const now = new Set(plugins.registry().plugins.map((p) => p.name));
+    for (const plugin of before.filter((name) => !now.has(name))) {
+      link.request("plugin.uninstall", { plugin }).catch((error) =>
+        logger.warn(`The extension did not remove plugin "${plugin}": ${error.message}`)
+      );
     }
   }
 

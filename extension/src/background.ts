@@ -9,7 +9,7 @@ import { dispatchBrowserTool } from "./browser_methods/mod.ts";
 import { createConnection } from "./connection.ts";
 import { createInjector } from "./injector.ts";
 import { handlePageEvent } from "./page_events.ts";
-import { dispatchPluginTool } from "./plugin_dispatch.ts";
+import { createPluginDispatcher } from "./plugin_dispatch.ts";
 import { createPluginStore, pluginMatches } from "./plugin_store.ts";
 import type { ServerHandlers } from "./rpc_peer.ts";
 import { showStatus } from "./status_badge.ts";
@@ -26,11 +26,12 @@ const injector = createInjector();
 const calls = createTabCalls();
 const peer = () => connection.peer();
 const tracker = createTabTracker(store, injector, peer, pluginMatches);
+const dispatchPluginTool = createPluginDispatcher({ store, injector, tracker, calls });
 
 async function dispatch(params: DispatchParams): Promise<DispatchResult> {
   try {
     return params.kind === "plugin"
-      ? await dispatchPluginTool(params, { store, injector, tracker, calls })
+      ? await dispatchPluginTool(params)
       : await dispatchBrowserTool(params, { calls });
   } catch (error) {
     if (error instanceof CallFailure) return { ok: false, error: error.payload };

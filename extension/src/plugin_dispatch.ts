@@ -88,18 +88,40 @@ async function callIn(
   return frame.result as MaybeMissing;
 }
 
-export async function dispatchPluginTool(
+export type PluginDispatcher = (params: DispatchParams) => Promise<DispatchResult>;
+
+/**
+ * The dispatcher remembers the best tab per plugin and instance until anything about tabs,
+ * windows or readiness changes (the tracker's epoch), so a stream of calls costs one
+ * `executeScript` each and no tab queries.
+ */
+export function createPluginDispatcher(deps: PluginDispatchDeps): PluginDispatcher {
+  const chosen = new Map<string, { epoch: number; tabId: number }>();
+
+  async function pickTab(plugin: SyncPlugin, params: DispatchParams): Promise<number> {
+    if (params.tabId !== undefined) return (await requestedTab(plugin, params)).id!;
+    const key = `${plugin.name}\n${params.instance?.name ?? ""}`;
+    const epoch = deps.tracker.epoch();
+    const cached = chosen.get(key);
+    if (cached?.epoch === epoch) return cached.tabId;
+    const tabId = (await bestTab(plugin, params, deps.tracker)).id!;
+    chosen.set(key, { epoch, tabId });
+    return tabId;
+  }
+
+  return (params) => dispatchPluginTool(params, deps, pickTab);
+}
+
+async function dispatchPluginTool(
   params: DispatchParams,
   deps: PluginDispatchDeps,
+  pickTab: (plugin: SyncPlugin, params: DispatchParams) => Promise<number>,
 ): Promise<DispatchResult> {
   const plugin = deps.store.get(params.plugin);
   if (!plugin) {
     throw fail("TOOL_NOT_FOUND", `The extension does not know plugin "${params.plugin}" yet.`);
   }
-  const tab = params.tabId !== undefined
-    ? await requestedTab(plugin, params)
-    : await bestTab(plugin, params, deps.tracker);
-  const tabId = tab.id!;
+  const tabId = await pickTab(plugin, params);
   const request: AdapterCall = {
     tool: params.baseTool ?? params.tool.slice(plugin.name.length + 2),
     input: params.input,

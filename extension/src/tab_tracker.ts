@@ -29,6 +29,8 @@ export interface TabTracker {
   syncAll(peer: RpcPeer): Promise<void>;
   /** Schedules a report of what changed. */
   report(): void;
+  /** Grows with every change to tabs, windows or readiness: cached tab choices older are stale. */
+  epoch(): number;
 }
 
 /** One plugin's state, from the open tabs and what the probes found. */
@@ -62,6 +64,7 @@ export function createTabTracker(
   const generation = new Map<number, number>();
   const sent = new Map<string, string>();
   let reportTimer: ReturnType<typeof setTimeout> | undefined;
+  let changes = 0;
 
   const gen = (tabId: number) => generation.get(tabId) ?? 0;
 
@@ -129,6 +132,7 @@ export function createTabTracker(
   }
 
   function report() {
+    changes++;
     clearTimeout(reportTimer);
     reportTimer = setTimeout(() => void sendChanges().catch(console.warn), 0);
   }
@@ -165,5 +169,6 @@ export function createTabTracker(
       connected.notify("tab.syncAll", { plugins });
     },
     report,
+    epoch: () => changes,
   };
 }

@@ -1,0 +1,87 @@
+/**
+ * The real-browser round trip (`deno task bench` runs this after call_latency.ts): the hub started
+ * with `hub start`, Debian Chromium with the installed extension, the test web app and the test
+ * plugin. Each call goes client → hub → WebSocket → service worker → the page's MAIN world
+ * (`test-app__echo`) → back. Targets (2-core build machine): p50 ≤ 3 ms sequential, ≥ 1,500
+ * calls/s with 25 in flight.
+ */
+import { browserSkipReason } from "../tests/helpers/browser.ts";
+import { startE2E, waitForExtension } from "../tests/helpers/e2e_fixture.ts";
+import { connectMcp } from "../tests/helpers/mcp_client.ts";
+
+const SEQUENTIAL = 1000;
+const BATCHES = 100;
+const IN_FLIGHT = 25;
+
+function percentiles(samples: number[]) {
+  const sorted = [...samples].sort((a, b) => a - b);
+  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
+  return { p50: at(0.5), p95: at(0.95), p99: at(0.99) };
+}
+
+async function measure(run: () => Promise<unknown>, n: number, warmup: number) {
+  for (let i = 0; i < warmup; i++) await run();
+  const samples: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const t = performance.now();
+    await run();
+    samples.push(performance.now() - t);
+  }
+  return samples;
+}
+
+const skip = browserSkipReason();
+if (skip) {
+  console.log(`browser round trip skipped: ${skip}`);
+  Deno.exit(0);
+}
+
+const e2e = await startE2E();
+try {
+  await waitForExtension(e2e);
+  await e2e.open("/");
+  await e2e.waitForTabState("ready");
+  const { url, secret } = e2e.hub;
+  const headers = { authorization: `Bearer ${secret}`, "content-type": "application/json" };
+  const body = JSON.stringify({ arguments: { text: "x" } });
+  const rest = async () => {
+    const res = await fetch(`${url}/tools/test-app__echo/call`, { method: "POST", headers, body });
+    if (res.status !== 200) throw new Error(`call failed: ${res.status} ${await res.text()}`);
+    await res.json();
+  };
+  const mcp = await connectMcp(url, secret);
+  const viaMcp = async () => {
+    const result = await mcp.callTool({ name: "test-app__echo", arguments: { text: "x" } });
+    if (result.isError) throw new Error(`call failed: ${JSON.stringify(result)}`);
+  };
+  const batch = (call: () => Promise<unknown>) => () =>
+    Promise.all(Array.from({ length: IN_FLIGHT }, call));
+
+  const rows: [string, number[], number][] = [
+    ["browser round trip, REST, sequential", await measure(rest, SEQUENTIAL, 200), 1],
+    ["browser round trip, MCP, sequential", await measure(viaMcp, SEQUENTIAL, 200), 1],
+    [
+      `browser round trip, REST, ${IN_FLIGHT} in flight (per batch)`,
+      await measure(batch(rest), BATCHES, 10),
+      IN_FLIGHT,
+    ],
+    [
+      `browser round trip, MCP, ${IN_FLIGHT} in flight (per batch)`,
+      await measure(batch(viaMcp), BATCHES, 10),
+      IN_FLIGHT,
+    ],
+  ];
+  await mcp.close();
+
+  const fmt = (ms: number) => `${ms.toFixed(2)} ms`;
+  console.log("\n| benchmark | p50 | p95 | p99 | throughput |");
+  console.log("|---|---|---|---|---|");
+  for (const [name, samples, calls] of rows) {
+    const { p50, p95, p99 } = percentiles(samples);
+    const total = samples.reduce((a, b) => a + b, 0);
+    const rate = `${Math.round((samples.length * calls) / (total / 1000))} calls/s`;
+    console.log(`| ${name} | ${fmt(p50)} | ${fmt(p95)} | ${fmt(p99)} | ${rate} |`);
+  }
+} finally {
+  await e2e.close();
+}

@@ -1,0 +1,1 @@
+(()=>{var o="hub-adapter";var s="hub-page-event";var r="__hubBridge",t=globalThis;function i(n){if(n.source!==window)return;let e=n.data;if(!(typeof e!="object"||e===null||e.source!==o))try{chrome.runtime.sendMessage({type:s,event:e}).catch(()=>{})}catch{removeEventListener("message",i),t[r]=!1}}t[r]||(t[r]=!0,addEventListener("message",i));})();
