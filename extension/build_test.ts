@@ -21,7 +21,7 @@ Deno.test("the manifest asks for exactly the permissions the code uses", () => {
   const manifest = buildManifest();
   assertEquals(manifest.manifest_version, 3);
   assertEquals(manifest.version_name, VERSION);
-  assertEquals(manifest.permissions, ["alarms", "scripting", "tabs"]);
+  assertEquals(manifest.permissions, ["alarms", "scripting", "tabs", "webNavigation"]);
   assertEquals(manifest.host_permissions, ["<all_urls>"]);
   assertEquals(manifest.background, { service_worker: "background.js" });
 });

@@ -16,6 +16,7 @@ import {
   writeConfig,
 } from "./helpers/hub_api.ts";
 import { writePluginFolder } from "./helpers/plugin_cli.ts";
+import { FakeExtension } from "./helpers/fake_extension.ts";
 
 /**
  * Hub env with a stand-in `npm` that answers `npm root -g` after 300 ms with an error. A failure
@@ -218,6 +219,35 @@ Deno.test("POST /plugin-settings validates, stores, and drives the instance para
       ]);
       const nope = await api(hub, "GET", "/tools?plugin=nope");
       assertEquals([nope.status, nope.body.error.code], [404, "PLUGIN_NOT_FOUND"]);
+    });
+  });
+});
+
+Deno.test("a reload that removes a plugin tells the extension to drop its adapter", async () => {
+  await withTempDir(async (root) => {
+    const configDir = join(root, "config");
+    const a = await writePluginFolder(join(root, "a"), { name: "aa" });
+    const b = await writePluginFolder(join(root, "b"), { name: "bb" });
+    await writeConfig(configDir, { localPlugins: [a, b] });
+    await withHub({ configDir }, async (hub) => {
+      const ext = await FakeExtension.connect(hub.port, hub.secret);
+      try {
+        await ext.waitFor((m) => m.method === "sync.full");
+        await writeConfig(configDir, { localPlugins: [a] });
+        assertEquals((await api(hub, "POST", "/reload")).status, 200);
+        const uninstall = await ext.waitFor((m) => m.method === "plugin.uninstall");
+        assertEquals(uninstall.params, { plugin: "bb" });
+        assert(uninstall.id !== undefined, "plugin.uninstall is a request");
+        // A reload that removes nothing sends none.
+        const changes = () => ext.received.filter((m) => m.method === "plugins.changed").length;
+        const before = changes();
+        assertEquals((await api(hub, "POST", "/reload")).status, 200);
+        await ext.waitFor(() => changes() > before);
+        const sent = ext.received.filter((m) => m.method === "plugin.uninstall");
+        assertEquals(sent.length, 1);
+      } finally {
+        await ext.close();
+      }
     });
   });
 });

@@ -82,11 +82,14 @@ const connection = createConnection(handlers, {
   onStatus: showStatus,
 });
 
-chrome.tabs.onUpdated.addListener((tabId, info, tab) => {
-  if (info.status === "loading" || info.url !== undefined) {
-    if (info.status === "loading") calls.navigated(tabId, info.url);
-    tracker.navigated(tabId);
-  }
+// A new document in a tab (not a same-document change like history.pushState): calls running
+// in the old one lost their answer, and nothing in the new one is probed yet.
+chrome.webNavigation.onCommitted.addListener(({ tabId, frameId, url }) => {
+  if (frameId !== 0 || tabId < 1) return;
+  calls.navigated(tabId, url);
+  tracker.navigated(tabId);
+});
+chrome.tabs.onUpdated.addListener((_tabId, info, tab) => {
   if (info.status !== undefined || info.url !== undefined) void tracker.refreshTab(tab);
   else if (info.title !== undefined) tracker.report();
 });
@@ -104,8 +107,9 @@ chrome.tabs.onActivated.addListener(({ tabId }) => {
   void chrome.tabs.get(tabId).then((tab) => tracker.refreshTab(tab)).catch(() => {});
 });
 chrome.windows.onFocusChanged.addListener(() => tracker.report());
-chrome.runtime.onMessage.addListener((message, sender) => {
+chrome.runtime.onMessage.addListener((message, sender, sendResponse) => {
   handlePageEvent(message, sender, { store, tracker, peer });
+  sendResponse({ ok: true });
 });
 chrome.alarms.onAlarm.addListener((alarm) => {
   if (alarm.name !== KEEPALIVE_ALARM) return;

@@ -32,6 +32,8 @@ export interface Connection {
   status(): LinkStatus;
   /** The peer of the open link, or undefined while disconnected. */
   peer(): RpcPeer | undefined;
+  /** Closes the link and stops retrying and pinging until the next `ensure()`. */
+  close(): void;
 }
 
 export interface ConnectionEvents {
@@ -85,14 +87,16 @@ export function createConnection(handlers: ServerHandlers, events: ConnectionEve
     // profiles do not take the link from each other in a tight loop.
   }
 
-  async function dial() {
+  async function dial(placeholder: WebSocket) {
     let address;
     try {
       address = await readHubAddress();
     } catch (error) {
+      if (socket !== placeholder) return; // closed meanwhile
       setStatus({ state: "disconnected", lastError: (error as Error).message });
       return scheduleRetry();
     }
+    if (socket !== placeholder) return;
     const ws = new WebSocket(socketUrl(address.port), ["hub", address.secret]);
     socket = ws;
     const peer = createRpcPeer((text) => ws.send(text), handlers);
@@ -119,10 +123,22 @@ export function createConnection(handlers: ServerHandlers, events: ConnectionEve
     // A placeholder so a second ensure() while the files are read does not dial twice.
     socket = {} as WebSocket;
     const placeholder = socket;
-    void dial().finally(() => {
+    void dial(placeholder).finally(() => {
       if (socket === placeholder) socket = undefined;
     });
   }
 
-  return { ensure, status: () => status, peer: () => current };
+  function close() {
+    clearTimeout(retryTimer);
+    clearInterval(pingTimer);
+    const ws = socket;
+    socket = undefined;
+    current?.close("The connection to the hub was closed");
+    current = undefined;
+    attempt = 0;
+    if (ws instanceof WebSocket) ws.close(1000, "closed by the extension");
+    setStatus({ state: "disconnected", port: status.port, lastError: "closed by the extension" });
+  }
+
+  return { ensure, status: () => status, peer: () => current, close };
 }

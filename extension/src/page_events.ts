@@ -17,19 +17,33 @@ export interface PageEventDeps {
   peer(): RpcPeer | undefined;
 }
 
+const KINDS = ["progress", "log", "readiness", "flush"];
+const LEVELS = ["debug", "info", "warn", "error"];
+
 function isEvent(value: unknown): value is PageEvent {
   const v = value as PageEvent;
   return typeof v === "object" && v !== null && typeof v.plugin === "string" &&
-    (v.kind === "progress" || v.kind === "log" || v.kind === "readiness");
+    KINDS.includes(v.kind);
 }
 
+/** Well-formed entries only, rebuilt field by field: one bad entry must not sink the batch. */
 function logEntries(entries: unknown): LogEntry[] {
   if (!Array.isArray(entries)) return [];
-  return entries.slice(0, MAX_ENTRIES).filter((e) =>
-    typeof e?.message === "string" && ["debug", "info", "warn", "error"].includes(e?.level)
-  );
+  const valid: LogEntry[] = [];
+  for (const e of entries.slice(0, MAX_ENTRIES)) {
+    if (typeof e?.message !== "string" || !LEVELS.includes(e?.level)) continue;
+    const entry = { level: e.level, message: e.message } as LogEntry;
+    if (Number.isFinite(e.timestamp)) entry.timestamp = e.timestamp;
+    if (e.data !== undefined) entry.data = e.data;
+    valid.push(entry);
+  }
+  return valid;
 }
 
+/**
+ * Handles one event. A `flush` needs no work: runtime messages from one page arrive in order, so
+ * answering it (the caller's `sendResponse`) confirms everything before it was handled.
+ */
 export function handlePageEvent(
   message: unknown,
   sender: chrome.runtime.MessageSender,

@@ -47,21 +47,51 @@ export async function probeAdapter(
   }
 }
 
-/** MAIN world: runs one tool call in the adapter, or reports `missing`. Never rejects. */
+/** The channel names `callAdapter` needs (protocol/adapter.ts), passed in as one argument. */
+export interface PageChannel {
+  registry: string;
+  marker: string;
+  pageSource: string;
+  bridgeSource: string;
+  /** How long to wait for the bridge to confirm delivery of the call's events. */
+  flushMs: number;
+}
+
+/**
+ * MAIN world: runs one tool call in the adapter, or reports `missing`. Never rejects. When the
+ * call posted events (progress, logs), it waits until the bridge confirms they reached the
+ * service worker, so the hub gets them before the result.
+ */
 export async function callAdapter(
-  registry: string,
-  marker: string,
+  channel: PageChannel,
   plugin: string,
   hash: string,
   request: AdapterCall,
 ): Promise<MaybeMissing> {
   const scope = globalThis as unknown as Record<string, Record<string, unknown> | undefined>;
-  const adapter = scope[registry]?.[plugin] as
+  const adapter = scope[channel.registry]?.[plugin] as
     | { call(r: AdapterCall): Promise<AdapterResult> }
     | undefined;
-  if (!adapter || scope[marker]?.[plugin] !== hash) return { missing: true };
+  if (!adapter || scope[channel.marker]?.[plugin] !== hash) return { missing: true };
+  const flushed = (token: string) =>
+    new Promise<void>((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        removeEventListener("message", onMessage);
+        resolve();
+      };
+      const onMessage = (event: MessageEvent) => {
+        const data = event.data as { source?: unknown; kind?: unknown; token?: unknown } | null;
+        if (data?.source === channel.bridgeSource && data.token === token) done();
+      };
+      const timer = setTimeout(done, channel.flushMs);
+      addEventListener("message", onMessage);
+      postMessage({ source: channel.pageSource, kind: "flush", plugin, token }, "*");
+    });
   try {
-    return await adapter.call(request);
+    const result = await adapter.call(request);
+    if ((result.pageEvents ?? 0) > 0) await flushed(request.dispatchId);
+    return result;
   } catch (error) {
     const message = `The adapter of ${plugin} failed: ${(error as Error)?.message ?? error}`;
     return {

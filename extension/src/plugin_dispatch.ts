@@ -4,12 +4,18 @@
  * adapter in the page's MAIN world, and returns its `{ ok, value | error }` envelope with the tab
  * it ran in. A page that lost the adapter (it navigated) gets it injected again first.
  */
-import { ADAPTER_REGISTRY, type AdapterCall, type AdapterResult } from "../../protocol/adapter.ts";
+import {
+  ADAPTER_REGISTRY,
+  type AdapterCall,
+  type AdapterResult,
+  BRIDGE_EVENT_SOURCE,
+  PAGE_EVENT_SOURCE,
+} from "../../protocol/adapter.ts";
 import type { DispatchParams, DispatchResult, SyncPlugin } from "../../protocol/events.ts";
 import { hubError } from "../../protocol/errors.ts";
 import { instanceOfUrl } from "../../protocol/plugin_settings.ts";
 import { ADAPTER_MARK, type Injector } from "./injector.ts";
-import { callAdapter, type MaybeMissing } from "./page_functions.ts";
+import { callAdapter, type MaybeMissing, type PageChannel } from "./page_functions.ts";
 import { pluginMatches, type PluginStore } from "./plugin_store.ts";
 import { rankTabs } from "./tab_ranking.ts";
 import { CallFailure, type TabCalls } from "./tab_calls.ts";
@@ -21,6 +27,14 @@ export interface PluginDispatchDeps {
   tracker: TabTracker;
   calls: TabCalls;
 }
+
+const CHANNEL: PageChannel = {
+  registry: ADAPTER_REGISTRY,
+  marker: ADAPTER_MARK,
+  pageSource: PAGE_EVENT_SOURCE,
+  bridgeSource: BRIDGE_EVENT_SOURCE,
+  flushMs: 2_000,
+};
 
 const fail = (...args: Parameters<typeof hubError>) => new CallFailure(hubError(...args));
 
@@ -82,7 +96,7 @@ async function callIn(
     target: { tabId },
     world: "MAIN",
     func: callAdapter,
-    args: [ADAPTER_REGISTRY, ADAPTER_MARK, plugin.name, plugin.adapterHash, request],
+    args: [CHANNEL, plugin.name, plugin.adapterHash, request],
   });
   if (!frame) throw new Error("the page returned no result");
   return frame.result as MaybeMissing;
@@ -145,5 +159,6 @@ async function dispatchPluginTool(
 }
 
 function envelope(result: AdapterResult, tabId: number): DispatchResult {
-  return result.ok ? { ok: true, value: result.value, tabId } : { ok: false, error: result.error };
+  if (result.ok) return { ok: true, value: result.value, tabId };
+  return { ok: false, error: result.error };
 }

@@ -46,6 +46,25 @@ async function writeIfChanged(path: string, text: string): Promise<boolean> {
   return true;
 }
 
+async function readSource(source: string, name: string): Promise<string> {
+  let text: string;
+  try {
+    text = await Deno.readTextFile(join(source, name));
+  } catch (error) {
+    throw new Error(
+      `Cannot install the browser extension: ${join(source, name)} is unreadable ` +
+        `(${(error as Error).message}). Run "deno task build:extension" in the hub sources.`,
+    );
+  }
+  if (text.trim() === "") {
+    throw new Error(
+      `Cannot install the browser extension: ${join(source, name)} is empty. ` +
+        'Run "deno task build:extension" in the hub sources.',
+    );
+  }
+  return text;
+}
+
 export async function installExtension(
   dir: string,
   port: number,
@@ -53,18 +72,11 @@ export async function installExtension(
 ): Promise<InstallResult> {
   await Deno.mkdir(dir, { recursive: true });
   const before = await readOrUndefined(join(dir, "manifest.json"));
+  // Everything is read before anything is written: a broken source never leaves half an update.
+  const files = await Promise.all(EXTENSION_FILES.map((name) => readSource(source, name)));
   let changed = false;
-  for (const name of EXTENSION_FILES) {
-    let text: string;
-    try {
-      text = await Deno.readTextFile(join(source, name));
-    } catch (error) {
-      throw new Error(
-        `Cannot install the browser extension: ${join(source, name)} is unreadable ` +
-          `(${(error as Error).message}). Run "deno task build:extension" in the hub sources.`,
-      );
-    }
-    if (await writeIfChanged(join(dir, name), text)) changed = true;
+  for (const [i, name] of EXTENSION_FILES.entries()) {
+    if (await writeIfChanged(join(dir, name), files[i])) changed = true;
   }
   await writeIfChanged(join(dir, SERVER_FILE), JSON.stringify({ port }, null, 2) + "\n");
   const version = versionOf(await Deno.readTextFile(join(dir, "manifest.json"))) ?? "unknown";
