@@ -17,7 +17,27 @@ Deno.test("extension/dist is the build of the current sources (run: deno task bu
   }
 });
 
-Deno.test("the manifest asks for exactly the permissions the code uses", () => {
+/** chrome.* namespaces that need a manifest permission of the same name. */
+const GATED = [
+  "alarms",
+  "scripting",
+  "webNavigation",
+  "storage",
+  "sidePanel",
+  "debugger",
+  "cookies",
+];
+
+Deno.test("the manifest asks for exactly the permissions the service worker uses", async () => {
+  const code = (await buildExtension())["background.js"];
+  const used = GATED.filter((api) => code.includes(`chrome.${api}.`));
+  const permissions = buildManifest().permissions as string[];
+  // "tabs" gates no namespace: it grants every tab's url and title, which the code reads.
+  assertEquals(permissions.filter((p) => p !== "tabs").sort(), used.sort());
+  assertEquals(permissions.includes("tabs") && /\.url\b/.test(code), true);
+});
+
+Deno.test("the manifest's shape", () => {
   const manifest = buildManifest();
   assertEquals(manifest.manifest_version, 3);
   assertEquals(manifest.version_name, VERSION);

@@ -5,6 +5,7 @@
  */
 import { z } from "zod";
 import type { DispatchParams, DispatchResult, SyncPlugin } from "../../protocol/events.ts";
+import { MAX_FRAME_BYTES, utf8Length } from "../../protocol/rpc.ts";
 import { dispatchBrowserTool } from "./browser_methods/mod.ts";
 import { createConnection } from "./connection.ts";
 import { createInjector } from "./injector.ts";
@@ -28,11 +29,27 @@ const peer = () => connection.peer();
 const tracker = createTabTracker(store, injector, peer, pluginMatches);
 const dispatchPluginTool = createPluginDispatcher({ store, injector, tracker, calls });
 
+/** Results must fit in one WebSocket frame to the hub, with room for the envelope. */
+const MAX_RESULT_BYTES = MAX_FRAME_BYTES - 64 * 1024;
+
+function tooLarge(params: DispatchParams, result: DispatchResult): DispatchResult {
+  const text = JSON.stringify(result);
+  if (text.length * 3 <= MAX_RESULT_BYTES || utf8Length(text) <= MAX_RESULT_BYTES) return result;
+  const mb = (utf8Length(text) / 1e6).toFixed(1);
+  const message = `${params.tool} returned ${mb} MB; results are limited to ` +
+    `${Math.floor(MAX_RESULT_BYTES / 1e6)} MB. Ask for less (a part of the page, fewer items).`;
+  return {
+    ok: false,
+    error: { code: "RESULT_TOO_LARGE", message, category: "validation", retryable: false },
+  };
+}
+
 async function dispatch(params: DispatchParams): Promise<DispatchResult> {
   try {
-    return params.kind === "plugin"
+    const result = params.kind === "plugin"
       ? await dispatchPluginTool(params)
       : await dispatchBrowserTool(params, { calls });
+    return tooLarge(params, result);
   } catch (error) {
     if (error instanceof CallFailure) return { ok: false, error: error.payload };
     const message = (error as Error)?.message ?? String(error);
@@ -57,8 +74,27 @@ function applyPlugins(removed: string[]) {
   void dropPlugins(removed).then(() => tracker.refreshAll()).catch(console.warn);
 }
 
+/**
+ * `hub start` updated the files on disk, but this worker still runs the old code: reload once
+ * the files on disk are the hub's version (then the versions match and this does nothing).
+ */
+async function reloadIfUpdated(hubVersion: string) {
+  const manifest = chrome.runtime.getManifest();
+  const running = manifest.version_name ?? manifest.version;
+  if (running === hubVersion) return;
+  const onDisk = await fetch(chrome.runtime.getURL("manifest.json"), { cache: "no-store" })
+    .then((r) => r.json()).catch(() => undefined);
+  if (onDisk?.version_name === hubVersion) {
+    console.info(`hub: updating the extension from ${running} to ${hubVersion}`);
+    chrome.runtime.reload();
+  }
+}
+
 const handlers: ServerHandlers = {
-  "sync.full": ({ plugins }) => applyPlugins(store.replace(plugins as SyncPlugin[])),
+  "sync.full": ({ plugins, hubVersion }) => {
+    applyPlugins(store.replace(plugins as SyncPlugin[]));
+    void reloadIfUpdated(hubVersion);
+  },
   "plugin.update": ({ plugin }) => {
     store.set(plugin);
     applyPlugins([]);
@@ -89,6 +125,12 @@ chrome.webNavigation.onCommitted.addListener(({ tabId, frameId, url }) => {
   calls.navigated(tabId, url);
   tracker.navigated(tabId);
 });
+// The DOM is ready: probe now rather than wait for "complete", which a page with a hanging
+// request never reaches.
+chrome.webNavigation.onDOMContentLoaded.addListener(({ tabId, frameId }) => {
+  if (frameId !== 0 || tabId < 1) return;
+  void chrome.tabs.get(tabId).then((tab) => tracker.refreshTab(tab, true)).catch(() => {});
+});
 chrome.tabs.onUpdated.addListener((_tabId, info, tab) => {
   if (info.status !== undefined || info.url !== undefined) void tracker.refreshTab(tab);
   else if (info.title !== undefined) tracker.report();
@@ -112,10 +154,10 @@ chrome.runtime.onMessage.addListener((message, sender, sendResponse) => {
   sendResponse({ ok: true });
 });
 chrome.alarms.onAlarm.addListener((alarm) => {
-  if (alarm.name !== KEEPALIVE_ALARM) return;
-  connection.ensure();
-  void tracker.refreshAll().catch(console.warn);
+  if (alarm.name === KEEPALIVE_ALARM) connection.ensure();
 });
+// After another browser profile took the link, clicking the icon takes it back.
+chrome.action.onClicked.addListener(() => connection.takeOver());
 
 void chrome.alarms.create(KEEPALIVE_ALARM, { periodInMinutes: 0.5 });
 connection.ensure();

@@ -15,11 +15,15 @@ export const PONG_WITHIN_MS = 10_000;
 /** The hub closes with these (server/extension/link.ts). */
 export const CLOSE_REPLACED = 4000;
 export const CLOSE_SECRET_ROTATED = 4001;
+/** The extension's own code for a link that stopped answering pings. */
+export const CLOSE_NO_ANSWER = 4002;
 
 export type LinkState = "connecting" | "connected" | "disconnected";
 
 export interface LinkStatus {
   state: LinkState;
+  /** Another browser profile's extension took the link (close code 4000); waiting for a click. */
+  replaced?: boolean;
   port?: number;
   /** Why the last attempt failed or the link closed. */
   lastError?: string;
@@ -27,8 +31,10 @@ export interface LinkStatus {
 }
 
 export interface Connection {
-  /** Connects unless connected or connecting. */
+  /** Connects unless connected, connecting, or replaced by another profile (see `takeOver`). */
   ensure(): void;
+  /** Connects even after another profile's extension took the link (the user asked). */
+  takeOver(): void;
   status(): LinkStatus;
   /** The peer of the open link, or undefined while disconnected. */
   peer(): RpcPeer | undefined;
@@ -49,6 +55,8 @@ export function createConnection(handlers: ServerHandlers, events: ConnectionEve
   let retryTimer: ReturnType<typeof setTimeout> | undefined;
   let pingTimer: ReturnType<typeof setInterval> | undefined;
   let lastFrameAt = 0;
+  let pongTimer: ReturnType<typeof setTimeout> | undefined;
+  let replaced = false;
 
   function setStatus(next: LinkStatus) {
     status = next;
@@ -67,8 +75,12 @@ export function createConnection(handlers: ServerHandlers, events: ConnectionEve
       if (ws.readyState !== WebSocket.OPEN) return;
       const sentAt = Date.now();
       current?.notify("ping", {});
-      setTimeout(() => {
-        if (socket === ws && lastFrameAt < sentAt) ws.close(4002, "no answer to ping");
+      clearTimeout(pongTimer);
+      pongTimer = setTimeout(() => {
+        if (socket !== ws || lastFrameAt >= sentAt) return;
+        // Dead now, not when Chromium gives up on the closing handshake (up to 60 s later).
+        onClosed(ws, CLOSE_NO_ANSWER, "the hub stopped answering");
+        ws.close(CLOSE_NO_ANSWER, "no answer to ping");
       }, PONG_WITHIN_MS);
     }, PING_EVERY_MS);
   }
@@ -77,14 +89,23 @@ export function createConnection(handlers: ServerHandlers, events: ConnectionEve
     if (socket !== ws) return;
     socket = undefined;
     clearInterval(pingTimer);
+    clearTimeout(pongTimer);
     current?.close("The connection to the hub closed");
     current = undefined;
-    const why = reason || (code === 1006 ? "hub not reachable" : `closed (${code})`);
+    if (code === CLOSE_REPLACED) {
+      // Another browser profile's extension took over. Retrying would take the link back and
+      // forth forever, so this one waits until the user clicks its icon (takeOver).
+      replaced = true;
+      const lastError = "another browser profile's hub extension is connected; click the hub " +
+        "icon to connect this one instead";
+      return setStatus({ state: "disconnected", port: status.port, lastError, replaced });
+    }
+    const why = reason ||
+      (code === 1006
+        ? "hub not reachable (not running, or the secret in auth.json is not the hub's)"
+        : `closed (${code})`);
     setStatus({ state: "disconnected", port: status.port, lastError: why });
-    if (code === CLOSE_SECRET_ROTATED) scheduleRetry(0); // auth.json already holds the new one
-    else if (code !== CLOSE_REPLACED) scheduleRetry();
-    // Replaced by another browser profile's extension: only the alarm retries, so two
-    // profiles do not take the link from each other in a tight loop.
+    scheduleRetry(code === CLOSE_SECRET_ROTATED ? 0 : undefined); // auth.json holds the new one
   }
 
   async function dial(placeholder: WebSocket) {
@@ -117,7 +138,7 @@ export function createConnection(handlers: ServerHandlers, events: ConnectionEve
   }
 
   function ensure() {
-    if (socket) return;
+    if (socket || replaced) return;
     clearTimeout(retryTimer);
     setStatus({ state: "connecting", port: status.port, lastError: status.lastError });
     // A placeholder so a second ensure() while the files are read does not dial twice.
@@ -131,6 +152,7 @@ export function createConnection(handlers: ServerHandlers, events: ConnectionEve
   function close() {
     clearTimeout(retryTimer);
     clearInterval(pingTimer);
+    clearTimeout(pongTimer);
     const ws = socket;
     socket = undefined;
     current?.close("The connection to the hub was closed");
@@ -140,5 +162,10 @@ export function createConnection(handlers: ServerHandlers, events: ConnectionEve
     setStatus({ state: "disconnected", port: status.port, lastError: "closed by the extension" });
   }
 
-  return { ensure, status: () => status, peer: () => current, close };
+  function takeOver() {
+    replaced = false;
+    ensure();
+  }
+
+  return { ensure, takeOver, status: () => status, peer: () => current, close };
 }

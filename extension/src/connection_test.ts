@@ -322,20 +322,25 @@ Deno.test("close code 4001 reconnects at once and reads the new secret from auth
   });
 });
 
-Deno.test("close code 4000 (replaced by another browser) does not retry by itself", async () => {
+Deno.test("close code 4000 (replaced by another browser) waits for takeOver()", async () => {
   await withConnection({}, async (h) => {
     h.connection.ensure();
     await until("connected", () => h.connected.length === 1);
     const before = h.delays.length;
     h.hub.latest()!.close(CLOSE_REPLACED, "another extension connected");
     await until("disconnected", () => h.connection.status().state === "disconnected");
-    assertEquals(h.connection.status().lastError, "another extension connected");
+    const status = h.connection.status();
+    assertEquals(status.replaced, true);
+    assertMatch(status.lastError!, /another browser profile.*click the hub icon/);
     await sleep(1_500);
     assertEquals(h.delays.length, before);
-    assertEquals(h.hub.offers.length, 1);
-    // The alarm's ensure() brings it back.
+    // The alarm's ensure() does not take the link back either: only the user does.
     h.connection.ensure();
+    await sleep(200);
+    assertEquals(h.hub.offers.length, 1);
+    h.connection.takeOver();
     await until("reconnected", () => h.connected.length === 2);
+    assertEquals(h.connection.status().replaced, undefined);
   });
 });
 

@@ -34,27 +34,36 @@ export function createInjector(): Injector {
   }
 
   async function inject(tabId: number, plugin: SyncPlugin): Promise<boolean> {
-    const target = { tabId };
     const [check] = await chrome.scripting.executeScript({
-      target,
+      target: { tabId },
       world: "MAIN",
       func: hasAdapterBuild,
       args: [ADAPTER_MARK, plugin.name, plugin.adapterHash],
     });
+    if (!check) throw new Error(`tab ${tabId} has no page to inject into`);
+    // Every later step targets this very document: if the tab navigates meanwhile, they fail
+    // instead of marking a new document that never got the adapter.
+    const target = { tabId, documentIds: [check.documentId] };
     // The bridge guards itself, so injecting it again into a document is harmless.
     await chrome.scripting.executeScript({ target, files: [BRIDGE_FILE] });
-    if (check?.result === true) return false;
+    if (check.result === true) return false;
     await chrome.scripting.executeScript({
       target,
       world: "MAIN",
       files: [`adapters/${plugin.adapterFile}`],
     });
-    await chrome.scripting.executeScript({
+    const [marked] = await chrome.scripting.executeScript({
       target,
       world: "MAIN",
       func: markAdapterBuild,
-      args: [ADAPTER_MARK, plugin.name, plugin.adapterHash],
+      args: [ADAPTER_REGISTRY, ADAPTER_MARK, plugin.name, plugin.adapterHash],
     });
+    if (marked?.result !== true) {
+      throw new Error(
+        `the ${plugin.displayName} adapter did not register in tab ${tabId}; the page's ` +
+          "console (DevTools) shows why",
+      );
+    }
     return true;
   }
 

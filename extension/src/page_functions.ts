@@ -14,10 +14,20 @@ export function hasAdapterBuild(marker: string, plugin: string, hash: string): b
   return marks?.[plugin] === hash;
 }
 
-/** MAIN world: records that the adapter build with `hash` was injected into this document. */
-export function markAdapterBuild(marker: string, plugin: string, hash: string): void {
-  const scope = globalThis as unknown as Record<string, Record<string, string>>;
+/**
+ * MAIN world: records that the adapter build with `hash` is in this document, if the adapter
+ * file really registered itself (it can throw while loading); returns whether it did.
+ */
+export function markAdapterBuild(
+  registry: string,
+  marker: string,
+  plugin: string,
+  hash: string,
+): boolean {
+  const scope = globalThis as unknown as Record<string, Record<string, unknown> | undefined>;
+  if (!scope[registry]?.[plugin]) return false;
   (scope[marker] ??= {})[plugin] = hash;
+  return true;
 }
 
 /** MAIN world: removes a plugin's adapter and its mark (the plugin was uninstalled). */

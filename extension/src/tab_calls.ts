@@ -5,6 +5,9 @@
  */
 import { type ErrorPayload, hubError } from "../../protocol/errors.ts";
 
+/** No call runs longer than the hub waits for one (SPEC "Limits": 5 minutes). */
+export const CALL_MAX_MS = 5 * 60_000;
+
 export class CallFailure extends Error {
   constructor(readonly payload: ErrorPayload) {
     super(payload.message);
@@ -39,12 +42,19 @@ export function createTabCalls(): TabCalls {
       let set = waiting.get(tabId);
       if (!set) waiting.set(tabId, set = new Set());
       set.add(fail);
+      const cap = setTimeout(() =>
+        fail(
+          new CallFailure(
+            hubError("TIMEOUT", `${what} ran longer than 5 minutes in tab ${tabId}; gave up.`),
+          ),
+        ), CALL_MAX_MS);
       try {
         return await Promise.race([work(), gone]);
       } catch (error) {
         if (error instanceof CallFailure) throw error;
         throw await explain(tabId, what, error);
       } finally {
+        clearTimeout(cap);
         waiting.get(tabId)?.delete(fail);
         if (waiting.get(tabId)?.size === 0) waiting.delete(tabId);
       }

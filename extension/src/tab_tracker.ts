@@ -16,8 +16,11 @@ import type { RpcPeer } from "./rpc_peer.ts";
 export interface TabTracker {
   /** Probes every matching tab of every plugin again. */
   refreshAll(): Promise<void>;
-  /** Re-checks one tab (it loaded, navigated, was activated...). */
-  refreshTab(tab: chrome.tabs.Tab): Promise<void>;
+  /**
+   * Re-checks one tab (it loaded, navigated, was activated...). Tabs still loading are probed
+   * only with `evenIfLoading` (their DOM is ready, some subresource is not).
+   */
+  refreshTab(tab: chrome.tabs.Tab, evenIfLoading?: boolean): Promise<void>;
   /** Probes one plugin in one tab again (the page asked). */
   reprobe(tabId: number, plugin: string): Promise<void>;
   /** The tab went away. */
@@ -75,22 +78,49 @@ export function createTabTracker(
     report();
   }
 
-  async function probe(tabId: number, plugin: SyncPlugin): Promise<void> {
+  /** Probes running per `tabId:plugin`; a probe asked for meanwhile runs once more after. */
+  const probing = new Map<string, { again: boolean; done: Promise<void> }>();
+
+  /** One probe per tab and plugin at a time, so an older, slower answer never wins. */
+  function probe(tabId: number, name: string): Promise<void> {
+    const key = `${tabId}:${name}`;
+    const running = probing.get(key);
+    if (running) {
+      running.again = true;
+      return running.done;
+    }
+    const state = { again: false, done: Promise.resolve() };
+    state.done = (async () => {
+      try {
+        do {
+          state.again = false;
+          const plugin = store.get(name);
+          if (plugin) await probeOnce(tabId, plugin);
+        } while (state.again);
+      } finally {
+        probing.delete(key);
+      }
+    })();
+    probing.set(key, state);
+    return state.done;
+  }
+
+  /** Injects (if needed) and asks `isReady()`, all within the 5 s probe limit (plus slack). */
+  async function probeOnce(tabId: number, plugin: SyncPlugin): Promise<void> {
     const started = gen(tabId);
+    const work = async () => {
+      await injector.ensure(tabId, plugin);
+      const [frame] = await chrome.scripting.executeScript({
+        target: { tabId },
+        world: "MAIN",
+        func: probeAdapter,
+        args: [ADAPTER_REGISTRY, ADAPTER_MARK, plugin.name, plugin.adapterHash, plugin.settings],
+      });
+      return frame?.result as MaybeMissing | undefined;
+    };
     let result: MaybeMissing | undefined;
     try {
-      await injector.ensure(tabId, plugin);
-      const [frame] = await withTimeout(
-        chrome.scripting.executeScript({
-          target: { tabId },
-          world: "MAIN",
-          func: probeAdapter,
-          args: [ADAPTER_REGISTRY, ADAPTER_MARK, plugin.name, plugin.adapterHash, plugin.settings],
-        }),
-        READY_TIMEOUT_MS + 1_000,
-        [],
-      );
-      result = frame?.result as MaybeMissing | undefined;
+      result = await withTimeout(work(), READY_TIMEOUT_MS + 1_000, undefined);
     } catch {
       result = undefined; // an error page, a tab that closed meanwhile...
     }
@@ -98,7 +128,7 @@ export function createTabTracker(
     setReady(tabId, plugin.name, !!result && "ok" in result && result.ok && result.value === true);
   }
 
-  async function refreshTab(tab: chrome.tabs.Tab): Promise<void> {
+  async function refreshTab(tab: chrome.tabs.Tab, evenIfLoading = false): Promise<void> {
     if (tab.id === undefined) return;
     const plugins = store.matching(tab.url);
     const states = ready.get(tab.id);
@@ -106,8 +136,8 @@ export function createTabTracker(
       if (!plugins.some((p) => p.name === name)) states!.delete(name);
     }
     report();
-    if (tab.status !== "complete") return; // probed when it finished loading
-    await Promise.all(plugins.map((p) => probe(tab.id!, p)));
+    if (tab.status !== "complete" && !evenIfLoading) return; // probed when it has loaded
+    await Promise.all(plugins.map((p) => probe(tab.id!, p.name)));
   }
 
   async function sendChanges() {
@@ -140,13 +170,10 @@ export function createTabTracker(
   return {
     async refreshAll() {
       const tabs = await chrome.tabs.query({});
-      await Promise.all(tabs.map(refreshTab));
+      await Promise.all(tabs.map((tab) => refreshTab(tab)));
     },
     refreshTab,
-    async reprobe(tabId, name) {
-      const plugin = store.get(name);
-      if (plugin) await probe(tabId, plugin);
-    },
+    reprobe: (tabId, name) => probe(tabId, name),
     removed(tabId) {
       ready.delete(tabId);
       generation.delete(tabId);
