@@ -5,6 +5,7 @@
  * (`test-app__echo`) → back. Targets (2-core build machine): p50 ≤ 3 ms sequential, ≥ 1,500
  * calls/s with 25 in flight.
  */
+import { measure, printTable, type Row } from "./_stats.ts";
 import { browserSkipReason } from "../tests/helpers/browser.ts";
 import { startE2E, waitForExtension } from "../tests/helpers/e2e_fixture.ts";
 import { connectMcp } from "../tests/helpers/mcp_client.ts";
@@ -12,23 +13,6 @@ import { connectMcp } from "../tests/helpers/mcp_client.ts";
 const SEQUENTIAL = 1000;
 const BATCHES = 100;
 const IN_FLIGHT = 25;
-
-function percentiles(samples: number[]) {
-  const sorted = [...samples].sort((a, b) => a - b);
-  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
-  return { p50: at(0.5), p95: at(0.95), p99: at(0.99) };
-}
-
-async function measure(run: () => Promise<unknown>, n: number, warmup: number) {
-  for (let i = 0; i < warmup; i++) await run();
-  const samples: number[] = [];
-  for (let i = 0; i < n; i++) {
-    const t = performance.now();
-    await run();
-    samples.push(performance.now() - t);
-  }
-  return samples;
-}
 
 const skip = browserSkipReason();
 if (skip) {
@@ -57,7 +41,7 @@ try {
   const batch = (call: () => Promise<unknown>) => () =>
     Promise.all(Array.from({ length: IN_FLIGHT }, call));
 
-  const rows: [string, number[], number][] = [
+  const rows: Row[] = [
     ["browser round trip, REST, sequential", await measure(rest, SEQUENTIAL, 200), 1],
     ["browser round trip, MCP, sequential", await measure(viaMcp, SEQUENTIAL, 200), 1],
     [
@@ -73,15 +57,7 @@ try {
   ];
   await mcp.close();
 
-  const fmt = (ms: number) => `${ms.toFixed(2)} ms`;
-  console.log("\n| benchmark | p50 | p95 | p99 | throughput |");
-  console.log("|---|---|---|---|---|");
-  for (const [name, samples, calls] of rows) {
-    const { p50, p95, p99 } = percentiles(samples);
-    const total = samples.reduce((a, b) => a + b, 0);
-    const rate = `${Math.round((samples.length * calls) / (total / 1000))} calls/s`;
-    console.log(`| ${name} | ${fmt(p50)} | ${fmt(p95)} | ${fmt(p99)} | ${rate} |`);
-  }
+  printTable(rows);
 } finally {
   await e2e.close();
 }

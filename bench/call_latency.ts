@@ -5,6 +5,7 @@
  * `tools/list` over 2,000 plugin tools. Targets (2-core build machine): overhead p50 ≤ 1.3 ms,
  * tools/list p50 ≤ 5 ms.
  */
+import { measure, printTable, type Row } from "./_stats.ts";
 import { join } from "node:path";
 import { serveInProcessHub } from "../tests/helpers/in_process_hub.ts";
 import { FakeExtension } from "../tests/helpers/fake_extension.ts";
@@ -15,23 +16,6 @@ import { PLUGINS, writePlugin } from "./_generated_plugins.ts";
 const SEQUENTIAL = 2000;
 const BATCHES = 200;
 const IN_FLIGHT = 25;
-
-function percentiles(samples: number[]) {
-  const sorted = [...samples].sort((a, b) => a - b);
-  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
-  return { p50: at(0.5), p95: at(0.95), p99: at(0.99) };
-}
-
-async function measure(run: () => Promise<unknown>, n: number, warmup = 100) {
-  for (let i = 0; i < warmup; i++) await run();
-  const samples: number[] = [];
-  for (let i = 0; i < n; i++) {
-    const t = performance.now();
-    await run();
-    samples.push(performance.now() - t);
-  }
-  return samples;
-}
 
 const dir = await Deno.makeTempDir({ prefix: "hub-bench-calls-" });
 const pluginsDir = join(dir, "plugins");
@@ -59,7 +43,7 @@ const viaMcp = () => mcp.callTool({ name: "bench-1__tool_1", arguments: { query:
 const batch = (call: () => Promise<unknown>) => () =>
   Promise.all(Array.from({ length: IN_FLIGHT }, call));
 
-const rows: [string, number[], number][] = [];
+const rows: Row[] = [];
 rows.push(["REST call, sequential", await measure(rest, SEQUENTIAL), 1]);
 rows.push(["MCP call, sequential", await measure(viaMcp, SEQUENTIAL), 1]);
 rows.push([
@@ -103,17 +87,7 @@ async function rawToolsList(): Promise<number[]> {
   );
 }
 
-const fmt = (ms: number) => `${ms.toFixed(2)} ms`;
-console.log("\n| benchmark | p50 | p95 | p99 | throughput |");
-console.log("|---|---|---|---|---|");
-for (const [name, samples, calls] of rows) {
-  const { p50, p95, p99 } = percentiles(samples);
-  const total = samples.reduce((a, b) => a + b, 0);
-  const rate = calls === 0
-    ? ""
-    : `${Math.round((samples.length * calls) / (total / 1000))} calls/s`;
-  console.log(`| ${name} | ${fmt(p50)} | ${fmt(p95)} | ${fmt(p99)} | ${rate} |`);
-}
+printTable(rows);
 
 await mcp.close();
 await ext.close();

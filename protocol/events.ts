@@ -229,6 +229,15 @@ export const EXTENSION_METHODS = {
 
 export type ServerMethod = keyof typeof SERVER_METHODS;
 export type ExtensionMethod = keyof typeof EXTENSION_METHODS;
+
+/** The methods of a table that are requests (a reply is expected). */
+type RequestsOf<T extends Record<string, { type: string }>> = {
+  [M in keyof T]: T[M]["type"] extends "request" ? M : never;
+}[keyof T];
+export type ServerRequestMethod = RequestsOf<typeof SERVER_METHODS>;
+export type ServerNotificationMethod = Exclude<ServerMethod, ServerRequestMethod>;
+export type ExtensionRequestMethod = RequestsOf<typeof EXTENSION_METHODS>;
+export type ExtensionNotificationMethod = Exclude<ExtensionMethod, ExtensionRequestMethod>;
 export type ServerParams<M extends ServerMethod> = z.infer<typeof SERVER_METHODS[M]["params"]>;
 export type ExtensionParams<M extends ExtensionMethod> = z.infer<
   typeof EXTENSION_METHODS[M]["params"]

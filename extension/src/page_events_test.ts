@@ -1,28 +1,13 @@
 /// <reference lib="deno.ns" />
 import { assertEquals } from "../../tests/helpers/assert.ts";
-import { EXTENSION_METHODS, type SyncPlugin } from "../../protocol/events.ts";
+import { EXTENSION_METHODS } from "../../protocol/events.ts";
+import { syncPlugin } from "./_test_plugin.ts";
 import { handlePageEvent, PAGE_EVENT_MESSAGE, type PageEventDeps } from "./page_events.ts";
 import { createPluginStore } from "./plugin_store.ts";
 import type { RpcPeer } from "./rpc_peer.ts";
 import type { TabTracker } from "./tab_tracker.ts";
 
-function plugin(name: string, urlPatterns: string[]): SyncPlugin {
-  return {
-    name,
-    displayName: name,
-    version: "1.0.0",
-    urlPatterns,
-    excludePatterns: [],
-    adapterFile: `${name}-abc.js`,
-    adapterHash: "abc",
-    sdkVersion: "0.1.0",
-    settings: {},
-    instances: {},
-    permission: "auto",
-    needsReview: false,
-    tools: [],
-  };
-}
+const plugin = (name: string, urlPatterns: string[]) => syncPlugin(name, { urlPatterns });
 
 /** Real store with two plugins on different sites; fake tracker and peer that record calls. */
 function setup() {

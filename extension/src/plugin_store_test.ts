@@ -1,26 +1,10 @@
 /// <reference lib="deno.ns" />
 import { assert, assertEquals } from "../../tests/helpers/assert.ts";
 import type { SyncPlugin } from "../../protocol/events.ts";
+import { syncPlugin } from "./_test_plugin.ts";
 import { createPluginStore, pluginMatches } from "./plugin_store.ts";
 
-function plugin(name: string, fields: Partial<SyncPlugin> = {}): SyncPlugin {
-  return {
-    name,
-    displayName: name,
-    version: "1.0.0",
-    urlPatterns: ["http://127.0.0.1/*"],
-    excludePatterns: [],
-    adapterFile: `${name}-abc.js`,
-    adapterHash: "abc",
-    sdkVersion: "0.1.0",
-    settings: {},
-    instances: {},
-    permission: "auto",
-    needsReview: false,
-    tools: [],
-    ...fields,
-  };
-}
+const plugin = syncPlugin;
 
 const names = (plugins: SyncPlugin[]) => plugins.map((p) => p.name).sort();
 

@@ -5,9 +5,9 @@
  */
 import {
   describeIssues,
-  type EXTENSION_METHODS,
-  type ExtensionMethod,
+  type ExtensionNotificationMethod,
   type ExtensionParams,
+  type ExtensionRequestMethod,
   SERVER_METHODS,
   type ServerMethod,
   type ServerParams,
@@ -25,10 +25,8 @@ export type ServerHandlers = {
   [M in ServerMethod]?: (params: ServerParams<M>) => unknown;
 };
 
-type RequestMethod = {
-  [M in ExtensionMethod]: typeof EXTENSION_METHODS[M]["type"] extends "request" ? M : never;
-}[ExtensionMethod];
-type NotificationMethod = Exclude<ExtensionMethod, RequestMethod>;
+type RequestMethod = ExtensionRequestMethod;
+type NotificationMethod = ExtensionNotificationMethod;
 
 /** A handler refuses a request with this; it becomes the JSON-RPC error reply. */
 export class RpcError extends Error {

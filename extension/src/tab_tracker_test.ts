@@ -1,29 +1,14 @@
 /// <reference lib="deno.ns" />
 import { assert, assertEquals } from "../../tests/helpers/assert.ts";
 import type { SyncPlugin, TabStateChange } from "../../protocol/events.ts";
+import { syncPlugin } from "./_test_plugin.ts";
 import type { Injector } from "./injector.ts";
 import { createPluginStore, pluginMatches } from "./plugin_store.ts";
 import type { RpcPeer } from "./rpc_peer.ts";
 import { createTabTracker, pluginTabState } from "./tab_tracker.ts";
 
-function plugin(name: string, fields: Partial<SyncPlugin> = {}): SyncPlugin {
-  return {
-    name,
-    displayName: name,
-    version: "1.0.0",
-    urlPatterns: ["http://127.0.0.1/*"],
-    excludePatterns: [],
-    adapterFile: `${name}-abc.js`,
-    adapterHash: "abc",
-    sdkVersion: "0.1.0",
-    settings: { greeting: "hi" },
-    instances: {},
-    permission: "auto",
-    needsReview: false,
-    tools: [],
-    ...fields,
-  };
-}
+const plugin = (name: string, fields: Partial<SyncPlugin> = {}) =>
+  syncPlugin(name, { settings: { greeting: "hi" }, ...fields });
 
 function tab(id: number, url: string, fields: Partial<chrome.tabs.Tab> = {}): chrome.tabs.Tab {
   return {

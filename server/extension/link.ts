@@ -7,9 +7,9 @@ import {
   EXTENSION_METHODS,
   type ExtensionMethod,
   type ExtensionParams,
-  type SERVER_METHODS,
-  type ServerMethod,
+  type ServerNotificationMethod,
   type ServerParams,
+  type ServerRequestMethod,
 } from "../../protocol/events.ts";
 import {
   errorReply,
@@ -35,10 +35,8 @@ export type ExtensionHandlers = {
   [M in ExtensionMethod]?: (params: ExtensionParams<M>) => unknown;
 };
 
-type RequestMethod = {
-  [M in ServerMethod]: typeof SERVER_METHODS[M]["type"] extends "request" ? M : never;
-}[ServerMethod];
-type NotificationMethod = Exclude<ServerMethod, RequestMethod>;
+type RequestMethod = ServerRequestMethod;
+type NotificationMethod = ServerNotificationMethod;
 
 interface Pending {
   socket: WebSocket;

@@ -9,12 +9,12 @@
 import { LoggingMessageNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import { join } from "node:path";
 import type { Page } from "playwright-core";
-import { PLUGIN_CLI_PERMISSION_FLAGS } from "../../cli/permissions.ts";
 import { assert, assertEquals, assertMatch } from "../helpers/assert.ts";
 import { browserSkipReason, installCollector } from "../helpers/browser.ts";
 import { callTool, type E2E, PLUGIN, startE2E, waitForExtension } from "../helpers/e2e_fixture.ts";
 import { api, eventually } from "../helpers/hub_api.ts";
-import { freePort, ROOT, runHub } from "../helpers/hub_process.ts";
+import { runHub } from "../helpers/hub_process.ts";
+import { buildPluginDir } from "../helpers/test_plugin.ts";
 import { type Client, connectMcp } from "../helpers/mcp_client.ts";
 import { STRICT_CSP, USER_NAME } from "../fixtures/web_app/server.ts";
 
@@ -74,34 +74,8 @@ async function okValue(e2e: E2E, tool: string, args: Record<string, unknown>): P
 }
 
 /** Rebuilds the plugin copy in place (`hub-plugin build --dir`), without telling the hub. */
-async function rebuildPlugin(e2e: E2E): Promise<void> {
-  const out = await new Deno.Command(Deno.execPath(), {
-    args: [
-      "run",
-      "--quiet",
-      ...PLUGIN_CLI_PERMISSION_FLAGS,
-      join(ROOT, "plugin_cli", "main.ts"),
-      "build",
-      "--dir",
-      e2e.pluginDir,
-    ],
-    cwd: ROOT,
-    env: {
-      HUB_CONFIG_DIR: e2e.configDir,
-      HUB_SKIP_PKG_DISCOVERY: "1",
-      HUB_PORT: String(freePort()),
-      NO_COLOR: "1",
-    },
-    stdin: "null",
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  const text = new TextDecoder();
-  assertEquals(
-    out.code,
-    0,
-    `rebuild failed:\n${text.decode(out.stdout)}\n${text.decode(out.stderr)}`,
-  );
+function rebuildPlugin(e2e: E2E): Promise<void> {
+  return buildPluginDir(e2e.pluginDir, e2e.configDir);
 }
 
 Deno.test({

@@ -15,6 +15,17 @@ export function browserSkipReason(): string | undefined {
   return `${CHROMIUM_PATH} does not exist (install it with "apt-get install -y chromium")`;
 }
 
+/** The flags of DESIGN.md §1 (headless new mode, no sandbox, nothing phoning home). */
+export const CHROMIUM_ARGS = [
+  "--headless=new",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+];
+
 /**
  * Launches headless Chromium with the flags of DESIGN.md §1, minus the extension flags.
  * playwright's `launch` gives the browser a fresh temp profile of its own (and refuses
@@ -24,15 +35,7 @@ export function launchChromium(): Promise<Browser> {
   return chromium.launch({
     executablePath: CHROMIUM_PATH,
     headless: true,
-    args: [
-      "--headless=new",
-      "--no-sandbox",
-      "--disable-gpu",
-      "--no-first-run",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-    ],
+    args: CHROMIUM_ARGS,
   });
 }
 

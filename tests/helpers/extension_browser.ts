@@ -4,7 +4,7 @@
  * service worker for tests that need to look inside it.
  */
 import { type BrowserContext, chromium, type Worker } from "playwright-core";
-import { CHROMIUM_PATH } from "./browser.ts";
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from "./browser.ts";
 
 export interface ExtensionBrowser {
   context: BrowserContext;
@@ -20,15 +20,9 @@ export async function launchWithExtension(extensionDir: string): Promise<Extensi
     executablePath: CHROMIUM_PATH,
     headless: false, // "--headless=new" below: the old headless mode runs no extensions
     args: [
-      "--headless=new",
+      ...CHROMIUM_ARGS,
       `--load-extension=${extensionDir}`,
       `--disable-extensions-except=${extensionDir}`,
-      "--no-sandbox",
-      "--disable-gpu",
-      "--no-first-run",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
     ],
   });
   return {

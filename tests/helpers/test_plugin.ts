@@ -24,6 +24,38 @@ async function copyDir(from: string, to: string): Promise<void> {
 }
 
 /**
+ * Runs `hub-plugin build --dir <dir>` with `configDir` as HUB_CONFIG_DIR, and a port where no hub
+ * listens, so the build's reload request never reaches a real hub. Throws with the output on
+ * failure.
+ */
+export async function buildPluginDir(dir: string, configDir: string): Promise<void> {
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "--quiet", ...PLUGIN_CLI_PERMISSION_FLAGS, PLUGIN_CLI, "build", "--dir", dir],
+    cwd: ROOT,
+    env: {
+      HUB_CONFIG_DIR: configDir,
+      HUB_SKIP_PKG_DISCOVERY: "1",
+      HUB_PORT: String(freePort()),
+      NO_COLOR: "1",
+    },
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  const decoder = new TextDecoder();
+  if (out.code !== 0) {
+    throw new Error(
+      `hub-plugin build of ${dir} exited with ${out.code}.
+` +
+        `stdout:
+${decoder.decode(out.stdout)}
+stderr:
+${decoder.decode(out.stderr)}`,
+    );
+  }
+}
+
+/**
  * Copies the fixture to a new temp dir, builds it there and returns the copy's path (its
  * `dist/tools.json` and `dist/adapter.iife.js` exist). The build registers the copy in the
  * `localPlugins` of `configDir`. The caller removes the returned dir.
@@ -32,27 +64,7 @@ export async function buildTestPlugin(configDir: string): Promise<string> {
   const dir = await Deno.makeTempDir({ prefix: "hub-test-app-" });
   try {
     await copyDir(TEST_PLUGIN_FIXTURE, dir);
-    const out = await new Deno.Command(Deno.execPath(), {
-      args: ["run", "--quiet", ...PLUGIN_CLI_PERMISSION_FLAGS, PLUGIN_CLI, "build", "--dir", dir],
-      cwd: ROOT,
-      env: {
-        HUB_CONFIG_DIR: configDir,
-        HUB_SKIP_PKG_DISCOVERY: "1",
-        // A port where no hub listens: the build's reload request must not reach a real hub.
-        HUB_PORT: String(freePort()),
-        NO_COLOR: "1",
-      },
-      stdin: "null",
-      stdout: "piped",
-      stderr: "piped",
-    }).output();
-    const decoder = new TextDecoder();
-    if (out.code !== 0) {
-      throw new Error(
-        `hub-plugin build of the test plugin exited with ${out.code}.\n` +
-          `stdout:\n${decoder.decode(out.stdout)}\nstderr:\n${decoder.decode(out.stderr)}`,
-      );
-    }
+    await buildPluginDir(dir, configDir);
     return dir;
   } catch (error) {
     await Deno.remove(dir, { recursive: true }).catch(() => {});
