@@ -1,7 +1,8 @@
 /// <reference lib="deno.ns" />
 /**
  * Builds the extension into `extension/dist/`: `manifest.json`, `background.js` (the service
- * worker) and `bridge.js` (the page bridge). The output is committed, so `hub start` installs it
+ * worker), `bridge.js` (the page bridge, isolated world) and `runner.js` (the call runner, MAIN
+ * world). The output is committed, so `hub start` installs it
  * without a bundler; `build_test.ts` fails when it is stale. Run: `deno task build:extension`.
  */
 import * as esbuild from "esbuild";
@@ -44,11 +45,14 @@ async function bundle(entry: string): Promise<string> {
 /** The built files, by name. */
 export async function buildExtension(): Promise<Record<string, string>> {
   try {
-    const [background, bridge] = await Promise.all([bundle("background.ts"), bundle("bridge.ts")]);
+    const [background, bridge, runner] = await Promise.all(
+      ["background.ts", "bridge.ts", "runner.ts"].map(bundle),
+    );
     return {
       "manifest.json": JSON.stringify(buildManifest(), null, 2) + "\n",
       "background.js": background,
       "bridge.js": bridge,
+      "runner.js": runner,
     };
   } finally {
     await esbuild.stop();

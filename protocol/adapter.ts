@@ -7,8 +7,8 @@
  * - The extension calls `isReady` and `call` in the page's MAIN world; both always resolve (never
  *   reject) so an error keeps its code and category across `executeScript`.
  * - The page reports progress, log entries and "please probe readiness again" with
- *   `window.postMessage(event, "*")` where `event.source === PAGE_EVENT_SOURCE`. The bridge
- *   forwards them in order; it answers a `flush` event once everything before it was delivered.
+ *   `window.postMessage(event, "*")` where `event.source === PAGE_EVENT_SOURCE`. The extension's
+ *   bridge forwards them to the service worker in the order they were posted.
  */
 import type { ErrorPayload } from "./errors.ts";
 
@@ -27,16 +27,8 @@ export interface AdapterCall {
 }
 
 export type AdapterResult =
-  & ({ ok: true; value: unknown } | { ok: false; error: ErrorPayload })
-  & {
-    /**
-     * How many events (progress reports, log batches) the call posted to the window. When
-     * there are any, the extension first makes sure they reached the service worker
-     * (a `flush` event, answered by the bridge with `flushed`), so the hub sees a call's
-     * progress before its result.
-     */
-    pageEvents?: number;
-  };
+  | { ok: true; value: unknown }
+  | { ok: false; error: ErrorPayload };
 
 export interface PageAdapter {
   plugin: string;
@@ -69,10 +61,9 @@ export type PageEvent =
     message?: string;
   }
   | { source: typeof PAGE_EVENT_SOURCE; kind: "log"; plugin: string; entries: LogEntry[] }
-  | { source: typeof PAGE_EVENT_SOURCE; kind: "readiness"; plugin: string }
-  | { source: typeof PAGE_EVENT_SOURCE; kind: "flush"; plugin: string; token: string };
+  | { source: typeof PAGE_EVENT_SOURCE; kind: "readiness"; plugin: string };
 
-/** Messages the extension's page bridge posts back to the page: `{ source, kind: "flushed", token }`. */
+/** What the extension's own page scripts (bridge, runner) post to each other in the window. */
 export const BRIDGE_EVENT_SOURCE = "hub-bridge";
 
 /** Readiness probe limit (SPEC "Limits"). */

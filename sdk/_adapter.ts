@@ -57,28 +57,8 @@ function describeIssues(issues: { path: PropertyKey[]; message: string }[]): str
   );
 }
 
-/**
- * Runs one call and says how many page events it posted (progress reports, the final log
- * batch), so the extension can deliver those before the result.
- */
 // deno-lint-ignore no-explicit-any
 async function runTool(tool: ToolDefinition<any, any>, call: AdapterCall): Promise<AdapterResult> {
-  let events = 0;
-  let result: AdapterResult;
-  try {
-    result = await execute(tool, call, () => events++);
-  } finally {
-    if (flushLogs()) events++;
-  }
-  return events > 0 ? { ...result, pageEvents: events } : result;
-}
-
-async function execute(
-  // deno-lint-ignore no-explicit-any
-  tool: ToolDefinition<any, any>,
-  call: AdapterCall,
-  onEvent: () => void,
-): Promise<AdapterResult> {
   const parsed = tool.input.safeParse(call.input ?? {});
   if (!parsed.success) {
     return fail("INVALID_ARGUMENTS", describeIssues(parsed.error.issues), "validation");
@@ -88,8 +68,7 @@ async function execute(
       settings: pluginState.settings,
       instance: call.instance,
       log,
-      reportProgress: ({ progress, total, message }) => {
-        onEvent();
+      reportProgress: ({ progress, total, message }) =>
         postPageEvent({
           kind: "progress",
           plugin: pluginState.name,
@@ -97,8 +76,7 @@ async function execute(
           progress: Number(progress),
           ...(total === undefined ? {} : { total: Number(total) }),
           ...(message === undefined ? {} : { message: String(message) }),
-        });
-      },
+        }),
     });
     let result: unknown = value;
     if (tool.output) {
@@ -125,6 +103,8 @@ async function execute(
     return { ok: true, value: copy };
   } catch (error) {
     return { ok: false, error: toErrorPayload(error) };
+  } finally {
+    flushLogs();
   }
 }
 

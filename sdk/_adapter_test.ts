@@ -244,25 +244,6 @@ Deno.test("reportProgress posts a progress event with the call's dispatch id", a
   });
 });
 
-Deno.test("a result counts the page events its call posted, so they can be delivered first", async () => {
-  await withPage(async () => {
-    const quiet = await callTool(toolWith("quiet", () => 1));
-    assertEquals(quiet, { ok: true, value: 1 });
-    const busy = await callTool(toolWith("busy", (ctx) => {
-      ctx.reportProgress({ progress: 1 });
-      ctx.reportProgress({ progress: 2 });
-      ctx.log.info("done");
-      return 2;
-    }));
-    assertEquals(busy, { ok: true, value: 2, pageEvents: 3 }); // two reports, one log batch
-    const failing = await callTool(toolWith("failing", (ctx) => {
-      ctx.reportProgress({ progress: 1 });
-      throw new Error("no");
-    }));
-    assertEquals([failing.ok, failing.pageEvents], [false, 1]);
-  });
-});
-
 Deno.test("log calls in a handler are posted as one batch when the call ends", async () => {
   await withPage(async (h) => {
     await callTool(toolWith("chatty", (ctx) => {

@@ -14,15 +14,14 @@ const MAX_MESSAGE = 4_000;
 let buffer: LogEntry[] = [];
 let timer: ReturnType<typeof setTimeout> | undefined;
 
-/** Sends buffered entries now; returns whether there were any. */
-export function flushLogs(): boolean {
+/** Sends buffered entries now. */
+export function flushLogs(): void {
   if (timer !== undefined) clearTimeout(timer);
   timer = undefined;
-  if (buffer.length === 0) return false;
+  if (buffer.length === 0) return;
   const entries = buffer;
   buffer = [];
   postPageEvent({ kind: "log", plugin: pluginState.name, entries });
-  return true;
 }
 
 function write(level: LogLevel, message: string, data?: unknown): void {

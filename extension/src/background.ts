@@ -10,6 +10,7 @@ import { dispatchBrowserTool } from "./browser_methods/mod.ts";
 import { createConnection } from "./connection.ts";
 import { createInjector } from "./injector.ts";
 import { handlePageEvent } from "./page_events.ts";
+import { createPageLinks } from "./page_links.ts";
 import { createPluginDispatcher } from "./plugin_dispatch.ts";
 import { createPluginStore, pluginMatches } from "./plugin_store.ts";
 import type { ServerHandlers } from "./rpc_peer.ts";
@@ -27,7 +28,10 @@ const injector = createInjector();
 const calls = createTabCalls();
 const peer = () => connection.peer();
 const tracker = createTabTracker(store, injector, peer, pluginMatches);
-const dispatchPluginTool = createPluginDispatcher({ store, injector, tracker, calls });
+const links = createPageLinks((message, sender) =>
+  handlePageEvent(message, sender, { store, tracker, peer })
+);
+const dispatchPluginTool = createPluginDispatcher({ store, injector, tracker, calls, links });
 
 /** Results must fit in one WebSocket frame to the hub, with room for the envelope. */
 const MAX_RESULT_BYTES = MAX_FRAME_BYTES - 64 * 1024;
@@ -149,10 +153,7 @@ chrome.tabs.onActivated.addListener(({ tabId }) => {
   void chrome.tabs.get(tabId).then((tab) => tracker.refreshTab(tab)).catch(() => {});
 });
 chrome.windows.onFocusChanged.addListener(() => tracker.report());
-chrome.runtime.onMessage.addListener((message, sender, sendResponse) => {
-  handlePageEvent(message, sender, { store, tracker, peer });
-  sendResponse({ ok: true });
-});
+chrome.runtime.onConnect.addListener((port) => links.accept(port));
 chrome.alarms.onAlarm.addListener((alarm) => {
   if (alarm.name === KEEPALIVE_ALARM) connection.ensure();
 });

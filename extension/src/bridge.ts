@@ -1,35 +1,72 @@
 /**
- * The page bridge, injected into a plugin's tabs in the extension's isolated world: it picks up
- * the events an adapter posts to the window (progress, log batches, "probe me again"; see
- * protocol/adapter.ts) and hands them to the service worker, in order. A `flush` event is answered
- * with `flushed` once the worker has handled it, and so everything posted before it. Injecting it
- * twice into one document adds no second listener.
+ * The page bridge, injected by file into a plugin tab's isolated world. It keeps one port open
+ * to the service worker for this document (page_messages.ts): calls from the worker go to the
+ * runner in the MAIN world; the adapter's events (progress, log batches, "probe me again"; see
+ * protocol/adapter.ts) and the runner's answers go back, in the order the page posted them. A
+ * dead port (the worker restarted) is opened again when needed; injecting the bridge again into
+ * a document reopens it and adds no second listener.
  */
 import { BRIDGE_EVENT_SOURCE, PAGE_EVENT_SOURCE } from "../../protocol/adapter.ts";
-import { PAGE_EVENT_MESSAGE } from "./page_events.ts";
+import { CALL_MESSAGE, PAGE_EVENT_MESSAGE, PORT_NAME } from "./page_messages.ts";
 
-const FLAG = "__hubBridge";
-const scope = globalThis as unknown as Record<string, boolean>;
+interface BridgeState {
+  port?: chrome.runtime.Port;
+}
 
-function forward(event: MessageEvent) {
-  if (event.source !== window) return;
-  const data = event.data as { source?: unknown; kind?: unknown; token?: unknown } | null;
-  if (typeof data !== "object" || data === null || data.source !== PAGE_EVENT_SOURCE) return;
+const KEY = "__hubBridge";
+const scope = globalThis as unknown as Record<string, BridgeState | undefined>;
+
+function orphaned() {
+  // The extension was reloaded or removed: this copy of the bridge stops for good.
+  removeEventListener("message", fromPage);
+  scope[KEY] = undefined;
+}
+
+function port(state: BridgeState): chrome.runtime.Port | undefined {
+  if (state.port) return state.port;
   try {
-    const sent = chrome.runtime.sendMessage({ type: PAGE_EVENT_MESSAGE, event: data });
-    if (data.kind === "flush") {
-      const answer = () =>
-        postMessage({ source: BRIDGE_EVENT_SOURCE, kind: "flushed", token: data.token }, "*");
-      sent.then(answer, answer);
-    } else sent.catch(() => {});
+    const opened = chrome.runtime.connect({ name: PORT_NAME });
+    opened.onMessage.addListener((message: { type?: unknown }) => {
+      if (message?.type === CALL_MESSAGE) {
+        postMessage({ source: BRIDGE_EVENT_SOURCE, call: message }, "*");
+      }
+    });
+    opened.onDisconnect.addListener(() => {
+      if (state.port === opened) state.port = undefined;
+    });
+    return state.port = opened;
   } catch {
-    // The extension was reloaded: this copy of the bridge is orphaned and stops listening.
-    removeEventListener("message", forward);
-    scope[FLAG] = false;
+    orphaned();
+    return undefined;
   }
 }
 
-if (!scope[FLAG]) {
-  scope[FLAG] = true;
-  addEventListener("message", forward);
+function send(message: unknown) {
+  const state = scope[KEY];
+  if (!state) return;
+  try {
+    port(state)?.postMessage(message);
+  } catch {
+    // The port died between our check and the send: open a new one for this message.
+    state.port = undefined;
+    try {
+      port(state)?.postMessage(message);
+    } catch {
+      orphaned();
+    }
+  }
 }
+
+function fromPage(event: MessageEvent) {
+  if (event.source !== window) return;
+  const data = event.data as { source?: unknown; kind?: unknown; answer?: unknown } | null;
+  if (typeof data !== "object" || data === null || data.source !== PAGE_EVENT_SOURCE) return;
+  if (data.kind === "result") send(data.answer);
+  else send({ type: PAGE_EVENT_MESSAGE, event: data });
+}
+
+if (!scope[KEY]) {
+  scope[KEY] = {};
+  addEventListener("message", fromPage);
+}
+port(scope[KEY]!);

@@ -1,16 +1,16 @@
 /**
- * Puts plugin adapters into tabs: the page bridge (ISOLATED world, carries page events to the
- * service worker) and the adapter file itself (`adapters/<plugin>-<hash>.js`, MAIN world, by file
- * so a strict CSP allows it). A mark in the page remembers which build is there, so the same hash
+ * Puts plugin adapters into tabs: the runner (MAIN world) and the bridge (isolated world) that
+ * carry calls and page events (page_messages.ts), and the adapter file itself
+ * (`adapters/<plugin>-<hash>.js`, MAIN world). All by file, so a strict CSP allows them. A mark in the page remembers which build is there, so the same hash
  * is never injected twice into one document, even after the service worker restarted. Work on one
  * tab runs one step at a time.
  */
 import { ADAPTER_REGISTRY } from "../../protocol/adapter.ts";
 import type { SyncPlugin } from "../../protocol/events.ts";
-import { dropAdapter, hasAdapterBuild, markAdapterBuild } from "./page_functions.ts";
+import { ADAPTER_MARK, dropAdapter, hasAdapterBuild, markAdapterBuild } from "./page_functions.ts";
 
-export const ADAPTER_MARK = "__hubAdapterBuilds";
 export const BRIDGE_FILE = "bridge.js";
+export const RUNNER_FILE = "runner.js";
 
 export interface Injector {
   /** Injects the plugin's current build unless the page has it; returns whether it injected. */
@@ -44,7 +44,9 @@ export function createInjector(): Injector {
     // Every later step targets this very document: if the tab navigates meanwhile, they fail
     // instead of marking a new document that never got the adapter.
     const target = { tabId, documentIds: [check.documentId] };
-    // The bridge guards itself, so injecting it again into a document is harmless.
+    // Both guard themselves, so injecting them again is harmless; it reopens a bridge port that
+    // died with a restarted service worker.
+    await chrome.scripting.executeScript({ target, world: "MAIN", files: [RUNNER_FILE] });
     await chrome.scripting.executeScript({ target, files: [BRIDGE_FILE] });
     if (check.result === true) return false;
     await chrome.scripting.executeScript({

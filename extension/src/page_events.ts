@@ -7,8 +7,10 @@ import type { LogEntry, PageEvent } from "../../protocol/adapter.ts";
 import type { PluginStore } from "./plugin_store.ts";
 import type { RpcPeer } from "./rpc_peer.ts";
 import type { TabTracker } from "./tab_tracker.ts";
+import { PAGE_EVENT_MESSAGE } from "./page_messages.ts";
 
-export const PAGE_EVENT_MESSAGE = "hub-page-event";
+export { PAGE_EVENT_MESSAGE };
+
 const MAX_ENTRIES = 1000;
 
 export interface PageEventDeps {
@@ -17,7 +19,7 @@ export interface PageEventDeps {
   peer(): RpcPeer | undefined;
 }
 
-const KINDS = ["progress", "log", "readiness", "flush"];
+const KINDS = ["progress", "log", "readiness"];
 const LEVELS = ["debug", "info", "warn", "error"];
 
 function isEvent(value: unknown): value is PageEvent {
@@ -40,10 +42,7 @@ function logEntries(entries: unknown): LogEntry[] {
   return valid;
 }
 
-/**
- * Handles one event. A `flush` needs no work: runtime messages from one page arrive in order, so
- * answering it (the caller's `sendResponse`) confirms everything before it was handled.
- */
+/** Handles one event the bridge of a tab sent (`sender` is its port's sender). */
 export function handlePageEvent(
   message: unknown,
   sender: chrome.runtime.MessageSender,

@@ -2,20 +2,15 @@
  * `tool.dispatch` for plugin tools: picks the tab (exactly the requested `tabId`, checked against
  * the plugin's patterns and instance, or the best ready tab), runs the handler through the
  * adapter in the page's MAIN world, and returns its `{ ok, value | error }` envelope with the tab
- * it ran in. A page that lost the adapter (it navigated) gets it injected again first.
+ * it ran in. Calls travel the tab's bridge port (page_links.ts); a page that lost the adapter
+ * (it navigated) or its port (the worker restarted) gets them injected again first.
  */
-import {
-  ADAPTER_REGISTRY,
-  type AdapterCall,
-  type AdapterResult,
-  BRIDGE_EVENT_SOURCE,
-  PAGE_EVENT_SOURCE,
-} from "../../protocol/adapter.ts";
+import type { AdapterCall, AdapterResult } from "../../protocol/adapter.ts";
 import type { DispatchParams, DispatchResult, SyncPlugin } from "../../protocol/events.ts";
 import { hubError } from "../../protocol/errors.ts";
 import { instanceOfUrl } from "../../protocol/plugin_settings.ts";
-import { ADAPTER_MARK, type Injector } from "./injector.ts";
-import { callAdapter, type MaybeMissing, type PageChannel } from "./page_functions.ts";
+import type { Injector } from "./injector.ts";
+import type { PageLinks } from "./page_links.ts";
 import { pluginMatches, type PluginStore } from "./plugin_store.ts";
 import { rankTabs } from "./tab_ranking.ts";
 import { CallFailure, type TabCalls } from "./tab_calls.ts";
@@ -26,15 +21,11 @@ export interface PluginDispatchDeps {
   injector: Injector;
   tracker: TabTracker;
   calls: TabCalls;
+  links: PageLinks;
 }
 
-const CHANNEL: PageChannel = {
-  registry: ADAPTER_REGISTRY,
-  marker: ADAPTER_MARK,
-  pageSource: PAGE_EVENT_SOURCE,
-  bridgeSource: BRIDGE_EVENT_SOURCE,
-  flushMs: 2_000,
-};
+/** How long a freshly injected bridge may take to open its port. */
+const BRIDGE_WAIT_MS = 3_000;
 
 const fail = (...args: Parameters<typeof hubError>) => new CallFailure(hubError(...args));
 
@@ -87,21 +78,6 @@ async function bestTab(
   return rankTabs(ready, focused?.id)[0];
 }
 
-async function callIn(
-  tabId: number,
-  plugin: SyncPlugin,
-  request: AdapterCall,
-): Promise<MaybeMissing> {
-  const [frame] = await chrome.scripting.executeScript({
-    target: { tabId },
-    world: "MAIN",
-    func: callAdapter,
-    args: [CHANNEL, plugin.name, plugin.adapterHash, request],
-  });
-  if (!frame) throw new Error("the page returned no result");
-  return frame.result as MaybeMissing;
-}
-
 export type PluginDispatcher = (params: DispatchParams) => Promise<DispatchResult>;
 
 /**
@@ -144,10 +120,15 @@ async function dispatchPluginTool(
     ...(params.instance ? { instance: params.instance } : {}),
   };
   const what = params.tool;
-  let result = await deps.calls.run(tabId, what, () => callIn(tabId, plugin, request));
+  const run = () => deps.links.call(tabId, plugin.name, plugin.adapterHash, request);
+  let result = await deps.calls.run(tabId, what, run);
   if ("missing" in result) {
-    await deps.calls.run(tabId, what, () => deps.injector.ensure(tabId, plugin));
-    result = await deps.calls.run(tabId, what, () => callIn(tabId, plugin, request));
+    // The page lost the adapter (it reloaded) or its bridge port (the worker restarted).
+    await deps.calls.run(tabId, what, async () => {
+      await deps.injector.ensure(tabId, plugin);
+      await deps.links.waitFor(tabId, BRIDGE_WAIT_MS);
+    });
+    result = await deps.calls.run(tabId, what, run);
   }
   if ("missing" in result) {
     throw fail(

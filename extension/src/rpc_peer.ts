@@ -14,7 +14,7 @@ import {
 } from "../../protocol/events.ts";
 import {
   errorReply,
-  parseFrame,
+  parseBatchFrame,
   RPC_ERRORS,
   type RpcNotification,
   type RpcRequest,
@@ -118,11 +118,12 @@ export function createRpcPeer(send: (text: string) => void, handlers: ServerHand
 
   return {
     receive(data) {
-      const frame = parseFrame(data);
-      if (frame.kind === "request") void handleRequest(frame.message);
-      else if (frame.kind === "notification") void handleNotification(frame.message);
-      else if (frame.kind === "response") handleResponse(frame.message);
-      else if (frame.reply) reply(frame.reply);
+      for (const frame of parseBatchFrame(data)) {
+        if (frame.kind === "request") void handleRequest(frame.message);
+        else if (frame.kind === "notification") void handleNotification(frame.message);
+        else if (frame.kind === "response") handleResponse(frame.message);
+        else if (frame.reply) reply(frame.reply);
+      }
     },
     request(method, params) {
       const id = nextId++;

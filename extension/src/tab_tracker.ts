@@ -8,8 +8,8 @@
 import { ADAPTER_REGISTRY, READY_TIMEOUT_MS } from "../../protocol/adapter.ts";
 import type { SyncPlugin, TabStateChange } from "../../protocol/events.ts";
 import type { Injector } from "./injector.ts";
-import { ADAPTER_MARK } from "./injector.ts";
-import { type MaybeMissing, probeAdapter } from "./page_functions.ts";
+import { ADAPTER_MARK, probeAdapter } from "./page_functions.ts";
+import type { MaybeMissing } from "./page_messages.ts";
 import type { PluginStore } from "./plugin_store.ts";
 import type { RpcPeer } from "./rpc_peer.ts";
 
