@@ -78,13 +78,32 @@ export function utf8Length(text: string): number {
  * was not JSON at all, answered with id null as the spec says).
  */
 export function parseFrame(frame: unknown): ParsedFrame {
+  const value = parseJson(frame);
+  return "kind" in value ? value : classify(value.json);
+}
+
+/**
+ * Like `parseFrame`, but a JSON array (a JSON-RPC batch) gives one parsed message per element,
+ * in order. The extension accepts batches from the hub, which sends some notifications batched
+ * with the next message to save frames; the hub accepts no batches.
+ */
+export function parseBatchFrame(frame: unknown): ParsedFrame[] {
+  const value = parseJson(frame);
+  if ("kind" in value) return [value];
+  if (!Array.isArray(value.json) || value.json.length === 0) return [classify(value.json)];
+  return value.json.map(classify);
+}
+
+function parseJson(frame: unknown): ParsedFrame | { json: unknown } {
   if (typeof frame !== "string") {
     return {
       kind: "invalid",
       reply: errorReply(null, RPC_ERRORS.INVALID_REQUEST, "Binary frames are not supported."),
     };
   }
-  if (frame.length > MAX_FRAME_BYTES || utf8Length(frame) > MAX_FRAME_BYTES) {
+  const tooLong = frame.length > MAX_FRAME_BYTES ||
+    (frame.length * 3 > MAX_FRAME_BYTES && utf8Length(frame) > MAX_FRAME_BYTES);
+  if (tooLong) {
     return {
       kind: "invalid",
       reply: errorReply(
@@ -94,16 +113,14 @@ export function parseFrame(frame: unknown): ParsedFrame {
       ),
     };
   }
-  let value: unknown;
   try {
-    value = JSON.parse(frame);
+    return { json: JSON.parse(frame) };
   } catch (error) {
     return {
       kind: "invalid",
       reply: errorReply(null, RPC_ERRORS.PARSE_ERROR, `Invalid JSON: ${(error as Error).message}`),
     };
   }
-  return classify(value);
 }
 
 function classify(value: unknown): ParsedFrame {

@@ -1,6 +1,13 @@
 /// <reference lib="deno.ns" />
 import { assert, assertEquals, assertMatch } from "../tests/helpers/assert.ts";
-import { MAX_FRAME_BYTES, parseFrame, RPC_ERRORS, type RpcResponse, utf8Length } from "./rpc.ts";
+import {
+  MAX_FRAME_BYTES,
+  parseBatchFrame,
+  parseFrame,
+  RPC_ERRORS,
+  type RpcResponse,
+  utf8Length,
+} from "./rpc.ts";
 
 /** The error reply of an invalid frame; fails when the frame was not invalid or had no reply. */
 function replyOf(frame: unknown): RpcResponse & { error: { code: number; message: string } } {
@@ -218,4 +225,21 @@ Deno.test("utf8Length counts a surrogate pair as one 4-byte character", () => {
   assertEquals(pair.length, 2);
   assertEquals(utf8Length(pair), 4);
   assertEquals(utf8Length(pair.repeat(3)), 12);
+});
+
+Deno.test("parseBatchFrame: a batch gives each message in order; anything else as parseFrame", () => {
+  const batch = JSON.stringify([
+    { jsonrpc: "2.0", method: "tool.invocationStart", params: {} },
+    { jsonrpc: "2.0", id: 4, method: "tool.dispatch", params: {} },
+    { nope: true },
+  ]);
+  const parsed = parseBatchFrame(batch);
+  assertEquals(parsed.map((p) => p.kind), ["notification", "request", "invalid"]);
+  assertEquals(parseBatchFrame('{"jsonrpc":"2.0","method":"pong"}').map((p) => p.kind), [
+    "notification",
+  ]);
+  assertEquals(parseBatchFrame("[]").map((p) => p.kind), ["invalid"]);
+  assertEquals(parseBatchFrame("not json")[0].kind, "invalid");
+  // The hub's own parser still refuses batches.
+  assertEquals(parseFrame(batch).kind, "invalid");
 });

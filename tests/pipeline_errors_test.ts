@@ -59,8 +59,7 @@ const dispatches = (ext: FakeExtension) => ext.received.filter((m) => m.method =
 
 /** Answers every confirmation.request with `decision`. */
 function answerConfirmations(ext: FakeExtension, decision: "allow" | "deny") {
-  ext.socket.addEventListener("message", (event) => {
-    const message = JSON.parse(String(event.data));
+  ext.onMessage((message) => {
     if (message.method === "confirmation.request") ext.confirm(message.params.id, decision);
   });
 }

@@ -23,6 +23,7 @@ import {
 import { describeIssues } from "../../protocol/events.ts";
 import type { Logger } from "../log/logger.ts";
 import { callError } from "../calls/call_error.ts";
+import { createOutbox, type Outbox } from "./outbox.ts";
 
 /** A handler refuses a request with this; it becomes the JSON-RPC error reply. */
 export class RpcHandlerError extends Error {
@@ -82,16 +83,19 @@ export function createExtensionLink(handlers: ExtensionHandlers, logger: Logger)
   const connectListeners: (() => void)[] = [];
   const disconnectListeners: (() => void)[] = [];
 
-  const send = (socket: WebSocket, message: RpcRequest | RpcNotification | RpcResponse) => {
-    if (socket.readyState !== WebSocket.OPEN) return false;
-    try {
-      socket.send(JSON.stringify(message));
-      return true;
-    } catch (error) {
-      logger.warn(`Could not send to the extension: ${(error as Error).message}`);
-      return false;
+  const outboxes = new WeakMap<WebSocket, Outbox>();
+  const outbox = (socket: WebSocket) => {
+    let box = outboxes.get(socket);
+    if (!box) {
+      box = createOutbox(socket, (error) => {
+        logger.warn(`Could not send to the extension: ${error.message}`);
+      });
+      outboxes.set(socket, box);
     }
+    return box;
   };
+  const send = (socket: WebSocket, message: RpcRequest | RpcNotification | RpcResponse) =>
+    outbox(socket).send(message);
 
   function failPending(socket: WebSocket, why: string) {
     for (const [id, p] of pending) {
@@ -102,6 +106,7 @@ export function createExtensionLink(handlers: ExtensionHandlers, logger: Logger)
   }
 
   function closed(socket: WebSocket, why: string) {
+    outboxes.get(socket)?.flush(); // nothing is written to a closed socket; this ends the timer
     failPending(socket, why);
     if (active !== socket) return;
     active = undefined;

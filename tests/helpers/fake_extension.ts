@@ -27,6 +27,7 @@ export class FakeExtension {
   readonly closed: Promise<CloseEvent>;
   #waiters: { test: (m: ReceivedMessage) => boolean; resolve: (m: ReceivedMessage) => void }[] = [];
   #nextId = 1;
+  #listeners: ((message: ReceivedMessage) => void)[] = [];
   #dispatch: DispatchHandler = (p) => ({ ok: true, value: { echo: p.input } });
 
   private constructor(readonly socket: WebSocket) {
@@ -48,9 +49,20 @@ export class FakeExtension {
     this.#dispatch = handler;
   }
 
+  /** One frame: a message, or a batch of them (the hub batches some notifications). */
   #receive(data: unknown) {
-    const message = JSON.parse(String(data)) as ReceivedMessage;
+    const parsed = JSON.parse(String(data)) as ReceivedMessage | ReceivedMessage[];
+    for (const message of Array.isArray(parsed) ? parsed : [parsed]) this.#receiveOne(message);
+  }
+
+  /** Calls `listener` with every message from now on (each message of a batch on its own). */
+  onMessage(listener: (message: ReceivedMessage) => void): void {
+    this.#listeners.push(listener);
+  }
+
+  #receiveOne(message: ReceivedMessage) {
     this.received.push(message);
+    for (const listener of this.#listeners) listener(message);
     for (const w of [...this.#waiters]) {
       if (w.test(message)) {
         this.#waiters.splice(this.#waiters.indexOf(w), 1);
