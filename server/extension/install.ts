@@ -9,7 +9,12 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { writeFileAtomic } from "../config/atomic_write.ts";
 
-export const EXTENSION_FILES = ["manifest.json", "background.js", "bridge.js"] as const;
+export const EXTENSION_FILES = [
+  "manifest.json",
+  "background.js",
+  "bridge.js",
+  "runner.js",
+] as const;
 export const SERVER_FILE = "server.json";
 const DIST = fileURLToPath(new URL("../../extension/dist/", import.meta.url));
 

@@ -28,6 +28,7 @@ async function writeSource(source: string, version: string, background = "// bac
   await Deno.writeTextFile(join(source, "manifest.json"), manifest(version));
   await Deno.writeTextFile(join(source, "background.js"), background);
   await Deno.writeTextFile(join(source, "bridge.js"), "// bridge\n");
+  await Deno.writeTextFile(join(source, "runner.js"), "// runner\n");
 }
 
 /** Identity of a file's current content on disk: a rewrite (atomic rename) changes the inode. */

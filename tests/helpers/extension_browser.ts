@@ -3,6 +3,7 @@
  * a fresh temp profile per launch, the flags of DESIGN.md §1, and a handle on the extension's
  * service worker for tests that need to look inside it.
  */
+import { join } from "node:path";
 import { type BrowserContext, chromium, type Worker } from "playwright-core";
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from "./browser.ts";
 
@@ -16,6 +17,13 @@ export interface ExtensionBrowser {
 
 export async function launchWithExtension(extensionDir: string): Promise<ExtensionBrowser> {
   const profileDir = await Deno.makeTempDir({ prefix: "hub-profile-" });
+  // Developer mode on, as for anyone who used "Load unpacked": without it Chromium disables an
+  // unpacked extension that reloads itself (POST /extension/reload, self-update).
+  await Deno.mkdir(join(profileDir, "Default"));
+  await Deno.writeTextFile(
+    join(profileDir, "Default", "Preferences"),
+    JSON.stringify({ extensions: { ui: { developer_mode: true } } }),
+  );
   const context = await chromium.launchPersistentContext(profileDir, {
     executablePath: CHROMIUM_PATH,
     headless: false, // "--headless=new" below: the old headless mode runs no extensions
