@@ -3,11 +3,11 @@
  * to the service worker for this document (page_messages.ts): calls from the worker go to the
  * runner in the MAIN world; the adapter's events (progress, log batches, "probe me again"; see
  * protocol/adapter.ts) and the runner's answers go back, in the order the page posted them. A
- * dead port (the worker restarted) is opened again when needed; injecting the bridge again into
- * a document reopens it and adds no second listener.
+ * port that closed (the worker restarted) is opened again when needed. Injecting the bridge again
+ * says hello on the open port (or opens one) and adds no second listener.
  */
 import { BRIDGE_EVENT_SOURCE, PAGE_EVENT_SOURCE } from "../../protocol/adapter.ts";
-import { CALL_MESSAGE, PAGE_EVENT_MESSAGE, PORT_NAME } from "./page_messages.ts";
+import { CALL_MESSAGE, HELLO_MESSAGE, PAGE_EVENT_MESSAGE, PORT_NAME } from "./page_messages.ts";
 
 interface BridgeState {
   port?: chrome.runtime.Port;
@@ -22,23 +22,25 @@ function orphaned() {
   scope[KEY] = undefined;
 }
 
+/** The open port, opening one if the last one closed; undefined once orphaned. */
 function port(state: BridgeState): chrome.runtime.Port | undefined {
   if (state.port) return state.port;
+  let opened: chrome.runtime.Port;
   try {
-    const opened = chrome.runtime.connect({ name: PORT_NAME });
-    opened.onMessage.addListener((message: { type?: unknown }) => {
-      if (message?.type === CALL_MESSAGE) {
-        postMessage({ source: BRIDGE_EVENT_SOURCE, call: message }, "*");
-      }
-    });
-    opened.onDisconnect.addListener(() => {
-      if (state.port === opened) state.port = undefined;
-    });
-    return state.port = opened;
+    opened = chrome.runtime.connect({ name: PORT_NAME });
   } catch {
     orphaned();
     return undefined;
   }
+  opened.onMessage.addListener((message: { type?: unknown }) => {
+    if (message?.type === CALL_MESSAGE) {
+      postMessage({ source: BRIDGE_EVENT_SOURCE, call: message }, "*");
+    }
+  });
+  opened.onDisconnect.addListener(() => {
+    if (state.port === opened) state.port = undefined;
+  });
+  return state.port = opened;
 }
 
 function send(message: unknown) {
@@ -46,14 +48,9 @@ function send(message: unknown) {
   if (!state) return;
   try {
     port(state)?.postMessage(message);
-  } catch {
-    // The port died between our check and the send: open a new one for this message.
-    state.port = undefined;
-    try {
-      port(state)?.postMessage(message);
-    } catch {
-      orphaned();
-    }
+  } catch (error) {
+    // Not a closed port (that clears state.port first): the message cannot be sent as JSON.
+    console.warn("[hub] dropped a page event that is not plain JSON", error);
   }
 }
 
@@ -65,8 +62,13 @@ function fromPage(event: MessageEvent) {
   else send({ type: PAGE_EVENT_MESSAGE, event: data });
 }
 
-if (!scope[KEY]) {
+const existing = scope[KEY];
+if (!existing) {
   scope[KEY] = {};
   addEventListener("message", fromPage);
+  port(scope[KEY]!);
+} else if (existing.port) {
+  send({ type: HELLO_MESSAGE });
+} else {
+  port(existing);
 }
-port(scope[KEY]!);

@@ -52,7 +52,9 @@ export function handlePageEvent(
   const tab = sender.tab;
   if (m?.type !== PAGE_EVENT_MESSAGE || tab?.id === undefined || !isEvent(m.event)) return;
   const event = m.event;
-  if (!deps.store.matching(tab.url).some((p) => p.name === event.plugin)) return;
+  // The port's sender is a snapshot from when it opened; the page may have moved (pushState).
+  const url = deps.tracker.urlOf?.(tab.id) ?? tab.url;
+  if (!deps.store.matching(url).some((p) => p.name === event.plugin)) return;
   const peer = deps.peer();
   if (event.kind === "readiness") {
     void deps.tracker.reprobe(tab.id, event.plugin);

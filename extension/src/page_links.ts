@@ -1,18 +1,20 @@
 /**
  * The worker's side of the page channel (page_messages.ts): the open port of each tab's current
  * document, calls sent over it with their answers matched by id, and the page's events handed
- * on. A port that closes (the document went away) fails the calls still waiting on it.
+ * on. A port that closes fails the calls still waiting on it; an answer of the wrong shape (a
+ * page script can post anything) becomes an ADAPTER_ERROR instead of breaking the call.
  */
 import type { AdapterCall } from "../../protocol/adapter.ts";
-import { hubError } from "../../protocol/errors.ts";
+import { hubError, isErrorPayload } from "../../protocol/errors.ts";
 import {
   CALL_MESSAGE,
   CALL_RESULT_MESSAGE,
   type CallResultMessage,
+  HELLO_MESSAGE,
   type MaybeMissing,
   PORT_NAME,
 } from "./page_messages.ts";
-import { CallFailure } from "./tab_calls.ts";
+import { CALL_MAX_MS, CallFailure } from "./tab_calls.ts";
 
 export interface PageLinks {
   /** Takes a port the bridge opened (chrome.runtime.onConnect); ignores others. */
@@ -20,13 +22,36 @@ export interface PageLinks {
   has(tabId: number): boolean;
   /** Waits until the tab's bridge has a port open, up to `timeoutMs`. */
   waitFor(tabId: number, timeoutMs: number): Promise<boolean>;
-  /** Runs a call in the tab's adapter; rejects with a CallFailure when the page goes away. */
+  /** Runs a call in the tab's adapter; `missing` when the tab has no usable port. */
   call(tabId: number, plugin: string, hash: string, request: AdapterCall): Promise<MaybeMissing>;
+}
+
+interface Pending {
+  resolve(result: MaybeMissing): void;
+  reject(error: Error): void;
+  started: number;
 }
 
 interface Link {
   port: chrome.runtime.Port;
-  pending: Map<number, { resolve(result: MaybeMissing): void; reject(error: Error): void }>;
+  pending: Map<number, Pending>;
+}
+
+/** The answer as the adapter contract allows it, or an ADAPTER_ERROR saying what came instead. */
+export function checkedAnswer(result: unknown): MaybeMissing {
+  const r = result as Record<string, unknown> | null;
+  if (typeof r === "object" && r !== null) {
+    if (r.missing === true) return { missing: true };
+    if (r.ok === true && "value" in r) return { ok: true, value: r.value };
+    if (r.ok === false && isErrorPayload(r.error)) return { ok: false, error: r.error };
+  }
+  const message = `The page answered with something that is not a tool result: ${
+    JSON.stringify(result)?.slice(0, 200)
+  }`;
+  return {
+    ok: false,
+    error: { code: "ADAPTER_ERROR", message, category: "internal", retryable: false },
+  };
 }
 
 export function createPageLinks(
@@ -36,6 +61,12 @@ export function createPageLinks(
   const waiters = new Map<number, Set<() => void>>();
   let nextId = 1;
 
+  function adopt(tabId: number, link: Link) {
+    links.set(tabId, link);
+    for (const wake of waiters.get(tabId) ?? []) wake();
+    waiters.delete(tabId);
+  }
+
   async function closed(tabId: number, link: Link) {
     if (links.get(tabId) === link) links.delete(tabId);
     if (link.pending.size === 0) return;
@@ -44,8 +75,8 @@ export function createPageLinks(
       exists
         ? hubError(
           "TAB_NAVIGATED",
-          `Tab ${tabId} left the page while the call ran, so its answer was lost. Try again ` +
-            "once the page has loaded.",
+          `Tab ${tabId}'s page went away while the call ran (it navigated or reloaded), so ` +
+            "its answer was lost. Try again once the page has loaded.",
         )
         : hubError("TAB_CLOSED", `Tab ${tabId} was closed while the call ran.`),
     );
@@ -53,22 +84,36 @@ export function createPageLinks(
     link.pending.clear();
   }
 
+  /** Calls the page never answered (the caller gave up after 5 minutes) are dropped. */
+  function sweep(link: Link) {
+    const cutoff = Date.now() - CALL_MAX_MS;
+    for (const [id, waiting] of link.pending) if (waiting.started < cutoff) link.pending.delete(id);
+  }
+
   function accept(port: chrome.runtime.Port) {
-    const tabId = port.sender?.tab?.id;
-    if (port.name !== PORT_NAME || tabId === undefined || port.sender?.frameId !== 0) return;
+    const sender = port.sender;
+    const tabId = sender?.tab?.id;
+    if (port.name !== PORT_NAME || tabId === undefined || sender?.frameId !== 0) return;
+    // A document on its way out (bfcache, unload) must not take over from the current one.
+    if (sender.documentLifecycle !== undefined && sender.documentLifecycle !== "active") {
+      port.disconnect();
+      return;
+    }
     const link: Link = { port, pending: new Map() };
-    links.set(tabId, link); // the newest document of the tab wins
     port.onMessage.addListener((message: { type?: unknown }) => {
       if (message?.type === CALL_RESULT_MESSAGE) {
         const { id, result } = message as CallResultMessage;
         const waiting = link.pending.get(id);
         link.pending.delete(id);
-        waiting?.resolve(result);
-      } else onEvent(message, port.sender!);
+        waiting?.resolve(checkedAnswer(result));
+      } else if (message?.type === HELLO_MESSAGE) {
+        // The bridge was injected again into a document whose port we still hold: it is the
+        // tab's current document.
+        if (links.get(tabId) !== link) adopt(tabId, link);
+      } else onEvent(message, sender);
     });
     port.onDisconnect.addListener(() => void closed(tabId, link));
-    for (const wake of waiters.get(tabId) ?? []) wake();
-    waiters.delete(tabId);
+    adopt(tabId, link);
   }
 
   return {
@@ -82,7 +127,9 @@ export function createPageLinks(
           resolve(true);
         };
         const timer = setTimeout(() => {
-          waiters.get(tabId)?.delete(wake);
+          const set = waiters.get(tabId);
+          set?.delete(wake);
+          if (set?.size === 0) waiters.delete(tabId);
           resolve(links.has(tabId));
         }, timeoutMs);
         let set = waiters.get(tabId);
@@ -93,15 +140,18 @@ export function createPageLinks(
     call(tabId, plugin, hash, request) {
       const link = links.get(tabId);
       if (!link) return Promise.resolve({ missing: true });
+      if (link.pending.size > 100) sweep(link);
       const id = nextId++;
       return new Promise((resolve, reject) => {
-        link.pending.set(id, { resolve, reject });
+        link.pending.set(id, { resolve, reject, started: Date.now() });
         try {
           link.port.postMessage({ type: CALL_MESSAGE, id, plugin, hash, request });
-        } catch (error) {
+        } catch {
+          // The port died before we heard of it: treat the page as not set up, so the
+          // dispatcher injects again and retries.
           link.pending.delete(id);
-          void closed(tabId, link);
-          reject(error as Error);
+          if (links.get(tabId) === link) links.delete(tabId);
+          resolve({ missing: true });
         }
       });
     },

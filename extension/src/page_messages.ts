@@ -7,6 +7,7 @@
  *   service worker ──port── bridge (isolated) ──window.postMessage── runner / adapter (MAIN)
  */
 import type { AdapterCall, AdapterResult } from "../../protocol/adapter.ts";
+import { VERSION } from "../../protocol/version.ts";
 
 export const PORT_NAME = "hub-page";
 /** Bridge → worker: an adapter event (`PageEvent`). */
@@ -15,6 +16,10 @@ export const PAGE_EVENT_MESSAGE = "hub-page-event";
 export const CALL_RESULT_MESSAGE = "hub-call-result";
 /** Worker → bridge → runner: run a call. */
 export const CALL_MESSAGE = "hub-call";
+/** Bridge → worker: the bridge was injected again; this port belongs to the current document. */
+export const HELLO_MESSAGE = "hub-hello";
+/** Identifies the build of the page scripts, so a newer extension replaces older copies. */
+export const PAGE_SCRIPTS_BUILD = `${VERSION}+1`;
 
 /** The answer of a page that does not hold the adapter build asked for. */
 export type MaybeMissing = AdapterResult | { missing: true };

@@ -2,7 +2,7 @@
  * The call runner, injected by file into a plugin tab's MAIN world next to the adapters: it takes
  * calls the bridge posts to the window, runs them in the adapter of the right plugin and build,
  * and posts the answer back (after any events the call posted, so they stay in order). Injecting
- * it twice into one document adds no second listener.
+ * it again adds no second listener; a newer build replaces an older one's.
  */
 import {
   ADAPTER_REGISTRY,
@@ -17,10 +17,19 @@ import {
   CALL_RESULT_MESSAGE,
   type CallMessage,
   type MaybeMissing,
+  PAGE_SCRIPTS_BUILD,
 } from "./page_messages.ts";
 
-const FLAG = "__hubRunner";
+const KEY = "__hubRunner";
 const scope = globalThis as unknown as Record<string, unknown>;
+
+function adapterError(plugin: string, why: string): AdapterResult {
+  const message = `The adapter of ${plugin} failed: ${why}`;
+  return {
+    ok: false,
+    error: { code: "ADAPTER_ERROR", message, category: "internal", retryable: false },
+  };
+}
 
 async function run(call: CallMessage): Promise<MaybeMissing> {
   const adapters = scope[ADAPTER_REGISTRY] as Record<string, PageAdapter> | undefined;
@@ -28,14 +37,11 @@ async function run(call: CallMessage): Promise<MaybeMissing> {
   const adapter = adapters?.[call.plugin];
   if (!adapter || marks?.[call.plugin] !== call.hash) return { missing: true };
   try {
-    return await adapter.call(call.request);
+    // A plain-JSON copy: the answer crosses two message channels, and something that cannot
+    // be copied (a DOM node, a BigInt, a cycle) must fail this call, not hang it.
+    return JSON.parse(JSON.stringify(await adapter.call(call.request)));
   } catch (error) {
-    const message = `The adapter of ${call.plugin} failed: ${(error as Error)?.message ?? error}`;
-    const failed: AdapterResult = {
-      ok: false,
-      error: { code: "ADAPTER_ERROR", message, category: "internal", retryable: false },
-    };
-    return failed;
+    return adapterError(call.plugin, (error as Error)?.message ?? String(error));
   }
 }
 
@@ -44,14 +50,13 @@ async function onMessage(event: MessageEvent) {
   const data = event.data as { source?: unknown; call?: CallMessage } | null;
   if (data?.source !== BRIDGE_EVENT_SOURCE || data.call?.type !== CALL_MESSAGE) return;
   const result = await run(data.call);
-  postMessage({
-    source: PAGE_EVENT_SOURCE,
-    kind: "result",
-    answer: { type: CALL_RESULT_MESSAGE, id: data.call.id, result },
-  }, "*");
+  const answer = { type: CALL_RESULT_MESSAGE, id: data.call.id, result };
+  postMessage({ source: PAGE_EVENT_SOURCE, kind: "result", answer }, "*");
 }
 
-if (!scope[FLAG]) {
-  scope[FLAG] = true;
+const installed = scope[KEY] as { build: string; listener: typeof onMessage } | undefined;
+if (installed?.build !== PAGE_SCRIPTS_BUILD) {
+  if (installed) removeEventListener("message", installed.listener);
+  scope[KEY] = { build: PAGE_SCRIPTS_BUILD, listener: onMessage };
   addEventListener("message", onMessage);
 }

@@ -28,6 +28,8 @@ export interface TabTracker {
   /** The tab's document changed: nothing in it is ready until probed again. */
   navigated(tabId: number): void;
   isReady(tabId: number, plugin: string): boolean;
+  /** The tab's URL as last seen (tab events keep it current); undefined for unknown tabs. */
+  urlOf(tabId: number): string | undefined;
   /** Sends the full mapping (`tab.syncAll`); later changes go as `tab.stateChanged`. */
   syncAll(peer: RpcPeer): Promise<void>;
   /** Schedules a report of what changed. */
@@ -66,6 +68,7 @@ export function createTabTracker(
   /** Bumped when a tab's document changes, so a late probe of the old one is ignored. */
   const generation = new Map<number, number>();
   const sent = new Map<string, string>();
+  const urls = new Map<number, string>();
   let reportTimer: ReturnType<typeof setTimeout> | undefined;
   let changes = 0;
 
@@ -130,6 +133,7 @@ export function createTabTracker(
 
   async function refreshTab(tab: chrome.tabs.Tab, evenIfLoading = false): Promise<void> {
     if (tab.id === undefined) return;
+    if (tab.url !== undefined) urls.set(tab.id, tab.url);
     const plugins = store.matching(tab.url);
     const states = ready.get(tab.id);
     for (const name of states?.keys() ?? []) {
@@ -176,6 +180,7 @@ export function createTabTracker(
     reprobe: (tabId, name) => probe(tabId, name),
     removed(tabId) {
       ready.delete(tabId);
+      urls.delete(tabId);
       generation.delete(tabId);
       injector.forget(tabId);
       report();
@@ -186,6 +191,7 @@ export function createTabTracker(
       report();
     },
     isReady,
+    urlOf: (tabId) => urls.get(tabId),
     async syncAll(connected) {
       const tabs = await chrome.tabs.query({});
       const plugins = store.all().map((p) =>
