@@ -445,7 +445,7 @@ Deno.test("an answer already received is not failed by a later disconnect", asyn
   });
 });
 
-Deno.test("a disconnect with nothing pending does not ask chrome.tabs and removes the link", async () => {
+Deno.test("a disconnect with no call waiting does not ask chrome.tabs and removes the link", async () => {
   let asked = 0;
   const had = Object.hasOwn(globalThis, "chrome");
   const previous = Reflect.get(globalThis, "chrome");
@@ -457,6 +457,16 @@ Deno.test("a disconnect with nothing pending does not ask chrome.tabs and remove
     const port = new FakePort({ tabId: 3 });
     links.accept(port.port);
     port.close();
+    await Promise.resolve();
+    assertEquals(links.has(3), false);
+    assertEquals(asked, 0);
+    // Nor when every call sent was already answered.
+    const answered = new FakePort({ tabId: 3 });
+    links.accept(answered.port);
+    const call = links.call(3, "app", "h", request("echo"));
+    answered.answer(answered.calls()[0].id, { ok: true, value: 1 });
+    assertEquals(await call, { ok: true, value: 1 });
+    answered.close();
     await Promise.resolve();
     assertEquals(links.has(3), false);
     assertEquals(asked, 0);
@@ -558,6 +568,7 @@ Deno.test("a hello on a port whose successor closed restores the link and wakes 
       const waiting = links.waitFor(3, 60_000);
       assertEquals(live(), 1);
       old.receive({ type: HELLO_MESSAGE });
+      assertEquals(await settled(waiting), true, "the hello wakes the wait at once");
       assertEquals(await waiting, true);
       assertEquals(live(), 0, "the wait's timer is cleared");
       assertEquals(links.has(3), true);
@@ -585,6 +596,8 @@ Deno.test("waitFor() resolves true when a port connects meanwhile and leaves no 
     assertEquals(live(), 3);
     assertEquals(await settled(a), false);
     links.accept(new FakePort({ tabId: 3 }).port);
+    assertEquals(await settled(a), true, "the port wakes the wait at once");
+    assertEquals(await settled(b), true);
     assertEquals(await a, true);
     assertEquals(await b, true);
     assertEquals(await settled(other), false, "another tab's port does not wake it");
@@ -594,6 +607,7 @@ Deno.test("waitFor() resolves true when a port connects meanwhile and leaves no 
     links.accept(new FakePort({ tabId: 4, documentLifecycle: "cached" }).port);
     assertEquals(await settled(other), false);
     links.accept(new FakePort({ tabId: 4 }).port);
+    assertEquals(await settled(other), true);
     assertEquals(await other, true);
     assertEquals(live(), 0, "every wait's timer is cleared");
   });
@@ -620,6 +634,7 @@ Deno.test("waitFor(): one wait timing out does not drop another wait for the sam
     assertEquals(live(), 1);
     assertEquals(await settled(long), false);
     links.accept(new FakePort({ tabId: 3 }).port);
+    assertEquals(await settled(long), true, "the remaining wait is woken at once");
     assertEquals(await long, true);
     assertEquals(live(), 0);
   });
