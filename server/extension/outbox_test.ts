@@ -11,47 +11,31 @@ function fakeSocket() {
   return { socket, frames };
 }
 
-const start = {
-  jsonrpc: "2.0" as const,
-  method: "tool.invocationStart",
-  params: { invocationId: "a" },
-};
-const end = {
-  jsonrpc: "2.0" as const,
-  method: "tool.invocationEnd",
-  params: { invocationId: "a" },
-};
+const start = { jsonrpc: "2.0" as const, method: "tool.invocationStart", params: { id: "a" } };
+const end = { jsonrpc: "2.0" as const, method: "tool.invocationEnd", params: { id: "a" } };
 const dispatch = { jsonrpc: "2.0" as const, id: 1, method: "tool.dispatch", params: {} };
-const tick = () => new Promise((resolve) => setTimeout(resolve, 5));
 
 Deno.test("other messages go out at once, each in its own frame", () => {
   const { socket, frames } = fakeSocket();
   const box = createOutbox(socket, () => {});
   box.send(dispatch);
+  box.send(end);
   box.send({ jsonrpc: "2.0", method: "sync.full", params: {} });
-  assertEquals(frames.length, 2);
+  assertEquals(frames.length, 3);
   assertEquals(frames[0], dispatch);
+  assertEquals(frames[1], end);
 });
 
-Deno.test("a waiting invocation notification rides in one batch before the next message", () => {
+Deno.test("invocationStart waits and rides in one batch with the next message", () => {
   const { socket, frames } = fakeSocket();
   const box = createOutbox(socket, () => {});
   box.send(start);
   assertEquals(frames, []);
   box.send(dispatch);
   assertEquals(frames, [[start, dispatch]]);
-});
-
-Deno.test("waiting notifications go out on their own a moment later, in order", async () => {
-  const { socket, frames } = fakeSocket();
-  const box = createOutbox(socket, () => {});
   box.send(start);
-  box.send(end);
-  await tick();
-  assertEquals(frames, [[start, end]]);
-  box.send(end);
-  await tick();
-  assertEquals(frames, [[start, end], end]); // one alone is not wrapped in a batch
+  box.send(end); // a call refused before dispatch: start and end together
+  assertEquals(frames, [[start, dispatch], [start, end]]);
 });
 
 Deno.test("a message too large to share a frame goes after the waiting ones, separately", () => {
@@ -64,12 +48,15 @@ Deno.test("a message too large to share a frame goes after the waiting ones, sep
   assertEquals(frames[0], start);
 });
 
-Deno.test("nothing is written to a closed socket, and flush() ends the wait", () => {
+Deno.test("flush() sends what waits; nothing is written to a closed socket", () => {
   const { socket, frames } = fakeSocket();
   const box = createOutbox(socket, () => {});
+  box.send(start);
+  box.flush();
+  assertEquals(frames, [start]);
   box.send(start);
   (socket as { readyState: number }).readyState = WebSocket.CLOSED;
   box.flush();
   assertEquals(box.send(dispatch), false);
-  assertEquals(frames, []);
+  assertEquals(frames, [start]);
 });
