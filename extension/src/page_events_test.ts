@@ -1,7 +1,7 @@
 /// <reference lib="deno.ns" />
 import { assertEquals } from "../../tests/helpers/assert.ts";
 import { EXTENSION_METHODS } from "../../protocol/events.ts";
-import { syncPlugin } from "./_test_plugin.ts";
+import { syncPlugin } from "./_test_fixtures.ts";
 import { handlePageEvent, PAGE_EVENT_MESSAGE, type PageEventDeps } from "./page_events.ts";
 import { createPluginStore } from "./plugin_store.ts";
 import type { RpcPeer } from "./rpc_peer.ts";

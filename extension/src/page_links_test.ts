@@ -1,4 +1,5 @@
 /// <reference lib="deno.ns" />
+import { withTabs } from "./_test_fixtures.ts";
 import { assert, assertEquals, assertMatch } from "../../tests/helpers/assert.ts";
 import type { AdapterCall } from "../../protocol/adapter.ts";
 import type { ErrorPayload } from "../../protocol/errors.ts";
@@ -83,26 +84,6 @@ class FakePort {
   /** The page answers call `id`. */
   answer(id: number, result: unknown) {
     this.receive({ type: CALL_RESULT_MESSAGE, id, result });
-  }
-}
-
-/** Installs a fake `chrome.tabs.get` that knows the tabs in `open`; restores the old global. */
-async function withTabs(open: Set<number>, body: () => Promise<void>) {
-  const had = Object.hasOwn(globalThis, "chrome");
-  const previous = Reflect.get(globalThis, "chrome");
-  Reflect.set(globalThis, "chrome", {
-    tabs: {
-      get: (tabId: number) =>
-        open.has(tabId)
-          ? Promise.resolve({ id: tabId })
-          : Promise.reject(new Error(`No tab with id: ${tabId}.`)),
-    },
-  });
-  try {
-    await body();
-  } finally {
-    if (had) Reflect.set(globalThis, "chrome", previous);
-    else Reflect.deleteProperty(globalThis, "chrome");
   }
 }
 

@@ -1,7 +1,7 @@
 /// <reference lib="deno.ns" />
 import { assert, assertEquals } from "../../tests/helpers/assert.ts";
 import type { SyncPlugin } from "../../protocol/events.ts";
-import { syncPlugin } from "./_test_plugin.ts";
+import { syncPlugin } from "./_test_fixtures.ts";
 import { createPluginStore, pluginMatches } from "./plugin_store.ts";
 
 const plugin = syncPlugin;

@@ -1,26 +1,7 @@
 /// <reference lib="deno.ns" />
+import { withTabs } from "./_test_fixtures.ts";
 import { assert, assertEquals, assertMatch } from "../../tests/helpers/assert.ts";
 import { CallFailure, createTabCalls } from "./tab_calls.ts";
-
-/** Installs a fake `chrome.tabs.get` that knows the tabs in `open`; restores the old global. */
-async function withTabs(open: Set<number>, body: () => Promise<void>) {
-  const had = Object.hasOwn(globalThis, "chrome");
-  const previous = Reflect.get(globalThis, "chrome");
-  Reflect.set(globalThis, "chrome", {
-    tabs: {
-      get: (tabId: number) =>
-        open.has(tabId)
-          ? Promise.resolve({ id: tabId })
-          : Promise.reject(new Error(`No tab with id: ${tabId}.`)),
-    },
-  });
-  try {
-    await body();
-  } finally {
-    if (had) Reflect.set(globalThis, "chrome", previous);
-    else Reflect.deleteProperty(globalThis, "chrome");
-  }
-}
 
 /** Work that ends only when the test says so. */
 function controlled<T>() {

@@ -1,7 +1,7 @@
 /// <reference lib="deno.ns" />
 import { assert, assertEquals } from "../../tests/helpers/assert.ts";
 import type { SyncPlugin, TabStateChange } from "../../protocol/events.ts";
-import { syncPlugin } from "./_test_plugin.ts";
+import { syncPlugin } from "./_test_fixtures.ts";
 import type { Injector } from "./injector.ts";
 import { createPluginStore, pluginMatches } from "./plugin_store.ts";
 import type { RpcPeer } from "./rpc_peer.ts";
