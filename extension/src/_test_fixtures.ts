@@ -1,6 +1,7 @@
 /// <reference lib="deno.ns" />
 /** Fixtures for the extension's unit tests: a `SyncPlugin` as the hub sends it, a fake `chrome`. */
 import type { SyncPlugin } from "../../protocol/events.ts";
+import { CallFailure } from "./tab_calls.ts";
 
 export function syncPlugin(name: string, fields: Partial<SyncPlugin> = {}): SyncPlugin {
   return {
@@ -44,4 +45,15 @@ export function withTabs(open: Set<number>, body: () => Promise<void>): Promise<
           : Promise.reject(new Error(`No tab with id: ${tabId}.`)),
     },
   }, body);
+}
+
+/** The CallFailure a promise rejected with (fails if it resolved or threw something else). */
+export async function failureOf(promise: Promise<unknown>): Promise<CallFailure> {
+  try {
+    await promise;
+  } catch (error) {
+    if (error instanceof CallFailure) return error;
+    throw new Error(`expected a CallFailure, got ${error}`);
+  }
+  throw new Error("expected the call to fail");
 }

@@ -1,4 +1,5 @@
 /// <reference lib="deno.ns" />
+import { failureOf } from "./_test_fixtures.ts";
 import { withTabs } from "./_test_fixtures.ts";
 import { assert, assertEquals, assertMatch } from "../../tests/helpers/assert.ts";
 import type { AdapterCall } from "../../protocol/adapter.ts";
@@ -13,7 +14,6 @@ import {
   PAGE_EVENT_MESSAGE,
   PORT_NAME,
 } from "./page_messages.ts";
-import { CallFailure } from "./tab_calls.ts";
 
 type Listener = (...args: unknown[]) => void;
 
@@ -110,17 +110,6 @@ async function withTimerCount(body: (live: () => number) => Promise<void>) {
     globalThis.setTimeout = realSet;
     globalThis.clearTimeout = realClear;
   }
-}
-
-/** The CallFailure a promise rejected with (fails if it resolved or threw something else). */
-async function failureOf(promise: Promise<unknown>): Promise<CallFailure> {
-  try {
-    await promise;
-  } catch (error) {
-    assert(error instanceof CallFailure, `expected a CallFailure, got ${error}`);
-    return error;
-  }
-  throw new Error("expected the call to fail");
 }
 
 /** Whether `promise` has settled, after letting queued microtasks run. */

@@ -1,4 +1,5 @@
 /// <reference lib="deno.ns" />
+import { failureOf } from "./_test_fixtures.ts";
 import { withTabs } from "./_test_fixtures.ts";
 import { assert, assertEquals, assertMatch } from "../../tests/helpers/assert.ts";
 import { CallFailure, createTabCalls } from "./tab_calls.ts";
@@ -12,17 +13,6 @@ function controlled<T>() {
     reject = rej;
   });
   return { promise, resolve, reject };
-}
-
-/** The CallFailure a promise rejected with (fails if it resolved or threw something else). */
-async function failureOf(promise: Promise<unknown>): Promise<CallFailure> {
-  try {
-    await promise;
-  } catch (error) {
-    assert(error instanceof CallFailure, `expected a CallFailure, got ${error}`);
-    return error;
-  }
-  throw new Error("expected the call to fail");
 }
 
 Deno.test("run() returns the work's value and counts the call only while it runs", async () => {

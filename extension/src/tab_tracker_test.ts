@@ -1,4 +1,5 @@
 /// <reference lib="deno.ns" />
+import { withChrome } from "./_test_fixtures.ts";
 import { assert, assertEquals } from "../../tests/helpers/assert.ts";
 import type { SyncPlugin, TabStateChange } from "../../protocol/events.ts";
 import { syncPlugin } from "./_test_fixtures.ts";
@@ -172,18 +173,6 @@ function fakePeer() {
 /** Lets the tracker's 0 ms report timer (and the query after it) run. */
 async function settle() {
   for (let i = 0; i < 3; i++) await new Promise((resolve) => setTimeout(resolve, 5));
-}
-
-async function withChrome(fake: unknown, body: () => Promise<void>) {
-  const had = Object.hasOwn(globalThis, "chrome");
-  const previous = Reflect.get(globalThis, "chrome");
-  Reflect.set(globalThis, "chrome", fake);
-  try {
-    await body();
-  } finally {
-    if (had) Reflect.set(globalThis, "chrome", previous);
-    else Reflect.deleteProperty(globalThis, "chrome");
-  }
 }
 
 function setup(tabs: chrome.tabs.Tab[], plugins: SyncPlugin[] = [plugin("app")]) {
