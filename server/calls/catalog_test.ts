@@ -2,13 +2,9 @@ import { assert, assertEquals, assertMatch } from "../../tests/helpers/assert.ts
 import { registerBrowserTools } from "../browser_tools/mod.ts";
 import { defaultConfig, type HubConfig } from "../config/schema.ts";
 import { HUB_TOOLS } from "../management/mod.ts";
-import {
-  emptyRegistry,
-  type RegisteredPlugin,
-  type RegisteredTool,
-  type Registry,
-} from "../plugins/registry.ts";
+import { emptyRegistry, type Registry, registryOf } from "../plugins/registry.ts";
 import { type Catalog, createCatalog, type ListedTool } from "./catalog.ts";
+import { registeredPlugin, registeredTool } from "../plugins/_test_registry.ts";
 
 const BROWSER_NAMES = [
   "browser_list_tabs",
@@ -19,10 +15,7 @@ const BROWSER_NAMES = [
 ];
 const HUB_NAMES = ["plugin_list_tabs", "plugin_inspect", "plugin_mark_reviewed"];
 
-const sendMessage: RegisteredTool = {
-  name: "slack__send_message",
-  baseName: "send_message",
-  plugin: "slack",
+const sendMessage = registeredTool("slack", "send_message", {
   displayName: "Send message",
   description: "Send a message.",
   inputSchema: {
@@ -36,34 +29,12 @@ const sendMessage: RegisteredTool = {
       ? { valid: true, errors: [] }
       : { valid: false, errors: ["text: must be string"] };
   },
-};
+});
 
-const slack: RegisteredPlugin = {
-  name: "slack",
-  displayName: "Slack",
-  version: "1.0.0",
-  packageName: "hub-plugin-slack",
-  source: "local",
-  dir: "/plugins/slack",
-  sdkVersion: "0.1.0",
+const slack = registeredPlugin("slack", {
   urlPatterns: ["https://app.slack.test/*"],
-  excludePatterns: [],
-  settings: {},
-  instances: {},
-  adapterFile: "slack-1.js",
-  adapterHash: "1",
   tools: [sendMessage],
-};
-
-function registryOf(...plugins: RegisteredPlugin[]): Registry {
-  const tools = new Map(plugins.flatMap((p) => p.tools.map((t) => [t.name, t] as const)));
-  return {
-    plugins,
-    plugin: (name) => plugins.find((p) => p.name === name),
-    tool: (name) => tools.get(name),
-    schemaKeys: new Set(),
-  };
-}
+});
 
 interface Setup {
   config?: HubConfig;
@@ -174,7 +145,7 @@ Deno.test("skipPermissions turns ask into auto, but off stays off", () => {
     tools: { browser_click_element: "off", browser_navigate_tab: "auto" },
   };
   config.permissions.slack = { permission: "ask", tools: {} };
-  const catalog = catalogOf({ config, skip: true, registry: registryOf(slack) });
+  const catalog = catalogOf({ config, skip: true, registry: registryOf([slack]) });
   assertEquals(listed(catalog, "browser_list_tabs")!.permission, "auto");
   assertEquals(listed(catalog, "browser_navigate_tab")!.permission, "auto");
   assertEquals(listed(catalog, "browser_click_element")!.permission, "off");
@@ -182,14 +153,14 @@ Deno.test("skipPermissions turns ask into auto, but off stays off", () => {
   assertEquals(listed(catalog, "slack__send_message")!.permission, "auto");
   assertEquals(listed(catalog, "browser_screenshot_tab")!.permission, "auto");
 
-  const noSkip = catalogOf({ config, skip: false, registry: registryOf(slack) });
+  const noSkip = catalogOf({ config, skip: false, registry: registryOf([slack]) });
   assertEquals(listed(noSkip, "browser_list_tabs")!.permission, "ask");
 });
 
 Deno.test("plugin tools are listed first, with permissions keyed by their base name", () => {
   const config = defaultConfig();
   config.permissions.slack = { permission: "off", tools: { send_message: "ask" } };
-  const catalog = catalogOf({ config, registry: registryOf(slack) });
+  const catalog = catalogOf({ config, registry: registryOf([slack]) });
   const all = catalog.list();
   assertEquals(all[0], {
     name: "slack__send_message",
@@ -235,7 +206,7 @@ Deno.test("check() applies the zod defaults of a browser tool (waitForLoad true)
 });
 
 Deno.test("check() of a plugin tool splits off the injected parameters", () => {
-  const catalog = catalogOf({ registry: registryOf(slack) });
+  const catalog = catalogOf({ registry: registryOf([slack]) });
   const send = findOrFail(catalog, "slack__send_message");
   assertEquals(catalog.check(send, { text: "hi", tabId: 4, instance: "work" }), {
     ok: true,
@@ -247,7 +218,7 @@ Deno.test("check() of a plugin tool splits off the injected parameters", () => {
 });
 
 Deno.test("find() of an unknown name is undefined", () => {
-  const catalog = catalogOf({ registry: registryOf(slack) });
+  const catalog = catalogOf({ registry: registryOf([slack]) });
   assertEquals(catalog.find("nope"), undefined);
   assertEquals(catalog.find("slack__nope"), undefined);
   assertEquals(catalog.find("send_message"), undefined, "plugin tools need their prefix");

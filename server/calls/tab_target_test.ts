@@ -2,25 +2,16 @@ import { assert, assertEquals, assertMatch } from "../../tests/helpers/assert.ts
 import type { PluginTabs } from "../extension/tab_states.ts";
 import type { RegisteredPlugin } from "../plugins/registry.ts";
 import { CallError } from "./call_error.ts";
+import { registeredPlugin } from "../plugins/_test_registry.ts";
 import { checkTabs, resolveInstance, type TabRequest } from "./tab_target.ts";
 
 function plugin(instances: Record<string, string> = {}): RegisteredPlugin {
-  return {
-    name: "tracker",
-    displayName: "Tracker",
-    version: "1.0.0",
-    packageName: "hub-plugin-tracker",
-    source: "local",
-    dir: "/plugins/tracker",
-    sdkVersion: "0.1.0",
+  return registeredPlugin("tracker", {
     urlPatterns: ["https://tracker.test/*", "https://*.tracker.test/*"],
-    excludePatterns: [],
-    settings: {},
     instances,
     adapterFile: "tracker-abc.js",
     adapterHash: "abc",
-    tools: [],
-  };
+  });
 }
 
 const tab = (tabId: number, url: string, ready = true) => ({

@@ -3,53 +3,19 @@ import { registerBrowserTools } from "../browser_tools/mod.ts";
 import { type Catalog, createCatalog } from "../calls/catalog.ts";
 import { defaultConfig, type HubConfig } from "../config/schema.ts";
 import { HUB_TOOLS } from "../management/mod.ts";
-import {
-  emptyRegistry,
-  type RegisteredPlugin,
-  type RegisteredTool,
-  type Registry,
-} from "../plugins/registry.ts";
+import { emptyRegistry, type Registry, registryOf } from "../plugins/registry.ts";
 import { applyPermission, permissionTargetError } from "./permission_update.ts";
+import { registeredPlugin, registeredTool } from "../plugins/_test_registry.ts";
 
-function tool(plugin: string, baseName: string): RegisteredTool {
-  return {
-    name: `${plugin}__${baseName}`,
-    baseName,
-    plugin,
-    displayName: baseName,
-    description: `${baseName} tool`,
-    inputSchema: { type: "object", properties: {} },
-    validate: () => ({ valid: true, errors: [] }),
-  };
-}
+const tool = registeredTool;
 
-const slack: RegisteredPlugin = {
-  name: "slack",
-  displayName: "Slack",
+const slack = registeredPlugin("slack", {
   version: "1.4.0",
-  packageName: "hub-plugin-slack",
-  source: "local",
-  dir: "/plugins/slack",
-  sdkVersion: "0.1.0",
   urlPatterns: ["https://app.slack.test/*"],
-  excludePatterns: [],
-  settings: {},
-  instances: {},
-  adapterFile: "slack-1.js",
-  adapterHash: "1",
   tools: [tool("slack", "send_message"), tool("slack", "read_channel")],
-};
+});
 
 /** A registry holding the given plugins. */
-function registryOf(...plugins: RegisteredPlugin[]): Registry {
-  const tools = new Map(plugins.flatMap((p) => p.tools.map((t) => [t.name, t] as const)));
-  return {
-    plugins,
-    plugin: (name) => plugins.find((p) => p.name === name),
-    tool: (name) => tools.get(name),
-    schemaKeys: new Set(),
-  };
-}
 
 function catalogOf(registry: Registry, config: HubConfig = defaultConfig()): Catalog {
   return createCatalog({
@@ -114,7 +80,7 @@ Deno.test("applyPermission does not touch other plugins' entries", () => {
 // --- permissionTargetError ---
 
 Deno.test("permissionTargetError accepts an installed plugin and its tools by base name", () => {
-  const registry = registryOf(slack);
+  const registry = registryOf([slack]);
   const catalog = catalogOf(registry);
   assertEquals(permissionTargetError({ plugin: "slack" }, registry, catalog), undefined);
   assertEquals(
@@ -124,7 +90,7 @@ Deno.test("permissionTargetError accepts an installed plugin and its tools by ba
 });
 
 Deno.test("permissionTargetError names an unknown plugin and lists the known ones", () => {
-  const registry = registryOf(slack);
+  const registry = registryOf([slack]);
   assertEquals(
     permissionTargetError({ plugin: "github" }, registry, catalogOf(registry)),
     'No plugin "github" (plugins: slack, browser).',
@@ -137,7 +103,7 @@ Deno.test("permissionTargetError names an unknown plugin and lists the known one
 });
 
 Deno.test("permissionTargetError for an unknown tool lists the tools and asks for the base name", () => {
-  const registry = registryOf(slack);
+  const registry = registryOf([slack]);
   const catalog = catalogOf(registry);
   const problem = permissionTargetError(
     { plugin: "slack", tool: "slack__send_message" },
@@ -191,7 +157,7 @@ Deno.test("permissionTargetError accepts a browser tool turned off in disabledBr
 });
 
 Deno.test("permissionTargetError refuses names that are not browser tools, listing them", () => {
-  const registry = registryOf(slack);
+  const registry = registryOf([slack]);
   const catalog = catalogOf(registry);
   for (const name of ["browser_fly", "plugin_inspect", "slack__send_message", "list_tabs"]) {
     const problem = permissionTargetError({ plugin: "browser", tool: name }, registry, catalog);

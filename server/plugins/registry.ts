@@ -113,6 +113,14 @@ export function buildRegistry(
   const plugins = loaded
     .map((p) => registerPlugin(p, config, validators, schemaKeys))
     .sort((a, b) => a.name.localeCompare(b.name));
+  return registryOf(plugins, schemaKeys);
+}
+
+/** A registry over plugins already registered, with lookups by plugin and tool name. */
+export function registryOf(
+  plugins: RegisteredPlugin[],
+  schemaKeys: Set<string> = new Set(),
+): Registry {
   const byName = new Map(plugins.map((p) => [p.name, p]));
   const tools = new Map(plugins.flatMap((p) => p.tools.map((t) => [t.name, t] as const)));
   return {
@@ -129,7 +137,7 @@ export function noPluginMessage(name: string, known: string[]): string {
 }
 
 export function emptyRegistry(): Registry {
-  return { plugins: [], plugin: () => undefined, tool: () => undefined, schemaKeys: new Set() };
+  return registryOf([]);
 }
 
 /** A plugin as `/health` shows it, with the tabs the extension reported and its log buffer. */

@@ -4,7 +4,8 @@ import { resolveSettings } from "../../protocol/plugin_settings.ts";
 import type { ConfigStore } from "../config/config_store.ts";
 import { defaultConfig, type HubConfig } from "../config/schema.ts";
 import { HttpError } from "../http/http_error.ts";
-import type { RegisteredPlugin, Registry } from "./registry.ts";
+import { emptyRegistry, type Registry, registryOf } from "./registry.ts";
+import { registeredPlugin } from "./_test_registry.ts";
 import { type SettingsUpdateDeps, updatePluginSettings } from "./settings_update.ts";
 
 const SCHEMA: ConfigSchema = {
@@ -27,18 +28,12 @@ interface Fake {
 function fake(stored: Record<string, Record<string, unknown>> = {}): Fake {
   const config: HubConfig = { ...defaultConfig(), settings: structuredClone(stored) };
   const plugin = (name: string, configSchema?: ConfigSchema) =>
-    ({
-      name,
+    registeredPlugin(name, {
       configSchema,
       settings: resolveSettings(configSchema, config.settings[name]),
-    }) as RegisteredPlugin;
+    });
   let plugins = [plugin("alpha", SCHEMA), plugin("beta")];
-  const registry = (): Registry => ({
-    plugins,
-    plugin: (name) => plugins.find((p) => p.name === name),
-    tool: () => undefined,
-    schemaKeys: new Set(),
-  });
+  const registry = (): Registry => registryOf(plugins);
   let reloads = 0;
   let writes = 0;
   const store: ConfigStore = {
@@ -110,12 +105,7 @@ Deno.test("an unknown plugin is a 404 that lists the loaded plugins", async () =
 Deno.test("the 404 says 'none' when no plugin is loaded", async () => {
   const deps: SettingsUpdateDeps = {
     ...fake().deps,
-    registry: () => ({
-      plugins: [],
-      plugin: () => undefined,
-      tool: () => undefined,
-      schemaKeys: new Set(),
-    }),
+    registry: emptyRegistry,
   };
   const error = await httpError(updatePluginSettings({ plugin: "x", settings: {} }, deps));
   assertMatch(error.message, /\(plugins: none\)/);
