@@ -12,6 +12,14 @@ export const RPC_ERRORS = {
   INTERNAL_ERROR: -32603,
 } as const;
 
+/** WebSocket close codes of `/ws` (4000–4999 are application codes). */
+/** The hub closes a connection that a newer one replaced. */
+export const CLOSE_REPLACED = 4000;
+/** The hub closes when the secret changed; the extension reconnects with the new one. */
+export const CLOSE_SECRET_ROTATED = 4001;
+/** The extension closes a link that stopped answering its pings. */
+export const CLOSE_NO_ANSWER = 4002;
+
 /** Frames larger than this are refused (SPEC "Limits": WebSocket max payload 10 MB). */
 export const MAX_FRAME_BYTES = 10 * 1024 * 1024;
 

@@ -18,11 +18,8 @@ import { type NpmRoot, npmRootFinder } from "./plugins/npm_root.ts";
 import { updatePluginSettings } from "./plugins/settings_update.ts";
 import { createAuditFile } from "./audit/audit_file.ts";
 import { createAuditLog } from "./audit/audit_log.ts";
-import {
-  CLOSE_SECRET_ROTATED,
-  createExtensionLink,
-  type ExtensionHandlers,
-} from "./extension/link.ts";
+import { createExtensionLink, type ExtensionHandlers } from "./extension/link.ts";
+import { CLOSE_SECRET_ROTATED } from "../protocol/rpc.ts";
 import { createTabStates } from "./extension/tab_states.ts";
 import { createPluginLogs } from "./extension/plugin_logs.ts";
 import { createExtensionHandlers } from "./extension/handlers.ts";

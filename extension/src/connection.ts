@@ -5,6 +5,7 @@
  * rather than showing a stale "connected". A `chrome.alarms` wake-up (background.ts) calls
  * `ensure()` in case the worker was stopped anyway.
  */
+import { CLOSE_NO_ANSWER, CLOSE_REPLACED, CLOSE_SECRET_ROTATED } from "../../protocol/rpc.ts";
 import { readHubAddress, socketUrl } from "./hub_files.ts";
 import { createRpcPeer, type RpcPeer, type ServerHandlers } from "./rpc_peer.ts";
 
@@ -12,11 +13,6 @@ export const BACKOFF_MS = [1_000, 2_000, 3_000];
 export const PING_EVERY_MS = 20_000;
 /** No frame at all for this long after a ping: the link is dead. */
 export const PONG_WITHIN_MS = 10_000;
-/** The hub closes with these (server/extension/link.ts). */
-export const CLOSE_REPLACED = 4000;
-export const CLOSE_SECRET_ROTATED = 4001;
-/** The extension's own code for a link that stopped answering pings. */
-export const CLOSE_NO_ANSWER = 4002;
 
 export type LinkState = "connecting" | "connected" | "disconnected";
 

@@ -6,14 +6,8 @@
  * and to check that it leaves no timer running.
  */
 import { assert, assertEquals, assertMatch } from "../../tests/helpers/assert.ts";
-import {
-  BACKOFF_MS,
-  CLOSE_REPLACED,
-  CLOSE_SECRET_ROTATED,
-  type Connection,
-  createConnection,
-  type LinkStatus,
-} from "./connection.ts";
+import { BACKOFF_MS, type Connection, createConnection, type LinkStatus } from "./connection.ts";
+import { CLOSE_REPLACED, CLOSE_SECRET_ROTATED } from "../../protocol/rpc.ts";
 import type { RpcPeer, ServerHandlers } from "./rpc_peer.ts";
 
 const SECRET_A = "a".repeat(64);

@@ -4,7 +4,6 @@
  * gets an error reply (or is dropped) and never breaks the link.
  */
 import {
-  describeIssues,
   type ExtensionNotificationMethod,
   type ExtensionParams,
   type ExtensionRequestMethod,
@@ -20,6 +19,7 @@ import {
   type RpcRequest,
   type RpcResponse,
 } from "../../protocol/rpc.ts";
+import { resolveMethod } from "../../protocol/methods.ts";
 
 export type ServerHandlers = {
   [M in ServerMethod]?: (params: ServerParams<M>) => unknown;
@@ -60,34 +60,15 @@ export function createRpcPeer(send: (text: string) => void, handlers: ServerHand
     }
   }
 
-  /** The validated handler call for a message, or the JSON-RPC error it deserves. */
-  function resolve(message: RpcRequest | RpcNotification, type: "request" | "notification") {
-    const method = message.method as ServerMethod;
-    const spec = Object.hasOwn(SERVER_METHODS, method) ? SERVER_METHODS[method] : undefined;
-    const handler = handlers[method] as ((params: unknown) => unknown) | undefined;
-    if (!spec || spec.type !== type || !handler) {
-      const known = spec ? ` (${method} is a ${spec.type})` : "";
-      return {
-        error: errorReply(
-          null,
-          RPC_ERRORS.METHOD_NOT_FOUND,
-          `Unknown ${type} "${method}"${known}.`,
-        ),
-      };
-    }
-    const parsed = spec.params.safeParse(message.params ?? {});
-    if (!parsed.success) {
-      const why = `Invalid params for ${method}: ${describeIssues(parsed.error)}`;
-      return { error: errorReply(null, RPC_ERRORS.INVALID_PARAMS, why) };
-    }
-    return { run: () => handler(parsed.data) };
-  }
+  const methodHandlers = handlers as Record<string, ((params: never) => unknown) | undefined>;
+  const resolve = (message: RpcRequest | RpcNotification, type: "request" | "notification") =>
+    resolveMethod(SERVER_METHODS, methodHandlers, message, type, "the hub extension");
 
   async function handleRequest(message: RpcRequest) {
     const target = resolve(message, "request");
-    if (target.error) return reply({ ...target.error, id: message.id });
+    if (!("run" in target)) return reply(errorReply(message.id, target.code, target.problem));
     try {
-      const result = await target.run!();
+      const result = await target.run();
       reply({ jsonrpc: "2.0", id: message.id, result: result ?? null });
     } catch (error) {
       const code = error instanceof RpcError ? error.code : RPC_ERRORS.INTERNAL_ERROR;
@@ -97,12 +78,9 @@ export function createRpcPeer(send: (text: string) => void, handlers: ServerHand
 
   async function handleNotification(message: RpcNotification) {
     const target = resolve(message, "notification");
-    if (target.error) {
-      const error = target.error as { error?: { message: string } };
-      return console.warn(`hub: ${error.error?.message}`);
-    }
+    if (!("run" in target)) return console.warn(`hub: ${target.problem}`);
     try {
-      await target.run!();
+      await target.run();
     } catch (error) {
       console.warn(`hub: handling ${message.method} failed`, error);
     }

@@ -12,6 +12,7 @@ import {
   type ServerRequestMethod,
 } from "../../protocol/events.ts";
 import {
+  CLOSE_REPLACED,
   errorReply,
   parseFrame,
   RPC_ERRORS,
@@ -20,9 +21,9 @@ import {
   type RpcRequest,
   type RpcResponse,
 } from "../../protocol/rpc.ts";
-import { describeIssues } from "../../protocol/events.ts";
 import type { Logger } from "../log/logger.ts";
 import { callError } from "../calls/call_error.ts";
+import { resolveMethod } from "../../protocol/methods.ts";
 import { createOutbox, type Outbox } from "./outbox.ts";
 
 /** A handler refuses a request with this; it becomes the JSON-RPC error reply. */
@@ -44,11 +45,6 @@ interface Pending {
   resolve(value: unknown): void;
   reject(error: Error): void;
 }
-
-/** Close code for a connection that a newer one replaced (4000–4999 are application codes). */
-export const CLOSE_REPLACED = 4000;
-/** Close code sent when the secret changed; the extension reconnects with the new one. */
-export const CLOSE_SECRET_ROTATED = 4001;
 
 export function notConnectedError() {
   return callError(
@@ -77,6 +73,7 @@ export interface ExtensionLink {
 }
 
 export function createExtensionLink(handlers: ExtensionHandlers, logger: Logger): ExtensionLink {
+  const methodHandlers = handlers as Record<string, ((params: never) => unknown) | undefined>;
   let active: WebSocket | undefined;
   let nextId = 1;
   const pending = new Map<RpcId, Pending>();
@@ -115,30 +112,8 @@ export function createExtensionLink(handlers: ExtensionHandlers, logger: Logger)
   }
 
   /** The handler of a message with its validated params, or the JSON-RPC error it deserves. */
-  function resolve(
-    message: RpcRequest | RpcNotification,
-    type: "request" | "notification",
-  ): { run: () => unknown } | { code: number; problem: string } {
-    const method = message.method as ExtensionMethod;
-    const spec = EXTENSION_METHODS[method];
-    const handler = handlers[method] as ((p: unknown) => unknown) | undefined;
-    if (!spec || spec.type !== type || !handler) {
-      const known = Object.keys(EXTENSION_METHODS).join(", ");
-      return {
-        code: RPC_ERRORS.METHOD_NOT_FOUND,
-        problem: !spec
-          ? `Unknown method "${message.method}". Methods: ${known}.`
-          : spec.type === "notification"
-          ? `${method} is a notification; send it without an "id".`
-          : `${method} is not available in this version of hub.`,
-      };
-    }
-    const parsed = spec.params.safeParse(message.params ?? {});
-    if (!parsed.success) {
-      return { code: RPC_ERRORS.INVALID_PARAMS, problem: describeIssues(parsed.error) };
-    }
-    return { run: () => handler(parsed.data) };
-  }
+  const resolve = (message: RpcRequest | RpcNotification, type: "request" | "notification") =>
+    resolveMethod(EXTENSION_METHODS, methodHandlers, message, type, "hub");
 
   async function handleRequest(socket: WebSocket, message: RpcRequest) {
     const resolved = resolve(message, "request");
