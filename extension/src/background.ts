@@ -5,7 +5,6 @@
  */
 import { z } from "zod";
 import type { DispatchParams, DispatchResult, SyncPlugin } from "../../protocol/events.ts";
-import { MAX_FRAME_BYTES, utf8Length } from "../../protocol/rpc.ts";
 import { dispatchBrowserTool } from "./browser_methods/mod.ts";
 import { createConnection } from "./connection.ts";
 import { createInjector } from "./injector.ts";
@@ -13,7 +12,7 @@ import { handlePageEvent } from "./page_events.ts";
 import { createPageLinks } from "./page_links.ts";
 import { createPluginDispatcher } from "./plugin_dispatch.ts";
 import { createPluginStore, pluginMatches } from "./plugin_store.ts";
-import type { ServerHandlers } from "./rpc_peer.ts";
+import { MAX_REPLY_BYTES, type ServerHandlers } from "./rpc_peer.ts";
 import { showStatus } from "./status_badge.ts";
 import { CallFailure, createTabCalls } from "./tab_calls.ts";
 import { createTabTracker } from "./tab_tracker.ts";
@@ -33,15 +32,11 @@ const links = createPageLinks((message, sender) =>
 );
 const dispatchPluginTool = createPluginDispatcher({ store, injector, tracker, calls, links });
 
-/** Results must fit in one WebSocket frame to the hub, with room for the envelope. */
-const MAX_RESULT_BYTES = MAX_FRAME_BYTES - 64 * 1024;
-
-function tooLarge(params: DispatchParams, result: DispatchResult): DispatchResult {
-  const text = JSON.stringify(result);
-  if (text.length * 3 <= MAX_RESULT_BYTES || utf8Length(text) <= MAX_RESULT_BYTES) return result;
-  const mb = (utf8Length(text) / 1e6).toFixed(1);
-  const message = `${params.tool} returned ${mb} MB; results are limited to ` +
-    `${Math.floor(MAX_RESULT_BYTES / 1e6)} MB. Ask for less (a part of the page, fewer items).`;
+/** A tool result too big for one frame to the hub fails the call instead of timing out. */
+function tooLarge(method: string, bytes: number): unknown {
+  if (method !== "tool.dispatch") return undefined;
+  const message = `The result is ${(bytes / 1e6).toFixed(1)} MB; results are limited to ` +
+    `${Math.floor(MAX_REPLY_BYTES / 1e6)} MB. Ask for less (a part of the page, fewer items).`;
   return {
     ok: false,
     error: { code: "RESULT_TOO_LARGE", message, category: "validation", retryable: false },
@@ -50,10 +45,9 @@ function tooLarge(params: DispatchParams, result: DispatchResult): DispatchResul
 
 async function dispatch(params: DispatchParams): Promise<DispatchResult> {
   try {
-    const result = params.kind === "plugin"
+    return params.kind === "plugin"
       ? await dispatchPluginTool(params)
       : await dispatchBrowserTool(params, { calls });
-    return tooLarge(params, result);
   } catch (error) {
     if (error instanceof CallFailure) return { ok: false, error: error.payload };
     const message = (error as Error)?.message ?? String(error);
@@ -120,6 +114,7 @@ const handlers: ServerHandlers = {
 const connection = createConnection(handlers, {
   onConnected: (linked) => void tracker.syncAll(linked).catch(console.warn),
   onStatus: showStatus,
+  oversize: tooLarge,
 });
 
 // A new document in a tab (not a same-document change like history.pushState): calls running

@@ -7,7 +7,12 @@
  */
 import { CLOSE_NO_ANSWER, CLOSE_REPLACED, CLOSE_SECRET_ROTATED } from "../../protocol/rpc.ts";
 import { readHubAddress, socketUrl } from "./hub_files.ts";
-import { createRpcPeer, type RpcPeer, type ServerHandlers } from "./rpc_peer.ts";
+import {
+  createRpcPeer,
+  type OversizeAnswer,
+  type RpcPeer,
+  type ServerHandlers,
+} from "./rpc_peer.ts";
 
 export const BACKOFF_MS = [1_000, 2_000, 3_000];
 export const PING_EVERY_MS = 20_000;
@@ -41,6 +46,8 @@ export interface Connection {
 export interface ConnectionEvents {
   onConnected(peer: RpcPeer): void;
   onStatus(status: LinkStatus): void;
+  /** The answer to a request whose result is too large to send (see rpc_peer.ts). */
+  oversize?: OversizeAnswer;
 }
 
 export function createConnection(handlers: ServerHandlers, events: ConnectionEvents): Connection {
@@ -116,7 +123,7 @@ export function createConnection(handlers: ServerHandlers, events: ConnectionEve
     if (socket !== placeholder) return;
     const ws = new WebSocket(socketUrl(address.port), ["hub", address.secret]);
     socket = ws;
-    const peer = createRpcPeer((text) => ws.send(text), handlers);
+    const peer = createRpcPeer((text) => ws.send(text), handlers, events.oversize);
     ws.onopen = () => {
       if (socket !== ws) return;
       attempt = 0;

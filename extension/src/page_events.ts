@@ -9,8 +9,6 @@ import type { RpcPeer } from "./rpc_peer.ts";
 import type { TabTracker } from "./tab_tracker.ts";
 import { PAGE_EVENT_MESSAGE } from "./page_messages.ts";
 
-export { PAGE_EVENT_MESSAGE };
-
 const MAX_ENTRIES = 1000;
 
 export interface PageEventDeps {

@@ -2,7 +2,8 @@
 import { assertEquals } from "../../tests/helpers/assert.ts";
 import { EXTENSION_METHODS } from "../../protocol/events.ts";
 import { syncPlugin } from "./_test_fixtures.ts";
-import { handlePageEvent, PAGE_EVENT_MESSAGE, type PageEventDeps } from "./page_events.ts";
+import { handlePageEvent, type PageEventDeps } from "./page_events.ts";
+import { PAGE_EVENT_MESSAGE } from "./page_messages.ts";
 import { createPluginStore } from "./plugin_store.ts";
 import type { RpcPeer } from "./rpc_peer.ts";
 import type { TabTracker } from "./tab_tracker.ts";

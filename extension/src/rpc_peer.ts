@@ -13,11 +13,13 @@ import {
 } from "../../protocol/events.ts";
 import {
   errorReply,
+  MAX_FRAME_BYTES,
   parseBatchFrame,
   RPC_ERRORS,
   type RpcNotification,
   type RpcRequest,
   type RpcResponse,
+  utf8Length,
 } from "../../protocol/rpc.ts";
 import { resolveMethod } from "../../protocol/methods.ts";
 
@@ -48,7 +50,20 @@ export interface RpcPeer {
   close(why: string): void;
 }
 
-export function createRpcPeer(send: (text: string) => void, handlers: ServerHandlers): RpcPeer {
+/**
+ * What a request answers instead of a result that would not fit in one frame to the hub
+ * (`bytes` long); without one (or when it returns undefined) the request gets a JSON-RPC error.
+ */
+export type OversizeAnswer = (method: string, bytes: number) => unknown;
+
+/** Replies must fit the hub's frame limit, with room to spare. */
+export const MAX_REPLY_BYTES = MAX_FRAME_BYTES - 64 * 1024;
+
+export function createRpcPeer(
+  send: (text: string) => void,
+  handlers: ServerHandlers,
+  oversize?: OversizeAnswer,
+): RpcPeer {
   const pending = new Map<number, Pending>();
   let nextId = 1;
 
@@ -69,7 +84,15 @@ export function createRpcPeer(send: (text: string) => void, handlers: ServerHand
     if (!("run" in target)) return reply(errorReply(message.id, target.code, target.problem));
     try {
       const result = await target.run();
-      reply({ jsonrpc: "2.0", id: message.id, result: result ?? null });
+      const text = JSON.stringify({ jsonrpc: "2.0", id: message.id, result: result ?? null });
+      // Serialized once; only a long text is measured in bytes.
+      const bytes = text.length * 3 > MAX_REPLY_BYTES ? utf8Length(text) : 0;
+      if (bytes <= MAX_REPLY_BYTES) return send(text);
+      const answer = oversize?.(message.method, bytes);
+      if (answer !== undefined) return reply({ jsonrpc: "2.0", id: message.id, result: answer });
+      const why =
+        `The answer to ${message.method} is ${bytes} bytes; the limit is ${MAX_REPLY_BYTES}.`;
+      reply(errorReply(message.id, RPC_ERRORS.INTERNAL_ERROR, why));
     } catch (error) {
       const code = error instanceof RpcError ? error.code : RPC_ERRORS.INTERNAL_ERROR;
       reply(errorReply(message.id, code, (error as Error)?.message ?? String(error)));

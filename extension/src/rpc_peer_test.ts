@@ -2,16 +2,26 @@
 import { assert, assertEquals, assertMatch, assertRejects } from "../../tests/helpers/assert.ts";
 import type { ServerParams } from "../../protocol/events.ts";
 import { RPC_ERRORS } from "../../protocol/rpc.ts";
-import { createRpcPeer, RpcError, type ServerHandlers } from "./rpc_peer.ts";
+import {
+  createRpcPeer,
+  MAX_REPLY_BYTES,
+  type OversizeAnswer,
+  RpcError,
+  type ServerHandlers,
+} from "./rpc_peer.ts";
 
 /** A peer whose `send` records frames; `next()` waits for the next one. */
-function fakeLink(handlers: ServerHandlers) {
+function fakeLink(handlers: ServerHandlers, oversize?: OversizeAnswer) {
   const frames: Record<string, unknown>[] = [];
   const waiters: (() => void)[] = [];
-  const peer = createRpcPeer((text) => {
-    frames.push(JSON.parse(text));
-    waiters.shift()?.();
-  }, handlers);
+  const peer = createRpcPeer(
+    (text) => {
+      frames.push(JSON.parse(text));
+      waiters.shift()?.();
+    },
+    handlers,
+    oversize,
+  );
   let read = 0;
   async function next(): Promise<Record<string, unknown>> {
     while (frames.length <= read) await new Promise<void>((resolve) => waiters.push(resolve));
@@ -290,4 +300,26 @@ Deno.test("close() rejects every pending request with the reason; late answers a
   const sentC = await next();
   peer.receive(frame({ id: sentC.id, result: [] }));
   assertEquals(await c, []);
+});
+
+Deno.test("an answer too large for one frame is replaced by the oversize answer, or an error", async () => {
+  const huge = "x".repeat(MAX_REPLY_BYTES);
+  const handlers: ServerHandlers = { "plugin.uninstall": () => ({ ok: true, huge }) };
+  const request = frame({ id: 1, method: "plugin.uninstall", params: { plugin: "x" } });
+
+  const seen: [string, number][] = [];
+  const replaced = fakeLink(handlers, (method, bytes) => {
+    seen.push([method, bytes]);
+    return { ok: false };
+  });
+  replaced.peer.receive(request);
+  assertEquals((await replaced.next()).result, { ok: false });
+  assertEquals(seen[0][0], "plugin.uninstall");
+  assert(seen[0][1] > MAX_REPLY_BYTES);
+
+  const plain = fakeLink(handlers);
+  plain.peer.receive(request);
+  const reply = await plain.next();
+  assertEquals((reply.error as { code: number }).code, -32603);
+  assertMatch((reply.error as { message: string }).message, /plugin\.uninstall.*limit/);
 });
