@@ -3,6 +3,7 @@
  * The generated part sits between two marker comments; text outside them is the author's and is
  * kept. A README without markers gets the generated part on top, its old text below.
  */
+import { readTextIfExists } from "../server/config/json_file.ts";
 import { join } from "node:path";
 import type { ConfigField } from "../protocol/plugin_manifest.ts";
 import { writeFileAtomic } from "../server/config/atomic_write.ts";
@@ -98,15 +99,6 @@ export function mergeReadme(current: string | undefined, generated: string): str
   return `${current.slice(0, begin)}${generated}${after}`;
 }
 
-async function readOptional(path: string): Promise<string | undefined> {
-  try {
-    return await Deno.readTextFile(path);
-  } catch (error) {
-    if (error instanceof Deno.errors.NotFound) return undefined;
-    throw error;
-  }
-}
-
 export async function readmeCommand(
   dir: string,
   options: { dryRun?: boolean; check?: boolean },
@@ -115,7 +107,7 @@ export async function readmeCommand(
     throw new CliError("Use either --dry-run or --check, not both.");
   }
   const path = join(dir, "README.md");
-  const current = await readOptional(path);
+  const current = await readTextIfExists(path);
   const next = mergeReadme(current, generatedReadme(await readBuiltPlugin(dir)));
   if (options.dryRun) {
     console.log(next.trimEnd());

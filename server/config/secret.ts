@@ -2,6 +2,7 @@
  * The shared secret in `extension/auth.json` (`{ "secret": "<64 hex chars>" }`, mode 0600). The
  * file is the source of truth: the server re-reads it on reload, the CLI reads it to call the server.
  */
+import { readTextIfExists } from "./json_file.ts";
 import { dirname } from "node:path";
 import { writeFileAtomic } from "./atomic_write.ts";
 import { ConfigError } from "./config_store.ts";
@@ -33,12 +34,8 @@ export function parseSecret(authPath: string, text: string): string {
 
 /** Reads the secret; undefined when the file does not exist. Throws if the file is invalid. */
 export async function readSecret(authPath: string): Promise<string | undefined> {
-  try {
-    return parseSecret(authPath, await Deno.readTextFile(authPath));
-  } catch (error) {
-    if (error instanceof Deno.errors.NotFound) return undefined;
-    throw error;
-  }
+  const text = await readTextIfExists(authPath);
+  return text === undefined ? undefined : parseSecret(authPath, text);
 }
 
 /** Writes `secret` to the auth file atomically with mode 0600, creating its folder. */

@@ -5,6 +5,7 @@
  * "Versioning" 3) and an unchanged one touches nothing. `auth.json` and `adapters/` belong to
  * setup and the plugin host, and are left alone.
  */
+import { readTextIfExists } from "../config/json_file.ts";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { writeFileAtomic } from "../config/atomic_write.ts";
@@ -25,15 +26,6 @@ export interface InstallResult {
   previousVersion?: string;
 }
 
-async function readOrUndefined(path: string): Promise<string | undefined> {
-  try {
-    return await Deno.readTextFile(path);
-  } catch (error) {
-    if (error instanceof Deno.errors.NotFound) return undefined;
-    throw error;
-  }
-}
-
 function versionOf(manifest: string | undefined): string | undefined {
   try {
     const parsed = manifest === undefined ? undefined : JSON.parse(manifest);
@@ -45,7 +37,7 @@ function versionOf(manifest: string | undefined): string | undefined {
 
 /** Writes `text` unless the file already holds it; returns whether it wrote. */
 async function writeIfChanged(path: string, text: string): Promise<boolean> {
-  if (await readOrUndefined(path) === text) return false;
+  if (await readTextIfExists(path) === text) return false;
   // Extension files are public code, not secrets; Chromium must be able to read them.
   await writeFileAtomic(path, text, { mode: 0o644 });
   return true;
@@ -76,7 +68,7 @@ export async function installExtension(
   source: string = DIST,
 ): Promise<InstallResult> {
   await Deno.mkdir(dir, { recursive: true });
-  const before = await readOrUndefined(join(dir, "manifest.json"));
+  const before = await readTextIfExists(join(dir, "manifest.json"));
   // Everything is read before anything is written: a broken source never leaves half an update.
   const files = await Promise.all(EXTENSION_FILES.map((name) => readSource(source, name)));
   let changed = false;
