@@ -1,14 +1,21 @@
 /// <reference lib="deno.ns" />
 /**
- * Builds the extension into `extension/dist/`: `manifest.json`, `background.js` (the service
- * worker), `bridge.js` (the page bridge, isolated world) and `runner.js` (the call runner, MAIN
- * world). The output is committed, so `hub start` installs it
- * without a bundler; `build_test.ts` fails when it is stale. Run: `deno task build:extension`.
+ * Builds the extension into `extension/dist/` (the files are listed in `dist_files.ts`): the
+ * manifest, the esbuild bundles of `extension/src/`, static files and the icons. The output is
+ * committed, so `hub start` installs it without a bundler; `build_test.ts` fails when it is stale.
+ * Run: `deno task build:extension`.
  */
 import * as esbuild from "esbuild";
 import { fileURLToPath } from "node:url";
 import { join } from "node:path";
 import { buildManifest } from "./manifest.ts";
+import {
+  EXTENSION_BUNDLES,
+  EXTENSION_ICON_SIZES,
+  EXTENSION_STATIC,
+  iconFile,
+} from "./dist_files.ts";
+import { pngIcon } from "./icons.ts";
 
 const SRC = fileURLToPath(new URL("./src/", import.meta.url));
 export const DIST = fileURLToPath(new URL("./dist/", import.meta.url));
@@ -42,18 +49,20 @@ async function bundle(entry: string): Promise<string> {
   return result.outputFiles[0].text;
 }
 
-/** The built files, by name. */
-export async function buildExtension(): Promise<Record<string, string>> {
+/** The built files, by name: text, or bytes for the icons. */
+export async function buildExtension(): Promise<Record<string, string | Uint8Array>> {
   try {
-    const [background, bridge, runner] = await Promise.all(
-      ["background.ts", "bridge.ts", "runner.ts"].map(bundle),
-    );
-    return {
+    const files: Record<string, string | Uint8Array> = {
       "manifest.json": JSON.stringify(buildManifest(), null, 2) + "\n",
-      "background.js": background,
-      "bridge.js": bridge,
-      "runner.js": runner,
     };
+    const bundles = Object.entries(EXTENSION_BUNDLES);
+    const built = await Promise.all(bundles.map(([, entry]) => bundle(entry)));
+    bundles.forEach(([name], i) => (files[name] = built[i]));
+    for (const [name, source] of Object.entries(EXTENSION_STATIC)) {
+      files[name] = await Deno.readTextFile(join(SRC, source));
+    }
+    for (const size of EXTENSION_ICON_SIZES) files[iconFile(size)] = pngIcon(size);
+    return files;
   } finally {
     await esbuild.stop();
   }
@@ -62,8 +71,9 @@ export async function buildExtension(): Promise<Record<string, string>> {
 if (import.meta.main) {
   const files = await buildExtension();
   await Deno.mkdir(DIST, { recursive: true });
-  for (const [name, text] of Object.entries(files)) {
-    await Deno.writeTextFile(join(DIST, name), text);
-    console.log(`extension/dist/${name}  ${(text.length / 1024).toFixed(1)} KB`);
+  for (const [name, data] of Object.entries(files)) {
+    if (typeof data === "string") await Deno.writeTextFile(join(DIST, name), data);
+    else await Deno.writeFile(join(DIST, name), data);
+    console.log(`extension/dist/${name}  ${(data.length / 1024).toFixed(1)} KB`);
   }
 }

@@ -3,14 +3,16 @@ import { join } from "node:path";
 import { assertEquals } from "../tests/helpers/assert.ts";
 import { buildExtension, DIST } from "./build.ts";
 import { buildManifest, manifestVersion } from "./manifest.ts";
+import { EXTENSION_BUNDLES } from "./dist_files.ts";
 import { VERSION } from "../protocol/version.ts";
 
 Deno.test("extension/dist is the build of the current sources (run: deno task build:extension)", async () => {
   const built = await buildExtension();
-  for (const [name, text] of Object.entries(built)) {
-    const committed = await Deno.readTextFile(join(DIST, name)).catch(() => "");
+  for (const [name, data] of Object.entries(built)) {
+    const committed = await Deno.readFile(join(DIST, name)).catch(() => new Uint8Array());
+    const expected = typeof data === "string" ? new TextEncoder().encode(data) : data;
     assertEquals(
-      committed === text,
+      committed.length === expected.length && committed.every((b, i) => b === expected[i]),
       true,
       `extension/dist/${name} is stale: run "deno task build:extension" and commit the result`,
     );
@@ -24,12 +26,13 @@ const GATED = [
   "webNavigation",
   "storage",
   "sidePanel",
+  "notifications",
   "debugger",
   "cookies",
 ];
 
 Deno.test("the manifest asks for exactly the permissions the service worker uses", async () => {
-  const code = (await buildExtension())["background.js"];
+  const code = (await buildExtension())["background.js"] as string;
   const used = GATED.filter((api) => code.includes(`chrome.${api}.`));
   const permissions = buildManifest().permissions as string[];
   // "tabs" gates no namespace: it grants every tab's url and title, which the code reads.
@@ -41,9 +44,33 @@ Deno.test("the manifest's shape", () => {
   const manifest = buildManifest();
   assertEquals(manifest.manifest_version, 3);
   assertEquals(manifest.version_name, VERSION);
-  assertEquals(manifest.permissions, ["alarms", "scripting", "tabs", "webNavigation"]);
+  assertEquals(manifest.permissions, [
+    "alarms",
+    "cookies",
+    "notifications",
+    "scripting",
+    "sidePanel",
+    "tabs",
+    "webNavigation",
+  ]);
   assertEquals(manifest.host_permissions, ["<all_urls>"]);
   assertEquals(manifest.background, { service_worker: "background.js" });
+});
+
+Deno.test("the console recorder runs in every site's top frame, before the page's scripts", () => {
+  const scripts = buildManifest().content_scripts as Record<string, unknown>[];
+  assertEquals(scripts, [{
+    matches: ["<all_urls>"],
+    js: ["console_capture.js"],
+    run_at: "document_start",
+    world: "MAIN",
+    all_frames: false,
+  }]);
+  for (const script of scripts) {
+    for (const file of script.js as string[]) {
+      assertEquals(file in EXTENSION_BUNDLES, true, `${file} is not built (dist_files.ts)`);
+    }
+  }
 });
 
 Deno.test("manifest versions keep only the numeric part Chromium accepts", () => {

@@ -14,7 +14,7 @@ export interface AtomicWriteOptions {
  */
 export async function writeFileAtomic(
   path: string,
-  data: string,
+  data: string | Uint8Array,
   options: AtomicWriteOptions = {},
 ): Promise<void> {
   const mode = options.mode ?? 0o600;
@@ -24,7 +24,7 @@ export async function writeFileAtomic(
   try {
     const file = await Deno.open(temp, { write: true, createNew: true, mode });
     try {
-      await writeAll(file, new TextEncoder().encode(data));
+      await writeAll(file, typeof data === "string" ? new TextEncoder().encode(data) : data);
       await file.sync();
     } finally {
       file.close();

@@ -9,13 +9,9 @@ import { readTextIfExists } from "../config/json_file.ts";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { writeFileAtomic } from "../config/atomic_write.ts";
+import { EXTENSION_FILES } from "../../extension/dist_files.ts";
 
-export const EXTENSION_FILES = [
-  "manifest.json",
-  "background.js",
-  "bridge.js",
-  "runner.js",
-] as const;
+export { EXTENSION_FILES } from "../../extension/dist_files.ts";
 export const SERVER_FILE = "server.json";
 const DIST = fileURLToPath(new URL("../../extension/dist/", import.meta.url));
 
@@ -35,31 +31,32 @@ function versionOf(manifest: string | undefined): string | undefined {
   }
 }
 
-/** Writes `text` unless the file already holds it; returns whether it wrote. */
-async function writeIfChanged(path: string, text: string): Promise<boolean> {
-  if (await readTextIfExists(path) === text) return false;
+/** Writes `data` unless the file already holds it; returns whether it wrote. */
+async function writeIfChanged(path: string, data: Uint8Array): Promise<boolean> {
+  const old = await Deno.readFile(path).catch(() => undefined);
+  if (old?.length === data.length && old.every((b, i) => b === data[i])) return false;
   // Extension files are public code, not secrets; Chromium must be able to read them.
-  await writeFileAtomic(path, text, { mode: 0o644 });
+  await writeFileAtomic(path, data, { mode: 0o644 });
   return true;
 }
 
-async function readSource(source: string, name: string): Promise<string> {
-  let text: string;
+async function readSource(source: string, name: string): Promise<Uint8Array> {
+  let bytes: Uint8Array;
   try {
-    text = await Deno.readTextFile(join(source, name));
+    bytes = await Deno.readFile(join(source, name));
   } catch (error) {
     throw new Error(
       `Cannot install the browser extension: ${join(source, name)} is unreadable ` +
         `(${(error as Error).message}). Run "deno task build:extension" in the hub sources.`,
     );
   }
-  if (text.trim() === "") {
+  if (new TextDecoder().decode(bytes).trim() === "") {
     throw new Error(
       `Cannot install the browser extension: ${join(source, name)} is empty. ` +
         'Run "deno task build:extension" in the hub sources.',
     );
   }
-  return text;
+  return bytes;
 }
 
 export async function installExtension(
@@ -75,7 +72,8 @@ export async function installExtension(
   for (const [i, name] of EXTENSION_FILES.entries()) {
     if (await writeIfChanged(join(dir, name), files[i])) changed = true;
   }
-  await writeIfChanged(join(dir, SERVER_FILE), JSON.stringify({ port }, null, 2) + "\n");
+  const server = JSON.stringify({ port }, null, 2) + "\n";
+  await writeIfChanged(join(dir, SERVER_FILE), new TextEncoder().encode(server));
   const version = versionOf(await Deno.readTextFile(join(dir, "manifest.json"))) ?? "unknown";
   if (before === undefined) return { action: "installed", version };
   if (!changed) return { action: "unchanged", version };

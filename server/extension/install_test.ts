@@ -27,8 +27,9 @@ function manifest(version: string, extra: Record<string, unknown> = {}) {
 async function writeSource(source: string, version: string, background = "// background v1\n") {
   await Deno.writeTextFile(join(source, "manifest.json"), manifest(version));
   await Deno.writeTextFile(join(source, "background.js"), background);
-  await Deno.writeTextFile(join(source, "bridge.js"), "// bridge\n");
-  await Deno.writeTextFile(join(source, "runner.js"), "// runner\n");
+  for (const name of EXTENSION_FILES.filter((n) => !/^(manifest\.json|background\.js)$/.test(n))) {
+    await Deno.writeTextFile(join(source, name), `// ${name}\n`);
+  }
 }
 
 /** Identity of a file's current content on disk: a rewrite (atomic rename) changes the inode. */
