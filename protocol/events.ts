@@ -29,7 +29,10 @@ export const syncToolSchema = z.object({
   name: z.string(),
   displayName: z.string(),
   description: z.string(),
+  /** The effective permission (skip-permissions and review resets applied). */
   permission,
+  /** The tool's own setting (`permissions.<plugin>.tools.<tool>`); absent: it follows the plugin. */
+  override: permission.optional(),
 });
 
 /** Everything the extension needs to inject and run one plugin. */
@@ -66,8 +69,13 @@ export const SERVER_METHODS = {
     params: z.object({
       hubVersion: z.string(),
       skipPermissions: z.boolean(),
+      /** Skip-permissions comes from HUB_DANGEROUSLY_SKIP_PERMISSIONS=1: config cannot turn it off. */
+      skipPermissionsForced: z.boolean(),
       plugins: z.array(syncPluginSchema),
+      /** Every built-in browser tool, disabled ones included (see `disabledBrowserTools`). */
       browserTools: z.array(syncToolSchema),
+      /** Default permission of the browser tools (`permissions.browser.permission`). */
+      browserPermission: permission,
       disabledBrowserTools: z.array(z.string()),
     }),
   },

@@ -33,6 +33,7 @@ import { createPipeline, type Pipeline } from "./calls/pipeline.ts";
 import { createMcpSessions } from "./mcp/sessions.ts";
 import { outcomeResult } from "./mcp/mcp_server.ts";
 import { registerBrowserTools } from "./browser_tools/mod.ts";
+import { createFileSaver } from "./browser_tools/file_saver.ts";
 import { HUB_TOOLS } from "./management/mod.ts";
 import type { ManagementContext } from "./management/hub_tool.ts";
 import { applyPermission, permissionTargetError } from "./permissions/permission_update.ts";
@@ -118,7 +119,8 @@ export function createHub(options: HubOptions): Hub {
   logs.onEntry((plugin, entry) => sessions.broadcastLog(plugin, entry));
 
   /** The `sync.full` payload, which is also the side panel's state (`config.getState`). */
-  const syncState = () => syncFull(plugins.registry(), config.get(), catalog, skipPermissions());
+  const syncState = () =>
+    syncFull(plugins.registry(), config.get(), catalog, skipPermissions(), options.skipPermissions);
 
   /** Tells the extension and MCP clients that tools or permissions changed. */
   function announce(reason: "reload" | "permissions") {
@@ -169,6 +171,7 @@ export function createHub(options: HubOptions): Hub {
     audit,
     management,
     clock,
+    saveFile: createFileSaver(join(paths.dir, "screenshots")),
     allowAlways: (tool) =>
       changeConfig((c) =>
         applyPermission(c, { plugin: tool.group, tool: tool.permissionKey }, "auto")

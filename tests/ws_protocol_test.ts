@@ -6,6 +6,7 @@
  */
 import { assert, assertEquals, assertMatch, assertRejects } from "./helpers/assert.ts";
 import { FakeExtension } from "./helpers/fake_extension.ts";
+import { BROWSER_TOOLS } from "../server/browser_tools/mod.ts";
 import {
   DEMO_PLUGIN,
   eventually,
@@ -64,7 +65,8 @@ Deno.test("sync.full on connect and again after POST /reload", async () => {
     const sync = await f.ext.waitFor((m) => m.method === "sync.full");
     assertEquals(sync.params.skipPermissions, false);
     assertEquals(sync.params.disabledBrowserTools, []);
-    assertEquals(sync.params.browserTools.length, 5);
+    assertEquals(sync.params.browserTools.length, BROWSER_TOOLS.length);
+    assertEquals(sync.params.browserPermission, "off");
     const [demo] = sync.params.plugins;
     assertEquals(demo.name, "demo");
     assertEquals(demo.version, "1.0.0");
@@ -206,6 +208,7 @@ Deno.test("config.set* requests persist to config.json, answer with the state an
       displayName: "echo",
       description: "Test tool echo.",
       permission: "auto",
+      override: "auto",
     });
     assertEquals((await changed).params, { reason: "permissions" });
     assertEquals((await f.readConfig()).permissions.demo.tools, { echo: "auto" });

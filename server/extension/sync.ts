@@ -6,18 +6,24 @@ import { BROWSER_GROUP, type Catalog } from "../calls/catalog.ts";
 import type { RegisteredPlugin, Registry } from "../plugins/registry.ts";
 import { needsReview } from "../permissions/review.ts";
 
+function withOverride(tool: SyncTool, override: Permission | undefined): SyncTool {
+  return override === undefined ? tool : { ...tool, override };
+}
+
 export function syncPlugin(
   plugin: RegisteredPlugin,
   config: HubConfig,
   permissions: Map<string, Permission>,
 ): SyncPlugin {
   const entry = config.permissions[plugin.name];
-  const tools: SyncTool[] = plugin.tools.map((t) => ({
-    name: t.name,
-    displayName: t.displayName,
-    description: t.description,
-    permission: permissions.get(t.name) ?? "off",
-  }));
+  const tools: SyncTool[] = plugin.tools.map((t) =>
+    withOverride({
+      name: t.name,
+      displayName: t.displayName,
+      description: t.description,
+      permission: permissions.get(t.name) ?? "off",
+    }, entry?.tools?.[t.baseName])
+  );
   const synced: SyncPlugin = {
     name: plugin.name,
     displayName: plugin.displayName,
@@ -44,23 +50,28 @@ export function syncFull(
   config: HubConfig,
   catalog: Catalog,
   skipPermissions: boolean,
+  skipPermissionsForced = false,
 ) {
   // The listing is cached per registry and config, so this costs no permission work.
   const permissions = new Map(catalog.list().map((t) => [t.name, t.permission]));
-  const browserTools: SyncTool[] = catalog.list(BROWSER_GROUP).map((t) => {
-    const tool = catalog.find(t.name)!;
-    return {
-      name: t.name,
+  const browser = config.permissions[BROWSER_GROUP];
+  // Disabled browser tools too: the side panel shows them, marked as disabled by config.
+  const browserTools: SyncTool[] = catalog.allNames(BROWSER_GROUP).map((name) => {
+    const tool = catalog.find(name)!;
+    return withOverride({
+      name,
       displayName: tool.displayName,
       description: tool.description,
-      permission: t.permission,
-    };
+      permission: catalog.permission(tool),
+    }, browser?.tools?.[name]);
   });
   return {
     hubVersion: VERSION,
     skipPermissions,
+    skipPermissionsForced,
     plugins: registry.plugins.map((p) => syncPlugin(p, config, permissions)),
     browserTools,
+    browserPermission: browser?.permission ?? "off",
     disabledBrowserTools: config.disabledBrowserTools,
   };
 }
