@@ -3,6 +3,7 @@
  * and on `/mcp` (an `isError` result with `structuredContent.error`), with the same code,
  * category and retryable flag on both. Rejected calls are never dispatched.
  */
+import { MAX_ERROR_MESSAGE_CHARS } from "../server/calls/dispatcher.ts";
 import { assert, assertEquals, assertMatch } from "./helpers/assert.ts";
 import type { Client } from "./helpers/mcp_client.ts";
 import type { FakeExtension } from "./helpers/fake_extension.ts";
@@ -301,6 +302,26 @@ Deno.test("a plugin ToolError keeps its code, category and details (422)", async
       type: "text",
       text: "NOT_LOGGED_IN: Sign in to Example first.",
     }]);
+  });
+});
+
+Deno.test("a huge error message from the page is cut, in the result and the audit entry", async () => {
+  await withFixture(DEMO, async (f) => {
+    const message = "x".repeat(MAX_ERROR_MESSAGE_CHARS + 50_000);
+    f.ext.onDispatch(() => ({
+      ok: false,
+      error: { code: "SCRIPT_ERROR", message, category: "validation", retryable: false },
+    }));
+    const rest = await f.call("demo__echo", { text: "x" });
+    assertEquals(rest.status, 422);
+    const cut = errorOf(rest.body).message as string;
+    assert(cut.length < MAX_ERROR_MESSAGE_CHARS + 200, `message length ${cut.length}`);
+    assertMatch(
+      cut,
+      /…\[truncated: showed 4000 of 54000 characters\. The error message was cut\.\]$/,
+    );
+    const [entry] = (await f.api("GET", "/audit?limit=1")).body;
+    assertEquals(entry.error.message, cut);
   });
 });
 

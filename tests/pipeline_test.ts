@@ -12,6 +12,7 @@ import {
   ToolListChangedNotificationSchema,
 } from "@modelcontextprotocol/sdk/types.js";
 import { assert, assertEquals, assertMatch } from "./helpers/assert.ts";
+import { BROWSER_TOOLS as DECLARED_BROWSER_TOOLS } from "../server/browser_tools/mod.ts";
 import {
   awaitNotificationStream,
   delay,
@@ -29,13 +30,8 @@ const DEMO: FixtureOptions = {
   tabs: { demo: [{ tabId: 7, url: "https://example.com/home", title: "Home" }] },
 };
 
-const BROWSER_TOOLS = [
-  "browser_list_tabs",
-  "browser_navigate_tab",
-  "browser_click_element",
-  "browser_screenshot_tab",
-  "browser_execute_script",
-];
+/** Every declared browser tool, in declaration order. */
+const BROWSER_TOOLS = DECLARED_BROWSER_TOOLS.map((t) => t.name);
 const HUB_TOOLS = ["plugin_list_tabs", "plugin_inspect", "plugin_mark_reviewed"];
 
 Deno.test("a plugin tool succeeds on REST, /mcp and /mcp/gateway with the same result", async () => {

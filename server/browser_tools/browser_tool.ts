@@ -20,7 +20,20 @@ export interface BrowserTool {
   /** The extension method (`tool.dispatch` `method`) that runs the tool. */
   method: string;
   /** Turns the extension's value into content; default: the value as JSON text. */
-  toContent?: (value: unknown) => ContentBlock[];
+  toContent?: (value: unknown, context: ContentContext) => Promise<ContentBlock[]>;
+}
+
+/** What a tool's `toContent` may use besides the extension's value. */
+export interface ContentContext {
+  /** The call's validated input (defaults applied). */
+  input: Record<string, unknown>;
+  /** Milliseconds since the epoch (the hub's clock). */
+  now(): number;
+  /**
+   * Writes `bytes` to `<config dir>/screenshots/<name>` (atomically, mode 0600); resolves to
+   * the file's path. `name` must be a plain file name.
+   */
+  saveFile(name: string, bytes: Uint8Array): Promise<string>;
 }
 
 export interface RegisteredBrowserTool extends BrowserTool {

@@ -1,13 +1,16 @@
 import { z } from "zod";
 import { type BrowserTool, tabIdField } from "./browser_tool.ts";
+import { selectorField } from "./dom_fields.ts";
 
 export const clickElement: BrowserTool = {
   name: "browser_click_element",
   displayName: "Click element",
-  description: "Click the first element that matches a CSS selector (scrolled into view first). " +
-    "Fails when nothing matches.",
+  description: "Click the first element that matches a CSS selector (scrolled into view first; " +
+    "a synthetic click, which runs the page's click handlers, follows links and submits " +
+    "forms). Returns tabId, clicked, tag and text. Fails with ELEMENT_NOT_FOUND when nothing " +
+    "matches, INVALID_SELECTOR for a bad selector.",
   input: z.object({
-    selector: z.string().min(1).describe('CSS selector, e.g. "button[type=submit]".'),
+    selector: selectorField("the element to click"),
     tabId: tabIdField,
   }),
   method: "dom.click",

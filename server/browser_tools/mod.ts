@@ -2,11 +2,59 @@
 import { registerBrowserTool, type RegisteredBrowserTool } from "./browser_tool.ts";
 import { listTabs } from "./list_tabs.ts";
 import { navigateTab } from "./navigate_tab.ts";
+import { openTab } from "./open_tab.ts";
+import { closeTab } from "./close_tab.ts";
+import { focusTab } from "./focus_tab.ts";
+import { reloadTab } from "./reload_tab.ts";
+import { goBack } from "./go_back.ts";
+import { goForward } from "./go_forward.ts";
+import { listWindows } from "./list_windows.ts";
+import { extensionGetState } from "./extension_get_state.ts";
+import { extensionGetLogs } from "./extension_get_logs.ts";
+import { extensionReload } from "./extension_reload.ts";
+import { getPageText } from "./get_page_text.ts";
+import { getPageHtml } from "./get_page_html.ts";
+import { queryElements } from "./query_elements.ts";
+import { waitForElement } from "./wait_for_element.ts";
 import { clickElement } from "./click_element.ts";
+import { typeText } from "./type_text.ts";
+import { selectOption } from "./select_option.ts";
+import { pressKey } from "./press_key.ts";
+import { scroll } from "./scroll.ts";
+import { hoverElement } from "./hover_element.ts";
 import { screenshotTab } from "./screenshot_tab.ts";
+import { getConsoleLogs } from "./get_console_logs.ts";
+import { getCookies } from "./get_cookies.ts";
 import { executeScript } from "./execute_script.ts";
 
-export const BROWSER_TOOLS = [listTabs, navigateTab, clickElement, screenshotTab, executeScript];
+export const BROWSER_TOOLS = [
+  listTabs,
+  navigateTab,
+  openTab,
+  closeTab,
+  focusTab,
+  reloadTab,
+  goBack,
+  goForward,
+  listWindows,
+  getPageText,
+  getPageHtml,
+  queryElements,
+  waitForElement,
+  clickElement,
+  typeText,
+  selectOption,
+  pressKey,
+  scroll,
+  hoverElement,
+  screenshotTab,
+  getConsoleLogs,
+  getCookies,
+  executeScript,
+  extensionGetState,
+  extensionGetLogs,
+  extensionReload,
+];
 
 /** The declarations with their JSON Schemas; built once per hub. */
 export function registerBrowserTools(tools = BROWSER_TOOLS): RegisteredBrowserTool[] {

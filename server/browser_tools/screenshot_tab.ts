@@ -1,19 +1,89 @@
 import { z } from "zod";
-import { type BrowserTool, tabIdField } from "./browser_tool.ts";
+import { CallError } from "../calls/call_error.ts";
+import { type BrowserTool, type ContentBlock, tabIdField } from "./browser_tool.ts";
+
+import {
+  DEFAULT_MAX_BYTES,
+  MAX_MAX_BYTES,
+} from "../../extension/src/browser_methods/screenshot_limits.ts";
+
+export { DEFAULT_MAX_BYTES, MAX_MAX_BYTES };
+
+/** What the extension's `tabs.screenshot` answers. */
+interface Shot {
+  tabId: number;
+  mimeType: string;
+  format: "png" | "jpeg";
+  bytes: number;
+  reduced: boolean;
+  pngBytes?: number;
+  quality?: number;
+  maxBytes: number;
+  data: string;
+}
+
+/** `screenshot-2025-01-02T03-04-05.678Z-tab7.png` (no colons, so it works on every OS). */
+export function screenshotFileName(time: number, tabId: number, format: string): string {
+  const stamp = new Date(time).toISOString().replaceAll(":", "-");
+  return `screenshot-${stamp}-tab${tabId}.${format === "jpeg" ? "jpg" : "png"}`;
+}
 
 export const screenshotTab: BrowserTool = {
   name: "browser_screenshot_tab",
   displayName: "Screenshot tab",
-  description: "Capture the visible area of a tab as a PNG image.",
-  input: z.object({ tabId: tabIdField }),
+  description: "Capture the visible area of a tab (a background tab is brought to the front " +
+    "first) as MCP image content. It is a PNG when the PNG is at most maxBytes (default " +
+    `${DEFAULT_MAX_BYTES} bytes), else a JPEG at quality 80, 60 or 40 (the first that fits), ` +
+    "with a text block saying it was reduced; if none fits the call fails with " +
+    "SCREENSHOT_TOO_LARGE. save: true also writes the image to " +
+    "<hub config dir>/screenshots/screenshot-<time>-tab<id>.png (or .jpg) and adds a text " +
+    "block with the path.",
+  input: z.object({
+    tabId: tabIdField,
+    maxBytes: z.number().int().min(1000).max(MAX_MAX_BYTES).default(DEFAULT_MAX_BYTES)
+      .describe(
+        `Largest image to return, in bytes (1000-${MAX_MAX_BYTES}, default ` +
+          `${DEFAULT_MAX_BYTES}). A larger PNG comes back as a smaller JPEG.`,
+      ),
+    save: z.boolean().default(false).describe(
+      "Also save the image in the hub's screenshots folder and return its path (default false).",
+    ),
+  }),
   method: "tabs.screenshot",
-  toContent(value) {
-    const v = value as { data?: unknown; mimeType?: unknown };
-    if (typeof v?.data !== "string") return [{ type: "text", text: JSON.stringify(value) }];
-    return [{
+  async toContent(value, { input, now, saveFile }) {
+    const shot = value as Partial<Shot>;
+    if (typeof shot?.data !== "string") return [{ type: "text", text: JSON.stringify(value) }];
+    const jpeg = shot.mimeType === "image/jpeg";
+    const content: ContentBlock[] = [{
       type: "image",
-      data: v.data,
-      mimeType: typeof v.mimeType === "string" ? v.mimeType : "image/png",
+      data: shot.data,
+      mimeType: jpeg ? "image/jpeg" : "image/png",
     }];
+    if (shot.reduced) {
+      content.push({
+        type: "text",
+        text: `Reduced: the PNG was ${shot.pngBytes} bytes, over maxBytes ${shot.maxBytes}, so ` +
+          `this is a JPEG at quality ${shot.quality} (${shot.bytes} bytes).`,
+      });
+    }
+    if (input.save === true) {
+      const name = screenshotFileName(now(), Number(shot.tabId), jpeg ? "jpeg" : "png");
+      const bytes = Uint8Array.from(atob(shot.data), (c) => c.charCodeAt(0));
+      const path = await saveFile(name, bytes).catch((error) => {
+        throw saveFailed(name, error);
+      });
+      content.push({ type: "text", text: `Saved the screenshot to ${path}` });
+    }
+    return content;
   },
 };
+
+function saveFailed(name: string, error: unknown): CallError {
+  return new CallError({
+    code: "SAVE_FAILED",
+    message: `Could not save the screenshot as ${name}: ${(error as Error)?.message ?? error}. ` +
+      "Check that the hub can write to its config folder, or call without save.",
+    category: "internal",
+    retryable: false,
+  }, true);
+}

@@ -1,18 +1,13 @@
 import { assert, assertEquals, assertMatch } from "../../tests/helpers/assert.ts";
-import { registerBrowserTools } from "../browser_tools/mod.ts";
+import { BROWSER_TOOLS, registerBrowserTools } from "../browser_tools/mod.ts";
 import { defaultConfig, type HubConfig } from "../config/schema.ts";
 import { HUB_TOOLS } from "../management/mod.ts";
 import { emptyRegistry, type Registry, registryOf } from "../plugins/registry.ts";
 import { type Catalog, createCatalog, type ListedTool } from "./catalog.ts";
 import { registeredPlugin, registeredTool } from "../plugins/_test_registry.ts";
 
-const BROWSER_NAMES = [
-  "browser_list_tabs",
-  "browser_navigate_tab",
-  "browser_click_element",
-  "browser_screenshot_tab",
-  "browser_execute_script",
-];
+/** Every declared browser tool, in declaration order. */
+const BROWSER_NAMES = BROWSER_TOOLS.map((t) => t.name);
 const HUB_NAMES = ["plugin_list_tabs", "plugin_inspect", "plugin_mark_reviewed"];
 
 const sendMessage = registeredTool("slack", "send_message", {
@@ -109,12 +104,10 @@ Deno.test("a tool in disabledBrowserTools is not listed and isDisabled is true",
   config.permissions.browser = { permission: "auto", tools: {} };
   const catalog = catalogOf({ config });
   assertEquals(listed(catalog, "browser_click_element"), undefined);
-  assertEquals(catalog.list("browser").map((t) => t.name), [
-    "browser_list_tabs",
-    "browser_navigate_tab",
-    "browser_screenshot_tab",
-    "browser_execute_script",
-  ]);
+  assertEquals(
+    catalog.list("browser").map((t) => t.name),
+    BROWSER_NAMES.filter((n) => n !== "browser_click_element"),
+  );
   const click = findOrFail(catalog, "browser_click_element");
   assertEquals(catalog.isDisabled(click), true, "still found, but disabled");
   assertEquals(catalog.isDisabled(findOrFail(catalog, "browser_list_tabs")), false);

@@ -12,6 +12,7 @@ import {
 import { HUB_ERRORS } from "../../protocol/errors.ts";
 import type { ExtensionLink } from "../extension/link.ts";
 import { abortError, CallError, callError } from "./call_error.ts";
+import { truncationMarker } from "../../extension/src/browser_methods/cap.ts";
 
 export const CALL_TIMEOUT_MS = 30_000;
 export const CALL_MAX_MS = 5 * 60_000;
@@ -103,6 +104,15 @@ export function createDispatcher(link: ExtensionLink, options: DispatcherOptions
   };
 }
 
+/** The most characters of an error message from the extension or a page. */
+export const MAX_ERROR_MESSAGE_CHARS = 4_000;
+
+function capMessage(message: string): string {
+  if (message.length <= MAX_ERROR_MESSAGE_CHARS) return message;
+  return message.slice(0, MAX_ERROR_MESSAGE_CHARS) +
+    truncationMarker(MAX_ERROR_MESSAGE_CHARS, message.length, "The error message was cut.");
+}
+
 /** The extension's answer as a value, or the error it carries (tool errors keep their code). */
 function toValue(tool: string, raw: unknown): { value: unknown; tabId?: number } {
   const parsed = dispatchResultSchema.safeParse(raw);
@@ -114,8 +124,10 @@ function toValue(tool: string, raw: unknown): { value: unknown; tabId?: number }
   }
   const result = parsed.data;
   if (!result.ok) {
-    // Codes the hub owns (TAB_CLOSED when a tab closes mid-call…) keep their meaning.
-    throw new CallError(result.error, !(result.error.code in HUB_ERRORS));
+    // Codes the hub owns (TAB_CLOSED when a tab closes mid-call…) keep their meaning. A message
+    // (a page's exception text, say) is cut so it cannot flood the agent or the audit log.
+    const error = { ...result.error, message: capMessage(result.error.message) };
+    throw new CallError(error, !(error.code in HUB_ERRORS));
   }
   return { value: result.value, tabId: result.tabId };
 }

@@ -10,13 +10,14 @@ import { type ExtensionLink, notConnectedError } from "../extension/link.ts";
 import type { TabStates } from "../extension/tab_states.ts";
 import type { AuditLog } from "../audit/audit_log.ts";
 import type { ManagementContext } from "../management/hub_tool.ts";
-import type { ContentBlock } from "../browser_tools/browser_tool.ts";
+import type { BrowserTool, ContentBlock, ContentContext } from "../browser_tools/browser_tool.ts";
 import type { Catalog, CatalogTool } from "./catalog.ts";
 import { type CallError, callError, toCallError } from "./call_error.ts";
 import type { Confirmations } from "./confirmations.ts";
 import type { Dispatcher, Progress } from "./dispatcher.ts";
 import type { InFlight } from "./in_flight.ts";
 import { checkTabs, resolveInstance } from "./tab_target.ts";
+import { capOutput } from "./output_cap.ts";
 import { needsReview } from "../permissions/review.ts";
 import type { HubConfig } from "../config/schema.ts";
 
@@ -46,6 +47,8 @@ export interface PipelineDeps {
   management: ManagementContext;
   /** Persists "always allow" for one tool as a per-tool `auto`. */
   allowAlways(tool: CatalogTool): Promise<void>;
+  /** Saves a file a browser tool made for the person (`<config dir>/screenshots/`). */
+  saveFile?: ContentContext["saveFile"];
   clock?: () => number;
 }
 
@@ -127,7 +130,11 @@ export function createPipeline(deps: PipelineDeps): Pipeline {
           input: checked.input,
           ...(typeof checked.input.tabId === "number" ? { tabId: checked.input.tabId } : {}),
         }, options);
-        return { ok: true, value, content: tool.browser.toContent?.(value) };
+        return await browserOutcome(tool.browser, value, {
+          input: checked.input,
+          now: clock,
+          saveFile: deps.saveFile ?? noSaveFile,
+        });
       }
       if (!deps.link.isConnected()) throw notConnectedError();
       checkTabs(tool.plugin, deps.tabs.of(tool.plugin.name), checked);
@@ -201,6 +208,20 @@ export function createPipeline(deps: PipelineDeps): Pipeline {
       }
     },
   };
+}
+
+/** A browser tool's value as content (its own `toContent`, or JSON), capped in size. */
+async function browserOutcome(
+  tool: BrowserTool,
+  value: unknown,
+  context: ContentContext,
+): Promise<CallOutcome> {
+  const content = await tool.toContent?.(value, context);
+  return { ok: true, ...capOutput(value, content) };
+}
+
+function noSaveFile(): Promise<string> {
+  return Promise.reject(new Error("this hub has no folder to save files in"));
 }
 
 /** PERMISSION_OFF, saying why: a version awaiting review, or a permission set to off. */

@@ -1,5 +1,5 @@
 import { assertEquals, assertMatch } from "../../tests/helpers/assert.ts";
-import { registerBrowserTools } from "../browser_tools/mod.ts";
+import { BROWSER_TOOLS, registerBrowserTools } from "../browser_tools/mod.ts";
 import { type Catalog, createCatalog } from "../calls/catalog.ts";
 import { defaultConfig, type HubConfig } from "../config/schema.ts";
 import { HUB_TOOLS } from "../management/mod.ts";
@@ -163,8 +163,7 @@ Deno.test("permissionTargetError refuses names that are not browser tools, listi
     const problem = permissionTargetError({ plugin: "browser", tool: name }, registry, catalog);
     assertEquals(
       problem,
-      `No browser tool "${name}". Browser tools: browser_list_tabs, browser_navigate_tab, ` +
-        "browser_click_element, browser_screenshot_tab, browser_execute_script.",
+      `No browser tool "${name}". Browser tools: ${BROWSER_TOOLS.map((t) => t.name).join(", ")}.`,
       name,
     );
   }

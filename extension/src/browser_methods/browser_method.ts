@@ -6,9 +6,17 @@
 import { hubError } from "../../../protocol/errors.ts";
 import type { ErrorCategory } from "../../../protocol/errors.ts";
 import { CallFailure, type TabCalls } from "../tab_calls.ts";
+import type { ExtensionLog } from "../extension_log.ts";
+import type { PanelState } from "../panel/panel_messages.ts";
 
 export interface MethodContext {
   calls: TabCalls;
+  /** The extension's own log (extension_get_logs). */
+  log: ExtensionLog;
+  /** Everything the side panel shows: link, hub sync, tab states, activity, confirmations. */
+  state(): Promise<PanelState>;
+  /** Reloads the extension (after the current answer has gone out). */
+  reload(): void;
 }
 
 export type BrowserMethod = (

@@ -1,0 +1,9 @@
+/**
+ * `dom.hover` (browser_hover_element): moves the (synthetic) mouse onto an element.
+ * Runs in the page through the DOM kit (dom_call.ts).
+ */
+import type { BrowserMethod } from "./browser_method.ts";
+import { domCall } from "./dom_call.ts";
+
+export const domHover: BrowserMethod = (input, context) =>
+  domCall(input, context, "browser_hover_element", "hover", { selector: input.selector });

@@ -1,0 +1,14 @@
+/**
+ * `dom.select` (browser_select_option): selects an option of a <select>.
+ * Runs in the page through the DOM kit (dom_call.ts).
+ */
+import type { BrowserMethod } from "./browser_method.ts";
+import { domCall } from "./dom_call.ts";
+
+export const domSelect: BrowserMethod = (input, context) =>
+  domCall(input, context, "browser_select_option", "select", {
+    selector: input.selector,
+    value: input.value,
+    label: input.label,
+    index: input.index,
+  });

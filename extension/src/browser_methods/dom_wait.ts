@@ -1,0 +1,13 @@
+/**
+ * `dom.wait` (browser_wait_for_element): waits until an element is attached or visible.
+ * Runs in the page through the DOM kit (dom_call.ts).
+ */
+import type { BrowserMethod } from "./browser_method.ts";
+import { domCall } from "./dom_call.ts";
+
+export const domWait: BrowserMethod = (input, context) =>
+  domCall(input, context, "browser_wait_for_element", "wait", {
+    selector: input.selector,
+    state: input.state,
+    timeoutMs: input.timeoutMs,
+  });

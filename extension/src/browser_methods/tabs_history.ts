@@ -1,0 +1,93 @@
+/**
+ * `tabs.back` / `tabs.forward` (browser_go_back, browser_go_forward): one step through the tab's
+ * session history, then wait for the page (a same-document entry made by history.pushState counts
+ * as loaded at once). No entry in that direction is NO_HISTORY.
+ *
+ * Chromium's Back (and chrome.tabs.goBack) skips entries whose page was left without a user
+ * gesture, which includes every page an extension navigated away from (browser_navigate_tab). The
+ * page's own `history.back()` does not skip them, so when Chromium finds no entry, the step is
+ * taken in the page.
+ */
+import { CallFailure } from "../tab_calls.ts";
+import { type BrowserMethod, targetTab, toolFailure } from "./browser_method.ts";
+import { loadedTab, tabActionFailure, watchLoad, watchStart } from "./tab_load.ts";
+
+export type Direction = "back" | "forward";
+
+const TOOL: Record<Direction, string> = { back: "browser_go_back", forward: "browser_go_forward" };
+/** How long a page-side step may take to start a navigation before it counts as no history. */
+export const PAGE_STEP_START_MS = 1_500;
+
+/** Chromium's answer when there is no entry: "Cannot find a next page in history." */
+export function isNoHistoryError(error: unknown): boolean {
+  return /history/i.test((error as Error)?.message ?? String(error));
+}
+
+export function noHistory(tabId: number, direction: Direction, url: string | undefined) {
+  const other = direction === "back" ? "browser_go_forward" : "browser_go_back";
+  return toolFailure(
+    "NO_HISTORY",
+    `Tab ${tabId} (${url ?? "unknown url"}) has no page to go ${direction} to in its history. ` +
+      `Use browser_navigate_tab to load a URL, or ${other} for the other direction.`,
+    "validation",
+  );
+}
+
+type PageStep = "none" | "going" | "maybe";
+
+/** Runs in the page; self-contained. */
+function stepInPage(direction: Direction): PageStep {
+  if (history.length <= 1) return "none";
+  const nav = (globalThis as { navigation?: { canGoBack: boolean; canGoForward: boolean } })
+    .navigation;
+  const sure = direction === "back" ? nav?.canGoBack : nav?.canGoForward;
+  if (direction === "back") history.back();
+  else history.forward();
+  // The Navigation API sees only this origin's entries: false may still be a step elsewhere.
+  return sure ? "going" : "maybe";
+}
+
+/** Steps with the page's own history; false when no navigation started. */
+async function stepInTab(tabId: number, direction: Direction): Promise<boolean> {
+  const start = watchStart(tabId, PAGE_STEP_START_MS);
+  const step = await chrome.scripting.executeScript({
+    target: { tabId },
+    func: stepInPage,
+    args: [direction],
+  }).then((frames) => frames[0]?.result as PageStep | undefined, () => undefined);
+  if (step === "maybe") return await start.started;
+  start.cancel();
+  return step === "going";
+}
+
+async function step(tabId: number, direction: Direction, url: string | undefined) {
+  try {
+    await (direction === "back" ? chrome.tabs.goBack(tabId) : chrome.tabs.goForward(tabId));
+    return;
+  } catch (error) {
+    if (!isNoHistoryError(error)) throw error;
+  }
+  if (!(await stepInTab(tabId, direction))) throw noHistory(tabId, direction, url);
+}
+
+export function historyMethod(direction: Direction): BrowserMethod {
+  const what = TOOL[direction];
+  return async (input, { log }) => {
+    const tab = await targetTab(input);
+    const tabId = tab.id!;
+    const watch = input.waitForLoad !== false ? watchLoad(tabId) : undefined;
+    try {
+      await step(tabId, direction, tab.url);
+    } catch (error) {
+      watch?.cancel();
+      throw error instanceof CallFailure ? error : await tabActionFailure(tabId, what, error);
+    }
+    const loaded = watch ? await watch.loaded : false;
+    const now = await loadedTab(tabId, loaded, what);
+    log.debug(`Went ${direction} in tab ${tabId}`, { from: tab.url, to: now.url });
+    return now;
+  };
+}
+
+export const tabsBack = historyMethod("back");
+export const tabsForward = historyMethod("forward");

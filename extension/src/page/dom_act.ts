@@ -1,0 +1,92 @@
+/** The kit's pointer and scrolling operations: click, hover and scroll. */
+import { clip, findFirst, stringArg, tagOf } from "./dom_find.ts";
+
+/** What the kit remembers between operations in one page. */
+export interface KitState {
+  /** The element the last hover entered (it gets the leave events on the next hover). */
+  hovered?: Element;
+}
+
+const CENTER = { block: "center", inline: "center", behavior: "instant" } as const;
+
+/** `click`: scrolls the selector's first match into view and clicks it. */
+export function clickElement(args: Record<string, unknown>) {
+  const element = findFirst(String(args.selector));
+  element.scrollIntoView(CENTER);
+  if (element instanceof HTMLElement) element.click();
+  else element.dispatchEvent(new MouseEvent("click", { bubbles: true, cancelable: true }));
+  const text = (element.textContent ?? "").trim().replace(/\s+/g, " ").slice(0, 200);
+  return { clicked: true, tag: tagOf(element), text };
+}
+
+function pointerInit(x: number, y: number, bubbles: boolean, related: Element | null) {
+  return {
+    clientX: x,
+    clientY: y,
+    bubbles,
+    cancelable: bubbles,
+    composed: true,
+    relatedTarget: related,
+    pointerId: 1,
+    pointerType: "mouse",
+    isPrimary: true,
+  };
+}
+
+/** over/enter (or out/leave) events, pointer then mouse, as a moving mouse sends them. */
+function crossing(target: Element, x: number, y: number, related: Element | null, into: boolean) {
+  const [over, enter] = into ? ["over", "enter"] : ["out", "leave"];
+  target.dispatchEvent(new PointerEvent(`pointer${over}`, pointerInit(x, y, true, related)));
+  target.dispatchEvent(new PointerEvent(`pointer${enter}`, pointerInit(x, y, false, related)));
+  target.dispatchEvent(new MouseEvent(`mouse${over}`, pointerInit(x, y, true, related)));
+  target.dispatchEvent(new MouseEvent(`mouse${enter}`, pointerInit(x, y, false, related)));
+}
+
+/**
+ * `hover`: scrolls the selector's first match into view and sends the events of a mouse moving
+ * onto its center (the previously hovered element gets out/leave first). CSS `:hover` does not
+ * change: only the page's event handlers see the mouse.
+ */
+export function hoverElement(args: Record<string, unknown>, state: KitState) {
+  const element = findFirst(String(args.selector));
+  element.scrollIntoView(CENTER);
+  const rect = element.getBoundingClientRect();
+  const x = rect.x + rect.width / 2;
+  const y = rect.y + rect.height / 2;
+  const previous = state.hovered;
+  if (previous && previous !== element && previous.isConnected) {
+    crossing(previous, x, y, element, false);
+  }
+  if (previous !== element) crossing(element, x, y, previous ?? null, true);
+  element.dispatchEvent(new PointerEvent("pointermove", pointerInit(x, y, true, null)));
+  element.dispatchEvent(new MouseEvent("mousemove", pointerInit(x, y, true, null)));
+  state.hovered = element;
+  const text = element instanceof HTMLElement ? element.innerText : element.textContent ?? "";
+  return { tag: tagOf(element), text: clip(text) };
+}
+
+/**
+ * `scroll`: brings the selector's first match to the center of the view, or scrolls the page by
+ * x/y pixels, or to its top or bottom; answers with the page's scroll position and size.
+ */
+export function scrollPage(args: Record<string, unknown>) {
+  const selector = stringArg(args.selector);
+  const root = document.scrollingElement ?? document.documentElement;
+  if (selector) findFirst(selector).scrollIntoView(CENTER);
+  else if (args.to === "top") scrollTo({ top: 0, left: scrollX, behavior: "instant" });
+  else if (args.to === "bottom") {
+    scrollTo({ top: root.scrollHeight, left: scrollX, behavior: "instant" });
+  } else {
+    const left = typeof args.x === "number" ? args.x : 0;
+    const top = typeof args.y === "number" ? args.y : 0;
+    if (left || top) scrollBy({ left, top, behavior: "instant" });
+  }
+  return {
+    scrollX: Math.round(scrollX),
+    scrollY: Math.round(scrollY),
+    scrollWidth: root.scrollWidth,
+    scrollHeight: root.scrollHeight,
+    viewportWidth: root.clientWidth,
+    viewportHeight: root.clientHeight,
+  };
+}

@@ -1,0 +1,98 @@
+/// <reference lib="deno.ns" />
+import { assertEquals, assertMatch } from "../../../tests/helpers/assert.ts";
+import {
+  clip,
+  findAll,
+  findFirst,
+  intArg,
+  KitFailure,
+  pickAttributes,
+  stringArg,
+} from "./dom_find.ts";
+
+Deno.test("clip collapses whitespace and cuts with an ellipsis", () => {
+  assertEquals(clip("  a \n\t b  "), "a b");
+  assertEquals(clip("abcdef", 4), "abc…");
+  assertEquals(clip("abcd", 4), "abcd");
+  assertEquals(clip("x".repeat(500)).length, 200);
+});
+
+Deno.test("pickAttributes keeps the listed attributes that are present, clipped", () => {
+  const attributes: Record<string, string> = {
+    id: "email",
+    type: "email",
+    "aria-label": "Your email",
+    "data-x": "not listed",
+    title: "t".repeat(300),
+    alt: "",
+  };
+  const picked = pickAttributes((name) => attributes[name] ?? null);
+  assertEquals(Object.keys(picked), ["id", "type", "aria-label", "title", "alt"]);
+  assertEquals(picked.alt, "", "an empty attribute is still present");
+  assertEquals(picked.title.length, 200);
+});
+
+Deno.test("intArg clamps, floors and falls back; stringArg drops empty strings", () => {
+  assertEquals(intArg(undefined, 20, 1, 100), 20);
+  assertEquals(intArg(500, 20, 1, 100), 100);
+  assertEquals(intArg(0, 20, 1, 100), 1);
+  assertEquals(intArg(7.9, 20, 1, 100), 7);
+  assertEquals(intArg("5", 20, 1, 100), 20);
+  assertEquals(intArg(Number.NaN, 20, 1, 100), 20);
+  assertEquals([stringArg("a"), stringArg(""), stringArg(3)], ["a", undefined, undefined]);
+});
+
+/** Runs `body` with a fake `document` whose querySelector(All) behave as given. */
+function withDocument(fake: { querySelector(s: string): unknown }, body: () => void) {
+  const page = globalThis as Record<string, unknown>;
+  const saved = { document: page.document, location: page.location };
+  page.document = {
+    ...fake,
+    querySelectorAll: (s: string) => {
+      const found = fake.querySelector(s);
+      return found ? [found] : [];
+    },
+  };
+  page.location = { href: "http://127.0.0.1:1234/form" };
+  try {
+    body();
+  } finally {
+    page.document = saved.document;
+    page.location = saved.location;
+  }
+}
+
+function failureOf(run: () => unknown): KitFailure {
+  try {
+    run();
+  } catch (error) {
+    if (error instanceof KitFailure) return error;
+    throw error;
+  }
+  throw new Error("expected a KitFailure");
+}
+
+Deno.test("findFirst / findAll: a bad selector is INVALID_SELECTOR with the browser's reason", () => {
+  withDocument({
+    querySelector: () => {
+      throw new SyntaxError("'a[[' is not a valid selector.");
+    },
+  }, () => {
+    for (const find of [findFirst, findAll]) {
+      const failure = failureOf(() => find("a[["));
+      assertEquals(failure.reason, "INVALID_SELECTOR");
+      assertMatch(failure.message, /^"a\[\[" is not a valid CSS selector: 'a\[\[' is not/);
+    }
+  });
+});
+
+Deno.test("findFirst: no match is ELEMENT_NOT_FOUND naming the selector, page and next step", () => {
+  withDocument({ querySelector: () => null }, () => {
+    const failure = failureOf(() => findFirst("#missing"));
+    assertEquals(failure.reason, "ELEMENT_NOT_FOUND");
+    assertMatch(failure.message, /"#missing"/);
+    assertMatch(failure.message, /http:\/\/127\.0\.0\.1:1234\/form/);
+    assertMatch(failure.message, /browser_query_elements/);
+    assertEquals(findAll("#missing"), [], "findAll finds nothing without failing");
+  });
+});

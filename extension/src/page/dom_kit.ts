@@ -1,0 +1,75 @@
+/**
+ * The page-side DOM kit, bundled as `dom_kit.js`. The extension injects it by file into a tab's
+ * isolated world (which shares the page's DOM but not its scripts, and is not bound by the page's
+ * Content-Security-Policy); it installs one object on that world's `globalThis`. Each browser
+ * method then runs a tiny function there that calls `kit.run(op, args)` and gets a plain JSON
+ * outcome back (extension/src/browser_methods/dom_call.ts).
+ */
+import {
+  DOM_KIT_GLOBAL,
+  DOM_KIT_VERSION,
+  type DomKit,
+  type DomOp,
+  type KitOutcome,
+} from "./dom_kit_types.ts";
+import { KitFailure } from "./dom_find.ts";
+import { queryElements, readHtml, readText, waitForElement } from "./dom_read.ts";
+import { clickElement, hoverElement, type KitState, scrollPage } from "./dom_act.ts";
+import { typeText } from "./dom_type.ts";
+import { selectOption } from "./dom_select.ts";
+import { pressKey } from "./dom_press.ts";
+
+type Operation = (args: Record<string, unknown>, state: KitState) => unknown;
+
+export const DOM_OPS: Record<DomOp, Operation> = {
+  text: readText,
+  html: readHtml,
+  query: queryElements,
+  wait: waitForElement,
+  click: clickElement,
+  type: typeText,
+  select: selectOption,
+  key: pressKey,
+  scroll: scrollPage,
+  hover: hoverElement,
+};
+
+/** A kit whose `run` never throws: failures come back as `{ ok: false, reason, message }`. */
+export function createDomKit(ops: Record<string, Operation> = DOM_OPS): DomKit {
+  const state: KitState = {};
+  return {
+    version: DOM_KIT_VERSION,
+    async run(op, args) {
+      const operation = Object.hasOwn(ops, op) ? ops[op] : undefined;
+      if (!operation) {
+        return { ok: false, reason: "UNKNOWN_OPERATION", message: `The DOM kit has no "${op}".` };
+      }
+      try {
+        const value = await operation(args ?? {}, state);
+        return { ok: true, value: value as Record<string, unknown> };
+      } catch (error) {
+        return failed(error);
+      }
+    },
+  };
+}
+
+function failed(error: unknown): KitOutcome {
+  if (error instanceof KitFailure) {
+    return { ok: false, reason: error.reason, message: error.message };
+  }
+  const message = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+  return { ok: false, reason: "PAGE_ERROR", message };
+}
+
+/** Puts the kit on `target` unless this version is there already; returns the kit in place. */
+export function installDomKit(target: object = globalThis): DomKit {
+  const current = Reflect.get(target, DOM_KIT_GLOBAL) as DomKit | undefined;
+  if (current?.version === DOM_KIT_VERSION) return current;
+  const kit = createDomKit();
+  Reflect.set(target, DOM_KIT_GLOBAL, kit);
+  return kit;
+}
+
+// The bundle's one effect, in a page (not when a test or the service worker imports this).
+if (typeof document !== "undefined") installDomKit();

@@ -1,0 +1,80 @@
+/**
+ * The kit's type operation: puts text into an input, textarea or contenteditable element the
+ * way frameworks notice (native value setter, then `input` and `change` events), optionally
+ * submitting afterwards.
+ */
+import { capText } from "../browser_methods/cap.ts";
+import { findFirst, tagOf } from "./dom_find.ts";
+import {
+  contentOf,
+  type Editable,
+  editable,
+  fireChange,
+  fireInput,
+  isField,
+  setFieldValue,
+} from "./dom_edit.ts";
+import { dispatchKey } from "./dom_press.ts";
+import { keyInfo } from "./dom_keys.ts";
+
+/** The longest `value` the result echoes. */
+export const TYPED_VALUE_MAX = 1_000;
+
+/** Replaces (or appends to) a contenteditable's content through the editing commands. */
+function typeRich(target: HTMLElement, text: string, clear: boolean) {
+  const range = document.createRange();
+  range.selectNodeContents(target);
+  if (!clear) range.collapse(false);
+  const selection = getSelection();
+  selection?.removeAllRanges();
+  selection?.addRange(range);
+  const done = text === ""
+    ? document.execCommand("delete")
+    : document.execCommand("insertText", false, text);
+  if (done) return;
+  if (clear) target.textContent = text;
+  else target.append(text);
+  fireInput(target, "insertText", text);
+}
+
+/** Submits the field's form (requestSubmit) or, outside a form, presses Enter on it. */
+function submitFrom(target: Editable): Record<string, unknown> {
+  const form = isField(target) ? target.form : target.closest("form");
+  if (!form) {
+    dispatchKey(target, keyInfo("Enter")!, []);
+    return { submitted: "enter" };
+  }
+  if (!form.checkValidity()) {
+    const invalid = form.querySelector<HTMLInputElement>(":invalid");
+    form.requestSubmit(); // shows the browser's validation message, submits nothing
+    return {
+      submitted: "blocked",
+      validationMessage: `${
+        invalid?.name || invalid?.id || "a field"
+      }: ${invalid?.validationMessage}`,
+    };
+  }
+  form.requestSubmit();
+  return { submitted: "form" };
+}
+
+/** `type`: focuses the selector's first match and sets (clear) or appends its text. */
+export function typeText(args: Record<string, unknown>) {
+  const selector = String(args.selector);
+  const text = String(args.text ?? "");
+  const clear = args.clear !== false;
+  const target = editable(findFirst(selector), selector);
+  target.scrollIntoView({ block: "center", inline: "center", behavior: "instant" });
+  target.focus({ preventScroll: true });
+  if (isField(target)) {
+    setFieldValue(target, clear ? text : target.value + text);
+    fireInput(target, "insertText", text);
+    fireChange(target);
+  } else {
+    typeRich(target, text, clear);
+  }
+  const value =
+    capText(contentOf(target), TYPED_VALUE_MAX, "Read it with browser_query_elements.").text;
+  const submitted = args.submit === true ? submitFrom(target) : {};
+  return { tag: tagOf(target), value, ...submitted };
+}

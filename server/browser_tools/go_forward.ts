@@ -1,0 +1,15 @@
+import { z } from "zod";
+import { type BrowserTool, tabIdField } from "./browser_tool.ts";
+
+export const goForward: BrowserTool = {
+  name: "browser_go_forward",
+  displayName: "Go forward",
+  description: "Go one step forward in a tab's history, like the browser's Forward button, and " +
+    "by default wait for the page (at most 25 s; an entry made by history.pushState counts as " +
+    "loaded at once). Returns tabId, url, title, loaded. No later entry: NO_HISTORY.",
+  input: z.object({
+    tabId: tabIdField,
+    waitForLoad: z.boolean().default(true).describe("Wait for the page (default true)."),
+  }),
+  method: "tabs.forward",
+};

@@ -1,0 +1,32 @@
+import { z } from "zod";
+import { type BrowserTool, tabIdField } from "./browser_tool.ts";
+
+export const pressKey: BrowserTool = {
+  name: "browser_press_key",
+  displayName: "Press key",
+  description: "Press a key in a tab's page: focuses the element matching selector (default: " +
+    "the focused element, else the body) and sends it synthetic keydown, keypress (for " +
+    "characters and Enter) and keyup events with key, code and modifier flags; the page's " +
+    "handlers see them. Because synthetic events have no default action, the tool also does " +
+    "what the key would have done in the page: a character is typed into a focused text field, " +
+    "Backspace/Delete delete there, Enter submits the field's form (or clicks a focused button " +
+    "or link, or adds a line in a textarea), Space clicks a focused button or checkbox. " +
+    "Browser-level actions do NOT happen: Tab does not move focus, arrows and PageDown do not " +
+    "scroll (use browser_scroll), shortcuts like Control+T do nothing. Returns tabId, key, " +
+    "modifiers, target ({tag, id, name, type}) and effect (inserted, deleted, submitted, " +
+    "clicked, prevented when the page cancelled the event, or none).",
+  input: z.object({
+    key: z.string().min(1).describe(
+      'A KeyboardEvent.key value: one character ("a", "A", "1", " ") or a name such as Enter, ' +
+        "Escape, Tab, Backspace, Delete, ArrowDown, PageUp, Home, F5.",
+    ),
+    modifiers: z.array(z.enum(["Alt", "Control", "Meta", "Shift"])).max(4).optional().describe(
+      "Modifier keys held during the press.",
+    ),
+    selector: z.string().min(1).optional().describe(
+      "CSS selector of the element to focus first. Omit to press on the focused element.",
+    ),
+    tabId: tabIdField,
+  }),
+  method: "dom.key",
+};
