@@ -13,20 +13,23 @@ import { createPageLinks } from "./page_links.ts";
 import { createPluginDispatcher } from "./plugin_dispatch.ts";
 import { createPluginStore, pluginMatches } from "./plugin_store.ts";
 import { MAX_REPLY_BYTES, type ServerHandlers } from "./rpc_peer.ts";
-import { showStatus } from "./status_badge.ts";
 import { CallFailure, createTabCalls } from "./tab_calls.ts";
 import { createTabTracker } from "./tab_tracker.ts";
+import { createExtensionLog } from "./extension_log.ts";
+import { createSidePanel } from "./side_panel.ts";
 
 // Extension pages forbid eval; zod must not try to compile validators.
 z.config({ jitless: true });
 
 export const KEEPALIVE_ALARM = "hub-keepalive";
 
+const log = createExtensionLog();
 const store = createPluginStore();
 const injector = createInjector();
 const calls = createTabCalls();
 const peer = () => connection.peer();
-const tracker = createTabTracker(store, injector, peer, pluginMatches);
+const tracker = createTabTracker(store, injector, peer, pluginMatches, () => panel.tabsChanged());
+const panel = createSidePanel({ connection: () => connection, store, tracker, log });
 const links = createPageLinks((message, sender) =>
   handlePageEvent(message, sender, { store, tracker, peer })
 );
@@ -43,11 +46,16 @@ function tooLarge(method: string, bytes: number): unknown {
   };
 }
 
+/** Reloads the extension once the current answer has had time to go out. */
+function reloadSoon() {
+  setTimeout(() => chrome.runtime.reload(), 200);
+}
+
 async function dispatch(params: DispatchParams): Promise<DispatchResult> {
   try {
     return params.kind === "plugin"
       ? await dispatchPluginTool(params)
-      : await dispatchBrowserTool(params, { calls });
+      : await dispatchBrowserTool(params, { calls, log, state: panel.state, reload: reloadSoon });
   } catch (error) {
     if (error instanceof CallFailure) return { ok: false, error: error.payload };
     const message = (error as Error)?.message ?? String(error);
@@ -89,9 +97,10 @@ async function reloadIfUpdated(hubVersion: string) {
 }
 
 const handlers: ServerHandlers = {
-  "sync.full": ({ plugins, hubVersion }) => {
-    applyPlugins(store.replace(plugins as SyncPlugin[]));
-    void reloadIfUpdated(hubVersion);
+  "sync.full": (params) => {
+    applyPlugins(store.replace(params.plugins as SyncPlugin[]));
+    panel.synced(params);
+    void reloadIfUpdated(params.hubVersion);
   },
   "plugin.update": ({ plugin }) => {
     store.set(plugin);
@@ -103,17 +112,18 @@ const handlers: ServerHandlers = {
     tracker.report();
     return { ok: known };
   },
-  "plugins.changed": () => {},
+  "plugins.changed": () => panel.tabsChanged(),
   "tool.dispatch": (params) => dispatch(params),
-  "tool.invocationStart": () => {},
-  "tool.invocationEnd": () => {},
+  "tool.invocationStart": (params) => panel.invocationStart(params),
+  "tool.invocationEnd": (params) => panel.invocationEnd(params),
+  "confirmation.request": (params) => panel.confirmationRequest(params),
   "extension.reload": () => chrome.runtime.reload(),
   pong: () => {},
 };
 
 const connection = createConnection(handlers, {
   onConnected: (linked) => void tracker.syncAll(linked).catch(console.warn),
-  onStatus: showStatus,
+  onStatus: (status) => panel.linkChanged(status),
   oversize: tooLarge,
 });
 
@@ -148,12 +158,20 @@ chrome.tabs.onActivated.addListener(({ tabId }) => {
   void chrome.tabs.get(tabId).then((tab) => tracker.refreshTab(tab)).catch(() => {});
 });
 chrome.windows.onFocusChanged.addListener(() => tracker.report());
-chrome.runtime.onConnect.addListener((port) => links.accept(port));
+chrome.runtime.onConnect.addListener((port) => panel.accept(port) || links.accept(port));
 chrome.alarms.onAlarm.addListener((alarm) => {
   if (alarm.name === KEEPALIVE_ALARM) connection.ensure();
 });
-// After another browser profile took the link, clicking the icon takes it back.
-chrome.action.onClicked.addListener(() => connection.takeOver());
+chrome.notifications.onButtonClicked.addListener((id, index) =>
+  panel.notifications.buttonClicked(id, index)
+);
+chrome.notifications.onClicked.addListener((id) => panel.notifications.clicked(id));
+panel.notifications.clearStale();
+// The toolbar icon opens the side panel (its "Connect" button takes the link back from another
+// browser profile).
+void chrome.sidePanel.setPanelBehavior({ openPanelOnActionClick: true }).catch((error) =>
+  log.warn("Cannot make the toolbar icon open the side panel", error)
+);
 
 void chrome.alarms.create(KEEPALIVE_ALARM, { periodInMinutes: 0.5 });
 connection.ensure();

@@ -99,8 +99,8 @@ export function createConnection(handlers: ServerHandlers, events: ConnectionEve
       // Another browser profile's extension took over. Retrying would take the link back and
       // forth forever, so this one waits until the user clicks its icon (takeOver).
       replaced = true;
-      const lastError = "another browser profile's hub extension is connected; click the hub " +
-        "icon to connect this one instead";
+      const lastError = "another browser profile's hub extension is connected; open the hub " +
+        'side panel and choose "Connect this browser" to connect this one instead';
       return setStatus({ state: "disconnected", port: status.port, lastError, replaced });
     }
     const why = reason ||

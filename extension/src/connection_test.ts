@@ -325,7 +325,7 @@ Deno.test("close code 4000 (replaced by another browser) waits for takeOver()", 
     await until("disconnected", () => h.connection.status().state === "disconnected");
     const status = h.connection.status();
     assertEquals(status.replaced, true);
-    assertMatch(status.lastError!, /another browser profile.*click the hub icon/);
+    assertMatch(status.lastError!, /another browser profile.*Connect this browser/);
     await sleep(1_500);
     assertEquals(h.delays.length, before);
     // The alarm's ensure() does not take the link back either: only the user does.

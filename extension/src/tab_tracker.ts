@@ -62,6 +62,8 @@ export function createTabTracker(
   injector: Injector,
   peer: () => RpcPeer | undefined,
   matches: (plugin: SyncPlugin, url?: string) => boolean,
+  /** Called after every reported change (the side panel refreshes). */
+  onChange: () => void = () => {},
 ): TabTracker {
   /** tabId → plugin → ready. */
   const ready = new Map<number, Map<string, boolean>>();
@@ -168,7 +170,10 @@ export function createTabTracker(
   function report() {
     changes++;
     clearTimeout(reportTimer);
-    reportTimer = setTimeout(() => void sendChanges().catch(console.warn), 0);
+    reportTimer = setTimeout(() => {
+      onChange();
+      void sendChanges().catch(console.warn);
+    }, 0);
   }
 
   return {

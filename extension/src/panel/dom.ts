@@ -1,0 +1,97 @@
+/**
+ * A tiny DOM helper for the side panel: `h("button", { class: "x", onclick }, "Allow")` builds an
+ * element; `reconcile` keeps a keyed list of elements in place, so a state push updates what is
+ * there instead of rebuilding it (focus, open `<details>` and half-made choices survive).
+ */
+
+export type Child = Node | string | number | false | null | undefined;
+
+type Attrs = Record<string, unknown>;
+
+/** Creates `<tag>` with attributes (`on*` functions become listeners; false/undefined are skipped). */
+export function h<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  attrs: Attrs = {},
+  ...children: (Child | Child[])[]
+): HTMLElementTagNameMap[K] {
+  const el = document.createElement(tag);
+  for (const [name, value] of Object.entries(attrs)) {
+    if (value === undefined || value === false || value === null) continue;
+    if (name.startsWith("on") && typeof value === "function") {
+      el.addEventListener(name.slice(2), value as EventListener);
+    } else if (name === "value" && "value" in el) {
+      (el as HTMLInputElement).value = String(value);
+    } else {
+      el.setAttribute(name, value === true ? "" : String(value));
+    }
+  }
+  append(el, children);
+  return el;
+}
+
+/** Appends children (nested arrays flattened, empty ones skipped). */
+export function append(parent: Node, children: (Child | Child[])[]): void {
+  for (const child of children.flat()) {
+    if (child === undefined || child === null || child === false) continue;
+    parent.appendChild(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+}
+
+/** Replaces all children of `parent`. */
+export function replaceChildren(parent: Element, ...children: (Child | Child[])[]): void {
+  parent.replaceChildren();
+  append(parent, children);
+}
+
+/** Sets an element's text only when it changed (keeps screen readers quiet otherwise). */
+export function setText(el: Element, text: string): void {
+  if (el.textContent !== text) el.textContent = text;
+}
+
+/** A view of one list item: its element, and how to bring it up to date. */
+export interface Keyed<T> {
+  el: HTMLElement;
+  update(item: T): void;
+}
+
+/**
+ * Makes `container`'s children the views of `items`, in order: new keys get `create`, existing
+ * ones `update`, missing ones are removed (`onRemove` first). Returns the views by key.
+ */
+export function reconcile<T>(
+  container: Element,
+  views: Map<string, Keyed<T>>,
+  items: T[],
+  key: (item: T) => string,
+  create: (item: T) => Keyed<T>,
+  onRemove?: (key: string, view: Keyed<T>) => void,
+): Map<string, Keyed<T>> {
+  const wanted = new Set(items.map(key));
+  for (const [k, view] of views) {
+    if (wanted.has(k)) continue;
+    onRemove?.(k, view);
+    view.el.remove();
+    views.delete(k);
+  }
+  let previous: Element | null = null;
+  for (const item of items) {
+    const k = key(item);
+    let view = views.get(k);
+    if (view) view.update(item);
+    else {
+      view = create(item);
+      view.update(item);
+      views.set(k, view);
+    }
+    const next: ChildNode | null = previous ? previous.nextSibling : container.firstChild;
+    if (next !== view.el) container.insertBefore(view.el, next);
+    previous = view.el;
+  }
+  return views;
+}
+
+/** An id unique in this document, for label/aria wiring. */
+let counter = 0;
+export function uid(prefix: string): string {
+  return `${prefix}-${++counter}`;
+}

@@ -1,0 +1,114 @@
+/**
+ * The panel's end of the runtime port to the service worker (panel_messages.ts): receives state
+ * pushes, sends commands and matches each `reply` to its request. When the port closes (the
+ * worker was stopped or reloaded), waiting requests fail with a clear message and the client
+ * connects again, which wakes the worker.
+ */
+import type { PanelCommand, PanelMessage, PanelRequest, PanelState } from "./panel_messages.ts";
+
+/** The part of `chrome.runtime.Port` the client uses. */
+export interface PortLike {
+  postMessage(message: PanelRequest): void;
+  onMessage: { addListener(listener: (message: PanelMessage) => void): void };
+  onDisconnect: { addListener(listener: () => void): void };
+  disconnect(): void;
+}
+
+export interface PanelClient {
+  /** Sends a command; resolves on an ok reply, rejects with the worker's error text. */
+  send(command: PanelCommand): Promise<void>;
+  close(): void;
+}
+
+export interface PanelClientEvents {
+  onState(state: PanelState): void;
+  /** The port closed; `reconnectInMs` later the client connects again. */
+  onPortLost?(reconnectInMs: number): void;
+}
+
+export const RECONNECT_MS = 500;
+/** A request the worker never answers fails after this long. */
+export const REPLY_TIMEOUT_MS = 15_000;
+
+interface Waiting {
+  resolve(): void;
+  reject(error: Error): void;
+  timer: ReturnType<typeof setTimeout>;
+}
+
+export function createPanelClient(
+  connect: () => PortLike,
+  events: PanelClientEvents,
+): PanelClient {
+  let port: PortLike | undefined;
+  let nextId = 1;
+  let closed = false;
+  let retry: ReturnType<typeof setTimeout> | undefined;
+  const waiting = new Map<number, Waiting>();
+
+  function settle(requestId: number, error?: Error) {
+    const w = waiting.get(requestId);
+    if (!w) return;
+    waiting.delete(requestId);
+    clearTimeout(w.timer);
+    if (error) w.reject(error);
+    else w.resolve();
+  }
+
+  function onMessage(message: PanelMessage) {
+    if (message.type === "state") events.onState(message.state);
+    else if (message.type === "reply") {
+      settle(message.requestId, message.ok ? undefined : new Error(message.error));
+    }
+  }
+
+  function onDisconnect(lost: PortLike) {
+    if (port !== lost) return;
+    port = undefined;
+    for (const id of [...waiting.keys()]) {
+      settle(id, new Error("The extension restarted before answering. Try again."));
+    }
+    if (closed) return;
+    events.onPortLost?.(RECONNECT_MS);
+    retry = setTimeout(open, RECONNECT_MS);
+  }
+
+  function open() {
+    if (closed) return;
+    const opened = connect();
+    port = opened;
+    opened.onMessage.addListener(onMessage);
+    opened.onDisconnect.addListener(() => onDisconnect(opened));
+  }
+
+  open();
+
+  return {
+    send(command) {
+      if (!port) {
+        return Promise.reject(
+          new Error("Not connected to the extension yet. Wait a moment, then try again."),
+        );
+      }
+      const requestId = nextId++;
+      const promise = new Promise<void>((resolve, reject) => {
+        const timer = setTimeout(() => {
+          settle(
+            requestId,
+            new Error("The extension did not answer within 15 s. Try again."),
+          );
+        }, REPLY_TIMEOUT_MS);
+        waiting.set(requestId, { resolve, reject, timer });
+      });
+      port.postMessage({ requestId, command });
+      return promise;
+    },
+    close() {
+      closed = true;
+      clearTimeout(retry);
+      for (const id of [...waiting.keys()]) settle(id, new Error("The panel closed."));
+      port?.disconnect();
+      port = undefined;
+    },
+  };
+}

@@ -1,0 +1,106 @@
+/**
+ * What the side panel and the service worker say to each other over one runtime port
+ * (`PANEL_PORT`). The worker pushes the whole `PanelState` on connect and on every change; the
+ * panel sends commands, each with a `requestId` the worker answers with a `reply`. The panel
+ * never talks to the hub itself: permission changes go through the worker's `config.*` requests.
+ */
+import type { SyncPlugin, SyncTool, TabStateChange } from "../../../protocol/events.ts";
+import type { ErrorPayload } from "../../../protocol/errors.ts";
+
+export const PANEL_PORT = "hub-panel";
+
+export type Permission = "off" | "ask" | "auto";
+
+/** Why the extension is not connected, and what the person should do about it. */
+export interface LinkProblem {
+  kind:
+    | "not_running" //      nothing answers on the port
+    | "wrong_secret" //     the hub answers, but refuses auth.json's secret
+    | "version_mismatch" // hub and extension versions differ
+    | "not_set_up" //       server.json / auth.json missing or broken
+    | "replaced" //         another browser profile's extension holds the link
+    | "other";
+  /** One sentence: what is wrong. */
+  message: string;
+  /** One sentence: what to do. */
+  fix: string;
+}
+
+export interface LinkView {
+  state: "connecting" | "connected" | "disconnected";
+  port?: number;
+  connectedAt?: number;
+  /** Set while disconnected, and when connected to a hub of another version. */
+  problem?: LinkProblem;
+}
+
+/** What the hub last sent (`sync.full`); absent until the first one arrives. */
+export interface HubView {
+  version: string;
+  skipPermissions: boolean;
+  /** Skip-permissions is set by the hub's environment (HUB_DANGEROUSLY_SKIP_PERMISSIONS=1). */
+  skipPermissionsForced: boolean;
+  /** Default permission of the built-in browser tools (`permissions.browser.permission`). */
+  browserPermission: Permission;
+  plugins: SyncPlugin[];
+  browserTools: SyncTool[];
+  disabledBrowserTools: string[];
+}
+
+export interface ActivityEntry {
+  /** The invocation id (also the confirmation id of an `ask` call). */
+  id: string;
+  tool: string;
+  plugin: string;
+  startedAt: number;
+  state: "running" | "waiting" | "succeeded" | "failed";
+  durationMs?: number;
+  error?: Pick<ErrorPayload, "code" | "message">;
+}
+
+export interface PendingConfirmation {
+  id: string;
+  tool: string;
+  plugin: string;
+  /** Display names when the hub's sync knows them. */
+  toolDisplayName?: string;
+  pluginDisplayName?: string;
+  parameters: Record<string, unknown>;
+  receivedAt: number;
+  /** Milliseconds since epoch after which the hub stops waiting. */
+  expiresAt: number;
+}
+
+export interface PanelState {
+  extensionVersion: string;
+  link: LinkView;
+  hub?: HubView;
+  /** Tab state per plugin name, as the extension sees it. */
+  tabs: Record<string, TabStateChange>;
+  /** Newest first, at most ACTIVITY_LIMIT. */
+  activity: ActivityEntry[];
+  /** Oldest first: the order they should be answered in. */
+  confirmations: PendingConfirmation[];
+}
+
+export const ACTIVITY_LIMIT = 50;
+
+export type PanelCommand =
+  | { type: "setPluginPermission"; plugin: string; permission: Permission }
+  | { type: "setToolPermission"; plugin: string; tool: string; permission: Permission }
+  | { type: "setSkipPermissions"; enabled: boolean }
+  | { type: "confirm"; id: string; decision: "allow" | "deny"; alwaysAllow?: boolean }
+  /** Connect now: retry at once, or take the link back from another profile. */
+  | { type: "reconnect" };
+
+/** Panel → worker. */
+export interface PanelRequest {
+  requestId: number;
+  command: PanelCommand;
+}
+
+/** Worker → panel. */
+export type PanelMessage =
+  | { type: "state"; state: PanelState }
+  | { type: "reply"; requestId: number; ok: true }
+  | { type: "reply"; requestId: number; ok: false; error: string };
