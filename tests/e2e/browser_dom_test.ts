@@ -7,46 +7,13 @@
 import type { Page } from "playwright-core";
 import { assert, assertEquals, assertMatch } from "../helpers/assert.ts";
 import { browserSkipReason } from "../helpers/browser.ts";
-import { callTool, type E2E, startE2E, waitForExtension } from "../helpers/e2e_fixture.ts";
-import { type ApiReply, eventually } from "../helpers/hub_api.ts";
+import { callTool, startE2E, waitForExtension } from "../helpers/e2e_fixture.ts";
+import { eventually } from "../helpers/hub_api.ts";
 import { type Client, connectMcp } from "../helpers/mcp_client.ts";
+import { failed, ok, tabIdOf } from "../helpers/tool_replies.ts";
 
 const skip = browserSkipReason();
 if (skip) console.log(`Skipping browser_dom_test.ts: ${skip}`);
-
-/** A successful REST call's value (structuredContent). */
-function ok(reply: ApiReply, what: string) {
-  assertEquals(reply.status, 200, `${what}: ${JSON.stringify(reply.body).slice(0, 800)}`);
-  assert(!reply.body.isError, `${what}: ${JSON.stringify(reply.body)}`);
-  return reply.body.structuredContent;
-}
-
-/** Asserts a failed REST call's status, code, category and message; returns the error. */
-function failed(
-  reply: ApiReply,
-  expected: { status: number; code: string; category?: string; message?: RegExp },
-) {
-  const error = reply.body?.structuredContent?.error;
-  assertEquals(
-    { status: reply.status, code: error?.code, isError: reply.body?.isError },
-    { status: expected.status, code: expected.code, isError: true },
-    JSON.stringify(reply.body),
-  );
-  if (expected.category) assertEquals(error.category, expected.category);
-  if (expected.message) assertMatch(error.message, expected.message);
-  return error;
-}
-
-/** The extension's tab id of a playwright page (found by its unique URL). */
-async function tabIdOf(e2e: E2E, page: Page): Promise<number> {
-  let found: { tabId: number; url: string }[] = [];
-  await eventually(async () => {
-    const tabs = ok(await callTool(e2e, "browser_list_tabs"), "list tabs").tabs;
-    found = tabs.filter((t: { url: string }) => t.url === page.url());
-    return found.length === 1;
-  }, () => `no single tab with url ${page.url()}: ${JSON.stringify(found)}`);
-  return found[0].tabId;
-}
 
 /** The `/form` page's own event log (`#log li`). */
 const eventLog = (page: Page) => page.locator("#log li").allTextContents();

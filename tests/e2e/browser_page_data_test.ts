@@ -9,9 +9,10 @@ import type { Page } from "playwright-core";
 import { assert, assertEquals, assertMatch } from "../helpers/assert.ts";
 import { browserSkipReason } from "../helpers/browser.ts";
 import { callTool, type E2E, startE2E, waitForExtension } from "../helpers/e2e_fixture.ts";
-import { type ApiReply, eventually } from "../helpers/hub_api.ts";
+import { eventually } from "../helpers/hub_api.ts";
 import { type Client, connectMcp } from "../helpers/mcp_client.ts";
 import { MAX_OUTPUT_CHARS } from "../../server/calls/output_cap.ts";
+import { failed, ok, tabIdOf } from "../helpers/tool_replies.ts";
 
 const skip = browserSkipReason();
 if (skip) console.log(`Skipping browser_page_data_test.ts: ${skip}`);
@@ -38,34 +39,9 @@ const decode = (data: string) => Uint8Array.from(atob(data), (c) => c.charCodeAt
 const startsWith = (bytes: Uint8Array, signature: number[]) =>
   signature.every((b, i) => bytes[i] === b);
 
-/** A successful REST call's value (structuredContent). */
-function ok(reply: ApiReply, what: string) {
-  assertEquals(reply.status, 200, `${what}: ${JSON.stringify(reply.body).slice(0, 1000)}`);
-  assert(!reply.body.isError, `${what}: ${JSON.stringify(reply.body).slice(0, 1000)}`);
-  return reply.body.structuredContent;
-}
-
-/** Asserts a failed REST call's status and code (and message); returns the error. */
-function failed(reply: ApiReply, status: number, code: string, message?: RegExp) {
-  const error = reply.body?.structuredContent?.error;
-  assertEquals([reply.status, error?.code], [status, code], JSON.stringify(reply.body));
-  if (message) assertMatch(error.message, message);
-  return error;
-}
-
 /** The tab ids the extension sees. */
 async function tabIds(e2e: E2E): Promise<{ tabId: number; url: string }[]> {
   return ok(await callTool(e2e, "browser_list_tabs"), "list tabs").tabs;
-}
-
-/** The extension's tab id of a playwright page (found by its unique URL). */
-async function tabIdOf(e2e: E2E, page: Page): Promise<number> {
-  let found: { tabId: number }[] = [];
-  await eventually(async () => {
-    found = (await tabIds(e2e)).filter((t) => t.url === page.url());
-    return found.length === 1;
-  }, () => `no single tab with url ${page.url()}`);
-  return found[0].tabId;
 }
 
 function consoleLogs(e2e: E2E, tabId: number, args: Record<string, unknown> = {}) {
@@ -165,8 +141,14 @@ async function consoleSteps(t: Deno.TestContext, e2e: E2E) {
       assertEquals(last.entries.map((e) => e.text), [25, 26, 27, 28, 29].map((i) => `many ${i}`));
       assertEquals(last.total, 37);
       assertMatch(last.note!, /newest 5 of 37/);
-      failed(await consoleLogs(e2e, tabId, { limit: 1001 }), 400, "INVALID_ARGUMENTS");
-      failed(await consoleLogs(e2e, tabId, { level: "log" }), 400, "INVALID_ARGUMENTS");
+      failed(await consoleLogs(e2e, tabId, { limit: 1001 }), {
+        status: 400,
+        code: "INVALID_ARGUMENTS",
+      });
+      failed(await consoleLogs(e2e, tabId, { level: "log" }), {
+        status: 400,
+        code: "INVALID_ARGUMENTS",
+      });
     });
 
     await t.step("clear empties the log; the page keeps the last 1000", async () => {
@@ -209,7 +191,11 @@ async function consoleSteps(t: Deno.TestContext, e2e: E2E) {
     await t.step("about:blank is NOT_A_WEB_PAGE; a closed tab is TAB_NOT_FOUND", async () => {
       const blank = await openBlank(e2e);
       try {
-        failed(await consoleLogs(e2e, blank.tabId), 422, "NOT_A_WEB_PAGE", /about:blank/);
+        failed(await consoleLogs(e2e, blank.tabId), {
+          status: 422,
+          code: "NOT_A_WEB_PAGE",
+          message: /about:blank/,
+        });
       } finally {
         await blank.page.close();
       }
@@ -217,7 +203,7 @@ async function consoleSteps(t: Deno.TestContext, e2e: E2E) {
         async () => !(await tabIds(e2e)).some((tab) => tab.tabId === blank.tabId),
         () => "the blank tab never went away",
       );
-      failed(await consoleLogs(e2e, blank.tabId), 404, "TAB_NOT_FOUND");
+      failed(await consoleLogs(e2e, blank.tabId), { status: 404, code: "TAB_NOT_FOUND" });
     });
   } finally {
     await page.close();
@@ -288,12 +274,11 @@ async function cookieSteps(t: Deno.TestContext, e2e: E2E) {
     await t.step("about:blank is NOT_A_WEB_PAGE", async () => {
       const blank = await openBlank(e2e);
       try {
-        failed(
-          await callTool(e2e, "browser_get_cookies", { tabId: blank.tabId }),
-          422,
-          "NOT_A_WEB_PAGE",
-          /not a web page/,
-        );
+        failed(await callTool(e2e, "browser_get_cookies", { tabId: blank.tabId }), {
+          status: 422,
+          code: "NOT_A_WEB_PAGE",
+          message: /not a web page/,
+        });
       } finally {
         await blank.page.close();
       }
@@ -350,17 +335,15 @@ async function screenshotSteps(t: Deno.TestContext, e2e: E2E, mcp: Client) {
     });
 
     await t.step("too large even as a JPEG: SCREENSHOT_TOO_LARGE", async () => {
-      failed(
-        await callTool(e2e, "browser_screenshot_tab", { tabId: pictureTab, maxBytes: 1000 }),
-        422,
-        "SCREENSHOT_TOO_LARGE",
-        /over maxBytes 1000\. Pass a larger maxBytes/,
-      );
-      failed(
-        await callTool(e2e, "browser_screenshot_tab", { tabId: pictureTab, maxBytes: 10 }),
-        400,
-        "INVALID_ARGUMENTS",
-      );
+      failed(await callTool(e2e, "browser_screenshot_tab", { tabId: pictureTab, maxBytes: 1000 }), {
+        status: 422,
+        code: "SCREENSHOT_TOO_LARGE",
+        message: /over maxBytes 1000\. Pass a larger maxBytes/,
+      });
+      failed(await callTool(e2e, "browser_screenshot_tab", { tabId: pictureTab, maxBytes: 10 }), {
+        status: 400,
+        code: "INVALID_ARGUMENTS",
+      });
     });
 
     await t.step("save: true writes the image under <config>/screenshots", async () => {

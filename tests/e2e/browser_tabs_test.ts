@@ -8,56 +8,13 @@ import type { Page } from "playwright-core";
 import { assert, assertEquals, assertMatch } from "../helpers/assert.ts";
 import { browserSkipReason } from "../helpers/browser.ts";
 import { callTool, type E2E, startE2E, waitForExtension } from "../helpers/e2e_fixture.ts";
-import { type ApiReply, eventually, health } from "../helpers/hub_api.ts";
+import { eventually, health } from "../helpers/hub_api.ts";
 import { type Client, connectMcp } from "../helpers/mcp_client.ts";
 import { VERSION } from "../../protocol/version.ts";
+import { failed, listTabs, ok, tabIdOf } from "../helpers/tool_replies.ts";
 
 const skip = browserSkipReason();
 if (skip) console.log(`Skipping browser_tabs_test.ts: ${skip}`);
-
-interface ListedTab {
-  tabId: number;
-  windowId: number;
-  url: string;
-  active: boolean;
-}
-
-/** A successful REST call's value (structuredContent). */
-function ok(reply: ApiReply, what: string) {
-  assertEquals(reply.status, 200, `${what}: ${JSON.stringify(reply.body)}`);
-  assert(!reply.body.isError, `${what}: ${JSON.stringify(reply.body)}`);
-  return reply.body.structuredContent;
-}
-
-/** Asserts a failed REST call: status, code (and category / message when given). */
-function failed(
-  reply: ApiReply,
-  expected: { status: number; code: string; category?: string; message?: RegExp },
-) {
-  const error = reply.body?.structuredContent?.error;
-  assertEquals(
-    { status: reply.status, code: error?.code, isError: reply.body?.isError },
-    { status: expected.status, code: expected.code, isError: true },
-    JSON.stringify(reply.body),
-  );
-  if (expected.category) assertEquals(error.category, expected.category);
-  if (expected.message) assertMatch(error.message, expected.message);
-  return error;
-}
-
-async function listTabs(e2e: E2E): Promise<ListedTab[]> {
-  return ok(await callTool(e2e, "browser_list_tabs"), "browser_list_tabs").tabs;
-}
-
-/** The extension's tab id of a playwright page (found by its unique URL). */
-async function tabIdOf(e2e: E2E, page: Page): Promise<number> {
-  let found: ListedTab[] = [];
-  await eventually(async () => {
-    found = (await listTabs(e2e)).filter((t) => t.url === page.url());
-    return found.length === 1;
-  }, () => `no single tab with url ${page.url()}: ${JSON.stringify(found)}`);
-  return found[0].tabId;
-}
 
 /** The playwright page showing `url` (a tab the extension opened). */
 async function pageAt(e2e: E2E, url: string): Promise<Page> {

@@ -4,7 +4,6 @@
  * MCP SDK client; every result is checked against what the browser really did (playwright's view
  * of the pages, the web app's login state).
  */
-import type { Page } from "playwright-core";
 import { assert, assertEquals, assertMatch } from "../helpers/assert.ts";
 import { browserSkipReason } from "../helpers/browser.ts";
 import { callTool, type E2E, startE2E, waitForExtension } from "../helpers/e2e_fixture.ts";
@@ -16,18 +15,10 @@ import {
   writeConfig,
 } from "../helpers/hub_api.ts";
 import { type Client, connectMcp } from "../helpers/mcp_client.ts";
+import { failed, type ListedTab, listTabs, ok, tabIdOf } from "../helpers/tool_replies.ts";
 
 const skip = browserSkipReason();
 if (skip) console.log(`Skipping browser_tools_test.ts: ${skip}`);
-
-interface ListedTab {
-  tabId: number;
-  windowId: number;
-  url: string;
-  title: string;
-  active: boolean;
-  status: string;
-}
 
 const PNG_SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
 
@@ -45,45 +36,6 @@ function assertPng(data: string): { width: number; height: number } {
   const size = { width: view.getUint32(16), height: view.getUint32(20) };
   assert(size.width > 0 && size.height > 0, `empty PNG ${JSON.stringify(size)}`);
   return size;
-}
-
-/** A successful REST call's value (structuredContent). */
-function ok(reply: ApiReply, what: string) {
-  assertEquals(reply.status, 200, `${what}: ${JSON.stringify(reply.body)}`);
-  assert(!reply.body.isError, `${what}: ${JSON.stringify(reply.body)}`);
-  return reply.body.structuredContent;
-}
-
-/** Asserts a failed REST call: status, code (and category / message when given). */
-function failed(
-  reply: ApiReply,
-  expected: { status: number; code: string; category?: string; message?: RegExp },
-) {
-  const error = reply.body?.structuredContent?.error;
-  assertEquals(
-    { status: reply.status, code: error?.code, isError: reply.body?.isError },
-    { status: expected.status, code: expected.code, isError: true },
-    JSON.stringify(reply.body),
-  );
-  if (expected.category) assertEquals(error.category, expected.category);
-  if (expected.message) assertMatch(error.message, expected.message);
-  assertEquals(reply.body.content[0].type, "text");
-  assertMatch(reply.body.content[0].text, new RegExp(`^${expected.code}: `));
-  return error;
-}
-
-async function listTabs(e2e: E2E): Promise<ListedTab[]> {
-  return ok(await callTool(e2e, "browser_list_tabs"), "browser_list_tabs").tabs;
-}
-
-/** The extension's tab id of a playwright page (found by its unique URL). */
-async function tabIdOf(e2e: E2E, page: Page): Promise<number> {
-  let found: ListedTab[] = [];
-  await eventually(async () => {
-    found = (await listTabs(e2e)).filter((t) => t.url === page.url());
-    return found.length === 1;
-  }, () => `no single tab with url ${page.url()}: ${JSON.stringify(found)}`);
-  return found[0].tabId;
 }
 
 function execute(e2e: E2E, code: string, tabId?: number) {
