@@ -48,6 +48,8 @@ export function firstRunText(paths: HubPaths, createdSecret: boolean): string {
     "Browser extension (once): open chrome://extensions in Chromium, turn on Developer mode,",
     `choose "Load unpacked" and select ${paths.extensionDir}`,
     "hub keeps that folder up to date; the extension connects by itself while hub runs.",
+    "Click its toolbar icon for the side panel: allow tools there (all start off) and answer",
+    'the confirmations of tools set to "ask".',
     "",
   );
   return lines.join("\n");

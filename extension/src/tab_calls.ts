@@ -82,12 +82,26 @@ export function createTabCalls(): TabCalls {
   };
 }
 
+/** What Chromium says when a page is closed to extensions (chrome://, about:blank, Web Store). */
+const NOT_SCRIPTABLE =
+  /Cannot access (contents of url|a chrome|a chrome-extension)|cannot be scripted|Missing host permission/i;
+
 /** A failed `chrome.scripting` / `chrome.tabs` call as the error the agent should see. */
 async function explain(tabId: number, what: string, error: unknown): Promise<CallFailure> {
   const message = (error as Error)?.message ?? String(error);
   const exists = await chrome.tabs.get(tabId).then(() => true, () => false);
   if (!exists) {
     return new CallFailure(hubError("TAB_CLOSED", `Tab ${tabId} was closed while ${what} ran.`));
+  }
+  if (NOT_SCRIPTABLE.test(message)) {
+    return new CallFailure({
+      code: "PAGE_NOT_SCRIPTABLE",
+      message: `Chromium does not let extensions into the page in tab ${tabId} (${message}). ` +
+        "Pages such as about:blank, chrome:// and the Web Store are closed to them: use a tab " +
+        "with an http(s) page.",
+      category: "permission",
+      retryable: false,
+    });
   }
   return new CallFailure(
     hubError("EXTENSION_ERROR", `The browser could not run ${what} in tab ${tabId}: ${message}`),

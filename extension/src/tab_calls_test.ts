@@ -99,15 +99,35 @@ Deno.test("a work error while the tab still exists is EXTENSION_ERROR with the b
   await withTabs(new Set([5]), async () => {
     const calls = createTabCalls();
     const failed = await failureOf(
-      calls.run(5, "the echo tool", () => Promise.reject(new Error("Cannot access contents"))),
+      calls.run(5, "the echo tool", () => Promise.reject(new Error("Frame 3 was removed"))),
     );
     assertEquals(failed.payload.code, "EXTENSION_ERROR");
     assertEquals(failed.payload.category, "internal");
     assertMatch(
       failed.payload.message,
-      /could not run the echo tool in tab 5: Cannot access contents/,
+      /could not run the echo tool in tab 5: Frame 3 was removed/,
     );
     assertEquals(calls.running(5), 0);
+  });
+});
+
+Deno.test("a page closed to extensions (about:blank, chrome://) is PAGE_NOT_SCRIPTABLE", async () => {
+  await withTabs(new Set([5]), async () => {
+    const calls = createTabCalls();
+    for (
+      const words of [
+        'Cannot access contents of url "about:blank". Extension manifest must request permission',
+        "Cannot access a chrome:// URL",
+        "The extensions gallery cannot be scripted.",
+      ]
+    ) {
+      const failed = await failureOf(calls.run(5, "x", () => Promise.reject(new Error(words))));
+      assertEquals([failed.payload.code, failed.payload.category], [
+        "PAGE_NOT_SCRIPTABLE",
+        "permission",
+      ]);
+      assertMatch(failed.payload.message, /use a tab with an http\(s\) page/);
+    }
   });
 });
 
