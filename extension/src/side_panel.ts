@@ -15,7 +15,7 @@ import { diagnose, versionProblem } from "./link_diagnosis.ts";
 import { createPanelHub } from "./panel_hub.ts";
 import type { HubView, LinkProblem, PanelCommand, PanelState } from "./panel/panel_messages.ts";
 import { pluginMatches, type PluginStore } from "./plugin_store.ts";
-import { showBadge } from "./status_badge.ts";
+import { createBadge } from "./status_badge.ts";
 import type { TabTracker } from "./tab_tracker.ts";
 import { pluginTabState } from "./tab_tracker.ts";
 
@@ -34,6 +34,7 @@ export function createSidePanel(deps: SidePanelDeps) {
   let sync: SyncParams | undefined;
   let problem: LinkProblem | undefined;
   let diagnosing = 0;
+  const showBadge = createBadge();
 
   const changed = () => {
     showBadge(deps.connection().status(), queue.list().length);

@@ -5,7 +5,27 @@
  */
 import type { LinkStatus } from "./connection.ts";
 
-export function showBadge(status: LinkStatus, pending: number): void {
+/**
+ * A badge painter. Chromium is told only about changes: every tool call passes through here (its
+ * start and end), and each chrome.action call costs a round trip to the browser process.
+ */
+export function createBadge(): (status: LinkStatus, pending: number) => void {
+  let shown = "";
+  return (status, pending) => {
+    const key = JSON.stringify([
+      status.state,
+      status.port,
+      status.lastError,
+      status.replaced,
+      pending,
+    ]);
+    if (key === shown) return;
+    shown = key;
+    paint(status, pending);
+  };
+}
+
+function paint(status: LinkStatus, pending: number): void {
   const link = status.state === "connected"
     ? `hub: connected to 127.0.0.1:${status.port}.`
     : status.replaced
@@ -23,8 +43,8 @@ export function showBadge(status: LinkStatus, pending: number): void {
     ? "…"
     : "off";
   const color = pending > 0 ? "#c25400" : "#b00020";
+  const title = waiting + link + " Click for the hub panel.";
   void chrome.action.setBadgeText({ text }).catch(() => {});
   void chrome.action.setBadgeBackgroundColor({ color }).catch(() => {});
-  void chrome.action.setTitle({ title: waiting + link + " Click for the hub panel." })
-    .catch(() => {});
+  void chrome.action.setTitle({ title }).catch(() => {});
 }
