@@ -12,7 +12,7 @@ import {
 import { HUB_ERRORS } from "../../protocol/errors.ts";
 import type { ExtensionLink } from "../extension/link.ts";
 import { abortError, CallError, callError } from "./call_error.ts";
-import { truncationMarker } from "../../extension/src/browser_methods/cap.ts";
+import { capText } from "../../extension/src/browser_methods/cap.ts";
 
 export const CALL_TIMEOUT_MS = 30_000;
 export const CALL_MAX_MS = 5 * 60_000;
@@ -107,11 +107,8 @@ export function createDispatcher(link: ExtensionLink, options: DispatcherOptions
 /** The most characters of an error message from the extension or a page. */
 export const MAX_ERROR_MESSAGE_CHARS = 4_000;
 
-function capMessage(message: string): string {
-  if (message.length <= MAX_ERROR_MESSAGE_CHARS) return message;
-  return message.slice(0, MAX_ERROR_MESSAGE_CHARS) +
-    truncationMarker(MAX_ERROR_MESSAGE_CHARS, message.length, "The error message was cut.");
-}
+const capMessage = (message: string) =>
+  capText(message, MAX_ERROR_MESSAGE_CHARS, "The error message was cut.").text;
 
 /** The extension's answer as a value, or the error it carries (tool errors keep their code). */
 function toValue(tool: string, raw: unknown): { value: unknown; tabId?: number } {

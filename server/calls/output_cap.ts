@@ -5,7 +5,7 @@
  * is not JSON); text blocks of custom content are cut one by one; images are left alone (tools cap
  * them by bytes).
  */
-import { truncationMarker } from "../../extension/src/browser_methods/cap.ts";
+import { capText } from "../../extension/src/browser_methods/cap.ts";
 import type { ContentBlock } from "../browser_tools/browser_tool.ts";
 
 /** The most characters of text one browser tool call returns. */
@@ -20,11 +20,7 @@ export interface CappedOutput {
   content?: ContentBlock[];
 }
 
-function cut(text: string, limit: number): string {
-  return text.length <= limit
-    ? text
-    : text.slice(0, limit) + truncationMarker(limit, text.length, HINT);
-}
+const cut = (text: string, limit: number) => capText(text, limit, HINT).text;
 
 /** Caps a browser tool's value and content to `limit` characters of text. */
 export function capOutput(
