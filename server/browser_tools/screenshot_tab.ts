@@ -5,22 +5,10 @@ import { type BrowserTool, type ContentBlock, tabIdField } from "./browser_tool.
 import {
   DEFAULT_MAX_BYTES,
   MAX_MAX_BYTES,
-} from "../../extension/src/browser_methods/screenshot_limits.ts";
+  type Shot,
+} from "../../extension/src/browser_methods/screenshot_contract.ts";
 
 export { DEFAULT_MAX_BYTES, MAX_MAX_BYTES };
-
-/** What the extension's `tabs.screenshot` answers. */
-interface Shot {
-  tabId: number;
-  mimeType: string;
-  format: "png" | "jpeg";
-  bytes: number;
-  reduced: boolean;
-  pngBytes?: number;
-  quality?: number;
-  maxBytes: number;
-  data: string;
-}
 
 /** `screenshot-2025-01-02T03-04-05.678Z-tab7.png` (no colons, so it works on every OS). */
 export function screenshotFileName(time: number, tabId: number, format: string): string {

@@ -7,27 +7,10 @@
  */
 import { type BrowserMethod, targetTab, toolFailure } from "./browser_method.ts";
 
-import { DEFAULT_MAX_BYTES, MAX_MAX_BYTES } from "./screenshot_limits.ts";
+import { DEFAULT_MAX_BYTES, MAX_MAX_BYTES, type Shot } from "./screenshot_contract.ts";
 
 export const JPEG_QUALITIES = [80, 60, 40];
 const CAPTURE_RETRIES = 3;
-
-export interface Shot {
-  tabId: number;
-  mimeType: "image/png" | "image/jpeg";
-  format: "png" | "jpeg";
-  /** Decoded size of `data`. */
-  bytes: number;
-  /** True when the PNG was over `maxBytes` and this is a smaller JPEG. */
-  reduced: boolean;
-  /** The PNG's size when reduced. */
-  pngBytes?: number;
-  /** JPEG quality (0–100) when reduced. */
-  quality?: number;
-  maxBytes: number;
-  /** Base64. */
-  data: string;
-}
 
 /** Decoded size of base64 text. */
 export function base64Bytes(data: string): number {
