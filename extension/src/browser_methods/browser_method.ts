@@ -46,6 +46,27 @@ export async function targetTab(input: Record<string, unknown>): Promise<chrome.
   );
 }
 
+/**
+ * The target tab (see `targetTab`), which must show an http(s) page; otherwise NOT_A_WEB_PAGE,
+ * whose message goes on with `why` (", so it has no cookies. …").
+ */
+export async function webPageTab(
+  input: Record<string, unknown>,
+  why: string,
+): Promise<{ tab: chrome.tabs.Tab; tabId: number; url: string }> {
+  const tab = await targetTab(input);
+  const tabId = tab.id!;
+  const url = tab.url ?? "";
+  if (!/^https?:/i.test(url)) {
+    throw toolFailure(
+      "NOT_A_WEB_PAGE",
+      `Tab ${tabId} shows ${url || "no page"}, not a web page${why}`,
+      "validation",
+    );
+  }
+  return { tab, tabId, url };
+}
+
 /** The first frame's result of `chrome.scripting.executeScript`. */
 export function firstResult<T>(frames: chrome.scripting.InjectionResult<unknown>[]): T {
   if (!frames[0]) throw new Error("the page returned no result");

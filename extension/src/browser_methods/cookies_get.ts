@@ -3,7 +3,7 @@
  * tab's current URL, HttpOnly ones included (page scripts cannot see those), from the tab's own
  * cookie store (an incognito tab has its own). Values longer than MAX_COOKIE_VALUE are cut.
  */
-import { type BrowserMethod, targetTab, toolFailure } from "./browser_method.ts";
+import { type BrowserMethod, webPageTab } from "./browser_method.ts";
 import { capText } from "./cap.ts";
 
 /** The most characters of a cookie's value returned. */
@@ -17,17 +17,10 @@ const SAME_SITE: Record<string, string> = {
 };
 
 export const cookiesGet: BrowserMethod = async (input) => {
-  const tab = await targetTab(input);
-  const tabId = tab.id!;
-  const url = tab.url ?? "";
-  if (!/^https?:/i.test(url)) {
-    throw toolFailure(
-      "NOT_A_WEB_PAGE",
-      `Tab ${tabId} shows ${url || "no page"}, not a web page, so it has no cookies. ` +
-        "Navigate the tab to an http(s) site first.",
-      "validation",
-    );
-  }
+  const { tabId, url } = await webPageTab(
+    input,
+    ", so it has no cookies. Navigate the tab to an http(s) site first.",
+  );
   const stores = await chrome.cookies.getAllCookieStores();
   const storeId = stores.find((store) => store.tabIds.includes(tabId))?.id;
   const cookies = await chrome.cookies.getAll({

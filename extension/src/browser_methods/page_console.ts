@@ -4,7 +4,7 @@
  * in the page (see page/console_recorder.ts). Only messages since the page loaded are there, and
  * only for pages loaded after the extension was installed or reloaded.
  */
-import { type BrowserMethod, firstResult, targetTab, toolFailure } from "./browser_method.ts";
+import { type BrowserMethod, firstResult, webPageTab } from "./browser_method.ts";
 import {
   CONSOLE_BUFFER_KEY,
   type ConsoleEntry,
@@ -82,17 +82,10 @@ export function fitEntries(entries: ConsoleEntry[], budget = MAX_ANSWER_CHARS): 
 }
 
 export const pageConsole: BrowserMethod = async (input, { calls }) => {
-  const tab = await targetTab(input);
-  const tabId = tab.id!;
-  const url = tab.url ?? "";
-  if (!/^https?:/i.test(url)) {
-    throw toolFailure(
-      "NOT_A_WEB_PAGE",
-      `Tab ${tabId} shows ${url || "no page"}, not a web page; console messages are recorded ` +
-        "only on http(s) pages. Navigate the tab to a site first.",
-      "validation",
-    );
-  }
+  const { tabId, url } = await webPageTab(
+    input,
+    "; console messages are recorded only on http(s) pages. Navigate the tab to a site first.",
+  );
   const minRank = LEVEL_RANK[(input.level as ConsoleLevel) ?? "debug"] ?? 0;
   const limit = Math.min(Math.max(Math.floor(Number(input.limit ?? 100)), 1), 1000);
   const read = await calls.run(tabId, "browser_get_console_logs", async () =>
