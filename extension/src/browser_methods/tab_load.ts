@@ -31,6 +31,17 @@ export interface WatchOptions {
 
 type FrameDetails = { tabId: number; frameId: number };
 
+// deno-lint-ignore no-explicit-any
+type Listening = [chrome.events.Event<(...args: any[]) => void>, (...args: any[]) => void];
+
+/** Adds each listener to its Chromium event; returns the function that removes them all. */
+function listen(pairs: Listening[]): () => void {
+  for (const [event, listener] of pairs) event.addListener(listener);
+  return () => {
+    for (const [event, listener] of pairs) event.removeListener(listener);
+  };
+}
+
 /** Starts watching `tabId`; call it before the action so no event is missed. */
 export function watchLoad(tabId: number, options: WatchOptions = {}): LoadWatch {
   let started = options.started ?? false;
@@ -64,12 +75,14 @@ export function watchLoad(tabId: number, options: WatchOptions = {}): LoadWatch 
   const nav = chrome.webNavigation;
   const timer = setTimeout(() => done(false), options.timeoutMs ?? NAVIGATE_WAIT_MS);
   const poller = setInterval(() => void poll(), options.pollMs ?? LOAD_POLL_MS);
-  chrome.tabs.onUpdated.addListener(onUpdated);
-  chrome.tabs.onRemoved.addListener(onRemoved);
-  nav.onCommitted.addListener(onCommitted);
-  nav.onCompleted.addListener(onCompleted);
-  nav.onHistoryStateUpdated.addListener(onSameDocument);
-  nav.onReferenceFragmentUpdated.addListener(onSameDocument);
+  const stop = listen([
+    [chrome.tabs.onUpdated, onUpdated],
+    [chrome.tabs.onRemoved, onRemoved],
+    [nav.onCommitted, onCommitted],
+    [nav.onCompleted, onCompleted],
+    [nav.onHistoryStateUpdated, onSameDocument],
+    [nav.onReferenceFragmentUpdated, onSameDocument],
+  ]);
 
   let finished = false;
   function done(value: boolean) {
@@ -77,12 +90,7 @@ export function watchLoad(tabId: number, options: WatchOptions = {}): LoadWatch 
     finished = true;
     clearTimeout(timer);
     clearInterval(poller);
-    chrome.tabs.onUpdated.removeListener(onUpdated);
-    chrome.tabs.onRemoved.removeListener(onRemoved);
-    nav.onCommitted.removeListener(onCommitted);
-    nav.onCompleted.removeListener(onCompleted);
-    nav.onHistoryStateUpdated.removeListener(onSameDocument);
-    nav.onReferenceFragmentUpdated.removeListener(onSameDocument);
+    stop();
     resolve(value);
   }
 
@@ -110,24 +118,21 @@ export function watchStart(tabId: number, timeoutMs: number): StartWatch {
   };
   const nav = chrome.webNavigation;
   const timer = setTimeout(() => done(false), timeoutMs);
-  chrome.tabs.onUpdated.addListener(onUpdated);
-  chrome.tabs.onRemoved.addListener(onRemoved);
-  nav.onBeforeNavigate.addListener(onFrame);
-  nav.onCommitted.addListener(onFrame);
-  nav.onHistoryStateUpdated.addListener(onFrame);
-  nav.onReferenceFragmentUpdated.addListener(onFrame);
+  const stop = listen([
+    [chrome.tabs.onUpdated, onUpdated],
+    [chrome.tabs.onRemoved, onRemoved],
+    [nav.onBeforeNavigate, onFrame],
+    [nav.onCommitted, onFrame],
+    [nav.onHistoryStateUpdated, onFrame],
+    [nav.onReferenceFragmentUpdated, onFrame],
+  ]);
 
   let finished = false;
   function done(value: boolean) {
     if (finished) return;
     finished = true;
     clearTimeout(timer);
-    chrome.tabs.onUpdated.removeListener(onUpdated);
-    chrome.tabs.onRemoved.removeListener(onRemoved);
-    nav.onBeforeNavigate.removeListener(onFrame);
-    nav.onCommitted.removeListener(onFrame);
-    nav.onHistoryStateUpdated.removeListener(onFrame);
-    nav.onReferenceFragmentUpdated.removeListener(onFrame);
+    stop();
     resolve(value);
   }
 
