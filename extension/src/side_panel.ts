@@ -14,10 +14,9 @@ import { readHubAddress } from "./hub_files.ts";
 import { diagnose, versionProblem } from "./link_diagnosis.ts";
 import { createPanelHub } from "./panel_hub.ts";
 import type { HubView, LinkProblem, PanelCommand, PanelState } from "./panel/panel_messages.ts";
-import { pluginMatches, type PluginStore } from "./plugin_store.ts";
+import type { PluginStore } from "./plugin_store.ts";
 import { createBadge } from "./status_badge.ts";
 import type { TabTracker } from "./tab_tracker.ts";
-import { pluginTabState } from "./tab_tracker.ts";
 
 export interface SidePanelDeps {
   connection(): Connection;
@@ -77,10 +76,7 @@ export function createSidePanel(deps: SidePanelDeps) {
 
   async function state(): Promise<PanelState> {
     const status = deps.connection().status();
-    const tabs = await chrome.tabs.query({});
-    const states = deps.store.all().map((p) =>
-      pluginTabState(p, tabs, pluginMatches, (id) => deps.tracker.isReady(id, p.name))
-    );
+    const states = await deps.tracker.states();
     const connected = status.state === "connected";
     const linkProblem = connected
       ? (sync ? versionProblem(sync.hubVersion, extensionVersion) : undefined)

@@ -36,6 +36,8 @@ export interface TabTracker {
   report(): void;
   /** Grows with every change to tabs, windows or readiness: cached tab choices older are stale. */
   epoch(): number;
+  /** Every plugin's tab state now (what the hub is told, and the side panel shows). */
+  states(): Promise<TabStateChange[]>;
 }
 
 /** One plugin's state, from the open tabs and what the probes found. */
@@ -146,18 +148,21 @@ export function createTabTracker(
     await Promise.all(plugins.map((p) => probe(tab.id!, p.name)));
   }
 
+  async function states(): Promise<TabStateChange[]> {
+    const tabs = await chrome.tabs.query({});
+    return store.all().map((p) => pluginTabState(p, tabs, matches, (id) => isReady(id, p.name)));
+  }
+
   async function sendChanges() {
     const connected = peer();
     if (!connected) return;
-    const tabs = await chrome.tabs.query({});
-    for (const plugin of store.all()) {
-      const change = pluginTabState(plugin, tabs, matches, (id) => isReady(id, plugin.name));
+    for (const change of await states()) {
       const text = JSON.stringify(change);
-      if (sent.get(plugin.name) === text) continue;
-      sent.set(plugin.name, text);
+      if (sent.get(change.plugin) === text) continue;
+      sent.set(change.plugin, text);
       connected.request("tab.stateChanged", change).catch((error) => {
-        sent.delete(plugin.name); // resend with the next report
-        console.warn(`hub: tab.stateChanged for ${plugin.name} failed`, error);
+        sent.delete(change.plugin); // resend with the next report
+        console.warn(`hub: tab.stateChanged for ${change.plugin} failed`, error);
       });
     }
     for (const name of sent.keys()) if (!store.get(name)) sent.delete(name);
@@ -198,15 +203,13 @@ export function createTabTracker(
     isReady,
     urlOf: (tabId) => urls.get(tabId),
     async syncAll(connected) {
-      const tabs = await chrome.tabs.query({});
-      const plugins = store.all().map((p) =>
-        pluginTabState(p, tabs, matches, (id) => isReady(id, p.name))
-      );
+      const plugins = await states();
       sent.clear();
       for (const change of plugins) sent.set(change.plugin, JSON.stringify(change));
       connected.notify("tab.syncAll", { plugins });
     },
     report,
     epoch: () => changes,
+    states,
   };
 }
