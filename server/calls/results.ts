@@ -18,8 +18,8 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
 }
 
 export function successResult(value: unknown, content?: ContentBlock[]): CallToolResult {
-  const text = typeof value === "string" ? value : JSON.stringify(value ?? null);
-  const result: CallToolResult = { content: content ?? [{ type: "text", text }] };
+  const text = () => typeof value === "string" ? value : JSON.stringify(value ?? null);
+  const result: CallToolResult = { content: content ?? [{ type: "text", text: text() }] };
   if (isPlainObject(value) && !content) result.structuredContent = value;
   return result;
 }
