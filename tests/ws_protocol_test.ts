@@ -188,14 +188,17 @@ Deno.test("config.getState answers with the plugins, tools and permissions", asy
   });
 });
 
+/** The demo plugin with one setting (`limit`, 1–10) for config.setPluginSettings. */
+const WITH_SETTINGS = {
+  ...DEMO,
+  plugins: [{
+    ...DEMO_PLUGIN,
+    hub: { configSchema: { limit: { type: "number", label: "Limit", min: 1, max: 10 } } },
+  }],
+};
+
 Deno.test("config.set* requests persist to config.json, answer with the state and announce it", async () => {
-  await withFixture({
-    ...DEMO,
-    plugins: [{
-      ...DEMO_PLUGIN,
-      hub: { configSchema: { limit: { type: "number", label: "Limit", min: 1, max: 10 } } },
-    }],
-  }, async (f) => {
+  await withFixture(WITH_SETTINGS, async (f) => {
     const changed = f.ext.next("plugins.changed");
     const tool = await f.ext.request("config.setToolPermission", {
       plugin: "demo",
@@ -247,13 +250,7 @@ Deno.test("config.set* requests persist to config.json, answer with the state an
 });
 
 Deno.test("config.set* with bad input gets -32602 naming the problem and changes nothing", async () => {
-  await withFixture({
-    ...DEMO,
-    plugins: [{
-      ...DEMO_PLUGIN,
-      hub: { configSchema: { limit: { type: "number", label: "Limit", min: 1, max: 10 } } },
-    }],
-  }, async (f) => {
+  await withFixture(WITH_SETTINGS, async (f) => {
     const before = await Deno.readTextFile(f.configPath);
     const cases: [string, Json, RegExp][] = [
       ["config.setToolPermission", { plugin: "nope", tool: "echo", permission: "auto" }, /nope/],

@@ -7,7 +7,14 @@
 import type { Page } from "playwright-core";
 import { assert, assertEquals, assertMatch } from "../helpers/assert.ts";
 import { browserSkipReason } from "../helpers/browser.ts";
-import { callTool, type E2E, startE2E, waitForExtension } from "../helpers/e2e_fixture.ts";
+import {
+  callTool,
+  type E2E,
+  markWorker,
+  startE2E,
+  waitForExtension,
+  waitForNewWorker,
+} from "../helpers/e2e_fixture.ts";
 import { eventually, health } from "../helpers/hub_api.ts";
 import { type Client, connectMcp } from "../helpers/mcp_client.ts";
 import { VERSION } from "../../protocol/version.ts";
@@ -332,20 +339,10 @@ Deno.test({
       });
 
       await t.step("extension_reload reloads the extension, which reconnects", async () => {
-        const before = await e2e.browser.serviceWorker();
-        await before.evaluate(() => Object.assign(globalThis, { __beforeReload: true }));
+        await markWorker(e2e);
         const value = ok(await callTool(e2e, "extension_reload"), "reload");
         assertEquals(value, { reloading: true, version: VERSION });
-        let fresh = false;
-        await eventually(async () => {
-          try {
-            const worker = await e2e.browser.serviceWorker();
-            fresh = !(await worker.evaluate(() => "__beforeReload" in globalThis));
-          } catch {
-            fresh = false; // the old worker is going away
-          }
-          return fresh;
-        }, () => "the service worker was not replaced by the reload");
+        await waitForNewWorker(e2e);
         await waitForExtension(e2e);
         assertEquals((await health(e2e.hub)).extensionConnected, true);
         assertMatch(e2e.hub.output(), /Extension disconnected/);

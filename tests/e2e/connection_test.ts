@@ -14,7 +14,15 @@ import { join } from "node:path";
 import type { Worker } from "playwright-core";
 import { assert, assertEquals, assertMatch } from "../helpers/assert.ts";
 import { browserSkipReason, CHROMIUM_ARGS, CHROMIUM_PATH } from "../helpers/browser.ts";
-import { callTool, type E2E, PLUGIN, startE2E, waitForExtension } from "../helpers/e2e_fixture.ts";
+import {
+  callTool,
+  type E2E,
+  markWorker,
+  PLUGIN,
+  startE2E,
+  waitForExtension,
+  waitForNewWorker,
+} from "../helpers/e2e_fixture.ts";
 import { eventually } from "../helpers/hub_api.ts";
 import { runHub, type RunningHub, startHub, tempConfigDir } from "../helpers/hub_process.ts";
 import type { HealthPayload } from "../../protocol/health.ts";
@@ -230,8 +238,7 @@ Deno.test({
       });
 
       await timed("POST /extension/reload → the extension reloads and reconnects", async () => {
-        const before = await e2e.browser.serviceWorker();
-        await before.evaluate(() => Object.assign(globalThis, { __beforeReload: true }));
+        await markWorker(e2e);
         const linesBefore = connectedLines(e2e.hub);
         const res = await fetch(`${e2e.hub.url}/extension/reload`, {
           method: "POST",
@@ -245,16 +252,7 @@ Deno.test({
         assertMatch(e2e.hub.output(), /Extension disconnected/);
         await waitForExtension(e2e);
         // A new service worker runs: the marker set in the old one is gone.
-        let fresh = false;
-        await eventually(async () => {
-          try {
-            const worker = await e2e.browser.serviceWorker();
-            fresh = !(await worker.evaluate(() => "__beforeReload" in globalThis));
-          } catch {
-            fresh = false; // the old worker is going away
-          }
-          return fresh;
-        }, () => "the service worker was not replaced by the reload");
+        await waitForNewWorker(e2e);
         await waitForBadge(e2e, (b) => b.text === "", "connected");
         await e2e.waitForTabState("ready");
         await assertEchoWorks(e2e, "after extension reload");

@@ -110,3 +110,21 @@ export async function waitForExtension(e2e: E2E): Promise<void> {
 export function callTool(e2e: E2E, name: string, args: Record<string, unknown> = {}) {
   return api(e2e.hub, "POST", `/tools/${name}/call`, { arguments: args });
 }
+
+/** Marks the running service worker, so `waitForNewWorker` can tell it from its replacement. */
+export async function markWorker(e2e: E2E): Promise<void> {
+  const worker = await e2e.browser.serviceWorker();
+  await worker.evaluate(() => Object.assign(globalThis, { __beforeReload: true }));
+}
+
+/** Waits until the running service worker is not the marked one: the extension reloaded. */
+export async function waitForNewWorker(e2e: E2E): Promise<void> {
+  await eventually(async () => {
+    try {
+      const worker = await e2e.browser.serviceWorker();
+      return !(await worker.evaluate(() => "__beforeReload" in globalThis));
+    } catch {
+      return false; // the old worker is going away
+    }
+  }, () => "the service worker was not replaced by the reload");
+}
