@@ -14,6 +14,7 @@ import { resolvePluginPath } from "../server/config/paths.ts";
 import { CliError } from "./cli_error.ts";
 import { parsePort } from "./port.ts";
 import { BROWSER_TOOLS } from "../server/browser_tools/mod.ts";
+import { ownValue, reservedKeyError } from "../protocol/safe_keys.ts";
 
 export const SETTABLE_KEYS = [
   "tool-permission.<plugin>.<tool>  off|ask|auto",
@@ -80,8 +81,15 @@ function permissionValue(value: string): Permission {
   throw new CliError(`"${value}" is not a permission: use one of ${PERMISSIONS.join(", ")}.`);
 }
 
+/** Refuses names of Object.prototype members as keys of config objects. */
+function checkKey(key: string, what: string): void {
+  const problem = reservedKeyError(key, what);
+  if (problem) throw new CliError(`${problem}.`);
+}
+
 function checkPluginName(name: string, allowBrowser: boolean): void {
   if (allowBrowser && name === "browser") return;
+  checkKey(name, "plugin");
   if ((RESERVED_PLUGIN_NAMES as readonly string[]).includes(name)) {
     throw new CliError(
       `"${name}" is reserved and is not a plugin name` +
@@ -98,6 +106,7 @@ function checkPluginName(name: string, allowBrowser: boolean): void {
 
 function toolPermission(plugin: string, tool: string, value: string): ConfigChange {
   checkPluginName(plugin, true);
+  checkKey(tool, "tool");
   if (tool.includes("__")) {
     throw new CliError(
       `Use the tool's base name, not the prefixed one: "${tool.split("__").pop()}" ` +
@@ -110,7 +119,7 @@ function toolPermission(plugin: string, tool: string, value: string): ConfigChan
   const permission = permissionValue(value);
   const name = plugin === "browser" ? tool : `${plugin}__${tool}`;
   return change(`tool permission of ${name} = ${permission}`, (c) => {
-    const entry = c.permissions[plugin] ?? { permission: "off", tools: {} };
+    const entry = ownValue(c.permissions, plugin) ?? { permission: "off", tools: {} };
     entry.tools[tool] = permission;
     grantedByPerson(entry, permission);
     c.permissions[plugin] = entry;
@@ -121,7 +130,7 @@ function pluginPermission(plugin: string, value: string): ConfigChange {
   checkPluginName(plugin, true);
   const permission = permissionValue(value);
   return change(`permission of plugin ${plugin} = ${permission}`, (c) => {
-    const entry = c.permissions[plugin] ?? { permission: "off", tools: {} };
+    const entry = ownValue(c.permissions, plugin) ?? { permission: "off", tools: {} };
     entry.permission = permission;
     grantedByPerson(entry, permission);
     c.permissions[plugin] = entry;
@@ -168,9 +177,10 @@ function removeLocalPlugin(path: string, ctx: SetContext): ConfigChange {
 
 function setting(plugin: string, key: string, raw: string): ConfigChange {
   checkPluginName(plugin, false);
+  checkKey(key, "setting");
   if (raw === "") {
     return change(`removed setting ${plugin}.${key}`, (c) => {
-      const entry = c.settings[plugin];
+      const entry = ownValue(c.settings, plugin);
       if (!entry) return;
       delete entry[key];
       if (Object.keys(entry).length === 0) delete c.settings[plugin];
@@ -178,7 +188,7 @@ function setting(plugin: string, key: string, raw: string): ConfigChange {
   }
   const value = parseSettingValue(raw);
   return change(`setting ${plugin}.${key} = ${JSON.stringify(value)}`, (c) => {
-    c.settings[plugin] = { ...(c.settings[plugin] ?? {}), [key]: value };
+    c.settings[plugin] = { ...ownValue(c.settings, plugin), [key]: value };
   });
 }
 

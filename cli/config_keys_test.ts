@@ -179,3 +179,31 @@ Deno.test("granting a permission leaves other plugins' reviewedVersion alone", (
   apply("plugin-permission.x", "auto", config);
   assertEquals(config.permissions.y.reviewedVersion, "2.0.0");
 });
+
+Deno.test("Object.prototype names are refused as plugin, tool and setting keys", () => {
+  for (const key of [...Object.getOwnPropertyNames(Object.prototype), "prototype"]) {
+    for (
+      const [name, value] of [
+        [`tool-permission.slack.${key}`, "auto"],
+        [`tool-permission.browser.${key}`, "auto"],
+        [`tool-permission.${key}.send_message`, "auto"],
+        [`plugin-permission.${key}`, "auto"],
+        [`setting.slack.${key}`, "5"],
+        [`setting.slack.${key}`, ""],
+        [`setting.${key}.limit`, "5"],
+      ]
+    ) {
+      assertThrows(() => apply(name, value), new RegExp(`"${key}" is reserved`), name);
+    }
+  }
+});
+
+Deno.test("config set reads own entries only when it extends an existing plugin entry", () => {
+  const config = apply("setting.slack.limit", "3");
+  assertEquals(config.settings.slack, { limit: 3 });
+  assertEquals(Object.getPrototypeOf(config.settings.slack), Object.prototype);
+  assertEquals(apply("plugin-permission.slack", "ask").permissions.slack, {
+    permission: "ask",
+    tools: {},
+  });
+});

@@ -8,6 +8,14 @@ import { ERROR_CATEGORIES } from "./errors.ts";
 
 const permission = z.enum(["off", "ask", "auto"]);
 const tabState = z.enum(["closed", "unavailable", "ready"]);
+/**
+ * Settings as sent, every own key kept: zod's record drops a `__proto__` key without a word, and
+ * the hub must see it to refuse it (settingsErrors checks every key).
+ */
+const settingsObject = z.custom<Record<string, unknown>>(
+  (v) => typeof v === "object" && v !== null && !Array.isArray(v),
+  { message: "must be an object of setting keys to values" },
+);
 
 export const errorPayloadSchema = z.object({
   code: z.string().min(1),
@@ -198,7 +206,7 @@ export const EXTENSION_METHODS = {
   },
   "config.setPluginSettings": {
     type: "request",
-    params: z.object({ plugin: z.string(), settings: z.record(z.string(), z.unknown()) }),
+    params: z.object({ plugin: z.string(), settings: settingsObject }),
     result: z.unknown(),
   },
   "plugin.search": {

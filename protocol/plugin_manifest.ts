@@ -5,6 +5,7 @@
  */
 import { z } from "zod";
 import { matchPatternError } from "./match_pattern.ts";
+import { reservedKeyError } from "./safe_keys.ts";
 
 export const PLUGIN_NAME_PATTERN = /^[a-z0-9]+(-[a-z0-9]+)*$/;
 /** `browser`/`extension` name built-in tools; `hub` groups the plugin-management tools. */
@@ -23,6 +24,8 @@ export function pluginNameError(name: string): string | undefined {
   if ((RESERVED_PLUGIN_NAMES as readonly string[]).includes(name)) {
     return `"${name}" is reserved for hub's built-in tools; choose another plugin name`;
   }
+  const reservedKey = reservedKeyError(name, "plugin");
+  if (reservedKey) return reservedKey;
   if (!PLUGIN_NAME_PATTERN.test(name)) {
     return `"${name}" is not a valid plugin name: use lowercase letters and digits, ` +
       `with single hyphens between words (for example "my-app")`;
@@ -90,11 +93,12 @@ export const hubFieldSchema = z.object({
   excludePatterns: z.array(matchPattern).default([]),
   configSchema: z.record(z.string(), configFieldSchema).superRefine((fields, ctx) => {
     for (const key of Object.keys(fields)) {
-      if (SETTING_KEY.test(key)) continue;
+      const reserved = reservedKeyError(key, "setting");
+      if (SETTING_KEY.test(key) && !reserved) continue;
       ctx.addIssue({
         code: "custom",
         path: [key],
-        message: "setting keys are letters, digits and _ (like apiUrl)",
+        message: reserved ?? "setting keys are letters, digits and _ (like apiUrl)",
       });
     }
   }).optional(),
@@ -213,6 +217,8 @@ export function toolListProblem(plugin: string, tools: ToolEntry[]): string | un
     if (typeof tool.name !== "string" || !TOOL_NAME_PATTERN.test(tool.name)) {
       return `Tool name ${JSON.stringify(tool.name)} is not snake_case (for example "list_items").`;
     }
+    const reservedName = reservedKeyError(tool.name, "tool");
+    if (reservedName) return `${reservedName}.`;
     if (seen.has(tool.name)) return `Two tools are named "${tool.name}".`;
     seen.add(tool.name);
     const full = `${plugin}__${tool.name}`;

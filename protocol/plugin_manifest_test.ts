@@ -4,6 +4,7 @@ import {
   parsePluginPackage,
   parseToolsFile,
   pluginNameFromPackage,
+  toolListProblem,
   unknownHubKeys,
 } from "./plugin_manifest.ts";
 
@@ -168,6 +169,18 @@ Deno.test("a configSchema field without a label is refused", () => {
 Deno.test("a setting key that does not start with a letter is refused with the key rule", () => {
   const configSchema = { "1a": { type: "boolean", label: "A" } };
   assertMatch(problem(pkg({}, { configSchema })), /setting keys are letters, digits and _/);
+});
+
+Deno.test("Object.prototype names are refused as plugin, setting and tool names", () => {
+  for (const name of ["constructor", "prototype"]) {
+    assertMatch(problem(pkg({}, { name })), new RegExp(`"${name}" is reserved`));
+  }
+  for (const key of ["constructor", "toString", "valueOf", "hasOwnProperty"]) {
+    const configSchema = { [key]: { type: "boolean", label: "A" } };
+    assertMatch(problem(pkg({}, { configSchema })), new RegExp(`"${key}" is reserved`));
+  }
+  const tool = { name: "constructor", displayName: "C", description: "d", inputSchema: {} };
+  assertMatch(toolListProblem("demo", [tool]) ?? "", /"constructor" is reserved/);
 });
 
 // --- displayName ---

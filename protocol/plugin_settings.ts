@@ -5,10 +5,13 @@
  * Pure and DOM-safe.
  */
 import type { ConfigField, ConfigSchema } from "./plugin_manifest.ts";
+import { clipForMessage, ownValue, reservedKeyError } from "./safe_keys.ts";
 
 export type Settings = Record<string, unknown>;
 export const DEFAULT_INSTANCE = "default";
 const INSTANCE_NAME = /^[A-Za-z0-9][A-Za-z0-9 _.-]{0,39}$/;
+/** Problems listed in one message at most; the rest are counted. */
+const MAX_PROBLEMS = 10;
 
 /** Turns a stored url value (string or map) into an instance map; undefined when unset. */
 export function instanceMap(value: unknown): Record<string, string> | undefined {
@@ -37,8 +40,12 @@ function checkUrlField(value: unknown): string | undefined {
   const map = instanceMap(value) ?? {};
   for (const [name, url] of Object.entries(map)) {
     if (!INSTANCE_NAME.test(name)) {
-      return `instance name "${name}" must be 1-40 letters, digits, spaces, ".", "_" or "-"`;
+      return `instance name "${
+        clipForMessage(name)
+      }" must be 1-40 letters, digits, spaces, ".", "_" or "-"`;
     }
+    const reserved = reservedKeyError(name, "instance");
+    if (reserved) return reserved;
     const problem = checkUrl(url);
     if (problem) return `instance "${name}": ${problem}`;
   }
@@ -66,25 +73,35 @@ export function settingValueError(field: ConfigField, value: unknown): string | 
   }
 }
 
-/** Every problem of a settings object against a schema, as `key: problem` lines. */
+/**
+ * The problems of a settings object against a schema, as `key: problem` lines: at most
+ * MAX_PROBLEMS of them, then one line counting the rest. Only the schema's own fields are
+ * settings; names of Object.prototype members are refused as keys.
+ */
 export function settingsErrors(schema: ConfigSchema | undefined, settings: Settings): string[] {
   const fields = schema ?? {};
   const problems: string[] = [];
   for (const [key, value] of Object.entries(settings)) {
-    const field = fields[key];
-    if (!field) {
-      const known = Object.keys(fields);
-      problems.push(
-        `${key}: not a setting of this plugin` +
-          (known.length ? ` (settings: ${known.join(", ")})` : " (it has no settings)"),
-      );
-      continue;
-    }
-    if (value === null) continue; // null clears a setting
-    const problem = settingValueError(field, value);
-    if (problem) problems.push(`${key}: ${problem}`);
+    let problem = settingKeyError(fields, key);
+    // null clears a setting
+    if (!problem && value !== null) problem = settingValueError(ownValue(fields, key)!, value);
+    if (problem) problems.push(`${clipForMessage(key)}: ${problem}`);
   }
-  return problems;
+  if (problems.length <= MAX_PROBLEMS) return problems;
+  return [
+    ...problems.slice(0, MAX_PROBLEMS),
+    `and ${problems.length - MAX_PROBLEMS} more problems`,
+  ];
+}
+
+/** Why `key` is not a setting of a plugin with these fields, or undefined when it is. */
+function settingKeyError(fields: ConfigSchema, key: string): string | undefined {
+  const reserved = reservedKeyError(key, "setting");
+  if (reserved) return reserved;
+  if (ownValue(fields, key)) return undefined;
+  const known = Object.keys(fields);
+  return "not a setting of this plugin" +
+    (known.length ? ` (settings: ${known.join(", ")})` : " (it has no settings)");
 }
 
 /**
@@ -94,7 +111,7 @@ export function settingsErrors(schema: ConfigSchema | undefined, settings: Setti
 export function resolveSettings(schema: ConfigSchema | undefined, stored: Settings = {}): Settings {
   const resolved: Settings = {};
   for (const [key, field] of Object.entries(schema ?? {})) {
-    const value = stored[key];
+    const value = ownValue(stored, key);
     const usable = value !== undefined && value !== null && !settingValueError(field, value);
     const chosen = usable ? value : field.default;
     if (chosen === undefined) continue;

@@ -130,6 +130,39 @@ Deno.test("settingsErrors reports every problem, one line per key", () => {
 
 // --- resolveSettings ---
 
+Deno.test("settingsErrors refuses every Object.prototype name as a key, even own __proto__", () => {
+  const keys = [...Object.getOwnPropertyNames(Object.prototype), "prototype"];
+  for (const key of keys) {
+    const settings = JSON.parse(`{${JSON.stringify(key)}: 5}`);
+    const problems = settingsErrors(schema, settings);
+    assertEquals(problems.length, 1, key);
+    assertMatch(problems[0], new RegExp(`"${key}" is reserved and cannot be a setting name`));
+  }
+  const nested = settingsErrors(schema, JSON.parse('{"__proto__": {"limit": 3}}'));
+  assertMatch(nested[0], /reserved/);
+});
+
+Deno.test("settingsErrors lists at most 10 problems, clips long keys, and counts the rest", () => {
+  const settings = Object.fromEntries(
+    Array.from({ length: 5_000 }, (_, i) => [`${"k".repeat(500)}${i}`, 1]),
+  );
+  const problems = settingsErrors(schema, settings);
+  assertEquals(problems.length, 11);
+  assertEquals(problems[10], "and 4990 more problems");
+  assertEquals(problems.every((p) => p.length < 300), true);
+});
+
+Deno.test("a url setting refuses an instance named like an Object.prototype member", () => {
+  assertMatch(
+    errorFor("apiUrl", { constructor: "https://a.example.com" })!,
+    /"constructor" is reserved and cannot be an instance name/,
+  );
+});
+
+Deno.test("resolveSettings reads stored values of the schema's own fields only", () => {
+  assertEquals(resolveSettings(schema, Object.create({ mode: "slow" })).mode, "fast");
+});
+
 Deno.test("resolveSettings applies defaults and omits fields without a value", () => {
   assertEquals(resolveSettings(schema, {}), { mode: "fast", verbose: false, limit: 5 });
 });

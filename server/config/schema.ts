@@ -1,5 +1,6 @@
 /** The shape of `config.json`, its defaults, and validation with messages a person can act on. */
 import { z } from "zod";
+import { isReservedKey } from "../../protocol/safe_keys.ts";
 
 export const PERMISSIONS = ["off", "ask", "auto"] as const;
 export type Permission = typeof PERMISSIONS[number];
@@ -48,6 +49,59 @@ export interface ParsedConfig {
   unknownKeys: string[];
   /** The unknown keys' values, so a rewrite keeps them. */
   extra: Record<string, unknown>;
+  /**
+   * Keys named like Object.prototype members (`constructor`, `__proto__`…) that were left out,
+   * with where they were (`permissions.demo.tools`); a rewrite drops them.
+   */
+  droppedKeys: DroppedKey[];
+}
+
+export interface DroppedKey {
+  where: string;
+  key: string;
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === "object" && v !== null && !Array.isArray(v);
+
+/**
+ * A copy of `map` without reserved keys (recorded in `dropped` under `where`); when `inner` is
+ * given, it cleans each value too. Values that are not objects are left for the schema to report.
+ */
+function withoutReserved(
+  map: unknown,
+  where: string,
+  dropped: DroppedKey[],
+  inner?: (value: unknown, where: string) => unknown,
+): unknown {
+  if (!isObject(map)) return map;
+  const entries: [string, unknown][] = [];
+  for (const [key, value] of Object.entries(map)) {
+    if (isReservedKey(key)) dropped.push({ where, key });
+    else entries.push([key, inner ? inner(value, `${where}.${key}`) : value]);
+  }
+  return Object.fromEntries(entries);
+}
+
+/** The config object with reserved keys left out of every map keyed by a user-chosen name. */
+function dropReservedKeys(value: Record<string, unknown>, dropped: DroppedKey[]) {
+  const top = withoutReserved(value, "(top level)", dropped) as Record<string, unknown>;
+  const permissionEntry = (entry: unknown, where: string) =>
+    isObject(entry)
+      ? { ...entry, tools: withoutReserved(entry.tools, `${where}.tools`, dropped) }
+      : entry;
+  if (Object.hasOwn(top, "permissions")) {
+    top.permissions = withoutReserved(top.permissions, "permissions", dropped, permissionEntry);
+  }
+  if (Object.hasOwn(top, "settings")) {
+    top.settings = withoutReserved(
+      top.settings,
+      "settings",
+      dropped,
+      (settings, where) => withoutReserved(settings, where, dropped),
+    );
+  }
+  return top;
 }
 
 /**
@@ -58,7 +112,9 @@ export function validateConfig(value: unknown): ParsedConfig {
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
     throw new Error("the file must hold a JSON object ({ ... })");
   }
-  const result = configSchema.safeParse(value);
+  const droppedKeys: DroppedKey[] = [];
+  const cleaned = dropReservedKeys(value as Record<string, unknown>, droppedKeys);
+  const result = configSchema.safeParse(cleaned);
   if (!result.success) {
     const problems = result.error.issues.map((issue) => {
       const where = issue.path.length > 0 ? issue.path.join(".") : "(top level)";
@@ -67,8 +123,8 @@ export function validateConfig(value: unknown): ParsedConfig {
     throw new Error(problems.join("; "));
   }
   const extra: Record<string, unknown> = {};
-  for (const [key, v] of Object.entries(value)) {
+  for (const [key, v] of Object.entries(cleaned)) {
     if (!(CONFIG_KEYS as string[]).includes(key)) extra[key] = v;
   }
-  return { config: result.data, unknownKeys: Object.keys(extra), extra };
+  return { config: result.data, unknownKeys: Object.keys(extra), extra, droppedKeys };
 }

@@ -1,16 +1,13 @@
 /** Turns an authenticated `GET /ws` into the extension's WebSocket, or a clear HTTP error. */
-import { WS_PROTOCOL } from "../http/guards.ts";
+import { isWebSocketUpgrade, upgradeRequired, WS_PROTOCOL } from "../http/guards.ts";
 import { HttpError } from "../http/http_error.ts";
 
 /** The peer must answer WebSocket pings within this many seconds, or the link is dropped. */
 const IDLE_TIMEOUT_S = 30;
 
 export function upgradeExtensionSocket(req: Request): { socket: WebSocket; response: Response } {
-  if (req.headers.get("upgrade")?.toLowerCase() !== "websocket") {
-    throw new HttpError(426, "UPGRADE_REQUIRED", "/ws only takes WebSocket upgrades.", {
-      upgrade: "websocket",
-    });
-  }
+  // The handler answers this before auth already; checked again so this stands on its own.
+  if (!isWebSocketUpgrade(req)) throw upgradeRequired();
   try {
     // The hub must select the `hub` subprotocol, or Chromium fails the handshake.
     return Deno.upgradeWebSocket(req, { protocol: WS_PROTOCOL, idleTimeout: IDLE_TIMEOUT_S });

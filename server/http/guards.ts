@@ -1,48 +1,101 @@
 /**
- * Request guards, run in this order by the handler: Host, Origin, Bearer auth. Each returns an
- * error Response to stop the request, or undefined to let it through.
+ * Request guards, run in this order by the handler: Host, Origin, Bearer auth (a `/ws` request
+ * that is not a WebSocket upgrade is answered 426 before auth). Each returns an error Response to
+ * stop the request, or undefined to let it through. Header values are echoed clipped and quoted.
  */
 import { createHash, timingSafeEqual } from "node:crypto";
+import { clipForMessage } from "../../protocol/safe_keys.ts";
 import { errorResponse, HttpError } from "./http_error.ts";
 
 const LOOPBACK_HOSTS = new Set(["127.0.0.1", "localhost", "[::1]"]);
-const EXTENSION_SCHEMES = ["chrome-extension:"];
+/** One extension origin: `chrome-extension://<id>`, nothing before or after (no list, no path). */
+const EXTENSION_ORIGIN = /^chrome-extension:\/\/[a-z0-9]{1,64}$/;
+/** RFC 3986 host: an IP literal in brackets, or a reg-name (unreserved, sub-delims, %XX). */
+const HOST_HEADER = /^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9\-._~!$&'()*+,;=%]+)(?::(\d{1,5}))?$/;
+const MAX_PORT = 65535;
 
-/** Splits a Host header into host name and port; undefined when it is malformed. */
+/** A header value as a message shows it: clipped, JSON-quoted (control characters escaped). */
+const quoted = (value: string) => JSON.stringify(clipForMessage(value));
+
+/**
+ * Splits a Host header into host name and port; undefined when it is malformed (not an RFC 3986
+ * host, or a port outside 1-65535).
+ */
 export function parseHostHeader(value: string): { host: string; port?: string } | undefined {
-  const match = /^(\[[0-9a-fA-F:.]+\]|[^\s:[\]/]+)(?::(\d{1,5}))?$/.exec(value.trim());
+  const match = HOST_HEADER.exec(value.trim());
   if (!match) return undefined;
-  return { host: match[1].toLowerCase(), port: match[2] };
+  const port = match[2];
+  if (port !== undefined && (Number(port) < 1 || Number(port) > MAX_PORT)) return undefined;
+  return { host: match[1].toLowerCase(), port };
 }
 
-/** Rejects requests whose Host is not a loopback name (defeats DNS rebinding). */
+/**
+ * Rejects requests whose Host is not a loopback name (defeats DNS rebinding): 400 when the header
+ * is malformed, 403 when it is missing or names another host.
+ */
 export function checkHost(req: Request): Response | undefined {
   const value = req.headers.get("host");
-  const parsed = value ? parseHostHeader(value) : undefined;
-  if (parsed && LOOPBACK_HOSTS.has(parsed.host)) return undefined;
+  if (value) {
+    const parsed = parseHostHeader(value);
+    if (!parsed) {
+      return errorResponse(
+        new HttpError(
+          400,
+          "BAD_HOST",
+          `Malformed Host header ${quoted(value)}: send "Host: 127.0.0.1:<port>" ` +
+            "(a host name, then an optional port from 1 to 65535).",
+        ),
+      );
+    }
+    if (LOOPBACK_HOSTS.has(parsed.host)) return undefined;
+  }
   return errorResponse(
     new HttpError(
       403,
       "FORBIDDEN_HOST",
-      `Host "${value ?? ""}" is not allowed: hub only answers requests addressed to ` +
+      `Host ${quoted(value ?? "")} is not allowed: hub only answers requests addressed to ` +
         `127.0.0.1, localhost or [::1].`,
     ),
   );
 }
 
-/** Rejects requests from web pages: any Origin other than a browser extension's. */
+/**
+ * Rejects requests from web pages: any Origin other than exactly one browser extension's. Two
+ * Origin headers arrive joined by ", " and are refused like a web page's.
+ */
 export function checkOrigin(req: Request): Response | undefined {
   const origin = req.headers.get("origin");
-  if (origin === null) return undefined;
-  if (EXTENSION_SCHEMES.some((scheme) => origin.startsWith(`${scheme}//`))) return undefined;
-  return errorResponse(
-    new HttpError(
-      403,
-      "FORBIDDEN_ORIGIN",
-      `Requests from web pages are not allowed (Origin "${origin}"). ` +
-        `Call hub from a native client or the hub extension.`,
-    ),
+  if (origin === null || EXTENSION_ORIGIN.test(origin)) return undefined;
+  const message = origin.includes(",")
+    ? `Send at most one Origin header (got ${quoted(origin)}).`
+    : `Requests from web pages are not allowed (Origin ${quoted(origin)}). ` +
+      `Call hub from a native client or the hub extension.`;
+  return errorResponse(new HttpError(403, "FORBIDDEN_ORIGIN", message));
+}
+
+/** True when the request asks to become a WebSocket (`Upgrade: websocket`). */
+export function isWebSocketUpgrade(req: Request): boolean {
+  const upgrade = req.headers.get("upgrade") ?? "";
+  return upgrade.split(",").some((p) => p.trim().toLowerCase() === "websocket");
+}
+
+/** The 426 of a `/ws` request that is not a WebSocket upgrade. */
+export function upgradeRequired(): HttpError {
+  return new HttpError(
+    426,
+    "UPGRADE_REQUIRED",
+    "/ws only takes WebSocket upgrades (Upgrade: websocket, Sec-WebSocket-Protocol: " +
+      "hub, <secret>); it is the hub extension's connection.",
+    { upgrade: "websocket" },
   );
+}
+
+/**
+ * `/ws` only takes WebSocket upgrades: anything else is a 426 that says so, before auth (it tells
+ * nothing a caller without the secret could not read in the docs).
+ */
+export function checkWebSocketUpgrade(req: Request): Response | undefined {
+  return isWebSocketUpgrade(req) ? undefined : errorResponse(upgradeRequired());
 }
 
 /** Compares two strings in time independent of where they differ. */

@@ -4,6 +4,7 @@ import {
   checkHost,
   checkOrigin,
   checkWebSocketProtocol,
+  checkWebSocketUpgrade,
   parseHostHeader,
   secretsEqual,
   WS_PROTOCOL,
@@ -154,4 +155,91 @@ Deno.test("checkBearer in websocket mode delegates to the subprotocol check", as
     authenticated: true,
   });
   await assertRefused(checkBearer(wsReq("hub, nope"), SECRET, "websocket"));
+});
+
+/** A request as Deno.serve hands it over, with raw header values (no URL check). */
+function rawReq(headers: Record<string, string>): Request {
+  return { headers: new Headers(headers), url: "http://127.0.0.1/health" } as unknown as Request;
+}
+
+Deno.test("parseHostHeader refuses what is not an RFC 3986 host and ports outside 1-65535", () => {
+  for (
+    const host of [
+      "a b",
+      "[::1",
+      "::1]",
+      "127.0.0.1:99999",
+      "127.0.0.1:65536",
+      "127.0.0.1:0",
+      "127.0.0.1:",
+      "localhost:80:80",
+      "x@127.0.0.1",
+      "127.0.0.1/x",
+      "127.0.0.1?x",
+      "127.0.0.1#x",
+      "local\\host",
+    ]
+  ) {
+    assertEquals(parseHostHeader(host), undefined, host);
+  }
+  assertEquals(parseHostHeader("127.0.0.1:65535"), { host: "127.0.0.1", port: "65535" });
+  assertEquals(parseHostHeader("a%20b"), { host: "a%20b", port: undefined });
+});
+
+Deno.test("checkHost: 400 BAD_HOST when malformed, 403 when missing or foreign", async () => {
+  for (const host of ["a b", "127.0.0.1:99999", "[::1", `${"a".repeat(100_000)} b`]) {
+    const res = checkHost(rawReq({ host }));
+    assertEquals(res?.status, 400, host.slice(0, 30));
+    const text = await res!.text();
+    assertEquals(JSON.parse(text).error.code, "BAD_HOST");
+    assert(text.length < 500, `bounded message: ${text.length}`);
+  }
+  const refused: Record<string, string>[] = [
+    {},
+    { host: "" },
+    { host: "evil.example" },
+    { host: "[::2]:80" },
+  ];
+  for (const headers of refused) {
+    assertEquals(checkHost(rawReq(headers))?.status, 403, JSON.stringify(headers));
+  }
+});
+
+Deno.test("checkOrigin refuses two Origin headers (joined by a comma) and anything but one origin", async () => {
+  for (
+    const origin of [
+      "chrome-extension://abcdefghijklmnop, http://evil.example",
+      "http://evil.example, chrome-extension://abcdefghijklmnop",
+      "chrome-extension://a,chrome-extension://b",
+      "chrome-extension://a http://evil.example",
+      "chrome-extension://abc/path",
+      "chrome-extension://abc:1",
+      "chrome-extension://",
+      `chrome-extension://${"a".repeat(100_000)}`,
+    ]
+  ) {
+    const res = checkOrigin(rawReq({ origin }));
+    assertEquals(res?.status, 403, origin.slice(0, 60));
+    const text = await res!.text();
+    assertEquals(JSON.parse(text).error.code, "FORBIDDEN_ORIGIN");
+    assert(text.length < 500, `bounded message: ${text.length}`);
+  }
+  const twice = new Headers();
+  twice.append("origin", "chrome-extension://abcdefghijklmnop");
+  twice.append("origin", "http://evil.example");
+  const res = checkOrigin({ headers: twice } as unknown as Request);
+  assertEquals(res?.status, 403);
+  assert((await res!.json()).error.message.includes("at most one Origin"));
+});
+
+Deno.test("checkWebSocketUpgrade: 426 with Upgrade: websocket unless the request upgrades", async () => {
+  assertEquals(checkWebSocketUpgrade(req({ upgrade: "websocket" })), undefined);
+  assertEquals(checkWebSocketUpgrade(req({ upgrade: "WebSocket" })), undefined);
+  const notUpgrades: Record<string, string>[] = [{}, { upgrade: "h2c" }, { upgrade: "" }];
+  for (const headers of notUpgrades) {
+    const res = checkWebSocketUpgrade(req(headers));
+    assertEquals(res?.status, 426, JSON.stringify(headers));
+    assertEquals(res!.headers.get("upgrade"), "websocket");
+    assertEquals((await res!.json()).error.code, "UPGRADE_REQUIRED");
+  }
 });

@@ -1,10 +1,18 @@
 /**
  * The hub's HTTP handler: a pure `(Request) => Promise<Response>` built from a route table.
- * Guards run in a fixed order (Host, Origin, auth, rate limit) before the route; errors become
- * JSON responses here and nowhere else, so a bad request can never crash the server.
+ * Guards run in a fixed order (Host, Origin, then the upgrade check of `/ws`, auth, rate limit)
+ * before the route, and before anything parses the URL (Deno builds it from the Host header);
+ * errors become JSON responses here and nowhere else, so a bad request can never crash the server.
  */
 import type { Logger } from "../log/logger.ts";
-import { type AuthMode, checkBearer, checkHost, checkOrigin } from "./guards.ts";
+import { clipForMessage } from "../../protocol/safe_keys.ts";
+import {
+  type AuthMode,
+  checkBearer,
+  checkHost,
+  checkOrigin,
+  checkWebSocketUpgrade,
+} from "./guards.ts";
 import { errorResponse, HttpError } from "./http_error.ts";
 import { type RateLimit, RateLimiter, RETRY_AFTER_SECONDS } from "./rate_limiter.ts";
 
@@ -45,15 +53,17 @@ export function createHandler(deps: HandlerDeps): Handler {
   }
 
   async function handle(req: Request): Promise<Response> {
-    const url = new URL(req.url);
     const blocked = checkHost(req) ?? checkOrigin(req);
     if (blocked) return blocked;
+    const url = requestUrl(req);
     const matches = deps.routes
       .map((r) => ({ route: r, params: matchPath(r.path, url.pathname) }))
       .filter((m) => m.params !== undefined);
     const samePath = matches.map((m) => m.route);
     const found = matches.find((m) => m.route.method === req.method);
     const route = found?.route;
+    const notUpgrade = route?.auth === "websocket" ? checkWebSocketUpgrade(req) : undefined;
+    if (notUpgrade) return notUpgrade;
     const auth = checkBearer(req, deps.secret(), route?.auth ?? "required");
     if (auth.response) return auth.response;
     if (!route) {
@@ -126,9 +136,19 @@ export function matchPath(pattern: string, pathname: string): Record<string, str
   return params;
 }
 
+/** The request's URL; a 400 when Deno could not make one (it builds it from the Host header). */
+function requestUrl(req: Request): URL {
+  try {
+    return new URL(req.url);
+  } catch {
+    throw new HttpError(400, "BAD_REQUEST", "The request target is not a valid URL path.");
+  }
+}
+
+/** The path for the log: clipped, so a huge request target makes one short line. */
 function safePath(req: Request): string {
   try {
-    return new URL(req.url).pathname;
+    return clipForMessage(new URL(req.url).pathname, 200);
   } catch {
     return "(bad url)";
   }

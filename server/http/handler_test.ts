@@ -160,3 +160,76 @@ Deno.test("a bad percent escape in a routed path answers 404, not 500", async ()
   assertEquals(await (await req("/tools/a%2Fb")).json(), { name: "a/b" });
   assertEquals((await req("/tools/%E0%A4%A")).status, 404);
 });
+
+/** A request as Deno.serve makes it from a raw Host header: `url` is built from that header. */
+function rawHostRequest(host: string, path = "/open"): Request {
+  const headers = new Headers({ host });
+  return { method: "GET", url: `http://${host}${path}`, headers } as unknown as Request;
+}
+
+Deno.test("a malformed Host is 400 before anything parses the URL; one bounded debug line", async () => {
+  const lines: { level: string; message: string }[] = [];
+  const record = (level: string) => (message: string) => lines.push({ level, message });
+  const h = createHandler({
+    routes,
+    secret: () => SECRET,
+    logger: {
+      debug: record("debug"),
+      info: record("info"),
+      warn: record("warn"),
+      error: record("error"),
+    },
+  });
+  const hosts = ["a b", "127.0.0.1:99999", "[::1", "localhost:65536", `${"x".repeat(50_000)} y`];
+  for (const host of hosts) {
+    const res = await h(rawHostRequest(host));
+    assertEquals(res.status, 400, host.slice(0, 40));
+    const body = await res.text();
+    assertEquals(JSON.parse(body).error.code, "BAD_HOST");
+    assertEquals(body.length < 500, true, `bounded answer (${body.length})`);
+  }
+  assertEquals(lines.map((l) => l.level), hosts.map(() => "debug"));
+  assertEquals(lines.every((l) => l.message.length < 300 && !l.message.includes("\n")), true);
+  assertEquals((await h(rawHostRequest("evil.example"))).status, 403);
+});
+
+Deno.test("a request target Deno cannot turn into a URL is a 400, not a 500", async () => {
+  const req = {
+    method: "GET",
+    url: "http://127.0.0.1:9515:x/open",
+    headers: new Headers({ host: "127.0.0.1" }),
+  } as unknown as Request;
+  const res = await handler(req);
+  assertEquals(res.status, 400);
+  assertEquals((await res.json()).error.code, "BAD_REQUEST");
+});
+
+Deno.test("GET on a websocket route without an upgrade is 426 before auth", async () => {
+  const h = createHandler({
+    routes: [{ method: "GET", path: "/ws", auth: "websocket", handle: () => jsonResponse({}) }],
+    secret: () => SECRET,
+    logger: silentLogger,
+  });
+  const ws = (headers: Record<string, string>) =>
+    h(new Request("http://127.0.0.1:9515/ws", { headers: { host: "127.0.0.1", ...headers } }));
+  const variants: Record<string, string>[] = [
+    {},
+    AUTH,
+    { "sec-websocket-protocol": `hub, ${SECRET}` },
+  ];
+  for (const headers of variants) {
+    const res = await ws(headers);
+    assertEquals(res.status, 426);
+    assertEquals(res.headers.get("upgrade"), "websocket");
+    assertEquals((await res.json()).error.code, "UPGRADE_REQUIRED");
+  }
+  const noSecret = await ws({ upgrade: "websocket" });
+  assertEquals(noSecret.status, 401, "an upgrade still needs the secret");
+  await noSecret.body?.cancel();
+  const upgraded = await ws({ upgrade: "websocket", "sec-websocket-protocol": `hub, ${SECRET}` });
+  assertEquals(upgraded.status, 200);
+  await upgraded.body?.cancel();
+  const evil = await ws({ origin: "https://evil.example" });
+  assertEquals(evil.status, 403, "Origin comes first");
+  await evil.body?.cancel();
+});

@@ -3,6 +3,7 @@
  * plugin's default, else `off`; with skip-permissions on, `ask` runs as `auto` and `off` stays off.
  */
 import type { HubConfig, Permission } from "../config/schema.ts";
+import { ownValue } from "../../protocol/safe_keys.ts";
 
 export function effectivePermission(
   config: HubConfig,
@@ -10,8 +11,9 @@ export function effectivePermission(
   baseTool: string,
   skipPermissions: boolean,
 ): Permission {
-  const entry = config.permissions[plugin];
-  const chosen = entry?.tools?.[baseTool] ?? entry?.permission ?? "off";
+  // Own properties only: a tool named `constructor` must not find Object's constructor.
+  const entry = ownValue(config.permissions, plugin);
+  const chosen = ownValue(entry?.tools, baseTool) ?? entry?.permission ?? "off";
   return skipPermissions && chosen === "ask" ? "auto" : chosen;
 }
 

@@ -7,6 +7,12 @@ import type { HubConfig, Permission } from "../config/schema.ts";
 import type { Catalog } from "../calls/catalog.ts";
 import { BROWSER_GROUP } from "../calls/catalog.ts";
 import { noPluginMessage, type Registry } from "../plugins/registry.ts";
+import {
+  assertSafeKey,
+  clipForMessage,
+  ownValue,
+  reservedKeyError,
+} from "../../protocol/safe_keys.ts";
 
 export interface PermissionTarget {
   plugin: string;
@@ -20,35 +26,48 @@ export function permissionTargetError(
   registry: Registry,
   catalog: Catalog,
 ): string | undefined {
+  const reserved = reservedKeyError(target.plugin, "plugin") ??
+    (target.tool === undefined ? undefined : reservedKeyError(target.tool, "tool"));
+  if (reserved) return `${reserved}.`;
   if (target.plugin === BROWSER_GROUP) {
     if (target.tool === undefined) return undefined;
     const tool = catalog.find(target.tool);
     return tool?.kind === "browser"
       ? undefined
-      : `No browser tool "${target.tool}". Browser tools: ${
+      : `No browser tool "${clipForMessage(target.tool)}". Browser tools: ${
         catalog.allNames(BROWSER_GROUP).join(", ")
       }.`;
   }
   const plugin = registry.plugin(target.plugin);
   if (!plugin) {
-    return noPluginMessage(target.plugin, [...registry.plugins.map((p) => p.name), BROWSER_GROUP]);
+    return noPluginMessage(clipForMessage(target.plugin), [
+      ...registry.plugins.map((p) => p.name),
+      BROWSER_GROUP,
+    ]);
   }
   if (target.tool !== undefined && !plugin.tools.some((t) => t.baseName === target.tool)) {
     const tools = plugin.tools.map((t) => t.baseName).join(", ");
-    return `Plugin "${plugin.name}" has no tool "${target.tool}" (tools: ${tools}). ` +
+    return `Plugin "${plugin.name}" has no tool "${clipForMessage(target.tool)}" ` +
+      `(tools: ${tools}). ` +
       "Use the tool's own name, without the plugin prefix.";
   }
   return undefined;
 }
 
-/** Applies a permission to a config draft; `version` records the reviewed plugin version. */
+/**
+ * Applies a permission to a config draft; `version` records the reviewed plugin version. The
+ * target must have passed `permissionTargetError` (so no name is an Object.prototype member).
+ */
 export function applyPermission(
   config: HubConfig,
   target: PermissionTarget,
   permission: Permission,
   version?: string,
 ): void {
-  const entry = config.permissions[target.plugin] ??= { permission: "off", tools: {} };
+  assertSafeKey(target.plugin, "plugin");
+  if (target.tool !== undefined) assertSafeKey(target.tool, "tool");
+  const entry = ownValue(config.permissions, target.plugin) ??
+    (config.permissions[target.plugin] = { permission: "off", tools: {} });
   if (target.tool === undefined) entry.permission = permission;
   else entry.tools = { ...entry.tools, [target.tool]: permission };
   if (version !== undefined) entry.reviewedVersion = version;

@@ -1,10 +1,11 @@
-import { assertEquals, assertMatch } from "../../tests/helpers/assert.ts";
+import { assertEquals, assertMatch, assertThrows } from "../../tests/helpers/assert.ts";
 import { BROWSER_TOOLS, registerBrowserTools } from "../browser_tools/mod.ts";
 import { type Catalog, createCatalog } from "../calls/catalog.ts";
 import { defaultConfig, type HubConfig } from "../config/schema.ts";
 import { HUB_TOOLS } from "../management/mod.ts";
 import { emptyRegistry, type Registry, registryOf } from "../plugins/registry.ts";
 import { applyPermission, permissionTargetError } from "./permission_update.ts";
+import { effectivePermission } from "./effective.ts";
 import { registeredPlugin, registeredTool } from "../plugins/_test_registry.ts";
 
 const tool = registeredTool;
@@ -182,4 +183,48 @@ Deno.test({
     );
     assertMatch(problem!, /browser_click_element/);
   },
+});
+
+// --- Object.prototype names ---
+
+const PROTO_KEYS = [...Object.getOwnPropertyNames(Object.prototype), "prototype"];
+
+Deno.test("permissionTargetError refuses Object.prototype names as plugin or tool", () => {
+  const registry = registryOf([slack]);
+  const catalog = catalogOf(registry);
+  for (const key of PROTO_KEYS) {
+    for (
+      const target of [
+        { plugin: key },
+        { plugin: key, tool: "send_message" },
+        { plugin: "slack", tool: key },
+        { plugin: "browser", tool: key },
+      ]
+    ) {
+      const problem = permissionTargetError(target, registry, catalog);
+      assertMatch(problem ?? "", new RegExp(`"${key}" is reserved`), JSON.stringify(target));
+    }
+  }
+});
+
+Deno.test("applyPermission throws on a reserved name instead of touching a prototype", () => {
+  const config = defaultConfig();
+  assertThrows(() => applyPermission(config, { plugin: "__proto__" }, "auto"), /reserved/);
+  assertThrows(
+    () => applyPermission(config, { plugin: "slack", tool: "constructor" }, "auto"),
+    /reserved/,
+  );
+  assertEquals(config.permissions, {});
+  assertEquals(Object.getPrototypeOf(config.permissions), Object.prototype);
+});
+
+Deno.test("effectivePermission reads own entries only: inherited names never grant", () => {
+  const config = defaultConfig();
+  config.permissions.slack = { permission: "off", tools: {} };
+  for (const key of PROTO_KEYS) {
+    assertEquals(effectivePermission(config, "slack", key, false), "off", `tool ${key}`);
+    assertEquals(effectivePermission(config, key, "x", false), "off", `plugin ${key}`);
+  }
+  config.permissions.slack.permission = "ask";
+  assertEquals(effectivePermission(config, "slack", "constructor", false), "ask");
 });

@@ -6,6 +6,7 @@
  * (trust on first use), so every granted plugin is tracked from then on.
  */
 import type { HubConfig, PluginPermissionConfig } from "../config/schema.ts";
+import { assertSafeKey, ownValue } from "../../protocol/safe_keys.ts";
 
 export interface InstalledPlugin {
   name: string;
@@ -26,7 +27,7 @@ function grantsAnything(entry: PluginPermissionConfig): boolean {
 
 /** True when the installed version differs from the reviewed one. */
 export function needsReview(config: HubConfig, plugin: InstalledPlugin): boolean {
-  const reviewed = config.permissions[plugin.name]?.reviewedVersion;
+  const reviewed = ownValue(config.permissions, plugin.name)?.reviewedVersion;
   return reviewed !== undefined && reviewed !== plugin.version;
 }
 
@@ -34,7 +35,7 @@ export function needsReview(config: HubConfig, plugin: InstalledPlugin): boolean
 export function reviewChanges(config: HubConfig, plugins: InstalledPlugin[]): ReviewChange[] {
   const changes: ReviewChange[] = [];
   for (const plugin of plugins) {
-    const entry = config.permissions[plugin.name];
+    const entry = ownValue(config.permissions, plugin.name);
     if (!entry) continue;
     if (entry.reviewedVersion === undefined) {
       if (grantsAnything(entry)) {
@@ -61,7 +62,7 @@ function resetGrants(entry: PluginPermissionConfig): void {
 /** Applies changes from `reviewChanges` to a config draft. */
 export function applyReviewChanges(config: HubConfig, changes: ReviewChange[]): void {
   for (const change of changes) {
-    const entry = config.permissions[change.plugin];
+    const entry = ownValue(config.permissions, change.plugin);
     if (!entry) continue;
     if (change.kind === "recorded") entry.reviewedVersion = change.to;
     else resetGrants(entry);
@@ -73,7 +74,9 @@ export function applyReviewChanges(config: HubConfig, changes: ReviewChange[]): 
  * even if their reset was never written (a failed reload): marking reviewed grants nothing.
  */
 export function markReviewed(config: HubConfig, plugin: string, version: string): void {
-  const entry = config.permissions[plugin] ??= { permission: "off", tools: {} };
+  assertSafeKey(plugin, "plugin");
+  const entry = ownValue(config.permissions, plugin) ??
+    (config.permissions[plugin] = { permission: "off", tools: {} });
   if (entry.reviewedVersion !== undefined && entry.reviewedVersion !== version) resetGrants(entry);
   entry.reviewedVersion = version;
 }

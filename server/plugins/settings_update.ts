@@ -4,6 +4,7 @@
  * key) and reloads so tools see them.
  */
 import { settingsErrors } from "../../protocol/plugin_settings.ts";
+import { clipForMessage, ownValue } from "../../protocol/safe_keys.ts";
 import type { ConfigStore } from "../config/config_store.ts";
 import { HttpError } from "../http/http_error.ts";
 import type { ReloadSummary } from "./plugin_host.ts";
@@ -33,15 +34,16 @@ export async function updatePluginSettings(body: unknown, deps: SettingsUpdateDe
     throw new HttpError(
       404,
       "PLUGIN_NOT_FOUND",
-      `No plugin "${name}" is loaded (plugins: ${known}).`,
+      `No plugin "${clipForMessage(name)}" is loaded (plugins: ${known}).`,
     );
   }
   const problems = settingsErrors(plugin.configSchema, settings);
   if (problems.length > 0) {
     throw new HttpError(400, "INVALID_SETTINGS", `Settings of "${name}": ${problems.join("; ")}`);
   }
+  // Every key is now an own field of the plugin's schema, never an Object.prototype name.
   await deps.store.update((config) => {
-    const merged = { ...config.settings[name] };
+    const merged = { ...ownValue(config.settings, name) };
     for (const [key, value] of Object.entries(settings)) {
       if (value === null) delete merged[key];
       else merged[key] = value;

@@ -139,6 +139,26 @@ Deno.test("a setting for a plugin without settings says it has none", async () =
   assertMatch(error.message, /x: not a setting of this plugin \(it has no settings\)/);
 });
 
+Deno.test("Object.prototype names as setting keys are a 400 and nothing is stored", async () => {
+  for (const key of [...Object.getOwnPropertyNames(Object.prototype), "prototype"]) {
+    const f = fake({ alpha: { mode: "slow" } });
+    const settings = JSON.parse(`{${JSON.stringify(key)}: {"mode": "fast"}}`);
+    const error = await httpError(updatePluginSettings({ plugin: "alpha", settings }, f.deps));
+    assertEquals([error.status, error.code], [400, "INVALID_SETTINGS"], key);
+    assertMatch(error.message, new RegExp(`"${key}" is reserved`));
+    assertEquals([f.writes(), f.reloads()], [0, 0]);
+    assertEquals(Object.getPrototypeOf(f.config.settings.alpha), Object.prototype);
+  }
+});
+
+Deno.test("a plugin named like an Object.prototype member is a 404, with a bounded message", async () => {
+  for (const plugin of ["constructor", "__proto__", "toString", "x".repeat(100_000)]) {
+    const error = await httpError(updatePluginSettings({ plugin, settings: {} }, fake().deps));
+    assertEquals([error.status, error.code], [404, "PLUGIN_NOT_FOUND"]);
+    assert(error.message.length < 300, `${error.message.length} characters`);
+  }
+});
+
 // --- success ---
 
 Deno.test("valid settings are merged in; a null value clears its key", async () => {
