@@ -1,4 +1,7 @@
-/** `hub logs [--lines 50] [-f] [--plugin <name>]`: reads `server.log`. */
+/**
+ * `hub logs [--lines 50] [-f] [--plugin <name>]`: reads `server.log` (and `server.log.1`, the
+ * part before the last rotation, when `server.log` has fewer lines than asked for).
+ */
 import { setTimeout as delay } from "node:timers/promises";
 import { CliError } from "./cli_error.ts";
 import { cliPaths } from "./context.ts";
@@ -23,7 +26,12 @@ export async function logsCommand(options: LogsOptions, signal?: AbortSignal): P
     }
     text = "";
   }
-  const lines = text.split("\n").filter((l) => l !== "" && keep(l));
+  let lines = text.split("\n").filter((l) => l !== "" && keep(l));
+  if (lines.length < count) {
+    // server.log rotated lately: the lines before it are in server.log.1.
+    const older = await Deno.readTextFile(`${path}.1`).catch(() => "");
+    lines = [...older.split("\n").filter((l) => l !== "" && keep(l)), ...lines];
+  }
   for (const line of count === 0 ? [] : lines.slice(-count)) console.log(line);
   if (options.follow) await follow(path, new TextEncoder().encode(text).length, keep, signal);
 }

@@ -1,7 +1,9 @@
 /**
  * The extension's own log: what the service worker did and what went wrong (connection changes,
  * failed injections, refused messages). Kept in a ring of the last 500 entries for
- * `extension_get_logs` and the side panel, and mirrored to the worker's console.
+ * `extension_get_logs` and the side panel, and mirrored to the worker's console. Each kept entry
+ * is cut to LOG_ENTRY_MAX_CHARS (a page or a hub message may be huge), so the ring is bounded in
+ * bytes as well as in entries; the console gets the whole message.
  */
 
 export type LogLevel = "debug" | "info" | "warn" | "error";
@@ -15,6 +17,8 @@ export interface LogEntry {
 
 export const LOG_LEVELS: LogLevel[] = ["debug", "info", "warn", "error"];
 export const LOG_LIMIT = 500;
+/** Characters kept of one entry's message. */
+export const LOG_ENTRY_MAX_CHARS = 4_000;
 
 export interface ExtensionLog {
   debug(message: string, detail?: unknown): void;
@@ -45,10 +49,13 @@ export function createExtensionLog(
   const ring: LogEntry[] = [];
 
   const add = (level: LogLevel) => (message: string, detail?: unknown) => {
-    const entry = { time: clock(), level, message: message + describe(detail) };
-    ring.push(entry);
+    const full = message + describe(detail);
+    const text = full.length <= LOG_ENTRY_MAX_CHARS
+      ? full
+      : `${full.slice(0, LOG_ENTRY_MAX_CHARS - 1)}…`;
+    ring.push({ time: clock(), level, message: text });
     if (ring.length > limit) ring.splice(0, ring.length - limit);
-    out[level](`hub: ${entry.message}`);
+    out[level](`hub: ${full}`);
   };
 
   return {

@@ -1,11 +1,47 @@
 /**
  * The audit log of a running hub: the last 500 entries in memory for `/audit`, every entry
  * appended to `audit.log`, and the counters of `auditSummary` in `/health` (since start, and for
- * the last 24 hours in one-minute buckets).
+ * the last 24 hours in one-minute buckets). Every entry is cut to a bounded size before it is
+ * kept or written (it never holds arguments), so the ring stays under a fixed number of bytes and
+ * a rotation of `audit.log` always keeps earlier history.
  */
 import { AUDIT_RING_SIZE, type AuditEntry } from "../../protocol/audit.ts";
 import type { AuditSummary } from "../../protocol/health.ts";
+import { clip } from "../calls/validation_problems.ts";
 import type { AuditFile } from "./audit_file.ts";
+
+/**
+ * Characters kept of an entry's error message: room for a page's message at the dispatcher's own
+ * cap (4,000 characters and the note that says it was cut), so the entry says what the agent saw.
+ */
+export const AUDIT_MESSAGE_MAX_CHARS = 4_200;
+/** Characters kept of a tool or plugin name, an error code or category. */
+export const AUDIT_NAME_MAX_CHARS = 200;
+/**
+ * No entry is larger than this as JSON: the limits above at the worst JSON escaping (6 bytes a
+ * character) plus the fixed fields. With 500 entries the in-memory ring stays under 16 MB.
+ */
+export const AUDIT_ENTRY_MAX_BYTES = 32 * 1024;
+
+/** The entry with every text field cut to its limit. */
+export function boundAuditEntry(entry: AuditEntry): AuditEntry {
+  const name = (text: string) => clip(text, AUDIT_NAME_MAX_CHARS);
+  const bounded: AuditEntry = {
+    timestamp: name(entry.timestamp),
+    tool: name(entry.tool),
+    plugin: name(entry.plugin),
+    success: entry.success,
+    durationMs: entry.durationMs,
+  };
+  if (entry.error) {
+    bounded.error = {
+      code: name(entry.error.code),
+      message: clip(entry.error.message, AUDIT_MESSAGE_MAX_CHARS),
+      ...(entry.error.category === undefined ? {} : { category: name(entry.error.category) }),
+    };
+  }
+  return bounded;
+}
 
 export interface AuditQuery {
   limit: number;
@@ -43,7 +79,8 @@ export function createAuditLog(file: AuditFile | undefined, clock: () => number 
   }
 
   const log: AuditLog = {
-    record(entry) {
+    record(original) {
+      const entry = boundAuditEntry(original);
       if (ring.length < AUDIT_RING_SIZE) ring.push(entry);
       else ring[next] = entry;
       next = (next + 1) % AUDIT_RING_SIZE;

@@ -1,7 +1,12 @@
-import { assertEquals, assertMatch, assertThrows } from "../../tests/helpers/assert.ts";
+import { assert, assertEquals, assertMatch, assertThrows } from "../../tests/helpers/assert.ts";
 import { AUDIT_RING_SIZE, type AuditEntry } from "../../protocol/audit.ts";
 import type { AuditFile } from "./audit_file.ts";
-import { createAuditLog, parseAuditQuery } from "./audit_log.ts";
+import {
+  AUDIT_ENTRY_MAX_BYTES,
+  AUDIT_MESSAGE_MAX_CHARS,
+  createAuditLog,
+  parseAuditQuery,
+} from "./audit_log.ts";
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -227,4 +232,33 @@ Deno.test("parseAuditQuery rejects success values other than true/false, naming 
       bad,
     );
   }
+});
+
+Deno.test("an entry with a huge error message is cut before it is kept or written", () => {
+  const file = fakeFile();
+  const log = createAuditLog(file.file);
+  const huge = "x".repeat(30 * 1024 * 1024);
+  log.record(entry(1, {
+    success: false,
+    tool: huge,
+    error: { code: huge, message: huge, category: "validation" },
+  }));
+  const [kept] = log.query({ limit: 1 });
+  for (const stored of [kept, file.appended[0]]) {
+    const bytes = new TextEncoder().encode(JSON.stringify(stored)).length;
+    assert(bytes <= AUDIT_ENTRY_MAX_BYTES, `${bytes} bytes`);
+    assertEquals(stored.error!.message.length, AUDIT_MESSAGE_MAX_CHARS);
+    assert(stored.error!.message.endsWith("…"));
+    assertEquals(stored.error!.category, "validation");
+  }
+});
+
+Deno.test("the ring stays under its byte bound when every entry is oversized", () => {
+  const log = createAuditLog(undefined);
+  const huge = "y".repeat(100_000);
+  for (let i = 0; i < AUDIT_RING_SIZE + 10; i++) {
+    log.record(entry(i, { success: false, error: { code: "E", message: huge } }));
+  }
+  const bytes = JSON.stringify(log.query({ limit: AUDIT_RING_SIZE })).length;
+  assert(bytes <= AUDIT_RING_SIZE * AUDIT_ENTRY_MAX_BYTES, `${bytes} bytes`);
 });

@@ -9,6 +9,10 @@ import {
   type HubErrorCode,
   isErrorPayload,
 } from "../../protocol/errors.ts";
+import { clip } from "./validation_problems.ts";
+
+/** Characters of a hub error message; a longer one (an unexpected error's text) is cut. */
+export const MAX_CALL_ERROR_CHARS = 2_000;
 
 const STATUS: Partial<Record<string, number>> = {
   INVALID_ARGUMENTS: 400,
@@ -30,20 +34,31 @@ const STATUS: Partial<Record<string, number>> = {
 };
 
 export class CallError extends Error {
-  constructor(readonly payload: ErrorPayload, readonly fromTool = false) {
+  constructor(
+    readonly payload: ErrorPayload,
+    readonly fromTool = false,
+    /** The HTTP status when the code's usual one does not fit (413 for a body over the limit). */
+    readonly status?: number,
+  ) {
     super(payload.message);
     this.name = "CallError";
   }
 
   /** 422 for errors the tool itself reported, otherwise by the hub's code. */
   get httpStatus(): number {
-    return this.fromTool ? 422 : STATUS[this.payload.code] ?? 500;
+    return this.status ?? (this.fromTool ? 422 : STATUS[this.payload.code] ?? 500);
   }
 }
 
-/** Throws-ready error for one of the hub's own codes. */
+/** Throws-ready error for one of the hub's own codes; the message is cut to a bounded length. */
 export function callError(code: HubErrorCode, message: string, details?: unknown): CallError {
-  return new CallError(hubError(code, message, details));
+  return new CallError(hubError(code, clip(message, MAX_CALL_ERROR_CHARS), details));
+}
+
+/** INVALID_ARGUMENTS for a request whose body was unusable, with the status REST answers. */
+export function badRequestError(request: { message: string; status: number }): CallError {
+  const { payload } = callError("INVALID_ARGUMENTS", request.message);
+  return new CallError(payload, false, request.status);
 }
 
 /** Why a call ended when its signal aborted: the CallError it carries, else CANCELLED. */

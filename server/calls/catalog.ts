@@ -20,6 +20,8 @@ import {
 } from "../browser_tools/browser_tool.ts";
 import { HUB_TOOL_GROUP, type HubTool } from "../management/hub_tool.ts";
 import { needsReview } from "../permissions/review.ts";
+import { type Validate, ValidatorCache } from "../plugins/validators.ts";
+import { boundProblems, FULL_CHECK_MAX_VALUES, hasMoreValues } from "./validation_problems.ts";
 
 export const BROWSER_GROUP = "browser";
 
@@ -67,6 +69,7 @@ export interface Catalog {
   /** Tools of one group (plugin name, `browser`, `hub`) or all; disabled browser tools left out. */
   list(group?: string): ListedTool[];
   permission(tool: CatalogTool): Permission;
+  /** Checks arguments; problems come back as at most a handful of short lines. */
   check(tool: CatalogTool, args: Record<string, unknown>): CheckedArgs;
   /** Browser tools turned off through config `disabledBrowserTools`. */
   isDisabled(tool: CatalogTool): boolean;
@@ -146,6 +149,19 @@ export function createCatalog(source: CatalogSource): Catalog {
     HUB_TOOL_GROUP,
   ];
 
+  // Zod reports every bad value of an input; a huge input is first checked against the tool's
+  // JSON Schema with ajv, which stops at its first problem.
+  const firstProblem = new ValidatorCache();
+  const quickChecks = new Map<string, Validate>();
+  function quickCheck(tool: CatalogTool): Validate {
+    let validate = quickChecks.get(tool.name);
+    if (!validate) {
+      validate = firstProblem.validator(tool.inputSchema).validate;
+      quickChecks.set(tool.name, validate);
+    }
+    return validate;
+  }
+
   const disabled = (config: HubConfig, tool: CatalogTool) =>
     tool.kind === "browser" && config.disabledBrowserTools.includes(tool.name);
 
@@ -185,9 +201,15 @@ export function createCatalog(source: CatalogSource): Catalog {
         if (!result.valid) return { ok: false, errors: result.errors };
         return { ok: true, ...stripInjected(args) };
       }
+      if (hasMoreValues(args, FULL_CHECK_MAX_VALUES)) {
+        const quick = quickCheck(tool)(args);
+        if (!quick.valid) return { ok: false, errors: quick.errors };
+      }
       const input = tool.kind === "browser" ? tool.browser.input : tool.hub.input;
       const parsed = parseWithZod(input, args);
-      return parsed.ok ? { ok: true, input: parsed.input } : parsed;
+      return parsed.ok
+        ? { ok: true, input: parsed.input }
+        : { ok: false, errors: boundProblems(parsed.errors) };
     },
     isDisabled: (tool) => disabled(source.config(), tool),
     groups,

@@ -2,6 +2,9 @@ import { assert, assertEquals, assertMatch } from "../../tests/helpers/assert.ts
 import { BROWSER_TOOLS, registerBrowserTools } from "../browser_tools/mod.ts";
 import { defaultConfig, type HubConfig } from "../config/schema.ts";
 import { HUB_TOOLS } from "../management/mod.ts";
+import type { HubTool } from "../management/hub_tool.ts";
+import { z } from "zod";
+import { MAX_PROBLEMS } from "./validation_problems.ts";
 import { emptyRegistry, type Registry, registryOf } from "../plugins/registry.ts";
 import { type Catalog, createCatalog, type ListedTool } from "./catalog.ts";
 import { registeredPlugin, registeredTool } from "../plugins/_test_registry.ts";
@@ -227,4 +230,42 @@ Deno.test("listed browser and hub tools carry a JSON Schema of their zod input",
   assertEquals(schema.required, ["url"]);
   assertEquals("$schema" in schema, false);
   assertEquals(listed(catalog, "plugin_inspect")!.inputSchema.type, "object");
+});
+
+/** A management tool whose input has an array, to check how zod problems are reported. */
+const TAGGER: HubTool = {
+  name: "tagger",
+  displayName: "Tagger",
+  description: "Takes tags.",
+  input: z.object({ tags: z.array(z.string()) }),
+  run: () => "ok",
+};
+
+function taggerCatalog(): Catalog {
+  return createCatalog({
+    registry: () => emptyRegistry(),
+    config: () => defaultConfig(),
+    skipPermissions: () => false,
+    browserTools: [],
+    hubTools: [TAGGER],
+  });
+}
+
+Deno.test("check() reports a handful of zod problems, then how many more", () => {
+  const catalog = taggerCatalog();
+  const result = catalog.check(findOrFail(catalog, "tagger"), { tags: new Array(40).fill(0) });
+  assert(!result.ok);
+  assertEquals(result.errors.length, MAX_PROBLEMS + 1);
+  assertMatch(result.errors[0], /^tags\.0: /);
+  assertEquals(result.errors.at(-1), `…and ${40 - MAX_PROBLEMS} more`);
+});
+
+Deno.test("check() of a built-in tool reports a huge bad input by its first problem", () => {
+  const catalog = taggerCatalog();
+  const tool = findOrFail(catalog, "tagger");
+  const result = catalog.check(tool, { tags: new Array(1_000_000).fill(0) });
+  assertEquals(result, { ok: false, errors: ["tags.0: must be string"] });
+  // A huge input that is valid still goes through zod (and gets its parsed input).
+  const tags = new Array(20_000).fill("a");
+  assertEquals(catalog.check(tool, { tags }), { ok: true, input: { tags } });
 });

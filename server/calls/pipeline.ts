@@ -1,8 +1,9 @@
 /**
  * The one tool-call pipeline every transport uses (`/mcp`, `/mcp/gateway`, REST, and through them
- * the CLI and the stdio bridge): find the tool, check its arguments, resolve its permission (and
- * ask the person when it is `ask`), respect the per-plugin limit, check the tab, dispatch, and
- * audit the outcome. Errors come out as `CallError`s with the codes of DESIGN.md §4.
+ * the CLI and the stdio bridge): find the tool, refuse it when it is disabled or off, check its
+ * arguments, ask the person when it is `ask`, respect the per-plugin limit, check the tab,
+ * dispatch, and audit the outcome. Cheap refusals come before the arguments are looked at.
+ * Errors come out as `CallError`s with the codes of DESIGN.md §4.
  */
 import type { AuditEntry } from "../../protocol/audit.ts";
 import type { ErrorPayload } from "../../protocol/errors.ts";
@@ -12,14 +13,14 @@ import type { AuditLog } from "../audit/audit_log.ts";
 import type { ManagementContext } from "../management/hub_tool.ts";
 import type { BrowserTool, ContentBlock, ContentContext } from "../browser_tools/browser_tool.ts";
 import type { Catalog, CatalogTool } from "./catalog.ts";
-import { type CallError, callError, toCallError } from "./call_error.ts";
+import { badRequestError, type CallError, callError, toCallError } from "./call_error.ts";
 import type { Confirmations } from "./confirmations.ts";
 import type { Dispatcher, Progress } from "./dispatcher.ts";
 import type { InFlight } from "./in_flight.ts";
 import { checkTabs, resolveInstance } from "./tab_target.ts";
 import { capOutput } from "./output_cap.ts";
 import { needsReview } from "../permissions/review.ts";
-import type { HubConfig } from "../config/schema.ts";
+import type { HubConfig, Permission } from "../config/schema.ts";
 
 export interface CallRequest {
   name: string;
@@ -28,8 +29,11 @@ export interface CallRequest {
   onProgress?: (progress: Progress) => void;
   /** Aborts the call (the client cancelled or went away). */
   signal?: AbortSignal;
-  /** Why the request carrying the arguments was unusable (REST body); the call is refused. */
-  badRequest?: string;
+  /**
+   * Why the request carrying the arguments was unusable (REST body: not JSON, or over the size
+   * limit), with the HTTP status to answer; the call is refused and audited.
+   */
+  badRequest?: { message: string; status: number };
 }
 
 export type CallOutcome =
@@ -63,12 +67,8 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 export function createPipeline(deps: PipelineDeps): Pipeline {
   const clock = deps.clock ?? Date.now;
 
-  async function permit(
-    tool: CatalogTool,
-    id: string,
-    args: Record<string, unknown>,
-    signal?: AbortSignal,
-  ) {
+  /** The cheap refusals, before any work on the arguments: disabled, off. */
+  function refuseEarly(tool: CatalogTool): Permission {
     if (deps.catalog.isDisabled(tool)) {
       throw callError(
         "TOOL_DISABLED",
@@ -78,7 +78,16 @@ export function createPipeline(deps: PipelineDeps): Pipeline {
     }
     const permission = deps.catalog.permission(tool);
     if (permission === "off") throw offError(tool, deps.management.config());
-    if (permission === "auto") return;
+    return permission;
+  }
+
+  /** Asks the person about a call whose arguments are valid (never about invalid ones). */
+  async function confirm(
+    tool: CatalogTool,
+    id: string,
+    args: Record<string, unknown>,
+    signal?: AbortSignal,
+  ) {
     const decision = await deps.confirmations.ask(
       { id, tool: tool.name, plugin: tool.group, parameters: args },
       signal,
@@ -94,7 +103,9 @@ export function createPipeline(deps: PipelineDeps): Pipeline {
     request: CallRequest,
     id: string,
   ): Promise<CallOutcome> {
-    if (request.badRequest !== undefined) throw callError("INVALID_ARGUMENTS", request.badRequest);
+    // Cheap checks first: a refused tool costs no parsing, however large its arguments.
+    const permission = refuseEarly(tool);
+    if (request.badRequest !== undefined) throw badRequestError(request.badRequest);
     const args = request.args ?? {};
     if (!isRecord(args)) {
       throw callError("INVALID_ARGUMENTS", `Arguments of ${tool.name} must be a JSON object.`);
@@ -107,7 +118,7 @@ export function createPipeline(deps: PipelineDeps): Pipeline {
         { errors: checked.errors },
       );
     }
-    await permit(tool, id, args, request.signal);
+    if (permission === "ask") await confirm(tool, id, args, request.signal);
     const release = deps.inFlight.acquire(tool.group);
     if (!release) {
       throw callError(

@@ -3,14 +3,37 @@ import { HttpError } from "./http_error.ts";
 
 export const MAX_JSON_BODY_BYTES = 1024 * 1024;
 
+/**
+ * The body as text, read chunk by chunk with a running byte count: a body over `maxBytes` is
+ * refused as soon as the count passes the limit (or at once when Content-Length says so), and the
+ * rest is never read, whether or not the client declared a length (chunked bodies).
+ */
 async function readText(req: Request, maxBytes: number): Promise<string> {
-  const declared = Number(req.headers.get("content-length") ?? "0");
   const tooLarge = () =>
     new HttpError(413, "BODY_TOO_LARGE", `The request body is over ${maxBytes} bytes.`);
+  const declared = Number(req.headers.get("content-length") ?? "0");
   if (declared > maxBytes) throw tooLarge();
-  const text = await req.text();
-  if (new TextEncoder().encode(text).length > maxBytes) throw tooLarge();
-  return text;
+  if (!req.body) return "";
+  const reader = req.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  while (true) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > maxBytes) {
+      await reader.cancel().catch(() => {});
+      throw tooLarge();
+    }
+    chunks.push(value);
+  }
+  const bytes = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return new TextDecoder().decode(bytes);
 }
 
 function parse(text: string): unknown {

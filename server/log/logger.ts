@@ -1,8 +1,18 @@
 /**
  * Leveled logging to the terminal and `<config>/server.log`. Every line is scrubbed of the secret
- * (and of anything shaped like one or like a Bearer token) before it is written anywhere.
+ * (and of anything shaped like one or like a Bearer token) before it is written anywhere, and cut
+ * to a bounded length (an error's stack or a hostile message cannot flood the log). The hub
+ * process is the only writer of `server.log` (a background hub has no stdout), so the logger
+ * rotates it like `audit.log`: before a line would take it past its limit, `server.log` becomes
+ * `server.log.1` (replacing the older one) and a new `server.log` starts.
  */
+import { clip } from "../calls/validation_problems.ts";
 import { UserError } from "../user_error.ts";
+
+/** `server.log` rotates to `server.log.1` at this size. */
+export const SERVER_LOG_MAX_BYTES = 10 * 1024 * 1024;
+/** Characters of one logged message (stack traces included); the rest is cut with "…". */
+export const MAX_LOG_MESSAGE_CHARS = 8_000;
 
 export const LOG_LEVELS = ["debug", "info", "warn", "error", "silent"] as const;
 export type LogLevel = typeof LOG_LEVELS[number];
@@ -18,6 +28,8 @@ export interface LoggerOptions {
   level: LogLevel;
   /** Append lines to this file; omitted = terminal only. */
   file?: string;
+  /** Size at which `file` rotates to `<file>.1`; default SERVER_LOG_MAX_BYTES. */
+  maxFileBytes?: number;
   /** Write lines to stderr as well; default true. */
   terminal?: boolean;
   clock?: () => Date;
@@ -45,26 +57,22 @@ export function createLogger(options: LoggerOptions): Logger {
   const clock = options.clock ?? (() => new Date());
   const terminal = options.terminal ?? true;
   const encoder = new TextEncoder();
-  let file: Deno.FsFile | undefined;
-  if (options.file) {
-    file = Deno.openSync(options.file, { append: true, create: true, mode: 0o600 });
-  }
+  const file = options.file ? rotatingFile(options.file, options.maxFileBytes) : undefined;
 
   function write(level: LogLevel, message: string): void {
     if (LOG_LEVELS.indexOf(level) < threshold) return;
-    const line = `${clock().toISOString()} ${level.toUpperCase().padEnd(5)} ${redact(message)}\n`;
+    const text = clip(redact(message), MAX_LOG_MESSAGE_CHARS);
+    const line = encoder.encode(
+      `${clock().toISOString()} ${level.toUpperCase().padEnd(5)} ${text}\n`,
+    );
     if (terminal) {
       try {
-        Deno.stderr.writeSync(encoder.encode(line));
+        Deno.stderr.writeSync(line);
       } catch {
         // terminal gone (detached): the file still has the line
       }
     }
-    try {
-      file?.writeSync(encoder.encode(line));
-    } catch {
-      // disk full or file removed: logging must never take the server down
-    }
+    file?.write(line);
   }
 
   return {
@@ -72,6 +80,39 @@ export function createLogger(options: LoggerOptions): Logger {
     info: (m) => write("info", m),
     warn: (m) => write("warn", m),
     error: (m) => write("error", m),
+  };
+}
+
+/** An append-only file that becomes `<path>.1` before a write would take it past `maxBytes`. */
+function rotatingFile(path: string, maxBytes = SERVER_LOG_MAX_BYTES) {
+  const open = () => Deno.openSync(path, { append: true, create: true, mode: 0o600 });
+  let file: Deno.FsFile | undefined = open();
+  let size = file.statSync().size;
+
+  function rotate() {
+    file?.close();
+    file = undefined;
+    let rotated = true;
+    try {
+      Deno.renameSync(path, `${path}.1`);
+    } catch {
+      rotated = false; // removed or a read-only dir: keep appending, try again after maxBytes
+    }
+    file = open();
+    size = rotated ? file.statSync().size : 0;
+  }
+
+  return {
+    write(bytes: Uint8Array) {
+      try {
+        if (size > 0 && size + bytes.length > maxBytes) rotate();
+        let written = 0;
+        while (written < bytes.length) written += file!.writeSync(bytes.subarray(written));
+        size += bytes.length;
+      } catch {
+        // disk full or file removed: logging must never take the server down
+      }
+    },
   };
 }
 

@@ -1,5 +1,5 @@
-import { assert, assertEquals, assertThrows } from "../../tests/helpers/assert.ts";
-import { createLogger, parseLogLevel, redact } from "./logger.ts";
+import { assert, assertEquals, assertMatch, assertThrows } from "../../tests/helpers/assert.ts";
+import { createLogger, MAX_LOG_MESSAGE_CHARS, parseLogLevel, redact } from "./logger.ts";
 
 Deno.test("parseLogLevel accepts the five levels, defaults to info, rejects others", () => {
   assertEquals(parseLogLevel(undefined), "info");
@@ -35,6 +35,51 @@ Deno.test("the file gets lines at or above the level, scrubbed, with timestamps"
       "2026-01-02T03:04:05.000Z ERROR bad",
     ]);
     assert((await Deno.stat(file)).mode! & 0o600);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("server.log rotates to server.log.1 before a line would pass the limit", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const file = `${dir}/server.log`;
+    const logger = createLogger({ level: "info", file, terminal: false, maxFileBytes: 1000 });
+    for (let i = 0; i < 100; i++) logger.info(`line ${i} ${"x".repeat(50)}`);
+    const current = await Deno.readTextFile(file);
+    const previous = await Deno.readTextFile(`${file}.1`);
+    assert(current.length <= 1000 && previous.length <= 1000);
+    assert(current.includes("line 99 "), "the newest line is in server.log");
+    assert(previous.endsWith("\n") && current.endsWith("\n"), "no line is split");
+    const first = Number(/line (\d+) /.exec(current)![1]);
+    assert(previous.includes(`line ${first - 1} `), "server.log.1 holds the lines just before");
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("a logger started on a full server.log rotates it on the first line", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const file = `${dir}/server.log`;
+    await Deno.writeTextFile(file, "old\n".repeat(300));
+    createLogger({ level: "info", file, terminal: false, maxFileBytes: 1000 }).info("new");
+    assertMatch(await Deno.readTextFile(file), /^\S+ INFO {2}new\n$/);
+    assertEquals(await Deno.readTextFile(`${file}.1`), "old\n".repeat(300));
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("a huge message is cut to a bounded line, still scrubbed", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const file = `${dir}/server.log`;
+    const logger = createLogger({ level: "info", file, terminal: false });
+    logger.error(`Bearer abc ${"y".repeat(1_000_000)}`);
+    const text = await Deno.readTextFile(file);
+    assert(text.length < MAX_LOG_MESSAGE_CHARS + 100, `${text.length} characters`);
+    assert(text.includes("Bearer [redacted]"));
   } finally {
     await Deno.remove(dir, { recursive: true });
   }

@@ -2,14 +2,20 @@
  * One MCP server object per session. Full mode (`/mcp`) lists every tool and calls them by name;
  * gateway mode (`/mcp/gateway`) exposes only `hub_list_tools` and `hub_call`. Both run calls
  * through the one pipeline and report progress when the request carried a `progressToken`.
+ *
+ * `tools/call` is answered by the server's fallback handler rather than `setRequestHandler`: the
+ * SDK checks a registered method's params with its own schema first and answers a malformed
+ * call (`arguments` an array, `name` missing) with -32603 and the raw list of schema problems.
+ * Here it gets -32602 Invalid params and one short line that says what to send.
  */
-import { CallToolRequestSchema, ListToolsRequestSchema, Server } from "./sdk.ts";
+import { ErrorCode, ListToolsRequestSchema, McpError, Server } from "./sdk.ts";
 import { VERSION } from "../../protocol/version.ts";
 import type { Catalog } from "../calls/catalog.ts";
 import type { CallOutcome, Pipeline } from "../calls/pipeline.ts";
 import { type CallToolResult, errorResult, successResult } from "../calls/results.ts";
 import { callError } from "../calls/call_error.ts";
 import { GATEWAY_TOOLS } from "./gateway_tools.ts";
+import { boundProblems } from "../calls/validation_problems.ts";
 
 export type McpMode = "full" | "gateway";
 
@@ -51,23 +57,95 @@ export function createMcpServer(mode: McpMode, deps: McpServerDeps): Server {
       : GATEWAY_TOOLS,
   }));
 
-  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
-    const token = request.params._meta?.progressToken;
-    const onProgress = token === undefined
+  server.fallbackRequestHandler = async (request, extra) => {
+    if (request.method !== "tools/call") {
+      throw new McpError(ErrorCode.MethodNotFound, "Method not found");
+    }
+    const { name, args, progressToken } = callParams(request.params);
+    const onProgress = progressToken === undefined
       ? undefined
       : (p: { progress: number; total?: number; message?: string }) =>
         void extra.sendNotification({
           method: "notifications/progress",
-          params: { progressToken: token, ...p },
+          params: { progressToken, ...p },
         }).catch(() => {});
     const call = (name: string, args: unknown) =>
       deps.pipeline.call({ name, args, onProgress, signal: extra.signal }).then(outcomeResult);
-    const args = request.params.arguments ?? {};
-    if (mode === "full") return await call(request.params.name, args);
-    return await callGateway(request.params.name, args, deps.catalog, call);
-  });
+    if (mode === "full") return await call(name, args);
+    return await callGateway(name, args, deps.catalog, call);
+  };
 
+  shortParamErrors(server);
   return server;
+}
+
+type RequestHandler = (request: unknown, extra: unknown) => Promise<unknown>;
+
+/**
+ * The SDK checks the params of the methods it registers (initialize, ping, logging/setLevel,
+ * tools/list) with zod and lets a mismatch out as -32603 with the raw problem list. Each registered
+ * handler is wrapped so a mismatch is -32602 Invalid params with a short line instead. The
+ * handlers live in the SDK's `_requestHandlers` map (no public way to wrap them); if a later SDK
+ * renames it, nothing is wrapped and the MCP fuzz suite reports the -32603 again.
+ */
+function shortParamErrors(server: Server): void {
+  const handlers = (server as unknown as { _requestHandlers?: unknown })._requestHandlers;
+  if (!(handlers instanceof Map)) return;
+  for (const [method, handler] of [...handlers] as [string, RequestHandler][]) {
+    handlers.set(method, async (request: unknown, extra: unknown) => {
+      try {
+        return await handler(request, extra);
+      } catch (error) {
+        const issues = (error as { issues?: unknown })?.issues;
+        // zod names it ZodError, its core (which the SDK uses) $ZodError.
+        if (!/ZodError$/.test((error as Error)?.name) || !Array.isArray(issues)) throw error;
+        const problems = issues.map((issue: { path?: unknown[]; message?: string }) =>
+          `${(issue.path ?? []).map(String).join(".") || "request"}: ${issue.message}`
+        );
+        throw invalidParams(`${method}: ${boundProblems(problems).join("; ")}.`);
+      }
+    });
+  }
+}
+
+interface CallParams {
+  name: string;
+  args: Record<string, unknown>;
+  progressToken?: string | number;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** What a value is, in a few words, for an error message (never the value itself). */
+function kindOf(value: unknown): string {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "an array";
+  return typeof value === "object" ? "an object" : `a ${typeof value}`;
+}
+
+function invalidParams(message: string): McpError {
+  return new McpError(ErrorCode.InvalidParams, `Invalid params: ${message}`);
+}
+
+/** The params of `tools/call`, checked; a malformed one throws -32602 with a short message. */
+function callParams(params: unknown): CallParams {
+  const usage = 'send {"name": "<tool>", "arguments": {...}}';
+  if (!isRecord(params)) throw invalidParams(`tools/call params must be a JSON object: ${usage}.`);
+  const { name, arguments: args = {}, _meta } = params;
+  if (typeof name !== "string" || name === "") {
+    throw invalidParams(`name must be a tool name (a string), not ${kindOf(name)}: ${usage}.`);
+  }
+  if (!isRecord(args)) {
+    throw invalidParams(`arguments must be a JSON object, not ${kindOf(args)}: ${usage}.`);
+  }
+  const token = isRecord(_meta) ? _meta.progressToken : undefined;
+  return {
+    name,
+    args,
+    ...(typeof token === "string" || typeof token === "number" ? { progressToken: token } : {}),
+  };
 }
 
 async function callGateway(

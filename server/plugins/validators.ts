@@ -3,12 +3,21 @@
  * after a reload and kept while the tool's schema stays the same, so a reload of many plugins does
  * not pay for compiling every schema up front. String formats (email, uri, …) are not checked here;
  * the SDK re-validates the input with the plugin's own zod schema in the page.
+ *
+ * Checking stops at the first problem (ajv without `allErrors`), so a huge invalid input costs one
+ * error object. Only when an input is invalid and small is it checked again for every problem, so
+ * the caller can fix them all at once; either way at most a handful are reported.
  */
 import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
+import {
+  boundProblems,
+  FULL_CHECK_MAX_VALUES,
+  hasMoreValues,
+} from "../calls/validation_problems.ts";
 
 export interface ValidationResult {
   valid: boolean;
-  /** One line per problem, like `query: must be string`. */
+  /** One line per problem, like `query: must be string`; at most a handful, then "…and N more". */
   errors: string[];
 }
 
@@ -31,29 +40,54 @@ function describe(error: ErrorObject): string {
   }
 }
 
+interface Compiled {
+  schema: Record<string, unknown>;
+  /** Stops at the first problem. */
+  first: ValidateFunction;
+  /** Reports every problem; compiled the first time a small input is invalid. */
+  all?: ValidateFunction;
+}
+
 export class ValidatorCache {
-  readonly #ajv = new Ajv({ allErrors: true, strict: false, validateFormats: false });
-  #compiled = new Map<string, ValidateFunction>();
+  readonly #first = new Ajv({ allErrors: false, strict: false, validateFormats: false });
+  readonly #all = new Ajv({ allErrors: true, strict: false, validateFormats: false });
+  #compiled = new Map<string, Compiled>();
 
   /**
    * Drops the validators of schemas no tool uses any more. The hub keeps one cache for its
    * lifetime and calls this after each reload, so unchanged schemas keep their validators.
    */
   retain(keep: Set<string>): void {
-    for (const key of [...this.#compiled.keys()]) if (!keep.has(key)) this.#compiled.delete(key);
+    for (const [key, compiled] of [...this.#compiled]) {
+      if (keep.has(key)) continue;
+      this.#compiled.delete(key);
+      // ajv keeps every schema it compiled until it is removed.
+      this.#first.removeSchema(compiled.schema);
+      this.#all.removeSchema(compiled.schema);
+    }
   }
 
   /** A validate function for `schema`; compilation happens on its first use. */
   validator(schema: Record<string, unknown>): { key: string; validate: Validate } {
     const key = JSON.stringify(schema);
     const validate: Validate = (input) => {
-      let fn = this.#compiled.get(key);
-      if (!fn) {
-        fn = this.#ajv.compile(schema);
-        this.#compiled.set(key, fn);
+      let compiled = this.#compiled.get(key);
+      if (!compiled) {
+        compiled = { schema, first: this.#first.compile(schema) };
+        this.#compiled.set(key, compiled);
       }
-      const valid = fn(input) as boolean;
-      return { valid, errors: valid ? [] : (fn.errors ?? []).map(describe) };
+      if (compiled.first(input)) return { valid: true, errors: [] };
+      let fn = compiled.first;
+      if (!hasMoreValues(input, FULL_CHECK_MAX_VALUES)) {
+        compiled.all ??= this.#all.compile(schema);
+        fn = compiled.all;
+        fn(input);
+      }
+      const errors = fn.errors ?? [];
+      return {
+        valid: false,
+        errors: boundProblems(errors.slice(0, 50).map(describe), errors.length),
+      };
     };
     return { key, validate };
   }

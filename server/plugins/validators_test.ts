@@ -1,4 +1,5 @@
-import { assertEquals } from "../../tests/helpers/assert.ts";
+import { assert, assertEquals } from "../../tests/helpers/assert.ts";
+import { MAX_PROBLEM_CHARS, MAX_PROBLEMS } from "../calls/validation_problems.ts";
 import { ValidatorCache } from "./validators.ts";
 
 const schema = {
@@ -103,4 +104,30 @@ Deno.test("retain with no kept keys drops every compiled validator", () => {
   cache.validator(schema).validate({ query: "x" });
   cache.retain(new Set());
   assertEquals(cache.compiledCount, 0);
+});
+
+const tagsSchema = {
+  type: "object",
+  properties: { tags: { type: "array", items: { type: "string" } } },
+};
+
+Deno.test("many problems are reported as a handful, then how many more", () => {
+  const { validate } = new ValidatorCache().validator(tagsSchema);
+  const result = validate({ tags: new Array(100).fill(0) });
+  assertEquals(result.errors.length, MAX_PROBLEMS + 1);
+  assertEquals(result.errors[0], "tags.0: must be string");
+  assertEquals(result.errors.at(-1), `…and ${100 - MAX_PROBLEMS} more`);
+});
+
+Deno.test("a huge invalid input is reported by its first problem only", () => {
+  const { validate } = new ValidatorCache().validator(tagsSchema);
+  const result = validate({ tags: new Array(1_000_000).fill(0) });
+  assertEquals(result, { valid: false, errors: ["tags.0: must be string"] });
+});
+
+Deno.test("a huge field name is cut in the report", () => {
+  const { validate } = new ValidatorCache().validator(schema);
+  const [error] = validate({ query: "x", ["k".repeat(100_000)]: 1 }).errors;
+  assert(error.length <= MAX_PROBLEM_CHARS, `${error.length} characters`);
+  assert(error.endsWith("…"));
 });
