@@ -5,7 +5,8 @@ import type { HubPaths } from "../server/config/paths.ts";
 import { CliError } from "./cli_error.ts";
 import { HubClient } from "./hub_client.ts";
 import { HUB_PERMISSION_FLAGS } from "./permissions.ts";
-import { isHubServer, readPidFile } from "./pid_file.ts";
+import { pidOf, readPidFile } from "./pid_file.ts";
+import { checkPidFile } from "./pid_check.ts";
 import { setTimeout as delay } from "node:timers/promises";
 
 const STARTUP_TIMEOUT_MS = 15_000;
@@ -42,10 +43,11 @@ export async function startInBackground(paths: HubPaths, port: number): Promise<
   if (await client.isUp()) {
     throw new CliError(`A hub is already running on port ${port} ("hub status" shows it).`);
   }
-  const running = await readPidFile(paths.pidFile);
-  if (running !== undefined && await isHubServer(running)) {
+  const file = await readPidFile(paths.pidFile);
+  const running = file && await checkPidFile(paths, file);
+  if (running && running.verdict !== "stale") {
     throw new CliError(
-      `A background hub from this config dir is already running (pid ${running}, see ` +
+      `A background hub from this config dir is already running (pid ${running.pid}, see ` +
         `${paths.pidFile}). Stop it first with "hub stop".`,
     );
   }
@@ -61,7 +63,7 @@ export async function startInBackground(paths: HubPaths, port: number): Promise<
           `Last lines of ${paths.serverLog}:\n${await tail(paths.serverLog, 5)}`,
       );
     }
-    if (await client.isUp(500) && (await readPidFile(paths.pidFile)) === child.pid) {
+    if (await client.isUp(500) && pidOf(await readPidFile(paths.pidFile)) === child.pid) {
       child.unref();
       return child.pid;
     }

@@ -1,27 +1,93 @@
 /**
- * `server.pid` of a hub started with `--background`, and checks on the process it names. Signals
- * and process lookups use the system `kill` and `ps`, because Deno.kill and reading /proc need
- * unscoped permissions.
+ * `server.pid` of a hub started with `--background`: a JSON record of what `hub stop` needs to
+ * make sure the pid still names *this* config dir's hub before it signals it (the process start
+ * time, the port, the config dir). Signals and process lookups use the system `kill` and `ps`,
+ * because Deno.kill and reading /proc need unscoped permissions.
  */
 import { writeFileAtomic } from "../server/config/atomic_write.ts";
+import type { HubPaths } from "../server/config/paths.ts";
+import { currentStartTime } from "../server/config/process_identity.ts";
 import { UserError } from "../server/user_error.ts";
+import { VERSION } from "../protocol/version.ts";
 
-export async function readPidFile(path: string): Promise<number | undefined> {
+export interface PidRecord {
+  pid: number;
+  /** As `ps -o lstart=` gives it (UTC); absent where it cannot be looked up. */
+  startTime?: string;
+  port: number;
+  configDir: string;
+  version: string;
+}
+
+/**
+ * What `server.pid` holds: a record; a bare number (written by earlier hub versions, which
+ * cannot be verified); or something else (`invalid`). Undefined when there is no file.
+ */
+export type PidFile =
+  | { kind: "record"; record: PidRecord }
+  | { kind: "legacy"; pid: number }
+  | { kind: "invalid" };
+
+const MAX_PID_FILE_BYTES = 4096;
+
+export async function readPidFile(path: string): Promise<PidFile | undefined> {
+  let text: string;
   try {
-    const text = (await Deno.readTextFile(path)).trim();
-    return /^\d+$/.test(text) ? Number(text) : undefined;
+    const bytes = await Deno.readFile(path);
+    text = new TextDecoder().decode(bytes.subarray(0, MAX_PID_FILE_BYTES)).trim();
   } catch {
     return undefined;
   }
+  if (/^\d{1,10}$/.test(text)) return { kind: "legacy", pid: Number(text) };
+  const record = parseRecord(text);
+  return record ? { kind: "record", record } : { kind: "invalid" };
 }
 
-export async function writePidFile(path: string, pid: number = Deno.pid): Promise<void> {
-  await writeFileAtomic(path, `${pid}\n`, { mode: 0o600 });
+function parseRecord(text: string): PidRecord | undefined {
+  let value: Record<string, unknown>;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  const { pid, startTime, port, configDir, version } = value ?? {};
+  if (!Number.isSafeInteger(pid) || (pid as number) <= 0) return undefined;
+  if (!Number.isSafeInteger(port) || (port as number) <= 0 || (port as number) > 65535) {
+    return undefined;
+  }
+  if (typeof configDir !== "string" || typeof version !== "string") return undefined;
+  if (startTime !== undefined && typeof startTime !== "string") return undefined;
+  return {
+    pid: pid as number,
+    startTime: startTime as string | undefined,
+    port: port as number,
+    configDir,
+    version,
+  };
+}
+
+/** The pid a `server.pid` names, whatever its format. */
+export function pidOf(file: PidFile | undefined): number | undefined {
+  if (file?.kind === "record") return file.record.pid;
+  if (file?.kind === "legacy") return file.pid;
+  return undefined;
+}
+
+/** Writes this process's record: called by the background server once it listens on `port`. */
+export async function writePidFile(paths: HubPaths, port: number): Promise<void> {
+  const record: PidRecord = {
+    pid: Deno.pid,
+    startTime: await currentStartTime(),
+    port,
+    configDir: paths.dir,
+    version: VERSION,
+  };
+  await writeFileAtomic(paths.pidFile, JSON.stringify(record) + "\n", { mode: 0o600 });
 }
 
 /** Removes the PID file only if it still names this process. */
 export async function removeOwnPidFile(path: string): Promise<void> {
-  if ((await readPidFile(path)) === Deno.pid) await Deno.remove(path).catch(() => {});
+  if (pidOf(await readPidFile(path)) === Deno.pid) await Deno.remove(path).catch(() => {});
 }
 
 async function run(command: string, args: string[]): Promise<{ ok: boolean; out: string }> {

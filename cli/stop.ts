@@ -1,34 +1,43 @@
-/** `hub stop [--port]`: stops a hub started with `--background`. */
+/**
+ * `hub stop [--port]`: stops this config dir's hub started with `--background`. It signals the pid
+ * in `server.pid` only once that pid is proven to be this config dir's hub (see pid_check.ts); a
+ * stale file is removed, and a process that cannot be proven is never signalled.
+ */
 import { setTimeout as delay } from "node:timers/promises";
 import { CliError } from "./cli_error.ts";
 import { cliClient, cliPaths } from "./context.ts";
-import { isAlive, isHubServer, readPidFile, sendTerm } from "./pid_file.ts";
+import { isAlive, readPidFile, sendTerm } from "./pid_file.ts";
+import { checkPidFile } from "./pid_check.ts";
+import type { HubPaths } from "../server/config/paths.ts";
 
 const STOP_WAIT_MS = 5_000;
 
 export async function stopCommand(options: { port?: string }): Promise<void> {
   const paths = cliPaths();
-  const pid = await readPidFile(paths.pidFile);
-  if (pid === undefined) {
-    const client = await cliClient(options.port, paths);
-    if (await client.isUp()) {
-      throw new CliError(
-        `A hub is running on port ${client.port}, but it was not started with "hub start ` +
-          `--background" (no ${paths.pidFile}), so "hub stop" cannot stop it. ` +
-          `Press Ctrl+C in the terminal where it runs.`,
-      );
+  const file = await readPidFile(paths.pidFile);
+  if (file !== undefined) {
+    const check = await checkPidFile(paths, file);
+    if (check.verdict === "ours") return await stopHub(paths, check.pid);
+    if (check.verdict === "unverifiable") {
+      throw new CliError(`Not stopping anything: ${check.reason}`);
     }
-    console.log(`No hub is running on port ${client.port}; nothing to stop.`);
-    return;
-  }
-  if (!(await isHubServer(pid))) {
     await Deno.remove(paths.pidFile).catch(() => {});
     console.log(
-      `No hub is running: ${paths.pidFile} named pid ${pid}, which is not a hub server. ` +
-        `Removed the stale file; nothing was stopped.`,
+      `${paths.pidFile} was stale: ${check.reason} Removed the stale file; nothing was signalled.`,
     );
-    return;
   }
+  const client = await cliClient(options.port, paths);
+  if (await client.isUp()) {
+    throw new CliError(
+      `A hub is running on port ${client.port}, but it was not started with "hub start ` +
+        `--background" from this config dir (no valid ${paths.pidFile}), so "hub stop" cannot ` +
+        `stop it. Press Ctrl+C in the terminal where it runs.`,
+    );
+  }
+  console.log(`No hub is running on port ${client.port}; nothing to stop.`);
+}
+
+async function stopHub(paths: HubPaths, pid: number): Promise<void> {
   await sendTerm(pid);
   const deadline = Date.now() + STOP_WAIT_MS;
   while (Date.now() < deadline) {

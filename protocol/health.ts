@@ -71,6 +71,8 @@ export interface HealthPayload {
   skipPermissions: boolean;
   /** Seconds since the server started. */
   uptime: number;
+  /** The server's process id: lets `hub stop` check that a pid is this config dir's hub. */
+  pid: number;
   reloadCount: number;
   lastReloadTimestamp: number;
   lastReloadDurationMs: number;

@@ -81,6 +81,7 @@ export function buildHealth(facts: HealthFacts): HealthPayload {
     disabledBrowserTools: facts.disabledBrowserTools,
     skipPermissions: facts.skipPermissions,
     uptime: Math.max(0, Math.round((facts.now - facts.startedAt) / 100) / 10),
+    pid: Deno.pid,
     reloadCount: facts.reloads.count,
     lastReloadTimestamp: facts.reloads.lastTimestamp,
     lastReloadDurationMs: facts.reloads.lastDurationMs,

@@ -147,6 +147,7 @@ const HEALTH_FIELDS: Record<string, (v: unknown) => boolean> = {
   disabledBrowserTools: isStringArray,
   skipPermissions: (v) => v === false,
   uptime: (v) => typeof v === "number" && v >= 0,
+  pid: isInt,
   reloadCount: isInt,
   lastReloadTimestamp: isInt,
   lastReloadDurationMs: isInt,

@@ -122,8 +122,8 @@ Deno.test("background start → status → status --json → stop", async () => 
       assertEquals(start.code, 0, start.stderr);
       assert(Date.now() - started < 15_000, "background start returns within its 15 s limit");
       const pidText = (await Deno.readTextFile(pidFile)).trim();
-      assertMatch(pidText, /^\d+$/);
-      pid = Number(pidText);
+      pid = JSON.parse(pidText).pid as number; // {pid, startTime, port, configDir, version}
+      assert(Number.isInteger(pid), pidText);
       assert(start.stdout.includes(`pid ${pid}`), start.stdout);
       assertMatch(start.stdout, /First run/, "a first background start prints the setup text");
       assert(start.stdout.includes(`http://127.0.0.1:${port}/mcp/gateway`), start.stdout);

@@ -1,5 +1,9 @@
-/** Writes a file so that readers only ever see the old or the new content, never half of it. */
+/**
+ * Writes a file so that readers only ever see the old or the new content, never half of it, and
+ * cleans up after writers that were killed mid-write.
+ */
 import { dirname, join } from "node:path";
+import { processState } from "./process_identity.ts";
 
 export interface AtomicWriteOptions {
   /** File mode of the new file; default 0o600 (owner read/write only). */
@@ -20,7 +24,7 @@ export async function writeFileAtomic(
   const mode = options.mode ?? 0o600;
   const rename = options.rename ?? Deno.rename;
   const random = crypto.getRandomValues(new Uint32Array(1))[0].toString(36);
-  const temp = join(dirname(path), `.${basename(path)}.${Deno.pid}.${random}.tmp`);
+  const temp = join(dirname(path), tempFileName(basename(path), Deno.pid, random));
   try {
     const file = await Deno.open(temp, { write: true, createNew: true, mode });
     try {
@@ -34,6 +38,58 @@ export async function writeFileAtomic(
   } catch (error) {
     await Deno.remove(temp).catch(() => {});
     throw error;
+  }
+  await syncDir(dirname(path));
+}
+
+/** `.<name>.<pid>.<random>.tmp`: the temp files of this writer (and of the lock file's). */
+export function tempFileName(name: string, pid: number, random: string): string {
+  return `.${name}.${pid}.${random}.tmp`;
+}
+
+const TEMP_FILE = /^\.(.+)\.(\d{1,10})\.([0-9a-z]{1,13})\.tmp$/;
+
+/**
+ * Removes the temp files our writers left in `dir` when they were killed: only names of exactly
+ * our pattern, and only when the pid in the name no longer runs. Returns the names removed.
+ * Where processes cannot be looked up (Windows, no `ps`), nothing is removed.
+ */
+export async function removeOrphanTempFiles(dir: string): Promise<string[]> {
+  const byPid = new Map<number, string[]>();
+  try {
+    for await (const entry of Deno.readDir(dir)) {
+      const match = entry.isFile ? TEMP_FILE.exec(entry.name) : null;
+      if (!match) continue;
+      const pid = Number(match[2]);
+      byPid.set(pid, [...(byPid.get(pid) ?? []), entry.name]);
+      if (byPid.size > 1000) break; // bounded work for a hostile folder
+    }
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return [];
+    throw error;
+  }
+  const removed: string[] = [];
+  for (const [pid, names] of byPid) {
+    if (pid === Deno.pid || (await processState(pid)) !== "dead") continue;
+    for (const name of names) {
+      await Deno.remove(join(dir, name)).then(() => removed.push(name), () => {});
+    }
+  }
+  return removed;
+}
+
+/** Flushes the directory entry of a rename to disk (POSIX; best effort). */
+async function syncDir(dir: string): Promise<void> {
+  if (Deno.build.os === "windows") return;
+  try {
+    const handle = await Deno.open(dir, { read: true });
+    try {
+      await handle.sync();
+    } finally {
+      handle.close();
+    }
+  } catch {
+    // some file systems cannot sync a directory; the rename itself is still atomic
   }
 }
 

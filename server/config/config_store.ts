@@ -66,6 +66,14 @@ export function createConfigStore(path: string, options: ConfigStoreOptions = {}
         `${path}: unknown key "${key}" is kept but ignored (check its spelling).`,
       );
     }
+    for (const { where, key } of parsed?.droppedKeys ?? []) {
+      if (warned.has(`${where}\n${key}`)) continue;
+      warned.add(`${where}\n${key}`);
+      options.onWarning?.(
+        `${path}: "${key}" in ${where} is a reserved name (a built-in JavaScript object member) ` +
+          "and is ignored; the next change to the config removes it.",
+      );
+    }
     return parsed;
   }
 
@@ -87,7 +95,12 @@ export function createConfigStore(path: string, options: ConfigStoreOptions = {}
       }),
     update: (mutate) =>
       serialized(async () => {
-        const current = (await read()) ?? { config: defaultConfig(), extra: {}, unknownKeys: [] };
+        const current = (await read()) ?? {
+          config: defaultConfig(),
+          extra: {},
+          unknownKeys: [],
+          droppedKeys: [],
+        };
         const draft = structuredClone(current.config);
         mutate(draft);
         const checked = validateConfig(draft).config;

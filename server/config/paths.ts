@@ -51,7 +51,7 @@ export function hubPaths(dir: string = configDirFromEnv()): HubPaths {
 }
 
 /**
- * Resolves a local plugin path as SPEC says: `./` and `../` paths are relative to the config
+ * Resolves a local plugin path: `./` and `../` paths are relative to the config
  * directory, `~/` paths to the home directory; absolute paths stay as they are.
  */
 export function resolvePluginPath(path: string, configDir: string): string {

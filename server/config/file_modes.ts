@@ -1,0 +1,88 @@
+/**
+ * Unsafe permissions on the config dir and its files, checked at start (POSIX only: Windows has no
+ * mode bits, its ACLs are left to the user profile). What is refused and what is only warned about:
+ *
+ * - config dir or `extension/` writable by group or others: refused. Another user could replace
+ *   `config.json` (set every tool to `auto`), `auth.json`, or the extension code the browser runs.
+ * - `auth.json` readable or writable by group or others: refused. The secret may already be
+ *   known to someone else, so the fix also rotates it.
+ * - `config.json` writable by group or others: refused (as dangerous as a writable dir).
+ * - `config.json` readable by group or others: a warning. It holds settings, not the secret.
+ *
+ * Every message gives the exact `chmod` that fixes it.
+ */
+import type { HubPaths } from "./paths.ts";
+import { ConfigError } from "./config_store.ts";
+
+const GROUP_OTHER_WRITE = 0o022;
+const GROUP_OTHER_READ = 0o044;
+
+/** A config dir or file whose mode lets other users in: hub refuses to start with it. */
+export class UnsafeModeError extends ConfigError {
+  constructor(message: string) {
+    super(message);
+    this.name = "UnsafeModeError";
+  }
+}
+
+/** Throws UnsafeModeError for the refused cases; calls `onWarning` for the others. */
+export async function checkFileModes(
+  paths: HubPaths,
+  onWarning: (message: string) => void = () => {},
+): Promise<void> {
+  if (Deno.build.os === "windows") return;
+  const problems: string[] = [];
+  for (const dir of [paths.dir, paths.extensionDir]) {
+    const mode = await modeOf(dir);
+    if (mode !== undefined && mode & GROUP_OTHER_WRITE) {
+      problems.push(
+        `${dir} is writable by other users (mode ${octal(mode)}): they could change hub's ` +
+          `settings or its secret. Fix: chmod 700 ${quote(dir)}`,
+      );
+    }
+  }
+  const auth = await modeOf(paths.auth);
+  if (auth !== undefined && auth & (GROUP_OTHER_READ | GROUP_OTHER_WRITE)) {
+    problems.push(
+      `${paths.auth} is readable or writable by other users (mode ${octal(auth)}): the secret ` +
+        `in it may be known to them. Fix: chmod 600 ${quote(paths.auth)} and then ` +
+        `hub config rotate-secret --confirm`,
+    );
+  }
+  const config = await modeOf(paths.config);
+  if (config !== undefined && config & GROUP_OTHER_WRITE) {
+    problems.push(
+      `${paths.config} is writable by other users (mode ${octal(config)}). ` +
+        `Fix: chmod 600 ${quote(paths.config)}`,
+    );
+  } else if (config !== undefined && config & GROUP_OTHER_READ) {
+    onWarning(
+      `${paths.config} is readable by other users (mode ${octal(config)}). ` +
+        `Fix: chmod 600 ${quote(paths.config)}`,
+    );
+  }
+  if (problems.length > 0) {
+    throw new UnsafeModeError(
+      `hub will not start with unsafe permissions:\n- ${problems.join("\n- ")}`,
+    );
+  }
+}
+
+async function modeOf(path: string): Promise<number | undefined> {
+  try {
+    const mode = (await Deno.stat(path)).mode;
+    return mode === null ? undefined : mode & 0o7777;
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return undefined;
+    throw error;
+  }
+}
+
+function octal(mode: number): string {
+  return `0${(mode & 0o777).toString(8).padStart(3, "0")}`;
+}
+
+/** A path as the shell reads it: quoted when it holds anything but safe characters. */
+function quote(path: string): string {
+  return /^[\w@%+=:,./-]+$/.test(path) ? path : `'${path.replaceAll("'", `'\\''`)}'`;
+}
