@@ -267,9 +267,17 @@ export type TabState = z.infer<typeof tabState>;
 export type PluginLogEntry = z.infer<typeof logEntry>;
 
 /** Turns zod issues into one line a developer can act on: `params.tabs.0.url: expected string`. */
+/** Issues named in one message; a frame with thousands of bad fields gets a short answer. */
+const MAX_ISSUES = 5;
+/** Characters of one issue (a long path or message is cut with "…"). */
+const MAX_ISSUE_CHARS = 300;
+
 export function describeIssues(error: z.ZodError): string {
-  return error.issues.map((issue) => {
+  const shown = error.issues.slice(0, MAX_ISSUES).map((issue) => {
     const where = ["params", ...issue.path.map(String)].join(".");
-    return `${where}: ${issue.message}`;
-  }).join("; ");
+    const line = `${where}: ${issue.message}`;
+    return line.length <= MAX_ISSUE_CHARS ? line : `${line.slice(0, MAX_ISSUE_CHARS - 1)}…`;
+  });
+  const more = error.issues.length - shown.length;
+  return more > 0 ? `${shown.join("; ")}; …and ${more} more` : shown.join("; ");
 }

@@ -209,3 +209,13 @@ Deno.test("describeIssues joins every issue with '; ' and names a top-level prob
   const top = rejection(EXTENSION_METHODS["tool.progress"].params, "not an object");
   assertMatch(describeIssues(top), /^params: /);
 });
+
+Deno.test("describeIssues names at most five issues, each cut, then says how many more", () => {
+  const schema = z.object({ tags: z.array(z.string()) });
+  const parsed = schema.safeParse({ tags: Array.from({ length: 10_000 }, () => 0) });
+  assert(!parsed.success);
+  const text = describeIssues(parsed.error);
+  assertMatch(text, /^params\.tags\.0: /);
+  assertMatch(text, /…and 9995 more$/);
+  assert(text.length < 5 * 300 + 100, `${text.length} characters`);
+});

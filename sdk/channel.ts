@@ -66,7 +66,15 @@ function cloneSafe(value: unknown, ancestors: object[], depth: number): unknown 
     const out: Record<string, unknown> = {};
     for (const [key, item] of Object.entries(object)) {
       const copy = cloneSafe(item, ancestors, depth + 1);
-      if (copy !== undefined) out[key] = copy;
+      // defineProperty keeps an own "__proto__" key as data instead of replacing the prototype.
+      if (copy !== undefined) {
+        Object.defineProperty(out, key, {
+          value: copy,
+          enumerable: true,
+          writable: true,
+          configurable: true,
+        });
+      }
     }
     return out;
   } finally {

@@ -8,6 +8,7 @@
 import { AUDIT_RING_SIZE, type AuditEntry } from "../../protocol/audit.ts";
 import type { AuditSummary } from "../../protocol/health.ts";
 import { clip } from "../calls/validation_problems.ts";
+import { clipForMessage } from "../../protocol/safe_keys.ts";
 import type { AuditFile } from "./audit_file.ts";
 
 /**
@@ -133,13 +134,15 @@ export function parseAuditQuery(params: URLSearchParams): AuditQuery {
     limit = Number(rawLimit);
     if (!/^\d+$/.test(rawLimit) || limit < 1 || limit > AUDIT_RING_SIZE) {
       throw new Error(
-        `limit must be a whole number from 1 to ${AUDIT_RING_SIZE} (got "${rawLimit}").`,
+        `limit must be a whole number from 1 to ${AUDIT_RING_SIZE} (got "${
+          clipForMessage(rawLimit)
+        }").`,
       );
     }
   }
   const rawSuccess = params.get("success");
   if (rawSuccess !== null && rawSuccess !== "true" && rawSuccess !== "false") {
-    throw new Error(`success must be "true" or "false" (got "${rawSuccess}").`);
+    throw new Error(`success must be "true" or "false" (got "${clipForMessage(rawSuccess)}").`);
   }
   return {
     limit,
