@@ -6,9 +6,20 @@
 export { Server } from "@modelcontextprotocol/sdk/server/index.js";
 // @ts-types="@modelcontextprotocol/sdk/server/webStandardStreamableHttp"
 export { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
+// @ts-types="@modelcontextprotocol/sdk/server/webStandardStreamableHttp"
+export type {
+  EventId,
+  EventStore,
+  StreamId,
+} from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 // @ts-types="@modelcontextprotocol/sdk/types"
 export {
   CallToolRequestSchema,
+  ErrorCode,
   isInitializeRequest,
+  isJSONRPCRequest,
   ListToolsRequestSchema,
+  McpError,
 } from "@modelcontextprotocol/sdk/types.js";
+// @ts-types="@modelcontextprotocol/sdk/types"
+export type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";

@@ -1,13 +1,23 @@
 /**
  * MCP sessions of `/mcp` and `/mcp/gateway` over Streamable HTTP: an `initialize` without a session
  * id creates a session (at most 5 per minute), later requests carry `mcp-session-id`, DELETE
- * closes it. Each session has its own server object and transport from the official SDK.
+ * closes it. Each session has its own server object and transport from the official SDK, and its
+ * own event store: SSE streams start with a priming event (an id and a `retry` field), and a
+ * client whose stream dropped resumes it with `GET` and `Last-Event-ID`.
  */
 import {
   isInitializeRequest,
+  isJSONRPCRequest,
   type Server,
   WebStandardStreamableHTTPServerTransport,
 } from "./sdk.ts";
+import {
+  type EventStoreLimits,
+  EventStores,
+  type ResumePoint,
+  type SessionEventStore,
+  unknownEventIdMessage,
+} from "./event_store.ts";
 import { readJsonBody } from "../http/body.ts";
 import { jsonResponse } from "../http/http_error.ts";
 import { RATE_LIMITS, RateLimiter, RETRY_AFTER_SECONDS } from "../http/rate_limiter.ts";
@@ -26,12 +36,15 @@ interface Session {
   lastSeen: number;
   /** Open event streams (GET): a client listening for notifications is connected. */
   streams: number;
+  events: SessionEventStore;
 }
 
 /** A session with no open stream and no request for this long is closed. */
 export const SESSION_IDLE_MS = 30 * 60_000;
 /** A session with no open stream counts as a connected client this long after its last request. */
 const RECENT_MS = 60_000;
+/** How long a client waits before reconnecting a dropped stream (the SSE `retry` field). */
+export const RETRY_MS = 1_000;
 
 export interface McpSessions {
   handle(req: Request, mode: McpMode): Promise<Response>;
@@ -48,6 +61,8 @@ export interface McpSessionsOptions extends McpServerDeps {
   clock?: () => number;
   /** Session creations per minute; default 5 (SPEC "Limits"). */
   sessionLimit?: number;
+  /** Bounds of the event stores that make streams resumable (tests make them small). */
+  eventStoreLimits?: EventStoreLimits;
 }
 
 /** Counts an open event stream until the client goes away or the stream ends. */
@@ -83,6 +98,28 @@ function tracked(session: Session, response: Response): Response {
   return new Response(body, { status: response.status, headers: response.headers });
 }
 
+/**
+ * Replays a request stream whose every response is stored, then ends it: the SDK has finished
+ * that stream and would otherwise hold the resumed one open with nothing more to send.
+ */
+function replayFinished(session: Session, point: ResumePoint, req: Request): Response {
+  if (!req.headers.get("accept")?.includes("text/event-stream")) {
+    return rpcError(
+      406,
+      -32000,
+      "Not Acceptable: a resumed stream needs Accept: text/event-stream.",
+    );
+  }
+  const text = session.events.eventsAfter(point)
+    .map((e) => `event: message\nid: ${e.id}\ndata: ${JSON.stringify(e.message)}\n\n`)
+    .join("");
+  const headers = { "content-type": "text/event-stream", "cache-control": "no-cache" };
+  const sessionId = session.transport.sessionId;
+  return new Response(text, {
+    headers: sessionId ? { ...headers, "mcp-session-id": sessionId } : headers,
+  });
+}
+
 function rpcError(status: number, code: number, message: string, headers = {}) {
   return jsonResponse({ jsonrpc: "2.0", id: null, error: { code, message } }, status, headers);
 }
@@ -92,6 +129,7 @@ const LOG_LEVEL = { debug: "debug", info: "info", warn: "warning", error: "error
 export function createMcpSessions(options: McpSessionsOptions): McpSessions {
   const sessions = new Map<string, Session>();
   const clock = options.clock ?? Date.now;
+  const eventStores = new EventStores(options.eventStoreLimits);
   const limiter = new RateLimiter(
     { ...RATE_LIMITS.mcpSession, limit: options.sessionLimit ?? RATE_LIMITS.mcpSession.limit },
     options.clock,
@@ -131,10 +169,13 @@ export function createMcpSessions(options: McpSessionsOptions): McpSessions {
       );
     }
     const server = createMcpServer(mode, options);
+    const events = eventStores.open();
     const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: () => crypto.randomUUID(),
+      eventStore: events,
+      retryInterval: RETRY_MS,
       onsessioninitialized: (id) => {
-        sessions.set(id, { mode, server, transport, lastSeen: clock(), streams: 0 });
+        sessions.set(id, { mode, server, transport, lastSeen: clock(), streams: 0, events });
         options.logger.info(`MCP session opened (${mode}); ${sessions.size} active`);
       },
       onsessionclosed: (id) => {
@@ -143,10 +184,24 @@ export function createMcpSessions(options: McpSessionsOptions): McpSessions {
       },
     });
     transport.onclose = () => {
+      events.close();
       if (transport.sessionId) sessions.delete(transport.sessionId);
     };
-    await server.connect(transport);
-    return await transport.handleRequest(req, { parsedBody: body });
+    try {
+      await server.connect(transport);
+      return await transport.handleRequest(req, { parsedBody: body });
+    } finally {
+      // An initialize the SDK refused made no session: its store must not stay open.
+      if (!transport.sessionId || !sessions.has(transport.sessionId)) events.close();
+    }
+  }
+
+  /** A GET with Last-Event-ID: refused when unknown, served here when finished, else by the SDK. */
+  function resume(session: Session, req: Request, lastEventId: string): Response | undefined {
+    const point = session.events.resumePoint(lastEventId);
+    if (!point) return rpcError(400, -32000, unknownEventIdMessage(eventStores.limits));
+    if (point.finished) return tracked(session, replayFinished(session, point, req));
+    return undefined;
   }
 
   return {
@@ -171,9 +226,17 @@ export function createMcpSessions(options: McpSessionsOptions): McpSessions {
         return rpcError(404, -32001, `This session belongs to ${path}; send its requests there.`);
       }
       session.lastSeen = clock();
+      const lastEventId = req.headers.get("last-event-id");
+      if (req.method === "GET" && lastEventId) {
+        const resumed = resume(session, req, lastEventId);
+        if (resumed) return resumed;
+      }
       const parsedBody = req.method === "POST"
         ? await readJsonBody(req, MAX_MCP_BODY_BYTES)
         : undefined;
+      if (Array.isArray(parsedBody)) {
+        session.events.noteBatch(parsedBody.filter((m) => isJSONRPCRequest(m)).map((m) => m.id));
+      }
       const response = await session.transport.handleRequest(req, { parsedBody });
       return req.method === "GET" ? tracked(session, response) : response;
     },
