@@ -3,7 +3,7 @@ import { createConfigStore } from "../server/config/config_store.ts";
 import { type HubPaths, hubPaths } from "../server/config/paths.ts";
 import { readSecret } from "../server/config/secret.ts";
 import { UserError } from "../server/user_error.ts";
-import { HubClient } from "./hub_client.ts";
+import { HubClient, UnprovenHubError } from "./hub_client.ts";
 import { resolveCliPort } from "./port.ts";
 
 export function warn(message: string): void {
@@ -61,6 +61,7 @@ export async function notifyHub(client: HubClient): Promise<void> {
       );
     }
   } catch (error) {
+    if (error instanceof UnprovenHubError) throw error; // a stranger on the port: exit 1
     warn(`Could not notify the running hub: ${(error as Error).message}`);
   }
 }

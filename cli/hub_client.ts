@@ -1,6 +1,25 @@
-/** Talks to a running hub over REST, with the secret from `auth.json`. */
+/**
+ * Talks to a running hub over REST, with the secret from `auth.json`. The secret is sent only
+ * after the process on the port proved it knows it (protocol/challenge.ts), once per client.
+ */
 import type { HealthPayload } from "../protocol/health.ts";
+import { type HubProof, proveHub } from "../protocol/challenge.ts";
 import { CliError } from "./cli_error.ts";
+
+/** The process on the port did not prove it knows the secret, so it was not sent. */
+export class UnprovenHubError extends CliError {
+  constructor(readonly port: number, reason: string) {
+    super(
+      `The process on port ${port} did not prove it knows the hub secret (${reason}), so the ` +
+        `secret was not sent. Another program may be using the port: see which one with ` +
+        `"lsof -i :${port}" or "ss -ltnp 'sport = :${port}'", stop it or run hub on another ` +
+        `port ("hub start --port <number>", then HUB_PORT or --port for commands). Or it is a hub ` +
+        `older than this CLI, or one started with another HUB_CONFIG_DIR (another secret): ` +
+        `restart it with "hub stop" and "hub start" from this setup.`,
+    );
+    this.name = "UnprovenHubError";
+  }
+}
 
 export interface HubResponse<T> {
   status: number;
@@ -8,10 +27,47 @@ export interface HubResponse<T> {
 }
 
 export class HubClient {
+  /** The proof of the process on the port, once it was given (kept for this client's life). */
+  #proof: HubProof | undefined;
+
   constructor(readonly port: number, readonly secret: string | undefined) {}
 
   get baseUrl(): string {
     return `http://127.0.0.1:${this.port}`;
+  }
+
+  /**
+   * The Authorization header to send: the secret only once the process on the port proved it
+   * knows it; none when the client has no secret or the hub has none. Undefined when nothing
+   * listens on the port. Throws UnprovenHubError when the process there did not prove it.
+   */
+  async authHeaders(timeoutMs = 10_000): Promise<Record<string, string> | undefined> {
+    if (!this.secret) return {};
+    const proof = this.#proof ?? await this.prove(timeoutMs);
+    if (proof === undefined) return undefined;
+    if (proof.kind === "unproven") throw new UnprovenHubError(this.port, proof.reason);
+    this.#proof = proof;
+    return proof.kind === "proven" ? { authorization: `Bearer ${this.secret}` } : {};
+  }
+
+  /** Asks the process on the port to prove it knows the secret now (never cached). */
+  async prove(timeoutMs = 10_000): Promise<HubProof | undefined> {
+    if (!this.secret) return { kind: "no_secret" };
+    const fetchChallenge = (url: string, init: RequestInit) =>
+      fetch(url, { ...init, signal: AbortSignal.timeout(timeoutMs) });
+    try {
+      return await proveHub({ port: this.port, secret: this.secret, fetch: fetchChallenge });
+    } catch (error) {
+      if (isConnectionRefused(error)) return undefined;
+      if ((error as Error).name === "TimeoutError") {
+        throw new CliError(
+          `The process on port ${this.port} did not answer the hub's identity check ` +
+            `(/auth/challenge) within ${Math.round(timeoutMs / 1000)} s, so the secret was not ` +
+            `sent. Is the hub there busy or stuck? "hub logs" shows what it does.`,
+        );
+      }
+      throw error;
+    }
   }
 
   /** Sends a request; undefined when nothing listens on the port. */
@@ -20,8 +76,13 @@ export class HubClient {
     path: string,
     options: { body?: unknown; timeoutMs?: number; auth?: boolean } = {},
   ): Promise<HubResponse<T> | undefined> {
+    const timeoutMs = options.timeoutMs ?? 10_000;
     const headers: Record<string, string> = {};
-    if (options.auth !== false && this.secret) headers.authorization = `Bearer ${this.secret}`;
+    if (options.auth !== false) {
+      const auth = await this.authHeaders(timeoutMs);
+      if (!auth) return undefined;
+      Object.assign(headers, auth);
+    }
     if (options.body !== undefined) headers["content-type"] = "application/json";
     let response: Response;
     try {
@@ -29,14 +90,15 @@ export class HubClient {
         method,
         headers,
         body: options.body === undefined ? undefined : JSON.stringify(options.body),
-        signal: AbortSignal.timeout(options.timeoutMs ?? 10_000),
+        signal: AbortSignal.timeout(timeoutMs),
+        redirect: "manual",
       });
     } catch (error) {
       if (isConnectionRefused(error)) return undefined;
       if ((error as Error).name === "TimeoutError") {
         throw new CliError(
           `The hub on port ${this.port} did not answer ${path} within ` +
-            `${Math.round((options.timeoutMs ?? 10_000) / 1000)} s; the request may still be ` +
+            `${Math.round(timeoutMs / 1000)} s; the request may still be ` +
             'running there ("hub audit" shows when it ends).',
         );
       }

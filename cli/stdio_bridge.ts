@@ -13,6 +13,7 @@ import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import process from "node:process";
 import { CliError } from "./cli_error.ts";
 import { cliClient, cliPaths } from "./context.ts";
+import { type HubClient, UnprovenHubError } from "./hub_client.ts";
 
 export interface BridgeOptions {
   port?: string;
@@ -40,11 +41,10 @@ export async function stdioBridge(options: BridgeOptions): Promise<void> {
   }
   const path = options.gateway ? "/mcp/gateway" : "/mcp";
   const url = new URL(`${client.baseUrl}${path}`);
-  const headers = { authorization: `Bearer ${client.secret}` };
   const stdio = new StdioServerTransport();
   const session = hubSession(
     url,
-    headers,
+    provenFetch(client),
     (message) =>
       void stdio.send(message).catch((error: Error) => log(`stdout closed: ${error.message}`)),
   );
@@ -81,20 +81,41 @@ export async function stdioBridge(options: BridgeOptions): Promise<void> {
 }
 
 type Send = (message: JSONRPCMessage) => void;
+type Fetch = (url: string | URL, init?: RequestInit) => Promise<Response>;
+
+/** Seconds the process on the port has to answer the identity check before each request. */
+const PROOF_TIMEOUT_MS = 10_000;
+
+/**
+ * A fetch that has the process on the port prove it knows the secret before every request, and
+ * only then adds it. The bridge lives as long as the MCP client; the hub may restart meanwhile,
+ * and another program may take the port while it is down.
+ */
+function provenFetch(client: HubClient): Fetch {
+  return async (url, init) => {
+    const proof = await client.prove(PROOF_TIMEOUT_MS);
+    // A TypeError like fetch's own, so the session treats it as a hub that went away.
+    if (proof === undefined) throw new TypeError(`nothing listens on port ${client.port}`);
+    if (proof.kind === "unproven") throw new UnprovenHubError(client.port, proof.reason);
+    const headers = new Headers(init?.headers);
+    if (proof.kind === "proven") headers.set("authorization", `Bearer ${client.secret}`);
+    return await fetch(url, { ...init, headers });
+  };
+}
 
 /**
  * The HTTP side of the bridge. It remembers the client's `initialize`, so when the hub restarted
  * (its answer is 404: the session is gone) it opens a new session with the same parameters and
  * sends the message again: the MCP client never notices.
  */
-function hubSession(url: URL, headers: Record<string, string>, forward: Send) {
+function hubSession(url: URL, fetch: Fetch, forward: Send) {
   let initialize: { params?: unknown } | undefined;
   const internal = new Map<string, (message: JSONRPCMessage) => void>();
   let next = 1;
   let http = open();
 
   function open() {
-    const transport = new StreamableHTTPClientTransport(url, { requestInit: { headers } });
+    const transport = new StreamableHTTPClientTransport(url, { fetch });
     transport.onmessage = (message: JSONRPCMessage) => {
       const m = message as { id?: string | number; result?: { protocolVersion?: string } };
       if (m.result?.protocolVersion) transport.setProtocolVersion(m.result.protocolVersion);

@@ -7,6 +7,7 @@ import { cliClient, cliConfigStore, cliPaths, warn } from "../cli/context.ts";
 import { resolvePluginPath } from "../server/config/paths.ts";
 import { allowedRoots, outsideRootsError } from "../server/plugins/allowed_roots.ts";
 import type { HealthPayload } from "../protocol/health.ts";
+import { UnprovenHubError } from "../cli/hub_client.ts";
 
 /** Adds `dir` to `localPlugins` unless config already covers it. Returns true when it added it. */
 export async function registerLocalPlugin(dir: string): Promise<boolean> {
@@ -32,6 +33,8 @@ export type ReloadOutcome =
   | { kind: "no-hub"; port: number }
   | { kind: "rate-limited"; retryAfterSeconds: number }
   | { kind: "failed"; message: string }
+  /** Something on the port did not prove it knows the secret; nothing was sent to it. */
+  | { kind: "unproven"; message: string }
   | { kind: "reloaded"; health: HealthPayload | undefined };
 
 /** Asks a running hub to reload. Never throws: the build itself already succeeded. */
@@ -47,6 +50,7 @@ export async function reloadHub(): Promise<ReloadOutcome> {
     }
     return { kind: "reloaded", health: await client.health().catch(() => undefined) };
   } catch (error) {
+    if (error instanceof UnprovenHubError) return { kind: "unproven", message: error.message };
     return { kind: "failed", message: (error as Error).message };
   }
 }
@@ -62,6 +66,8 @@ export function describeOutcome(outcome: ReloadOutcome, name: string, dir: strin
         "plugin on the next reload.";
     case "failed":
       return `The hub could not reload: ${outcome.message}`;
+    case "unproven":
+      return `Did not ask for a reload: ${outcome.message}`;
     case "reloaded": {
       const detail = outcome.health?.pluginDetails.find((p) => p.name === name);
       if (detail) {

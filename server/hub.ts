@@ -39,6 +39,7 @@ import type { ManagementContext } from "./management/hub_tool.ts";
 import { applyPermission, permissionTargetError } from "./permissions/permission_update.ts";
 import { applyReviewChanges, markReviewed, reviewChanges } from "./permissions/review.ts";
 import { hubHealth } from "./hub_health.ts";
+import { challengeProof } from "../protocol/challenge.ts";
 
 export interface HubOptions {
   paths: HubPaths;
@@ -287,6 +288,13 @@ export function createHub(options: HubOptions): Hub {
       return response;
     },
     reloadExtension: () => link.notify("extension.reload", {}),
+    // The port this hub listens on goes into the proof, so a relayed challenge does not match.
+    challengeProof(nonce) {
+      if (port === 0) {
+        throw new HttpError(503, "NOT_LISTENING", "The hub is still starting; try again.");
+      }
+      return challengeProof(secret.get(), nonce, port);
+    },
   });
   const handler = createHandler({ routes, secret: () => secret.get(), logger, clock });
 

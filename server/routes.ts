@@ -9,6 +9,7 @@ import { readJsonBody, readOptionalJsonBody } from "./http/body.ts";
 import { type AuditQuery, parseAuditQuery } from "./audit/audit_log.ts";
 import type { McpMode } from "./mcp/mcp_server.ts";
 import type { CallToolResult } from "./calls/results.ts";
+import { CHALLENGE_PATH, isNonce, NO_SECRET_CODE } from "../protocol/challenge.ts";
 
 export interface RouteDeps {
   health(): HealthPayload;
@@ -21,7 +22,7 @@ export interface RouteDeps {
   callTool(
     name: string,
     args: unknown,
-    options: { signal: AbortSignal; badRequest?: string },
+    options: { signal: AbortSignal; badRequest?: { message: string; status: number } },
   ): Promise<{ status: number; result: CallToolResult }>;
   updatePluginSettings(body: unknown): Promise<unknown>;
   audit(query: AuditQuery): AuditEntry[];
@@ -30,6 +31,8 @@ export interface RouteDeps {
   connectExtension(req: Request): Response;
   /** Sends `extension.reload`; false when no extension is connected. */
   reloadExtension(): boolean;
+  /** The proof for `/auth/challenge` (protocol/challenge.ts); undefined when no secret is set. */
+  challengeProof(nonce: string): Promise<string | undefined>;
 }
 
 const isObject = (v: unknown): v is Record<string, unknown> =>
@@ -71,6 +74,32 @@ export function createRoutes(deps: RouteDeps): Route[] {
         jsonResponse(authenticated ? deps.health() : { status: "ok" }, 200, {
           "cache-control": "no-store",
         }),
+    },
+    {
+      // Unauthenticated by design: clients prove the hub knows the secret before sending it.
+      method: "GET",
+      path: CHALLENGE_PATH,
+      auth: "optional",
+      handle: async ({ url }) => {
+        const nonces = url.searchParams.getAll("nonce");
+        if (nonces.length !== 1 || !isNonce(nonces[0])) {
+          throw new HttpError(
+            400,
+            "INVALID_NONCE",
+            `Send ${CHALLENGE_PATH}?nonce=<32 to 64 hex characters>, a fresh random value per check.`,
+          );
+        }
+        const proof = await deps.challengeProof(nonces[0]);
+        if (proof === undefined) {
+          throw new HttpError(
+            409,
+            NO_SECRET_CODE,
+            "This hub has no secret configured, so it has nothing to prove; send requests " +
+              "without one.",
+          );
+        }
+        return jsonResponse({ proof }, 200, { "cache-control": "no-store" });
+      },
     },
     {
       method: "GET",
@@ -121,13 +150,16 @@ export function createRoutes(deps: RouteDeps): Route[] {
       auth: "required",
       handle: async ({ req, params }) => {
         let args: unknown = {};
-        let badRequest: string | undefined;
+        let badRequest: { message: string; status: number } | undefined;
         try {
           args = await callBody(req);
         } catch (error) {
-          // A bad body for a real tool is a refused call like any other: answered and audited.
-          if (!(error instanceof HttpError) || error.status !== 400) throw error;
-          badRequest = error.message;
+          // A bad or oversized body for a real tool is a refused call like any other: answered
+          // (400 or 413) and audited.
+          if (!(error instanceof HttpError) || (error.status !== 400 && error.status !== 413)) {
+            throw error;
+          }
+          badRequest = { message: error.message, status: error.status };
         }
         const { status, result } = await deps.callTool(params.name, args, {
           signal: req.signal,

@@ -4,9 +4,14 @@
  * Chromium keeps the service worker alive, and treats a link that stopped answering as dead
  * rather than showing a stale "connected". A `chrome.alarms` wake-up (background.ts) calls
  * `ensure()` in case the worker was stopped anyway.
+ *
+ * Before every attempt the process on the port must prove it knows the secret (an HMAC of a fresh
+ * nonce, protocol/challenge.ts): a program that took the port gets no WebSocket attempt at all,
+ * so it never sees the secret.
  */
 import { CLOSE_NO_ANSWER, CLOSE_REPLACED, CLOSE_SECRET_ROTATED } from "../../protocol/rpc.ts";
-import { readHubAddress, socketUrl } from "./hub_files.ts";
+import { type HubProof, proveHub } from "../../protocol/challenge.ts";
+import { type HubAddress, readHubAddress, socketUrl } from "./hub_files.ts";
 import {
   createRpcPeer,
   type OversizeAnswer,
@@ -18,6 +23,8 @@ export const BACKOFF_MS = [1_000, 2_000, 3_000];
 export const PING_EVERY_MS = 20_000;
 /** No frame at all for this long after a ping: the link is dead. */
 export const PONG_WITHIN_MS = 10_000;
+/** How long the process on the port has to answer the identity check. */
+export const PROOF_TIMEOUT_MS = 5_000;
 
 export type LinkState = "connecting" | "connected" | "disconnected";
 
@@ -28,6 +35,8 @@ export interface LinkStatus {
   port?: number;
   /** Why the last attempt failed or the link closed. */
   lastError?: string;
+  /** The process on the port did not prove it knows the secret, so none was offered to it. */
+  unproven?: boolean;
   connectedAt?: number;
 }
 
@@ -121,7 +130,31 @@ export function createConnection(handlers: ServerHandlers, events: ConnectionEve
       return scheduleRetry();
     }
     if (socket !== placeholder) return;
-    const ws = new WebSocket(socketUrl(address.port), ["hub", address.secret]);
+    let proof: HubProof;
+    try {
+      proof = await proveHub({ ...address, fetch: fetchWithTimeout });
+    } catch {
+      if (socket !== placeholder) return;
+      const lastError = `hub not reachable: nothing answers on 127.0.0.1:${address.port}`;
+      setStatus({ state: "disconnected", port: address.port, lastError });
+      return scheduleRetry();
+    }
+    if (socket !== placeholder) return;
+    if (proof.kind === "unproven") {
+      setStatus({
+        state: "disconnected",
+        port: address.port,
+        lastError: unprovenText(address.port, proof.reason),
+        unproven: true,
+      });
+      return scheduleRetry();
+    }
+    open(placeholder, address, proof.kind === "proven" ? ["hub", address.secret] : ["hub"]);
+  }
+
+  function open(placeholder: WebSocket, address: HubAddress, protocols: string[]) {
+    if (socket !== placeholder) return;
+    const ws = new WebSocket(socketUrl(address.port), protocols);
     socket = ws;
     const peer = createRpcPeer((text) => ws.send(text), handlers, events.oversize);
     ws.onopen = () => {
@@ -171,4 +204,14 @@ export function createConnection(handlers: ServerHandlers, events: ConnectionEve
   }
 
   return { ensure, takeOver, status: () => status, peer: () => current, close };
+}
+
+function fetchWithTimeout(url: string, init: RequestInit): Promise<Response> {
+  return fetch(url, { ...init, cache: "no-store", signal: AbortSignal.timeout(PROOF_TIMEOUT_MS) });
+}
+
+/** Why no attempt was made: the words the badge and the side panel show. */
+export function unprovenText(port: number, reason: string): string {
+  return `another program is on port ${port}: it did not prove it knows the hub secret ` +
+    `(${reason}), so the secret was not sent to it`;
 }

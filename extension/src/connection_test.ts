@@ -8,6 +8,7 @@
 import { assert, assertEquals, assertMatch } from "../../tests/helpers/assert.ts";
 import { BACKOFF_MS, type Connection, createConnection, type LinkStatus } from "./connection.ts";
 import { CLOSE_REPLACED, CLOSE_SECRET_ROTATED } from "../../protocol/rpc.ts";
+import { CHALLENGE_PATH, challengeProof } from "../../protocol/challenge.ts";
 import type { RpcPeer, ServerHandlers } from "./rpc_peer.ts";
 
 const SECRET_A = "a".repeat(64);
@@ -37,6 +38,15 @@ interface HubSide {
   offers: string[][];
   /** Secrets the hub accepts; others get 401 before the upgrade. */
   accepted: Set<string>;
+  /** The secret it proves at `/auth/challenge` (what it knows; `accepted` is what opens `/ws`). */
+  knows: string;
+  /**
+   * How it answers `/auth/challenge`: as a hub, as a hub with no secret, or by relaying to a hub
+   * that listens on another port (a squatter's trick).
+   */
+  challenge: "hub" | "no-secret" | "relay";
+  /** Requests to `/auth/challenge` so far. */
+  challenges: number;
   sockets: WebSocket[];
   /** Text frames received per socket index. */
   frames: Map<number, unknown[]>;
@@ -46,17 +56,32 @@ interface HubSide {
 }
 
 function startHub(secret: string): HubSide {
-  const hub: Omit<HubSide, "port" | "stop"> = {
+  const hub: HubSide = {
+    port: 0,
+    stop: () => Promise.resolve(),
     offers: [],
     accepted: new Set([secret]),
+    knows: secret,
+    challenge: "hub",
+    challenges: 0,
     sockets: [],
     frames: new Map(),
     latest() {
       return this.sockets.findLast((s) => s.readyState === WebSocket.OPEN);
     },
   };
-  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, (req) => {
-    if (new URL(req.url).pathname !== "/ws") return new Response("not found", { status: 404 });
+  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, async (req) => {
+    const url = new URL(req.url);
+    if (url.pathname === CHALLENGE_PATH) {
+      hub.challenges++;
+      if (hub.challenge === "no-secret") {
+        return Response.json({ error: { code: "NO_SECRET" } }, { status: 409 });
+      }
+      const port = hub.port + (hub.challenge === "relay" ? 1 : 0);
+      const nonce = url.searchParams.get("nonce")!;
+      return Response.json({ proof: await challengeProof(hub.knows, nonce, port) });
+    }
+    if (url.pathname !== "/ws") return new Response("not found", { status: 404 });
     const offered = (req.headers.get("sec-websocket-protocol") ?? "").split(",").map((p) =>
       p.trim()
     );
@@ -71,14 +96,12 @@ function startHub(secret: string): HubSide {
     socket.onmessage = (event) => hub.frames.get(index)!.push(JSON.parse(event.data));
     return response;
   });
-  return {
-    ...hub,
-    port: server.addr.port,
-    async stop() {
-      for (const s of hub.sockets) if (s.readyState === WebSocket.OPEN) s.close();
-      await server.shutdown();
-    },
-  } as HubSide;
+  hub.port = server.addr.port;
+  hub.stop = async () => {
+    for (const s of hub.sockets) if (s.readyState === WebSocket.OPEN) s.close();
+    await server.shutdown();
+  };
+  return hub;
 }
 
 // ---- the extension's own files (server.json, auth.json) ----
@@ -305,6 +328,7 @@ Deno.test("close code 4001 reconnects at once and reads the new secret from auth
     await until("connected", () => h.connected.length === 1);
     // The hub rotates the secret: auth.json gets the new one, the old one stops working.
     h.setAuth(SECRET_B);
+    h.hub.knows = SECRET_B;
     h.hub.accepted.clear();
     h.hub.accepted.add(SECRET_B);
     const before = h.delays.length;
@@ -395,8 +419,7 @@ Deno.test("a hub that is not listening is 'not reachable' and retried", async ()
     await until("disconnected", () => h.statuses.some((s) => s.state === "disconnected"));
     const status = h.connection.status();
     assertEquals(status.state, "disconnected");
-    // Chromium reports a failed handshake as 1006 ("hub not reachable"); Deno's WebSocket says 0.
-    assertMatch(status.lastError ?? "", /^(hub not reachable|closed \(0\))$/);
+    assertEquals(status.lastError, `hub not reachable: nothing answers on 127.0.0.1:${deadPort}`);
     assertEquals(h.delays, [1_000]);
     // The hub comes back on its port: the scheduled retry finds it.
     h.files.files.set("server.json", JSON.stringify({ port: h.hub.port }));
@@ -407,6 +430,7 @@ Deno.test("a hub that is not listening is 'not reachable' and retried", async ()
 
 Deno.test("a refused secret (401 on upgrade) is a disconnected status, retried with backoff", async () => {
   await withConnection({ manualClock: true }, async (h) => {
+    // It proves the secret but refuses the upgrade.
     h.hub.accepted.clear();
     h.connection.ensure();
     await until("disconnected", () => h.statuses.some((s) => s.state === "disconnected"));
@@ -416,6 +440,46 @@ Deno.test("a refused secret (401 on upgrade) is a disconnected status, retried w
     h.hub.accepted.add(SECRET_A);
     h.fireRetry();
     await until("connected", () => h.connected.length === 1);
+  });
+});
+
+Deno.test("a process that does not prove the secret is never offered it, and is retried", async () => {
+  for (const trick of ["wrong secret", "relay"] as const) {
+    await withConnection({ manualClock: true }, async (h) => {
+      if (trick === "relay") h.hub.challenge = "relay";
+      else h.hub.knows = SECRET_B; // it proves another secret
+      h.connection.ensure();
+      for (let n = 1; n <= 3; n++) {
+        await until(`failure ${n}`, () => h.statuses.filter((s) => s.unproven).length === n);
+        if (n < 3) h.fireRetry();
+      }
+      assertEquals(h.hub.challenges, 3, trick);
+      assertEquals(h.hub.offers, [], `${trick}: no WebSocket attempt at all`);
+      const status = h.connection.status();
+      assertEquals(status.state, "disconnected");
+      assertEquals(status.unproven, true);
+      assertMatch(
+        status.lastError!,
+        new RegExp(`^another program is on port ${h.hub.port}: it did not prove it knows`),
+      );
+      assertEquals(h.delays, [1_000, 2_000, 3_000]);
+      // The real hub comes back: the next retry proves it and connects.
+      h.hub.challenge = "hub";
+      h.hub.knows = SECRET_A;
+      h.fireRetry();
+      await until("connected", () => h.connected.length === 1);
+      assertEquals(h.hub.offers, [["hub", SECRET_A]]);
+    });
+  }
+});
+
+Deno.test("a hub with no secret (409 NO_SECRET) is dialled without one", async () => {
+  await withConnection({}, async (h) => {
+    h.hub.challenge = "no-secret";
+    h.hub.accepted.clear();
+    h.connection.ensure();
+    await until("an offer", () => h.hub.offers.length === 1);
+    assertEquals(h.hub.offers, [["hub"]]);
   });
 });
 

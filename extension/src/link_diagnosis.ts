@@ -1,12 +1,15 @@
 /**
  * Why the extension is not connected, in words a person can act on. A browser WebSocket only
- * says "closed (1006)" whatever happened, so after a failed attempt the extension asks the hub's
- * `/health` itself: nothing answering means the hub is not running; 401 means this extension's
- * secret is not the hub's; another version means the extension folder is stale.
+ * says "closed (1006)" whatever happened, so after a failed attempt the extension asks the hub
+ * itself: nothing answering means the hub is not running; a process that does not prove it knows
+ * the secret (protocol/challenge.ts) is another program on the port, or a hub of another setup;
+ * only a proven hub is asked for `/health` with the secret, and another version there means the
+ * extension folder is stale.
  */
-import type { LinkStatus } from "./connection.ts";
+import { type LinkStatus, unprovenText } from "./connection.ts";
 import type { HubAddress } from "./hub_files.ts";
 import type { LinkProblem } from "./panel/panel_messages.ts";
+import { proveHub } from "../../protocol/challenge.ts";
 
 export const HEALTH_TIMEOUT_MS = 2_000;
 
@@ -62,13 +65,17 @@ async function askHealth(
   deps: DiagnosisDeps,
 ): Promise<LinkProblem> {
   const where = `127.0.0.1:${address.port}`;
+  const get = (url: string, init: RequestInit) =>
+    deps.fetch(url, { ...init, signal: AbortSignal.timeout(HEALTH_TIMEOUT_MS), cache: "no-store" });
   let response: Response;
   try {
-    response = await deps.fetch(`http://${where}/health`, {
-      headers: { authorization: `Bearer ${address.secret}` },
-      signal: AbortSignal.timeout(HEALTH_TIMEOUT_MS),
-      cache: "no-store",
-    });
+    // The secret goes only to a process that proved it knows it.
+    const proof = await proveHub({ ...address, fetch: get });
+    if (proof.kind === "unproven") return unprovenProblem(address.port, proof.reason);
+    const headers: Record<string, string> = proof.kind === "proven"
+      ? { authorization: `Bearer ${address.secret}` }
+      : {};
+    response = await get(`http://${where}/health`, { headers });
   } catch {
     return {
       kind: "not_running",
@@ -93,5 +100,16 @@ async function askHealth(
     message: `The hub on ${where} is running but the connection failed` +
       (status.lastError ? ` (${status.lastError}).` : "."),
     fix: 'It retries every few seconds. If it keeps failing, see "hub logs" and "hub doctor".',
+  };
+}
+
+function unprovenProblem(port: number, reason: string): LinkProblem {
+  const text = unprovenText(port, reason);
+  return {
+    kind: "not_hub",
+    message: `${text[0].toUpperCase()}${text.slice(1)}.`,
+    fix: `Find that program ("lsof -i :${port}" or "ss -ltnp") and stop it, or start the hub on ` +
+      'another port ("hub start --port <number>"). If it is a hub, it belongs to another setup ' +
+      "or is older than this extension: " + RELOAD_FIX,
   };
 }

@@ -1,15 +1,36 @@
 /// <reference lib="deno.ns" />
-import { assertEquals } from "../../tests/helpers/assert.ts";
+import { assert, assertEquals, assertMatch } from "../../tests/helpers/assert.ts";
 import { diagnose, type DiagnosisDeps, versionProblem } from "./link_diagnosis.ts";
+import { CHALLENGE_PATH, challengeProof } from "../../protocol/challenge.ts";
 
 const ADDRESS = { port: 9515, secret: "a".repeat(64) };
 const down = { state: "disconnected" as const, lastError: "closed (1006)" };
 
-function deps(answer: () => Promise<Response>, extra: Partial<DiagnosisDeps> = {}): DiagnosisDeps {
+/** The answer of a hub that knows ADDRESS.secret on `port`. */
+async function provenAnswer(url: URL, port = ADDRESS.port): Promise<Response> {
+  const nonce = url.searchParams.get("nonce")!;
+  return Response.json({ proof: await challengeProof(ADDRESS.secret, nonce, port) });
+}
+
+/**
+ * Deps whose fetch answers the challenge with `challenge` (default: a real proof) and everything
+ * else (`/health`) with `answer`. Every request is recorded with its headers.
+ */
+function deps(
+  answer: () => Promise<Response>,
+  extra: Partial<DiagnosisDeps> = {},
+  challenge: (url: URL) => Promise<Response> = provenAnswer,
+): DiagnosisDeps & { requests: { path: string; headers: Headers }[] } {
+  const requests: { path: string; headers: Headers }[] = [];
   return {
     extensionVersion: "1.0.0",
     readAddress: () => Promise.resolve(ADDRESS),
-    fetch: () => answer(),
+    fetch: (input, init) => {
+      const url = new URL(String(input));
+      requests.push({ path: url.pathname, headers: new Headers(init?.headers) });
+      return url.pathname === CHALLENGE_PATH ? challenge(url) : answer();
+    },
+    requests,
     ...extra,
   };
 }
@@ -31,6 +52,43 @@ Deno.test("nothing answering on the port is not_running, with the address and th
   assertEquals(found?.kind, "not_running");
   assertEquals(found?.message.includes("127.0.0.1:9515"), true);
   assertEquals(found?.fix.includes("hub start"), true);
+});
+
+Deno.test("the secret goes to /health only after the process proved it knows it", async () => {
+  const d = deps(() => Promise.resolve(Response.json({ status: "ok", version: "1.0.0" })));
+  await diagnose(down, d);
+  assertEquals(d.requests.map((r) => r.path), [CHALLENGE_PATH, "/health"]);
+  assertEquals(d.requests[0].headers.get("authorization"), null);
+  assertEquals(d.requests[1].headers.get("authorization"), `Bearer ${ADDRESS.secret}`);
+});
+
+Deno.test("a process that does not prove the secret is not_hub, and gets no secret", async () => {
+  const answers: [string, (url: URL) => Promise<Response>][] = [
+    ["garbage", () => Promise.resolve(Response.json({ proof: "0".repeat(64) }))],
+    ["relayed to a hub on another port", (url) => provenAnswer(url, 9516)],
+    ["old hub or other server", () => Promise.resolve(new Response("", { status: 404 }))],
+  ];
+  for (const [name, challenge] of answers) {
+    const d = deps(() => Promise.reject(new Error("must not be asked")), {}, challenge);
+    const found = await diagnose(down, d);
+    assertEquals(found?.kind, "not_hub", name);
+    assertMatch(found!.message, /^Another program is on port 9515: it did not prove/, name);
+    assertMatch(found!.fix, /lsof -i :9515/, name);
+    assertEquals(d.requests.map((r) => r.path), [CHALLENGE_PATH], name);
+    for (const r of d.requests) {
+      assert(![...r.headers.values()].some((v) => v.includes(ADDRESS.secret)), name);
+    }
+  }
+});
+
+Deno.test("a hub without a secret is asked for /health without one", async () => {
+  const d = deps(
+    () => Promise.resolve(Response.json({ status: "ok", version: "1.0.0" })),
+    {},
+    () => Promise.resolve(Response.json({ error: { code: "NO_SECRET" } }, { status: 409 })),
+  );
+  assertEquals((await diagnose(down, d))?.kind, "other");
+  assertEquals(d.requests[1].headers.get("authorization"), null);
 });
 
 Deno.test("a 401 from /health is wrong_secret", async () => {

@@ -1,0 +1,96 @@
+import { assert, assertEquals, assertMatch, assertRejects } from "../tests/helpers/assert.ts";
+import { HubClient, UnprovenHubError } from "./hub_client.ts";
+import { CHALLENGE_PATH, challengeProof } from "../protocol/challenge.ts";
+
+const SECRET = "ab".repeat(32);
+
+type Answer = "proof" | "garbage" | "no-secret" | "not-found";
+
+/** A server answering the challenge as told, recording each request's path and Authorization. */
+async function withServer(
+  answer: Answer,
+  fn: (port: number, seen: { path: string; auth: string | null }[]) => Promise<void>,
+) {
+  const seen: { path: string; auth: string | null }[] = [];
+  let port = 0;
+  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, async (req) => {
+    const url = new URL(req.url);
+    seen.push({ path: url.pathname, auth: req.headers.get("authorization") });
+    if (url.pathname !== CHALLENGE_PATH) return Response.json({ ok: true });
+    const nonce = url.searchParams.get("nonce")!;
+    switch (answer) {
+      case "proof":
+        return Response.json({ proof: await challengeProof(SECRET, nonce, port) });
+      case "garbage":
+        return Response.json({ proof: "f".repeat(64) });
+      case "no-secret":
+        return Response.json({ error: { code: "NO_SECRET" } }, { status: 409 });
+      case "not-found":
+        return Response.json({ error: { code: "NOT_FOUND" } }, { status: 404 });
+    }
+  });
+  port = server.addr.port;
+  try {
+    await fn(port, seen);
+  } finally {
+    await server.shutdown();
+  }
+}
+
+Deno.test("the secret is sent after the proof, which is asked once per client", async () => {
+  await withServer("proof", async (port, seen) => {
+    const client = new HubClient(port, SECRET);
+    assertEquals((await client.request("GET", "/tools"))?.status, 200);
+    assertEquals((await client.request("POST", "/reload"))?.status, 200);
+    assertEquals(seen, [
+      { path: CHALLENGE_PATH, auth: null },
+      { path: "/tools", auth: `Bearer ${SECRET}` },
+      { path: "/reload", auth: `Bearer ${SECRET}` },
+    ]);
+  });
+});
+
+Deno.test("no proof: UnprovenHubError says what to do, and nothing secret is sent", async () => {
+  for (const answer of ["garbage", "not-found"] as const) {
+    await withServer(answer, async (port, seen) => {
+      const client = new HubClient(port, SECRET);
+      const error = await client.request("GET", "/health").then(
+        () => undefined,
+        (e: Error) => e,
+      );
+      assert(error instanceof UnprovenHubError, `${answer}: ${error}`);
+      assertMatch(error.message, new RegExp(`process on port ${port} did not prove it knows`));
+      assertMatch(error.message, /secret was not sent/);
+      assertMatch(error.message, new RegExp(`lsof -i :${port}`));
+      assertMatch(error.message, /older than this CLI/);
+      assertEquals(seen.map((s) => s.path), [CHALLENGE_PATH], answer);
+      assertEquals(seen.every((s) => s.auth === null), true);
+      // A second request asks again (a failure is not cached) and still sends nothing.
+      await assertRejects(() => client.request("GET", "/health"), UnprovenHubError);
+      assertEquals(seen.map((s) => s.path), [CHALLENGE_PATH, CHALLENGE_PATH]);
+    });
+  }
+});
+
+Deno.test("a hub without a secret gets requests without the client's secret", async () => {
+  await withServer("no-secret", async (port, seen) => {
+    assertEquals((await new HubClient(port, SECRET).request("GET", "/tools"))?.status, 200);
+    assertEquals(seen, [{ path: CHALLENGE_PATH, auth: null }, { path: "/tools", auth: null }]);
+  });
+});
+
+Deno.test("no secret, or no auth asked: no challenge at all", async () => {
+  await withServer("garbage", async (port, seen) => {
+    await new HubClient(port, undefined).request("GET", "/tools");
+    await new HubClient(port, SECRET).request("GET", "/health", { auth: false });
+    assertEquals(seen, [{ path: "/tools", auth: null }, { path: "/health", auth: null }]);
+  });
+});
+
+Deno.test("nothing listening: undefined, as before", async () => {
+  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const port = (listener.addr as Deno.NetAddr).port;
+  listener.close();
+  assertEquals(await new HubClient(port, SECRET).request("GET", "/tools"), undefined);
+  assertEquals(await new HubClient(port, SECRET).prove(), undefined);
+});
