@@ -37,7 +37,7 @@ export async function runServer(options: RunServerOptions): Promise<void> {
       skipPermissions,
       skipPackageDiscovery: Deno.env.get("HUB_SKIP_PKG_DISCOVERY") === "1",
     });
-    server = listen(hub.handler, options.port, logger);
+    server = listen(hub.handler, options.port, logger, { socketDir: paths.dir });
   } catch (error) {
     // The terminal gets the message from the CLI; a background start reads it from the log.
     if (options.background) logger.error((error as Error).message);
@@ -46,7 +46,7 @@ export async function runServer(options: RunServerOptions): Promise<void> {
   hub.setPort(server.port);
   await installBrowserExtension(paths, server.port, logger);
   await hub.ready.catch(() => {}); // logged by the hub; the server runs without plugins then
-  if (options.background) await writePidFile(paths.pidFile);
+  if (options.background) await writePidFile(paths, server.port);
   options.onListening?.(server.port);
   logger.info(
     `hub ${VERSION} listening on http://127.0.0.1:${server.port} ` +

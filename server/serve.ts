@@ -1,7 +1,15 @@
-/** Binds a handler to 127.0.0.1 with `Deno.serve`; the only place the hub touches the network. */
+/**
+ * Binds a handler to 127.0.0.1; the only place the hub touches the network. The public port is
+ * owned by the hub's own accept loop (server/http/conn_guard.ts), which caps and ages connections
+ * and relays each one to `Deno.serve` behind it (server/http/inner_server.ts): `Deno.serve` alone
+ * ends its accept loop for good on the first "too many open files" error.
+ */
 import type { Handler } from "./http/handler.ts";
 import type { Logger } from "./log/logger.ts";
-import { errorResponse, HttpError } from "./http/http_error.ts";
+import { type InnerServer, startInnerServer } from "./http/inner_server.ts";
+import { guardConnections, REQUEST_HEAD_TIMEOUT_MS } from "./http/conn_guard.ts";
+import { connectionCap, openFileLimit } from "./http/conn_cap.ts";
+import { MAX_FRAME_BYTES } from "../protocol/rpc.ts";
 import { UserError } from "./user_error.ts";
 
 export interface RunningServer {
@@ -9,7 +17,20 @@ export interface RunningServer {
   port: number;
   /** Stops accepting, lets in-flight requests finish, and gives up waiting after `deadlineMs`. */
   shutdown(deadlineMs?: number): Promise<void>;
+  /** Resolves once the server stopped. */
   finished: Promise<void>;
+}
+
+export interface ListenOptions {
+  /**
+   * The config dir: the internal unix socket goes in its `sockets/` folder (mode 0700). Without
+   * it, a fresh private temp folder is used and removed at shutdown.
+   */
+  socketDir?: string;
+  /** How long a client may take to send a complete request head; default 10 s. */
+  headTimeoutMs?: number;
+  /** The connection cap; default derived from the open-file limit (see conn_cap.ts). */
+  maxConnections?: number;
 }
 
 /** Thrown when the port is taken; the message says how to pick another. */
@@ -23,32 +44,50 @@ export class PortInUseError extends UserError {
   }
 }
 
-export function listen(handler: Handler, port: number, logger: Logger): RunningServer {
+export function listen(
+  handler: Handler,
+  port: number,
+  logger: Logger,
+  options: ListenOptions = {},
+): RunningServer {
   const hostname = "127.0.0.1";
-  let server: Deno.HttpServer<Deno.NetAddr>;
+  let listener: Deno.TcpListener;
   try {
-    server = Deno.serve({
-      hostname,
-      port,
-      onListen: () => {},
-      onError: (error) => {
-        logger.error(`Unhandled request error: ${(error as Error)?.message ?? error}`);
-        return errorResponse(new HttpError(500, "INTERNAL", "Internal error; see server.log."));
-      },
-    }, (req) => handler(req));
+    listener = Deno.listen({ hostname, port });
   } catch (error) {
     if (error instanceof Deno.errors.AddrInUse) throw new PortInUseError(port);
     throw error;
   }
+  const publicPort = listener.addr.port;
+  let inner: InnerServer;
+  try {
+    inner = startInnerServer(handler, logger, publicPort, options.socketDir);
+  } catch (error) {
+    listener.close();
+    throw error;
+  }
+  const guard = guardConnections(listener, {
+    connectUpstream: inner.connect,
+    maxConnections: options.maxConnections ?? connectionCap(openFileLimit()),
+    headTimeoutMs: options.headTimeoutMs ?? REQUEST_HEAD_TIMEOUT_MS,
+    maxWsMessageBytes: MAX_FRAME_BYTES,
+    logger,
+  });
+  let stopped: () => void;
+  const finished = new Promise<void>((resolve) => (stopped = resolve));
   return {
     hostname,
-    port: server.addr.port,
-    finished: server.finished,
+    port: publicPort,
+    finished,
     async shutdown(deadlineMs = 5_000) {
+      await guard.stopAccepting();
       let timer: ReturnType<typeof setTimeout> | undefined;
       const deadline = new Promise<void>((resolve) => (timer = setTimeout(resolve, deadlineMs)));
-      await Promise.race([server.shutdown(), deadline]);
+      await Promise.race([inner.shutdown().catch(() => {}), deadline]);
       clearTimeout(timer);
+      guard.closeAll();
+      inner.cleanup();
+      stopped();
     },
   };
 }

@@ -1,0 +1,42 @@
+/**
+ * How many client connections the hub keeps open at once, derived from the process's soft limit
+ * on open files so that a flood of connections can never use up the descriptors the hub needs for
+ * its files, child processes and the connections it already serves.
+ */
+
+/** Each proxied connection holds three descriptors: the client, our upstream end, the server's. */
+export const FDS_PER_CONNECTION = 3;
+/** Legitimate use is a few agents and one browser; more than this is a flood. */
+export const MAX_CONNECTIONS_CEILING = 1024;
+const MIN_CONNECTIONS = 8;
+/** Assumed where the limit cannot be read: the smallest common default (macOS). */
+const FALLBACK_OPEN_FILE_LIMIT = 256;
+
+/** The soft RLIMIT_NOFILE from /proc/self/limits on Linux, or a conservative fallback elsewhere. */
+export function openFileLimit(readLimits: () => string = readProcLimits): number {
+  try {
+    const line = readLimits().split("\n").find((l) => l.startsWith("Max open files"));
+    const soft = line?.slice("Max open files".length).trim().split(/\s+/)[0];
+    if (soft === "unlimited") return Number.MAX_SAFE_INTEGER;
+    const value = Number(soft);
+    if (Number.isSafeInteger(value) && value > 0) return value;
+  } catch {
+    // not Linux, or /proc not readable
+  }
+  return FALLBACK_OPEN_FILE_LIMIT;
+}
+
+/**
+ * The connection cap for an open-file limit: a quarter of the descriptors (at least 64) stay
+ * free for files, plugins, npm and esbuild children; the rest is shared by connections.
+ */
+export function connectionCap(openFiles: number): number {
+  const reserve = Math.max(64, Math.floor(openFiles / 4));
+  const cap = Math.floor((openFiles - reserve) / FDS_PER_CONNECTION);
+  return Math.min(MAX_CONNECTIONS_CEILING, Math.max(MIN_CONNECTIONS, cap));
+}
+
+function readProcLimits(): string {
+  if (Deno.build.os !== "linux") throw new Error("no /proc/self/limits");
+  return Deno.readTextFileSync("/proc/self/limits");
+}

@@ -1,0 +1,88 @@
+import { assert, assertEquals, assertMatch } from "../../tests/helpers/assert.ts";
+import type { Logger } from "../log/logger.ts";
+import { guardConnections } from "./conn_guard.ts";
+
+function recordingLogger() {
+  const lines: string[] = [];
+  const logger: Logger = {
+    debug: () => {},
+    info: (m) => lines.push(`info ${m}`),
+    warn: (m) => lines.push(`warn ${m}`),
+    error: (m) => lines.push(`error ${m}`),
+  };
+  return { logger, lines };
+}
+
+async function get(port: number): Promise<string> {
+  const conn = await Deno.connect({ hostname: "127.0.0.1", port });
+  await conn.write(
+    new TextEncoder().encode("GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"),
+  );
+  let text = "";
+  const buffer = new Uint8Array(4096);
+  for (let n; (n = await conn.read(buffer)) !== null;) {
+    text += new TextDecoder().decode(buffer.subarray(0, n));
+  }
+  conn.close();
+  return text;
+}
+
+Deno.test("accept errors (out of descriptors) are logged once per burst and the loop goes on", async () => {
+  const upstream = Deno.serve(
+    { hostname: "127.0.0.1", port: 0, onListen: () => {} },
+    () => new Response("ok"),
+  );
+  const real = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  let failures = 5;
+  const flaky = {
+    accept: () =>
+      failures-- > 0
+        ? Promise.reject(
+          Object.assign(new Error("Too many open files (os error 24)"), { code: "EMFILE" }),
+        )
+        : real.accept(),
+    close: () => real.close(),
+  } as unknown as Deno.Listener;
+  const { logger, lines } = recordingLogger();
+  const guard = guardConnections(flaky, {
+    connectUpstream: () => Deno.connect({ hostname: "127.0.0.1", port: upstream.addr.port }),
+    maxConnections: 8,
+    headTimeoutMs: 10_000,
+    maxWsMessageBytes: 1024,
+    logger,
+  });
+  try {
+    assertMatch(await get(real.addr.port), /^HTTP\/1\.1 200[\s\S]*ok$/);
+    assertEquals(lines.length, 2, lines.join("\n"));
+    assertMatch(lines[0], /^warn Cannot accept a connection: Too many open files/);
+    assertMatch(lines[1], /^info Accepting connections again \(after 5 failed attempts\)/);
+  } finally {
+    await guard.stopAccepting();
+    guard.closeAll();
+    await upstream.shutdown();
+  }
+  assertEquals(guard.open, 0);
+});
+
+Deno.test("stopAccepting closes the port; closeAll ends connections that never sent a byte", async () => {
+  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const guard = guardConnections(listener, {
+    connectUpstream: () => Promise.reject(new Error("not used")),
+    maxConnections: 8,
+    headTimeoutMs: 10_000,
+    maxWsMessageBytes: 1024,
+    logger: recordingLogger().logger,
+  });
+  const idle = await Deno.connect({ hostname: "127.0.0.1", port: listener.addr.port });
+  while (guard.open === 0) await new Promise((r) => setTimeout(r, 5));
+  await guard.stopAccepting();
+  guard.closeAll();
+  assertEquals(await idle.read(new Uint8Array(16)), null, "closed by the guard");
+  idle.close();
+  assertEquals(guard.open, 0);
+  const refused = await Deno.connect({ hostname: "127.0.0.1", port: listener.addr.port }).then(
+    (conn) => (conn.close(), false),
+    () => true,
+  );
+  assert(refused, "nothing listens any more");
+});

@@ -1,0 +1,52 @@
+import { assertEquals } from "../../tests/helpers/assert.ts";
+import { createConnTable, type TrackedConn } from "./conn_table.ts";
+import { connectionCap, MAX_CONNECTIONS_CEILING, openFileLimit } from "./conn_cap.ts";
+
+function conn(name: string, fields: Partial<TrackedConn>): TrackedConn & { name: string } {
+  return { name, lastActive: 0, headSince: undefined, upgraded: false, close() {}, ...fields };
+}
+
+Deno.test("the newcomer at the cap replaces the oldest unfinished head, else the least active non-WebSocket", () => {
+  const table = createConnTable<ReturnType<typeof conn>>(10);
+  const ws = conn("ws", { lastActive: 1, upgraded: true });
+  const sse = conn("sse", { lastActive: 5 });
+  const idle = conn("idle", { lastActive: 3 });
+  for (const c of [ws, sse, idle]) table.add(c);
+  assertEquals(table.victim()?.name, "idle");
+  assertEquals(table.victim(true), undefined, "only unfinished heads when asked");
+  table.add(conn("slow-late", { lastActive: 100, headSince: 50 }));
+  table.add(conn("slow-early", { lastActive: 100, headSince: 20 }));
+  assertEquals(table.victim()?.name, "slow-early");
+  assertEquals(table.victim(true)?.name, "slow-early");
+  assertEquals(table.size, 5);
+  table.remove(ws);
+  assertEquals(table.size, 4);
+});
+
+Deno.test("heads older than the timeout are expired; finished heads never are", () => {
+  const table = createConnTable<ReturnType<typeof conn>>(10);
+  table.add(conn("old", { headSince: 0 }));
+  table.add(conn("young", { headSince: 900 }));
+  table.add(conn("streaming", { lastActive: 0 }));
+  assertEquals(table.expired(1000, 500).map((c) => c.name), ["old"]);
+});
+
+Deno.test("the connection cap leaves a reserve of descriptors and stays within bounds", () => {
+  assertEquals(connectionCap(256), 64); // (256 - 64) / 3
+  assertEquals(connectionCap(1024), 256); // (1024 - 256) / 3
+  assertEquals(connectionCap(1_048_576), MAX_CONNECTIONS_CEILING);
+  assertEquals(connectionCap(20), 8);
+  const limits =
+    "Limit  Soft  Hard  Units\nMax open files            1024                 4096                 files\n";
+  assertEquals(openFileLimit(() => limits), 1024);
+  assertEquals(
+    openFileLimit(() => "Max open files  unlimited unlimited files"),
+    Number.MAX_SAFE_INTEGER,
+  );
+  assertEquals(
+    openFileLimit(() => {
+      throw new Error("no /proc");
+    }),
+    256,
+  );
+});

@@ -1,0 +1,211 @@
+/**
+ * The front door survives connection floods: more idle connections than the process has file
+ * descriptors, slowloris heads, and a flood at the connection cap, while legitimate clients
+ * (fresh requests, keep-alive connections, the extension's WebSocket) keep being served.
+ */
+import { join } from "node:path";
+import { assert, assertEquals } from "../helpers/assert.ts";
+import { ROOT, taskPermissionFlags, withTempDir } from "../helpers/hub_process.ts";
+import { createInProcessHub } from "../helpers/in_process_hub.ts";
+import { rawRequest } from "../helpers/raw_http.ts";
+import { FakeExtension } from "../helpers/fake_extension.ts";
+import { listen, type ListenOptions } from "../../server/serve.ts";
+import { silentLogger } from "../../server/log/logger.ts";
+
+const FD_LIMIT = 256;
+
+/** Starts `hub start --port 0` under `ulimit -n <limit>`; returns its port and a stop function. */
+async function startHubWithFdLimit(configDir: string, limit: number) {
+  const command = [
+    Deno.execPath(),
+    "run",
+    "--quiet",
+    ...taskPermissionFlags(),
+    join(ROOT, "main.ts"),
+  ]
+    .map((word) => `'${word.replaceAll("'", "'\\''")}'`).join(" ");
+  const child = new Deno.Command("bash", {
+    args: ["-c", `ulimit -n ${limit} && exec ${command} start --port 0`],
+    cwd: ROOT,
+    env: { HUB_CONFIG_DIR: configDir, HUB_SKIP_PKG_DISCOVERY: "1", NO_COLOR: "1" },
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  let output = "";
+  const collect = async (stream: ReadableStream<Uint8Array>) => {
+    for await (const chunk of stream.pipeThrough(new TextDecoderStream())) output += chunk;
+  };
+  const done = Promise.all([collect(child.stdout), collect(child.stderr)]);
+  let exited = false;
+  child.status.then(() => (exited = true));
+  const deadline = Date.now() + 30_000;
+  let port = 0;
+  while (!port) {
+    port = Number(/listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(output)?.[1] ?? 0);
+    if (!port && (exited || Date.now() > deadline)) {
+      if (!exited) child.kill("SIGKILL");
+      await done;
+      throw new Error(`hub did not start. Output:\n${output}`);
+    }
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  return {
+    port,
+    isAlive: () => !exited,
+    output: () => output,
+    async stop() {
+      if (!exited) child.kill("SIGTERM");
+      const status = await child.status;
+      await done;
+      return status.code;
+    },
+  };
+}
+
+/** Opens up to `count` idle TCP connections to `port`. */
+async function openIdle(port: number, count: number): Promise<Deno.Conn[]> {
+  const conns: Deno.Conn[] = [];
+  for (let i = 0; i < count; i++) {
+    try {
+      conns.push(await Deno.connect({ hostname: "127.0.0.1", port }));
+    } catch {
+      // refused or reset: the flood goes on
+    }
+  }
+  return conns;
+}
+
+function closeAll(conns: Deno.Conn[]): void {
+  for (const conn of conns) {
+    try {
+      conn.close();
+    } catch {
+      // closed by the hub already
+    }
+  }
+}
+
+async function health(port: number): Promise<number | undefined> {
+  return (await rawRequest(port, { path: "/health", headers: { Host: `127.0.0.1:${port}` } }))
+    .status;
+}
+
+/** Whether the server closes `conn` within `ms` (false: still open when the wait ended). */
+async function closedWithin(conn: Deno.Conn, ms: number): Promise<boolean> {
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    closeQuietly(conn);
+  }, ms);
+  try {
+    const buffer = new Uint8Array(4096);
+    while ((await conn.read(buffer)) !== null) {
+      // an answer (a 4xx) before the close
+    }
+  } catch {
+    // reset by the hub, or closed by the timer
+  } finally {
+    clearTimeout(timer);
+    closeQuietly(conn);
+  }
+  return !timedOut;
+}
+
+function closeQuietly(conn: Deno.Conn): void {
+  try {
+    conn.close();
+  } catch {
+    // already closed
+  }
+}
+
+Deno.test({
+  name:
+    `more idle connections than a ulimit -n ${FD_LIMIT} hub has descriptors: it lives and answers`,
+  ignore: Deno.build.os === "windows",
+  fn: async () => {
+    await withTempDir(async (dir) => {
+      const hub = await startHubWithFdLimit(dir, FD_LIMIT);
+      let flood: Deno.Conn[] = [];
+      try {
+        flood = await openIdle(hub.port, FD_LIMIT + 150);
+        assert(hub.isAlive(), `the hub died during the flood:\n${hub.output()}`);
+        assertEquals(await health(hub.port), 200, "a fresh client is served during the flood");
+        flood.push(...await openIdle(hub.port, 100));
+        assertEquals(await health(hub.port), 200, "and again after more of it");
+        closeAll(flood);
+        assertEquals(await health(hub.port), 200, "and after it");
+        assert(hub.isAlive(), hub.output());
+      } finally {
+        closeAll(flood);
+        assertEquals(await hub.stop(), 0, hub.output());
+      }
+      assert(!/Uncaught/.test(hub.output()), hub.output());
+    });
+  },
+});
+
+/** An in-process hub served with `options`. */
+async function withServedHub(
+  options: ListenOptions,
+  fn: (port: number, secret: string) => Promise<void>,
+): Promise<void> {
+  await withTempDir(async (dir) => {
+    const built = await createInProcessHub(dir);
+    const server = listen(built.hub.handler, 0, silentLogger, { socketDir: dir, ...options });
+    built.hub.setPort(server.port);
+    try {
+      await fn(server.port, built.secret);
+    } finally {
+      await built.hub.close();
+      await server.shutdown(2_000);
+    }
+    const sockets = await Array.fromAsync(Deno.readDir(join(dir, "sockets"))).catch(() => []);
+    assertEquals(sockets, [], "the internal socket is removed at shutdown");
+  });
+}
+
+Deno.test("slowloris: a connection that sends half a request head is closed after the head timeout", async () => {
+  await withServedHub({ headTimeoutMs: 300 }, async (port, secret) => {
+    const silent = await Deno.connect({ hostname: "127.0.0.1", port });
+    const half = await Deno.connect({ hostname: "127.0.0.1", port });
+    await half.write(new TextEncoder().encode("GET /health HTTP/1.1\r\nHost: 127.0"));
+    // A keep-alive client that finished its request, and the extension link, are not idle heads.
+    const keepAlive = await Deno.connect({ hostname: "127.0.0.1", port });
+    const request = new TextEncoder().encode(
+      `GET /health HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n\r\n`,
+    );
+    await keepAlive.write(request);
+    assert((await keepAlive.read(new Uint8Array(4096)))! > 0);
+    const ext = await FakeExtension.connect(port, secret);
+
+    assert(await closedWithin(silent, 10_000), "a connection that sends nothing is closed");
+    assert(await closedWithin(half, 10_000), "half a head is closed");
+    await new Promise((r) => setTimeout(r, 900)); // three head timeouts
+    await keepAlive.write(request);
+    const answer = new Uint8Array(4096);
+    const n = await keepAlive.read(answer);
+    assert(new TextDecoder().decode(answer.subarray(0, n ?? 0)).startsWith("HTTP/1.1 200"));
+    closeQuietly(keepAlive);
+    assertEquals(ext.socket.readyState, WebSocket.OPEN, "the extension link stays");
+    await ext.close();
+  });
+});
+
+Deno.test("at the connection cap, idle newcomers give way and legitimate clients are served", async () => {
+  await withServedHub({ maxConnections: 20 }, async (port, secret) => {
+    const ext = await FakeExtension.connect(port, secret);
+    const flood = await openIdle(port, 100);
+    try {
+      for (let i = 0; i < 5; i++) assertEquals(await health(port), 200);
+      assertEquals(ext.socket.readyState, WebSocket.OPEN, "the WebSocket is never evicted");
+      let stillOpen = 0;
+      for (const conn of flood) if (!(await closedWithin(conn, 50))) stillOpen++;
+      assert(stillOpen <= 20, `${stillOpen} flood connections still open over a cap of 20`);
+    } finally {
+      closeAll(flood);
+      await ext.close();
+    }
+  });
+});
