@@ -52,6 +52,7 @@ async function startHubWithFdLimit(configDir: string, limit: number) {
   }
   return {
     port,
+    pid: child.pid,
     isAlive: () => !exited,
     output: () => output,
     async stop() {
@@ -137,6 +138,64 @@ Deno.test({
         closeAll(flood);
         assertEquals(await health(hub.port), 200, "and after it");
         assert(hub.isAlive(), hub.output());
+      } finally {
+        closeAll(flood);
+        assertEquals(await hub.stop(), 0, hub.output());
+      }
+      assert(!/Uncaught/.test(hub.output()), hub.output());
+    });
+  },
+});
+
+/** Loopback TCP ports `pid` listens on, from /proc (its socket inodes matched to /proc/net/tcp). */
+async function listeningPorts(pid: number): Promise<number[]> {
+  const inodes = new Set<string>();
+  for await (const entry of Deno.readDir(`/proc/${pid}/fd`)) {
+    const target = await Deno.readLink(`/proc/${pid}/fd/${entry.name}`).catch(() => "");
+    const inode = /^socket:\[(\d+)\]$/.exec(target)?.[1];
+    if (inode) inodes.add(inode);
+  }
+  const ports: number[] = [];
+  for (const line of (await Deno.readTextFile("/proc/net/tcp")).split("\n").slice(1)) {
+    const f = line.trim().split(/\s+/);
+    if (f.length < 10 || f[3] !== "0A" || !inodes.has(f[9])) continue; // 0A: LISTEN
+    ports.push(parseInt(f[1].split(":")[1], 16));
+  }
+  return ports;
+}
+
+/** The status of GET /health, retried for up to 10 s while it is not 200. */
+async function healthSoon(port: number): Promise<number | undefined> {
+  let status: number | undefined;
+  for (let i = 0; i < 100 && status !== 200; i++) {
+    status = await health(port).catch(() => undefined);
+    if (status !== 200) await new Promise((r) => setTimeout(r, 100));
+  }
+  return status;
+}
+
+Deno.test({
+  name: "a flood on the internal port (the scoped-permission fallback) never takes the hub down",
+  ignore: Deno.build.os !== "linux",
+  fn: async () => {
+    await withTempDir(async (dir) => {
+      const hub = await startHubWithFdLimit(dir, FD_LIMIT);
+      let flood: Deno.Conn[] = [];
+      try {
+        const inner = (await listeningPorts(hub.pid)).filter((p) => p !== hub.port);
+        assertEquals(inner.length, 1, `one internal port besides ${hub.port}: ${inner}`);
+        const direct = await rawRequest(inner[0], {
+          path: "/health",
+          headers: { Host: `127.0.0.1:${hub.port}` },
+        });
+        assertEquals(direct.status, 403, "the internal port refuses what did not come through");
+        flood = await openIdle(inner[0], FD_LIMIT + 50);
+        assert(hub.isAlive(), `the hub died:\n${hub.output()}`);
+        // The flooded server is replaced on a new port; the public port soon answers again.
+        assertEquals(await healthSoon(hub.port), 200, `during the flood:\n${hub.output()}`);
+        closeAll(flood);
+        flood = [];
+        assertEquals(await healthSoon(hub.port), 200, `after the flood:\n${hub.output()}`);
       } finally {
         closeAll(flood);
         assertEquals(await hub.stop(), 0, hub.output());
