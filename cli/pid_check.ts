@@ -5,6 +5,7 @@
  * name this config dir, the process must have started at the recorded time, and the hub on the
  * recorded port must accept this config dir's secret and report that pid in its `/health`.
  */
+import { clip } from "../protocol/clip.ts";
 import { resolve } from "node:path";
 import type { HubPaths } from "../server/config/paths.ts";
 import { processState } from "../server/config/process_identity.ts";
@@ -124,5 +125,5 @@ async function sameDir(a: string, b: string): Promise<boolean> {
 }
 
 function bounded(text: string): string {
-  return text.length > 200 ? `${text.slice(0, 200)}…` : text;
+  return clip(text, 201);
 }

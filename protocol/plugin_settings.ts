@@ -5,7 +5,8 @@
  * Pure and DOM-safe.
  */
 import type { ConfigField, ConfigSchema } from "./plugin_manifest.ts";
-import { clipForMessage, ownValue, reservedKeyError } from "./safe_keys.ts";
+import { ownValue, reservedKeyError } from "./safe_keys.ts";
+import { clipForMessage } from "./clip.ts";
 
 export type Settings = Record<string, unknown>;
 export const DEFAULT_INSTANCE = "default";

@@ -29,14 +29,6 @@ export const RESERVED_KEYS: ReadonlySet<string> = new Set([
   "prototype",
 ]);
 
-/** Longest part of a refused key repeated in a message. */
-const MAX_ECHO = 80;
-
-/** `value` cut to `max` characters (with a note of what was cut), for echoing input in messages. */
-export function clipForMessage(value: string, max = MAX_ECHO): string {
-  return value.length <= max ? value : `${value.slice(0, max)}… (${value.length} characters)`;
-}
-
 /** True when `key` names a member of Object.prototype (or is `prototype`). */
 export function isReservedKey(key: string): boolean {
   return RESERVED_KEYS.has(key);

@@ -1,8 +1,8 @@
 /// <reference lib="deno.ns" />
 import { assert, assertEquals, assertThrows } from "../tests/helpers/assert.ts";
+import { clipForMessage } from "./clip.ts";
 import {
   assertSafeKey,
-  clipForMessage,
   isReservedKey,
   ownValue,
   RESERVED_KEYS,

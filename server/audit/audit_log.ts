@@ -7,8 +7,7 @@
  */
 import { AUDIT_RING_SIZE, type AuditEntry } from "../../protocol/audit.ts";
 import type { AuditSummary } from "../../protocol/health.ts";
-import { clip } from "../calls/validation_problems.ts";
-import { clipForMessage } from "../../protocol/safe_keys.ts";
+import { clip, clipForMessage } from "../../protocol/clip.ts";
 import type { AuditFile } from "./audit_file.ts";
 
 /**

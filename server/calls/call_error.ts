@@ -9,7 +9,7 @@ import {
   type HubErrorCode,
   isErrorPayload,
 } from "../../protocol/errors.ts";
-import { clip } from "./validation_problems.ts";
+import { clip } from "../../protocol/clip.ts";
 
 /** Characters of a hub error message; a longer one (an unexpected error's text) is cut. */
 export const MAX_CALL_ERROR_CHARS = 2_000;

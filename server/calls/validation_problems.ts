@@ -3,6 +3,7 @@
  * entries, each one line of bounded length, then "…and N more". A hostile input with a million
  * bad values must cost a short answer, not a megabyte per value.
  */
+import { clip } from "../../protocol/clip.ts";
 
 /** Entries reported for one invalid call. */
 export const MAX_PROBLEMS = 5;
@@ -16,11 +17,6 @@ export const MAX_PROBLEMS_CHARS = 1_200;
  * bad value.
  */
 export const FULL_CHECK_MAX_VALUES = 10_000;
-
-/** `text` cut to at most `max` characters, ending in "…" when it was cut. */
-export function clip(text: string, max: number): string {
-  return text.length <= max ? text : `${text.slice(0, Math.max(0, max - 1))}…`;
-}
 
 /**
  * The first problems within the limits above; when some are left out (by count or by size), a

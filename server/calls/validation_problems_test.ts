@@ -1,17 +1,11 @@
 import { assert, assertEquals } from "../../tests/helpers/assert.ts";
 import {
   boundProblems,
-  clip,
   hasMoreValues,
   MAX_PROBLEM_CHARS,
   MAX_PROBLEMS,
   MAX_PROBLEMS_CHARS,
 } from "./validation_problems.ts";
-
-Deno.test("clip keeps short text and cuts long text with an ellipsis", () => {
-  assertEquals(clip("abc", 3), "abc");
-  assertEquals(clip("abcdef", 4), "abc…");
-});
 
 Deno.test("a few problems are reported as they are", () => {
   assertEquals(boundProblems(["a: is required", "b: must be string"]), [

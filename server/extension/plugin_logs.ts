@@ -6,7 +6,7 @@
  * and only so many plugins keep a ring: the memory they take has a fixed ceiling.
  */
 import type { PluginLogEntry } from "../../protocol/events.ts";
-import { clip } from "../calls/validation_problems.ts";
+import { clip } from "../../protocol/clip.ts";
 import type { Logger } from "../log/logger.ts";
 
 export const PLUGIN_LOG_BUFFER = 200;

@@ -4,7 +4,7 @@
  * stop the request, or undefined to let it through. Header values are echoed clipped and quoted.
  */
 import { createHash, timingSafeEqual } from "node:crypto";
-import { clipForMessage } from "../../protocol/safe_keys.ts";
+import { clipForMessage } from "../../protocol/clip.ts";
 import { errorResponse, HttpError } from "./http_error.ts";
 
 const LOOPBACK_HOSTS = new Set(["127.0.0.1", "localhost", "[::1]"]);

@@ -5,7 +5,7 @@
  * errors become JSON responses here and nowhere else, so a bad request can never crash the server.
  */
 import type { Logger } from "../log/logger.ts";
-import { clipForMessage } from "../../protocol/safe_keys.ts";
+import { clipForMessage } from "../../protocol/clip.ts";
 import {
   type AuthMode,
   checkBearer,

@@ -6,7 +6,7 @@
  * rotates it like `audit.log`: before a line would take it past its limit, `server.log` becomes
  * `server.log.1` (replacing the older one) and a new `server.log` starts.
  */
-import { clip } from "../calls/validation_problems.ts";
+import { clip } from "../../protocol/clip.ts";
 import { UserError } from "../user_error.ts";
 
 /** `server.log` rotates to `server.log.1` at this size. */

@@ -7,12 +7,8 @@ import type { HubConfig, Permission } from "../config/schema.ts";
 import type { Catalog } from "../calls/catalog.ts";
 import { BROWSER_GROUP } from "../calls/catalog.ts";
 import { noPluginMessage, type Registry } from "../plugins/registry.ts";
-import {
-  assertSafeKey,
-  clipForMessage,
-  ownValue,
-  reservedKeyError,
-} from "../../protocol/safe_keys.ts";
+import { assertSafeKey, ownValue, reservedKeyError } from "../../protocol/safe_keys.ts";
+import { clipForMessage } from "../../protocol/clip.ts";
 
 export interface PermissionTarget {
   plugin: string;

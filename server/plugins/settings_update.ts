@@ -4,7 +4,8 @@
  * key) and reloads so tools see them.
  */
 import { settingsErrors } from "../../protocol/plugin_settings.ts";
-import { clipForMessage, ownValue } from "../../protocol/safe_keys.ts";
+import { ownValue } from "../../protocol/safe_keys.ts";
+import { clipForMessage } from "../../protocol/clip.ts";
 import type { ConfigStore } from "../config/config_store.ts";
 import { HttpError } from "../http/http_error.ts";
 import type { ReloadSummary } from "./plugin_host.ts";
