@@ -3,7 +3,7 @@
  * the CLI and the stdio bridge): find the tool, refuse it when it is disabled or off, check its
  * arguments, ask the person when it is `ask`, respect the per-plugin limit, check the tab,
  * dispatch, and audit the outcome. Cheap refusals come before the arguments are looked at.
- * Errors come out as `CallError`s with the codes of DESIGN.md §4.
+ * Errors come out as `CallError`s with the codes listed in docs/http.md.
  */
 import type { AuditEntry } from "../../protocol/audit.ts";
 import type { ErrorPayload } from "../../protocol/errors.ts";

@@ -104,7 +104,7 @@ export function secretsEqual(a: string, b: string): boolean {
   return timingSafeEqual(digest(a), digest(b));
 }
 
-/** `websocket`: the secret travels as `Sec-WebSocket-Protocol: hub, <secret>` (SPEC "Authentication" 3). */
+/** `websocket`: the secret travels as `Sec-WebSocket-Protocol: hub, <secret>` (docs/protocol.md). */
 export type AuthMode = "required" | "optional" | "websocket";
 
 /** The subprotocol the hub selects on `/ws`; the secret follows it in the client's list. */

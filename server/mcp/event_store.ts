@@ -270,7 +270,7 @@ function tooLargeToKeep(message: Response, bytes: number): JSONRPCMessage {
     jsonrpc: "2.0",
     id: message.id,
     error: {
-      code: -32603,
+      code: -32000, // a server condition, not an internal error
       message: `The result (${bytes} bytes) was sent but is too large to keep for a resumed ` +
         "stream; make the call again.",
     },

@@ -59,7 +59,7 @@ export interface McpSessions {
 export interface McpSessionsOptions extends McpServerDeps {
   logger: Logger;
   clock?: () => number;
-  /** Session creations per minute; default 5 (SPEC "Limits"). */
+  /** Session creations per minute; default 5 (docs/http.md, "Rate limits"). */
   sessionLimit?: number;
   /** Bounds of the event stores that make streams resumable (tests make them small). */
   eventStoreLimits?: EventStoreLimits;
