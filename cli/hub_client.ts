@@ -1,6 +1,7 @@
 /**
  * Talks to a running hub over REST, with the secret from `auth.json`. The secret is sent only
- * after the process on the port proved it knows it (protocol/challenge.ts), once per client.
+ * after the process on the port proved it knows it (protocol/challenge.ts), once per client; a
+ * process that did not (one that claims to have no secret included) gets no request at all.
  */
 import type { HealthPayload } from "../protocol/health.ts";
 import { type HubProof, proveHub } from "../protocol/challenge.ts";
@@ -27,8 +28,8 @@ export interface HubResponse<T> {
 }
 
 export class HubClient {
-  /** The proof of the process on the port, once it was given (kept for this client's life). */
-  #proof: HubProof | undefined;
+  /** The process on the port proved it knows the secret (kept for this client's life). */
+  #proven = false;
 
   constructor(readonly port: number, readonly secret: string | undefined) {}
 
@@ -37,22 +38,31 @@ export class HubClient {
   }
 
   /**
-   * The Authorization header to send: the secret only once the process on the port proved it
-   * knows it; none when the client has no secret or the hub has none. Undefined when nothing
-   * listens on the port. Throws UnprovenHubError when the process there did not prove it.
+   * The Authorization header to send: the secret, once the process on the port proved it knows
+   * it. Undefined when nothing listens on the port. Throws UnprovenHubError when the process
+   * there did not prove it (whatever it answered), so nothing at all is sent to it. A client
+   * without a secret (auth.json missing or broken) has nothing to prove or protect: none, and a
+   * hub answers 401 where a secret is needed.
    */
   async authHeaders(timeoutMs = 10_000): Promise<Record<string, string> | undefined> {
     if (!this.secret) return {};
-    const proof = this.#proof ?? await this.prove(timeoutMs);
-    if (proof === undefined) return undefined;
-    if (proof.kind === "unproven") throw new UnprovenHubError(this.port, proof.reason);
-    this.#proof = proof;
-    return proof.kind === "proven" ? { authorization: `Bearer ${this.secret}` } : {};
+    if (!this.#proven) {
+      const proof = await this.prove(timeoutMs);
+      if (proof === undefined) return undefined;
+      if (proof.kind !== "proven") throw new UnprovenHubError(this.port, proof.reason);
+      this.#proven = true;
+    }
+    return { authorization: `Bearer ${this.secret}` };
   }
 
-  /** Asks the process on the port to prove it knows the secret now (never cached). */
+  /**
+   * Asks the process on the port to prove it knows the secret now (never cached). Undefined
+   * when nothing listens on the port. Only for a client that holds a secret.
+   */
   async prove(timeoutMs = 10_000): Promise<HubProof | undefined> {
-    if (!this.secret) return { kind: "no_secret" };
+    if (!this.secret) {
+      throw new Error("HubClient.prove needs a secret: a client without one has nothing to prove.");
+    }
     const fetchChallenge = (url: string, init: RequestInit) =>
       fetch(url, { ...init, signal: AbortSignal.timeout(timeoutMs) });
     try {

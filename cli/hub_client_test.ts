@@ -50,8 +50,8 @@ Deno.test("the secret is sent after the proof, which is asked once per client", 
   });
 });
 
-Deno.test("no proof: UnprovenHubError says what to do, and nothing secret is sent", async () => {
-  for (const answer of ["garbage", "not-found"] as const) {
+Deno.test("no proof: UnprovenHubError says what to do, and nothing is sent but the challenge", async () => {
+  for (const answer of ["garbage", "not-found", "no-secret"] as const) {
     await withServer(answer, async (port, seen) => {
       const client = new HubClient(port, SECRET);
       const error = await client.request("GET", "/health").then(
@@ -72,18 +72,26 @@ Deno.test("no proof: UnprovenHubError says what to do, and nothing secret is sen
   }
 });
 
-Deno.test("a hub without a secret gets requests without the client's secret", async () => {
+Deno.test("a process that claims to have no secret gets no request, with or without a token", async () => {
   await withServer("no-secret", async (port, seen) => {
-    assertEquals((await new HubClient(port, SECRET).request("GET", "/tools"))?.status, 200);
-    assertEquals(seen, [{ path: CHALLENGE_PATH, auth: null }, { path: "/tools", auth: null }]);
+    const client = new HubClient(port, SECRET);
+    const error = await client.request("POST", "/tools/x/call", { body: { arguments: { a: 1 } } })
+      .then(() => undefined, (e: Error) => e);
+    assert(error instanceof UnprovenHubError, String(error));
+    assertMatch(error.message, /409 NO_SECRET: it claims to have no secret/);
+    assertMatch(error.message, /never does/);
+    await assertRejects(() => client.health(), UnprovenHubError);
+    assertEquals(seen.map((s) => s.path), [CHALLENGE_PATH, CHALLENGE_PATH]);
   });
 });
 
 Deno.test("no secret, or no auth asked: no challenge at all", async () => {
   await withServer("garbage", async (port, seen) => {
+    // A client without a secret (auth.json missing or broken) has nothing to prove or protect.
     await new HubClient(port, undefined).request("GET", "/tools");
     await new HubClient(port, SECRET).request("GET", "/health", { auth: false });
     assertEquals(seen, [{ path: "/tools", auth: null }, { path: "/health", auth: null }]);
+    await assertRejects(() => new HubClient(port, undefined).prove(), /needs a secret/);
   });
 });
 

@@ -96,9 +96,10 @@ function provenFetch(client: HubClient): Fetch {
     const proof = await client.prove(PROOF_TIMEOUT_MS);
     // A TypeError like fetch's own, so the session treats it as a hub that went away.
     if (proof === undefined) throw new TypeError(`nothing listens on port ${client.port}`);
-    if (proof.kind === "unproven") throw new UnprovenHubError(client.port, proof.reason);
+    // Anything but a proof (a claim to have no secret included): not one request goes there.
+    if (proof.kind !== "proven") throw new UnprovenHubError(client.port, proof.reason);
     const headers = new Headers(init?.headers);
-    if (proof.kind === "proven") headers.set("authorization", `Bearer ${client.secret}`);
+    headers.set("authorization", `Bearer ${client.secret}`);
     return await fetch(url, { ...init, headers });
   };
 }

@@ -10,6 +10,11 @@
  * to and the hub listens on. Binding the port into the MAC stops a squatter from relaying the nonce
  * to the real hub running on another port: that hub answers for its own port, which does not match.
  *
+ * Any other answer, a hub's 409 `NO_SECRET` included, leaves the process unproven and a client of
+ * ours sends it nothing more: no request, no WebSocket attempt. A hub set up from the config the
+ * client reads always has a secret, so a claim to have none is a stranger's invitation to talk
+ * without one (and to be handed tool arguments, or the browser, that way).
+ *
  * WebCrypto only (no Deno APIs), so the server, the CLI and the extension's service worker share it.
  */
 
@@ -18,7 +23,10 @@ export const CHALLENGE_PATH = "/auth/challenge";
 export const CHALLENGE_LABEL = "hub-challenge-v1";
 /** A nonce is 32 to 64 hex characters (128 to 256 bits); clients send 64. */
 export const NONCE_PATTERN = /^[0-9a-fA-F]{32,64}$/;
-/** The error code (HTTP 409) of a hub that has no secret: there is nothing to prove or send. */
+/**
+ * The error code (HTTP 409) of a hub that has no secret. Clients that hold a secret treat it as
+ * unproven: a hub set up from their config always has one.
+ */
 export const NO_SECRET_CODE = "NO_SECRET";
 /** Bytes of a challenge answer a client reads at most (a real one is about 80). */
 export const MAX_ANSWER_BYTES = 4096;
@@ -63,10 +71,12 @@ export function constantTimeEqual(a: string, b: string): boolean {
 export type HubProof =
   /** It knows the secret: send it. */
   | { kind: "proven" }
-  /** It says it has no secret: send requests without one (never the client's own). */
-  | { kind: "no_secret" }
-  /** It did not prove it: send nothing secret. `reason` is short and safe to show. */
+  /** It did not prove it: send it nothing more. `reason` is short and safe to show. */
   | { kind: "unproven"; reason: string };
+
+/** The reason given for a 409 NO_SECRET answer. */
+export const CLAIMS_NO_SECRET_REASON = "it answered 409 NO_SECRET: it claims to have no secret, " +
+  "which a hub set up from this config never does";
 
 export interface ProveOptions {
   port: number;
@@ -95,7 +105,9 @@ export async function proveHub(options: ProveOptions): Promise<HubProof> {
       : { kind: "unproven", reason: "its proof is wrong" };
   }
   const error = parseJson(body)?.error as { code?: unknown } | undefined;
-  if (response.status === 409 && error?.code === NO_SECRET_CODE) return { kind: "no_secret" };
+  if (response.status === 409 && error?.code === NO_SECRET_CODE) {
+    return { kind: "unproven", reason: CLAIMS_NO_SECRET_REASON };
+  }
   if (response.status === 404) {
     return { kind: "unproven", reason: `it has no ${CHALLENGE_PATH} route (HTTP 404)` };
   }

@@ -4,6 +4,7 @@ import { assert, assertEquals, assertMatch, assertRejects } from "../tests/helpe
 import {
   CHALLENGE_PATH,
   challengeProof,
+  CLAIMS_NO_SECRET_REASON,
   constantTimeEqual,
   isNonce,
   MAX_ANSWER_BYTES,
@@ -110,11 +111,13 @@ Deno.test("proveHub: garbage, wrong secrets, old hubs and errors are unproven", 
   }
 });
 
-Deno.test("proveHub: a hub without a secret says so (409 NO_SECRET)", async () => {
+Deno.test("proveHub: a claim to have no secret (409 NO_SECRET) is unproven, and says so", async () => {
   const hub = fakeHub(() => Response.json({ error: { code: "NO_SECRET" } }, { status: 409 }));
   assertEquals(await proveHub({ port: 1, secret: SECRET, fetch: hub.fetch }), {
-    kind: "no_secret",
+    kind: "unproven",
+    reason: CLAIMS_NO_SECRET_REASON,
   });
+  assertMatch(CLAIMS_NO_SECRET_REASON, /claims to have no secret.*never does/);
 });
 
 Deno.test("proveHub: fetch errors (nothing listening, timeouts) reach the caller", async () => {

@@ -7,7 +7,8 @@
  *
  * Before every attempt the process on the port must prove it knows the secret (an HMAC of a fresh
  * nonce, protocol/challenge.ts): a program that took the port gets no WebSocket attempt at all,
- * so it never sees the secret.
+ * so it never sees the secret. That holds for one that claims to have no secret too: it is never
+ * dialled without one, or it would become the extension's hub and drive the browser.
  */
 import { CLOSE_NO_ANSWER, CLOSE_REPLACED, CLOSE_SECRET_ROTATED } from "../../protocol/rpc.ts";
 import { type HubProof, proveHub } from "../../protocol/challenge.ts";
@@ -140,7 +141,7 @@ export function createConnection(handlers: ServerHandlers, events: ConnectionEve
       return scheduleRetry();
     }
     if (socket !== placeholder) return;
-    if (proof.kind === "unproven") {
+    if (proof.kind !== "proven") {
       setStatus({
         state: "disconnected",
         port: address.port,
@@ -149,12 +150,13 @@ export function createConnection(handlers: ServerHandlers, events: ConnectionEve
       });
       return scheduleRetry();
     }
-    open(placeholder, address, proof.kind === "proven" ? ["hub", address.secret] : ["hub"]);
+    open(placeholder, address);
   }
 
-  function open(placeholder: WebSocket, address: HubAddress, protocols: string[]) {
+  /** Dials the hub that just proved it knows `address.secret`. */
+  function open(placeholder: WebSocket, address: HubAddress) {
     if (socket !== placeholder) return;
-    const ws = new WebSocket(socketUrl(address.port), protocols);
+    const ws = new WebSocket(socketUrl(address.port), ["hub", address.secret]);
     socket = ws;
     const peer = createRpcPeer((text) => ws.send(text), handlers, events.oversize);
     ws.onopen = () => {

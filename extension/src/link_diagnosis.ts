@@ -2,8 +2,9 @@
  * Why the extension is not connected, in words a person can act on. A browser WebSocket only
  * says "closed (1006)" whatever happened, so after a failed attempt the extension asks the hub
  * itself: nothing answering means the hub is not running; a process that does not prove it knows
- * the secret (protocol/challenge.ts) is another program on the port, or a hub of another setup;
- * only a proven hub is asked for `/health` with the secret, and another version there means the
+ * the secret (protocol/challenge.ts), whatever it answered (a claim to have no secret included),
+ * is another program on the port, or a hub of another setup, and is asked nothing more; only a
+ * proven hub is asked for `/health` with the secret, and another version there means the
  * extension folder is stale.
  */
 import { type LinkStatus, unprovenText } from "./connection.ts";
@@ -69,12 +70,10 @@ async function askHealth(
     deps.fetch(url, { ...init, signal: AbortSignal.timeout(HEALTH_TIMEOUT_MS), cache: "no-store" });
   let response: Response;
   try {
-    // The secret goes only to a process that proved it knows it.
+    // Only a process that proved it knows the secret is asked anything more, and given it.
     const proof = await proveHub({ ...address, fetch: get });
-    if (proof.kind === "unproven") return unprovenProblem(address.port, proof.reason);
-    const headers: Record<string, string> = proof.kind === "proven"
-      ? { authorization: `Bearer ${address.secret}` }
-      : {};
+    if (proof.kind !== "proven") return unprovenProblem(address.port, proof.reason);
+    const headers = { authorization: `Bearer ${address.secret}` };
     response = await get(`http://${where}/health`, { headers });
   } catch {
     return {

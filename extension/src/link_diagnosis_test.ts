@@ -67,6 +67,10 @@ Deno.test("a process that does not prove the secret is not_hub, and gets no secr
     ["garbage", () => Promise.resolve(Response.json({ proof: "0".repeat(64) }))],
     ["relayed to a hub on another port", (url) => provenAnswer(url, 9516)],
     ["old hub or other server", () => Promise.resolve(new Response("", { status: 404 }))],
+    [
+      "a claim to have no secret",
+      () => Promise.resolve(Response.json({ error: { code: "NO_SECRET" } }, { status: 409 })),
+    ],
   ];
   for (const [name, challenge] of answers) {
     const d = deps(() => Promise.reject(new Error("must not be asked")), {}, challenge);
@@ -81,14 +85,16 @@ Deno.test("a process that does not prove the secret is not_hub, and gets no secr
   }
 });
 
-Deno.test("a hub without a secret is asked for /health without one", async () => {
+Deno.test("a claim to have no secret is named in the diagnosis, and /health is not asked", async () => {
   const d = deps(
-    () => Promise.resolve(Response.json({ status: "ok", version: "1.0.0" })),
+    () => Promise.reject(new Error("must not be asked")),
     {},
     () => Promise.resolve(Response.json({ error: { code: "NO_SECRET" } }, { status: 409 })),
   );
-  assertEquals((await diagnose(down, d))?.kind, "other");
-  assertEquals(d.requests[1].headers.get("authorization"), null);
+  const found = await diagnose(down, d);
+  assertEquals(found?.kind, "not_hub");
+  assertMatch(found!.message, /claims to have no secret, which a hub set up .* never does/);
+  assertEquals(d.requests.map((r) => r.path), [CHALLENGE_PATH]);
 });
 
 Deno.test("a 401 from /health is wrong_secret", async () => {

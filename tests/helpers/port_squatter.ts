@@ -3,10 +3,11 @@
  * `/health` with `{"status":"ok"}`, accepts WebSocket upgrades) and records every request's
  * headers and every offered WebSocket subprotocol, so a test can check that no client of ours
  * handed it the secret. Its answer to `/auth/challenge` is garbage, a 404 (a server that has no
- * such route, like an old hub), or the real hub's answer relayed from another port.
+ * such route, like an old hub), the real hub's answer relayed from another port, or a 409
+ * `NO_SECRET` (a claim to have no secret at all, which would invite clients to talk without one).
  */
 
-export type SquatterMode = "garbage" | "not-found" | "relay";
+export type SquatterMode = "garbage" | "not-found" | "relay" | "no-secret";
 
 export interface SeenRequest {
   method: string;
@@ -25,6 +26,8 @@ export interface Squatter {
   offers: string[][];
   /** Requests to `/auth/challenge` so far. */
   challenges(): number;
+  /** `METHOD path` of every request that was not to `/auth/challenge` (WebSocket offers too). */
+  others(): string[];
   /** Every header of every request that contains `secret`, as `path: name: value`. */
   leaks(secret: string): string[];
   stop(): Promise<void>;
@@ -45,6 +48,8 @@ export function startSquatter(
     requests,
     offers,
     challenges: () => requests.filter((r) => r.path === "/auth/challenge").length,
+    others: () =>
+      requests.filter((r) => r.path !== "/auth/challenge").map((r) => `${r.method} ${r.path}`),
     leaks: (secret) =>
       requests.flatMap((r) =>
         r.headers.filter(([, value]) => value.includes(secret)).map(([name, value]) =>
@@ -84,6 +89,10 @@ async function answerChallenge(squatter: Squatter, url: URL): Promise<Response> 
   switch (squatter.mode) {
     case "garbage":
       return Response.json({ proof: "0123456789abcdef".repeat(4) });
+    case "no-secret":
+      return Response.json({
+        error: { code: "NO_SECRET", message: "This hub has no secret configured." },
+      }, { status: 409 });
     case "not-found":
       return Response.json({ error: { code: "NOT_FOUND", message: "No such endpoint" } }, {
         status: 404,

@@ -1,10 +1,13 @@
 /**
  * Security, port squatting: a program that binds the hub's port first must never receive the
- * secret. A squatter (tests/helpers/port_squatter.ts) answers `/auth/challenge` with garbage, with
- * a 404, or with the real hub's answer relayed from another port, and records every header. The
- * CLI (`hub config set`, `hub status`, `hub tool list`), the stdio bridge (also when the hub goes
- * away under it and the squatter takes its port), `hub-plugin build`'s reload and the real
- * extension in Chromium send it nothing secret, while the same clients work against the real hub.
+ * secret, nor anything else. A squatter (tests/helpers/port_squatter.ts) answers
+ * `/auth/challenge` with garbage, with a 404, with the real hub's answer relayed from another port,
+ * or with a 409 `NO_SECRET` (a claim to have no secret, so that clients talk to it without one),
+ * and records every request. The CLI (`hub config set`, `hub status`, `hub tool list`,
+ * `hub tool call`), the stdio bridge (also when the hub goes away under it and the squatter takes
+ * its port), `hub-plugin build`'s reload and the real extension in Chromium ask it the challenge
+ * and nothing more (no request, no WebSocket attempt), while the same clients work against the
+ * real hub.
  */
 import { join } from "node:path";
 import { assert, assertEquals, assertMatch } from "../helpers/assert.ts";
@@ -31,6 +34,13 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 
 const UNPROVEN = /did not prove it knows the hub secret .*so the secret was not sent/s;
+const CLAIMS_NO_SECRET = /claims to have no secret/;
+
+/** The squatter was asked the challenge, and nothing else: no request, no WebSocket offer. */
+function assertOnlyChallenged(squatter: Squatter, what: string) {
+  assertEquals(squatter.others(), [], `${what}: a request went past the challenge`);
+  assertEquals(squatter.offers, [], `${what}: a WebSocket attempt reached the squatter`);
+}
 
 /** The squatter got no Authorization header and the secret in no header at all. */
 function assertNothingLeaked(squatter: Squatter, secret: string, what: string) {
@@ -108,6 +118,13 @@ Deno.test("the CLI, the stdio bridge and hub-plugin send a squatter no secret an
       ]],
       ["garbage", [["config", "set", "setting.my-plugin.k", "v"], ["status"]]],
       ["not-found", [["tool", "list"], ["start", "--stdio"]]],
+      ["no-secret", [
+        ["config", "set", "setting.my-plugin.k", "v"],
+        ["status"],
+        ["tool", "list"],
+        ["tool", "call", "plugin_list_tabs", '{"note": "for the hub only"}'],
+        ["start", "--stdio"],
+      ]],
     ];
     for (const [mode, commands] of cases) {
       const squatter = startSquatter(mode, { relayTo: hub.port });
@@ -120,8 +137,10 @@ Deno.test("the CLI, the stdio bridge and hub-plugin send a squatter no secret an
             timeoutMs: 30_000,
           });
           assertNothingLeaked(squatter, hub.secret, what);
+          assertOnlyChallenged(squatter, what);
           assertEquals(r.code, 1, `${what}\n${r.stdout}\n${r.stderr}`);
           assertMatch(r.stderr, UNPROVEN, what);
+          if (mode === "no-secret") assertMatch(r.stderr, CLAIMS_NO_SECRET, what);
           assertMatch(r.stderr, new RegExp(`port ${squatter.port}\\b.*lsof -i :${squatter.port}`));
           if (args[0] === "start") assertEquals(r.stdout, "", `${what}: stdout is for MCP only`);
         }
@@ -132,22 +151,27 @@ Deno.test("the CLI, the stdio bridge and hub-plugin send a squatter no secret an
     }
 
     // hub-plugin build: the build succeeds; the reload is not asked of the squatter.
-    const squatter = startSquatter("relay", { relayTo: hub.port });
-    try {
-      const dir = await writePluginProject(join(hub.configDir, "notes"), {
-        name: "notes",
-        source: simplePluginSource(["add_note"]),
-      });
-      const r = await runPluginCli(["build", "--dir", dir], {
-        configDir: hub.configDir,
-        env: { HUB_PORT: String(squatter.port) },
-      });
-      assertNothingLeaked(squatter, hub.secret, "hub-plugin build");
-      assertEquals(r.code, 0, `${r.stdout}\n${r.stderr}`);
-      assertMatch(r.stdout + r.stderr, /Did not ask for a reload: The process on port/);
-      assert(squatter.challenges() >= 1);
-    } finally {
-      await squatter.stop();
+    for (const [mode, name] of [["relay", "notes"], ["no-secret", "memos"]] as const) {
+      const squatter = startSquatter(mode, { relayTo: hub.port });
+      try {
+        const dir = await writePluginProject(join(hub.configDir, name), {
+          name,
+          source: simplePluginSource(["add_note"]),
+        });
+        const r = await runPluginCli(["build", "--dir", dir], {
+          configDir: hub.configDir,
+          env: { HUB_PORT: String(squatter.port) },
+        });
+        const what = `${mode}: hub-plugin build`;
+        assertNothingLeaked(squatter, hub.secret, what);
+        assertOnlyChallenged(squatter, what);
+        assertEquals(r.code, 0, `${r.stdout}\n${r.stderr}`);
+        assertMatch(r.stdout + r.stderr, /Did not ask for a reload: The process on port/);
+        if (mode === "no-secret") assertMatch(r.stdout + r.stderr, CLAIMS_NO_SECRET, what);
+        assert(squatter.challenges() >= 1, what);
+      } finally {
+        await squatter.stop();
+      }
     }
 
     // The same commands against the real hub work.
@@ -195,8 +219,25 @@ Deno.test("a bridge whose hub stopped and whose port a squatter took sends it no
     squatter = startSquatter("garbage", { port });
     const outcome = await client.listTools().then(() => "answered", (e: Error) => e.message);
     assertNothingLeaked(squatter, secret, "the stdio bridge after a hub restart");
+    assertOnlyChallenged(squatter, "the stdio bridge after a hub restart");
     assertMatch(outcome, UNPROVEN);
     assert(squatter.challenges() >= 1, "the bridge asked the squatter to prove itself");
+
+    // One that claims to have no secret gets no request either (not even one without a token).
+    squatter.mode = "no-secret";
+    const asked = squatter.challenges();
+    const claim = await client.callTool({ name: "plugin_list_tabs", arguments: {} }).then(
+      () => "answered",
+      (e: Error) => e.message,
+    );
+    assertNothingLeaked(squatter, secret, "the stdio bridge, no-secret squatter");
+    assertOnlyChallenged(squatter, "the stdio bridge, no-secret squatter");
+    assertMatch(claim, UNPROVEN);
+    assertMatch(claim, CLAIMS_NO_SECRET);
+    assert(
+      squatter.challenges() > asked,
+      "the bridge asked the no-secret squatter to prove itself",
+    );
   } finally {
     await client.close();
     await squatter?.stop();
@@ -234,10 +275,13 @@ Deno.test({
           60_000,
         );
         assertNothingLeaked(squatter, hub.secret, "the extension");
-        assertEquals(squatter.offers, [], "no WebSocket attempt at all reached the squatter");
+        assertOnlyChallenged(squatter, `the extension (${squatter.mode})`);
       };
       await cycles(3);
       squatter.mode = "garbage";
+      await cycles(squatter.challenges() + 2);
+      // One that claims to have no secret is not dialled without one either.
+      squatter.mode = "no-secret";
       await cycles(squatter.challenges() + 2);
 
       // The side panel says why, in words a person can act on.
@@ -245,16 +289,22 @@ Deno.test({
       const page = await browser.context.newPage();
       await page.goto(`chrome-extension://${new URL(worker.url()).host}/panel.html`);
       const problem = page.getByTestId("problem");
+      const shown = () => page.getByTestId("problem-message").innerText().catch(() => "");
       await eventually(
-        async () => (await problem.getAttribute("data-kind").catch(() => null)) === "not_hub",
+        async () =>
+          (await problem.getAttribute("data-kind").catch(() => null)) === "not_hub" &&
+          CLAIMS_NO_SECRET.test(await shown()),
         async () => `the panel shows: ${await page.locator("body").innerText()}`,
       );
+      const message = await shown();
       assertMatch(
-        await page.getByTestId("problem-message").innerText(),
+        message,
         new RegExp(`Another program is on port ${squatter.port}: it did not prove`),
       );
+      assertMatch(message, CLAIMS_NO_SECRET);
       assertMatch(await page.getByTestId("problem-fix").innerText(), /lsof -i/);
       assertNothingLeaked(squatter, hub.secret, "the extension's diagnosis");
+      assertOnlyChallenged(squatter, "the extension's diagnosis");
 
       // Pointed back at the real hub, the same extension connects.
       await pointExtensionAt(configDir, hub.port);
@@ -263,7 +313,7 @@ Deno.test({
         () => `the extension did not connect to the real hub:\n${hub.output()}`,
         60_000,
       );
-      assertEquals(squatter.offers, []);
+      assertOnlyChallenged(squatter, "the extension, at the end");
       assertNothingLeaked(squatter, hub.secret, "the extension, at the end");
     } finally {
       await browser.close();

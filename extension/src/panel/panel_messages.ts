@@ -16,7 +16,7 @@ export interface LinkProblem {
   kind:
     | "not_running" //      nothing answers on the port
     | "wrong_secret" //     the hub answers, but refuses auth.json's secret
-    | "not_hub" //          what answers on the port does not prove it knows the secret
+    | "not_hub" //          what answers on the port does not prove it knows the secret (or claims to have none)
     | "version_mismatch" // hub and extension versions differ
     | "not_set_up" //       server.json / auth.json missing or broken
     | "replaced" //         another browser profile's extension holds the link
