@@ -4,6 +4,7 @@ import { removeOwnPidFile, writePidFile } from "./pid_file.ts";
 import { createHub } from "../server/hub.ts";
 import { createLogger, type Logger, parseLogLevel } from "../server/log/logger.ts";
 import { listen } from "../server/serve.ts";
+import { startMemorySettle } from "../server/memory_settle.ts";
 import { VERSION } from "../protocol/version.ts";
 import { installExtension } from "../server/extension/install.ts";
 
@@ -37,13 +38,19 @@ export async function runServer(options: RunServerOptions): Promise<void> {
       skipPermissions,
       skipPackageDiscovery: Deno.env.get("HUB_SKIP_PKG_DISCOVERY") === "1",
     });
-    server = listen(hub.handler, options.port, logger, { socketDir: paths.dir });
+    const trusted = hub;
+    server = listen(hub.handler, options.port, logger, {
+      socketDir: paths.dir,
+      isTrusted: (authorization, wsProtocol) => trusted.isAuthorized(authorization, wsProtocol),
+    });
   } catch (error) {
     // The terminal gets the message from the CLI; a background start reads it from the log.
     if (options.background) logger.error((error as Error).message);
     throw error;
   }
   hub.setPort(server.port);
+  // After a burst of large messages, gives the garbage back instead of holding it for half a minute.
+  const memory = startMemorySettle({ logger });
   await installBrowserExtension(paths, server.port, logger);
   await hub.ready.catch(() => {}); // logged by the hub; the server runs without plugins then
   if (options.background) await writePidFile(paths, server.port);
@@ -61,6 +68,7 @@ export async function runServer(options: RunServerOptions): Promise<void> {
       stopping = true;
       logger.info(`Received ${signal}; shutting down`);
       // Open MCP streams and the extension socket would keep the server from finishing.
+      memory.stop();
       await hub.close();
       await server.shutdown(SHUTDOWN_DEADLINE_MS);
       if (options.background) await removeOwnPidFile(paths.pidFile);

@@ -40,6 +40,7 @@ import { applyPermission, permissionTargetError } from "./permissions/permission
 import { applyReviewChanges, markReviewed, reviewChanges } from "./permissions/review.ts";
 import { hubHealth } from "./hub_health.ts";
 import { challengeProof } from "../protocol/challenge.ts";
+import { carriesSecret } from "./http/conn_trust.ts";
 
 export interface HubOptions {
   paths: HubPaths;
@@ -62,6 +63,8 @@ export interface Hub {
   handler: Handler;
   /** Resolves when the startup plugin discovery is done. */
   ready: Promise<ReloadSummary>;
+  /** Whether these header values carry the current secret (Bearer, or the `/ws` subprotocol). */
+  isAuthorized(authorization?: string, wsProtocol?: string): boolean;
   /** Tells the hub the port it listens on (known only after binding, e.g. with port 0). */
   setPort(port: number): void;
   /** The current config; follows changes to config.json (a broken edit keeps the last good one). */
@@ -304,6 +307,8 @@ export function createHub(options: HubOptions): Hub {
       return handler(req);
     },
     ready,
+    isAuthorized: (authorization, wsProtocol) =>
+      carriesSecret(authorization, wsProtocol, secret.get()),
     setPort: (p) => (port = p),
     config: () => config.get(),
     plugins,

@@ -31,6 +31,12 @@ export interface ListenOptions {
   headTimeoutMs?: number;
   /** The connection cap; default derived from the open-file limit (see conn_cap.ts). */
   maxConnections?: number;
+  /**
+   * Whether a request head's `Authorization` or `Sec-WebSocket-Protocol` value carries the hub's
+   * secret (compare in constant time). Connections that showed it are the last to give way at the
+   * connection cap; without this, every connection is a stranger.
+   */
+  isTrusted?(authorization: string | undefined, wsProtocol: string | undefined): boolean;
 }
 
 /** Thrown when the port is taken; the message says how to pick another. */
@@ -71,6 +77,7 @@ export function listen(
     maxConnections: options.maxConnections ?? connectionCap(openFileLimit()),
     headTimeoutMs: options.headTimeoutMs ?? REQUEST_HEAD_TIMEOUT_MS,
     maxWsMessageBytes: MAX_FRAME_BYTES,
+    isTrusted: options.isTrusted,
     logger,
   });
   let stopped: () => void;

@@ -11,8 +11,13 @@ export interface TrackedConn {
   headSince: number | undefined;
   /** A WebSocket: it pings by itself and is never evicted. */
   upgraded: boolean;
+  /** A request head on it carried the hub's secret: given way last. */
+  trusted: boolean;
   close(reason?: string): void;
 }
+
+/** Which connections may give way: all but WebSockets, or only the ones named. */
+export type VictimScope = "any" | "untrusted" | "head-pending";
 
 export interface ConnTable<C extends TrackedConn> {
   readonly size: number;
@@ -20,10 +25,11 @@ export interface ConnTable<C extends TrackedConn> {
   add(conn: C): void;
   remove(conn: C): void;
   /**
-   * Who gives way to a newcomer: the connection that has been sending a request head the longest;
-   * without one (and unless `headPendingOnly`), the least recently active that is not a WebSocket.
+   * Who gives way to a newcomer, in this order: the connection that has been sending a request
+   * head the longest; then the least recently active one that never showed the secret; then the
+   * least recently active trusted one. Never a WebSocket. `scope` stops the search early.
    */
-  victim(headPendingOnly?: boolean): C | undefined;
+  victim(scope?: VictimScope): C | undefined;
   /** Connections whose request head has been arriving for longer than `timeoutMs`. */
   expired(now: number, timeoutMs: number): C[];
   all(): C[];
@@ -38,19 +44,27 @@ export function createConnTable<C extends TrackedConn>(capacity: number): ConnTa
     capacity,
     add: (conn) => void conns.add(conn),
     remove: (conn) => void conns.delete(conn),
-    victim(headPendingOnly = false) {
+    victim(scope = "any") {
       let slowHead: C | undefined;
-      let idle: C | undefined;
+      let stranger: C | undefined;
+      let trusted: C | undefined;
       for (const conn of conns) {
         if (conn.headSince !== undefined) {
           if (!slowHead || conn.headSince < slowHead.headSince!) slowHead = conn;
-        } else if (!conn.upgraded && (!idle || conn.lastActive < idle.lastActive)) idle = conn;
+        } else if (conn.upgraded) continue;
+        else if (!conn.trusted) stranger = leastActive(stranger, conn);
+        else trusted = leastActive(trusted, conn);
       }
-      return slowHead ?? (headPendingOnly ? undefined : idle);
+      if (slowHead || scope === "head-pending") return slowHead;
+      return stranger ?? (scope === "untrusted" ? undefined : trusted);
     },
     expired(now, timeoutMs) {
       return [...conns].filter((c) => c.headSince !== undefined && now - c.headSince > timeoutMs);
     },
     all: () => [...conns],
   };
+}
+
+function leastActive<C extends TrackedConn>(best: C | undefined, conn: C): C {
+  return !best || conn.lastActive < best.lastActive ? conn : best;
 }

@@ -3,7 +3,15 @@ import { createConnTable, type TrackedConn } from "./conn_table.ts";
 import { connectionCap, MAX_CONNECTIONS_CEILING, openFileLimit } from "./conn_cap.ts";
 
 function conn(name: string, fields: Partial<TrackedConn>): TrackedConn & { name: string } {
-  return { name, lastActive: 0, headSince: undefined, upgraded: false, close() {}, ...fields };
+  return {
+    name,
+    lastActive: 0,
+    headSince: undefined,
+    upgraded: false,
+    trusted: false,
+    close() {},
+    ...fields,
+  };
 }
 
 Deno.test("the newcomer at the cap replaces the oldest unfinished head, else the least active non-WebSocket", () => {
@@ -13,14 +21,33 @@ Deno.test("the newcomer at the cap replaces the oldest unfinished head, else the
   const idle = conn("idle", { lastActive: 3 });
   for (const c of [ws, sse, idle]) table.add(c);
   assertEquals(table.victim()?.name, "idle");
-  assertEquals(table.victim(true), undefined, "only unfinished heads when asked");
+  assertEquals(table.victim("head-pending"), undefined, "only unfinished heads when asked");
   table.add(conn("slow-late", { lastActive: 100, headSince: 50 }));
   table.add(conn("slow-early", { lastActive: 100, headSince: 20 }));
   assertEquals(table.victim()?.name, "slow-early");
-  assertEquals(table.victim(true)?.name, "slow-early");
+  assertEquals(table.victim("head-pending")?.name, "slow-early");
   assertEquals(table.size, 5);
   table.remove(ws);
   assertEquals(table.size, 4);
+});
+
+Deno.test("at the cap, strangers give way before connections that showed the secret", () => {
+  const table = createConnTable<ReturnType<typeof conn>>(10);
+  const sse = conn("authenticated SSE stream", { lastActive: 1, trusted: true });
+  const call = conn("authenticated slow call", { lastActive: 2, trusted: true });
+  const ws = conn("extension", { lastActive: 0, upgraded: true, trusted: true });
+  const flood = [5, 3, 4].map((t) => conn(`flood-${t}`, { lastActive: t }));
+  for (const c of [sse, call, ws, ...flood]) table.add(c);
+  assertEquals(table.victim()?.name, "flood-3", "the least active stranger");
+  const newcomer = conn("newcomer", { lastActive: 9, headSince: 9 });
+  table.add(newcomer);
+  assertEquals(table.victim()?.name, "newcomer", "an unfinished head goes first");
+  for (const c of [newcomer, ...flood]) table.remove(c);
+  assertEquals(table.victim("untrusted"), undefined, "strangers only when asked");
+  assertEquals(table.victim()?.name, "authenticated SSE stream", "then the least active trusted");
+  table.remove(sse);
+  table.remove(call);
+  assertEquals(table.victim(), undefined, "never the WebSocket");
 });
 
 Deno.test("heads older than the timeout are expired; finished heads never are", () => {

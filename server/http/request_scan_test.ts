@@ -99,3 +99,28 @@ Deno.test("a refused request forwards the complete requests before it in the sam
   const alone = createRequestScan(1000).push(enc(bad));
   assertEquals(alone.forward, 0);
 });
+
+Deno.test("only Upgrade: websocket is held as an upgrade; h2c and others pass as plain requests", () => {
+  const h2c = "GET / HTTP/1.1\r\nUpgrade: h2c\r\nConnection: Upgrade\r\n\r\n";
+  const scan = createRequestScan(1000);
+  assertEquals(pushAll(scan, h2c + GET), { forward: enc(h2c + GET).length });
+  const ws = createRequestScan(1000);
+  assertEquals(
+    pushAll(ws, "GET /ws HTTP/1.1\r\nUpgrade: foo, WebSocket\r\n\r\n").awaitUpgrade,
+    true,
+  );
+});
+
+Deno.test("every complete head is handed over with the headers that can carry the secret", () => {
+  const seen: [string | undefined, string | undefined][] = [];
+  const scan = createRequestScan(1000, (h) => seen.push([h.authorization, h.wsProtocol]));
+  const post = "POST /x HTTP/1.1\r\nAuthorization: Bearer abc\r\nContent-Length: 4\r\n\r\nBODY";
+  pushAll(scan, GET + post, 3);
+  assertEquals(seen, [[undefined, undefined], ["Bearer abc", undefined]]);
+  const upgrade = createRequestScan(1000, (h) => seen.push([h.authorization, h.wsProtocol]));
+  pushAll(
+    upgrade,
+    "GET /ws HTTP/1.1\r\nUpgrade: websocket\r\nSec-WebSocket-Protocol: hub, s\r\n\r\n",
+  );
+  assertEquals(seen[2], [undefined, "hub, s"]);
+});

@@ -43,7 +43,9 @@ export async function serveInProcessHub(
   options: Partial<HubOptions> = {},
 ): Promise<ServedHub> {
   const built = await createInProcessHub(dir, options);
-  const server = listen(built.hub.handler, 0, silentLogger);
+  const server = listen(built.hub.handler, 0, silentLogger, {
+    isTrusted: (authorization, wsProtocol) => built.hub.isAuthorized(authorization, wsProtocol),
+  });
   built.hub.setPort(server.port);
   return {
     ...built,

@@ -6,9 +6,13 @@
 import { join } from "node:path";
 import { assert, assertEquals } from "../helpers/assert.ts";
 import { ROOT, taskPermissionFlags, withTempDir } from "../helpers/hub_process.ts";
-import { createInProcessHub } from "../helpers/in_process_hub.ts";
+import { createInProcessHub, type InProcessHub } from "../helpers/in_process_hub.ts";
 import { rawRequest } from "../helpers/raw_http.ts";
 import { FakeExtension } from "../helpers/fake_extension.ts";
+import { RawMcpSession, SseReader } from "../helpers/mcp_raw.ts";
+import { writePluginFolder } from "../helpers/plugin_cli.ts";
+import { DEMO_PLUGIN, DEMO_TAB } from "../helpers/pipeline_fixture.ts";
+import type { DispatchResult } from "../../protocol/events.ts";
 import { listen, type ListenOptions } from "../../server/serve.ts";
 import { silentLogger } from "../../server/log/logger.ts";
 
@@ -174,6 +178,21 @@ async function healthSoon(port: number): Promise<number | undefined> {
   return status;
 }
 
+/** A FakeExtension connected and synced, retried for up to 10 s (the extension's own loop). */
+async function extensionSoon(port: number, secret: string): Promise<FakeExtension | undefined> {
+  for (let i = 0; i < 50; i++) {
+    const ext = await FakeExtension.connect(port, secret).catch(() => undefined);
+    if (ext) {
+      const synced = await ext.waitFor((m) => m.method === "sync.full", 2_000).then(() => true)
+        .catch(() => false);
+      if (synced) return ext;
+      await ext.close();
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  return undefined;
+}
+
 Deno.test({
   name: "a flood on the internal port (the scoped-permission fallback) never takes the hub down",
   ignore: Deno.build.os !== "linux",
@@ -189,10 +208,23 @@ Deno.test({
           headers: { Host: `127.0.0.1:${hub.port}` },
         });
         assertEquals(direct.status, 403, "the internal port refuses what did not come through");
+        const keepAlive = await Deno.connect({ hostname: "127.0.0.1", port: inner[0] });
+        await keepAlive.write(new TextEncoder().encode("GET /health HTTP/1.1\r\nHost: x\r\n\r\n"));
+        assert(await closedWithin(keepAlive, 10_000), "and closes the connection after the 403");
+        const secret = JSON.parse(await Deno.readTextFile(join(dir, "extension", "auth.json")))
+          .secret;
+        const ext = await FakeExtension.connect(hub.port, secret);
+        await ext.waitFor((m) => m.method === "sync.full");
         flood = await openIdle(inner[0], FD_LIMIT + 50);
         assert(hub.isAlive(), `the hub died:\n${hub.output()}`);
         // The flooded server is replaced on a new port; the public port soon answers again.
         assertEquals(await healthSoon(hub.port), 200, `during the flood:\n${hub.output()}`);
+        // The old server was shut down to get the flood's descriptors back, and the extension's
+        // socket with it: the extension reconnects by itself, and is served again at once.
+        const again = await extensionSoon(hub.port, secret);
+        assert(again, `the extension could not connect again:\n${hub.output()}`);
+        await again.close();
+        if (ext.socket.readyState === WebSocket.OPEN) await ext.close();
         closeAll(flood);
         flood = [];
         assertEquals(await healthSoon(hub.port), 200, `after the flood:\n${hub.output()}`);
@@ -200,22 +232,32 @@ Deno.test({
         closeAll(flood);
         assertEquals(await hub.stop(), 0, hub.output());
       }
-      assert(!/Uncaught/.test(hub.output()), hub.output());
+      assert(!/Uncaught|Unhandled request error/.test(hub.output()), hub.output());
     });
   },
 });
 
-/** An in-process hub served with `options`. */
+/** An in-process hub served with `options`; `config` (with the demo plugin) when given. */
 async function withServedHub(
   options: ListenOptions,
-  fn: (port: number, secret: string) => Promise<void>,
+  fn: (port: number, secret: string, hub: InProcessHub["hub"]) => Promise<void>,
+  config?: Record<string, unknown>,
 ): Promise<void> {
   await withTempDir(async (dir) => {
+    if (config) {
+      const plugin = await writePluginFolder(join(dir, "plugins", "demo"), DEMO_PLUGIN);
+      const text = JSON.stringify({ localPlugins: [plugin], ...config });
+      await Deno.writeTextFile(join(dir, "config.json"), text);
+    }
     const built = await createInProcessHub(dir);
-    const server = listen(built.hub.handler, 0, silentLogger, { socketDir: dir, ...options });
+    const server = listen(built.hub.handler, 0, silentLogger, {
+      socketDir: dir,
+      isTrusted: (authorization, wsProtocol) => built.hub.isAuthorized(authorization, wsProtocol),
+      ...options,
+    });
     built.hub.setPort(server.port);
     try {
-      await fn(server.port, built.secret);
+      await fn(server.port, built.secret, built.hub);
     } finally {
       await built.hub.close();
       await server.shutdown(2_000);
@@ -267,4 +309,84 @@ Deno.test("at the connection cap, idle newcomers give way and legitimate clients
       await ext.close();
     }
   });
+});
+
+/** Opens a connection, sends one unauthenticated GET /health, reads the answer, keeps it open. */
+async function keepAliveAfterHealth(port: number): Promise<Deno.Conn | undefined> {
+  try {
+    const conn = await Deno.connect({ hostname: "127.0.0.1", port });
+    await conn.write(
+      new TextEncoder().encode(`GET /health HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n\r\n`),
+    );
+    let text = "";
+    const buffer = new Uint8Array(4096);
+    while (!text.endsWith("}")) {
+      const n = await conn.read(buffer);
+      if (n === null) break;
+      text += new TextDecoder().decode(buffer.subarray(0, n));
+    }
+    return conn;
+  } catch {
+    return undefined; // evicted by a later one: the flood goes on
+  }
+}
+
+/** The next event of `sse` that carries data (priming events have none). */
+async function nextMessage(sse: SseReader) {
+  for (let event = await sse.next(); event; event = await sse.next()) {
+    if (event.data.trim() !== "") return JSON.parse(event.data);
+  }
+  return undefined;
+}
+
+Deno.test("at the cap, a flood of finished unauthenticated requests never evicts authenticated streams, slow calls or the extension", async () => {
+  const config = { permissions: { demo: { permission: "auto" } } };
+  await withServedHub({ maxConnections: 20 }, async (port, secret, hub) => {
+    const url = `http://127.0.0.1:${port}`;
+    const ext = await FakeExtension.connect(port, secret);
+    await ext.waitFor((m) => m.method === "sync.full");
+    await ext.setTabs("demo", [DEMO_TAB]);
+    let release!: (result: DispatchResult) => void;
+    let started!: () => void;
+    const dispatched = new Promise<void>((resolve) => (started = resolve));
+    ext.onDispatch(() => (started(), new Promise((resolve) => (release = resolve))));
+
+    // An MCP client's standalone GET stream, authenticated, that receives nothing for a while.
+    const session = await RawMcpSession.open(`${url}/mcp`, secret);
+    const stream = await fetch(`${url}/mcp`, {
+      headers: session.headers({ accept: "text/event-stream" }),
+    });
+    assertEquals(stream.status, 200);
+    const sse = new SseReader(stream.body!);
+    // A REST tool call that waits for the extension's answer.
+    const call = fetch(`${url}/tools/demo__echo/call`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${secret}`, "content-type": "application/json" },
+      body: JSON.stringify({ arguments: { text: "slow" } }),
+    }).catch((error: Error) => error);
+    await dispatched;
+
+    const flood: Deno.Conn[] = [];
+    try {
+      for (let i = 0; i < 100; i++) {
+        const conn = await keepAliveAfterHealth(port);
+        if (conn) flood.push(conn);
+      }
+      assertEquals(ext.socket.readyState, WebSocket.OPEN, "the extension's WebSocket stays");
+      release({ ok: true, value: { said: "after the flood" } });
+      const reply = await call;
+      assert(reply instanceof Response, `the slow call was cut off: ${reply}`);
+      assertEquals(reply.status, 200);
+      const body = await reply.json();
+      assertEquals(body.structuredContent, { said: "after the flood" });
+      await hub.reload(); // tells MCP clients that tools changed, on their GET stream
+      const message = await nextMessage(sse);
+      assertEquals(message?.method, "notifications/tools/list_changed", "the GET stream is open");
+    } finally {
+      closeAll(flood);
+      await sse.cancel();
+      await session.close();
+      await ext.close();
+    }
+  }, config);
 });
