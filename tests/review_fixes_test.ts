@@ -9,8 +9,12 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 // @ts-types="@modelcontextprotocol/sdk/client/stdio"
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { assert, assertEquals, assertMatch } from "./helpers/assert.ts";
-import { DEMO_PLUGIN as CLI_DEMO, MAIN, startCliHub } from "./helpers/cli_tool_fixture.ts";
-import { ROOT, startHub, taskPermissionFlags } from "./helpers/hub_process.ts";
+import {
+  bridgeCommandArgs,
+  DEMO_PLUGIN as CLI_DEMO,
+  startCliHub,
+} from "./helpers/cli_tool_fixture.ts";
+import { ROOT, startHub } from "./helpers/hub_process.ts";
 import { rawSend } from "./helpers/raw_http.ts";
 import {
   delay,
@@ -185,16 +189,7 @@ Deno.test("stdio bridge: the same client keeps working across a hub restart on t
   const port = hub.port;
   const transport = new StdioClientTransport({
     command: Deno.execPath(),
-    args: [
-      "run",
-      "--quiet",
-      ...taskPermissionFlags(),
-      MAIN,
-      "start",
-      "--stdio",
-      "--port",
-      String(port),
-    ],
+    args: bridgeCommandArgs(port),
     env: { HUB_CONFIG_DIR: hub.dir, HUB_SKIP_PKG_DISCOVERY: "1", NO_COLOR: "1" },
     cwd: ROOT,
     stderr: "pipe",

@@ -26,6 +26,7 @@ import {
   withTempDir,
 } from "./helpers/hub_process.ts";
 import {
+  bridgeCommandArgs,
   type CliHub,
   DEMO_PLUGIN,
   MAIN,
@@ -55,7 +56,7 @@ function hubArgs(args: string[]): string[] {
 
 /** The command line an MCP client config would hold: `hub start --stdio --port N [...]`. */
 function bridgeArgs(extra: string[] = [], port = hub.port): string[] {
-  return hubArgs(["start", "--stdio", "--port", String(port), ...extra]);
+  return bridgeCommandArgs(port, extra);
 }
 
 interface Bridge {

@@ -21,6 +21,11 @@ import { type PluginFolderOptions, writePluginFolder } from "./plugin_cli.ts";
 
 export const MAIN = join(ROOT, "main.ts");
 
+/** `hub start --stdio --port <port> [...]` as `deno` arguments, as an MCP client config holds it. */
+export function bridgeCommandArgs(port: number, extra: string[] = []): string[] {
+  return ["run", "--quiet", ...taskPermissionFlags(), MAIN, "start", "--stdio", "--port", `${port}`, ...extra];
+}
+
 export type TabList = { tabId: number; url: string; title?: string; ready?: boolean }[];
 
 export interface CliHubOptions {

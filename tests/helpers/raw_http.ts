@@ -89,7 +89,31 @@ function concat(chunks: Uint8Array[]): Uint8Array {
   return out;
 }
 
-function closeQuietly(conn: Deno.Conn): void {
+/**
+ * Whether the server closes `conn` (end of stream or reset) within `ms`, reading and dropping what
+ * it still sends; false when it was still open when the wait ended (then it is closed here).
+ */
+export async function closedWithin(conn: Deno.Conn, ms: number): Promise<boolean> {
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    closeQuietly(conn);
+  }, ms);
+  try {
+    const buffer = new Uint8Array(64 * 1024);
+    while ((await conn.read(buffer)) !== null) {
+      // whatever the server still sent before closing
+    }
+  } catch {
+    // reset by the server, or closed by the timer
+  } finally {
+    clearTimeout(timer);
+    closeQuietly(conn);
+  }
+  return !timedOut;
+}
+
+export function closeQuietly(conn: Deno.Conn): void {
   try {
     conn.close();
   } catch {

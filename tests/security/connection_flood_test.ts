@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { assert, assertEquals } from "../helpers/assert.ts";
 import { ROOT, taskPermissionFlags, withTempDir } from "../helpers/hub_process.ts";
 import { createInProcessHub, type InProcessHub } from "../helpers/in_process_hub.ts";
-import { rawRequest } from "../helpers/raw_http.ts";
+import { closedWithin, closeQuietly, rawRequest } from "../helpers/raw_http.ts";
 import { FakeExtension } from "../helpers/fake_extension.ts";
 import { RawMcpSession, SseReader } from "../helpers/mcp_raw.ts";
 import { writePluginFolder } from "../helpers/plugin_cli.ts";
@@ -96,34 +96,7 @@ async function health(port: number): Promise<number | undefined> {
     .status;
 }
 
-/** Whether the server closes `conn` within `ms` (false: still open when the wait ended). */
-async function closedWithin(conn: Deno.Conn, ms: number): Promise<boolean> {
-  let timedOut = false;
-  const timer = setTimeout(() => {
-    timedOut = true;
-    closeQuietly(conn);
-  }, ms);
-  try {
-    const buffer = new Uint8Array(4096);
-    while ((await conn.read(buffer)) !== null) {
-      // an answer (a 4xx) before the close
-    }
-  } catch {
-    // reset by the hub, or closed by the timer
-  } finally {
-    clearTimeout(timer);
-    closeQuietly(conn);
-  }
-  return !timedOut;
-}
 
-function closeQuietly(conn: Deno.Conn): void {
-  try {
-    conn.close();
-  } catch {
-    // already closed
-  }
-}
 
 Deno.test({
   name:

@@ -11,14 +11,13 @@
  */
 import { join } from "node:path";
 import { assert, assertEquals, assertMatch } from "../helpers/assert.ts";
-import { MAIN } from "../helpers/cli_tool_fixture.ts";
+import { bridgeCommandArgs } from "../helpers/cli_tool_fixture.ts";
 import {
   freePort,
   ROOT,
   runHub,
   type RunningHub,
   startHub,
-  taskPermissionFlags,
   tempConfigDir,
 } from "../helpers/hub_process.ts";
 import { eventually } from "../helpers/hub_api.ts";
@@ -196,16 +195,7 @@ Deno.test("a bridge whose hub stopped and whose port a squatter took sends it no
   let squatter: Squatter | undefined;
   const transport = new StdioClientTransport({
     command: Deno.execPath(),
-    args: [
-      "run",
-      "--quiet",
-      ...taskPermissionFlags(),
-      MAIN,
-      "start",
-      "--stdio",
-      "--port",
-      `${port}`,
-    ],
+    args: bridgeCommandArgs(port),
     env: { HUB_CONFIG_DIR: configDir, HUB_SKIP_PKG_DISCOVERY: "1", NO_COLOR: "1" },
     cwd: ROOT,
     stderr: "pipe",
