@@ -5,6 +5,19 @@ export async function writeAll(conn: Deno.Conn, bytes: Uint8Array): Promise<void
   while (offset < bytes.length) offset += await conn.write(bytes.subarray(offset));
 }
 
+/**
+ * Ends our sending side (FIN); `onFailure` runs when that fails (the connection is gone). Never
+ * throws or rejects: `closeWrite` answers with a promise that rejects on a closed connection, and an
+ * unhandled rejection would end the process.
+ */
+export function closeWriteQuietly(conn: Deno.Conn, onFailure: () => void): void {
+  try {
+    Promise.resolve(conn.closeWrite()).catch(onFailure);
+  } catch {
+    onFailure();
+  }
+}
+
 export function closeQuietly(conn: Deno.Conn): void {
   try {
     conn.close();

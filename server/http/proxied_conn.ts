@@ -9,7 +9,7 @@ import { createRequestScan, type RequestScan } from "./request_scan.ts";
 import type { RequestHead } from "./request_head.ts";
 import type { TrackedConn } from "./conn_table.ts";
 import { readUpgradeAnswer, type UpgradeAnswer } from "./upgrade_answer.ts";
-import { badRequest, closeQuietly, writeAll } from "./conn_io.ts";
+import { badRequest, closeQuietly, closeWriteQuietly, writeAll } from "./conn_io.ts";
 
 /** Read buffer per direction; a connection holds at most two. */
 const BUFFER_BYTES = 16 * 1024;
@@ -90,6 +90,7 @@ class ProxiedConnection implements ProxiedConn {
     const buffer = new Uint8Array(BUFFER_BYTES);
     while (!this.#closed) {
       const n = await this.client.read(buffer);
+      if (this.#closed) return;
       if (n === null) {
         this.#clientEnded = true;
         return this.#lingering ? this.close() : this.#halfClose();
@@ -158,11 +159,7 @@ class ProxiedConnection implements ProxiedConn {
       return this.#linger(reason);
     }
     this.#timer = setTimeout(() => this.close(reason), DRAIN_MS);
-    try {
-      this.#upstream?.closeWrite();
-    } catch {
-      this.close(reason);
-    }
+    if (this.#upstream) closeWriteQuietly(this.#upstream, () => this.close(reason));
   }
 
   /**
@@ -175,22 +172,16 @@ class ProxiedConnection implements ProxiedConn {
     if (this.#clientEnded) return this.close(reason);
     this.#lingering = true;
     if (this.#upstream) closeQuietly(this.#upstream);
-    try {
-      this.client.closeWrite();
-    } catch {
-      return this.close(reason);
-    }
+    closeWriteQuietly(this.client, () => this.close(reason));
     clearTimeout(this.#timer);
     this.#timer = setTimeout(() => this.close(reason), LINGER_MS);
   }
 
   #halfClose(): void {
+    if (this.#closed) return;
     if (!this.#upstream) return this.close();
-    try {
-      this.#upstream.closeWrite(); // the server still answers what it was sent
-    } catch {
-      this.close();
-    }
+    // The server still answers what it was sent.
+    closeWriteQuietly(this.#upstream, () => this.close());
   }
 
   async #serverToClient(source: Deno.Conn): Promise<void> {
