@@ -8,20 +8,25 @@
  * request head the longest; the least recently active connection that never showed the hub's
  * secret; the least recently active authenticated one. WebSockets never give way. So a flood of
  * strangers takes its own connections, not an agent's stream waiting minutes for a tool's result.
+ * A connection closed by the guard stays counted until the real server has closed its side too,
+ * so a flood that churns connections cannot pile up descriptors the server has not freed yet.
  */
 import type { Logger } from "../log/logger.ts";
 import { errorText } from "../../protocol/clip.ts";
 import { createConnTable } from "./conn_table.ts";
 import { type ProxiedConn, proxyConnection, type ProxyDeps } from "./proxied_conn.ts";
 import { closeQuietly } from "./conn_io.ts";
+import { closingCapacity } from "./conn_cap.ts";
 
 /** A client has this long to send a complete request head (after connecting or after its first byte). */
 export const REQUEST_HEAD_TIMEOUT_MS = 10_000;
 /** Accept errors back off from this to MAX_ACCEPT_BACKOFF_MS, doubling. */
 const MIN_ACCEPT_BACKOFF_MS = 10;
 const MAX_ACCEPT_BACKOFF_MS = 1_000;
-/** At most one warning about the connection cap per this period. */
+/** At most one warning about the connection cap (and one about accept errors) per this period. */
 const CAP_WARNING_INTERVAL_MS = 60_000;
+/** A fresh connection is not a slow head at the cap before this (or a tenth of the timeout). */
+const HEAD_GRACE_MS = 500;
 
 export interface ConnGuardOptions {
   /** Opens a connection to the real HTTP server. */
@@ -61,17 +66,24 @@ class Guard {
   readonly #deps: ProxyDeps;
   #stopped = false;
   #wake: (() => void) | undefined;
+  #slotFreed: (() => void) | undefined;
   #lastCapWarning = -Infinity;
   #evictions = 0;
+  #lastAcceptWarning = -Infinity;
+  #lastAcceptRecovery = -Infinity;
+  /** Accept errors since the last warning about them, and since the last "accepting again". */
+  #acceptErrors = { warned: 0, recovered: 0 };
 
   constructor(readonly listener: Deno.Listener, readonly options: ConnGuardOptions) {
-    this.table = createConnTable<ProxiedConn>(options.maxConnections);
+    const grace = Math.min(HEAD_GRACE_MS, Math.floor(options.headTimeoutMs / 10));
+    this.table = createConnTable<ProxiedConn>(options.maxConnections, grace);
     this.#deps = {
       connectUpstream: options.connectUpstream,
       maxWsMessageBytes: options.maxWsMessageBytes,
       isTrusted: options.isTrusted,
       onClose: (closed, reason) => {
         this.table.remove(closed);
+        this.#slotFreed?.();
         if (reason) options.logger.debug(`Closed a connection: ${reason}`);
       },
     };
@@ -108,6 +120,10 @@ class Guard {
   async #acceptLoop(): Promise<void> {
     let failures = 0;
     while (!this.#stopped) {
+      if (this.#closingFull()) {
+        await this.#waitForSlot();
+        continue;
+      }
       let client: Deno.Conn;
       try {
         client = await this.listener.accept();
@@ -116,10 +132,8 @@ class Guard {
         await this.#acceptFailed(error, failures++);
         continue;
       }
-      if (failures > 0) {
-        this.options.logger.info(`Accepting connections again (after ${failures} failed attempts)`);
-        failures = 0;
-      }
+      if (failures > 0) this.#recovered();
+      failures = 0;
       if (this.#stopped) return closeQuietly(client);
       this.#admit(client);
     }
@@ -130,24 +144,69 @@ class Guard {
    * sending its head or never showed the secret, then waits a little longer each time.
    */
   async #acceptFailed(error: unknown, failures: number): Promise<void> {
-    if (failures === 0) {
+    this.#acceptErrors.warned++;
+    this.#acceptErrors.recovered++;
+    const now = Date.now();
+    if (failures === 0 && now - this.#lastAcceptWarning >= CAP_WARNING_INTERVAL_MS) {
+      this.#lastAcceptWarning = now;
       this.options.logger.warn(
-        `Cannot accept a connection: ${errorText(error)}. Closing unfinished and ` +
-          "unauthenticated connections and retrying.",
+        `Cannot accept a connection: ${errorText(error)} (${this.#acceptErrors.warned} failed ` +
+          "attempts since the last such warning). Closing unfinished and unauthenticated " +
+          "connections and retrying.",
       );
+      this.#acceptErrors.warned = 0;
     }
     this.table.victim("untrusted")?.close("evicted: cannot accept new connections");
     await this.#pause(Math.min(MAX_ACCEPT_BACKOFF_MS, MIN_ACCEPT_BACKOFF_MS * 2 ** failures));
   }
 
+  /** At most once a minute, so that a storm of accept errors cannot push the log's history out. */
+  #recovered(): void {
+    const now = Date.now();
+    if (now - this.#lastAcceptRecovery < CAP_WARNING_INTERVAL_MS) return;
+    this.#lastAcceptRecovery = now;
+    this.options.logger.info(
+      `Accepting connections again (${this.#acceptErrors.recovered} failed attempts since the ` +
+        "last such message)",
+    );
+    this.#acceptErrors.recovered = 0;
+  }
+
+  /**
+   * Whether as many closed connections wait for the server to close its side as half the cap: then
+   * nothing is accepted until one of them is done. New clients wait in the kernel's queue (holding
+   * no descriptor of ours, and in order), and the server's descriptors stay bounded however fast a
+   * flood churns (see conn_cap.ts).
+   */
+  #closingFull(): boolean {
+    return this.table.size - this.table.live >= closingCapacity(this.table.capacity);
+  }
+
+  /** Until a connection in the table is done, or the guard stops. */
+  #waitForSlot(): Promise<void> {
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        this.#slotFreed = undefined;
+        if (this.#wake === done) this.#wake = undefined;
+        resolve();
+      };
+      const timer = setTimeout(done, MAX_ACCEPT_BACKOFF_MS);
+      this.#slotFreed = done;
+      this.#wake = done;
+    });
+  }
+
+  /** Takes a new connection, replacing a victim at the cap (it stays counted while it closes). */
   #admit(client: Deno.Conn): void {
-    if (this.table.size >= this.table.capacity) {
+    if (this.table.live >= this.table.capacity) {
       const victim = this.table.victim();
       this.#evictions++;
       this.#warnAtCap();
       if (!victim) return closeQuietly(client);
       victim.close("evicted: connection limit reached");
     }
+
     try {
       (client as Deno.TcpConn).setNoDelay?.(true);
     } catch {

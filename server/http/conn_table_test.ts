@@ -9,6 +9,7 @@ function conn(name: string, fields: Partial<TrackedConn>): TrackedConn & { name:
     headSince: undefined,
     upgraded: false,
     trusted: false,
+    closing: false,
     close() {},
     ...fields,
   };
@@ -50,6 +51,24 @@ Deno.test("at the cap, strangers give way before connections that showed the sec
   assertEquals(table.victim(), undefined, "never the WebSocket");
 });
 
+Deno.test("a connection just accepted is not a slow head yet: a finished stranger gives way first", () => {
+  const table = createConnTable<ReturnType<typeof conn>>(10, 500);
+  table.add(conn("flood", { lastActive: 100 }));
+  table.add(conn("fresh", { lastActive: 1_000, headSince: 1_000 }));
+  assertEquals(table.victim("any", 1_200)?.name, "flood", "within the grace period");
+  assertEquals(table.victim("any", 1_500)?.name, "fresh", "after it, a slow head goes first");
+  assertEquals(table.victim("head-pending", 1_200), undefined);
+});
+
+Deno.test("closing connections count but never give way nor expire", () => {
+  const table = createConnTable<ReturnType<typeof conn>>(10);
+  table.add(conn("closing", { lastActive: 0, headSince: 0, closing: true }));
+  table.add(conn("idle", { lastActive: 5 }));
+  assertEquals([table.size, table.live], [2, 1]);
+  assertEquals(table.victim()?.name, "idle");
+  assertEquals(table.expired(1_000, 10), []);
+});
+
 Deno.test("heads older than the timeout are expired; finished heads never are", () => {
   const table = createConnTable<ReturnType<typeof conn>>(10);
   table.add(conn("old", { headSince: 0 }));
@@ -59,8 +78,8 @@ Deno.test("heads older than the timeout are expired; finished heads never are", 
 });
 
 Deno.test("the connection cap leaves a reserve of descriptors and stays within bounds", () => {
-  assertEquals(connectionCap(256), 64); // (256 - 64) / 3
-  assertEquals(connectionCap(1024), 256); // (1024 - 256) / 3
+  assertEquals(connectionCap(256), 48); // (256 - 64) / 4
+  assertEquals(connectionCap(1024), 192); // (1024 - 256) / 4
   assertEquals(connectionCap(1_048_576), MAX_CONNECTIONS_CEILING);
   assertEquals(connectionCap(20), 8);
   const limits =

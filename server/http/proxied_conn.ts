@@ -9,7 +9,14 @@ import { createRequestScan, type RequestScan } from "./request_scan.ts";
 import type { RequestHead } from "./request_head.ts";
 import type { TrackedConn } from "./conn_table.ts";
 import { readUpgradeAnswer, type UpgradeAnswer } from "./upgrade_answer.ts";
-import { badRequest, closeQuietly, closeWriteQuietly, writeAll } from "./conn_io.ts";
+import {
+  badRequest,
+  closeQuietly,
+  closeWriteQuietly,
+  serverUnavailable,
+  writeAll,
+} from "./conn_io.ts";
+import { errorText } from "../../protocol/clip.ts";
 
 /** Read buffer per direction; a connection holds at most two. */
 const BUFFER_BYTES = 16 * 1024;
@@ -17,6 +24,8 @@ const BUFFER_BYTES = 16 * 1024;
 const DRAIN_MS = 10_000;
 /** After the last answer, what the client still sends is read and dropped this long at most. */
 const LINGER_MS = 2_000;
+/** A closed connection waits this long at most for the server to close its side (see #retire). */
+const SERVER_CLOSE_WAIT_MS = 1_000;
 
 export interface ProxiedConn extends TrackedConn {
   /** Relays until either side closes; never rejects. */
@@ -41,9 +50,17 @@ class ProxiedConnection implements ProxiedConn {
   headSince: number | undefined = this.lastActive;
   upgraded = false;
   trusted = false;
+  closing = false;
   readonly #scan: RequestScan;
   #upstream: Deno.Conn | undefined;
+  #connecting = false;
+  /** We ended our side towards the server (FIN). */
+  #upstreamWriteEnded = false;
+  /** The server ended its side, or reading from it failed. */
+  #upstreamEnded = false;
   #closed = false;
+  #finished = false;
+  #closeReason: string | undefined;
   /** Set from the moment an upgrade request is forwarded until the server's answer is read. */
   #awaitingAnswer: { reader: UpgradeAnswer; resolve: (status: number) => void } | undefined;
   #forwarded = 0;
@@ -63,11 +80,39 @@ class ProxiedConnection implements ProxiedConn {
   close(reason?: string): void {
     if (this.#closed) return;
     this.#closed = true;
+    this.closing = true;
+    this.#closeReason = reason ?? this.#closeReason; // a linger's reason
     clearTimeout(this.#timer);
     closeQuietly(this.client);
-    if (this.#upstream) closeQuietly(this.#upstream);
     this.#answer(0);
-    this.deps.onClose(this, reason);
+    if (!this.#connecting) this.#retire();
+  }
+
+  /**
+   * Ends our side towards the server and waits (SERVER_CLOSE_WAIT_MS at most) until the server
+   * closes its side before the final close. The server's descriptor for this connection stays in
+   * use until it has read our end, and under a flood it reads late: until then the connection is
+   * still counted (as closing) so the cap keeps bounding the descriptors the hub uses.
+   */
+  #retire(): void {
+    if (!this.#upstream || this.#upstreamEnded) return this.#finish();
+    this.#endUpstream(() => {});
+    this.#timer = setTimeout(() => this.#finish(), SERVER_CLOSE_WAIT_MS);
+  }
+
+  #finish(): void {
+    if (this.#finished) return;
+    this.#finished = true;
+    clearTimeout(this.#timer);
+    if (this.#upstream) closeQuietly(this.#upstream);
+    this.deps.onClose(this, this.#closeReason);
+  }
+
+  /** Sends our end (FIN) to the server once; `onFailure` runs when the connection is gone. */
+  #endUpstream(onFailure: () => void): void {
+    if (!this.#upstream || this.#upstreamWriteEnded) return;
+    this.#upstreamWriteEnded = true;
+    closeWriteQuietly(this.#upstream, onFailure);
   }
 
   run(): Promise<void> {
@@ -97,21 +142,45 @@ class ProxiedConnection implements ProxiedConn {
       }
       if (this.#refused || this.#lingering || this.#upstreamBroken) continue; // see #linger()
       this.lastActive = Date.now();
-      if (!this.#upstream) {
-        const upstream = await this.deps.connectUpstream();
-        if (this.#closed) return closeQuietly(upstream);
-        this.#upstream = upstream;
-        void this.#serverToClient(upstream);
-      }
-      await this.#relay(this.#upstream, buffer.subarray(0, n));
-      this.headSince = this.#scan.headPending ? (this.headSince ?? this.lastActive) : undefined;
+      if (!this.#upstream && !await this.#connect()) continue; // closed, or answered 503
+      await this.#relay(this.#upstream!, buffer.subarray(0, n));
     }
+  }
+
+  /**
+   * Opens the connection to the server; false when it was not opened or the client connection is
+   * closed by then. When the server cannot be reached (it is being restarted), the client gets a
+   * 503 that says to retry; what it still sends is dropped until it ends (see #linger()).
+   */
+  async #connect(): Promise<boolean> {
+    this.#connecting = true;
+    let upstream: Deno.Conn;
+    try {
+      upstream = await this.deps.connectUpstream();
+    } catch (error) {
+      this.#connecting = false;
+      if (this.#closed) {
+        this.#retire();
+        return false;
+      }
+      this.#refused = true;
+      await writeAll(this.client, serverUnavailable()).catch(() => {});
+      this.#linger(`cannot reach the internal HTTP server: ${errorText(error)}`);
+      return false;
+    }
+    this.#connecting = false;
+    this.#upstream = upstream;
+    void this.#serverToClient(upstream);
+    if (this.#closed) this.#retire();
+    return !this.#closed;
   }
 
   /** Passes one chunk through the scan to the server, waiting for an upgrade answer on the way. */
   async #relay(target: Deno.Conn, chunk: Uint8Array): Promise<void> {
     while (!this.#closed) {
       const step = this.#scan.push(chunk);
+      // Before any wait (an upgrade answer, a slow server): a complete head is not a slow one.
+      this.headSince = this.#scan.headPending ? (this.headSince ?? this.lastActive) : undefined;
       if (step.error) {
         if (step.forward > 0) await this.#forward(target, chunk.subarray(0, step.forward));
         return await this.#refuse(step.error);
@@ -152,6 +221,7 @@ class ProxiedConnection implements ProxiedConn {
    */
   async #refuse(why: string): Promise<void> {
     this.#refused = true;
+    if (this.#closed) return; // its timer must not replace the wait in #retire()
     const reason = `refused: ${why}`;
     if (this.upgraded) return this.close(reason);
     if (this.#forwarded === 0) {
@@ -159,7 +229,7 @@ class ProxiedConnection implements ProxiedConn {
       return this.#linger(reason);
     }
     this.#timer = setTimeout(() => this.close(reason), DRAIN_MS);
-    if (this.#upstream) closeWriteQuietly(this.#upstream, () => this.close(reason));
+    this.#endUpstream(() => this.close(reason));
   }
 
   /**
@@ -171,7 +241,8 @@ class ProxiedConnection implements ProxiedConn {
     if (this.#closed || this.#lingering) return;
     if (this.#clientEnded) return this.close(reason);
     this.#lingering = true;
-    if (this.#upstream) closeQuietly(this.#upstream);
+    this.#closeReason = reason;
+    this.#endUpstream(() => {}); // the server's end is awaited at the close (#retire)
     closeWriteQuietly(this.client, () => this.close(reason));
     clearTimeout(this.#timer);
     this.#timer = setTimeout(() => this.close(reason), LINGER_MS);
@@ -180,25 +251,27 @@ class ProxiedConnection implements ProxiedConn {
   #halfClose(): void {
     if (this.#closed) return;
     if (!this.#upstream) return this.close();
-    // The server still answers what it was sent.
-    closeWriteQuietly(this.#upstream, () => this.close());
+    this.#endUpstream(() => this.close()); // the server still answers what it was sent
   }
 
   async #serverToClient(source: Deno.Conn): Promise<void> {
     const buffer = new Uint8Array(BUFFER_BYTES);
     try {
-      while (!this.#closed) {
+      while (true) {
         const n = await source.read(buffer);
         if (n === null) break;
+        if (this.#closed || this.#lingering) continue; // only waiting for the server's end
         this.lastActive = Date.now();
         const chunk = buffer.subarray(0, n);
         if (this.#awaitingAnswer) this.#readAnswer(chunk);
-        await writeAll(this.client, chunk);
+        await writeAll(this.client, chunk).catch(() => this.close());
       }
     } catch {
-      // either side went away
+      // the server went away, or we closed the connection after SERVER_CLOSE_WAIT_MS
     }
-    this.#linger();
+    this.#upstreamEnded = true;
+    if (this.#closed) this.#finish();
+    else this.#linger();
   }
 
   /** Feeds the server's bytes to the upgrade answer reader until it knows the status. */

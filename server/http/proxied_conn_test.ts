@@ -6,19 +6,18 @@ import { closeWriteQuietly } from "./conn_io.ts";
 class FakeConn {
   closed = false;
   written: Uint8Array[] = [];
-  #reads: ((n: number | null) => void)[] = [];
+  #reads: ((chunk: Uint8Array | null) => void)[] = [];
   #queued: (Uint8Array | null)[] = [];
   read(buffer: Uint8Array): Promise<number | null> {
     const next = this.#queued.shift();
     if (next !== undefined) return Promise.resolve(copy(next, buffer));
-    return new Promise((resolve) => this.#reads.push((n) => resolve(n)));
+    return new Promise((resolve) => this.#reads.push((chunk) => resolve(copy(chunk, buffer))));
   }
   /** Delivers bytes (or the end, null) to the next read. */
-  deliver(chunk: Uint8Array | null, buffer?: Uint8Array): void {
+  deliver(chunk: Uint8Array | null): void {
     const reader = this.#reads.shift();
-    if (reader) reader(chunk === null ? null : chunk.length);
+    if (reader) reader(chunk);
     else this.#queued.push(chunk);
-    void buffer;
   }
   write(bytes: Uint8Array): Promise<number> {
     if (this.closed) return Promise.reject(new Error("closed"));
@@ -78,6 +77,7 @@ Deno.test("an eviction followed by the client's end in the same turn neither thr
     conn.close("evicted"); // the guard evicts it …
     client.deliver(null); // … while the client's end is already on its way
     await running;
+    upstream.deliver(null); // the server closes its side
     await new Promise((r) => setTimeout(r, 10));
     assertEquals(unhandled, [], "no promise rejection escaped");
     assertEquals(closes, ["evicted"]);
@@ -85,4 +85,83 @@ Deno.test("an eviction followed by the client's end in the same turn neither thr
   } finally {
     globalThis.removeEventListener("unhandledrejection", onUnhandled);
   }
+});
+
+const HEALTH = new TextEncoder().encode("GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n");
+
+function proxied(client: FakeConn, connectUpstream: () => Promise<FakeConn>) {
+  const closes: (string | undefined)[] = [];
+  const conn = proxyConnection(client as unknown as Deno.Conn, {
+    connectUpstream: () => connectUpstream() as unknown as Promise<Deno.Conn>,
+    maxWsMessageBytes: 1024,
+    onClose: (_, reason) => closes.push(reason),
+  });
+  return { conn, closes };
+}
+
+Deno.test("a closed connection stays counted (closing) until the server has closed its side", async () => {
+  const client = new FakeConn();
+  const upstream = new FakeConn();
+  const { conn, closes } = proxied(client, () => Promise.resolve(upstream));
+  const running = conn.run();
+  client.deliver(HEALTH);
+  await new Promise((r) => setTimeout(r, 10));
+  conn.close("evicted");
+  client.deliver(null);
+  await running;
+  await new Promise((r) => setTimeout(r, 10));
+  assert(client.closed, "the client's descriptor is freed at once");
+  assert(conn.closing && !upstream.closed, "ours towards the server waits for the server's end");
+  assertEquals(closes, [], "still in the table");
+  upstream.deliver(null);
+  await new Promise((r) => setTimeout(r, 10));
+  assert(upstream.closed);
+  assertEquals(closes, ["evicted"]);
+});
+
+Deno.test("a complete head no longer counts as a slow one while the upgrade answer is awaited", async () => {
+  const client = new FakeConn();
+  const upstream = new FakeConn();
+  const { conn } = proxied(client, () => Promise.resolve(upstream));
+  const running = conn.run();
+  assert(conn.headSince !== undefined, "a new connection owes its head");
+  client.deliver(
+    new TextEncoder().encode(
+      "GET /ws HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n" +
+        "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n",
+    ),
+  );
+  await new Promise((r) => setTimeout(r, 10));
+  assertEquals(
+    upstream.written.length,
+    1,
+    "the upgrade request was relayed; its answer is pending",
+  );
+  assertEquals(conn.headSince, undefined, "the head is complete");
+  upstream.deliver(new TextEncoder().encode("HTTP/1.1 101 Switching Protocols\r\n\r\n"));
+  await new Promise((r) => setTimeout(r, 10));
+  assert(conn.upgraded);
+  conn.close();
+  client.deliver(null);
+  upstream.deliver(null);
+  await running;
+});
+
+Deno.test("when the server cannot be reached, the client gets a 503 that says to retry", async () => {
+  const client = new FakeConn();
+  const { conn, closes } = proxied(
+    client,
+    () => Promise.reject(new Error("the internal HTTP server is restarting")),
+  );
+  const running = conn.run();
+  client.deliver(HEALTH);
+  await new Promise((r) => setTimeout(r, 10));
+  const answer = new TextDecoder().decode(client.written[0]);
+  assert(answer.startsWith("HTTP/1.1 503 "), answer);
+  assert(/retry-after: 1\r\n/i.test(answer), answer);
+  assert(answer.includes('"SERVER_RESTARTING"'), answer);
+  client.deliver(null); // the client reads the answer and ends
+  await running;
+  assertEquals(closes.length, 1);
+  assert(closes[0]?.includes("restarting"), closes[0]);
 });

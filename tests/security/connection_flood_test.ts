@@ -5,7 +5,8 @@
  */
 import { join } from "node:path";
 import { assert, assertEquals } from "../helpers/assert.ts";
-import { ROOT, taskPermissionFlags, withTempDir } from "../helpers/hub_process.ts";
+import { withTempDir } from "../helpers/hub_process.ts";
+import { churnFlood, closeAll, openIdle, startHubWithFdLimit } from "../helpers/fd_limit_hub.ts";
 import { createInProcessHub, type InProcessHub } from "../helpers/in_process_hub.ts";
 import { closedWithin, closeQuietly, rawRequest } from "../helpers/raw_http.ts";
 import { FakeExtension } from "../helpers/fake_extension.ts";
@@ -18,85 +19,10 @@ import { silentLogger } from "../../server/log/logger.ts";
 
 const FD_LIMIT = 256;
 
-/** Starts `hub start --port 0` under `ulimit -n <limit>`; returns its port and a stop function. */
-async function startHubWithFdLimit(configDir: string, limit: number) {
-  const command = [
-    Deno.execPath(),
-    "run",
-    "--quiet",
-    ...taskPermissionFlags(),
-    join(ROOT, "main.ts"),
-  ]
-    .map((word) => `'${word.replaceAll("'", "'\\''")}'`).join(" ");
-  const child = new Deno.Command("bash", {
-    args: ["-c", `ulimit -n ${limit} && exec ${command} start --port 0`],
-    cwd: ROOT,
-    env: { HUB_CONFIG_DIR: configDir, HUB_SKIP_PKG_DISCOVERY: "1", NO_COLOR: "1" },
-    stdin: "null",
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
-  let output = "";
-  const collect = async (stream: ReadableStream<Uint8Array>) => {
-    for await (const chunk of stream.pipeThrough(new TextDecoderStream())) output += chunk;
-  };
-  const done = Promise.all([collect(child.stdout), collect(child.stderr)]);
-  let exited = false;
-  child.status.then(() => (exited = true));
-  const deadline = Date.now() + 30_000;
-  let port = 0;
-  while (!port) {
-    port = Number(/listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(output)?.[1] ?? 0);
-    if (!port && (exited || Date.now() > deadline)) {
-      if (!exited) child.kill("SIGKILL");
-      await done;
-      throw new Error(`hub did not start. Output:\n${output}`);
-    }
-    await new Promise((r) => setTimeout(r, 25));
-  }
-  return {
-    port,
-    pid: child.pid,
-    isAlive: () => !exited,
-    output: () => output,
-    async stop() {
-      if (!exited) child.kill("SIGTERM");
-      const status = await child.status;
-      await done;
-      return status.code;
-    },
-  };
-}
-
-/** Opens up to `count` idle TCP connections to `port`. */
-async function openIdle(port: number, count: number): Promise<Deno.Conn[]> {
-  const conns: Deno.Conn[] = [];
-  for (let i = 0; i < count; i++) {
-    try {
-      conns.push(await Deno.connect({ hostname: "127.0.0.1", port }));
-    } catch {
-      // refused or reset: the flood goes on
-    }
-  }
-  return conns;
-}
-
-function closeAll(conns: Deno.Conn[]): void {
-  for (const conn of conns) {
-    try {
-      conn.close();
-    } catch {
-      // closed by the hub already
-    }
-  }
-}
-
 async function health(port: number): Promise<number | undefined> {
   return (await rawRequest(port, { path: "/health", headers: { Host: `127.0.0.1:${port}` } }))
     .status;
 }
-
-
 
 Deno.test({
   name:
@@ -206,6 +132,50 @@ Deno.test({
         assertEquals(await hub.stop(), 0, hub.output());
       }
       assert(!/Uncaught|Unhandled request error/.test(hub.output()), hub.output());
+    });
+  },
+});
+
+/** Without closing connections counted until the server closed its side, ~4000 were enough. */
+const FLOOD_CONNECTIONS = 12_000;
+
+Deno.test({
+  name:
+    "a churning flood on the public port neither restarts the internal server nor drops the extension",
+  ignore: Deno.build.os === "windows",
+  fn: async () => {
+    await withTempDir(async (dir) => {
+      const hub = await startHubWithFdLimit(dir, FD_LIMIT);
+      let ext: FakeExtension | undefined;
+      try {
+        const secret = JSON.parse(await Deno.readTextFile(join(dir, "extension", "auth.json")))
+          .secret;
+        ext = await FakeExtension.connect(hub.port, secret);
+        await ext.waitFor((m) => m.method === "sync.full");
+        let endFlood = () => {};
+        const progress = { opened: 0 };
+        const stop = new Promise<void>((resolve) => (endFlood = resolve));
+        const flood = churnFlood(hub.port, stop, progress);
+        // Fresh requests meanwhile (some may lose their place to the flood) until the flood has
+        // opened FLOOD_CONNECTIONS (20 s at most: a slow machine floods less, never fails).
+        const deadline = Date.now() + 20_000;
+        while (progress.opened < FLOOD_CONNECTIONS && Date.now() < deadline) {
+          await health(hub.port).catch(() => undefined);
+        }
+        endFlood();
+        await flood;
+        assert(hub.isAlive(), `the hub died:\n${hub.output()}`);
+        assertEquals(ext.socket.readyState, WebSocket.OPEN, "the extension's socket stayed open");
+        assertEquals(await health(hub.port), 200, "served after the flood");
+        const log = await Deno.readTextFile(join(dir, "server.log"));
+        assert(
+          !/stopped accepting/.test(log),
+          `the internal server ran out of descriptors:\n${log}`,
+        );
+      } finally {
+        if (ext?.socket.readyState === WebSocket.OPEN) await ext.close();
+        assertEquals(await hub.stop(), 0, hub.output());
+      }
     });
   },
 });
