@@ -23,7 +23,17 @@ export const MAIN = join(ROOT, "main.ts");
 
 /** `hub start --stdio --port <port> [...]` as `deno` arguments, as an MCP client config holds it. */
 export function bridgeCommandArgs(port: number, extra: string[] = []): string[] {
-  return ["run", "--quiet", ...taskPermissionFlags(), MAIN, "start", "--stdio", "--port", `${port}`, ...extra];
+  return [
+    "run",
+    "--quiet",
+    ...taskPermissionFlags(),
+    MAIN,
+    "start",
+    "--stdio",
+    "--port",
+    `${port}`,
+    ...extra,
+  ];
 }
 
 export type TabList = { tabId: number; url: string; title?: string; ready?: boolean }[];

@@ -45,7 +45,6 @@ function frameHeader(opcode: number, length: number, fin: boolean): Uint8Array {
   return new Uint8Array([...bytes, 0, 0, 0, 0]);
 }
 
-
 /** Sends a frame payload in pieces; returns how many bytes were written before the close. */
 async function sendPayload(conn: Deno.Conn, length: number): Promise<number> {
   const piece = new Uint8Array(64 * 1024).fill(0x61);
@@ -67,7 +66,10 @@ async function sendPayload(conn: Deno.Conn, length: number): Promise<number> {
 async function assertRefuses50MbFrames(port: number, secret: string): Promise<void> {
   const conn = await upgradedSocket(port, secret);
   await conn.write(frameHeader(0x1, 50 * MB, true));
-  assert(await closedWithin(conn, 10_000), "the hub closed the connection after the 14-byte header");
+  assert(
+    await closedWithin(conn, 10_000),
+    "the hub closed the connection after the 14-byte header",
+  );
   const pushing = await upgradedSocket(port, secret);
   await pushing.write(frameHeader(0x2, 50 * MB, true));
   const sent = await sendPayload(pushing, 50 * MB);
