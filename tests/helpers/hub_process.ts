@@ -226,6 +226,18 @@ export async function withTempDir(fn: (dir: string) => Promise<void>): Promise<v
 
 /** A port that was free a moment ago. */
 export function freePort(): number {
+  // Below the kernel's ephemeral range (Linux: from 32768), where every port-0 listener and every
+  // outgoing connection of the tests' hubs takes its ports: a port chosen here and bound a moment
+  // later is not taken in between by one of those.
+  for (let attempt = 0; attempt < 200; attempt++) {
+    const port = 20_000 + Math.floor(Math.random() * 12_000);
+    try {
+      Deno.listen({ hostname: "127.0.0.1", port }).close();
+      return port;
+    } catch {
+      // taken: try another
+    }
+  }
   const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
   const port = (listener.addr as Deno.NetAddr).port;
   listener.close();
