@@ -1,5 +1,5 @@
 /**
- * Every JSON-RPC method on `/ws` (SPEC "Events"), both directions, with its payload as a zod
+ * Every JSON-RPC method on `/ws` (docs/protocol.md), both directions, with its payload as a zod
  * schema. Receivers validate with these schemas; senders are typed by them. Field meanings are in
  * docs/protocol.md. Unknown fields are ignored on receipt, so either side may add fields later.
  */

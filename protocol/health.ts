@@ -1,4 +1,4 @@
-/** The `/health` payload (SPEC "Health payload"), shared by the server and the CLI. */
+/** The `/health` payload (docs/http.md, "`/health` payload"), shared by the server and the CLI. */
 
 export interface PluginTab {
   tabId: number;

@@ -140,7 +140,7 @@ export function createHub(options: HubOptions): Hub {
     announce("permissions");
   }
 
-  /** Resets permissions of plugins whose version changed since their review (SPEC "Versioning" 4). */
+  /** Resets permissions of plugins whose version changed since their review (docs/architecture.md, "Permissions and reviews"). */
   async function enforceReview() {
     const changes = reviewChanges(config.get(), plugins.registry().plugins);
     if (changes.length === 0) return;

@@ -18,7 +18,7 @@ export interface RouteDeps {
   reload(): Promise<{ plugins: number; durationMs: number }>;
   /** Tools, optionally of one plugin (`browser` lists the built-in tools). */
   listTools(plugin?: string): ListedTool[];
-  /** Runs a tool; the status tells the class of failure (DESIGN.md §4). */
+  /** Runs a tool; the status tells the class of failure (docs/http.md). */
   callTool(
     name: string,
     args: unknown,

@@ -44,7 +44,7 @@ const ORIGINS: Record<OriginKind, string | undefined> = {
 };
 const HOSTS: HostKind[] = ["good", "evil"];
 
-/** The status the guard rules of SPEC "Authentication" and DESIGN §4 demand. */
+/** The status the guard rules of docs/http.md ("Guards") demand. */
 function expectedStatus(path: string, token: Token, origin: OriginKind, host: HostKind): number {
   if (host === "evil") return 403;
   if (origin === "evil") return 403;
@@ -128,7 +128,7 @@ function checkBody(path: string, token: Token, host: HostKind, r: Reply) {
 const isInt = (v: unknown) => Number.isInteger(v);
 const isStringArray = (v: unknown) => Array.isArray(v) && v.every((s) => typeof s === "string");
 
-/** SPEC "Health payload": every field and its type (fileWatcher only in dev mode). */
+/** The `/health` payload of docs/http.md: every field and its type (fileWatcher only in dev mode). */
 const HEALTH_FIELDS: Record<string, (v: unknown) => boolean> = {
   status: (v) => v === "ok",
   version: (v) => v === VERSION,
@@ -181,7 +181,7 @@ async function authedJson(url: string, secret: string): Promise<Record<string, u
   return await res.json();
 }
 
-Deno.test("authenticated /health has every SPEC field with the right type (production)", async () => {
+Deno.test("authenticated /health has every documented field with the right type (production)", async () => {
   const body = await authedJson(`${hub.url}/health`, hub.secret);
   checkHealthPayload(body, "production");
   assert(!("fileWatcher" in body));

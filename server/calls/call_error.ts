@@ -1,6 +1,6 @@
 /**
  * The error a tool call fails with, on every transport: a code, category and retryable flag
- * (DESIGN.md §4), plus the HTTP status REST answers with. Library code throws it; each transport
+ * (docs/http.md lists them), plus the HTTP status REST answers with. Library code throws it; each transport
  * turns it into its own shape in one place.
  */
 import {

@@ -25,7 +25,7 @@ import { boundProblems, FULL_CHECK_MAX_VALUES, hasMoreValues } from "./validatio
 
 export const BROWSER_GROUP = "browser";
 
-/** A tool in `GET /tools`, `tools/list` and `hub_list_tools` (DESIGN.md §4). */
+/** A tool in `GET /tools`, `tools/list` and `hub_list_tools` (shape in docs/http.md). */
 export interface ListedTool {
   name: string;
   description: string;

@@ -37,7 +37,7 @@ export interface Route {
 
 export interface HandlerDeps {
   routes: Route[];
-  /** The current secret; undefined disables auth (SPEC "Authentication" 5). */
+  /** The current secret; undefined disables auth (docs/http.md, "Guards"). */
   secret(): string | undefined;
   logger: Logger;
   clock?: () => number;

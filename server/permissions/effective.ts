@@ -1,5 +1,5 @@
 /**
- * A tool's effective permission (SPEC "Tool permission"): the per-tool override, else the
+ * A tool's effective permission (docs/architecture.md, "Permissions and reviews"): the per-tool override, else the
  * plugin's default, else `off`; with skip-permissions on, `ask` runs as `auto` and `off` stays off.
  */
 import type { HubConfig, Permission } from "../config/schema.ts";

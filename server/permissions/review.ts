@@ -1,5 +1,5 @@
 /**
- * Review of plugin versions (SPEC "Versioning" 4): a plugin's permissions hold for the version
+ * Review of plugin versions (docs/architecture.md, "Permissions and reviews"): a plugin's permissions hold for the version
  * that was reviewed. When another version is installed, the hub resets the plugin to `off` until
  * someone reviews it again (`plugin_inspect`, then `plugin_mark_reviewed`) and turns it back on.
  * A plugin granted a permission before any review is recorded as reviewed at its current version
