@@ -10,6 +10,7 @@ import { type AuditQuery, parseAuditQuery } from "./audit/audit_log.ts";
 import type { McpMode } from "./mcp/mcp_server.ts";
 import type { CallToolResult } from "./calls/results.ts";
 import { CHALLENGE_PATH, isNonce, NO_SECRET_CODE } from "../protocol/challenge.ts";
+import { isPlainObject } from "../protocol/plain_object.ts";
 
 export interface RouteDeps {
   health(): HealthPayload;
@@ -35,16 +36,13 @@ export interface RouteDeps {
   challengeProof(nonce: string): Promise<string | undefined>;
 }
 
-const isObject = (v: unknown): v is Record<string, unknown> =>
-  typeof v === "object" && v !== null && !Array.isArray(v);
-
 /** Tool arguments travel at most as large as a WebSocket frame may be. */
 const MAX_CALL_BODY_BYTES = 10 * 1024 * 1024;
 
 async function callBody(req: Request): Promise<unknown> {
   const body = await readOptionalJsonBody(req, MAX_CALL_BODY_BYTES);
   if (body === undefined) return {};
-  if (!isObject(body) || Object.keys(body).some((k) => k !== "arguments")) {
+  if (!isPlainObject(body) || Object.keys(body).some((k) => k !== "arguments")) {
     throw new HttpError(
       400,
       "INVALID_REQUEST",

@@ -21,6 +21,7 @@ import { checkTabs, resolveInstance } from "./tab_target.ts";
 import { capOutput } from "./output_cap.ts";
 import { needsReview } from "../permissions/review.ts";
 import type { HubConfig, Permission } from "../config/schema.ts";
+import { isPlainObject } from "../../protocol/plain_object.ts";
 
 export interface CallRequest {
   name: string;
@@ -58,10 +59,6 @@ export interface PipelineDeps {
 
 export interface Pipeline {
   call(request: CallRequest): Promise<CallOutcome>;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 export function createPipeline(deps: PipelineDeps): Pipeline {
@@ -107,7 +104,7 @@ export function createPipeline(deps: PipelineDeps): Pipeline {
     const permission = refuseEarly(tool);
     if (request.badRequest !== undefined) throw badRequestError(request.badRequest);
     const args = request.args ?? {};
-    if (!isRecord(args)) {
+    if (!isPlainObject(args)) {
       throw callError("INVALID_ARGUMENTS", `Arguments of ${tool.name} must be a JSON object.`);
     }
     const checked = deps.catalog.check(tool, args);

@@ -5,16 +5,13 @@
  */
 import type { ErrorPayload } from "../../protocol/errors.ts";
 import type { ContentBlock } from "../browser_tools/browser_tool.ts";
+import { isPlainObject } from "../../protocol/plain_object.ts";
 
 export interface CallToolResult {
   [key: string]: unknown;
   content: ContentBlock[];
   structuredContent?: Record<string, unknown>;
   isError?: boolean;
-}
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 export function successResult(value: unknown, content?: ContentBlock[]): CallToolResult {

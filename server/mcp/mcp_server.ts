@@ -16,6 +16,7 @@ import { type CallToolResult, errorResult, successResult } from "../calls/result
 import { callError } from "../calls/call_error.ts";
 import { GATEWAY_TOOLS } from "./gateway_tools.ts";
 import { boundProblems } from "../calls/validation_problems.ts";
+import { isPlainObject } from "../../protocol/plain_object.ts";
 
 export type McpMode = "full" | "gateway";
 
@@ -114,10 +115,6 @@ interface CallParams {
   progressToken?: string | number;
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
 /** What a value is, in a few words, for an error message (never the value itself). */
 function kindOf(value: unknown): string {
   if (value === null) return "null";
@@ -132,15 +129,17 @@ function invalidParams(message: string): McpError {
 /** The params of `tools/call`, checked; a malformed one throws -32602 with a short message. */
 function callParams(params: unknown): CallParams {
   const usage = 'send {"name": "<tool>", "arguments": {...}}';
-  if (!isRecord(params)) throw invalidParams(`tools/call params must be a JSON object: ${usage}.`);
+  if (!isPlainObject(params)) {
+    throw invalidParams(`tools/call params must be a JSON object: ${usage}.`);
+  }
   const { name, arguments: args = {}, _meta } = params;
   if (typeof name !== "string" || name === "") {
     throw invalidParams(`name must be a tool name (a string), not ${kindOf(name)}: ${usage}.`);
   }
-  if (!isRecord(args)) {
+  if (!isPlainObject(args)) {
     throw invalidParams(`arguments must be a JSON object, not ${kindOf(args)}: ${usage}.`);
   }
-  const token = isRecord(_meta) ? _meta.progressToken : undefined;
+  const token = isPlainObject(_meta) ? _meta.progressToken : undefined;
   return {
     name,
     args,

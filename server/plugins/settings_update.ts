@@ -10,6 +10,7 @@ import type { ConfigStore } from "../config/config_store.ts";
 import { HttpError } from "../http/http_error.ts";
 import type { ReloadSummary } from "./plugin_host.ts";
 import type { Registry } from "./registry.ts";
+import { isPlainObject } from "../../protocol/plain_object.ts";
 
 export interface SettingsUpdateDeps {
   registry(): Registry;
@@ -17,11 +18,8 @@ export interface SettingsUpdateDeps {
   reload(): Promise<ReloadSummary>;
 }
 
-const isObject = (v: unknown): v is Record<string, unknown> =>
-  typeof v === "object" && v !== null && !Array.isArray(v);
-
 export async function updatePluginSettings(body: unknown, deps: SettingsUpdateDeps) {
-  if (!isObject(body) || typeof body.plugin !== "string" || !isObject(body.settings)) {
+  if (!isPlainObject(body) || typeof body.plugin !== "string" || !isPlainObject(body.settings)) {
     throw new HttpError(
       400,
       "INVALID_REQUEST",

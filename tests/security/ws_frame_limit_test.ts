@@ -11,6 +11,7 @@ import { serveInProcessHub } from "../helpers/in_process_hub.ts";
 import { FakeExtension } from "../helpers/fake_extension.ts";
 import { closedWithin, closeQuietly } from "../helpers/raw_http.ts";
 import { MAX_FRAME_BYTES } from "../../protocol/rpc.ts";
+import { rssMb } from "../helpers/fuzz_hub.ts";
 
 const MB = 1024 * 1024;
 
@@ -116,21 +117,18 @@ Deno.test("a message fragmented into frames is closed once its running total pas
   });
 });
 
-/** The resident memory of process `pid` in MB (VmRSS in /proc), or undefined off Linux. */
-async function rssMb(pid: number): Promise<number | undefined> {
-  if (Deno.build.os !== "linux") return undefined;
-  const status = await Deno.readTextFile(`/proc/${pid}/status`);
-  const kb = Number(/^VmRSS:\s+(\d+) kB/m.exec(status)?.[1]);
-  return Number.isFinite(kb) ? kb / 1024 : undefined;
+/** The resident memory of process `pid` in MB, or undefined off Linux (no /proc). */
+function rssIfLinux(pid: number): Promise<number | undefined> {
+  return Deno.build.os === "linux" ? rssMb(pid) : Promise.resolve(undefined);
 }
 
 Deno.test("the same holds for the hub run as users run it (scoped permissions, its own process); its memory stays flat", async () => {
   await withTempDir(async (dir) => {
     const hub = await startHub({ configDir: dir });
     try {
-      const before = await rssMb(hub.child.pid);
+      const before = await rssIfLinux(hub.child.pid);
       await assertRefuses50MbFrames(hub.port, hub.secret);
-      const after = await rssMb(hub.child.pid);
+      const after = await rssIfLinux(hub.child.pid);
       if (before !== undefined && after !== undefined) {
         // Buffering the 50 MB frame added some 230 MB; the bound leaves room for warm-up noise.
         assert(after - before < 100, `the hub's RSS grew by ${(after - before).toFixed(0)} MB`);
