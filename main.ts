@@ -3,7 +3,7 @@
  * This is the only place that decides the process exit code.
  */
 import { buildProgram } from "./cli/program.ts";
-import { runProgram } from "./cli/run_program.ts";
+import { runProgram } from "./core/run_program.ts";
 
 export function main(args: string[]): Promise<number> {
   return runProgram(buildProgram(), args);

@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { serveInProcessHub } from "../tests/helpers/in_process_hub.ts";
 import { FakeExtension } from "../tests/helpers/fake_extension.ts";
 import { connectMcp, initializeRequest } from "../tests/helpers/mcp_client.ts";
-import { createConfigStore } from "../server/config/config_store.ts";
+import { createConfigStore } from "../core/config/config_store.ts";
 import { PLUGINS, writePlugin } from "./_generated_plugins.ts";
 
 const SEQUENTIAL = 2000;

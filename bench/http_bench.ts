@@ -2,7 +2,7 @@
  * HTTP core benchmarks: the guarded handler in-process, a real loopback round trip, and a
  * config update (lock + atomic write). Run with `deno task bench`.
  */
-import { createConfigStore } from "../server/config/config_store.ts";
+import { createConfigStore } from "../core/config/config_store.ts";
 import { silentLogger } from "../server/log/logger.ts";
 import { listen } from "../server/serve.ts";
 import { createInProcessHub } from "../tests/helpers/in_process_hub.ts";

@@ -5,7 +5,7 @@
  */
 import { join } from "node:path";
 import { createInProcessHub } from "../tests/helpers/in_process_hub.ts";
-import { createConfigStore } from "../server/config/config_store.ts";
+import { createConfigStore } from "../core/config/config_store.ts";
 
 import { PLUGINS, TOOLS, writePlugin } from "./_generated_plugins.ts";
 

@@ -4,8 +4,8 @@
  * `audit.log` and `audit.log.1`, which survive restarts.
  */
 import { AUDIT_RING_SIZE, type AuditEntry } from "../protocol/audit.ts";
-import { CliError } from "./cli_error.ts";
-import { cliClient, cliPaths, warn } from "./context.ts";
+import { CliError } from "../core/cli_error.ts";
+import { cliClient, cliPaths, warn } from "../core/client_context.ts";
 
 export interface AuditOptions {
   port?: string;

@@ -1,9 +1,9 @@
 /** `hub start --background`: starts the server as a detached child and returns once it answers. */
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import type { HubPaths } from "../server/config/paths.ts";
-import { CliError } from "./cli_error.ts";
-import { HubClient } from "./hub_client.ts";
+import type { HubPaths } from "../core/config/paths.ts";
+import { CliError } from "../core/cli_error.ts";
+import { HubClient } from "../core/hub_client.ts";
 import { HUB_PERMISSION_FLAGS } from "./permissions.ts";
 import { pidOf, readPidFile } from "./pid_file.ts";
 import { checkPidFile } from "./pid_check.ts";

@@ -1,9 +1,9 @@
 /** `hub config show|set|path|reset|rotate-secret`. */
-import { generateSecret, readSecret, redactSecret, writeSecret } from "../server/config/secret.ts";
-import { CliError } from "./cli_error.ts";
-import { cliClient, cliConfigStore, cliPaths, notifyHub } from "./context.ts";
+import { generateSecret, readSecret, redactSecret, writeSecret } from "../core/config/secret.ts";
+import { CliError } from "../core/cli_error.ts";
+import { cliClient, cliConfigStore, cliPaths, notifyHub } from "../core/client_context.ts";
 import { parseSetCommand } from "./config_keys.ts";
-import { HubClient } from "./hub_client.ts";
+import { HubClient } from "../core/hub_client.ts";
 
 export async function configShow(options: { json?: boolean; showSecret?: boolean }) {
   const paths = cliPaths();

@@ -9,11 +9,11 @@ import {
   PERMISSIONS,
   PLUGIN_NAME_PATTERN,
   RESERVED_PLUGIN_NAMES,
-} from "../server/config/schema.ts";
-import { resolvePluginPath } from "../server/config/paths.ts";
-import { CliError } from "./cli_error.ts";
-import { parsePort } from "./port.ts";
-import { BROWSER_TOOLS } from "../server/browser_tools/mod.ts";
+} from "../core/config/schema.ts";
+import { resolvePluginPath } from "../core/config/paths.ts";
+import { CliError } from "../core/cli_error.ts";
+import { parsePort } from "../core/port.ts";
+import { BROWSER_TOOLS } from "../server/mod.ts";
 import { ownValue, reservedKeyError } from "../protocol/safe_keys.ts";
 
 export const SETTABLE_KEYS = [

@@ -1,6 +1,6 @@
 import { assertEquals, assertThrows } from "../tests/helpers/assert.ts";
 import { parseSetCommand, parseSettingValue, type SetContext } from "./config_keys.ts";
-import { defaultConfig, type HubConfig } from "../server/config/schema.ts";
+import { defaultConfig, type HubConfig } from "../core/config/schema.ts";
 
 const ctx: SetContext = {
   cwd: "/home/me/work",

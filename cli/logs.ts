@@ -3,8 +3,8 @@
  * part before the last rotation, when `server.log` has fewer lines than asked for).
  */
 import { setTimeout as delay } from "node:timers/promises";
-import { CliError } from "./cli_error.ts";
-import { cliPaths } from "./context.ts";
+import { CliError } from "../core/cli_error.ts";
+import { cliPaths } from "../core/client_context.ts";
 
 export interface LogsOptions {
   lines?: string;

@@ -7,10 +7,10 @@
  */
 import { clip } from "../protocol/clip.ts";
 import { resolve } from "node:path";
-import type { HubPaths } from "../server/config/paths.ts";
-import { processState } from "../server/config/process_identity.ts";
-import { readSecret } from "../server/config/secret.ts";
-import { HubClient, UnprovenHubError } from "./hub_client.ts";
+import type { HubPaths } from "../core/config/paths.ts";
+import { processState } from "../core/config/process_identity.ts";
+import { readSecret } from "../core/config/secret.ts";
+import { HubClient, UnprovenHubError } from "../core/hub_client.ts";
 import { isHubServer, type PidFile, type PidRecord } from "./pid_file.ts";
 
 /**

@@ -4,10 +4,10 @@
  * time, the port, the config dir). Signals and process lookups use the system `kill` and `ps`,
  * because Deno.kill and reading /proc need unscoped permissions.
  */
-import { writeFileAtomic } from "../server/config/atomic_write.ts";
-import type { HubPaths } from "../server/config/paths.ts";
-import { currentStartTime } from "../server/config/process_identity.ts";
-import { UserError } from "../server/user_error.ts";
+import { writeFileAtomic } from "../core/config/atomic_write.ts";
+import type { HubPaths } from "../core/config/paths.ts";
+import { currentStartTime } from "../core/config/process_identity.ts";
+import { UserError } from "../core/user_error.ts";
 import { VERSION } from "../protocol/version.ts";
 
 export interface PidRecord {

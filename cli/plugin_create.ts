@@ -4,8 +4,8 @@
  */
 import { dirname, join, resolve } from "node:path";
 import { pluginNameError } from "../protocol/plugin_manifest.ts";
-import { CliError } from "./cli_error.ts";
-import { userCwd } from "./context.ts";
+import { CliError } from "../core/cli_error.ts";
+import { userCwd } from "../core/client_context.ts";
 import {
   HUB_ROOT,
   parseDomain,
@@ -13,7 +13,7 @@ import {
   type ScaffoldInput,
   titleCase,
 } from "./plugin_scaffold.ts";
-import { isInside } from "../server/plugins/allowed_roots.ts";
+import { isInside } from "../core/allowed_roots.ts";
 
 export interface CreateOptions {
   domain?: string;

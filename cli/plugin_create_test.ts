@@ -1,6 +1,6 @@
 import { assertEquals, assertThrows } from "../tests/helpers/assert.ts";
 import { collectInput } from "./plugin_create.ts";
-import { CliError } from "./cli_error.ts";
+import { CliError } from "../core/cli_error.ts";
 
 /** A fake terminal that answers questions in order and records them. */
 function answers(...replies: string[]) {

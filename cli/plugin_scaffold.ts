@@ -4,7 +4,7 @@
  */
 import { fileURLToPath } from "node:url";
 import { PLUGIN_CLI_PERMISSION_FLAGS } from "./permissions.ts";
-import { BEGIN, END } from "../plugin_cli/readme.ts";
+import { BEGIN, END } from "../core/readme_markers.ts";
 
 export interface ScaffoldInput {
   name: string;

@@ -7,7 +7,7 @@ import { statusCommand } from "./status.ts";
 import { configPath, configReset, configRotateSecret, configSet, configShow } from "./config.ts";
 import { SETTABLE_KEYS } from "./config_keys.ts";
 import { logsCommand } from "./logs.ts";
-import { CliError } from "./cli_error.ts";
+import { CliError } from "../core/cli_error.ts";
 import { createPluginCommand } from "./plugin_create.ts";
 import { toolCall, toolList, toolSchema } from "./tool.ts";
 import { auditCommand } from "./audit.ts";

@@ -1,12 +1,16 @@
 /** Runs the hub server in this process until SIGINT or SIGTERM. */
-import type { HubPaths } from "../server/config/paths.ts";
+import type { HubPaths } from "../core/config/paths.ts";
 import { removeOwnPidFile, writePidFile } from "./pid_file.ts";
-import { createHub } from "../server/hub.ts";
-import { createLogger, type Logger, parseLogLevel } from "../server/log/logger.ts";
-import { listen } from "../server/serve.ts";
-import { startMemorySettle } from "../server/memory_settle.ts";
+import {
+  createHub,
+  createLogger,
+  installExtension,
+  listen,
+  type Logger,
+  parseLogLevel,
+  startMemorySettle,
+} from "../server/mod.ts";
 import { VERSION } from "../protocol/version.ts";
-import { installExtension } from "../server/extension/install.ts";
 
 export interface RunServerOptions {
   paths: HubPaths;

@@ -1,4 +1,4 @@
-import type { HubPaths } from "../server/config/paths.ts";
+import type { HubPaths } from "../core/config/paths.ts";
 
 /** What `hub start` tells a person: first-run instructions and MCP client configuration. */
 

@@ -1,8 +1,8 @@
 /** `hub start [--port] [--background] [--show-config]`. */
-import { setupConfigDir } from "../server/config/setup.ts";
-import { cliPaths, warn } from "./context.ts";
-import { DEFAULT_PORT, resolveServerPort } from "./port.ts";
-import { parseLogLevel } from "../server/log/logger.ts";
+import { setupConfigDir } from "../core/config/setup.ts";
+import { cliPaths, warn } from "../core/client_context.ts";
+import { DEFAULT_PORT, resolveServerPort } from "../core/port.ts";
+import { parseLogLevel } from "../server/mod.ts";
 import { startInBackground } from "./background.ts";
 import { runServer } from "./run_server.ts";
 import { firstRunText, mcpClientConfig } from "./setup_text.ts";

@@ -1,7 +1,7 @@
 /** `hub status [--port] [--json]` (also what plain `hub` runs). */
 import type { HealthPayload } from "../protocol/health.ts";
-import { CliError } from "./cli_error.ts";
-import { cliClient } from "./context.ts";
+import { CliError } from "../core/cli_error.ts";
+import { cliClient } from "../core/client_context.ts";
 
 export async function statusCommand(options: { port?: string; json?: boolean }): Promise<void> {
   const client = await cliClient(options.port);

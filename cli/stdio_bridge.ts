@@ -11,9 +11,9 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 // @ts-types="@modelcontextprotocol/sdk/types"
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import process from "node:process";
-import { CliError } from "./cli_error.ts";
-import { cliClient, cliPaths } from "./context.ts";
-import { type HubClient, UnprovenHubError } from "./hub_client.ts";
+import { CliError } from "../core/cli_error.ts";
+import { cliClient, cliPaths } from "../core/client_context.ts";
+import { type HubClient, UnprovenHubError } from "../core/hub_client.ts";
 
 export interface BridgeOptions {
   port?: string;

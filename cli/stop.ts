@@ -4,11 +4,11 @@
  * stale file is removed, and a process that cannot be proven is never signalled.
  */
 import { setTimeout as delay } from "node:timers/promises";
-import { CliError } from "./cli_error.ts";
-import { cliClient, cliPaths } from "./context.ts";
+import { CliError } from "../core/cli_error.ts";
+import { cliClient, cliPaths } from "../core/client_context.ts";
 import { isAlive, readPidFile, sendTerm } from "./pid_file.ts";
 import { checkPidFile } from "./pid_check.ts";
-import type { HubPaths } from "../server/config/paths.ts";
+import type { HubPaths } from "../core/config/paths.ts";
 
 const STOP_WAIT_MS = 5_000;
 

@@ -1,9 +1,8 @@
 /** `hub tool list | schema | call`: tools of the running hub through REST (SPEC "CLI" mode). */
-import type { ListedTool } from "../server/calls/catalog.ts";
-import type { CallToolResult } from "../server/calls/results.ts";
-import { CliError } from "./cli_error.ts";
-import { cliClient } from "./context.ts";
-import type { HubClient } from "./hub_client.ts";
+import type { CallToolResult, ListedTool } from "../server/mod.ts";
+import { CliError } from "../core/cli_error.ts";
+import { cliClient } from "../core/client_context.ts";
+import type { HubClient } from "../core/hub_client.ts";
 import { readArguments } from "./tool_arguments.ts";
 
 /** `hub tool call` waits this long (SPEC "Limits"). */

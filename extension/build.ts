@@ -1,6 +1,6 @@
 /// <reference lib="deno.ns" />
 /**
- * Builds the extension into `extension/dist/` (the files are listed in `dist_files.ts`): the
+ * Builds the extension into `extension/dist/` (the files are listed in `protocol/extension_files.ts`): the
  * manifest, the esbuild bundles of `extension/src/`, static files and the icons. The output is
  * committed, so `hub start` installs it without a bundler; `build_test.ts` fails when it is stale.
  * Run: `deno task build:extension`.
@@ -14,7 +14,7 @@ import {
   EXTENSION_ICON_SIZES,
   EXTENSION_STATIC,
   iconFile,
-} from "./dist_files.ts";
+} from "../protocol/extension_files.ts";
 import { pngIcon } from "./icons.ts";
 
 const SRC = fileURLToPath(new URL("./src/", import.meta.url));

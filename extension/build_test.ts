@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { assertEquals } from "../tests/helpers/assert.ts";
 import { buildExtension, DIST } from "./build.ts";
 import { buildManifest, manifestVersion } from "./manifest.ts";
-import { EXTENSION_BUNDLES } from "./dist_files.ts";
+import { EXTENSION_BUNDLES } from "../protocol/extension_files.ts";
 import { VERSION } from "../protocol/version.ts";
 
 Deno.test("extension/dist is the build of the current sources (run: deno task build:extension)", async () => {
@@ -68,7 +68,7 @@ Deno.test("the console recorder runs in every site's top frame, before the page'
   }]);
   for (const script of scripts) {
     for (const file of script.js as string[]) {
-      assertEquals(file in EXTENSION_BUNDLES, true, `${file} is not built (dist_files.ts)`);
+      assertEquals(file in EXTENSION_BUNDLES, true, `${file} is not built (protocol/extension_files.ts)`);
     }
   }
 });

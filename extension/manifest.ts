@@ -14,7 +14,7 @@
  * buffer in the page; nothing leaves the page unless that tool reads it).
  */
 import { VERSION } from "../protocol/version.ts";
-import { EXTENSION_ICON_SIZES, iconFile } from "./dist_files.ts";
+import { EXTENSION_ICON_SIZES, iconFile } from "../protocol/extension_files.ts";
 
 /** Chromium wants 1–4 dot-separated integers: "1.2.3-beta.1" becomes "1.2.3". */
 export function manifestVersion(version: string): string {

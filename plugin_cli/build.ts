@@ -5,8 +5,8 @@
 import { dirname } from "node:path";
 import { type ToolEntry, toolListProblem, type ToolsFile } from "../protocol/plugin_manifest.ts";
 import { SDK_VERSION } from "../protocol/version.ts";
-import { writeFileAtomic } from "../server/config/atomic_write.ts";
-import { CliError } from "../cli/cli_error.ts";
+import { writeFileAtomic } from "../core/config/atomic_write.ts";
+import { CliError } from "../core/cli_error.ts";
 import type { PluginDescription } from "../sdk/_describe.ts";
 import { bundle, SDK_ADAPTER_RUNTIME } from "./bundle.ts";
 import { describeProject } from "./describe.ts";

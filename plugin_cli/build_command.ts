@@ -1,5 +1,5 @@
 /** `hub-plugin build [-w]`: build, register in localPlugins on first build, reload the hub. */
-import { UserError } from "../server/user_error.ts";
+import { UserError } from "../core/user_error.ts";
 import { buildPlugin, type BuildResult } from "./build.ts";
 import { describeOutcome, registerLocalPlugin, reloadHub, type ReloadOutcome } from "./hub_link.ts";
 import { watchAndRebuild } from "./watch.ts";

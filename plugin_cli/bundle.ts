@@ -4,7 +4,7 @@
  */
 import * as esbuild from "esbuild";
 import { fileURLToPath } from "node:url";
-import { CliError } from "../cli/cli_error.ts";
+import { CliError } from "../core/cli_error.ts";
 
 const SDK_DIR = fileURLToPath(new URL("../sdk/", import.meta.url));
 export const SDK_ENTRY = `${SDK_DIR}mod.ts`;

@@ -3,11 +3,11 @@
  * running hub to reload, then reports whether the hub loaded the plugin or why not.
  */
 import { dirname, resolve } from "node:path";
-import { cliClient, cliConfigStore, cliPaths, warn } from "../cli/context.ts";
-import { resolvePluginPath } from "../server/config/paths.ts";
-import { allowedRoots, outsideRootsError } from "../server/plugins/allowed_roots.ts";
+import { cliClient, cliConfigStore, cliPaths, warn } from "../core/client_context.ts";
+import { resolvePluginPath } from "../core/config/paths.ts";
+import { allowedRoots, outsideRootsError } from "../core/allowed_roots.ts";
 import type { HealthPayload } from "../protocol/health.ts";
-import { UnprovenHubError } from "../cli/hub_client.ts";
+import { UnprovenHubError } from "../core/hub_client.ts";
 
 /** Adds `dir` to `localPlugins` unless config already covers it. Returns true when it added it. */
 export async function registerLocalPlugin(dir: string): Promise<boolean> {

@@ -6,8 +6,8 @@
 import { type Command, Command as Program } from "commander";
 import { resolve } from "node:path";
 import { SDK_VERSION, VERSION } from "../protocol/version.ts";
-import { runProgram } from "../cli/run_program.ts";
-import { userCwd } from "../cli/context.ts";
+import { runProgram } from "../core/run_program.ts";
+import { userCwd } from "../core/client_context.ts";
 import { buildCommand } from "./build_command.ts";
 import { inspectCommand } from "./inspect.ts";
 import { readmeCommand } from "./readme.ts";

@@ -9,8 +9,8 @@ import {
   TOOLS_FILE,
   unknownHubKeys,
 } from "../protocol/plugin_manifest.ts";
-import { readJsonFile } from "../server/config/json_file.ts";
-import { CliError } from "../cli/cli_error.ts";
+import { readJsonFile } from "../core/config/json_file.ts";
+import { CliError } from "../core/cli_error.ts";
 
 export interface PluginProject {
   dir: string;

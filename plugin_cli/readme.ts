@@ -3,17 +3,16 @@
  * The generated part sits between two marker comments; text outside them is the author's and is
  * kept. A README without markers gets the generated part on top, its old text below.
  */
-import { readTextIfExists } from "../server/config/json_file.ts";
+import { readTextIfExists } from "../core/config/json_file.ts";
 import { join } from "node:path";
 import type { ConfigField } from "../protocol/plugin_manifest.ts";
-import { writeFileAtomic } from "../server/config/atomic_write.ts";
-import { CliError } from "../cli/cli_error.ts";
+import { writeFileAtomic } from "../core/config/atomic_write.ts";
+import { CliError } from "../core/cli_error.ts";
 import { type BuiltPlugin, readBuiltPlugin } from "./built_plugin.ts";
 import { fieldsOf } from "./schema_summary.ts";
+import { BEGIN, END } from "../core/readme_markers.ts";
 
-export const BEGIN = "<!-- hub-plugin readme: generated; edit package.json and the tools, then " +
-  'run "deno task readme" or "hub-plugin readme" -->';
-export const END = "<!-- /hub-plugin readme -->";
+export { BEGIN, END };
 
 const cell = (text: string) => text.replace(/\|/g, "\\|").replace(/\n+/g, " ");
 

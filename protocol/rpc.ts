@@ -25,6 +25,17 @@ export const MAX_FRAME_BYTES = 10 * 1024 * 1024;
 
 export type RpcId = string | number;
 
+/**
+ * A handler refuses a request with this, on either end of `/ws`; it becomes the JSON-RPC error
+ * reply (`code`, `message`, and `data` when given).
+ */
+export class RpcError extends Error {
+  constructor(readonly code: number, message: string, readonly data?: unknown) {
+    super(message);
+    this.name = "RpcError";
+  }
+}
+
 export interface RpcRequest {
   jsonrpc: "2.0";
   id: RpcId;

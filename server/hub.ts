@@ -4,11 +4,11 @@
  * through `HubOptions`, so tests build one on a temp dir.
  */
 import { join } from "node:path";
-import type { HubPaths } from "./config/paths.ts";
-import { createConfigStore, parseConfigText } from "./config/config_store.ts";
-import type { HubConfig } from "./config/schema.ts";
-import { parseSecret } from "./config/secret.ts";
-import { liveFile } from "./config/live_file.ts";
+import type { HubPaths } from "../core/config/paths.ts";
+import { createConfigStore, parseConfigText } from "../core/config/config_store.ts";
+import type { HubConfig } from "../core/config/schema.ts";
+import { parseSecret } from "../core/config/secret.ts";
+import { liveFile } from "../core/config/live_file.ts";
 import type { Logger } from "./log/logger.ts";
 import { createHandler, type Handler } from "./http/handler.ts";
 import { HttpError } from "./http/http_error.ts";

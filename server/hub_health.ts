@@ -1,6 +1,6 @@
 /** The facts of a running hub, gathered from its parts for `/health`. */
 import type { AuditSummary, HealthPayload } from "../protocol/health.ts";
-import type { HubConfig } from "./config/schema.ts";
+import type { HubConfig } from "../core/config/schema.ts";
 import { buildHealth, idleFileWatcher } from "./health.ts";
 import type { PluginHost } from "./plugins/plugin_host.ts";
 import { toPluginDetail } from "./plugins/registry.ts";

@@ -1,5 +1,5 @@
 import { assertEquals } from "../tests/helpers/assert.ts";
-import { generateSecret, writeSecret } from "./config/secret.ts";
+import { generateSecret, writeSecret } from "../core/config/secret.ts";
 import { createInProcessHub } from "../tests/helpers/in_process_hub.ts";
 
 async function withHub(fn: (ctx: Awaited<ReturnType<typeof makeHub>>) => Promise<void>) {

@@ -10,7 +10,7 @@ import { type InnerServer, startInnerServer } from "./http/inner_server.ts";
 import { guardConnections, REQUEST_HEAD_TIMEOUT_MS } from "./http/conn_guard.ts";
 import { connectionCap, openFileLimit } from "./http/conn_cap.ts";
 import { MAX_FRAME_BYTES } from "../protocol/rpc.ts";
-import { UserError } from "./user_error.ts";
+import { UserError } from "../core/user_error.ts";
 
 export interface RunningServer {
   hostname: string;

@@ -1,7 +1,7 @@
 /** Input fields the page-reading and element tools share. */
 import { z } from "zod";
 
-/** Matches the page-side limits (extension/src/browser_methods/cap.ts). */
+/** Matches the page-side limits (protocol/text_cap.ts). */
 export const TEXT_DEFAULT_CHARS = 20_000;
 export const TEXT_MAX_CHARS = 200_000;
 

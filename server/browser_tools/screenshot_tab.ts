@@ -2,11 +2,7 @@ import { z } from "zod";
 import { CallError } from "../calls/call_error.ts";
 import { type BrowserTool, type ContentBlock, tabIdField } from "./browser_tool.ts";
 
-import {
-  DEFAULT_MAX_BYTES,
-  MAX_MAX_BYTES,
-  type Shot,
-} from "../../extension/src/browser_methods/screenshot_contract.ts";
+import { DEFAULT_MAX_BYTES, MAX_MAX_BYTES, type Shot } from "../../protocol/screenshot.ts";
 
 export { DEFAULT_MAX_BYTES, MAX_MAX_BYTES };
 

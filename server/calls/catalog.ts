@@ -4,7 +4,7 @@
  * listing tools (with permissions and `[Disabled]` marks) work the same for all three kinds, and
  * every transport uses this one view.
  */
-import type { HubConfig, Permission } from "../config/schema.ts";
+import type { HubConfig, Permission } from "../../core/config/schema.ts";
 import { effectivePermission, listedDescription } from "../permissions/effective.ts";
 import {
   noPluginMessage,

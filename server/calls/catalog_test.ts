@@ -1,6 +1,6 @@
 import { assert, assertEquals, assertMatch } from "../../tests/helpers/assert.ts";
 import { BROWSER_TOOLS, registerBrowserTools } from "../browser_tools/mod.ts";
-import { defaultConfig, type HubConfig } from "../config/schema.ts";
+import { defaultConfig, type HubConfig } from "../../core/config/schema.ts";
 import { HUB_TOOLS } from "../management/mod.ts";
 import type { HubTool } from "../management/hub_tool.ts";
 import { z } from "zod";

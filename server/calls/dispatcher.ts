@@ -12,7 +12,7 @@ import {
 import { HUB_ERRORS } from "../../protocol/errors.ts";
 import type { ExtensionLink } from "../extension/link.ts";
 import { abortError, CallError, callError } from "./call_error.ts";
-import { capText } from "../../extension/src/browser_methods/cap.ts";
+import { capText } from "../../protocol/text_cap.ts";
 
 export const CALL_TIMEOUT_MS = 30_000;
 export const CALL_MAX_MS = 5 * 60_000;

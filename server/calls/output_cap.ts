@@ -5,7 +5,7 @@
  * is not JSON); text blocks of custom content are cut one by one; images are left alone (tools cap
  * them by bytes).
  */
-import { capText } from "../../extension/src/browser_methods/cap.ts";
+import { capText } from "../../protocol/text_cap.ts";
 import type { ContentBlock } from "../browser_tools/browser_tool.ts";
 
 /** The most characters of text one browser tool call returns. */

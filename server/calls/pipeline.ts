@@ -20,7 +20,7 @@ import type { InFlight } from "./in_flight.ts";
 import { checkTabs, resolveInstance } from "./tab_target.ts";
 import { capOutput } from "./output_cap.ts";
 import { needsReview } from "../permissions/review.ts";
-import type { HubConfig, Permission } from "../config/schema.ts";
+import type { HubConfig, Permission } from "../../core/config/schema.ts";
 import { isPlainObject } from "../../protocol/plain_object.ts";
 
 export interface CallRequest {

@@ -2,15 +2,14 @@
  * What the hub does with each request and notification from the extension (SPEC "Events",
  * extension to server). Payloads arrive already validated by the link.
  */
-import { RPC_ERRORS } from "../../protocol/rpc.ts";
+import { RPC_ERRORS, RpcError } from "../../protocol/rpc.ts";
 import { HttpError } from "../http/http_error.ts";
 import type { ExtensionHandlers } from "./link.ts";
-import { RpcHandlerError } from "./link.ts";
 import type { TabStates } from "./tab_states.ts";
 import type { PluginLogs } from "./plugin_logs.ts";
 import type { Dispatcher } from "../calls/dispatcher.ts";
 import type { Confirmations } from "../calls/confirmations.ts";
-import type { Permission } from "../config/schema.ts";
+import type { Permission } from "../../core/config/schema.ts";
 import type { PermissionTarget } from "../permissions/permission_update.ts";
 
 export interface HandlerDeps {
@@ -32,11 +31,11 @@ async function answer<T>(work: () => Promise<T>): Promise<T> {
   try {
     return await work();
   } catch (error) {
-    if (error instanceof RpcHandlerError) throw error;
+    if (error instanceof RpcError) throw error;
     const code = error instanceof HttpError && error.status >= 500
       ? RPC_ERRORS.INTERNAL_ERROR
       : RPC_ERRORS.INVALID_PARAMS;
-    throw new RpcHandlerError(code, (error as Error).message);
+    throw new RpcError(code, (error as Error).message);
   }
 }
 
@@ -45,7 +44,7 @@ const NOT_YET = "is not available in this version of hub; use the hub command li
 
 function notYet(method: string): () => never {
   return () => {
-    throw new RpcHandlerError(RPC_ERRORS.METHOD_NOT_FOUND, `${method} ${NOT_YET}`);
+    throw new RpcError(RPC_ERRORS.METHOD_NOT_FOUND, `${method} ${NOT_YET}`);
   };
 }
 

@@ -5,13 +5,13 @@
  * "Versioning" 3) and an unchanged one touches nothing. `auth.json` and `adapters/` belong to
  * setup and the plugin host, and are left alone.
  */
-import { readTextIfExists } from "../config/json_file.ts";
+import { readTextIfExists } from "../../core/config/json_file.ts";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { writeFileAtomic } from "../config/atomic_write.ts";
-import { EXTENSION_FILES } from "../../extension/dist_files.ts";
+import { writeFileAtomic } from "../../core/config/atomic_write.ts";
+import { EXTENSION_FILES } from "../../protocol/extension_files.ts";
 
-export { EXTENSION_FILES } from "../../extension/dist_files.ts";
+export { EXTENSION_FILES } from "../../protocol/extension_files.ts";
 export const SERVER_FILE = "server.json";
 const DIST = fileURLToPath(new URL("../../extension/dist/", import.meta.url));
 

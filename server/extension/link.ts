@@ -16,6 +16,7 @@ import {
   errorReply,
   parseFrame,
   RPC_ERRORS,
+  RpcError,
   type RpcId,
   type RpcNotification,
   type RpcRequest,
@@ -25,13 +26,6 @@ import type { Logger } from "../log/logger.ts";
 import { callError } from "../calls/call_error.ts";
 import { resolveMethod } from "../../protocol/methods.ts";
 import { createOutbox, type Outbox } from "./outbox.ts";
-
-/** A handler refuses a request with this; it becomes the JSON-RPC error reply. */
-export class RpcHandlerError extends Error {
-  constructor(readonly code: number, message: string, readonly data?: unknown) {
-    super(message);
-  }
-}
 
 export type ExtensionHandlers = {
   [M in ExtensionMethod]?: (params: ExtensionParams<M>) => unknown;
@@ -125,7 +119,7 @@ export function createExtensionLink(handlers: ExtensionHandlers, logger: Logger)
       const result = await resolved.run();
       send(socket, { jsonrpc: "2.0", id: message.id, result: result ?? null });
     } catch (error) {
-      const known = error instanceof RpcHandlerError;
+      const known = error instanceof RpcError;
       const e = error as Error;
       if (!known) logger.error(`${message.method} failed: ${e?.stack ?? e}`);
       send(socket, {

@@ -1,7 +1,7 @@
 /** What the hub tells the extension about plugins and tools (`sync.full`, `plugin.update`). */
 import type { SyncPlugin, SyncTool } from "../../protocol/events.ts";
 import { VERSION } from "../../protocol/version.ts";
-import type { HubConfig, Permission } from "../config/schema.ts";
+import type { HubConfig, Permission } from "../../core/config/schema.ts";
 import { BROWSER_GROUP, type Catalog } from "../calls/catalog.ts";
 import type { RegisteredPlugin, Registry } from "../plugins/registry.ts";
 import { needsReview } from "../permissions/review.ts";

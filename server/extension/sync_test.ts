@@ -1,5 +1,5 @@
 import { assertEquals } from "../../tests/helpers/assert.ts";
-import { defaultConfig, type HubConfig } from "../config/schema.ts";
+import { defaultConfig, type HubConfig } from "../../core/config/schema.ts";
 import { createCatalog } from "../calls/catalog.ts";
 import { BROWSER_TOOLS, registerBrowserTools } from "../browser_tools/mod.ts";
 import { HUB_TOOLS } from "../management/mod.ts";

@@ -7,7 +7,7 @@
  * `server.log.1` (replacing the older one) and a new `server.log` starts.
  */
 import { clip } from "../../protocol/clip.ts";
-import { UserError } from "../user_error.ts";
+import { UserError } from "../../core/user_error.ts";
 
 /** `server.log` rotates to `server.log.1` at this size. */
 export const SERVER_LOG_MAX_BYTES = 10 * 1024 * 1024;

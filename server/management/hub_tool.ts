@@ -7,7 +7,7 @@
 import type { z } from "zod";
 import type { ErrorCategory } from "../../protocol/errors.ts";
 import { CallError } from "../calls/call_error.ts";
-import type { HubConfig } from "../config/schema.ts";
+import type { HubConfig } from "../../core/config/schema.ts";
 import type { Registry } from "../plugins/registry.ts";
 import type { TabStates } from "../extension/tab_states.ts";
 

@@ -2,7 +2,7 @@
  * A tool's effective permission (docs/architecture.md, "Permissions and reviews"): the per-tool override, else the
  * plugin's default, else `off`; with skip-permissions on, `ask` runs as `auto` and `off` stays off.
  */
-import type { HubConfig, Permission } from "../config/schema.ts";
+import type { HubConfig, Permission } from "../../core/config/schema.ts";
 import { ownValue } from "../../protocol/safe_keys.ts";
 
 export function effectivePermission(

@@ -3,7 +3,7 @@
  * and from "always allow": checked against the tools that exist, then applied to config.json. A
  * person choosing a permission for a plugin reviews its installed version, so that is recorded.
  */
-import type { HubConfig, Permission } from "../config/schema.ts";
+import type { HubConfig, Permission } from "../../core/config/schema.ts";
 import type { Catalog } from "../calls/catalog.ts";
 import { BROWSER_GROUP } from "../calls/catalog.ts";
 import { noPluginMessage, type Registry } from "../plugins/registry.ts";

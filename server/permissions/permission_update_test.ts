@@ -1,7 +1,7 @@
 import { assertEquals, assertMatch, assertThrows } from "../../tests/helpers/assert.ts";
 import { BROWSER_TOOLS, registerBrowserTools } from "../browser_tools/mod.ts";
 import { type Catalog, createCatalog } from "../calls/catalog.ts";
-import { defaultConfig, type HubConfig } from "../config/schema.ts";
+import { defaultConfig, type HubConfig } from "../../core/config/schema.ts";
 import { HUB_TOOLS } from "../management/mod.ts";
 import { emptyRegistry, type Registry, registryOf } from "../plugins/registry.ts";
 import { applyPermission, permissionTargetError } from "./permission_update.ts";

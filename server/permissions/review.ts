@@ -5,7 +5,7 @@
  * A plugin granted a permission before any review is recorded as reviewed at its current version
  * (trust on first use), so every granted plugin is tracked from then on.
  */
-import type { HubConfig, PluginPermissionConfig } from "../config/schema.ts";
+import type { HubConfig, PluginPermissionConfig } from "../../core/config/schema.ts";
 import { assertSafeKey, ownValue } from "../../protocol/safe_keys.ts";
 
 export interface InstalledPlugin {

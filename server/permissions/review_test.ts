@@ -1,5 +1,9 @@
 import { assertEquals } from "../../tests/helpers/assert.ts";
-import { defaultConfig, type HubConfig, type PluginPermissionConfig } from "../config/schema.ts";
+import {
+  defaultConfig,
+  type HubConfig,
+  type PluginPermissionConfig,
+} from "../../core/config/schema.ts";
 import { applyReviewChanges, needsReview, reviewChanges } from "./review.ts";
 
 function configWith(permissions: Record<string, PluginPermissionConfig>): HubConfig {

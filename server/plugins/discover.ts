@@ -6,9 +6,9 @@
  */
 import { join } from "node:path";
 import type { DiscoveryError } from "../../protocol/health.ts";
-import { resolvePluginPath } from "../config/paths.ts";
-import type { HubConfig } from "../config/schema.ts";
-import { allowedRoots, outsideRootsError } from "./allowed_roots.ts";
+import { resolvePluginPath } from "../../core/config/paths.ts";
+import type { HubConfig } from "../../core/config/schema.ts";
+import { allowedRoots, outsideRootsError } from "../../core/allowed_roots.ts";
 import type { NpmRoot } from "./npm_root.ts";
 
 export interface Candidate {

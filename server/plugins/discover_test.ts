@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import { assertEquals, assertMatch } from "../../tests/helpers/assert.ts";
-import { defaultConfig, type HubConfig } from "../config/schema.ts";
+import { defaultConfig, type HubConfig } from "../../core/config/schema.ts";
 import { type DiscoverInput, discoverPlugins } from "./discover.ts";
 
 const PLUGIN_PKG = JSON.stringify({

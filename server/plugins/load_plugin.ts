@@ -15,7 +15,7 @@ import {
   TOOLS_FILE,
 } from "../../protocol/plugin_manifest.ts";
 import { SDK_VERSION } from "../../protocol/version.ts";
-import { readJsonFile } from "../config/json_file.ts";
+import { readJsonFile } from "../../core/config/json_file.ts";
 import type { Candidate } from "./discover.ts";
 
 export interface LoadedPlugin {

@@ -5,7 +5,7 @@
  * run. One broken plugin never blocks the others: it lands in `failedPlugins`.
  */
 import type { DiscoveryError, FailedPlugin } from "../../protocol/health.ts";
-import type { HubConfig } from "../config/schema.ts";
+import type { HubConfig } from "../../core/config/schema.ts";
 import type { Logger } from "../log/logger.ts";
 import { syncAdapters } from "./adapters_dir.ts";
 import { discoverPlugins } from "./discover.ts";

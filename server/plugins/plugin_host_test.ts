@@ -2,7 +2,7 @@ import { join } from "node:path";
 import { Ajv } from "ajv";
 import { assert, assertEquals, assertMatch } from "../../tests/helpers/assert.ts";
 import { SDK_VERSION } from "../../protocol/version.ts";
-import { defaultConfig, type HubConfig } from "../config/schema.ts";
+import { defaultConfig, type HubConfig } from "../../core/config/schema.ts";
 import { silentLogger } from "../log/logger.ts";
 import { createPluginHost, type PluginHost } from "./plugin_host.ts";
 

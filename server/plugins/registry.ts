@@ -6,7 +6,7 @@
 import type { PluginDetail } from "../../protocol/health.ts";
 import type { ConfigSchema, PluginManifest } from "../../protocol/plugin_manifest.ts";
 import { instancesOf, resolveSettings } from "../../protocol/plugin_settings.ts";
-import type { HubConfig } from "../config/schema.ts";
+import type { HubConfig } from "../../core/config/schema.ts";
 import type { LoadedPlugin } from "./load_plugin.ts";
 import { injectParameters, type JsonSchema } from "./tool_schema.ts";
 import type { Validate, ValidatorCache } from "./validators.ts";

@@ -6,7 +6,7 @@
 import { settingsErrors } from "../../protocol/plugin_settings.ts";
 import { ownValue } from "../../protocol/safe_keys.ts";
 import { clipForMessage } from "../../protocol/clip.ts";
-import type { ConfigStore } from "../config/config_store.ts";
+import type { ConfigStore } from "../../core/config/config_store.ts";
 import { HttpError } from "../http/http_error.ts";
 import type { ReloadSummary } from "./plugin_host.ts";
 import type { Registry } from "./registry.ts";

@@ -1,8 +1,8 @@
 import { assert, assertEquals, assertMatch } from "../../tests/helpers/assert.ts";
 import type { ConfigSchema } from "../../protocol/plugin_manifest.ts";
 import { resolveSettings } from "../../protocol/plugin_settings.ts";
-import type { ConfigStore } from "../config/config_store.ts";
-import { defaultConfig, type HubConfig } from "../config/schema.ts";
+import type { ConfigStore } from "../../core/config/config_store.ts";
+import { defaultConfig, type HubConfig } from "../../core/config/schema.ts";
 import { HttpError } from "../http/http_error.ts";
 import { emptyRegistry, type Registry, registryOf } from "./registry.ts";
 import { registeredPlugin } from "./_test_registry.ts";

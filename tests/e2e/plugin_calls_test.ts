@@ -98,7 +98,7 @@ function errorOf(body: any): { code: string; message: string; category?: string 
 
 /** The page globals the extension's injection sets: the adapter registry and its build mark. */
 const ADAPTER_REGISTRY = "__hubAdapters"; // protocol/adapter.ts
-const ADAPTER_MARK = "__hubAdapterBuilds"; // extension/src/injector.ts
+const ADAPTER_MARK = "__hubAdapterBuilds"; // extension/src/worker/injector.ts
 
 /** Waits until the extension finished injecting the plugin's adapter into `page`'s document. */
 async function adapterInstalled(page: Page): Promise<void> {

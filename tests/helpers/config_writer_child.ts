@@ -3,10 +3,10 @@
  * tight loop (printing "ready" after the first round); `hold <configDir>` takes the config lock
  * and keeps it (printing "holding"). The test kills it with SIGKILL at any moment.
  */
-import { createConfigStore } from "../../server/config/config_store.ts";
-import { withFileLock } from "../../server/config/file_lock.ts";
-import { hubPaths } from "../../server/config/paths.ts";
-import { generateSecret, writeSecret } from "../../server/config/secret.ts";
+import { createConfigStore } from "../../core/config/config_store.ts";
+import { withFileLock } from "../../core/config/file_lock.ts";
+import { hubPaths } from "../../core/config/paths.ts";
+import { generateSecret, writeSecret } from "../../core/config/secret.ts";
 
 const [mode, dir] = Deno.args;
 const paths = hubPaths(dir);

@@ -1,7 +1,7 @@
 /** A hub built in this process on a temp config dir (no subprocess), for unit tests and benches. */
 import { createHub, type Hub, type HubOptions } from "../../server/hub.ts";
-import { type HubPaths, hubPaths } from "../../server/config/paths.ts";
-import { setupConfigDir } from "../../server/config/setup.ts";
+import { type HubPaths, hubPaths } from "../../core/config/paths.ts";
+import { setupConfigDir } from "../../core/config/setup.ts";
 import { silentLogger } from "../../server/log/logger.ts";
 import { listen } from "../../server/serve.ts";
 

@@ -26,7 +26,7 @@ import { runPluginCli, simplePluginSource, writePluginProject } from "../helpers
 import { browserSkipReason } from "../helpers/browser.ts";
 import { launchWithExtension } from "../helpers/extension_browser.ts";
 import { challengeProof } from "../../protocol/challenge.ts";
-import { generateSecret, writeSecret } from "../../server/config/secret.ts";
+import { generateSecret, writeSecret } from "../../core/config/secret.ts";
 // @ts-types="@modelcontextprotocol/sdk/client/index"
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 // @ts-types="@modelcontextprotocol/sdk/client/stdio"

@@ -3,7 +3,7 @@
  * isolated world (which shares the page's DOM but not its scripts, and is not bound by the page's
  * Content-Security-Policy); it installs one object on that world's `globalThis`. Each browser
  * method then runs a tiny function there that calls `kit.run(op, args)` and gets a plain JSON
- * outcome back (extension/src/browser_methods/dom_call.ts).
+ * outcome back (extension/src/worker/browser_methods/dom_call.ts).
  */
 import {
   DOM_KIT_GLOBAL,

@@ -13,7 +13,7 @@ export const DOM_KIT_GLOBAL = "__hubDomKit";
  * change between releases.
  */
 export const DOM_KIT_VERSION = `${VERSION}+1`;
-/** The bundle `chrome.scripting.executeScript({ files })` injects (extension/dist_files.ts). */
+/** The bundle `chrome.scripting.executeScript({ files })` injects (protocol/extension_files.ts). */
 export const DOM_KIT_FILE = "dom_kit.js";
 
 /** The names of the kit's operations. */

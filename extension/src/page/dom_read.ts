@@ -2,7 +2,7 @@
  * The kit's reading operations: a page's visible text and its HTML (capped), the elements a CSS
  * selector matches, and waiting until one is attached or visible.
  */
-import { capText, DEFAULT_MAX_CHARS, MAX_CHARS } from "../browser_methods/cap.ts";
+import { capText, DEFAULT_MAX_CHARS, MAX_CHARS } from "../../../protocol/text_cap.ts";
 import {
   describeElement,
   fail,

@@ -3,7 +3,7 @@
  * way frameworks notice (native value setter, then `input` and `change` events), optionally
  * submitting afterwards.
  */
-import { capText } from "../browser_methods/cap.ts";
+import { capText } from "../../../protocol/text_cap.ts";
 import { findFirst, tagOf } from "./dom_find.ts";
 import {
   contentOf,

@@ -4,7 +4,7 @@
  */
 import { h, type Keyed, reconcile, setText } from "./dom.ts";
 import { duration, relativeTime } from "./format.ts";
-import type { ActivityEntry, PanelState } from "./panel_messages.ts";
+import type { ActivityEntry, PanelState } from "../shared/panel_messages.ts";
 import type { ViewContext } from "./view_context.ts";
 
 const STATE_TEXT: Record<ActivityEntry["state"], { glyph: string; text: string }> = {

@@ -5,7 +5,7 @@
  */
 import { h, type Keyed, reconcile, setText, uid } from "./dom.ts";
 import { charCount, countdown, countdownWords, showParameters } from "./format.ts";
-import type { PanelState, PendingConfirmation } from "./panel_messages.ts";
+import type { PanelState, PendingConfirmation } from "../shared/panel_messages.ts";
 import { errorText, type ViewContext } from "./view_context.ts";
 
 /** Under this many ms left, the countdown turns to a warning. */

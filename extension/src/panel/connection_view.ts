@@ -3,7 +3,7 @@
  * something is wrong, what is wrong and what to do, with a button to connect now.
  */
 import { h, setText } from "./dom.ts";
-import type { PanelState } from "./panel_messages.ts";
+import type { PanelState } from "../shared/panel_messages.ts";
 import { relativeTime } from "./format.ts";
 import { errorText, type ViewContext } from "./view_context.ts";
 

@@ -8,7 +8,7 @@ import { confirmationsView } from "./confirmations_view.ts";
 import { connectionView } from "./connection_view.ts";
 import { setText } from "./dom.ts";
 import { createPanelClient, type PortLike } from "./panel_client.ts";
-import { PANEL_PORT, type PanelState } from "./panel_messages.ts";
+import { PANEL_PORT, type PanelState } from "../shared/panel_messages.ts";
 import { pluginsView } from "./plugins_view.ts";
 import type { ViewContext } from "./view_context.ts";
 

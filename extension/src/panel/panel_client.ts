@@ -4,7 +4,12 @@
  * worker was stopped or reloaded), waiting requests fail with a clear message and the client
  * connects again, which wakes the worker.
  */
-import type { PanelCommand, PanelMessage, PanelRequest, PanelState } from "./panel_messages.ts";
+import type {
+  PanelCommand,
+  PanelMessage,
+  PanelRequest,
+  PanelState,
+} from "../shared/panel_messages.ts";
 
 /** The part of `chrome.runtime.Port` the client uses. */
 export interface PortLike {

@@ -1,7 +1,7 @@
 /// <reference lib="deno.ns" />
 import { assertEquals, assertRejects } from "../../../tests/helpers/assert.ts";
 import { createPanelClient, type PortLike, RECONNECT_MS } from "./panel_client.ts";
-import type { PanelMessage, PanelRequest, PanelState } from "./panel_messages.ts";
+import type { PanelMessage, PanelRequest, PanelState } from "../shared/panel_messages.ts";
 
 class FakePort implements PortLike {
   sent: PanelRequest[] = [];

@@ -4,7 +4,7 @@
  * last state push) and shows the error beside it.
  */
 import { type Child, h, setText, uid } from "./dom.ts";
-import type { Permission } from "./panel_messages.ts";
+import type { Permission } from "../shared/panel_messages.ts";
 import { errorText, type ViewContext } from "./view_context.ts";
 
 export const PERMISSION_LABELS: Record<Permission, string> = {

@@ -5,7 +5,7 @@
  */
 import { h, type Keyed, reconcile, replaceChildren, setText, uid } from "./dom.ts";
 import { baseToolName, plural } from "./format.ts";
-import type { HubView, PanelState, Permission } from "./panel_messages.ts";
+import type { HubView, PanelState, Permission } from "../shared/panel_messages.ts";
 import { permissionSelect } from "./permission_select.ts";
 import { skipSwitch } from "./skip_switch.ts";
 import type { SyncPlugin, SyncTool, TabStateChange } from "../../../protocol/events.ts";

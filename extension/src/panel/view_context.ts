@@ -1,5 +1,5 @@
 /** What every panel view gets from the entry: how to send a command and how to announce. */
-import type { PanelCommand } from "./panel_messages.ts";
+import type { PanelCommand } from "../shared/panel_messages.ts";
 
 export interface ViewContext {
   /** Sends a command to the worker; rejects with the error text of a failed reply. */

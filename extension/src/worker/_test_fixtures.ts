@@ -1,0 +1,59 @@
+/// <reference lib="deno.ns" />
+/** Fixtures for the extension's unit tests: a `SyncPlugin` as the hub sends it, a fake `chrome`. */
+import type { SyncPlugin } from "../../../protocol/events.ts";
+import { CallFailure } from "./tab_calls.ts";
+
+export function syncPlugin(name: string, fields: Partial<SyncPlugin> = {}): SyncPlugin {
+  return {
+    name,
+    displayName: name,
+    version: "1.0.0",
+    urlPatterns: ["http://127.0.0.1/*"],
+    excludePatterns: [],
+    adapterFile: `${name}-abc.js`,
+    adapterHash: "abc",
+    sdkVersion: "0.1.0",
+    settings: {},
+    instances: {},
+    permission: "auto",
+    needsReview: false,
+    tools: [],
+    ...fields,
+  };
+}
+
+/** Runs `body` with `globalThis.chrome` set to `fake`, then restores what was there. */
+export async function withChrome(fake: unknown, body: () => Promise<void>): Promise<void> {
+  const had = Object.hasOwn(globalThis, "chrome");
+  const previous = Reflect.get(globalThis, "chrome");
+  Reflect.set(globalThis, "chrome", fake);
+  try {
+    await body();
+  } finally {
+    if (had) Reflect.set(globalThis, "chrome", previous);
+    else Reflect.deleteProperty(globalThis, "chrome");
+  }
+}
+
+/** A fake `chrome.tabs.get` that knows the tabs in `open`. */
+export function withTabs(open: Set<number>, body: () => Promise<void>): Promise<void> {
+  return withChrome({
+    tabs: {
+      get: (tabId: number) =>
+        open.has(tabId)
+          ? Promise.resolve({ id: tabId })
+          : Promise.reject(new Error(`No tab with id: ${tabId}.`)),
+    },
+  }, body);
+}
+
+/** The CallFailure a promise rejected with (fails if it resolved or threw something else). */
+export async function failureOf(promise: Promise<unknown>): Promise<CallFailure> {
+  try {
+    await promise;
+  } catch (error) {
+    if (error instanceof CallFailure) return error;
+    throw new Error(`expected a CallFailure, got ${error}`);
+  }
+  throw new Error("expected the call to fail");
+}

@@ -1,0 +1,177 @@
+/**
+ * The service worker: connects to the hub, keeps plugin adapters in matching tabs, reports tab
+ * states, and runs tool calls. Every Chromium event listener is registered synchronously here,
+ * at the top level, so events can wake a stopped worker.
+ */
+import { z } from "zod";
+import type { DispatchParams, DispatchResult, SyncPlugin } from "../../../protocol/events.ts";
+import { dispatchBrowserTool } from "./browser_methods/mod.ts";
+import { createConnection } from "./connection.ts";
+import { createInjector } from "./injector.ts";
+import { handlePageEvent } from "./page_events.ts";
+import { createPageLinks } from "./page_links.ts";
+import { createPluginDispatcher } from "./plugin_dispatch.ts";
+import { createPluginStore, pluginMatches } from "./plugin_store.ts";
+import { MAX_REPLY_BYTES, type ServerHandlers } from "./rpc_peer.ts";
+import { CallFailure, createTabCalls } from "./tab_calls.ts";
+import { createTabTracker } from "./tab_tracker.ts";
+import { createExtensionLog } from "./extension_log.ts";
+import { createSidePanel } from "./side_panel.ts";
+
+// Extension pages forbid eval; zod must not try to compile validators.
+z.config({ jitless: true });
+
+export const KEEPALIVE_ALARM = "hub-keepalive";
+
+const log = createExtensionLog();
+const store = createPluginStore();
+const injector = createInjector();
+const calls = createTabCalls();
+const peer = () => connection.peer();
+const tracker = createTabTracker(store, injector, peer, pluginMatches, () => panel.tabsChanged());
+const panel = createSidePanel({ connection: () => connection, store, tracker, log });
+const links = createPageLinks((message, sender) =>
+  handlePageEvent(message, sender, { store, tracker, peer })
+);
+const dispatchPluginTool = createPluginDispatcher({ store, injector, tracker, calls, links });
+
+/** A tool result too big for one frame to the hub fails the call instead of timing out. */
+function tooLarge(method: string, bytes: number): unknown {
+  if (method !== "tool.dispatch") return undefined;
+  const message = `The result is ${(bytes / 1e6).toFixed(1)} MB; results are limited to ` +
+    `${Math.floor(MAX_REPLY_BYTES / 1e6)} MB. Ask for less (a part of the page, fewer items).`;
+  return {
+    ok: false,
+    error: { code: "RESULT_TOO_LARGE", message, category: "validation", retryable: false },
+  };
+}
+
+/** Reloads the extension once the current answer has had time to go out. */
+function reloadSoon() {
+  setTimeout(() => chrome.runtime.reload(), 200);
+}
+
+async function dispatch(params: DispatchParams): Promise<DispatchResult> {
+  try {
+    return params.kind === "plugin"
+      ? await dispatchPluginTool(params)
+      : await dispatchBrowserTool(params, { calls, log, state: panel.state, reload: reloadSoon });
+  } catch (error) {
+    if (error instanceof CallFailure) return { ok: false, error: error.payload };
+    const message = (error as Error)?.message ?? String(error);
+    return {
+      ok: false,
+      error: { code: "EXTENSION_ERROR", message, category: "internal", retryable: false },
+    };
+  }
+}
+
+async function dropPlugins(names: string[]) {
+  if (names.length === 0) return;
+  const tabs = await chrome.tabs.query({});
+  await Promise.all(
+    tabs.flatMap((t) =>
+      t.id === undefined ? [] : names.map((name) => injector.remove(t.id!, name).catch(() => {}))
+    ),
+  );
+}
+
+function applyPlugins(removed: string[]) {
+  void dropPlugins(removed).then(() => tracker.refreshAll()).catch(console.warn);
+}
+
+/**
+ * `hub start` updated the files on disk, but this worker still runs the old code: reload once
+ * the files on disk are the hub's version (then the versions match and this does nothing).
+ */
+async function reloadIfUpdated(hubVersion: string) {
+  const manifest = chrome.runtime.getManifest();
+  const running = manifest.version_name ?? manifest.version;
+  if (running === hubVersion) return;
+  const onDisk = await fetch(chrome.runtime.getURL("manifest.json"), { cache: "no-store" })
+    .then((r) => r.json()).catch(() => undefined);
+  if (onDisk?.version_name === hubVersion) {
+    console.info(`hub: updating the extension from ${running} to ${hubVersion}`);
+    chrome.runtime.reload();
+  }
+}
+
+const handlers: ServerHandlers = {
+  "sync.full": (params) => {
+    applyPlugins(store.replace(params.plugins as SyncPlugin[]));
+    panel.synced(params);
+    void reloadIfUpdated(params.hubVersion);
+  },
+  "plugin.update": ({ plugin }) => {
+    store.set(plugin);
+    applyPlugins([]);
+  },
+  "plugin.uninstall": async ({ plugin }) => {
+    const known = store.remove(plugin);
+    await dropPlugins([plugin]);
+    tracker.report();
+    return { ok: known };
+  },
+  "plugins.changed": () => panel.tabsChanged(),
+  "tool.dispatch": (params) => dispatch(params),
+  "tool.invocationStart": (params) => panel.invocationStart(params),
+  "tool.invocationEnd": (params) => panel.invocationEnd(params),
+  "confirmation.request": (params) => panel.confirmationRequest(params),
+  "extension.reload": () => chrome.runtime.reload(),
+  pong: () => {},
+};
+
+const connection = createConnection(handlers, {
+  onConnected: (linked) => void tracker.syncAll(linked).catch(console.warn),
+  onStatus: (status) => panel.linkChanged(status),
+  oversize: tooLarge,
+});
+
+// A new document in a tab (not a same-document change like history.pushState): calls running
+// in the old one lost their answer, and nothing in the new one is probed yet.
+chrome.webNavigation.onCommitted.addListener(({ tabId, frameId, url }) => {
+  if (frameId !== 0 || tabId < 1) return;
+  calls.navigated(tabId, url);
+  tracker.navigated(tabId);
+});
+// The DOM is ready: probe now rather than wait for "complete", which a page with a hanging
+// request never reaches.
+chrome.webNavigation.onDOMContentLoaded.addListener(({ tabId, frameId }) => {
+  if (frameId !== 0 || tabId < 1) return;
+  void chrome.tabs.get(tabId).then((tab) => tracker.refreshTab(tab, true)).catch(() => {});
+});
+chrome.tabs.onUpdated.addListener((_tabId, info, tab) => {
+  if (info.status !== undefined || info.url !== undefined) void tracker.refreshTab(tab);
+  else if (info.title !== undefined) tracker.report();
+});
+chrome.tabs.onCreated.addListener((tab) => void tracker.refreshTab(tab));
+chrome.tabs.onRemoved.addListener((tabId) => {
+  calls.closed(tabId);
+  tracker.removed(tabId);
+});
+chrome.tabs.onReplaced.addListener((added, removedId) => {
+  calls.closed(removedId);
+  tracker.removed(removedId);
+  void chrome.tabs.get(added).then((tab) => tracker.refreshTab(tab)).catch(() => {});
+});
+chrome.tabs.onActivated.addListener(({ tabId }) => {
+  void chrome.tabs.get(tabId).then((tab) => tracker.refreshTab(tab)).catch(() => {});
+});
+chrome.windows.onFocusChanged.addListener(() => tracker.report());
+chrome.runtime.onConnect.addListener((port) => panel.accept(port) || links.accept(port));
+chrome.alarms.onAlarm.addListener((alarm) => {
+  if (alarm.name === KEEPALIVE_ALARM) connection.ensure();
+});
+chrome.notifications.onButtonClicked.addListener((id, index) =>
+  panel.notifications.buttonClicked(id, index)
+);
+chrome.notifications.onClicked.addListener((id) => panel.notifications.clicked(id));
+panel.notifications.clearStale();
+// The toolbar icon opens the side panel (its "Connect" button takes the link back from another
+// browser profile).
+void chrome.sidePanel.setPanelBehavior({ openPanelOnActionClick: true }).catch((error) =>
+  log.warn("Cannot make the toolbar icon open the side panel", error)
+);
+
+void chrome.alarms.create(KEEPALIVE_ALARM, { periodInMinutes: 0.5 });
+connection.ensure();

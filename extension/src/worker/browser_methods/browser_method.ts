@@ -1,0 +1,74 @@
+/**
+ * The extension side of the built-in `browser_*` / `extension_*` tools: each tool names an
+ * extension method (server/browser_tools/), and each method is one file here that takes the
+ * validated input and returns the tool's value, or throws a CallFailure.
+ */
+import { hubError } from "../../../../protocol/errors.ts";
+import type { ErrorCategory } from "../../../../protocol/errors.ts";
+import { CallFailure, type TabCalls } from "../tab_calls.ts";
+import type { ExtensionLog } from "../extension_log.ts";
+import type { PanelState } from "../../shared/panel_messages.ts";
+
+export interface MethodContext {
+  calls: TabCalls;
+  /** The extension's own log (extension_get_logs). */
+  log: ExtensionLog;
+  /** Everything the side panel shows: link, hub sync, tab states, activity, confirmations. */
+  state(): Promise<PanelState>;
+  /** Reloads the extension (after the current answer has gone out). */
+  reload(): void;
+}
+
+export type BrowserMethod = (
+  input: Record<string, unknown>,
+  context: MethodContext,
+) => Promise<unknown>;
+
+/** A tool-level failure with its own code (the agent sees it as the tool's error). */
+export function toolFailure(code: string, message: string, category: ErrorCategory) {
+  return new CallFailure({ code, message, category, retryable: false });
+}
+
+/** The tab a browser tool works on: `tabId` when given, else the focused window's active tab. */
+export async function targetTab(input: Record<string, unknown>): Promise<chrome.tabs.Tab> {
+  if (typeof input.tabId === "number") {
+    const tab = await chrome.tabs.get(input.tabId).catch(() => undefined);
+    if (tab) return tab;
+    throw new CallFailure(
+      hubError("TAB_NOT_FOUND", `No tab ${input.tabId} is open. Call browser_list_tabs for ids.`),
+    );
+  }
+  const [focused] = await chrome.tabs.query({ active: true, lastFocusedWindow: true });
+  const tab = focused ?? (await chrome.tabs.query({ active: true }))[0];
+  if (tab?.id !== undefined) return tab;
+  throw new CallFailure(
+    hubError("TAB_NOT_FOUND", "No browser tab is open. Open one, or pass a tabId."),
+  );
+}
+
+/**
+ * The target tab (see `targetTab`), which must show an http(s) page; otherwise NOT_A_WEB_PAGE,
+ * whose message goes on with `why` (", so it has no cookies. …").
+ */
+export async function webPageTab(
+  input: Record<string, unknown>,
+  why: string,
+): Promise<{ tab: chrome.tabs.Tab; tabId: number; url: string }> {
+  const tab = await targetTab(input);
+  const tabId = tab.id!;
+  const url = tab.url ?? "";
+  if (!/^https?:/i.test(url)) {
+    throw toolFailure(
+      "NOT_A_WEB_PAGE",
+      `Tab ${tabId} shows ${url || "no page"}, not a web page${why}`,
+      "validation",
+    );
+  }
+  return { tab, tabId, url };
+}
+
+/** The first frame's result of `chrome.scripting.executeScript`. */
+export function firstResult<T>(frames: chrome.scripting.InjectionResult<unknown>[]): T {
+  if (!frames[0]) throw new Error("the page returned no result");
+  return frames[0].result as T;
+}

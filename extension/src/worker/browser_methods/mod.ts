@@ -1,0 +1,79 @@
+/** The method router for built-in tools: `tool.dispatch` with `kind: "browser"` lands here. */
+import type { DispatchParams, DispatchResult } from "../../../../protocol/events.ts";
+import { hubError } from "../../../../protocol/errors.ts";
+import { CallFailure } from "../tab_calls.ts";
+import type { BrowserMethod, MethodContext } from "./browser_method.ts";
+import { domClick } from "./dom_click.ts";
+import { pageText } from "./page_text.ts";
+import { pageHtml } from "./page_html.ts";
+import { domQuery } from "./dom_query.ts";
+import { domWait } from "./dom_wait.ts";
+import { domType } from "./dom_type.ts";
+import { domSelect } from "./dom_select.ts";
+import { domKey } from "./dom_key.ts";
+import { domScroll } from "./dom_scroll.ts";
+import { domHover } from "./dom_hover.ts";
+import { scriptingExecute } from "./scripting_execute.ts";
+import { tabsList } from "./tabs_list.ts";
+import { tabsNavigate } from "./tabs_navigate.ts";
+import { tabsOpen } from "./tabs_open.ts";
+import { tabsClose } from "./tabs_close.ts";
+import { tabsFocus } from "./tabs_focus.ts";
+import { tabsReload } from "./tabs_reload.ts";
+import { tabsBack, tabsForward } from "./tabs_history.ts";
+import { windowsList } from "./windows_list.ts";
+import { extensionState } from "./extension_state.ts";
+import { extensionLogs } from "./extension_logs.ts";
+import { extensionReload } from "./extension_reload.ts";
+import { tabsScreenshot } from "./tabs_screenshot.ts";
+import { pageConsole } from "./page_console.ts";
+import { cookiesGet } from "./cookies_get.ts";
+
+/** Every method this extension can run, by name. Add a tool: one file, one line here. */
+export const BROWSER_METHODS: Record<string, BrowserMethod> = {
+  "tabs.list": tabsList,
+  "tabs.navigate": tabsNavigate,
+  "tabs.open": tabsOpen,
+  "tabs.close": tabsClose,
+  "tabs.focus": tabsFocus,
+  "tabs.reload": tabsReload,
+  "tabs.back": tabsBack,
+  "tabs.forward": tabsForward,
+  "windows.list": windowsList,
+  "extension.state": extensionState,
+  "extension.logs": extensionLogs,
+  "extension.reload": extensionReload,
+  "page.text": pageText,
+  "page.html": pageHtml,
+  "dom.query": domQuery,
+  "dom.wait": domWait,
+  "dom.click": domClick,
+  "dom.type": domType,
+  "dom.select": domSelect,
+  "dom.key": domKey,
+  "dom.scroll": domScroll,
+  "dom.hover": domHover,
+  "tabs.screenshot": tabsScreenshot,
+  "page.console": pageConsole,
+  "cookies.get": cookiesGet,
+  "scripting.execute": scriptingExecute,
+};
+
+export async function dispatchBrowserTool(
+  params: DispatchParams,
+  context: MethodContext,
+): Promise<DispatchResult> {
+  const method = params.method && Object.hasOwn(BROWSER_METHODS, params.method)
+    ? BROWSER_METHODS[params.method]
+    : undefined;
+  if (!method) {
+    throw new CallFailure(hubError(
+      "TOOL_NOT_FOUND",
+      `This extension cannot run ${params.tool} (method "${params.method}"). Update the ` +
+        'extension: run "hub start" and reload it in chrome://extensions.',
+    ));
+  }
+  const value = await method(params.input, context);
+  const tabId = (value as { tabId?: unknown })?.tabId;
+  return typeof tabId === "number" ? { ok: true, value, tabId } : { ok: true, value };
+}

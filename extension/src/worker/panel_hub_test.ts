@@ -1,0 +1,94 @@
+/// <reference lib="deno.ns" />
+import { assertEquals } from "../../../tests/helpers/assert.ts";
+import { commandError, createPanelHub } from "./panel_hub.ts";
+import { PANEL_PORT, type PanelCommand, type PanelState } from "../shared/panel_messages.ts";
+
+Deno.test("commands the panel may send are accepted; anything else says what is missing", () => {
+  const ok = (command: unknown) => commandError({ requestId: 1, command });
+  assertEquals(ok({ type: "setPluginPermission", plugin: "x", permission: "ask" }), undefined);
+  assertEquals(
+    ok({ type: "setToolPermission", plugin: "x", tool: "t", permission: "off" }),
+    undefined,
+  );
+  assertEquals(ok({ type: "setSkipPermissions", enabled: true }), undefined);
+  assertEquals(ok({ type: "confirm", id: "c", decision: "deny" }), undefined);
+  assertEquals(ok({ type: "reconnect" }), undefined);
+  assertEquals(
+    ok({ type: "setPluginPermission", plugin: "x", permission: "always" }),
+    "needs plugin, permission",
+  );
+  assertEquals(
+    ok({ type: "confirm", id: "c", decision: "maybe" }),
+    "needs id and decision (allow or deny)",
+  );
+  assertEquals(ok({ type: "explode" }), 'unknown command "explode"');
+  assertEquals(
+    commandError({ command: { type: "reconnect" } }),
+    "a panel message needs a numeric requestId",
+  );
+});
+
+/** A runtime port double: what the hub posts, and a way to send it messages. */
+function fakePort(name = PANEL_PORT) {
+  const posted: unknown[] = [];
+  const listeners: { message: ((m: unknown) => void)[]; disconnect: (() => void)[] } = {
+    message: [],
+    disconnect: [],
+  };
+  const port = {
+    name,
+    postMessage: (m: unknown) => posted.push(m),
+    disconnect: () => {},
+    onMessage: { addListener: (f: (m: unknown) => void) => listeners.message.push(f) },
+    onDisconnect: { addListener: (f: () => void) => listeners.disconnect.push(f) },
+  } as unknown as chrome.runtime.Port;
+  return {
+    port,
+    posted,
+    send: (m: unknown) => listeners.message.forEach((f) => f(m)),
+    disconnect: () => listeners.disconnect.forEach((f) => f()),
+  };
+}
+
+const tick = (ms = 40) => new Promise((r) => setTimeout(r, ms));
+
+Deno.test("a panel gets the state on connect and after changes; commands get replies", async () => {
+  const outsider = fakePort();
+  let version = 0;
+  const ran: PanelCommand[] = [];
+  let opened = 0;
+  const hub = createPanelHub({
+    state: () => Promise.resolve({ extensionVersion: String(++version) } as PanelState),
+    run: (command) => {
+      ran.push(command);
+      return command.type === "reconnect" ? Promise.reject(new Error("no")) : Promise.resolve();
+    },
+    onOpen: () => opened++,
+    warn: () => {},
+    isPanelPage: (port) => port !== outsider.port,
+  });
+  assertEquals(hub.accept(fakePort("hub-page").port), false);
+  assertEquals(hub.accept(outsider.port), true, "taken, but refused");
+  assertEquals(hub.isOpen(), false);
+  const panel = fakePort();
+  assertEquals(hub.accept(panel.port), true);
+  assertEquals([hub.isOpen(), opened], [true, 1]);
+  await tick();
+  hub.changed();
+  hub.changed(); // coalesced with the first
+  await tick();
+  assertEquals(panel.posted.length, 2);
+  panel.send({ requestId: 7, command: { type: "setSkipPermissions", enabled: false } });
+  panel.send({ requestId: 8, command: { type: "reconnect" } });
+  panel.send({ requestId: 9, command: { type: "bogus" } });
+  await tick();
+  const replies = panel.posted.slice(2) as { requestId: number }[];
+  assertEquals(replies.sort((a, b) => a.requestId - b.requestId), [
+    { type: "reply", requestId: 7, ok: true },
+    { type: "reply", requestId: 8, ok: false, error: "no" },
+    { type: "reply", requestId: 9, ok: false, error: 'Bad command: unknown command "bogus".' },
+  ]);
+  assertEquals(ran.length, 2);
+  panel.disconnect();
+  assertEquals(hub.isOpen(), false);
+});

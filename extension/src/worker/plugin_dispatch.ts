@@ -1,0 +1,145 @@
+/**
+ * `tool.dispatch` for plugin tools: picks the tab (exactly the requested `tabId`, checked against
+ * the plugin's patterns and instance, or the best ready tab), runs the handler through the
+ * adapter in the page's MAIN world, and returns its `{ ok, value | error }` envelope with the tab
+ * it ran in. Calls travel the tab's bridge port (page_links.ts); a page that lost the adapter
+ * (it navigated) or its port (the worker restarted) gets them injected again first.
+ */
+import type { AdapterCall, AdapterResult } from "../../../protocol/adapter.ts";
+import type { DispatchParams, DispatchResult, SyncPlugin } from "../../../protocol/events.ts";
+import { hubError } from "../../../protocol/errors.ts";
+import { instanceOfUrl } from "../../../protocol/plugin_settings.ts";
+import type { Injector } from "./injector.ts";
+import type { PageLinks } from "./page_links.ts";
+import { pluginMatches, type PluginStore } from "./plugin_store.ts";
+import { rankTabs } from "./tab_ranking.ts";
+import { CallFailure, type TabCalls } from "./tab_calls.ts";
+import type { TabTracker } from "./tab_tracker.ts";
+
+export interface PluginDispatchDeps {
+  store: PluginStore;
+  injector: Injector;
+  tracker: TabTracker;
+  calls: TabCalls;
+  links: PageLinks;
+}
+
+/** How long a freshly injected bridge may take to open its port. */
+const BRIDGE_WAIT_MS = 3_000;
+
+const fail = (...args: Parameters<typeof hubError>) => new CallFailure(hubError(...args));
+
+function belongs(plugin: SyncPlugin, tab: chrome.tabs.Tab, instance?: { name: string }) {
+  if (!pluginMatches(plugin, tab.url)) return false;
+  return !instance || instanceOfUrl(plugin.instances, tab.url ?? "") === instance.name;
+}
+
+async function requestedTab(plugin: SyncPlugin, params: DispatchParams): Promise<chrome.tabs.Tab> {
+  const tabId = params.tabId!;
+  const tab = await chrome.tabs.get(tabId).catch(() => undefined);
+  if (!tab) {
+    throw fail("TAB_NOT_FOUND", `No tab ${tabId} is open. Call plugin_list_tabs for valid ids.`);
+  }
+  if (!belongs(plugin, tab, params.instance)) {
+    const of = params.instance ? ` (instance "${params.instance.name}")` : "";
+    throw fail(
+      "TAB_NOT_FOUND",
+      `Tab ${tabId} shows ${
+        tab.url ?? "a page"
+      }, which is not a ${plugin.displayName}${of} page. ` +
+        "Call plugin_list_tabs for valid ids, or omit tabId.",
+    );
+  }
+  return tab;
+}
+
+async function bestTab(
+  plugin: SyncPlugin,
+  params: DispatchParams,
+  tracker: TabTracker,
+): Promise<chrome.tabs.Tab> {
+  const [tabs, focused] = await Promise.all([
+    chrome.tabs.query({}),
+    chrome.windows.getLastFocused().catch(() => undefined),
+  ]);
+  const mine = tabs.filter((t) => t.id !== undefined && belongs(plugin, t, params.instance));
+  const ready = mine.filter((t) => tracker.isReady(t.id!, plugin.name));
+  const label = plugin.displayName + (params.instance ? ` (${params.instance.name})` : "");
+  if (mine.length === 0) {
+    throw fail("TAB_CLOSED", `No ${label} tab is open. Open one (and sign in), then try again.`);
+  }
+  if (ready.length === 0) {
+    throw fail(
+      "TAB_UNAVAILABLE",
+      `A ${label} tab is open (${mine[0].url}) but the plugin is not ready there, usually ` +
+        "because you are not signed in. Sign in in that tab, then try again.",
+    );
+  }
+  return rankTabs(ready, focused?.id)[0];
+}
+
+export type PluginDispatcher = (params: DispatchParams) => Promise<DispatchResult>;
+
+/**
+ * The dispatcher remembers the best tab per plugin and instance until anything about tabs,
+ * windows or readiness changes (the tracker's epoch), so a stream of calls costs one
+ * `executeScript` each and no tab queries.
+ */
+export function createPluginDispatcher(deps: PluginDispatchDeps): PluginDispatcher {
+  const chosen = new Map<string, { epoch: number; tabId: number }>();
+
+  async function pickTab(plugin: SyncPlugin, params: DispatchParams): Promise<number> {
+    if (params.tabId !== undefined) return (await requestedTab(plugin, params)).id!;
+    const key = `${plugin.name}\n${params.instance?.name ?? ""}`;
+    const epoch = deps.tracker.epoch();
+    const cached = chosen.get(key);
+    if (cached?.epoch === epoch) return cached.tabId;
+    const tabId = (await bestTab(plugin, params, deps.tracker)).id!;
+    chosen.set(key, { epoch, tabId });
+    return tabId;
+  }
+
+  return (params) => dispatchPluginTool(params, deps, pickTab);
+}
+
+async function dispatchPluginTool(
+  params: DispatchParams,
+  deps: PluginDispatchDeps,
+  pickTab: (plugin: SyncPlugin, params: DispatchParams) => Promise<number>,
+): Promise<DispatchResult> {
+  const plugin = deps.store.get(params.plugin);
+  if (!plugin) {
+    throw fail("TOOL_NOT_FOUND", `The extension does not know plugin "${params.plugin}" yet.`);
+  }
+  const tabId = await pickTab(plugin, params);
+  const request: AdapterCall = {
+    tool: params.baseTool ?? params.tool.slice(plugin.name.length + 2),
+    input: params.input,
+    dispatchId: params.dispatchId,
+    settings: params.settings ?? plugin.settings,
+    ...(params.instance ? { instance: params.instance } : {}),
+  };
+  const what = params.tool;
+  const run = () => deps.links.call(tabId, plugin.name, plugin.adapterHash, request);
+  let result = await deps.calls.run(tabId, what, run);
+  if ("missing" in result) {
+    // The page lost the adapter (it reloaded) or its bridge port (the worker restarted).
+    await deps.calls.run(tabId, what, async () => {
+      await deps.injector.ensure(tabId, plugin);
+      await deps.links.waitFor(tabId, BRIDGE_WAIT_MS);
+    });
+    result = await deps.calls.run(tabId, what, run);
+  }
+  if ("missing" in result) {
+    throw fail(
+      "EXTENSION_ERROR",
+      `The ${plugin.displayName} adapter did not load in tab ${tabId}.`,
+    );
+  }
+  return envelope(result, tabId);
+}
+
+function envelope(result: AdapterResult, tabId: number): DispatchResult {
+  if (result.ok) return { ok: true, value: result.value, tabId };
+  return { ok: false, error: result.error };
+}

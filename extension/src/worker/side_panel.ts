@@ -1,0 +1,178 @@
+/**
+ * Everything behind the side panel, in one place: what the hub last synced, the link's state and
+ * its diagnosed problem, tab states, recent calls, and confirmations waiting for the person (with
+ * the badge and notifications). background.ts feeds it the hub's messages and Chromium's events;
+ * panels get the state through panel_hub.ts and their commands run here.
+ */
+import type { ServerParams } from "../../../protocol/events.ts";
+import { createActivityLog } from "./activity_log.ts";
+import { createNotificationAlerts } from "./confirmation_alerts.ts";
+import { createConfirmationQueue } from "./confirmation_queue.ts";
+import type { Connection, LinkStatus } from "./connection.ts";
+import type { ExtensionLog } from "./extension_log.ts";
+import { readHubAddress } from "./hub_files.ts";
+import { diagnose, versionProblem } from "./link_diagnosis.ts";
+import { createPanelHub } from "./panel_hub.ts";
+import type { HubView, LinkProblem, PanelCommand, PanelState } from "../shared/panel_messages.ts";
+import type { PluginStore } from "./plugin_store.ts";
+import { createBadge } from "./status_badge.ts";
+import type { TabTracker } from "./tab_tracker.ts";
+
+export interface SidePanelDeps {
+  connection(): Connection;
+  store: PluginStore;
+  tracker: TabTracker;
+  log: ExtensionLog;
+}
+
+type SyncParams = ServerParams<"sync.full">;
+
+export function createSidePanel(deps: SidePanelDeps) {
+  const manifest = chrome.runtime.getManifest();
+  const extensionVersion = manifest.version_name ?? manifest.version;
+  let sync: SyncParams | undefined;
+  let problem: LinkProblem | undefined;
+  let diagnosing = 0;
+  const showBadge = createBadge();
+
+  const changed = () => {
+    showBadge(deps.connection().status(), queue.list().length);
+    panels.changed();
+  };
+  const activity = createActivityLog(changed);
+  const alerts = createNotificationAlerts({
+    panelOpen: () => panels.isOpen(),
+    respond: (id, decision) => respond(id, decision, false),
+    log: deps.log,
+  });
+  const queue = createConfirmationQueue({ onChange: changed, alerts, names });
+  const panels = createPanelHub({
+    state,
+    run,
+    onOpen: () => alerts.hideAll(),
+    warn: deps.log.warn,
+  });
+
+  function names(tool: string, plugin: string) {
+    const tools = plugin === "browser" ? sync?.browserTools : deps.store.get(plugin)?.tools;
+    return {
+      toolDisplayName: tools?.find((t) => t.name === tool)?.displayName,
+      pluginDisplayName: plugin === "browser" ? "Browser" : deps.store.get(plugin)?.displayName,
+    };
+  }
+
+  function hubView(): HubView | undefined {
+    if (!sync) return undefined;
+    return {
+      version: sync.hubVersion,
+      skipPermissions: sync.skipPermissions,
+      skipPermissionsForced: sync.skipPermissionsForced,
+      browserPermission: sync.browserPermission,
+      plugins: deps.store.all(),
+      browserTools: sync.browserTools,
+      disabledBrowserTools: sync.disabledBrowserTools,
+    };
+  }
+
+  async function state(): Promise<PanelState> {
+    const status = deps.connection().status();
+    const states = await deps.tracker.states();
+    const connected = status.state === "connected";
+    const linkProblem = connected
+      ? (sync ? versionProblem(sync.hubVersion, extensionVersion) : undefined)
+      : problem;
+    return {
+      extensionVersion,
+      link: {
+        state: status.state,
+        ...(status.port !== undefined ? { port: status.port } : {}),
+        ...(status.connectedAt !== undefined ? { connectedAt: status.connectedAt } : {}),
+        ...(linkProblem ? { problem: linkProblem } : {}),
+      },
+      ...(connected && sync ? { hub: hubView() } : {}),
+      tabs: Object.fromEntries(states.map((s) => [s.plugin, s])),
+      activity: activity.list(),
+      confirmations: queue.list(),
+    };
+  }
+
+  /** Sends the person's answer to the hub and takes the request off the queue. */
+  function respond(id: string, decision: "allow" | "deny", alwaysAllow: boolean) {
+    const peer = deps.connection().peer();
+    if (!queue.has(id) || !peer) {
+      throw new Error(
+        "This request is no longer waiting: it was answered elsewhere, cancelled " +
+          "by the agent, or it expired.",
+      );
+    }
+    peer.notify("confirmation.response", { id, decision, ...(alwaysAllow ? { alwaysAllow } : {}) });
+    deps.log.info(
+      `${decision === "allow" ? "Allowed" : "Denied"} call ${id}` +
+        (alwaysAllow ? " (always allow)" : ""),
+    );
+    queue.settle(id);
+    activity.answered(id);
+  }
+
+  async function run(command: PanelCommand): Promise<void> {
+    if (command.type === "reconnect") return deps.connection().takeOver();
+    if (command.type === "confirm") {
+      return respond(command.id, command.decision, command.alwaysAllow === true);
+    }
+    const peer = deps.connection().peer();
+    if (!peer) {
+      throw new Error(
+        "Not connected to the hub, so the change cannot be saved. Start the hub " +
+          '("hub start") and try again.',
+      );
+    }
+    const { type, ...params } = command;
+    const method = `config.${type}` as const;
+    await peer.request(method, params as never);
+  }
+
+  /** The link's state changed: show it, and find out why when it is down. */
+  function linkChanged(status: LinkStatus) {
+    if (status.state === "connected") problem = undefined;
+    if (status.state === "disconnected") {
+      queue.clear();
+      activity.interrupted();
+      const attempt = ++diagnosing;
+      void diagnose(status, {
+        extensionVersion,
+        readAddress: readHubAddress,
+        fetch: (...args) => fetch(...args),
+      }).then((found) => {
+        if (attempt !== diagnosing) return;
+        if (found?.kind !== problem?.kind) deps.log.info(`Not connected: ${found?.message}`);
+        problem = found;
+        changed();
+      });
+    }
+    changed();
+  }
+
+  return {
+    accept: (port: chrome.runtime.Port) => panels.accept(port),
+    notifications: alerts,
+    linkChanged,
+    /** Tabs, readiness or plugins changed. */
+    tabsChanged: () => panels.changed(),
+    synced(params: SyncParams) {
+      sync = params;
+      changed();
+    },
+    invocationStart: (p: ServerParams<"tool.invocationStart">) => activity.started(p),
+    invocationEnd(p: ServerParams<"tool.invocationEnd">) {
+      queue.settle(p.invocationId); // answered elsewhere, cancelled or timed out
+      activity.ended(p);
+    },
+    confirmationRequest(p: ServerParams<"confirmation.request">) {
+      activity.waiting(p);
+      queue.add(p);
+    },
+    state,
+  };
+}
+
+export type SidePanel = ReturnType<typeof createSidePanel>;

@@ -1,0 +1,109 @@
+/**
+ * Runs page work for a call in one tab and makes sure it ends: a tab that closes or navigates
+ * away mid-call fails the call at once (TAB_NAVIGATED, TAB_CLOSED) instead of leaving it to the
+ * hub's timeout.
+ */
+import { type ErrorPayload, hubError } from "../../../protocol/errors.ts";
+
+/** No call runs longer than the hub waits for one (SPEC "Limits": 5 minutes). */
+export const CALL_MAX_MS = 5 * 60_000;
+
+export class CallFailure extends Error {
+  constructor(readonly payload: ErrorPayload) {
+    super(payload.message);
+  }
+}
+
+export interface TabCalls {
+  /** Runs `work` for `tabId`; rejects with a CallFailure when the tab goes away first. */
+  run<T>(tabId: number, what: string, work: () => Promise<T>): Promise<T>;
+  /** The tab closed: fail its calls. */
+  closed(tabId: number): void;
+  /** The tab's document was replaced: fail its calls. */
+  navigated(tabId: number, url?: string): void;
+  /** Calls running in the tab (for tests and the side panel). */
+  running(tabId: number): number;
+}
+
+export function createTabCalls(): TabCalls {
+  const waiting = new Map<number, Set<(error: CallFailure) => void>>();
+
+  function failAll(tabId: number, error: CallFailure) {
+    const set = waiting.get(tabId);
+    if (!set) return;
+    waiting.delete(tabId);
+    for (const fail of set) fail(error);
+  }
+
+  return {
+    async run(tabId, what, work) {
+      let fail!: (error: CallFailure) => void;
+      const gone = new Promise<never>((_, reject) => (fail = reject));
+      let set = waiting.get(tabId);
+      if (!set) waiting.set(tabId, set = new Set());
+      set.add(fail);
+      const cap = setTimeout(() =>
+        fail(
+          new CallFailure(
+            hubError("TIMEOUT", `${what} ran longer than 5 minutes in tab ${tabId}; gave up.`),
+          ),
+        ), CALL_MAX_MS);
+      try {
+        return await Promise.race([work(), gone]);
+      } catch (error) {
+        if (error instanceof CallFailure) throw error;
+        throw await explain(tabId, what, error);
+      } finally {
+        clearTimeout(cap);
+        waiting.get(tabId)?.delete(fail);
+        if (waiting.get(tabId)?.size === 0) waiting.delete(tabId);
+      }
+    },
+    closed(tabId) {
+      failAll(
+        tabId,
+        new CallFailure(hubError("TAB_CLOSED", `Tab ${tabId} was closed while the call ran.`)),
+      );
+    },
+    navigated(tabId, url) {
+      const where = url ? ` (to ${url})` : "";
+      failAll(
+        tabId,
+        new CallFailure(
+          hubError(
+            "TAB_NAVIGATED",
+            `Tab ${tabId} navigated away${where} while the call ran, so its answer was lost. ` +
+              "Try again once the page has loaded.",
+          ),
+        ),
+      );
+    },
+    running: (tabId) => waiting.get(tabId)?.size ?? 0,
+  };
+}
+
+/** What Chromium says when a page is closed to extensions (chrome://, about:blank, Web Store). */
+const NOT_SCRIPTABLE =
+  /Cannot access (contents of url|a chrome|a chrome-extension)|cannot be scripted|Missing host permission/i;
+
+/** A failed `chrome.scripting` / `chrome.tabs` call as the error the agent should see. */
+async function explain(tabId: number, what: string, error: unknown): Promise<CallFailure> {
+  const message = (error as Error)?.message ?? String(error);
+  const exists = await chrome.tabs.get(tabId).then(() => true, () => false);
+  if (!exists) {
+    return new CallFailure(hubError("TAB_CLOSED", `Tab ${tabId} was closed while ${what} ran.`));
+  }
+  if (NOT_SCRIPTABLE.test(message)) {
+    return new CallFailure({
+      code: "PAGE_NOT_SCRIPTABLE",
+      message: `Chromium does not let extensions into the page in tab ${tabId} (${message}). ` +
+        "Pages such as about:blank, chrome:// and the Web Store are closed to them: use a tab " +
+        "with an http(s) page.",
+      category: "permission",
+      retryable: false,
+    });
+  }
+  return new CallFailure(
+    hubError("EXTENSION_ERROR", `The browser could not run ${what} in tab ${tabId}: ${message}`),
+  );
+}
