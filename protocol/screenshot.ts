@@ -1,6 +1,6 @@
 /**
- * What the hub's `browser_screenshot_tab` declaration and the extension's `tabs.screenshot` agree
- * on: the size limits and the answer's shape. Bytes are of the decoded image; base64 makes it a
+ * What the hub's `browser_screenshot_tab` and the extension's `tabs.screenshot` agree on: the size
+ * limits of its `maxBytes` input (browser_methods/tabs.ts) and the answer's shape. Bytes are of the decoded image; base64 makes it a
  * third larger. The upper bound keeps an image under 5 MB of base64, which common MCP clients and
  * models accept.
  */

@@ -1,32 +1,51 @@
 /**
- * A built-in tool declared as data: name, description, zod input and the extension method that
- * runs it. The pipeline validates, permits, audits and dispatches every one the same way, so a
- * new browser tool is one new file and one line in `mod.ts`.
+ * A built-in tool declared as data: name, description and the extension method that runs it.
+ * The method's input schema (descriptions, defaults, limits) comes from the method table in
+ * protocol/browser_methods/, which the extension's handlers are typed from too. The pipeline
+ * validates, permits, audits and dispatches every tool the same way, so a new browser tool is one
+ * method in that table, one file here and one line in `mod.ts`.
  */
 import { z } from "zod";
 import type { JsonSchema } from "../plugins/tool_schema.ts";
+import {
+  BROWSER_METHODS,
+  type BrowserInput,
+  type BrowserMethodName,
+} from "../../protocol/browser_methods/mod.ts";
 
 /** MCP content blocks a tool result may carry. */
 export type ContentBlock =
   | { type: "text"; text: string }
   | { type: "image"; data: string; mimeType: string };
 
-export interface BrowserTool {
+/** What a tool file declares; `M` is the extension method that runs it. */
+export interface BrowserToolDeclaration<M extends BrowserMethodName> {
   /** `browser_*` or `extension_*`. */
   name: string;
   displayName: string;
   description: string;
-  input: z.ZodObject;
   /** The extension method (`tool.dispatch` `method`) that runs the tool. */
-  method: string;
+  method: M;
   /** Turns the extension's value into content; default: the value as JSON text. */
+  toContent?: (value: unknown, context: ContentContext<BrowserInput<M>>) => Promise<ContentBlock[]>;
+}
+
+/** A declared tool with its method's input schema, as the pipeline uses it. */
+export interface BrowserTool {
+  name: string;
+  displayName: string;
+  description: string;
+  method: BrowserMethodName;
+  /** The method's input schema (from protocol/browser_methods/). */
+  input: z.ZodObject;
+  /** `context.input` is the input the catalog parsed with `input`. */
   toContent?: (value: unknown, context: ContentContext) => Promise<ContentBlock[]>;
 }
 
 /** What a tool's `toContent` may use besides the extension's value. */
-export interface ContentContext {
+export interface ContentContext<I = Record<string, unknown>> {
   /** The call's validated input (defaults applied). */
-  input: Record<string, unknown>;
+  input: I;
   /** Milliseconds since the epoch (the hub's clock). */
   now(): number;
   /**
@@ -34,6 +53,17 @@ export interface ContentContext {
    * the file's path. `name` must be a plain file name.
    */
   saveFile(name: string, bytes: Uint8Array): Promise<string>;
+}
+
+/** A tool from its declaration, with the input schema of the method it names. */
+export function browserTool<M extends BrowserMethodName>(
+  declaration: BrowserToolDeclaration<M>,
+): BrowserTool {
+  const { toContent, ...rest } = declaration;
+  const tool: BrowserTool = { ...rest, input: BROWSER_METHODS[declaration.method].input };
+  // The pipeline passes the input the catalog parsed with this same schema.
+  if (toContent) tool.toContent = toContent as BrowserTool["toContent"];
+  return tool;
 }
 
 export interface RegisteredBrowserTool extends BrowserTool {
@@ -70,8 +100,3 @@ export function parseWithZod(
     errors: result.error.issues.map((i) => `${i.path.join(".") || "input"}: ${i.message}`),
   };
 }
-
-/** The optional `tabId` most browser tools take. */
-export const tabIdField = z.number().int().min(1).optional().describe(
-  "Browser tab id (from browser_list_tabs). Omit to use the active tab of the focused window.",
-);

@@ -1,17 +1,11 @@
-import { z } from "zod";
-import { type BrowserTool, tabIdField } from "./browser_tool.ts";
-import { selectorField } from "./dom_fields.ts";
+import { browserTool } from "./browser_tool.ts";
 
-export const clickElement: BrowserTool = {
+export const clickElement = browserTool({
   name: "browser_click_element",
   displayName: "Click element",
   description: "Click the first element that matches a CSS selector (scrolled into view first; " +
     "a synthetic click, which runs the page's click handlers, follows links and submits " +
     "forms). Returns tabId, clicked, tag and text. Fails with ELEMENT_NOT_FOUND when nothing " +
     "matches, INVALID_SELECTOR for a bad selector.",
-  input: z.object({
-    selector: selectorField("the element to click"),
-    tabId: tabIdField,
-  }),
   method: "dom.click",
-};
+});

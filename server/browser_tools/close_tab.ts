@@ -1,13 +1,9 @@
-import { z } from "zod";
-import type { BrowserTool } from "./browser_tool.ts";
+import { browserTool } from "./browser_tool.ts";
 
-export const closeTab: BrowserTool = {
+export const closeTab = browserTool({
   name: "browser_close_tab",
   displayName: "Close tab",
   description: "Close a browser tab by its id (from browser_list_tabs); there is no default " +
     "tab. Returns { tabId, closed: true }. A tab id that is not open is TAB_NOT_FOUND.",
-  input: z.object({
-    tabId: z.number().int().min(1).describe("Id of the tab to close."),
-  }),
   method: "tabs.close",
-};
+});

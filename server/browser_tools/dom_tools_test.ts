@@ -8,7 +8,7 @@ import { clickElement } from "./click_element.ts";
 import { typeText } from "./type_text.ts";
 import { selectOption } from "./select_option.ts";
 import { pressKey } from "./press_key.ts";
-import { scroll, scrollModes } from "./scroll.ts";
+import { scroll } from "./scroll.ts";
 import { hoverElement } from "./hover_element.ts";
 import { BROWSER_TOOLS } from "./mod.ts";
 import type { BrowserTool } from "./browser_tool.ts";
@@ -99,7 +99,6 @@ Deno.test("browser_scroll takes one of selector, x/y or to (or none, to read the
   assertEquals(parsed(scroll, { x: 10, y: -20 }), { x: 10, y: -20 });
   assertEquals(parsed(scroll, { to: "bottom" }), { to: "bottom" });
   assertEquals(parsed(scroll, { selector: "#end" }), { selector: "#end" });
-  assertEquals(scrollModes({ x: 1, y: 2 }), 1);
   for (
     const args of [{ selector: "#a", y: 10 }, { to: "top", x: 0 }, { selector: "#a", to: "top" }]
   ) {

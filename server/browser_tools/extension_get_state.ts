@@ -1,7 +1,6 @@
-import { z } from "zod";
-import type { BrowserTool } from "./browser_tool.ts";
+import { browserTool } from "./browser_tool.ts";
 
-export const extensionGetState: BrowserTool = {
+export const extensionGetState = browserTool({
   name: "extension_get_state",
   displayName: "Get extension state",
   description: "Summarize the hub browser extension as its side panel shows it: " +
@@ -9,6 +8,5 @@ export const extensionGetState: BrowserTool = {
     "[{ name, version, permission, tabState, tabCount, tabs (at most 20: tabId, url, title, " +
     "ready), tools (count) }], pendingConfirmations, runningCalls. Use it to find out why a " +
     "plugin's tools are unavailable.",
-  input: z.object({}),
   method: "extension.state",
-};
+});

@@ -1,7 +1,6 @@
-import { z } from "zod";
-import { type BrowserTool, tabIdField } from "./browser_tool.ts";
+import { browserTool } from "./browser_tool.ts";
 
-export const getConsoleLogs: BrowserTool = {
+export const getConsoleLogs = browserTool({
   name: "browser_get_console_logs",
   displayName: "Get console logs",
   description:
@@ -14,18 +13,5 @@ export const getConsoleLogs: BrowserTool = {
     "1000 entries; dropped counts older ones it no longer holds, total the held entries that " +
     "match level. Texts are formatted like the console (objects as JSON-ish text), each cut at " +
     "2000 characters. Only http(s) pages: others fail with NOT_A_WEB_PAGE.",
-  input: z.object({
-    tabId: tabIdField,
-    level: z.enum(["debug", "info", "warn", "error"]).default("debug").describe(
-      "Minimum level to return (default debug: everything; console.log counts as info).",
-    ),
-    limit: z.number().int().min(1).max(1000).default(100).describe(
-      "Return at most this many of the newest matching entries (1-1000, default 100).",
-    ),
-    clear: z.boolean().default(false).describe(
-      "Empty the tab's log (every level) after reading it, so the next call sees only new " +
-        "messages (default false).",
-    ),
-  }),
   method: "page.console",
-};
+});

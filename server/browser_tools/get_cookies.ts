@@ -1,7 +1,6 @@
-import { z } from "zod";
-import { type BrowserTool, tabIdField } from "./browser_tool.ts";
+import { browserTool } from "./browser_tool.ts";
 
-export const getCookies: BrowserTool = {
+export const getCookies = browserTool({
   name: "browser_get_cookies",
   displayName: "Get cookies",
   description: "List the cookies the browser would send with a request to a tab's current URL, " +
@@ -10,9 +9,5 @@ export const getCookies: BrowserTool = {
     "for session cookies) }] }. Values longer than 4096 characters are cut with a marker. " +
     "Cookie values are often secrets (sessions): do not repeat them needlessly. Only http(s) " +
     "pages: others fail with NOT_A_WEB_PAGE.",
-  input: z.object({
-    tabId: tabIdField,
-    name: z.string().min(1).optional().describe("Return only cookies with this exact name."),
-  }),
   method: "cookies.get",
-};
+});

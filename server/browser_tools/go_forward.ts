@@ -1,15 +1,10 @@
-import { z } from "zod";
-import { type BrowserTool, tabIdField } from "./browser_tool.ts";
+import { browserTool } from "./browser_tool.ts";
 
-export const goForward: BrowserTool = {
+export const goForward = browserTool({
   name: "browser_go_forward",
   displayName: "Go forward",
   description: "Go one step forward in a tab's history, like the browser's Forward button, and " +
     "by default wait for the page (at most 25 s; an entry made by history.pushState counts as " +
     "loaded at once). Returns tabId, url, title, loaded. No later entry: NO_HISTORY.",
-  input: z.object({
-    tabId: tabIdField,
-    waitForLoad: z.boolean().default(true).describe("Wait for the page (default true)."),
-  }),
   method: "tabs.forward",
-};
+});

@@ -1,8 +1,6 @@
-import { z } from "zod";
-import { type BrowserTool, tabIdField } from "./browser_tool.ts";
-import { selectorField } from "./dom_fields.ts";
+import { browserTool } from "./browser_tool.ts";
 
-export const hoverElement: BrowserTool = {
+export const hoverElement = browserTool({
   name: "browser_hover_element",
   displayName: "Hover element",
   description: "Move the mouse onto the first element matching a CSS selector: scrolls it into " +
@@ -10,9 +8,5 @@ export const hoverElement: BrowserTool = {
     "mousemove events at its center (the previously hovered element gets the out/leave " +
     "events), so the page's hover handlers (menus, tooltips) run. CSS :hover styles do not " +
     "change. Returns tabId, tag and text.",
-  input: z.object({
-    selector: selectorField("the element to hover"),
-    tabId: tabIdField,
-  }),
   method: "dom.hover",
-};
+});

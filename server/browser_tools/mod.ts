@@ -1,4 +1,7 @@
-/** Every built-in browser tool, in listing order. Add a tool: one file, one line here. */
+/**
+ * Every built-in browser tool, in listing order. Add a tool: its method in
+ * protocol/browser_methods/, one file here, one line below.
+ */
 import { registerBrowserTool, type RegisteredBrowserTool } from "./browser_tool.ts";
 import { listTabs } from "./list_tabs.ts";
 import { navigateTab } from "./navigate_tab.ts";

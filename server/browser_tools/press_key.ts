@@ -1,7 +1,6 @@
-import { z } from "zod";
-import { type BrowserTool, tabIdField } from "./browser_tool.ts";
+import { browserTool } from "./browser_tool.ts";
 
-export const pressKey: BrowserTool = {
+export const pressKey = browserTool({
   name: "browser_press_key",
   displayName: "Press key",
   description: "Press a key in a tab's page: focuses the element matching selector (default: " +
@@ -15,18 +14,5 @@ export const pressKey: BrowserTool = {
     "scroll (use browser_scroll), shortcuts like Control+T do nothing. Returns tabId, key, " +
     "modifiers, target ({tag, id, name, type}) and effect (inserted, deleted, submitted, " +
     "clicked, prevented when the page cancelled the event, or none).",
-  input: z.object({
-    key: z.string().min(1).describe(
-      'A KeyboardEvent.key value: one character ("a", "A", "1", " ") or a name such as Enter, ' +
-        "Escape, Tab, Backspace, Delete, ArrowDown, PageUp, Home, F5.",
-    ),
-    modifiers: z.array(z.enum(["Alt", "Control", "Meta", "Shift"])).max(4).optional().describe(
-      "Modifier keys held during the press.",
-    ),
-    selector: z.string().min(1).optional().describe(
-      "CSS selector of the element to focus first. Omit to press on the focused element.",
-    ),
-    tabId: tabIdField,
-  }),
   method: "dom.key",
-};
+});

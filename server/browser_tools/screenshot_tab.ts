@@ -1,10 +1,6 @@
-import { z } from "zod";
 import { CallError } from "../calls/call_error.ts";
-import { type BrowserTool, type ContentBlock, tabIdField } from "./browser_tool.ts";
-
-import { DEFAULT_MAX_BYTES, MAX_MAX_BYTES, type Shot } from "../../protocol/screenshot.ts";
-
-export { DEFAULT_MAX_BYTES, MAX_MAX_BYTES };
+import { browserTool, type ContentBlock } from "./browser_tool.ts";
+import { DEFAULT_MAX_BYTES, type Shot } from "../../protocol/screenshot.ts";
 
 /** `screenshot-2025-01-02T03-04-05.678Z-tab7.png` (no colons, so it works on every OS). */
 export function screenshotFileName(time: number, tabId: number, format: string): string {
@@ -12,7 +8,7 @@ export function screenshotFileName(time: number, tabId: number, format: string):
   return `screenshot-${stamp}-tab${tabId}.${format === "jpeg" ? "jpg" : "png"}`;
 }
 
-export const screenshotTab: BrowserTool = {
+export const screenshotTab = browserTool({
   name: "browser_screenshot_tab",
   displayName: "Screenshot tab",
   description: "Capture the visible area of a tab (a background tab is brought to the front " +
@@ -22,17 +18,6 @@ export const screenshotTab: BrowserTool = {
     "SCREENSHOT_TOO_LARGE. save: true also writes the image to " +
     "<hub config dir>/screenshots/screenshot-<time>-tab<id>.png (or .jpg) and adds a text " +
     "block with the path.",
-  input: z.object({
-    tabId: tabIdField,
-    maxBytes: z.number().int().min(1000).max(MAX_MAX_BYTES).default(DEFAULT_MAX_BYTES)
-      .describe(
-        `Largest image to return, in bytes (1000-${MAX_MAX_BYTES}, default ` +
-          `${DEFAULT_MAX_BYTES}). A larger PNG comes back as a smaller JPEG.`,
-      ),
-    save: z.boolean().default(false).describe(
-      "Also save the image in the hub's screenshots folder and return its path (default false).",
-    ),
-  }),
   method: "tabs.screenshot",
   async toContent(value, { input, now, saveFile }) {
     const shot = value as Partial<Shot>;
@@ -50,7 +35,7 @@ export const screenshotTab: BrowserTool = {
           `this is a JPEG at quality ${shot.quality} (${shot.bytes} bytes).`,
       });
     }
-    if (input.save === true) {
+    if (input.save) {
       const name = screenshotFileName(now(), Number(shot.tabId), jpeg ? "jpeg" : "png");
       const bytes = Uint8Array.from(atob(shot.data), (c) => c.charCodeAt(0));
       const path = await saveFile(name, bytes).catch((error) => {
@@ -60,7 +45,7 @@ export const screenshotTab: BrowserTool = {
     }
     return content;
   },
-};
+});
 
 function saveFailed(name: string, error: unknown): CallError {
   return new CallError({

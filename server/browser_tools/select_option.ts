@@ -1,8 +1,6 @@
-import { z } from "zod";
-import { type BrowserTool, tabIdField } from "./browser_tool.ts";
-import { countSet, selectorField } from "./dom_fields.ts";
+import { browserTool } from "./browser_tool.ts";
 
-export const selectOption: BrowserTool = {
+export const selectOption = browserTool({
   name: "browser_select_option",
   displayName: "Select option",
   description: "Select an option of a <select> element, named by exactly one of value (the " +
@@ -11,14 +9,5 @@ export const selectOption: BrowserTool = {
     "the selection. Returns tabId and selected ([{value, label, index}], every selected " +
     "option). Fails with NOT_A_SELECT for other elements (click custom dropdowns instead) and " +
     "OPTION_NOT_FOUND, which lists the available options.",
-  input: z.object({
-    selector: selectorField("the <select>"),
-    tabId: tabIdField,
-    value: z.string().optional().describe("The option's value attribute."),
-    label: z.string().optional().describe("The option's visible text."),
-    index: z.number().int().min(0).optional().describe("The option's position, from 0."),
-  }).refine((input) => countSet(input, ["value", "label", "index"]) === 1, {
-    message: "pass exactly one of value, label or index to name the option",
-  }),
   method: "dom.select",
-};
+});

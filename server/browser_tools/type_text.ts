@@ -1,8 +1,6 @@
-import { z } from "zod";
-import { type BrowserTool, tabIdField } from "./browser_tool.ts";
-import { selectorField } from "./dom_fields.ts";
+import { browserTool } from "./browser_tool.ts";
 
-export const typeText: BrowserTool = {
+export const typeText = browserTool({
   name: "browser_type_text",
   displayName: "Type text",
   description: "Type text into an input, textarea or contenteditable element: focuses it, sets " +
@@ -12,16 +10,5 @@ export const typeText: BrowserTool = {
     "content now, at most 1000 characters) and, when submitting, submitted (form, enter or " +
     "blocked when the form's validation failed, with validationMessage). Fails with " +
     "NOT_EDITABLE when the element takes no text (disabled, read-only, not a text field).",
-  input: z.object({
-    selector: selectorField("the field"),
-    text: z.string().describe("The text to type (an empty string clears the field)."),
-    tabId: tabIdField,
-    clear: z.boolean().default(true).describe(
-      "Replace what the field holds (default true); false appends to it.",
-    ),
-    submit: z.boolean().default(false).describe(
-      "Submit the form afterwards (default false).",
-    ),
-  }),
   method: "dom.type",
-};
+});

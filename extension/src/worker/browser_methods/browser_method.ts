@@ -1,8 +1,14 @@
 /**
- * The extension side of the built-in `browser_*` / `extension_*` tools: each tool names an
- * extension method (server/browser_tools/), and each method is one file here that takes the
- * validated input and returns the tool's value, or throws a CallFailure.
+ * The extension side of the built-in `browser_*` / `extension_*` tools: each tool names a method
+ * of the table in protocol/browser_methods/, and each method is one file here that takes the
+ * parsed input (defaults applied, limits checked) and returns the tool's value, or throws a
+ * CallFailure.
  */
+import type {
+  BrowserInput,
+  BrowserMethodName,
+  BrowserResult,
+} from "../../../../protocol/browser_methods/mod.ts";
 import { hubError } from "../../../../protocol/errors.ts";
 import type { ErrorCategory } from "../../../../protocol/errors.ts";
 import { CallFailure, type TabCalls } from "../tab_calls.ts";
@@ -19,10 +25,19 @@ export interface MethodContext {
   reload(): void;
 }
 
-export type BrowserMethod = (
-  input: Record<string, unknown>,
+/** The handler of method `M`. */
+export type BrowserMethod<M extends BrowserMethodName> = (
+  input: BrowserInput<M>,
   context: MethodContext,
-) => Promise<unknown>;
+) => Promise<BrowserResult<M>>;
+
+/** One handler per method of the table: a missing, extra or misspelled name fails the check. */
+export type BrowserHandlers = { [M in BrowserMethodName]: BrowserMethod<M> };
+
+/** The part of an input that picks the tab. */
+export interface TabTarget {
+  tabId?: number;
+}
 
 /** A tool-level failure with its own code (the agent sees it as the tool's error). */
 export function toolFailure(code: string, message: string, category: ErrorCategory) {
@@ -30,8 +45,8 @@ export function toolFailure(code: string, message: string, category: ErrorCatego
 }
 
 /** The tab a browser tool works on: `tabId` when given, else the focused window's active tab. */
-export async function targetTab(input: Record<string, unknown>): Promise<chrome.tabs.Tab> {
-  if (typeof input.tabId === "number") {
+export async function targetTab(input: TabTarget): Promise<chrome.tabs.Tab> {
+  if (input.tabId !== undefined) {
     const tab = await chrome.tabs.get(input.tabId).catch(() => undefined);
     if (tab) return tab;
     throw new CallFailure(
@@ -51,7 +66,7 @@ export async function targetTab(input: Record<string, unknown>): Promise<chrome.
  * whose message goes on with `why` (", so it has no cookies. …").
  */
 export async function webPageTab(
-  input: Record<string, unknown>,
+  input: TabTarget,
   why: string,
 ): Promise<{ tab: chrome.tabs.Tab; tabId: number; url: string }> {
   const tab = await targetTab(input);

@@ -16,7 +16,7 @@ const SAME_SITE: Record<string, string> = {
   unspecified: "unspecified",
 };
 
-export const cookiesGet: BrowserMethod = async (input) => {
+export const cookiesGet: BrowserMethod<"cookies.get"> = async (input) => {
   const { tabId, url } = await webPageTab(
     input,
     ", so it has no cookies. Navigate the tab to an http(s) site first.",
@@ -25,7 +25,7 @@ export const cookiesGet: BrowserMethod = async (input) => {
   const storeId = stores.find((store) => store.tabIds.includes(tabId))?.id;
   const cookies = await chrome.cookies.getAll({
     url,
-    ...(typeof input.name === "string" ? { name: input.name } : {}),
+    ...(input.name !== undefined ? { name: input.name } : {}),
     ...(storeId ? { storeId } : {}),
   });
   return { tabId, url, cookies: cookies.map(describeCookie) };

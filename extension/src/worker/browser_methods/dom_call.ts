@@ -14,7 +14,14 @@ import {
   type DomOp,
   type KitOutcome,
 } from "../../page/dom_kit_types.ts";
-import { firstResult, type MethodContext, targetTab, toolFailure } from "./browser_method.ts";
+import type { DomAnswer } from "../../../../protocol/browser_methods/mod.ts";
+import {
+  firstResult,
+  type MethodContext,
+  type TabTarget,
+  targetTab,
+  toolFailure,
+} from "./browser_method.ts";
 
 /** The category of each error code the kit reports. */
 export const KIT_ERROR_CATEGORIES: Record<string, ErrorCategory> = {
@@ -79,12 +86,12 @@ export function kitFailure(outcome: { reason: string; message: string }): CallFa
  * with the tab id and the operation's value, or throws the tool's error.
  */
 export async function domCall(
-  input: Record<string, unknown>,
+  input: TabTarget,
   { calls }: MethodContext,
   tool: string,
   op: DomOp,
   args: Record<string, unknown>,
-): Promise<Record<string, unknown>> {
+): Promise<DomAnswer> {
   const tab = await targetTab(input);
   const tabId = tab.id!;
   const outcome = await calls.run(tabId, tool, () => runInTab(tabId, op, withoutUndefined(args)));

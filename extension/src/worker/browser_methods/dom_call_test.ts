@@ -6,6 +6,7 @@ import { createDomKit } from "../../page/dom_kit.ts";
 import { fail } from "../../page/dom_find.ts";
 import { DOM_KIT_FILE, DOM_KIT_GLOBAL } from "../../page/dom_kit_types.ts";
 import type { MethodContext } from "./browser_method.ts";
+import { parsedInput } from "./_parsed_input.ts";
 import { domCall } from "./dom_call.ts";
 import { pageText } from "./page_text.ts";
 import { domSelect } from "./dom_select.ts";
@@ -60,12 +61,15 @@ Deno.test("domCall injects the kit on first use, then reuses it", () =>
   inPage(async () => {
     const { chrome, injections } = fakeChrome({ text: (args) => ({ got: args }) });
     await withChrome(chrome, async () => {
-      const first = await pageText({ tabId: 7, selector: "main", maxLength: 50 }, context);
+      const first = await pageText(
+        parsedInput("page.text", { tabId: 7, selector: "main", maxLength: 50 }),
+        context,
+      );
       assertEquals(first, { tabId: 7, got: { selector: "main", maxLength: 50 } });
       assertEquals(injections.map((i) => i.files ?? "func"), ["func", [DOM_KIT_FILE], "func"]);
       assertEquals(injections[1].target, { tabId: 7 });
       // Without a tabId: the active tab. Undefined fields are dropped, not sent.
-      const second = await pageText({ maxLength: 10 }, context);
+      const second = await pageText(parsedInput("page.text", { maxLength: 10 }), context);
       assertEquals(second, { tabId: 7, got: { maxLength: 10 } });
       assertEquals(injections.length, 4, "no second injection of the file");
     });
@@ -79,7 +83,10 @@ Deno.test("domCall replaces a kit of another version", () =>
     });
     const { chrome, injections } = fakeChrome({ text: () => ({ fresh: true }) });
     await withChrome(chrome, async () => {
-      assertEquals(await pageText({ tabId: 7 }, context), { tabId: 7, fresh: true });
+      assertEquals(await pageText(parsedInput("page.text", { tabId: 7 }), context), {
+        tabId: 7,
+        fresh: true,
+      });
       assertEquals(injections.filter((i) => i.files).length, 1);
     });
   }));
@@ -98,7 +105,9 @@ Deno.test("a failure the kit reports is the tool's error, with its category", ()
       },
     });
     await withChrome(chrome, async () => {
-      const option = await failureOf(domSelect({ tabId: 7, selector: "#c", value: "x" }, context));
+      const option = await failureOf(
+        domSelect(parsedInput("dom.select", { tabId: 7, selector: "#c", value: "x" }), context),
+      );
       assertEquals(option.payload.code, "OPTION_NOT_FOUND");
       assertEquals(option.payload.category, "not_found");
       assertEquals(option.payload.retryable, false);
@@ -114,10 +123,10 @@ Deno.test("a kit that will not install is EXTENSION_ERROR; a closed tab is TAB_N
   inPage(async () => {
     const { chrome } = fakeChrome({}, false);
     await withChrome(chrome, async () => {
-      const missing = await failureOf(pageText({ tabId: 7 }, context));
+      const missing = await failureOf(pageText(parsedInput("page.text", { tabId: 7 }), context));
       assertEquals(missing.payload.code, "EXTENSION_ERROR");
       assertMatch(missing.payload.message, /dom_kit\.js/);
-      const gone = await failureOf(pageText({ tabId: 99 }, context));
+      const gone = await failureOf(pageText(parsedInput("page.text", { tabId: 99 }), context));
       assertEquals(gone.payload.code, "TAB_NOT_FOUND");
     });
   }));

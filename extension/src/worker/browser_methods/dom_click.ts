@@ -7,5 +7,5 @@
 import type { BrowserMethod } from "./browser_method.ts";
 import { domCall } from "./dom_call.ts";
 
-export const domClick: BrowserMethod = (input, context) =>
+export const domClick: BrowserMethod<"dom.click"> = (input, context) =>
   domCall(input, context, "browser_click_element", "click", { selector: input.selector });

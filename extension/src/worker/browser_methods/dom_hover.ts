@@ -5,5 +5,5 @@
 import type { BrowserMethod } from "./browser_method.ts";
 import { domCall } from "./dom_call.ts";
 
-export const domHover: BrowserMethod = (input, context) =>
+export const domHover: BrowserMethod<"dom.hover"> = (input, context) =>
   domCall(input, context, "browser_hover_element", "hover", { selector: input.selector });

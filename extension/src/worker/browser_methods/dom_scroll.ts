@@ -5,7 +5,7 @@
 import type { BrowserMethod } from "./browser_method.ts";
 import { domCall } from "./dom_call.ts";
 
-export const domScroll: BrowserMethod = (input, context) =>
+export const domScroll: BrowserMethod<"dom.scroll"> = (input, context) =>
   domCall(input, context, "browser_scroll", "scroll", {
     selector: input.selector,
     x: input.x,

@@ -1,9 +1,8 @@
 /** `extension.logs` (extension_get_logs): the extension's own log, newest last. */
-import { LOG_LEVELS, type LogEntry, type LogLevel } from "../extension_log.ts";
+import type { LogEntry } from "../extension_log.ts";
 import type { BrowserMethod } from "./browser_method.ts";
 import { capText } from "../../../../protocol/text_cap.ts";
 
-export const DEFAULT_LOG_LIMIT = 100;
 /** One entry's message is cut after this many characters. */
 export const MAX_MESSAGE_CHARS = 2_000;
 
@@ -18,8 +17,5 @@ export function logView(entries: LogEntry[]) {
   };
 }
 
-export const extensionLogs: BrowserMethod = (input, { log }) => {
-  const minLevel = LOG_LEVELS.includes(input.level as LogLevel) ? input.level as LogLevel : "debug";
-  const limit = typeof input.limit === "number" ? input.limit : DEFAULT_LOG_LIMIT;
-  return Promise.resolve(logView(log.entries({ minLevel, limit })));
-};
+export const extensionLogs: BrowserMethod<"extension.logs"> = (input, { log }) =>
+  Promise.resolve(logView(log.entries({ minLevel: input.level, limit: input.limit })));

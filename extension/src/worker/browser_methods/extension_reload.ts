@@ -4,7 +4,10 @@
  */
 import type { BrowserMethod } from "./browser_method.ts";
 
-export const extensionReload: BrowserMethod = async (_input, { log, state, reload }) => {
+export const extensionReload: BrowserMethod<"extension.reload"> = async (
+  _input,
+  { log, state, reload },
+) => {
   const version = (await state()).extensionVersion;
   log.info("Reloading the extension for extension_reload");
   reload();

@@ -52,5 +52,5 @@ export function stateSummary(state: PanelState) {
   };
 }
 
-export const extensionState: BrowserMethod = async (_input, { state }) =>
+export const extensionState: BrowserMethod<"extension.state"> = async (_input, { state }) =>
   stateSummary(await state());

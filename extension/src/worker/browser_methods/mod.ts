@@ -1,8 +1,18 @@
-/** The method router for built-in tools: `tool.dispatch` with `kind: "browser"` lands here. */
+/**
+ * The method router for built-in tools: `tool.dispatch` with `kind: "browser"` lands here. The
+ * input is parsed with the method's schema from protocol/browser_methods/ before its handler runs.
+ */
 import type { DispatchParams, DispatchResult } from "../../../../protocol/events.ts";
+import {
+  type BrowserMethodName,
+  type BrowserResult,
+  isBrowserMethodName,
+  parseBrowserInput,
+} from "../../../../protocol/browser_methods/mod.ts";
+import { clip } from "../../../../protocol/clip.ts";
 import { hubError } from "../../../../protocol/errors.ts";
 import { CallFailure } from "../tab_calls.ts";
-import type { BrowserMethod, MethodContext } from "./browser_method.ts";
+import type { BrowserHandlers, BrowserMethod, MethodContext } from "./browser_method.ts";
 import { domClick } from "./dom_click.ts";
 import { pageText } from "./page_text.ts";
 import { pageHtml } from "./page_html.ts";
@@ -29,8 +39,8 @@ import { tabsScreenshot } from "./tabs_screenshot.ts";
 import { pageConsole } from "./page_console.ts";
 import { cookiesGet } from "./cookies_get.ts";
 
-/** Every method this extension can run, by name. Add a tool: one file, one line here. */
-export const BROWSER_METHODS: Record<string, BrowserMethod> = {
+/** The handler of every method, by name. Add a tool: its method in the table, one file, one line. */
+export const BROWSER_HANDLERS: BrowserHandlers = {
   "tabs.list": tabsList,
   "tabs.navigate": tabsNavigate,
   "tabs.open": tabsOpen,
@@ -63,17 +73,33 @@ export async function dispatchBrowserTool(
   params: DispatchParams,
   context: MethodContext,
 ): Promise<DispatchResult> {
-  const method = params.method && Object.hasOwn(BROWSER_METHODS, params.method)
-    ? BROWSER_METHODS[params.method]
-    : undefined;
-  if (!method) {
+  const { method } = params;
+  if (!isBrowserMethodName(method)) {
     throw new CallFailure(hubError(
       "TOOL_NOT_FOUND",
       `This extension cannot run ${params.tool} (method "${params.method}"). Update the ` +
         'extension: run "hub start" and reload it in chrome://extensions.',
     ));
   }
-  const value = await method(params.input, context);
+  const value = await run(method, params, context);
   const tabId = (value as { tabId?: unknown })?.tabId;
   return typeof tabId === "number" ? { ok: true, value, tabId } : { ok: true, value };
+}
+
+/** Parses the input with the method's schema, then runs its handler. */
+async function run<M extends BrowserMethodName>(
+  method: M,
+  params: DispatchParams,
+  context: MethodContext,
+): Promise<BrowserResult<M>> {
+  const parsed = parseBrowserInput(method, params.input);
+  if (!parsed.ok) {
+    throw new CallFailure(hubError(
+      "INVALID_ARGUMENTS",
+      `Invalid arguments for ${clip(params.tool, 100)} (method ${method}): ` +
+        `${parsed.problems.join("; ")}.`,
+    ));
+  }
+  const handler: BrowserMethod<M> = BROWSER_HANDLERS[method];
+  return await handler(parsed.input, context);
 }

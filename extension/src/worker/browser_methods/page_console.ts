@@ -4,6 +4,7 @@
  * in the page (see page/console_recorder.ts). Only messages since the page loaded are there, and
  * only for pages loaded after the extension was installed or reloaded.
  */
+import type { BrowserResult } from "../../../../protocol/browser_methods/mod.ts";
 import { type BrowserMethod, firstResult, webPageTab } from "./browser_method.ts";
 import {
   CONSOLE_BUFFER_KEY,
@@ -81,13 +82,11 @@ export function fitEntries(entries: ConsoleEntry[], budget = MAX_ANSWER_CHARS): 
   return entries.slice(first);
 }
 
-export const pageConsole: BrowserMethod = async (input, { calls }) => {
+export const pageConsole: BrowserMethod<"page.console"> = async (input, { calls }) => {
   const { tabId, url } = await webPageTab(
     input,
     "; console messages are recorded only on http(s) pages. Navigate the tab to a site first.",
   );
-  const minRank = LEVEL_RANK[(input.level as ConsoleLevel) ?? "debug"] ?? 0;
-  const limit = Math.min(Math.max(Math.floor(Number(input.limit ?? 100)), 1), 1000);
   const read = await calls.run(tabId, "browser_get_console_logs", async () =>
     firstResult<Read>(
       await chrome.scripting.executeScript({
@@ -97,9 +96,9 @@ export const pageConsole: BrowserMethod = async (input, { calls }) => {
         args: [
           CONSOLE_BUFFER_KEY,
           LEVEL_RANK,
-          minRank,
-          limit,
-          input.clear === true,
+          LEVEL_RANK[input.level],
+          input.limit,
+          input.clear,
           MAX_ENTRY_CHARS,
         ],
       }),
@@ -107,13 +106,13 @@ export const pageConsole: BrowserMethod = async (input, { calls }) => {
   return answer(tabId, url, read);
 };
 
-function answer(tabId: number, url: string, read: Read | null) {
+function answer(tabId: number, url: string, read: Read | null): BrowserResult<"page.console"> {
   if (!read?.installed) read = { installed: false, entries: [], total: 0, dropped: 0 };
   const entries = fitEntries(read.entries).map((e) => ({
     ...e,
     time: new Date(Number.isFinite(e.time) ? e.time : 0).toISOString(),
   }));
-  const result: Record<string, unknown> = {
+  const result: BrowserResult<"page.console"> = {
     tabId,
     url,
     entries,

@@ -3,6 +3,7 @@ import { assert, assertEquals, assertMatch } from "../../../../tests/helpers/ass
 import { failureOf, withChrome } from "../_test_fixtures.ts";
 import { createTabCalls } from "../tab_calls.ts";
 import type { MethodContext } from "./browser_method.ts";
+import { parsedInput } from "./_parsed_input.ts";
 import { fitEntries, MAX_ANSWER_CHARS, pageConsole } from "./page_console.ts";
 import {
   CONSOLE_BUFFER_KEY,
@@ -58,7 +59,9 @@ type Answer = {
 
 Deno.test("entries come back oldest first with ISO times, dropped and total", async () => {
   await withPage("https://example.com/", sample(), async () => {
-    const value = await pageConsole({ tabId: 4 }, context) as Answer & Record<string, unknown>;
+    const value = await pageConsole(parsedInput("page.console", { tabId: 4 }), context) as
+      & Answer
+      & Record<string, unknown>;
     assertEquals(value.tabId, 4);
     assertEquals(value.url, "https://example.com/");
     assertEquals(value.entries.map((e) => e.text), ["d", "l", "i", "w", "Uncaught Error: e"]);
@@ -71,12 +74,16 @@ Deno.test("entries come back oldest first with ISO times, dropped and total", as
 Deno.test("level is a minimum (log counts as info); limit keeps the newest", async () => {
   await withPage("https://example.com/", sample(), async () => {
     const levels = async (input: Record<string, unknown>) =>
-      ((await pageConsole({ tabId: 4, ...input }, context)) as Answer).entries.map((e) => e.level);
+      ((await pageConsole(parsedInput("page.console", { tabId: 4, ...input }), context)) as Answer)
+        .entries.map((e) => e.level);
     assertEquals(await levels({ level: "info" }), ["log", "info", "warn", "error"]);
     assertEquals(await levels({ level: "warn" }), ["warn", "error"]);
     assertEquals(await levels({ level: "error" }), ["error"]);
     assertEquals(await levels({ limit: 2 }), ["warn", "error"]);
-    const limited = await pageConsole({ tabId: 4, limit: 2 }, context) as Answer;
+    const limited = await pageConsole(
+      parsedInput("page.console", { tabId: 4, limit: 2 }),
+      context,
+    ) as Answer;
     assertEquals(limited.total, 5);
     assertMatch(limited.note!, /newest 2 of 5 .*larger limit/);
   });
@@ -85,17 +92,20 @@ Deno.test("level is a minimum (log counts as info); limit keeps the newest", asy
 Deno.test("clear empties the buffer after reading it", async () => {
   const buffer = sample();
   await withPage("https://example.com/", buffer, async () => {
-    const first = await pageConsole({ tabId: 4, level: "error", clear: true }, context) as Answer;
+    const first = await pageConsole(
+      parsedInput("page.console", { tabId: 4, level: "error", clear: true }),
+      context,
+    ) as Answer;
     assertEquals(first.entries.length, 1);
     assertEquals(buffer, { entries: [], dropped: 0 }, "every level is cleared");
-    const second = await pageConsole({ tabId: 4 }, context) as Answer;
+    const second = await pageConsole(parsedInput("page.console", { tabId: 4 }), context) as Answer;
     assertEquals([second.entries, second.total, second.dropped], [[], 0, 0]);
   });
 });
 
 Deno.test("a page without the recorder gives an empty list and says to reload", async () => {
   await withPage("https://example.com/", undefined, async () => {
-    const value = await pageConsole({ tabId: 4 }, context) as Answer;
+    const value = await pageConsole(parsedInput("page.console", { tabId: 4 }), context) as Answer;
     assertEquals(value.entries, []);
     assertMatch(value.note!, /loaded before the hub extension .* Reload the page/);
   });
@@ -104,14 +114,17 @@ Deno.test("a page without the recorder gives an empty list and says to reload", 
     "https://example.com/",
     { entries: "nope" } as unknown as ConsoleBuffer,
     async () => {
-      assertMatch((await pageConsole({ tabId: 4 }, context) as Answer).note!, /Reload the page/);
+      assertMatch(
+        (await pageConsole(parsedInput("page.console", { tabId: 4 }), context) as Answer).note!,
+        /Reload the page/,
+      );
     },
   );
 });
 
 Deno.test("a tab without a web page is NOT_A_WEB_PAGE", async () => {
   await withPage("about:blank", sample(), async () => {
-    const failed = await failureOf(pageConsole({ tabId: 4 }, context));
+    const failed = await failureOf(pageConsole(parsedInput("page.console", { tabId: 4 }), context));
     assertEquals(failed.payload.code, "NOT_A_WEB_PAGE");
   });
 });

@@ -5,7 +5,7 @@
 import type { BrowserMethod } from "./browser_method.ts";
 import { domCall } from "./dom_call.ts";
 
-export const pageText: BrowserMethod = (input, context) =>
+export const pageText: BrowserMethod<"page.text"> = (input, context) =>
   domCall(input, context, "browser_get_page_text", "text", {
     selector: input.selector,
     maxLength: input.maxLength,

@@ -46,10 +46,10 @@ async function evaluate(code: string): Promise<Outcome> {
   }
 }
 
-export const scriptingExecute: BrowserMethod = async (input, { calls }) => {
+export const scriptingExecute: BrowserMethod<"scripting.execute"> = async (input, { calls }) => {
   const tab = await targetTab(input);
   const tabId = tab.id!;
-  const code = String(input.code);
+  const { code } = input;
   const outcome = await calls.run(tabId, "browser_execute_script", async () =>
     firstResult<Outcome>(
       await chrome.scripting.executeScript({

@@ -5,6 +5,7 @@
  * happened. A same-document change (history.pushState entry, #fragment) loads nothing, so it
  * counts as loaded as soon as it happened.
  */
+import type { LoadedTab } from "../../../../protocol/browser_methods/mod.ts";
 import { hubError } from "../../../../protocol/errors.ts";
 import { CallFailure } from "../tab_calls.ts";
 
@@ -137,13 +138,6 @@ export function watchStart(tabId: number, timeoutMs: number): StartWatch {
   }
 
   return { started, cancel: () => done(false) };
-}
-
-export interface LoadedTab {
-  tabId: number;
-  url: string;
-  title: string;
-  loaded: boolean;
 }
 
 /**

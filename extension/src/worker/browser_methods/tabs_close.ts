@@ -2,8 +2,8 @@
 import { type BrowserMethod, targetTab } from "./browser_method.ts";
 import { tabActionFailure } from "./tab_load.ts";
 
-export const tabsClose: BrowserMethod = async (input, { log }) => {
-  const tab = await targetTab({ tabId: input.tabId });
+export const tabsClose: BrowserMethod<"tabs.close"> = async (input, { log }) => {
+  const tab = await targetTab(input);
   const tabId = tab.id!;
   await chrome.tabs.remove(tabId).catch(async (error) => {
     // Closed by someone else in the meantime: that is what the agent wanted.

@@ -4,8 +4,8 @@ import { tabActionFailure } from "./tab_load.ts";
 
 const WHAT = "browser_focus_tab";
 
-export const tabsFocus: BrowserMethod = async (input, { log }) => {
-  const tab = await targetTab({ tabId: input.tabId });
+export const tabsFocus: BrowserMethod<"tabs.focus"> = async (input, { log }) => {
+  const tab = await targetTab(input);
   const tabId = tab.id!;
   try {
     await chrome.tabs.update(tabId, { active: true });

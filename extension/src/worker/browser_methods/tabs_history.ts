@@ -9,7 +9,8 @@
  * taken in the page.
  */
 import { CallFailure } from "../tab_calls.ts";
-import { type BrowserMethod, targetTab, toolFailure } from "./browser_method.ts";
+import type { BrowserInput, LoadedTab } from "../../../../protocol/browser_methods/mod.ts";
+import { type MethodContext, targetTab, toolFailure } from "./browser_method.ts";
 import { loadedTab, tabActionFailure, watchLoad, watchStart } from "./tab_load.ts";
 
 export type Direction = "back" | "forward";
@@ -70,12 +71,13 @@ async function step(tabId: number, direction: Direction, url: string | undefined
   if (!(await stepInTab(tabId, direction))) throw noHistory(tabId, direction, url);
 }
 
-export function historyMethod(direction: Direction): BrowserMethod {
+/** The handler of `tabs.back` or `tabs.forward` (both take the same input). */
+export function historyMethod(direction: Direction) {
   const what = TOOL[direction];
-  return async (input, { log }) => {
+  return async (input: BrowserInput<"tabs.back">, { log }: MethodContext): Promise<LoadedTab> => {
     const tab = await targetTab(input);
     const tabId = tab.id!;
-    const watch = input.waitForLoad !== false ? watchLoad(tabId) : undefined;
+    const watch = input.waitForLoad ? watchLoad(tabId) : undefined;
     try {
       await step(tabId, direction, tab.url);
     } catch (error) {

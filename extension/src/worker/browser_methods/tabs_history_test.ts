@@ -5,6 +5,7 @@ import { createExtensionLog } from "../extension_log.ts";
 import { createTabCalls } from "../tab_calls.ts";
 import { fakeTabChrome, listenerCount } from "./_fake_tab_events.ts";
 import type { MethodContext } from "./browser_method.ts";
+import { parsedInput } from "./_parsed_input.ts";
 import { isNoHistoryError, tabsBack, tabsForward } from "./tabs_history.ts";
 
 const quiet = { debug() {}, info() {}, warn() {}, error() {} };
@@ -57,7 +58,8 @@ Deno.test("no entry for Chromium nor the page is NO_HISTORY (validation)", async
     const { chrome, steps, fake } = historyChrome(NO_ENTRY, page);
     await withChrome(chrome, async () => {
       for (const [method, direction] of [[tabsBack, "back"], [tabsForward, "forward"]] as const) {
-        const failure = await failureOf(method({ tabId: 4 }, context()));
+        const input = parsedInput(`tabs.${direction}`, { tabId: 4 });
+        const failure = await failureOf(method(input, context()));
         assertEquals([failure.payload.code, failure.payload.category], [
           "NO_HISTORY",
           "validation",
@@ -73,18 +75,24 @@ Deno.test("no entry for Chromium nor the page is NO_HISTORY (validation)", async
 Deno.test("entries Chromium skips are reached through the page's history", async () => {
   const sure = historyChrome(NO_ENTRY, "going");
   await withChrome(sure.chrome, async () => {
-    assertEquals(await tabsBack({ tabId: 4, waitForLoad: false }, context()), {
-      tabId: 4,
-      url: "http://app/a",
-      title: "A",
-      loaded: false,
-    });
+    assertEquals(
+      await tabsBack(parsedInput("tabs.back", { tabId: 4, waitForLoad: false }), context()),
+      {
+        tabId: 4,
+        url: "http://app/a",
+        title: "A",
+        loaded: false,
+      },
+    );
     assertEquals(sure.steps, ["back"]);
   });
   // Another origin's entry: the step counts once a navigation starts.
   const moved = historyChrome(NO_ENTRY, "maybe", true);
   await withChrome(moved.chrome, async () => {
-    const value = await tabsForward({ tabId: 4, waitForLoad: false }, context());
+    const value = await tabsForward(
+      parsedInput("tabs.forward", { tabId: 4, waitForLoad: false }),
+      context(),
+    );
     assertEquals((value as { tabId: number }).tabId, 4);
     assertEquals(listenerCount(moved.fake), 0);
   });
@@ -93,11 +101,15 @@ Deno.test("entries Chromium skips are reached through the page's history", async
 Deno.test("another browser error is EXTENSION_ERROR; an unknown tab is TAB_NOT_FOUND", async () => {
   const { chrome, steps } = historyChrome(new Error("Something else broke"));
   await withChrome(chrome, async () => {
-    const failure = await failureOf(tabsBack({ tabId: 4, waitForLoad: false }, context()));
+    const failure = await failureOf(
+      tabsBack(parsedInput("tabs.back", { tabId: 4, waitForLoad: false }), context()),
+    );
     assertEquals(failure.payload.code, "EXTENSION_ERROR");
     assertMatch(failure.message, /Something else broke/);
     assertEquals(steps, [], "only a no-history answer falls back to the page");
-    const missing = await failureOf(tabsForward({ tabId: 5 }, context()));
+    const missing = await failureOf(
+      tabsForward(parsedInput("tabs.forward", { tabId: 5 }), context()),
+    );
     assertEquals(missing.payload.code, "TAB_NOT_FOUND");
   });
 });

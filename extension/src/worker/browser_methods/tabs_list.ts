@@ -1,7 +1,7 @@
 /** `tabs.list` (browser_list_tabs): every open tab of every window. */
 import type { BrowserMethod } from "./browser_method.ts";
 
-export const tabsList: BrowserMethod = async () => {
+export const tabsList: BrowserMethod<"tabs.list"> = async () => {
   const tabs = await chrome.tabs.query({});
   return {
     tabs: tabs.filter((t) => t.id !== undefined && t.id >= 1).map((t) => ({

@@ -7,14 +7,14 @@ import { loadedTab, navigateAndWait, tabActionFailure } from "./tab_load.ts";
 
 const WHAT = "browser_navigate_tab";
 
-export const tabsNavigate: BrowserMethod = async (input, { log }) => {
+export const tabsNavigate: BrowserMethod<"tabs.navigate"> = async (input, { log }) => {
   const tab = await targetTab(input);
   const tabId = tab.id!;
-  const url = String(input.url);
+  const { url } = input;
   log.debug(`Navigating tab ${tabId} for ${WHAT}`, url);
   const loaded = await navigateAndWait(
     tabId,
-    input.waitForLoad !== false,
+    input.waitForLoad,
     () => chrome.tabs.update(tabId, { url }),
     (error) => tabActionFailure(tabId, WHAT, error),
   );

@@ -7,8 +7,8 @@ import { loadedTab, watchLoad } from "./tab_load.ts";
 
 const WHAT = "browser_open_tab";
 
-async function checkWindow(windowId: unknown): Promise<number | undefined> {
-  if (typeof windowId !== "number") return undefined;
+async function checkWindow(windowId: number | undefined): Promise<number | undefined> {
+  if (windowId === undefined) return undefined;
   const found = await chrome.windows.get(windowId).catch(() => undefined);
   if (found) return windowId;
   throw toolFailure(
@@ -18,16 +18,13 @@ async function checkWindow(windowId: unknown): Promise<number | undefined> {
   );
 }
 
-export const tabsOpen: BrowserMethod = async (input, { log }) => {
-  const url = String(input.url);
+export const tabsOpen: BrowserMethod<"tabs.open"> = async (input, { log }) => {
+  const { url, active } = input;
   const windowId = await checkWindow(input.windowId);
-  const active = input.active !== false;
   const created = await chrome.tabs.create({ url, active, windowId });
   const tabId = created.id!;
   log.info(`Opened tab ${tabId} for ${WHAT}`, url);
-  const loaded = input.waitForLoad !== false
-    ? await watchLoad(tabId, { started: true }).loaded
-    : false;
+  const loaded = input.waitForLoad ? await watchLoad(tabId, { started: true }).loaded : false;
   const now = await loadedTab(tabId, loaded, WHAT);
   return { tabId, windowId: created.windowId, url: now.url || url, title: now.title, loaded };
 };

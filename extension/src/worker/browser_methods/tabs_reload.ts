@@ -4,14 +4,14 @@ import { loadedTab, navigateAndWait, tabActionFailure } from "./tab_load.ts";
 
 const WHAT = "browser_reload_tab";
 
-export const tabsReload: BrowserMethod = async (input, { log }) => {
+export const tabsReload: BrowserMethod<"tabs.reload"> = async (input, { log }) => {
   const tab = await targetTab(input);
   const tabId = tab.id!;
-  const bypassCache = input.bypassCache === true;
+  const { bypassCache } = input;
   log.debug(`Reloading tab ${tabId}${bypassCache ? " (bypassing the cache)" : ""}`, tab.url);
   const loaded = await navigateAndWait(
     tabId,
-    input.waitForLoad !== false,
+    input.waitForLoad,
     () => chrome.tabs.reload(tabId, { bypassCache }),
     (error) => tabActionFailure(tabId, WHAT, error),
   );

@@ -7,7 +7,7 @@
  */
 import { type BrowserMethod, targetTab, toolFailure } from "./browser_method.ts";
 
-import { DEFAULT_MAX_BYTES, MAX_MAX_BYTES, type Shot } from "../../../../protocol/screenshot.ts";
+import { MAX_MAX_BYTES, type Shot } from "../../../../protocol/screenshot.ts";
 
 export const JPEG_QUALITIES = [80, 60, 40];
 const CAPTURE_RETRIES = 3;
@@ -18,10 +18,10 @@ export function base64Bytes(data: string): number {
   return Math.floor((data.length * 3) / 4) - padding;
 }
 
-export const tabsScreenshot: BrowserMethod = async (input, { calls }) => {
+export const tabsScreenshot: BrowserMethod<"tabs.screenshot"> = async (input, { calls }) => {
   const tab = await targetTab(input);
   const tabId = tab.id!;
-  const maxBytes = Math.min(Number(input.maxBytes) || DEFAULT_MAX_BYTES, MAX_MAX_BYTES);
+  const { maxBytes } = input;
   return await calls.run(tabId, "browser_screenshot_tab", async () => {
     if (!tab.active) {
       await chrome.tabs.update(tabId, { active: true });

@@ -18,7 +18,7 @@ export function windowSummary(window: chrome.windows.Window) {
   };
 }
 
-export const windowsList: BrowserMethod = async () => {
+export const windowsList: BrowserMethod<"windows.list"> = async () => {
   const windows = await chrome.windows.getAll({ populate: true });
   return { windows: windows.filter((w) => w.id !== undefined).map(windowSummary) };
 };

@@ -1,0 +1,119 @@
+/** Reading a page and acting on its elements; each runs in the page through the DOM kit. */
+import { z } from "zod";
+import { countSet, maxLengthField, selectorField, tabIdField } from "./fields.ts";
+import type { BrowserMethodSpec } from "./spec.ts";
+
+/** How many of the scroll modes (selector; x/y; to) an input uses. */
+export function scrollModes(input: Record<string, unknown>): number {
+  return countSet(input, ["selector", "to"]) + (countSet(input, ["x", "y"]) > 0 ? 1 : 0);
+}
+
+const elementOnly = (what: string) =>
+  z.object({
+    selector: selectorField(what),
+    tabId: tabIdField,
+  });
+
+export const DOM_METHODS = {
+  "page.text": {
+    input: z.object({
+      tabId: tabIdField,
+      selector: z.string().min(1).optional().describe(
+        'CSS selector of the part to read, e.g. "main" or "#results". Omit for the whole page.',
+      ),
+      maxLength: maxLengthField,
+    }),
+  },
+  "page.html": {
+    input: z.object({
+      tabId: tabIdField,
+      selector: z.string().min(1).optional().describe(
+        'CSS selector of the element to read, e.g. "form". Omit for the whole document.',
+      ),
+      maxLength: maxLengthField,
+    }),
+  },
+  "dom.query": {
+    input: z.object({
+      selector: z.string().min(1).describe(
+        'CSS selector, e.g. "a", "input, textarea, select" or "[role=button]".',
+      ),
+      tabId: tabIdField,
+      limit: z.number().int().min(1).max(100).default(20).describe(
+        "Most elements to describe (default 20, at most 100).",
+      ),
+    }),
+  },
+  "dom.wait": {
+    input: z.object({
+      selector: selectorField("the element to wait for"),
+      tabId: tabIdField,
+      state: z.enum(["attached", "visible"]).default("visible").describe(
+        '"visible" (default): wait for a visible match; "attached": any match, even hidden.',
+      ),
+      timeoutMs: z.number().int().min(0).max(25_000).default(10_000).describe(
+        "How long to wait, in milliseconds (default 10000, at most 25000).",
+      ),
+    }),
+  },
+  "dom.click": { input: elementOnly("the element to click") },
+  "dom.type": {
+    input: z.object({
+      selector: selectorField("the field"),
+      text: z.string().describe("The text to type (an empty string clears the field)."),
+      tabId: tabIdField,
+      clear: z.boolean().default(true).describe(
+        "Replace what the field holds (default true); false appends to it.",
+      ),
+      submit: z.boolean().default(false).describe("Submit the form afterwards (default false)."),
+    }),
+  },
+  "dom.select": {
+    input: z.object({
+      selector: selectorField("the <select>"),
+      tabId: tabIdField,
+      value: z.string().optional().describe("The option's value attribute."),
+      label: z.string().optional().describe("The option's visible text."),
+      index: z.number().int().min(0).optional().describe("The option's position, from 0."),
+    }).refine((input) => countSet(input, ["value", "label", "index"]) === 1, {
+      message: "pass exactly one of value, label or index to name the option",
+    }),
+  },
+  "dom.key": {
+    input: z.object({
+      key: z.string().min(1).describe(
+        'A KeyboardEvent.key value: one character ("a", "A", "1", " ") or a name such as ' +
+          "Enter, Escape, Tab, Backspace, Delete, ArrowDown, PageUp, Home, F5.",
+      ),
+      modifiers: z.array(z.enum(["Alt", "Control", "Meta", "Shift"])).max(4).optional()
+        .describe("Modifier keys held during the press."),
+      selector: z.string().min(1).optional().describe(
+        "CSS selector of the element to focus first. Omit to press on the focused element.",
+      ),
+      tabId: tabIdField,
+    }),
+  },
+  "dom.scroll": {
+    input: z.object({
+      tabId: tabIdField,
+      selector: z.string().min(1).optional().describe("CSS selector of the element to show."),
+      x: z.number().finite().optional().describe("Pixels to scroll right (negative: left)."),
+      y: z.number().finite().optional().describe("Pixels to scroll down (negative: up)."),
+      to: z.enum(["top", "bottom"]).optional().describe(
+        "Scroll to the top or bottom of the page.",
+      ),
+    }).refine((input) => scrollModes(input) <= 1, {
+      message: "pass only one of selector, x/y or to",
+    }),
+  },
+  "dom.hover": { input: elementOnly("the element to hover") },
+} satisfies Record<string, BrowserMethodSpec>;
+
+/** What the page kit answered, with the tab it ran in (fields per method: docs/browser_tools.md). */
+export interface DomAnswer {
+  tabId: number;
+  [field: string]: unknown;
+}
+
+/** What each method of this file answers. */
+export type DomResults = { [M in keyof typeof DOM_METHODS]: DomAnswer };
