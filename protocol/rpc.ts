@@ -3,6 +3,7 @@
  * frame into exactly one message or a ready-made error reply, and the standard error codes.
  * Both ends use this file, so a frame is judged the same way on either side.
  */
+import { MAX_MESSAGE_BYTES } from "./limits.ts";
 
 export const RPC_ERRORS = {
   PARSE_ERROR: -32700,
@@ -20,8 +21,8 @@ export const CLOSE_SECRET_ROTATED = 4001;
 /** The extension closes a link that stopped answering its pings. */
 export const CLOSE_NO_ANSWER = 4002;
 
-/** Frames larger than this are refused (SPEC "Limits": WebSocket max payload 10 MB). */
-export const MAX_FRAME_BYTES = 10 * 1024 * 1024;
+/** Frames larger than this are refused: the one message limit of every transport. */
+export const MAX_FRAME_BYTES = MAX_MESSAGE_BYTES;
 
 export type RpcId = string | number;
 

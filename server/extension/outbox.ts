@@ -10,14 +10,23 @@ import { MAX_FRAME_BYTES, type RpcMessage } from "../../protocol/rpc.ts";
 /** Notifications that wait for the next message. */
 export const DEFERRED_METHODS = new Set(["tool.invocationStart"]);
 
+/** The members of a WebSocket the hub's link uses (tests pass an in-memory one). */
+export type LinkSocket = Pick<
+  WebSocket,
+  "readyState" | "send" | "close" | "onopen" | "onmessage" | "onclose" | "onerror"
+>;
+
 export interface Outbox {
-  /** Sends (or, for deferred notifications, queues) one message; false if the socket is gone. */
-  send(message: RpcMessage): boolean;
+  /**
+   * Sends (or, for deferred notifications, queues) one message; false if the socket is gone.
+   * `text` is the message serialized, when the caller has it already.
+   */
+  send(message: RpcMessage, text?: string): boolean;
   /** Sends whatever waits. */
   flush(): void;
 }
 
-export function createOutbox(socket: WebSocket, onError: (error: Error) => void): Outbox {
+export function createOutbox(socket: LinkSocket, onError: (error: Error) => void): Outbox {
   let waiting: string[] = [];
 
   function write(text: string): boolean {
@@ -40,8 +49,7 @@ export function createOutbox(socket: WebSocket, onError: (error: Error) => void)
   }
 
   return {
-    send(message) {
-      const text = JSON.stringify(message);
+    send(message, text = JSON.stringify(message)) {
       const deferred = "method" in message && !("id" in message) &&
         DEFERRED_METHODS.has(message.method);
       if (deferred) {

@@ -60,3 +60,19 @@ Deno.test("flush() sends what waits; nothing is written to a closed socket", () 
   assertEquals(box.send(dispatch), false);
   assertEquals(frames, [start]);
 });
+
+Deno.test("a message already serialized by the caller goes out as that text", () => {
+  const texts: string[] = [];
+  const socket = {
+    readyState: WebSocket.OPEN,
+    send: (text: string) => void texts.push(text),
+  } as unknown as WebSocket;
+  const box = createOutbox(socket, () => {});
+  // Spaced out, so a re-serialized message would show.
+  const startText = JSON.stringify(start, null, 1);
+  const dispatchText = JSON.stringify(dispatch, null, 1);
+  box.send(start, startText);
+  box.send(dispatch, dispatchText);
+  box.send(end, "as given");
+  assertEquals(texts, [`[${startText},${dispatchText}]`, "as given"]);
+});

@@ -12,6 +12,7 @@
  */
 import { CLOSE_NO_ANSWER, CLOSE_REPLACED, CLOSE_SECRET_ROTATED } from "../../../protocol/rpc.ts";
 import { type HubProof, proveHub } from "../../../protocol/challenge.ts";
+import { RpcTransportError } from "../../../protocol/rpc_engine.ts";
 import { type HubAddress, readHubAddress, socketUrl } from "./hub_files.ts";
 import {
   createRpcPeer,
@@ -56,7 +57,7 @@ export interface Connection {
 export interface ConnectionEvents {
   onConnected(peer: RpcPeer): void;
   onStatus(status: LinkStatus): void;
-  /** The answer to a request whose result is too large to send (see rpc_peer.ts). */
+  /** The answer to a request whose result is too large to send (see protocol/rpc_engine.ts). */
   oversize?: OversizeAnswer;
 }
 
@@ -103,7 +104,7 @@ export function createConnection(handlers: ServerHandlers, events: ConnectionEve
     socket = undefined;
     clearInterval(pingTimer);
     clearTimeout(pongTimer);
-    current?.close("The connection to the hub closed");
+    current?.close(new RpcTransportError("The connection to the hub closed"));
     current = undefined;
     if (code === CLOSE_REPLACED) {
       // Another browser profile's extension took over. Retrying would take the link back and
@@ -193,7 +194,7 @@ export function createConnection(handlers: ServerHandlers, events: ConnectionEve
     clearTimeout(pongTimer);
     const ws = socket;
     socket = undefined;
-    current?.close("The connection to the hub was closed");
+    current?.close(new RpcTransportError("The connection to the hub was closed"));
     current = undefined;
     attempt = 0;
     if (ws instanceof WebSocket) ws.close(1000, "closed by the extension");
