@@ -1,6 +1,7 @@
 /**
- * Error categories and the error payload every transport and the audit log share (DESIGN.md §4).
- * A plugin's `ToolError` travels from the page to the agent in this shape.
+ * Error categories and the error payload every transport and the audit log share
+ * (docs/architecture.md, "Errors"). A plugin's `ToolError` travels from the page to the agent in
+ * this shape.
  */
 export const ERROR_CATEGORIES = [
   "validation",
@@ -29,8 +30,14 @@ export function isErrorCategory(value: unknown): value is ErrorCategory {
   return typeof value === "string" && (ERROR_CATEGORIES as readonly string[]).includes(value);
 }
 
-/** The hub's own error codes (DESIGN.md §4): what each means for an agent. */
+/**
+ * Every error code the hub and its extension produce themselves, with what it means for an agent
+ * (docs/http.md lists them). Build payloads with `hubError`, never inline, so a code has one
+ * category and one retryable flag on both sides of the link. A plugin's own codes (its
+ * `ToolError`s) are not listed: they travel as the plugin made them.
+ */
 export const HUB_ERRORS = {
+  // A call refused or failed by the hub.
   INVALID_ARGUMENTS: { category: "validation", retryable: false },
   TOOL_NOT_FOUND: { category: "not_found", retryable: false },
   TOOL_DISABLED: { category: "permission", retryable: false },
@@ -47,6 +54,17 @@ export const HUB_ERRORS = {
   CANCELLED: { category: "internal", retryable: true },
   EXTENSION_ERROR: { category: "internal", retryable: false },
   INTERNAL: { category: "internal", retryable: false },
+  // Reported from the extension or the page for one call.
+  RESULT_TOO_LARGE: { category: "validation", retryable: false },
+  PAGE_NOT_SCRIPTABLE: { category: "permission", retryable: false },
+  ADAPTER_ERROR: { category: "internal", retryable: false },
+  // Plugin management and settings (management tools, REST, the side panel).
+  PLUGIN_NOT_FOUND: { category: "not_found", retryable: false },
+  VERSION_MISMATCH: { category: "validation", retryable: false },
+  INVALID_REQUEST: { category: "validation", retryable: false },
+  INVALID_SETTINGS: { category: "validation", retryable: false },
+  RELOAD_FAILED: { category: "internal", retryable: false },
+  SAVE_FAILED: { category: "internal", retryable: false },
 } as const satisfies Record<string, { category: ErrorCategory; retryable: boolean }>;
 
 export type HubErrorCode = keyof typeof HUB_ERRORS;

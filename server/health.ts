@@ -1,4 +1,7 @@
-/** Builds the `/health` payload from the live facts of a running hub. */
+/**
+ * The `/health` payload: the facts of a running hub gathered from its parts (`createHealthReport`)
+ * and built into the payload (`buildHealth`, which tests also call with facts they make up).
+ */
 import type {
   AuditSummary,
   DiscoveryError,
@@ -8,6 +11,15 @@ import type {
   PluginDetail,
 } from "../protocol/health.ts";
 import { SDK_VERSION, STATE_SCHEMA_VERSION, VERSION } from "../protocol/version.ts";
+import type { HubConfig } from "../core/config/schema.ts";
+import type { PluginHost } from "./plugins/plugin_host.ts";
+import { toPluginDetail } from "./plugins/registry.ts";
+import type { TabStates } from "./extension/tab_states.ts";
+import type { PluginLogs } from "./extension/plugin_logs.ts";
+import type { ExtensionLink } from "./extension/link.ts";
+import { BROWSER_GROUP, type Catalog } from "./calls/catalog.ts";
+import type { AuditLog } from "./audit/audit_log.ts";
+import type { McpSessions } from "./mcp/sessions.ts";
 
 /** What the hub knows about itself at one moment; each subsystem contributes its part. */
 export interface HealthFacts {
@@ -91,4 +103,51 @@ export function buildHealth(facts: HealthFacts): HealthPayload {
   };
   if (facts.mode === "dev") payload.fileWatcher = facts.fileWatcher;
   return payload;
+}
+
+/** The parts of a running hub that `/health` reports on. */
+export interface HealthSources {
+  mode: "dev" | "production";
+  clock: () => number;
+  skipPermissions(): boolean;
+  config(): HubConfig;
+  plugins: PluginHost;
+  tabs: TabStates;
+  logs: PluginLogs;
+  catalog: Catalog;
+  link: Pick<ExtensionLink, "isConnected">;
+  sessions: Pick<McpSessions, "count">;
+  audit: Pick<AuditLog, "summary">;
+}
+
+/**
+ * The `/health` payload of a running hub, read from its parts at each call; uptime counts from
+ * this call, made when the hub starts.
+ */
+export function createHealthReport(sources: HealthSources): () => HealthPayload {
+  const startedAt = sources.clock();
+  return () => {
+    const { plugins, tabs, logs } = sources;
+    const browserToolNames = sources.catalog.allNames(BROWSER_GROUP);
+    return buildHealth({
+      mode: sources.mode,
+      startedAt,
+      now: sources.clock(),
+      skipPermissions: sources.skipPermissions(),
+      extensionConnections: sources.link.isConnected() ? 1 : 0,
+      mcpClients: sources.sessions.count(),
+      plugins: plugins.registry().plugins.map((p) =>
+        toPluginDetail(p, tabs.of(p.name), logs.size(p.name))
+      ),
+      failedPlugins: plugins.failedPlugins(),
+      discoveryErrors: plugins.discoveryErrors(),
+      browserToolNames,
+      disabledBrowserTools: sources.config().disabledBrowserTools.filter((n) =>
+        browserToolNames.includes(n)
+      ),
+      reloads: plugins.stats(),
+      fileWatcher: idleFileWatcher(),
+      audit: sources.audit.summary(),
+    });
+  };
 }

@@ -1,46 +1,42 @@
 /**
- * Assembles a hub from its parts: config store, secret, plugins, the extension link, the call
- * pipeline, MCP sessions, audit and routes. It holds no globals; everything it depends on comes in
- * through `HubOptions`, so tests build one on a temp dir.
+ * Assembles a hub from its parts and does nothing else: config and secret files, plugins, the
+ * extension link, the call pipeline, MCP sessions, audit, health and routes. What the parts do
+ * lives in them (reloads and reviews in plugins/plugin_lifecycle.ts, config changes and their
+ * announcements in config_changes.ts, REST mapping in routes.ts). It holds no globals; everything
+ * it depends on comes in through `HubOptions`, so tests build one on a temp dir. The parts are made
+ * in dependency order; the two late links are explicit: the extension link gets its handlers with
+ * `setHandlers`, and MCP sessions hear announcements through `onAnnounce`.
  */
 import { join } from "node:path";
 import type { HubPaths } from "../core/config/paths.ts";
-import { createConfigStore, parseConfigText } from "../core/config/config_store.ts";
 import type { HubConfig } from "../core/config/schema.ts";
-import { parseSecret } from "../core/config/secret.ts";
-import { liveFile } from "../core/config/live_file.ts";
+import { openHubFiles } from "./hub_files.ts";
 import type { Logger } from "./log/logger.ts";
 import { createHandler, type Handler } from "./http/handler.ts";
-import { HttpError } from "./http/http_error.ts";
+import { carriesSecret } from "./http/conn_trust.ts";
 import { createRoutes } from "./routes.ts";
 import { createPluginHost, type PluginHost, type ReloadSummary } from "./plugins/plugin_host.ts";
+import { createPluginLifecycle } from "./plugins/plugin_lifecycle.ts";
 import { type NpmRoot, npmRootFinder } from "./plugins/npm_root.ts";
-import { updatePluginSettings } from "./plugins/settings_update.ts";
 import { createAuditFile } from "./audit/audit_file.ts";
 import { createAuditLog } from "./audit/audit_log.ts";
-import { createExtensionLink, type ExtensionHandlers } from "./extension/link.ts";
-import { CLOSE_SECRET_ROTATED } from "../protocol/rpc.ts";
+import { createExtensionLink } from "./extension/link.ts";
+import { createExtensionDoor } from "./extension/extension_door.ts";
 import { createTabStates } from "./extension/tab_states.ts";
 import { createPluginLogs } from "./extension/plugin_logs.ts";
 import { createExtensionHandlers } from "./extension/handlers.ts";
-import { syncFull } from "./extension/sync.ts";
-import { upgradeExtensionSocket } from "./extension/ws_upgrade.ts";
 import { createCatalog } from "./calls/catalog.ts";
 import { createDispatcher, type DispatcherOptions } from "./calls/dispatcher.ts";
 import { createConfirmations } from "./calls/confirmations.ts";
 import { createInFlight } from "./calls/in_flight.ts";
 import { createPipeline, type Pipeline } from "./calls/pipeline.ts";
 import { createMcpSessions } from "./mcp/sessions.ts";
-import { outcomeResult } from "./mcp/mcp_server.ts";
 import { registerBrowserTools } from "./browser_tools/mod.ts";
 import { createFileSaver } from "./browser_tools/file_saver.ts";
-import { HUB_TOOLS } from "./management/mod.ts";
-import type { ManagementContext } from "./management/hub_tool.ts";
-import { applyPermission, permissionTargetError } from "./permissions/permission_update.ts";
-import { applyReviewChanges, markReviewed, reviewChanges } from "./permissions/review.ts";
-import { hubHealth } from "./hub_health.ts";
-import { challengeProof } from "../protocol/challenge.ts";
-import { carriesSecret } from "./http/conn_trust.ts";
+import { HUB_TOOLS as hubTools } from "./management/mod.ts";
+import { skipsPermissions } from "./permissions/effective.ts";
+import { createConfigChanges } from "./config_changes.ts";
+import { createHealthReport } from "./health.ts";
 
 export interface HubOptions {
   paths: HubPaths;
@@ -78,93 +74,38 @@ export interface Hub {
 }
 
 export function createHub(options: HubOptions): Hub {
-  const { paths, logger } = options;
+  const { paths, logger, mode } = options;
   const clock = options.clock ?? Date.now;
-  const onError = (m: string) => logger.error(m);
-  const config = liveFile(paths.config, (t) => parseConfigText(paths.config, t).config, onError);
-  // The secret never goes back to "none": a deleted or broken auth.json keeps the last good one.
-  const secret = liveFile(paths.auth, (t) => parseSecret(paths.auth, t), onError);
-  const store = createConfigStore(paths.config, { onWarning: (m) => logger.warn(m) });
+  const skipForced = options.skipPermissions;
+  const files = openHubFiles(paths, logger);
+  const config = () => files.config.get();
+  const secret = () => files.secret.get();
   const plugins = createPluginHost({
-    config: () => config.get(),
+    config,
     configDir: paths.dir,
     adaptersDir: join(paths.extensionDir, "adapters"),
     npmRoot: options.skipPackageDiscovery ? undefined : (options.npmRoot ?? npmRootFinder()),
     logger,
     clock,
   });
-  const skipPermissions = () => options.skipPermissions || config.get().skipPermissions;
-  const catalog = createCatalog({
-    registry: () => plugins.registry(),
-    config: () => config.get(),
-    skipPermissions,
-    browserTools: registerBrowserTools(),
-    hubTools: HUB_TOOLS,
-  });
-  const handlers: ExtensionHandlers = {};
-  const link = createExtensionLink(handlers, logger);
+  const registry = () => plugins.registry();
+  const skipPermissions = () => skipsPermissions(skipForced, config());
+  const browserTools = registerBrowserTools();
+  const catalog = createCatalog({ registry, config, skipPermissions, browserTools, hubTools });
+
+  const link = createExtensionLink({}, logger); // handlers below, once their parts exist
+  const door = createExtensionDoor(link, secret);
   const tabs = createTabStates();
   const logs = createPluginLogs(logger);
   const dispatcher = createDispatcher(link, { ...options.timeouts, clock });
-  const confirmations = createConfirmations(link, {
-    timeoutMs: options.timeouts?.confirmationMs,
-    clock,
-  });
+  const timeoutMs = options.timeouts?.confirmationMs;
+  const confirmations = createConfirmations(link, { timeoutMs, clock });
+  const onError = (m: string) => logger.error(m);
   const audit = createAuditLog(createAuditFile(paths.auditLog, { onError }), clock);
-  const sessions = createMcpSessions({
-    catalog,
-    get pipeline() {
-      return pipeline;
-    },
-    logger,
-    clock,
-    sessionLimit: options.mcpSessionLimit,
-  });
-  logs.onEntry((plugin, entry) => sessions.broadcastLog(plugin, entry));
-
-  /** The `sync.full` payload, which is also the side panel's state (`config.getState`). */
-  const syncState = () =>
-    syncFull(plugins.registry(), config.get(), catalog, skipPermissions(), options.skipPermissions);
-
-  /** Tells the extension and MCP clients that tools or permissions changed. */
-  function announce(reason: "reload" | "permissions") {
-    link.notify("sync.full", syncState());
-    link.notify("plugins.changed", { reason });
-    sessions.toolsChanged();
-  }
-
-  /** Writes a permission change, then makes the hub and its clients see it at once. */
-  async function changeConfig(mutate: (c: HubConfig) => void) {
-    await store.update(mutate);
-    config.refresh();
-    announce("permissions");
-  }
-
-  /** Resets permissions of plugins whose version changed since their review (docs/architecture.md, "Permissions and reviews"). */
-  async function enforceReview() {
-    const changes = reviewChanges(config.get(), plugins.registry().plugins);
-    if (changes.length === 0) return;
-    await store.update((c) => applyReviewChanges(c, changes));
-    config.refresh();
-    for (const c of changes.filter((c) => c.kind === "reset")) {
-      logger.warn(
-        `Plugin "${c.plugin}" changed from version ${c.from} to ${c.to}: its permissions are ` +
-          "off until it is reviewed again (plugin_inspect, plugin_mark_reviewed) and turned on.",
-      );
-    }
-  }
-
-  const management: ManagementContext = {
-    registry: () => plugins.registry(),
-    config: () => config.get(),
-    tabs,
-    extensionConnected: () => link.isConnected(),
-    async markReviewed(plugin, version) {
-      await changeConfig((c) => markReviewed(c, plugin, version));
-      return config.get();
-    },
-  };
-
+  const changes = createConfigChanges({ files, registry, catalog, link, skipForced });
+  const lifecycle = createPluginLifecycle({ plugins, files, link, door, changes, logger });
+  const { allowAlways, markReviewed } = changes;
+  const extensionConnected = () => link.isConnected();
   const pipeline = createPipeline({
     catalog,
     link,
@@ -173,133 +114,64 @@ export function createHub(options: HubOptions): Hub {
     confirmations,
     inFlight: createInFlight(),
     audit,
-    management,
+    management: { registry, config, tabs, extensionConnected, markReviewed },
     clock,
     saveFile: createFileSaver(join(paths.dir, "screenshots")),
-    allowAlways: (tool) =>
-      changeConfig((c) =>
-        applyPermission(c, { plugin: tool.group, tool: tool.permissionKey }, "auto")
-      ),
+    allowAlways,
   });
+  const sessionLimit = options.mcpSessionLimit;
+  const sessions = createMcpSessions({ catalog, pipeline, logger, clock, sessionLimit });
+  changes.onAnnounce(() => sessions.toolsChanged());
+  logs.onEntry((plugin, entry) => sessions.broadcastLog(plugin, entry));
 
-  let port = 0;
-  /** The secret the extension connected with; a reload after a rotation closes its socket. */
-  let linkSecret: string | undefined;
-  const startedAt = clock();
-  const ready = plugins.load().then(async (summary) => {
-    await enforceReview();
-    logger.info(`Loaded ${summary.plugins} plugin(s) in ${summary.durationMs} ms`);
-    return summary;
-  });
-  ready.catch((e) => logger.error(`Plugin discovery failed: ${(e as Error).message}`));
-
-  async function reload() {
-    try {
-      config.refresh();
-      secret.refresh();
-      const before = plugins.registry().plugins.map((p) => p.name);
-      const summary = await plugins.reload();
-      await enforceReview();
-      uninstallGone(before);
-      if (link.isConnected() && secret.get() !== linkSecret) {
-        link.disconnect(CLOSE_SECRET_ROTATED, "secret rotated");
-      }
-      announce("reload");
-      logger.info(`Reloaded: ${summary.plugins} plugin(s) in ${summary.durationMs} ms`);
-      return summary;
-    } catch (error) {
-      logger.error(`Reload failed: ${(error as Error).message}`);
-      throw new HttpError(500, "RELOAD_FAILED", `Reload failed: ${(error as Error).message}`);
-    }
-  }
-
-  /** Tells the extension to take out the adapters of plugins a reload removed. */
-  function uninstallGone(before: string[]) {
-    if (!link.isConnected()) return; // it gets the new list with sync.full on connect
-    const now = new Set(plugins.registry().plugins.map((p) => p.name));
-    for (const plugin of before.filter((name) => !now.has(name))) {
-      link.request("plugin.uninstall", { plugin }).catch((error) =>
-        logger.warn(`The extension did not remove plugin "${plugin}": ${error.message}`)
-      );
-    }
-  }
-
-  const settingsDeps = { registry: () => plugins.registry(), store, reload };
-  Object.assign(
-    handlers,
+  const settings = { registry, store: files.store, reload: lifecycle.reload };
+  link.setHandlers(
     createExtensionHandlers({
       tabs,
       logs,
       dispatcher,
       confirmations,
-      state: syncState,
-      async setPermission(target, permission) {
-        const problem = permissionTargetError(target, plugins.registry(), catalog);
-        if (problem) throw new Error(problem);
-        const version = plugins.registry().plugin(target.plugin)?.version;
-        await changeConfig((c) => applyPermission(c, target, permission, version));
-      },
-      setSkipPermissions: (enabled) => changeConfig((c) => (c.skipPermissions = enabled)),
-      setPluginSettings: (plugin, settings) =>
-        updatePluginSettings({ plugin, settings }, settingsDeps),
-      pong: () => link.notify("pong", { ts: clock() }),
+      changes,
+      link,
+      clock,
+      settings,
     }),
   );
-  link.onConnect(() => link.notify("sync.full", syncState()));
+  link.onConnect(() => link.notify("sync.full", changes.state()));
   link.onDisconnect(() => {
     tabs.clear();
     confirmations.failAll("the connection closed");
   });
 
-  const routes = createRoutes({
-    health: () =>
-      hubHealth({
-        mode: options.mode,
-        startedAt,
-        now: clock(),
-        skipPermissions: skipPermissions(),
-        plugins,
-        tabs,
-        logs,
-        catalog,
-        config: config.get(),
-        extensionConnected: link.isConnected(),
-        mcpClients: sessions.count(),
-        audit: audit.summary(),
-      }),
-    wsUrl: () => `ws://127.0.0.1:${port}/ws`,
-    reload,
-    listTools: (plugin) => {
-      const unknown = plugin === undefined ? undefined : catalog.groupError(plugin);
-      if (unknown) throw new HttpError(404, "PLUGIN_NOT_FOUND", unknown);
-      return catalog.list(plugin);
-    },
-    async callTool(name, args, { signal, badRequest }) {
-      const outcome = await pipeline.call({ name, args, signal, badRequest });
-      return {
-        status: outcome.ok ? 200 : outcome.error.httpStatus,
-        result: outcomeResult(outcome),
-      };
-    },
-    updatePluginSettings: (body) => updatePluginSettings(body, settingsDeps),
-    audit: (query) => audit.query(query),
-    mcp: (req, mode) => sessions.handle(req, mode),
-    connectExtension(req) {
-      const { socket, response } = upgradeExtensionSocket(req);
-      linkSecret = secret.get();
-      link.attach(socket);
-      return response;
-    },
-    reloadExtension: () => link.notify("extension.reload", {}),
-    // The port this hub listens on goes into the proof, so a relayed challenge does not match.
-    challengeProof(nonce) {
-      if (port === 0) {
-        throw new HttpError(503, "NOT_LISTENING", "The hub is still starting; try again.");
-      }
-      return challengeProof(secret.get(), nonce, port);
-    },
+  let port = 0;
+  const health = createHealthReport({
+    mode,
+    clock,
+    skipPermissions,
+    config,
+    plugins,
+    tabs,
+    logs,
+    catalog,
+    link,
+    sessions,
+    audit,
   });
-  const handler = createHandler({ routes, secret: () => secret.get(), logger, clock });
+  const routes = createRoutes({
+    health,
+    port: () => port,
+    secret,
+    reload: lifecycle.reload,
+    catalog,
+    pipeline,
+    settings,
+    audit,
+    mcp: sessions,
+    extension: door,
+    link,
+  });
+  const handler = createHandler({ routes, secret, logger, clock });
+  const ready = lifecycle.start();
 
   return {
     handler: async (req) => {
@@ -307,13 +179,12 @@ export function createHub(options: HubOptions): Hub {
       return handler(req);
     },
     ready,
-    isAuthorized: (authorization, wsProtocol) =>
-      carriesSecret(authorization, wsProtocol, secret.get()),
+    isAuthorized: (authorization, wsProtocol) => carriesSecret(authorization, wsProtocol, secret()),
     setPort: (p) => (port = p),
-    config: () => config.get(),
+    config,
     plugins,
     pipeline,
-    reload,
+    reload: lifecycle.reload,
     async close() {
       link.disconnect(1001, "hub shutting down");
       await sessions.closeAll();

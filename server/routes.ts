@@ -3,41 +3,40 @@ import type { Route, RouteContext } from "./http/handler.ts";
 import { HttpError, jsonResponse } from "./http/http_error.ts";
 import { RATE_LIMITS } from "./http/rate_limiter.ts";
 import type { HealthPayload } from "../protocol/health.ts";
-import type { AuditEntry } from "../protocol/audit.ts";
-import type { ListedTool } from "./calls/catalog.ts";
+import { type Catalog, listGroup } from "./calls/catalog.ts";
+import type { Pipeline } from "./calls/pipeline.ts";
 import { readJsonBody, readOptionalJsonBody } from "./http/body.ts";
-import { type AuditQuery, parseAuditQuery } from "./audit/audit_log.ts";
-import type { McpMode } from "./mcp/mcp_server.ts";
-import type { CallToolResult } from "./calls/results.ts";
-import { CHALLENGE_PATH, isNonce, NO_SECRET_CODE } from "../protocol/challenge.ts";
+import { type AuditLog, type AuditQuery, parseAuditQuery } from "./audit/audit_log.ts";
+import { type McpMode, outcomeResult } from "./mcp/mcp_server.ts";
+import type { McpSessions } from "./mcp/sessions.ts";
+import type { ExtensionLink } from "./extension/link.ts";
+import type { ExtensionDoor } from "./extension/extension_door.ts";
+import type { ReloadSummary } from "./plugins/plugin_host.ts";
+import { type SettingsUpdateDeps, updatePluginSettings } from "./plugins/settings_update.ts";
+import { CHALLENGE_PATH, challengeProof, isNonce, NO_SECRET_CODE } from "../protocol/challenge.ts";
 import { isPlainObject } from "../protocol/plain_object.ts";
+import { MAX_MESSAGE_BYTES as MAX_CALL_BODY_BYTES } from "../protocol/limits.ts";
 
 export interface RouteDeps {
   health(): HealthPayload;
-  /** `ws://127.0.0.1:<port>/ws` of this server. */
-  wsUrl(): string;
-  reload(): Promise<{ plugins: number; durationMs: number }>;
-  /** Tools, optionally of one plugin (`browser` lists the built-in tools). */
-  listTools(plugin?: string): ListedTool[];
-  /** Runs a tool; the status tells the class of failure (docs/http.md). */
-  callTool(
-    name: string,
-    args: unknown,
-    options: { signal: AbortSignal; badRequest?: { message: string; status: number } },
-  ): Promise<{ status: number; result: CallToolResult }>;
-  updatePluginSettings(body: unknown): Promise<unknown>;
-  audit(query: AuditQuery): AuditEntry[];
-  mcp(req: Request, mode: McpMode): Promise<Response>;
-  /** Takes over a `/ws` upgrade request. */
-  connectExtension(req: Request): Response;
-  /** Sends `extension.reload`; false when no extension is connected. */
-  reloadExtension(): boolean;
-  /** The proof for `/auth/challenge` (protocol/challenge.ts); undefined when no secret is set. */
-  challengeProof(nonce: string): Promise<string | undefined>;
+  /** The port this hub listens on; 0 until it is bound. */
+  port(): number;
+  /** The current secret (the challenge proof is made with it); undefined when none is set. */
+  secret(): string | undefined;
+  reload(): Promise<ReloadSummary>;
+  /** `GET /tools` lists it; `?plugin=` keeps one plugin's tools (`browser`: the built-in ones). */
+  catalog: Catalog;
+  /** Runs `POST /tools/:name/call`; the status tells the class of failure (docs/http.md). */
+  pipeline: Pipeline;
+  /** What `POST /plugin-settings` needs to check, store and apply settings. */
+  settings: SettingsUpdateDeps;
+  audit: Pick<AuditLog, "query">;
+  mcp: Pick<McpSessions, "handle">;
+  /** Takes over `/ws` upgrades. */
+  extension: Pick<ExtensionDoor, "connect">;
+  /** `POST /extension/reload` sends `extension.reload` over it. */
+  link: Pick<ExtensionLink, "notify">;
 }
-
-/** Tool arguments travel at most as large as a WebSocket frame may be. */
-const MAX_CALL_BODY_BYTES = 10 * 1024 * 1024;
 
 async function callBody(req: Request): Promise<unknown> {
   const body = await readOptionalJsonBody(req, MAX_CALL_BODY_BYTES);
@@ -58,7 +57,7 @@ function mcpRoutes(path: string, mode: McpMode, deps: RouteDeps): Route[] {
     method,
     path,
     auth: "required",
-    handle: ({ req }: RouteContext) => deps.mcp(req, mode),
+    handle: ({ req }: RouteContext) => deps.mcp.handle(req, mode),
   }));
 }
 
@@ -87,8 +86,13 @@ export function createRoutes(deps: RouteDeps): Route[] {
             `Send ${CHALLENGE_PATH}?nonce=<32 to 64 hex characters>, a fresh random value per check.`,
           );
         }
-        const proof = await deps.challengeProof(nonces[0]);
-        if (proof === undefined) {
+        // The port this hub listens on goes into the proof, so a relayed challenge does not match.
+        const port = deps.port();
+        if (port === 0) {
+          throw new HttpError(503, "NOT_LISTENING", "The hub is still starting; try again.");
+        }
+        const secret = deps.secret();
+        if (secret === undefined) {
           throw new HttpError(
             409,
             NO_SECRET_CODE,
@@ -96,6 +100,7 @@ export function createRoutes(deps: RouteDeps): Route[] {
               "without one.",
           );
         }
+        const proof = await challengeProof(secret, nonces[0], port);
         return jsonResponse({ proof }, 200, { "cache-control": "no-store" });
       },
     },
@@ -103,13 +108,13 @@ export function createRoutes(deps: RouteDeps): Route[] {
       method: "GET",
       path: "/ws-info",
       auth: "required",
-      handle: () => jsonResponse({ wsUrl: deps.wsUrl() }),
+      handle: () => jsonResponse({ wsUrl: `ws://127.0.0.1:${deps.port()}/ws` }),
     },
     {
       method: "GET",
       path: "/ws",
       auth: "websocket",
-      handle: ({ req }) => deps.connectExtension(req),
+      handle: ({ req }) => deps.extension.connect(req),
     },
     {
       method: "POST",
@@ -124,7 +129,7 @@ export function createRoutes(deps: RouteDeps): Route[] {
       auth: "required",
       rateLimit: RATE_LIMITS.admin,
       handle: () => {
-        if (!deps.reloadExtension()) {
+        if (!deps.link.notify("extension.reload", {})) {
           throw new HttpError(
             503,
             "EXTENSION_NOT_CONNECTED",
@@ -140,7 +145,9 @@ export function createRoutes(deps: RouteDeps): Route[] {
       path: "/tools",
       auth: "required",
       handle: ({ url }) =>
-        jsonResponse({ tools: deps.listTools(url.searchParams.get("plugin") ?? undefined) }),
+        jsonResponse({
+          tools: listGroup(deps.catalog, url.searchParams.get("plugin") ?? undefined),
+        }),
     },
     {
       method: "POST",
@@ -159,11 +166,13 @@ export function createRoutes(deps: RouteDeps): Route[] {
           }
           badRequest = { message: error.message, status: error.status };
         }
-        const { status, result } = await deps.callTool(params.name, args, {
+        const outcome = await deps.pipeline.call({
+          name: params.name,
+          args,
           signal: req.signal,
           badRequest,
         });
-        return jsonResponse(result, status);
+        return jsonResponse(outcomeResult(outcome), outcome.ok ? 200 : outcome.error.httpStatus);
       },
     },
     {
@@ -177,7 +186,7 @@ export function createRoutes(deps: RouteDeps): Route[] {
         } catch (error) {
           throw new HttpError(400, "INVALID_QUERY", (error as Error).message);
         }
-        return jsonResponse(deps.audit(query));
+        return jsonResponse(deps.audit.query(query));
       },
     },
     {
@@ -186,7 +195,7 @@ export function createRoutes(deps: RouteDeps): Route[] {
       auth: "required",
       rateLimit: RATE_LIMITS.admin,
       handle: async ({ req }) =>
-        jsonResponse(await deps.updatePluginSettings(await readJsonBody(req))),
+        jsonResponse(await updatePluginSettings(await readJsonBody(req), deps.settings)),
     },
     ...mcpRoutes("/mcp", "full", deps),
     ...mcpRoutes("/mcp/gateway", "gateway", deps),

@@ -11,6 +11,7 @@ import { guardConnections, REQUEST_HEAD_TIMEOUT_MS } from "./http/conn_guard.ts"
 import { connectionCap, openFileLimit } from "./http/conn_cap.ts";
 import { MAX_FRAME_BYTES } from "../protocol/rpc.ts";
 import { UserError } from "../core/user_error.ts";
+import { withTimeout } from "../protocol/with_timeout.ts";
 
 export interface RunningServer {
   hostname: string;
@@ -88,10 +89,7 @@ export function listen(
     finished,
     async shutdown(deadlineMs = 5_000) {
       await guard.stopAccepting();
-      let timer: ReturnType<typeof setTimeout> | undefined;
-      const deadline = new Promise<void>((resolve) => (timer = setTimeout(resolve, deadlineMs)));
-      await Promise.race([inner.shutdown().catch(() => {}), deadline]);
-      clearTimeout(timer);
+      await withTimeout(inner.shutdown().catch(() => {}), deadlineMs, undefined);
       guard.closeAll();
       inner.cleanup();
       stopped();

@@ -1,3 +1,4 @@
+import { hubError } from "../../protocol/errors.ts";
 import { CallError } from "../calls/call_error.ts";
 import { browserTool, type ContentBlock } from "./browser_tool.ts";
 import { DEFAULT_MAX_BYTES, type Shot } from "../../protocol/screenshot.ts";
@@ -48,11 +49,12 @@ export const screenshotTab = browserTool({
 });
 
 function saveFailed(name: string, error: unknown): CallError {
-  return new CallError({
-    code: "SAVE_FAILED",
-    message: `Could not save the screenshot as ${name}: ${(error as Error)?.message ?? error}. ` +
-      "Check that the hub can write to its config folder, or call without save.",
-    category: "internal",
-    retryable: false,
-  }, true);
+  return new CallError(
+    hubError(
+      "SAVE_FAILED",
+      `Could not save the screenshot as ${name}: ${(error as Error)?.message ?? error}. ` +
+        "Check that the hub can write to its config folder, or call without save.",
+    ),
+    true,
+  );
 }

@@ -10,11 +10,17 @@ import {
   isErrorPayload,
 } from "../../protocol/errors.ts";
 import { clip } from "../../protocol/clip.ts";
+import { DomainError } from "../domain_error.ts";
 
 /** Characters of a hub error message; a longer one (an unexpected error's text) is cut. */
 export const MAX_CALL_ERROR_CHARS = 2_000;
 
-const STATUS: Partial<Record<string, number>> = {
+/**
+ * The REST status of the hub's own call failures. Codes not listed here (a plugin's own codes, and
+ * those the page or the extension report for one call, such as RESULT_TOO_LARGE) are the tool's
+ * failure: 422.
+ */
+const STATUS: Partial<Record<HubErrorCode, number>> = {
   INVALID_ARGUMENTS: 400,
   TOOL_DISABLED: 403,
   PERMISSION_OFF: 403,
@@ -46,7 +52,8 @@ export class CallError extends Error {
 
   /** 422 for errors the tool itself reported, otherwise by the hub's code. */
   get httpStatus(): number {
-    return this.status ?? (this.fromTool ? 422 : STATUS[this.payload.code] ?? 500);
+    return this.status ??
+      (this.fromTool ? 422 : STATUS[this.payload.code as HubErrorCode] ?? 500);
   }
 }
 
@@ -68,9 +75,21 @@ export function abortError(signal: AbortSignal, tool: string): CallError {
     : callError("CANCELLED", `The caller cancelled ${tool}.`);
 }
 
-/** Any thrown value as a CallError; unexpected ones become INTERNAL with their message. */
+/**
+ * An error the extension answered a dispatch with: the hub's call failures (TAB_CLOSED when a tab
+ * closes mid-call…) keep their meaning and status; anything else is the tool's own failure.
+ */
+export function extensionCallError(payload: ErrorPayload): CallError {
+  return new CallError(payload, !Object.hasOwn(STATUS, payload.code));
+}
+
+/**
+ * Any thrown value as a CallError. A domain failure inside a management tool is that tool's
+ * reported error, like a plugin's ToolError; unexpected errors become INTERNAL with their message.
+ */
 export function toCallError(error: unknown): CallError {
   if (error instanceof CallError) return error;
+  if (error instanceof DomainError) return new CallError(error.payload, true);
   if (isErrorPayload(error)) return new CallError(error, true);
   return callError("INTERNAL", `Internal error: ${(error as Error)?.message ?? String(error)}`);
 }

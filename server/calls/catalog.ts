@@ -22,6 +22,7 @@ import { HUB_TOOL_GROUP, type HubTool } from "../management/hub_tool.ts";
 import { needsReview } from "../permissions/review.ts";
 import { type Validate, ValidatorCache } from "../plugins/validators.ts";
 import { boundProblems, FULL_CHECK_MAX_VALUES, hasMoreValues } from "./validation_problems.ts";
+import { DomainError } from "../domain_error.ts";
 
 export const BROWSER_GROUP = "browser";
 
@@ -217,4 +218,11 @@ export function createCatalog(source: CatalogSource): Catalog {
     allNames: (group) =>
       [...browser.values(), ...hub.values()].filter((t) => t.group === group).map((t) => t.name),
   };
+}
+
+/** The tools of one group (all when undefined); an unknown group is a PLUGIN_NOT_FOUND. */
+export function listGroup(catalog: Catalog, group?: string): ListedTool[] {
+  const unknown = group === undefined ? undefined : catalog.groupError(group);
+  if (unknown) throw new DomainError("not_found", "PLUGIN_NOT_FOUND", unknown);
+  return catalog.list(group);
 }

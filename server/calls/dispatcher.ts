@@ -1,7 +1,7 @@
 /**
  * Sends `tool.dispatch` to the extension and waits for the answer: 30 s without news is a
  * timeout, each `tool.progress` for the dispatch restarts those 30 s, and nothing runs longer
- * than 5 minutes (SPEC "Limits"). A disconnect or a caller giving up ends the wait at once.
+ * than 5 minutes. A disconnect or a caller giving up ends the wait at once.
  */
 import {
   describeIssues,
@@ -9,9 +9,8 @@ import {
   dispatchResultSchema,
   type ExtensionParams,
 } from "../../protocol/events.ts";
-import { HUB_ERRORS } from "../../protocol/errors.ts";
 import type { ExtensionLink } from "../extension/link.ts";
-import { abortError, CallError, callError } from "./call_error.ts";
+import { abortError, callError, extensionCallError } from "./call_error.ts";
 import { capText } from "../../protocol/text_cap.ts";
 
 export const CALL_TIMEOUT_MS = 30_000;
@@ -121,10 +120,9 @@ function toValue(tool: string, raw: unknown): { value: unknown; tabId?: number }
   }
   const result = parsed.data;
   if (!result.ok) {
-    // Codes the hub owns (TAB_CLOSED when a tab closes mid-call…) keep their meaning. A message
-    // (a page's exception text, say) is cut so it cannot flood the agent or the audit log.
-    const error = { ...result.error, message: capMessage(result.error.message) };
-    throw new CallError(error, !(error.code in HUB_ERRORS));
+    // A message (a page's exception text, say) is cut so it cannot flood the agent or the audit
+    // log.
+    throw extensionCallError({ ...result.error, message: capMessage(result.error.message) });
   }
   return { value: result.value, tabId: result.tabId };
 }

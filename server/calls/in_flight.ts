@@ -1,4 +1,4 @@
-/** Per-plugin count of calls in flight, capped (SPEC "Limits": 25 concurrent calls per plugin). */
+/** Per-plugin count of calls in flight, capped at 25 calls of one plugin at once. */
 export const MAX_IN_FLIGHT_PER_PLUGIN = 25;
 
 export interface InFlight {

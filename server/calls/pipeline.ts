@@ -17,7 +17,7 @@ import { badRequestError, type CallError, callError, toCallError } from "./call_
 import type { Confirmations } from "./confirmations.ts";
 import type { Dispatcher, Progress } from "./dispatcher.ts";
 import type { InFlight } from "./in_flight.ts";
-import { checkTabs, resolveInstance } from "./tab_target.ts";
+import { checkTabs } from "./tab_target.ts";
 import { capOutput } from "./output_cap.ts";
 import { needsReview } from "../permissions/review.ts";
 import type { HubConfig, Permission } from "../../core/config/schema.ts";
@@ -145,8 +145,7 @@ export function createPipeline(deps: PipelineDeps): Pipeline {
         });
       }
       if (!deps.link.isConnected()) throw notConnectedError();
-      checkTabs(tool.plugin, deps.tabs.of(tool.plugin.name), checked);
-      const instance = resolveInstance(tool.plugin, checked.instance);
+      const instance = checkTabs(tool.plugin, deps.tabs.of(tool.plugin.name), checked);
       const { value } = await deps.dispatcher.dispatch({
         tool: tool.name,
         kind: "plugin",

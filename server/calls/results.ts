@@ -1,5 +1,5 @@
 /**
- * A call's outcome as an MCP `CallToolResult` (DESIGN.md §4), the shape every transport returns:
+ * A call's outcome as an MCP `CallToolResult` (docs/http.md), the shape every transport returns:
  * values as JSON text (objects also as `structuredContent`), errors as a short text plus
  * `structuredContent.error` with code, message, category and retryable.
  */

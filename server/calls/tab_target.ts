@@ -1,9 +1,13 @@
 /**
- * Before a plugin tool is dispatched: is there a tab it can run in? Checks the plugin's tab state
- * (and the tab or instance the caller asked for) and fails with an error that says what to open,
- * so a call never waits on a tab that is not there.
+ * Before a plugin tool is dispatched: is there a tab it can run in? The extension owns tab
+ * targeting: it picks the tab and fails the call itself when there is none. This check is a
+ * fast-fail on the tab states the extension reported (`tab.syncAll`, `tab.stateChanged`), so a
+ * call never makes a round trip, or waits, for a tab that is not there; its TAB_CLOSED and
+ * TAB_UNAVAILABLE messages are the extension's own (protocol/tab_readiness.ts). It also resolves
+ * the instance the call runs for, once per call.
  */
 import { instanceOfUrl } from "../../protocol/plugin_settings.ts";
+import { noTabMessage, notReadyMessage, type TabTarget } from "../../protocol/tab_readiness.ts";
 import type { PluginTabs } from "../extension/tab_states.ts";
 import type { RegisteredPlugin } from "../plugins/registry.ts";
 import { callError } from "./call_error.ts";
@@ -31,13 +35,24 @@ export function resolveInstance(plugin: RegisteredPlugin, requested?: string) {
   return name === undefined ? undefined : { name, url: plugin.instances[name] };
 }
 
-function where(plugin: RegisteredPlugin, instance?: { name: string; url: string }): string {
-  return instance ? instance.url : plugin.urlPatterns.join(" or ");
-}
+/** The instance a call runs for: its name and URL. */
+export type ResolvedInstance = NonNullable<ReturnType<typeof resolveInstance>>;
 
-export function checkTabs(plugin: RegisteredPlugin, tabs: PluginTabs, request: TabRequest): void {
+/**
+ * Checks that the plugin has a tab the call can run in (the requested one, or any of the
+ * instance's) and returns the instance the call runs for; throws the CallError to answer.
+ */
+export function checkTabs(
+  plugin: RegisteredPlugin,
+  tabs: PluginTabs,
+  request: TabRequest,
+): ResolvedInstance | undefined {
   const instance = resolveInstance(plugin, request.instance);
-  const label = `${plugin.displayName}${instance ? ` (${instance.name})` : ""}`;
+  const target: TabTarget = {
+    displayName: plugin.displayName,
+    urlPatterns: plugin.urlPatterns,
+    instance,
+  };
   if (request.tabId !== undefined) {
     const tab = tabs.tabs.find((t) => t.tabId === request.tabId);
     if (!tab) {
@@ -55,26 +70,15 @@ export function checkTabs(plugin: RegisteredPlugin, tabs: PluginTabs, request: T
           `(${instance.url}). Pick a tab of that instance (plugin_list_tabs) or omit tabId.`,
       );
     }
-    if (!tab.ready) throw notReady(label, tab.url);
-    return;
+    if (!tab.ready) throw callError("TAB_UNAVAILABLE", notReadyMessage(target, tab.url));
+    return instance;
   }
   const candidates = instance
     ? tabs.tabs.filter((t) => instanceOfUrl(plugin.instances, t.url) === instance.name)
     : tabs.tabs;
-  if (candidates.length === 0) {
-    throw callError(
-      "TAB_CLOSED",
-      `No ${label} tab is open. Open ${where(plugin, instance)} in the browser (and sign in ` +
-        "if needed), then try again.",
-    );
+  if (candidates.length === 0) throw callError("TAB_CLOSED", noTabMessage(target));
+  if (!candidates.some((t) => t.ready)) {
+    throw callError("TAB_UNAVAILABLE", notReadyMessage(target, candidates[0].url));
   }
-  if (!candidates.some((t) => t.ready)) throw notReady(label, candidates[0].url);
-}
-
-function notReady(label: string, url: string) {
-  return callError(
-    "TAB_UNAVAILABLE",
-    `A ${label} tab is open (${url}) but the plugin is not ready there, usually because you ` +
-      "are not signed in. Sign in in that tab, then try again.",
-  );
+  return instance;
 }

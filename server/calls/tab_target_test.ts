@@ -144,6 +144,19 @@ Deno.test("a tabId of another instance's tab: INVALID_ARGUMENTS (400)", () => {
   checkTabs(plugin(TWO), t, { instance: "work", tabId: 5 });
 });
 
+Deno.test("checkTabs returns the instance the call runs for, resolved once", () => {
+  const t = tabs(tab(4, "https://tracker.test/home/board"), tab(5, "https://work.tracker.test/x"));
+  assertEquals(checkTabs(plugin(TWO), t, { instance: "work" }), {
+    name: "work",
+    url: "https://work.tracker.test",
+  });
+  assertEquals(checkTabs(plugin({ solo: "https://tracker.test" }), t, {}), {
+    name: "solo",
+    url: "https://tracker.test",
+  });
+  assertEquals(checkTabs(plugin(), t, { tabId: 4 }), undefined);
+});
+
 Deno.test("a tabId of a tab matching no instance is refused for an instance call", () => {
   const t = tabs(tab(8, "https://tracker.test/elsewhere"));
   failure(plugin(TWO), t, { instance: "home", tabId: 8 }, "INVALID_ARGUMENTS", "validation", 400);

@@ -1,40 +1,43 @@
 /**
- * What the hub does with each request and notification from the extension (SPEC "Events",
- * extension to server). Payloads arrive already validated by the link.
+ * What the hub does with each request and notification from the extension (docs/protocol.md,
+ * "Extension → hub"). Payloads arrive already validated by the link.
  */
 import { RPC_ERRORS, RpcError } from "../../protocol/rpc.ts";
-import { HttpError } from "../http/http_error.ts";
-import type { ExtensionHandlers } from "./link.ts";
+import { DomainError } from "../domain_error.ts";
+import type { ExtensionHandlers, ExtensionLink } from "./link.ts";
 import type { TabStates } from "./tab_states.ts";
 import type { PluginLogs } from "./plugin_logs.ts";
 import type { Dispatcher } from "../calls/dispatcher.ts";
 import type { Confirmations } from "../calls/confirmations.ts";
-import type { Permission } from "../../core/config/schema.ts";
-import type { PermissionTarget } from "../permissions/permission_update.ts";
+import type { ConfigChanges } from "../config_changes.ts";
+import { type SettingsUpdateDeps, updatePluginSettings } from "../plugins/settings_update.ts";
 
 export interface HandlerDeps {
   tabs: TabStates;
   logs: PluginLogs;
   dispatcher: Dispatcher;
   confirmations: Confirmations;
-  /** The state the side panel shows. */
-  state(): unknown;
-  /** Throws a message when the target does not exist. */
-  setPermission(target: PermissionTarget, permission: Permission): Promise<void>;
-  setSkipPermissions(enabled: boolean): Promise<void>;
-  setPluginSettings(plugin: string, settings: Record<string, unknown>): Promise<unknown>;
-  pong(): void;
+  /** Permissions, the skip switch and the side panel's state. */
+  changes: Pick<ConfigChanges, "state" | "setPermission" | "setSkipPermissions">;
+  /** What `config.setPluginSettings` needs to check, store and apply settings. */
+  settings: SettingsUpdateDeps;
+  link: Pick<ExtensionLink, "notify">;
+  clock: () => number;
 }
 
-/** Turns a thrown error into the JSON-RPC error the extension gets. */
+/**
+ * Turns a thrown error into the JSON-RPC error the extension gets, in one place: a domain failure
+ * the hub could not carry out (`failed`, `unavailable`) is an internal error; anything else is
+ * reported as invalid params, with its message.
+ */
 async function answer<T>(work: () => Promise<T>): Promise<T> {
   try {
     return await work();
   } catch (error) {
     if (error instanceof RpcError) throw error;
-    const code = error instanceof HttpError && error.status >= 500
-      ? RPC_ERRORS.INTERNAL_ERROR
-      : RPC_ERRORS.INVALID_PARAMS;
+    const internal = error instanceof DomainError &&
+      (error.kind === "failed" || error.kind === "unavailable");
+    const code = internal ? RPC_ERRORS.INTERNAL_ERROR : RPC_ERRORS.INVALID_PARAMS;
     throw new RpcError(code, (error as Error).message);
   }
 }
@@ -49,6 +52,7 @@ function notYet(method: string): () => never {
 }
 
 export function createExtensionHandlers(deps: HandlerDeps): ExtensionHandlers {
+  const { changes } = deps;
   return {
     "tab.syncAll": ({ plugins }) => {
       deps.tabs.replaceAll(plugins);
@@ -59,26 +63,28 @@ export function createExtensionHandlers(deps: HandlerDeps): ExtensionHandlers {
     },
     "tool.progress": (params) => deps.dispatcher.progress(params),
     "plugin.log": ({ plugin, entries }) => deps.logs.add(plugin, entries),
-    "config.getState": () => deps.state(),
+    "config.getState": () => changes.state(),
     "config.setToolPermission": ({ plugin, tool, permission }) =>
       answer(async () => {
-        await deps.setPermission({ plugin, tool }, permission);
-        return deps.state();
+        await changes.setPermission({ plugin, tool }, permission);
+        return changes.state();
       }),
     "config.setPluginPermission": ({ plugin, permission }) =>
       answer(async () => {
-        await deps.setPermission({ plugin }, permission);
-        return deps.state();
+        await changes.setPermission({ plugin }, permission);
+        return changes.state();
       }),
     "config.setSkipPermissions": ({ enabled }) =>
       answer(async () => {
-        await deps.setSkipPermissions(enabled);
-        return deps.state();
+        await changes.setSkipPermissions(enabled);
+        return changes.state();
       }),
     "config.setPluginSettings": ({ plugin, settings }) =>
-      answer(() => deps.setPluginSettings(plugin, settings)),
+      answer(() => updatePluginSettings({ plugin, settings }, deps.settings)),
     "confirmation.response": (params) => deps.confirmations.respond(params),
-    ping: () => deps.pong(),
+    ping: () => {
+      deps.link.notify("pong", { ts: deps.clock() });
+    },
     "plugin.search": notYet("plugin.search"),
     "plugin.install": notYet("plugin.install"),
     "plugin.updateFromRegistry": notYet("plugin.updateFromRegistry"),

@@ -1,8 +1,8 @@
 /**
  * Installs the built extension (extension/dist/) into `<config>/extension/`, which the user loads
  * unpacked in Chromium, and writes `server.json` so the extension knows the port. Files are
- * rewritten only when their content differs, so a new hub version updates the extension (SPEC
- * "Versioning" 3) and an unchanged one touches nothing. `auth.json` and `adapters/` belong to
+ * rewritten only when their content differs, so a new hub version updates the extension it
+ * installed and an unchanged one touches nothing. `auth.json` and `adapters/` belong to
  * setup and the plugin host, and are left alone.
  */
 import { readTextIfExists } from "../../core/config/json_file.ts";

@@ -13,7 +13,8 @@ import {
   checkOrigin,
   checkWebSocketUpgrade,
 } from "./guards.ts";
-import { errorResponse, HttpError } from "./http_error.ts";
+import { domainHttpError, errorResponse, HttpError } from "./http_error.ts";
+import { DomainError } from "../domain_error.ts";
 import { type RateLimit, RateLimiter, RETRY_AFTER_SECONDS } from "./rate_limiter.ts";
 
 export interface RouteContext {
@@ -104,6 +105,8 @@ export function createHandler(deps: HandlerDeps): Handler {
     } catch (error) {
       if (error instanceof HttpError) {
         response = errorResponse(error);
+      } else if (error instanceof DomainError) {
+        response = errorResponse(domainHttpError(error));
       } else {
         deps.logger.error(`${req.method} ${safePath(req)} failed: ${describe(error)}`);
         response = errorResponse(

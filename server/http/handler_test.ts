@@ -2,6 +2,7 @@ import { assertEquals } from "../../tests/helpers/assert.ts";
 import { silentLogger } from "../log/logger.ts";
 import { createHandler, matchPath, type Route } from "./handler.ts";
 import { HttpError, jsonResponse } from "./http_error.ts";
+import { DomainError, type DomainErrorKind } from "../domain_error.ts";
 
 const SECRET = "c".repeat(64);
 const AUTH = { authorization: `Bearer ${SECRET}` };
@@ -30,6 +31,14 @@ const routes: Route[] = [
     auth: "required",
     handle: () => {
       throw new HttpError(418, "TEAPOT", "short and stout");
+    },
+  },
+  {
+    method: "GET",
+    path: "/domain/:kind",
+    auth: "required",
+    handle: ({ params }) => {
+      throw new DomainError(params.kind as DomainErrorKind, "PLUGIN_NOT_FOUND", "No such plugin.");
     },
   },
   {
@@ -92,6 +101,16 @@ Deno.test("HttpError becomes its JSON response; other errors a 500 without detai
   const body = await boom.json();
   assertEquals(body.error.code, "INTERNAL");
   assertEquals(JSON.stringify(body).includes("kaboom"), false);
+});
+
+Deno.test("a DomainError becomes the status of its kind, with its code and message", async () => {
+  const kinds = { invalid: 400, not_found: 404, unavailable: 503, failed: 500 };
+  for (const [kind, status] of Object.entries(kinds)) {
+    const response = await call(`/domain/${kind}`, { headers: AUTH });
+    assertEquals([response.status, await response.json()], [status, {
+      error: { code: "PLUGIN_NOT_FOUND", message: "No such plugin." },
+    }]);
+  }
 });
 
 // --- matchPath ---

@@ -1,4 +1,9 @@
-/** The one error type routes throw; the handler turns it into a JSON response in one place. */
+/**
+ * The error type of the HTTP layer (body reading, guards, a route's own checks); the handler turns
+ * it, and any `DomainError` from the code behind a route, into a JSON response in one place.
+ */
+import type { DomainError, DomainErrorKind } from "../domain_error.ts";
+
 export class HttpError extends Error {
   constructor(
     readonly status: number,
@@ -27,4 +32,17 @@ export function errorResponse(error: HttpError): Response {
   return jsonResponse({ error: { code: error.code, message: error.message } }, error.status, {
     ...error.headers,
   });
+}
+
+/** The HTTP status of each kind of domain failure. */
+const DOMAIN_STATUS: Record<DomainErrorKind, number> = {
+  invalid: 400,
+  not_found: 404,
+  unavailable: 503,
+  failed: 500,
+};
+
+/** A domain failure as REST answers it: the status of its kind, its code and message. */
+export function domainHttpError(error: DomainError): HttpError {
+  return new HttpError(DOMAIN_STATUS[error.kind], error.code, error.message);
 }

@@ -4,7 +4,7 @@ export interface RateLimit {
   windowMs: number;
 }
 
-/** The limits of SPEC "Limits". */
+/** The request limits (docs/http.md, "Rate limits"). */
 export const RATE_LIMITS = {
   /** `/reload`, `/extension/reload`, `/plugin-settings`: each endpoint counted on its own. */
   admin: { limit: 10, windowMs: 60_000 },

@@ -24,7 +24,7 @@ Deno.test("refused events do not extend the wait", () => {
   assertEquals(limiter.take("k"), true);
 });
 
-Deno.test("SPEC limits: 10/min admin, 5/min MCP sessions", () => {
+Deno.test("the documented limits: 10/min admin, 5/min MCP sessions", () => {
   assertEquals(RATE_LIMITS.admin, { limit: 10, windowMs: 60_000 });
   assertEquals(RATE_LIMITS.mcpSession, { limit: 5, windowMs: 60_000 });
 });

@@ -2,11 +2,10 @@
  * A plugin-management tool (`plugin_list_tabs`, `plugin_inspect`, `plugin_mark_reviewed`): runs in
  * the hub itself, not in the browser. These tools only read state or record a review (which never
  * grants a permission), so they need no permission and run for every client; they are audited
- * under the plugin name `hub`.
+ * under the plugin name `hub`. They fail with a `DomainError`, which a call reports as the tool's
+ * own error (like a plugin's ToolError).
  */
 import type { z } from "zod";
-import type { ErrorCategory } from "../../protocol/errors.ts";
-import { CallError } from "../calls/call_error.ts";
 import type { HubConfig } from "../../core/config/schema.ts";
 import type { Registry } from "../plugins/registry.ts";
 import type { TabStates } from "../extension/tab_states.ts";
@@ -28,13 +27,4 @@ export interface HubTool {
   description: string;
   input: z.ZodObject;
   run(input: Record<string, unknown>, ctx: ManagementContext): unknown | Promise<unknown>;
-}
-
-/** An error a management tool reports, like a plugin's ToolError. */
-export function managementError(
-  code: string,
-  category: ErrorCategory,
-  message: string,
-): CallError {
-  return new CallError({ code, category, message, retryable: false }, true);
 }

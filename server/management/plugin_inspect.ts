@@ -1,16 +1,17 @@
 import { z } from "zod";
 import { effectivePermission } from "../permissions/effective.ts";
 import { needsReview } from "../permissions/review.ts";
-import { type HubTool, type ManagementContext, managementError } from "./hub_tool.ts";
+import type { HubTool, ManagementContext } from "./hub_tool.ts";
+import { DomainError } from "../domain_error.ts";
 import { noPluginMessage, type RegisteredPlugin } from "../plugins/registry.ts";
 
 export function findPlugin(ctx: ManagementContext, name: string): RegisteredPlugin {
   const registry = ctx.registry();
   const plugin = registry.plugin(name);
   if (plugin) return plugin;
-  throw managementError(
-    "PLUGIN_NOT_FOUND",
+  throw new DomainError(
     "not_found",
+    "PLUGIN_NOT_FOUND",
     noPluginMessage(name, registry.plugins.map((p) => p.name)),
   );
 }

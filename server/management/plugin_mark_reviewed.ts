@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { type HubTool, managementError } from "./hub_tool.ts";
+import type { HubTool } from "./hub_tool.ts";
+import { DomainError } from "../domain_error.ts";
 import { findPlugin } from "./plugin_inspect.ts";
 
 export const pluginMarkReviewed: HubTool = {
@@ -18,9 +19,9 @@ export const pluginMarkReviewed: HubTool = {
   async run(input, ctx) {
     const plugin = findPlugin(ctx, input.plugin as string);
     if (input.version !== undefined && input.version !== plugin.version) {
-      throw managementError(
+      throw new DomainError(
+        "invalid",
         "VERSION_MISMATCH",
-        "validation",
         `Plugin "${plugin.name}" is at version ${plugin.version}, not ${input.version}. ` +
           `Inspect it again (plugin_inspect) before marking it reviewed.`,
       );

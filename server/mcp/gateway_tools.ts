@@ -1,4 +1,4 @@
-/** The two tools of gateway mode (`/mcp/gateway`), DESIGN.md §4. */
+/** The two tools of gateway mode (`/mcp/gateway`): `hub_list_tools` and `hub_call` (docs/http.md). */
 export const GATEWAY_TOOLS = [
   {
     name: "hub_list_tools",

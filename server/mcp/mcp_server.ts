@@ -14,6 +14,7 @@ import type { Catalog } from "../calls/catalog.ts";
 import type { CallOutcome, Pipeline } from "../calls/pipeline.ts";
 import { type CallToolResult, errorResult, successResult } from "../calls/results.ts";
 import { callError } from "../calls/call_error.ts";
+import { hubError } from "../../protocol/errors.ts";
 import { GATEWAY_TOOLS } from "./gateway_tools.ts";
 import { boundProblems } from "../calls/validation_problems.ts";
 import { isPlainObject } from "../../protocol/plain_object.ts";
@@ -160,12 +161,7 @@ async function callGateway(
     }
     const unknown = plugin === undefined ? undefined : catalog.groupError(plugin);
     if (unknown) {
-      return errorResult({
-        code: "PLUGIN_NOT_FOUND",
-        category: "not_found",
-        retryable: false,
-        message: unknown,
-      });
+      return errorResult(hubError("PLUGIN_NOT_FOUND", unknown));
     }
     return successResult({ tools: catalog.list(plugin) });
   }

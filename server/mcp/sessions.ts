@@ -24,9 +24,7 @@ import { RATE_LIMITS, RateLimiter, RETRY_AFTER_SECONDS } from "../http/rate_limi
 import type { PluginLogEntry } from "../../protocol/events.ts";
 import type { Logger } from "../log/logger.ts";
 import { createMcpServer, type McpMode, type McpServerDeps } from "./mcp_server.ts";
-
-/** MCP requests may carry large tool arguments; the WebSocket limit applies to them too. */
-const MAX_MCP_BODY_BYTES = 10 * 1024 * 1024;
+import { MAX_MESSAGE_BYTES as MAX_MCP_BODY_BYTES } from "../../protocol/limits.ts";
 
 interface Session {
   mode: McpMode;

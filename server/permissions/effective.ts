@@ -21,3 +21,11 @@ export function effectivePermission(
 export function listedDescription(description: string, permission: Permission): string {
   return permission === "off" ? `[Disabled] ${description}` : description;
 }
+
+/**
+ * Whether permissions are skipped (`ask` runs as `auto`): forced by the environment
+ * (HUB_DANGEROUSLY_SKIP_PERMISSIONS=1), or switched on in config.json (the side panel switch).
+ */
+export function skipsPermissions(forced: boolean, config: HubConfig): boolean {
+  return forced || config.skipPermissions;
+}

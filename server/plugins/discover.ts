@@ -1,7 +1,7 @@
 /**
- * Plugin discovery (SPEC "Plugin discovery"): global packages `hub-plugin-*` and
- * `@<scope>/hub-plugin-*`, folders in `localPlugins`, and the immediate children of
- * `localPluginDirs` that hold a plugin. Finds folders only; loading them is load_plugin.ts.
+ * Plugin discovery (docs/plugins.md, "How the hub finds and loads plugins"): global packages
+ * `hub-plugin-*` and `@<scope>/hub-plugin-*`, folders in `localPlugins`, and the immediate children
+ * of `localPluginDirs` that hold a plugin. Finds folders only; loading them is load_plugin.ts.
  * Problems become `discoveryErrors` entries; discovery itself never fails.
  */
 import { join } from "node:path";

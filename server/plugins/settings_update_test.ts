@@ -3,7 +3,8 @@ import type { ConfigSchema } from "../../protocol/plugin_manifest.ts";
 import { resolveSettings } from "../../protocol/plugin_settings.ts";
 import type { ConfigStore } from "../../core/config/config_store.ts";
 import { defaultConfig, type HubConfig } from "../../core/config/schema.ts";
-import { HttpError } from "../http/http_error.ts";
+import { domainHttpError, type HttpError } from "../http/http_error.ts";
+import { DomainError } from "../domain_error.ts";
 import { emptyRegistry, type Registry, registryOf } from "./registry.ts";
 import { registeredPlugin } from "./_test_registry.ts";
 import { type SettingsUpdateDeps, updatePluginSettings } from "./settings_update.ts";
@@ -60,13 +61,13 @@ function fake(stored: Record<string, Record<string, unknown>> = {}): Fake {
   return { deps, config, reloads: () => reloads, writes: () => writes };
 }
 
-/** The HttpError an update rejects with. */
+/** The DomainError an update rejects with, as REST answers it (status, code, message). */
 async function httpError(promise: Promise<unknown>): Promise<HttpError> {
   try {
     await promise;
   } catch (error) {
-    assert(error instanceof HttpError, `expected an HttpError, got ${error}`);
-    return error;
+    assert(error instanceof DomainError, `expected a DomainError, got ${error}`);
+    return domainHttpError(error);
   }
   throw new Error("the update succeeded");
 }

@@ -1,7 +1,7 @@
 /**
  * The input schema clients see for a plugin tool: the plugin's own schema plus the injected
- * parameters (SPEC "Injected tool parameters"): `tabId` always, `instance` as a required enum when
- * the plugin has two or more instances.
+ * parameters, `tabId` always and `instance` as a required enum when the plugin has two or more
+ * instances.
  */
 
 export type JsonSchema = Record<string, unknown>;

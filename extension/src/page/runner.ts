@@ -11,6 +11,7 @@ import {
   PAGE_EVENT_SOURCE,
   type PageAdapter,
 } from "../../../protocol/adapter.ts";
+import { hubError } from "../../../protocol/errors.ts";
 import { ADAPTER_MARK } from "../shared/page_functions.ts";
 import {
   CALL_MESSAGE,
@@ -25,10 +26,7 @@ const scope = globalThis as unknown as Record<string, unknown>;
 
 function adapterError(plugin: string, why: string): AdapterResult {
   const message = `The adapter of ${plugin} failed: ${why}`;
-  return {
-    ok: false,
-    error: { code: "ADAPTER_ERROR", message, category: "internal", retryable: false },
-  };
+  return { ok: false, error: hubError("ADAPTER_ERROR", message) };
 }
 
 async function run(call: CallMessage): Promise<MaybeMissing> {

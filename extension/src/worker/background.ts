@@ -5,6 +5,7 @@
  */
 import { z } from "zod";
 import type { DispatchParams, DispatchResult, SyncPlugin } from "../../../protocol/events.ts";
+import { hubError } from "../../../protocol/errors.ts";
 import { dispatchBrowserTool } from "./browser_methods/mod.ts";
 import { createConnection } from "./connection.ts";
 import { createInjector } from "./injector.ts";
@@ -40,10 +41,7 @@ function tooLarge(method: string, bytes: number): unknown {
   if (method !== "tool.dispatch") return undefined;
   const message = `The result is ${(bytes / 1e6).toFixed(1)} MB; results are limited to ` +
     `${Math.floor(MAX_REPLY_BYTES / 1e6)} MB. Ask for less (a part of the page, fewer items).`;
-  return {
-    ok: false,
-    error: { code: "RESULT_TOO_LARGE", message, category: "validation", retryable: false },
-  };
+  return { ok: false, error: hubError("RESULT_TOO_LARGE", message) };
 }
 
 /** Reloads the extension once the current answer has had time to go out. */
@@ -59,10 +57,7 @@ async function dispatch(params: DispatchParams): Promise<DispatchResult> {
   } catch (error) {
     if (error instanceof CallFailure) return { ok: false, error: error.payload };
     const message = (error as Error)?.message ?? String(error);
-    return {
-      ok: false,
-      error: { code: "EXTENSION_ERROR", message, category: "internal", retryable: false },
-    };
+    return { ok: false, error: hubError("EXTENSION_ERROR", message) };
   }
 }
 

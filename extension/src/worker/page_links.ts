@@ -48,10 +48,7 @@ export function checkedAnswer(result: unknown): MaybeMissing {
   const message = `The page answered with something that is not a tool result: ${
     JSON.stringify(result)?.slice(0, 200)
   }`;
-  return {
-    ok: false,
-    error: { code: "ADAPTER_ERROR", message, category: "internal", retryable: false },
-  };
+  return { ok: false, error: hubError("ADAPTER_ERROR", message) };
 }
 
 export function createPageLinks(

@@ -1,6 +1,8 @@
 /**
  * `tool.dispatch` for plugin tools: picks the tab (exactly the requested `tabId`, checked against
- * the plugin's patterns and instance, or the best ready tab), runs the handler through the
+ * the plugin's patterns and instance, or the best ready tab). Tab targeting is owned here; the
+ * hub's own check before dispatching is a fast-fail with the same messages
+ * (protocol/tab_readiness.ts). Then it runs the handler through the
  * adapter in the page's MAIN world, and returns its `{ ok, value | error }` envelope with the tab
  * it ran in. Calls travel the tab's bridge port (page_links.ts); a page that lost the adapter
  * (it navigated) or its port (the worker restarted) gets them injected again first.
@@ -9,6 +11,7 @@ import type { AdapterCall, AdapterResult } from "../../../protocol/adapter.ts";
 import type { DispatchParams, DispatchResult, SyncPlugin } from "../../../protocol/events.ts";
 import { hubError } from "../../../protocol/errors.ts";
 import { instanceOfUrl } from "../../../protocol/plugin_settings.ts";
+import { noTabMessage, notReadyMessage, type TabTarget } from "../../../protocol/tab_readiness.ts";
 import type { Injector } from "./injector.ts";
 import type { PageLinks } from "./page_links.ts";
 import { pluginMatches, type PluginStore } from "./plugin_store.ts";
@@ -64,17 +67,13 @@ async function bestTab(
   ]);
   const mine = tabs.filter((t) => t.id !== undefined && belongs(plugin, t, params.instance));
   const ready = mine.filter((t) => tracker.isReady(t.id!, plugin.name));
-  const label = plugin.displayName + (params.instance ? ` (${params.instance.name})` : "");
-  if (mine.length === 0) {
-    throw fail("TAB_CLOSED", `No ${label} tab is open. Open one (and sign in), then try again.`);
-  }
-  if (ready.length === 0) {
-    throw fail(
-      "TAB_UNAVAILABLE",
-      `A ${label} tab is open (${mine[0].url}) but the plugin is not ready there, usually ` +
-        "because you are not signed in. Sign in in that tab, then try again.",
-    );
-  }
+  const target: TabTarget = {
+    displayName: plugin.displayName,
+    urlPatterns: plugin.urlPatterns,
+    instance: params.instance,
+  };
+  if (mine.length === 0) throw fail("TAB_CLOSED", noTabMessage(target));
+  if (ready.length === 0) throw fail("TAB_UNAVAILABLE", notReadyMessage(target, mine[0].url ?? ""));
   return rankTabs(ready, focused?.id)[0];
 }
 

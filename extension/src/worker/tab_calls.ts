@@ -5,7 +5,7 @@
  */
 import { type ErrorPayload, hubError } from "../../../protocol/errors.ts";
 
-/** No call runs longer than the hub waits for one (SPEC "Limits": 5 minutes). */
+/** No call runs longer than the hub waits for one: 5 minutes. */
 export const CALL_MAX_MS = 5 * 60_000;
 
 export class CallFailure extends Error {
@@ -94,14 +94,12 @@ async function explain(tabId: number, what: string, error: unknown): Promise<Cal
     return new CallFailure(hubError("TAB_CLOSED", `Tab ${tabId} was closed while ${what} ran.`));
   }
   if (NOT_SCRIPTABLE.test(message)) {
-    return new CallFailure({
-      code: "PAGE_NOT_SCRIPTABLE",
-      message: `Chromium does not let extensions into the page in tab ${tabId} (${message}). ` +
+    return new CallFailure(hubError(
+      "PAGE_NOT_SCRIPTABLE",
+      `Chromium does not let extensions into the page in tab ${tabId} (${message}). ` +
         "Pages such as about:blank, chrome:// and the Web Store are closed to them: use a tab " +
         "with an http(s) page.",
-      category: "permission",
-      retryable: false,
-    });
+    ));
   }
   return new CallFailure(
     hubError("EXTENSION_ERROR", `The browser could not run ${what} in tab ${tabId}: ${message}`),

@@ -1,0 +1,294 @@
+/// <reference lib="deno.ns" />
+/**
+ * `createPluginDispatcher` with a fake `chrome` (tabs and windows), store, tracker, injector and
+ * page links: which tab a plugin call runs in, what it says when there is none, and how a page
+ * that lost its adapter is handled.
+ */
+import { assert, assertEquals, assertMatch } from "../../../tests/helpers/assert.ts";
+import type { AdapterCall } from "../../../protocol/adapter.ts";
+import type { DispatchParams, DispatchResult, SyncPlugin } from "../../../protocol/events.ts";
+import { noTabMessage, notReadyMessage } from "../../../protocol/tab_readiness.ts";
+import type { MaybeMissing } from "../shared/page_messages.ts";
+import { failureOf, syncPlugin, withChrome } from "./_test_fixtures.ts";
+import type { Injector } from "./injector.ts";
+import type { PageLinks } from "./page_links.ts";
+import { createPluginDispatcher } from "./plugin_dispatch.ts";
+import { createPluginStore } from "./plugin_store.ts";
+import { createTabCalls } from "./tab_calls.ts";
+import type { TabTracker } from "./tab_tracker.ts";
+
+const INSTANCES = { work: "https://work.tracker.test", home: "https://tracker.test/home" };
+
+const tracker = (instances: Record<string, string> = {}): SyncPlugin =>
+  syncPlugin("tracker", {
+    displayName: "Tracker",
+    urlPatterns: ["https://tracker.test/*", "https://*.tracker.test/*"],
+    instances,
+    settings: { mode: "fast" },
+  });
+
+interface FakeTab {
+  id: number;
+  url: string;
+  ready?: boolean;
+  active?: boolean;
+  windowId?: number;
+}
+
+interface Options {
+  plugins?: SyncPlugin[];
+  tabs?: FakeTab[];
+  /** What the page answers, per call; `missing` until the adapter is injected by default. */
+  answer?: (tabId: number, request: AdapterCall, injected: boolean) => MaybeMissing;
+}
+
+/** Runs `body` with a dispatcher over fakes, and the records of what it did. */
+async function withDispatcher(
+  options: Options,
+  body: (ctx: ReturnType<typeof parts>) => Promise<void>,
+): Promise<void> {
+  const ctx = parts(options);
+  await withChrome({
+    tabs: {
+      query: () => {
+        ctx.queries++;
+        return Promise.resolve(ctx.tabs.map((t) => ({ windowId: 1, active: false, ...t })));
+      },
+      get: (tabId: number) => {
+        const tab = ctx.tabs.find((t) => t.id === tabId);
+        return tab ? Promise.resolve(tab) : Promise.reject(new Error(`No tab with id: ${tabId}.`));
+      },
+    },
+    windows: { getLastFocused: () => Promise.resolve({ id: 1 }) },
+  }, () => body(ctx));
+}
+
+function parts(options: Options) {
+  const store = createPluginStore();
+  store.replace(options.plugins ?? [tracker()]);
+  const calls: { tabId: number; plugin: string; hash: string; request: AdapterCall }[] = [];
+  const injected: number[] = [];
+  let epoch = 1;
+  const ctx = {
+    tabs: options.tabs ?? [],
+    queries: 0,
+    calls,
+    injected,
+    /** Something about tabs changed: cached choices are stale. */
+    bump: () => epoch++,
+    dispatch: undefined as unknown as ReturnType<typeof createPluginDispatcher>,
+  };
+  const tabTracker = {
+    isReady: (tabId: number) => ctx.tabs.find((t) => t.id === tabId)?.ready ?? true,
+    epoch: () => epoch,
+  } as unknown as TabTracker;
+  const injector = {
+    ensure(tabId: number) {
+      injected.push(tabId);
+      return Promise.resolve(true);
+    },
+  } as unknown as Injector;
+  const answer = options.answer ??
+    ((_tabId, request) => ({ ok: true, value: { ran: request.tool } }) as MaybeMissing);
+  const links = {
+    call(tabId: number, plugin: string, hash: string, request: AdapterCall) {
+      calls.push({ tabId, plugin, hash, request });
+      return Promise.resolve(answer(tabId, request, injected.includes(tabId)));
+    },
+    waitFor: () => Promise.resolve(true),
+  } as unknown as PageLinks;
+  ctx.dispatch = createPluginDispatcher({
+    store,
+    injector,
+    tracker: tabTracker,
+    calls: createTabCalls(),
+    links,
+  });
+  return ctx;
+}
+
+function params(fields: Partial<DispatchParams> = {}): DispatchParams {
+  return {
+    dispatchId: "d1",
+    tool: "tracker__list",
+    kind: "plugin",
+    plugin: "tracker",
+    baseTool: "list",
+    input: { q: 1 },
+    ...fields,
+  };
+}
+
+/** The tab a successful call ran in. */
+function tabOf(result: DispatchResult): number | undefined {
+  assert(result.ok, `expected a success, got ${JSON.stringify(result)}`);
+  return result.tabId;
+}
+
+// --- no tab to run in ---
+
+Deno.test("a plugin the extension does not know yet is TOOL_NOT_FOUND", async () => {
+  await withDispatcher({ plugins: [] }, async ({ dispatch }) => {
+    const failure = await failureOf(dispatch(params()));
+    assertEquals(failure.payload.code, "TOOL_NOT_FOUND");
+    assertEquals(failure.message, 'The extension does not know plugin "tracker" yet.');
+  });
+});
+
+Deno.test("no tab of the plugin: TAB_CLOSED with the hub's words, naming what to open", async () => {
+  const tabs = [{ id: 1, url: "https://elsewhere.test/" }];
+  await withDispatcher({ tabs }, async ({ dispatch, calls }) => {
+    const failure = await failureOf(dispatch(params()));
+    assertEquals([failure.payload.code, failure.payload.category], ["TAB_CLOSED", "unavailable"]);
+    assertEquals(failure.message, noTabMessage(tracker()));
+    assertMatch(
+      failure.message,
+      /^No Tracker tab is open\. Open https:\/\/tracker\.test\/\* or https:\/\/\*\.tracker\.test\/\* in the browser/,
+    );
+    assertEquals(calls.length, 0);
+  });
+});
+
+Deno.test("tabs open but none ready: TAB_UNAVAILABLE naming the tab's URL", async () => {
+  const tabs = [{ id: 3, url: "https://tracker.test/a", ready: false }];
+  await withDispatcher({ tabs }, async ({ dispatch }) => {
+    const failure = await failureOf(dispatch(params()));
+    assertEquals(failure.payload.code, "TAB_UNAVAILABLE");
+    assertEquals(failure.message, notReadyMessage(tracker(), "https://tracker.test/a"));
+    assertMatch(failure.message, /A Tracker tab is open \(https:\/\/tracker\.test\/a\)/);
+  });
+});
+
+// --- picking the tab ---
+
+Deno.test("the call runs in the best ready tab, with its input, settings and dispatch id", async () => {
+  const tabs = [
+    { id: 3, url: "https://tracker.test/a", ready: false, active: true },
+    { id: 4, url: "https://tracker.test/b" },
+    { id: 5, url: "https://tracker.test/c", active: true },
+  ];
+  await withDispatcher({ tabs }, async ({ dispatch, calls }) => {
+    assertEquals(await dispatch(params()), { ok: true, value: { ran: "list" }, tabId: 5 });
+    assertEquals(calls, [{
+      tabId: 5,
+      plugin: "tracker",
+      hash: "abc",
+      request: { tool: "list", input: { q: 1 }, dispatchId: "d1", settings: { mode: "fast" } },
+    }]);
+  });
+});
+
+Deno.test("the settings the hub sent win over the stored ones; the tool name falls back", async () => {
+  const tabs = [{ id: 4, url: "https://tracker.test/b" }];
+  await withDispatcher({ tabs }, async ({ dispatch, calls }) => {
+    await dispatch(params({ baseTool: undefined, settings: { mode: "slow" } }));
+    assertEquals(calls[0].request.tool, "list");
+    assertEquals(calls[0].request.settings, { mode: "slow" });
+  });
+});
+
+Deno.test("the chosen tab is remembered until tabs change", async () => {
+  const tabs = [{ id: 4, url: "https://tracker.test/b" }];
+  await withDispatcher({ tabs }, async (ctx) => {
+    await ctx.dispatch(params());
+    await ctx.dispatch(params());
+    assertEquals(ctx.queries, 1);
+    ctx.bump();
+    await ctx.dispatch(params());
+    assertEquals(ctx.queries, 2);
+  });
+});
+
+Deno.test("an instance call runs only in that instance's tabs", async () => {
+  const tabs = [
+    { id: 4, url: "https://tracker.test/home/x", active: true },
+    { id: 5, url: "https://work.tracker.test/y" },
+  ];
+  const plugins = [tracker(INSTANCES)];
+  await withDispatcher({ plugins, tabs }, async ({ dispatch, calls }) => {
+    const instance = { name: "work", url: INSTANCES.work };
+    assertEquals(tabOf(await dispatch(params({ instance }))), 5);
+    assertEquals(calls[0].request.instance, instance);
+    const home = { name: "home", url: INSTANCES.home };
+    assertEquals(tabOf(await dispatch(params({ instance: home }))), 4);
+  });
+});
+
+Deno.test("no tab of the instance: TAB_CLOSED naming the instance and its URL", async () => {
+  const tabs = [{ id: 4, url: "https://tracker.test/home/x" }];
+  const plugins = [tracker(INSTANCES)];
+  await withDispatcher({ plugins, tabs }, async ({ dispatch }) => {
+    const failure = await failureOf(
+      dispatch(params({ instance: { name: "work", url: INSTANCES.work } })),
+    );
+    assertEquals(failure.payload.code, "TAB_CLOSED");
+    assertMatch(
+      failure.message,
+      /^No Tracker \(work\) tab is open\. Open https:\/\/work\.tracker\.test in the browser/,
+    );
+  });
+});
+
+// --- a requested tab ---
+
+Deno.test("a requested tab is used as it is", async () => {
+  const tabs = [{ id: 4, url: "https://tracker.test/b" }, { id: 9, url: "https://tracker.test/c" }];
+  await withDispatcher({ tabs }, async (ctx) => {
+    assertEquals(tabOf(await ctx.dispatch(params({ tabId: 9 }))), 9);
+    assertEquals(ctx.queries, 0, "no tab query for a requested tab");
+  });
+});
+
+Deno.test("a requested tab that is not open, or not the plugin's, is TAB_NOT_FOUND", async () => {
+  const tabs = [{ id: 4, url: "https://elsewhere.test/" }, { id: 5, url: "https://tracker.test/" }];
+  await withDispatcher({ plugins: [tracker(INSTANCES)], tabs }, async ({ dispatch }) => {
+    const gone = await failureOf(dispatch(params({ tabId: 8 })));
+    assertEquals(gone.payload.code, "TAB_NOT_FOUND");
+    assertMatch(gone.message, /^No tab 8 is open\. Call plugin_list_tabs/);
+    const other = await failureOf(dispatch(params({ tabId: 4 })));
+    assertEquals(other.payload.code, "TAB_NOT_FOUND");
+    assertMatch(
+      other.message,
+      /Tab 4 shows https:\/\/elsewhere\.test\/, which is not a Tracker page/,
+    );
+    const instance = { name: "work", url: INSTANCES.work };
+    const wrong = await failureOf(dispatch(params({ tabId: 5, instance })));
+    assertMatch(wrong.message, /which is not a Tracker \(instance "work"\) page/);
+  });
+});
+
+// --- the adapter ---
+
+Deno.test("a page that lost its adapter gets it injected again, then the call runs", async () => {
+  const tabs = [{ id: 4, url: "https://tracker.test/b" }];
+  const answer = (_tabId: number, _request: AdapterCall, injected: boolean): MaybeMissing =>
+    injected ? { ok: true, value: "after injection" } : { missing: true };
+  await withDispatcher({ tabs, answer }, async ({ dispatch, calls, injected }) => {
+    assertEquals(await dispatch(params()), { ok: true, value: "after injection", tabId: 4 });
+    assertEquals([calls.length, injected], [2, [4]]);
+  });
+});
+
+Deno.test("an adapter that does not load is EXTENSION_ERROR saying so", async () => {
+  const tabs = [{ id: 4, url: "https://tracker.test/b" }];
+  const answer = (): MaybeMissing => ({ missing: true });
+  await withDispatcher({ tabs, answer }, async ({ dispatch }) => {
+    const failure = await failureOf(dispatch(params()));
+    assertEquals([failure.payload.code, failure.payload.category], ["EXTENSION_ERROR", "internal"]);
+    assertEquals(failure.message, "The Tracker adapter did not load in tab 4.");
+  });
+});
+
+Deno.test("the tool's own error comes back as the envelope's error", async () => {
+  const tabs = [{ id: 4, url: "https://tracker.test/b" }];
+  const error = {
+    code: "NOT_LOGGED_IN",
+    message: "Sign in.",
+    category: "auth" as const,
+    retryable: false,
+  };
+  const answer = (): MaybeMissing => ({ ok: false, error });
+  await withDispatcher({ tabs, answer }, async ({ dispatch }) => {
+    assertEquals(await dispatch(params()), { ok: false, error });
+  });
+});

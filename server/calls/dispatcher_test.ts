@@ -1,0 +1,221 @@
+/**
+ * `createDispatcher` over a fake link: what it sends, how progress, timeouts and aborts end the
+ * wait, and how the extension's answers become values or call errors.
+ */
+import { assert, assertEquals, assertMatch } from "../../tests/helpers/assert.ts";
+import type { DispatchParams } from "../../protocol/events.ts";
+import type { ExtensionLink } from "../extension/link.ts";
+import { CallError, callError } from "./call_error.ts";
+import { createDispatcher, type DispatcherOptions, MAX_ERROR_MESSAGE_CHARS } from "./dispatcher.ts";
+
+interface Sent {
+  method: string;
+  params: DispatchParams;
+  signal?: AbortSignal;
+  answer(value: unknown): void;
+  fail(error: unknown): void;
+}
+
+/** A link whose requests wait until the test answers them; an aborted request rejects. */
+function fakeLink() {
+  const sent: Sent[] = [];
+  const link = {
+    request(method: string, params: unknown, signal?: AbortSignal) {
+      return new Promise((resolve, reject) => {
+        sent.push({
+          method,
+          params: params as DispatchParams,
+          signal,
+          answer: resolve,
+          fail: reject,
+        });
+        if (signal?.aborted) reject(signal.reason);
+        signal?.addEventListener("abort", () => reject(signal.reason), { once: true });
+      });
+    },
+  } as unknown as ExtensionLink;
+  return { link, sent };
+}
+
+const CALL = {
+  tool: "demo__echo",
+  kind: "plugin",
+  plugin: "demo",
+  input: { text: "hi" },
+} as const;
+
+function setup(options: DispatcherOptions = {}) {
+  const { link, sent } = fakeLink();
+  return { dispatcher: createDispatcher(link, options), sent };
+}
+
+/** Lets the dispatcher's `await link.request(...)` start. */
+const tick = () => new Promise((resolve) => setTimeout(resolve, 0));
+const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function rejection(promise: Promise<unknown>): Promise<CallError> {
+  try {
+    await promise;
+  } catch (error) {
+    assert(error instanceof CallError, `expected a CallError, got ${error}`);
+    return error;
+  }
+  throw new Error("the dispatch succeeded");
+}
+
+Deno.test("a dispatch sends tool.dispatch with a fresh id and returns the value and tab", async () => {
+  const { dispatcher, sent } = setup();
+  const running = dispatcher.dispatch(CALL);
+  await tick();
+  assertEquals(sent.length, 1);
+  assertEquals(sent[0].method, "tool.dispatch");
+  const { dispatchId, ...params } = sent[0].params;
+  assertEquals(params, CALL);
+  assertMatch(dispatchId, /^[0-9a-f-]{36}$/);
+  assertEquals(dispatcher.active(), 1);
+  sent[0].answer({ ok: true, value: { echoed: "hi" }, tabId: 7 });
+  assertEquals(await running, { value: { echoed: "hi" }, tabId: 7 });
+  assertEquals(dispatcher.active(), 0);
+});
+
+Deno.test("each progress report is passed on and restarts the timeout", async () => {
+  const { dispatcher, sent } = setup({ timeoutMs: 150 });
+  const reports: unknown[] = [];
+  const running = dispatcher.dispatch(CALL, { onProgress: (p) => reports.push(p) });
+  await tick();
+  const { dispatchId } = sent[0].params;
+  for (let i = 1; i <= 4; i++) {
+    await delay(75); // 300 ms in all: twice the timeout, never 150 ms without news
+    dispatcher.progress({ dispatchId, progress: i, total: 4, message: `step ${i}` });
+  }
+  sent[0].answer({ ok: true, value: "done" });
+  assertEquals((await running).value, "done");
+  assertEquals(reports.length, 4);
+  assertEquals(reports[3], { progress: 4, total: 4, message: "step 4" });
+});
+
+Deno.test("progress for a dispatch that is not running is ignored", () => {
+  const { dispatcher } = setup();
+  dispatcher.progress({ dispatchId: "gone", progress: 1 });
+  assertEquals(dispatcher.active(), 0);
+});
+
+Deno.test("no answer and no progress within the timeout is TIMEOUT, and the request is dropped", async () => {
+  const { dispatcher, sent } = setup({ timeoutMs: 30 });
+  const error = await rejection(dispatcher.dispatch(CALL));
+  assertEquals([error.payload.code, error.httpStatus], ["TIMEOUT", 504]);
+  assertMatch(error.message, /demo__echo did not answer within 0\.03 s\. The page may be busy/);
+  assert(sent[0].signal?.aborted, "the link request was aborted");
+  assertEquals(dispatcher.active(), 0);
+});
+
+Deno.test("progress cannot extend a call past the maximum", async () => {
+  const { dispatcher, sent } = setup({ timeoutMs: 100, maxMs: 250 });
+  const running = rejection(dispatcher.dispatch(CALL));
+  await tick();
+  const { dispatchId } = sent[0].params;
+  const keepAlive = setInterval(() => dispatcher.progress({ dispatchId, progress: 1 }), 20);
+  try {
+    const error = await running;
+    assertEquals(error.payload.code, "TIMEOUT");
+    assertMatch(error.message, /demo__echo ran longer than the 0\.25 s maximum and was abandoned/);
+  } finally {
+    clearInterval(keepAlive);
+  }
+});
+
+Deno.test("the caller giving up ends the call at once with CANCELLED", async () => {
+  const { dispatcher, sent } = setup();
+  const controller = new AbortController();
+  const running = rejection(dispatcher.dispatch(CALL, { signal: controller.signal }));
+  await tick();
+  controller.abort();
+  const error = await running;
+  assertEquals(error.payload.code, "CANCELLED");
+  assertEquals(error.message, "The caller cancelled demo__echo.");
+  assert(sent[0].signal?.aborted);
+  assertEquals(dispatcher.active(), 0);
+});
+
+Deno.test("an abort reason that is a CallError is the call's error", async () => {
+  const { dispatcher } = setup();
+  const controller = new AbortController();
+  controller.abort(callError("PERMISSION_DENIED", "Denied elsewhere."));
+  const error = await rejection(dispatcher.dispatch(CALL, { signal: controller.signal }));
+  assertEquals([error.payload.code, error.message], ["PERMISSION_DENIED", "Denied elsewhere."]);
+});
+
+Deno.test("a link failure (the extension went away) is the call's error as it came", async () => {
+  const { dispatcher, sent } = setup();
+  const running = rejection(dispatcher.dispatch(CALL));
+  await tick();
+  sent[0].fail(callError("EXTENSION_DISCONNECTED", "connection closed"));
+  const error = await running;
+  assertEquals([error.payload.code, error.httpStatus], ["EXTENSION_DISCONNECTED", 503]);
+});
+
+/** The CallError a dispatch answered with `result` fails with. */
+async function answeredWith(result: unknown): Promise<CallError> {
+  const { dispatcher, sent } = setup();
+  const running = rejection(dispatcher.dispatch(CALL));
+  await tick();
+  sent[0].answer(result);
+  return await running;
+}
+
+Deno.test("a hub code from the extension keeps its category and HTTP status", async () => {
+  const error = await answeredWith({
+    ok: false,
+    error: {
+      code: "TAB_CLOSED",
+      message: "Tab 7 closed.",
+      category: "unavailable",
+      retryable: true,
+    },
+  });
+  assertEquals([error.payload.code, error.fromTool, error.httpStatus], ["TAB_CLOSED", false, 503]);
+});
+
+Deno.test("a plugin's own error code is the tool's failure: 422", async () => {
+  const payload = {
+    code: "NOT_LOGGED_IN",
+    message: "Sign in first.",
+    category: "auth",
+    retryable: false,
+    details: { where: "header" },
+  };
+  const error = await answeredWith({ ok: false, error: payload });
+  assertEquals([error.payload, error.fromTool, error.httpStatus], [payload, true, 422]);
+});
+
+Deno.test("a failure the page reports for the call (RESULT_TOO_LARGE) is the tool's: 422", async () => {
+  for (const code of ["RESULT_TOO_LARGE", "PAGE_NOT_SCRIPTABLE", "ADAPTER_ERROR"]) {
+    const error = await answeredWith({
+      ok: false,
+      error: { code, message: "m", category: "internal", retryable: false },
+    });
+    assertEquals([error.payload.code, error.httpStatus], [code, 422]);
+  }
+});
+
+Deno.test("a malformed answer is EXTENSION_ERROR saying what was wrong", async () => {
+  const error = await answeredWith({ ok: "yes" });
+  assertEquals([error.payload.code, error.httpStatus], ["EXTENSION_ERROR", 502]);
+  assertMatch(error.message, /^The extension sent a malformed result for demo__echo: /);
+});
+
+Deno.test("an error message from the page is capped, with a note that it was cut", async () => {
+  const error = await answeredWith({
+    ok: false,
+    error: {
+      code: "PAGE_ERROR",
+      message: "x".repeat(50_000),
+      category: "internal",
+      retryable: false,
+    },
+  });
+  assert(error.message.length <= MAX_ERROR_MESSAGE_CHARS + 100, `${error.message.length} chars`);
+  assert(error.message.length >= MAX_ERROR_MESSAGE_CHARS - 100);
+  assertMatch(error.message, /The error message was cut\./);
+  assertEquals(error.payload.message, error.message);
+});

@@ -1,0 +1,382 @@
+/**
+ * `createPipeline` on its own, with fakes for everything around it: a scripted link, dispatcher
+ * and confirmations, and a recording audit log. The real catalog decides permissions and checks
+ * arguments. The suites in tests/pipeline_*_test.ts run the same pipeline end to end over HTTP,
+ * MCP and `/ws`.
+ */
+import { assert, assertEquals, assertMatch } from "../../tests/helpers/assert.ts";
+import type { AuditEntry } from "../../protocol/audit.ts";
+import { defaultConfig, type HubConfig, type Permission } from "../../core/config/schema.ts";
+import type { ExtensionLink } from "../extension/link.ts";
+import { createTabStates } from "../extension/tab_states.ts";
+import type { AuditLog } from "../audit/audit_log.ts";
+import type { ManagementContext } from "../management/hub_tool.ts";
+import { HUB_TOOLS } from "../management/mod.ts";
+import { registryOf } from "../plugins/registry.ts";
+import { registeredPlugin, registeredTool } from "../plugins/_test_registry.ts";
+import { type CatalogTool, createCatalog } from "./catalog.ts";
+import { type CallError, callError } from "./call_error.ts";
+import type { ConfirmationRequest, Confirmations, Decision } from "./confirmations.ts";
+import type { Dispatcher } from "./dispatcher.ts";
+import { createInFlight, MAX_IN_FLIGHT_PER_PLUGIN } from "./in_flight.ts";
+import { type CallOutcome, createPipeline } from "./pipeline.ts";
+
+/** `demo__echo` needs a string `text`; `demo__other` takes anything. */
+const echo = registeredTool("demo", "echo", {
+  validate: (input) =>
+    typeof (input as Record<string, unknown>).text === "string"
+      ? { valid: true, errors: [] }
+      : { valid: false, errors: ["text: must be string"] },
+});
+const demo = registeredPlugin("demo", {
+  tools: [echo, registeredTool("demo", "other")],
+  settings: { mode: "fast" },
+});
+const DEMO_TAB = { tabId: 7, url: "https://demo.test/home", title: "Demo", ready: true };
+
+interface Options {
+  permission?: Permission;
+  /** Per-tool overrides of the demo plugin. */
+  tools?: Record<string, Permission>;
+  reviewedVersion?: string;
+  connected?: boolean;
+  tabs?: (typeof DEMO_TAB)[];
+  decision?: Decision;
+  dispatch?: Dispatcher["dispatch"];
+  instances?: Record<string, string>;
+}
+
+/** A pipeline over fakes, and the records of what it did to them. */
+function setup(options: Options = {}) {
+  const plugin = { ...demo, instances: options.instances ?? {} };
+  const config: HubConfig = defaultConfig();
+  config.permissions.demo = {
+    permission: options.permission ?? "auto",
+    tools: options.tools ?? {},
+    ...(options.reviewedVersion ? { reviewedVersion: options.reviewedVersion } : {}),
+  };
+  const registry = registryOf([plugin]);
+  const catalog = createCatalog({
+    registry: () => registry,
+    config: () => config,
+    skipPermissions: () => false,
+    browserTools: [],
+    hubTools: HUB_TOOLS,
+  });
+  const notes: { method: string; params: Record<string, unknown> }[] = [];
+  const link: ExtensionLink = {
+    attach() {},
+    isConnected: () => options.connected ?? true,
+    request: () => Promise.reject(new Error("the pipeline sends requests through its parts")),
+    notify(method, params) {
+      notes.push({ method, params: params as Record<string, unknown> });
+      return true;
+    },
+    onConnect() {},
+    onDisconnect() {},
+    disconnect() {},
+  };
+  const tabs = createTabStates();
+  tabs.set({ plugin: "demo", state: "ready", tabs: options.tabs ?? [DEMO_TAB] });
+  const dispatched: Parameters<Dispatcher["dispatch"]>[0][] = [];
+  const dispatcher: Dispatcher = {
+    dispatch(params, dispatchOptions) {
+      dispatched.push(params);
+      return options.dispatch?.(params, dispatchOptions) ??
+        Promise.resolve({ value: { echoed: params.input }, tabId: 7 });
+    },
+    progress() {},
+    active: () => 0,
+  };
+  const asked: ConfirmationRequest[] = [];
+  const confirmations: Confirmations = {
+    ask(request) {
+      asked.push(request);
+      return Promise.resolve(options.decision ?? { allow: true, alwaysAllow: false });
+    },
+    respond() {},
+    failAll() {},
+    pending: () => 0,
+  };
+  const audited: AuditEntry[] = [];
+  const audit = { record: (entry: AuditEntry) => audited.push(entry) } as unknown as AuditLog;
+  const management: ManagementContext = {
+    registry: () => registry,
+    config: () => config,
+    tabs,
+    extensionConnected: () => options.connected ?? true,
+    markReviewed: () => Promise.resolve(config),
+  };
+  const allowed: CatalogTool[] = [];
+  let now = 1_000_000;
+  const inFlight = createInFlight();
+  const pipeline = createPipeline({
+    catalog,
+    link,
+    tabs,
+    dispatcher,
+    confirmations,
+    inFlight,
+    audit,
+    management,
+    allowAlways: (tool) => {
+      allowed.push(tool);
+      return Promise.resolve();
+    },
+    clock: () => (now += 5),
+  });
+  return { pipeline, notes, dispatched, asked, audited, allowed, inFlight };
+}
+
+function errorOf(outcome: CallOutcome): CallError {
+  assert(!outcome.ok, `expected a failed call, got ${JSON.stringify(outcome)}`);
+  return outcome.error;
+}
+
+// --- finding the tool ---
+
+Deno.test("an unknown tool is TOOL_NOT_FOUND, with no audit entry and no notification", async () => {
+  const s = setup();
+  const error = errorOf(await s.pipeline.call({ name: "demo__nope", args: {} }));
+  assertEquals([error.payload.code, error.httpStatus], ["TOOL_NOT_FOUND", 404]);
+  assertMatch(error.message, /No tool "demo__nope"\. List the tools/);
+  assertEquals([s.audited.length, s.notes.length, s.dispatched.length], [0, 0, 0]);
+});
+
+// --- cheap refusals ---
+
+Deno.test("a tool that is off is refused before its arguments are read, and audited", async () => {
+  const s = setup({ permission: "off" });
+  const error = errorOf(await s.pipeline.call({ name: "demo__echo", args: "not even an object" }));
+  assertEquals([error.payload.code, error.httpStatus], ["PERMISSION_OFF", 403]);
+  assertMatch(error.message, /hub config set tool-permission\.demo\.echo ask/);
+  assertEquals([s.dispatched.length, s.asked.length], [0, 0]);
+  assertEquals(s.audited.length, 1);
+  assertEquals(s.audited[0].error?.code, "PERMISSION_OFF");
+});
+
+Deno.test("a plugin changed since its review is off, and the error says how to review it", async () => {
+  const s = setup({ permission: "auto", reviewedVersion: "0.9.0" });
+  const error = errorOf(await s.pipeline.call({ name: "demo__echo", args: { text: "hi" } }));
+  assertEquals(error.payload.code, "PERMISSION_OFF");
+  assertMatch(error.message, /changed to version 1\.0\.0 since it was reviewed/);
+  assertMatch(error.message, /plugin_inspect.*plugin_mark_reviewed/);
+});
+
+Deno.test("a per-tool override beats the plugin's permission", async () => {
+  const s = setup({ permission: "auto", tools: { echo: "off" } });
+  assertEquals(
+    errorOf(await s.pipeline.call({ name: "demo__echo", args: { text: "x" } })).payload.code,
+    "PERMISSION_OFF",
+  );
+  assertEquals((await s.pipeline.call({ name: "demo__other", args: {} })).ok, true);
+});
+
+Deno.test("an unusable request body is INVALID_ARGUMENTS with the transport's status", async () => {
+  const s = setup();
+  const error = errorOf(
+    await s.pipeline.call({
+      name: "demo__echo",
+      args: {},
+      badRequest: { message: "The body is over 10 MB.", status: 413 },
+    }),
+  );
+  assertEquals([error.payload.code, error.httpStatus, error.message], [
+    "INVALID_ARGUMENTS",
+    413,
+    "The body is over 10 MB.",
+  ]);
+  assertEquals(s.audited.length, 1);
+});
+
+// --- validation ---
+
+Deno.test("arguments that are not an object are INVALID_ARGUMENTS", async () => {
+  const s = setup();
+  for (const args of [[], "text", 3]) {
+    const error = errorOf(await s.pipeline.call({ name: "demo__echo", args }));
+    assertEquals([error.payload.code, error.httpStatus], ["INVALID_ARGUMENTS", 400]);
+    assertEquals(error.message, "Arguments of demo__echo must be a JSON object.");
+  }
+  assertEquals(s.dispatched.length, 0);
+});
+
+Deno.test("invalid arguments list the problems in the message and in details", async () => {
+  const s = setup({ permission: "ask" });
+  const error = errorOf(await s.pipeline.call({ name: "demo__echo", args: { text: 1 } }));
+  assertEquals(error.payload.code, "INVALID_ARGUMENTS");
+  assertEquals(error.message, "Invalid arguments for demo__echo: text: must be string.");
+  assertEquals(error.payload.details, { errors: ["text: must be string"] });
+  assertEquals(s.asked.length, 0, "nobody is asked about an invalid call");
+});
+
+Deno.test("missing arguments count as an empty object", async () => {
+  const s = setup();
+  assertEquals((await s.pipeline.call({ name: "demo__other", args: undefined })).ok, true);
+  assertEquals(s.dispatched[0].input, {});
+});
+
+// --- ask and auto ---
+
+Deno.test("auto dispatches at once, with the plugin's settings and the base tool name", async () => {
+  const s = setup({ permission: "auto" });
+  const outcome = await s.pipeline.call({ name: "demo__echo", args: { text: "hi", tabId: 7 } });
+  assertEquals(outcome, { ok: true, value: { echoed: { text: "hi" } } });
+  assertEquals(s.asked.length, 0);
+  assertEquals(s.dispatched, [{
+    tool: "demo__echo",
+    kind: "plugin",
+    plugin: "demo",
+    baseTool: "echo",
+    input: { text: "hi" },
+    settings: { mode: "fast" },
+    tabId: 7,
+  }]);
+});
+
+Deno.test("ask: the person sees the call, and an allowed call runs", async () => {
+  const s = setup({ permission: "ask" });
+  const outcome = await s.pipeline.call({ name: "demo__echo", args: { text: "hi" } });
+  assertEquals(outcome.ok, true);
+  assertEquals(s.asked.length, 1);
+  const { id, ...request } = s.asked[0];
+  assertEquals(request, { tool: "demo__echo", plugin: "demo", parameters: { text: "hi" } });
+  assertEquals(s.notes[0].params.invocationId, id, "the confirmation names the invocation");
+  assertEquals([s.dispatched.length, s.allowed.length], [1, 0]);
+});
+
+Deno.test("ask: a denied call is PERMISSION_DENIED, never dispatched, and audited", async () => {
+  const s = setup({ permission: "ask", decision: { allow: false, alwaysAllow: false } });
+  const error = errorOf(await s.pipeline.call({ name: "demo__echo", args: { text: "hi" } }));
+  assertEquals([error.payload.code, error.httpStatus], ["PERMISSION_DENIED", 403]);
+  assertEquals(error.message, "The user denied this call of demo__echo.");
+  assertEquals(s.dispatched.length, 0);
+  assertEquals(s.audited.map((e) => e.error?.code), ["PERMISSION_DENIED"]);
+});
+
+Deno.test("ask: 'always allow' is stored for that one tool, then the call runs", async () => {
+  const s = setup({ permission: "ask", decision: { allow: true, alwaysAllow: true } });
+  assertEquals((await s.pipeline.call({ name: "demo__echo", args: { text: "hi" } })).ok, true);
+  assertEquals(s.allowed.map((t) => [t.group, t.permissionKey]), [["demo", "echo"]]);
+  assertEquals(s.dispatched.length, 1);
+});
+
+// --- concurrency ---
+
+Deno.test("at the per-plugin limit a call is CONCURRENCY_LIMIT; a finished call frees its slot", async () => {
+  const s = setup();
+  const held = Array.from({ length: MAX_IN_FLIGHT_PER_PLUGIN }, () => s.inFlight.acquire("demo"));
+  const error = errorOf(await s.pipeline.call({ name: "demo__other", args: {} }));
+  assertEquals([error.payload.code, error.httpStatus], ["CONCURRENCY_LIMIT", 429]);
+  assertMatch(error.message, /the limit is 25 at once/);
+  held[0]!();
+  assertEquals((await s.pipeline.call({ name: "demo__other", args: {} })).ok, true);
+  assertEquals(
+    s.inFlight.count("demo"),
+    MAX_IN_FLIGHT_PER_PLUGIN - 1,
+    "the call released its slot",
+  );
+});
+
+Deno.test("a failed dispatch releases its slot too", async () => {
+  const s = setup({ dispatch: () => Promise.reject(callError("TIMEOUT", "too slow")) });
+  errorOf(await s.pipeline.call({ name: "demo__other", args: {} }));
+  assertEquals(s.inFlight.count("demo"), 0);
+});
+
+// --- tabs and the extension ---
+
+Deno.test("no extension: EXTENSION_NOT_CONNECTED before any dispatch", async () => {
+  const s = setup({ connected: false });
+  const error = errorOf(await s.pipeline.call({ name: "demo__other", args: {} }));
+  assertEquals([error.payload.code, error.httpStatus], ["EXTENSION_NOT_CONNECTED", 503]);
+  assertEquals(s.dispatched.length, 0);
+});
+
+Deno.test("no tab of the plugin: TAB_CLOSED from the reported tab states, no round trip", async () => {
+  const s = setup({ tabs: [] });
+  const error = errorOf(await s.pipeline.call({ name: "demo__other", args: {} }));
+  assertEquals(error.payload.code, "TAB_CLOSED");
+  assertMatch(error.message, /^No Demo tab is open\. Open https:\/\/demo\.test\/\* in the browser/);
+  assertEquals(s.dispatched.length, 0);
+});
+
+Deno.test("the only instance of a plugin goes with the dispatch, resolved once", async () => {
+  const s = setup({ instances: { main: "https://demo.test" } });
+  assertEquals((await s.pipeline.call({ name: "demo__other", args: {} })).ok, true);
+  assertEquals(s.dispatched[0].instance, { name: "main", url: "https://demo.test" });
+});
+
+Deno.test("an unknown instance is INVALID_ARGUMENTS naming the instances", async () => {
+  const s = setup({ instances: { main: "https://demo.test" } });
+  const error = errorOf(await s.pipeline.call({ name: "demo__other", args: { instance: "x" } }));
+  assertEquals(error.payload.code, "INVALID_ARGUMENTS");
+  assertMatch(error.message, /Demo has no instance "x" \(instances: main\)/);
+});
+
+// --- outcomes, audit and notifications ---
+
+Deno.test("a successful call is audited and announced from start to end", async () => {
+  const s = setup();
+  await s.pipeline.call({ name: "demo__echo", args: { text: "hi" } });
+  assertEquals(s.audited, [{
+    timestamp: new Date(1_000_005).toISOString(),
+    tool: "demo__echo",
+    plugin: "demo",
+    success: true,
+    durationMs: 5,
+  }]);
+  assertEquals(s.notes.map((n) => n.method), ["tool.invocationStart", "tool.invocationEnd"]);
+  const [start, end] = s.notes.map((n) => n.params);
+  assertEquals(start.invocationId, end.invocationId);
+  assertEquals(start, {
+    invocationId: start.invocationId,
+    tool: "demo__echo",
+    plugin: "demo",
+    startedAt: 1_000_005,
+  });
+  assertEquals(end, {
+    invocationId: start.invocationId,
+    tool: "demo__echo",
+    plugin: "demo",
+    success: true,
+    durationMs: 5,
+  });
+});
+
+Deno.test("a failed call's audit entry and end notification carry its error", async () => {
+  const s = setup({ dispatch: () => Promise.reject(callError("TAB_CLOSED", "It closed.")) });
+  const error = errorOf(await s.pipeline.call({ name: "demo__other", args: {} }));
+  assertEquals(error.payload.code, "TAB_CLOSED");
+  assertEquals(s.audited[0].success, false);
+  assertEquals(s.audited[0].error, {
+    code: "TAB_CLOSED",
+    message: "It closed.",
+    category: "unavailable",
+  });
+  assertEquals(s.notes[1].params.error, error.payload);
+});
+
+Deno.test("an unexpected exception becomes INTERNAL with its message", async () => {
+  const s = setup({ dispatch: () => Promise.reject(new Error("boom")) });
+  const error = errorOf(await s.pipeline.call({ name: "demo__other", args: {} }));
+  assertEquals([error.payload.code, error.httpStatus], ["INTERNAL", 500]);
+  assertEquals(error.message, "Internal error: boom");
+});
+
+Deno.test("a management tool runs in the hub; its domain failure is the tool's own error", async () => {
+  const s = setup();
+  const inspected = await s.pipeline.call({ name: "plugin_inspect", args: { plugin: "demo" } });
+  assert(inspected.ok);
+  assertEquals((inspected.value as { version: string }).version, "1.0.0");
+  const error = errorOf(
+    await s.pipeline.call({ name: "plugin_inspect", args: { plugin: "nope" } }),
+  );
+  assertEquals([error.payload.code, error.payload.category, error.httpStatus], [
+    "PLUGIN_NOT_FOUND",
+    "not_found",
+    422,
+  ]);
+  assertEquals(s.dispatched.length, 0);
+  assertEquals(s.audited.map((e) => [e.plugin, e.success]), [["hub", true], ["hub", false]]);
+});

@@ -1,0 +1,94 @@
+/**
+ * Changes a person or an agent makes to config.json while the hub runs (a permission from the side
+ * panel, "always allow", the skip switch, a review mark), and the announcements that follow every
+ * change of tools or permissions: `sync.full` and `plugins.changed` to the extension, and
+ * `tools/list_changed` to MCP clients (through `onAnnounce`). Each change is written under the
+ * config lock, then read back at once, so the very next call sees it.
+ */
+import type { HubFiles } from "./hub_files.ts";
+import type { HubConfig, Permission } from "../core/config/schema.ts";
+import type { Catalog, CatalogTool } from "./calls/catalog.ts";
+import type { ExtensionLink } from "./extension/link.ts";
+import { syncFull } from "./extension/sync.ts";
+import type { Registry } from "./plugins/registry.ts";
+import {
+  applyPermission,
+  type PermissionTarget,
+  permissionTargetError,
+} from "./permissions/permission_update.ts";
+import { markReviewed } from "./permissions/review.ts";
+import { skipsPermissions } from "./permissions/effective.ts";
+import { DomainError } from "./domain_error.ts";
+
+export type AnnounceReason = "reload" | "permissions";
+
+/** The `sync.full` payload, which is also the side panel's state (`config.getState`). */
+export type SyncState = ReturnType<typeof syncFull>;
+
+export interface ConfigChangesDeps {
+  files: HubFiles;
+  registry(): Registry;
+  catalog: Catalog;
+  link: Pick<ExtensionLink, "notify">;
+  /** Whether the environment forces skipping permissions (the side panel switch cannot undo it). */
+  skipForced: boolean;
+}
+
+export interface ConfigChanges {
+  state(): SyncState;
+  /** Tells the extension and MCP clients that tools or permissions changed. */
+  announce(reason: AnnounceReason): void;
+  /** Called on every announcement (MCP sessions send `tools/list_changed`). */
+  onAnnounce(listener: (reason: AnnounceReason) => void): void;
+  /** Sets a plugin's or a tool's permission; an unknown target is an `invalid` DomainError. */
+  setPermission(target: PermissionTarget, permission: Permission): Promise<void>;
+  setSkipPermissions(enabled: boolean): Promise<void>;
+  /** "Always allow" from a confirmation: a per-tool `auto`. */
+  allowAlways(tool: CatalogTool): Promise<void>;
+  /** Records `reviewedVersion` for a plugin; returns the updated config. */
+  markReviewed(plugin: string, version: string): Promise<HubConfig>;
+}
+
+export function createConfigChanges(deps: ConfigChangesDeps): ConfigChanges {
+  const { config, store } = deps.files;
+  const listeners: ((reason: AnnounceReason) => void)[] = [];
+
+  const state = () => {
+    const current = config.get();
+    const skip = skipsPermissions(deps.skipForced, current);
+    return syncFull(deps.registry(), current, deps.catalog, skip, deps.skipForced);
+  };
+
+  function announce(reason: AnnounceReason) {
+    deps.link.notify("sync.full", state());
+    deps.link.notify("plugins.changed", { reason });
+    for (const listener of listeners) listener(reason);
+  }
+
+  /** Writes a change, then makes the hub and its clients see it at once. */
+  async function change(mutate: (config: HubConfig) => void) {
+    await store.update(mutate);
+    config.refresh();
+    announce("permissions");
+  }
+
+  return {
+    state,
+    announce,
+    onAnnounce: (listener) => listeners.push(listener),
+    async setPermission(target, permission) {
+      const problem = permissionTargetError(target, deps.registry(), deps.catalog);
+      if (problem) throw new DomainError("invalid", "INVALID_ARGUMENTS", problem);
+      // A person choosing a permission for a plugin reviews its installed version.
+      const version = deps.registry().plugin(target.plugin)?.version;
+      await change((c) => applyPermission(c, target, permission, version));
+    },
+    setSkipPermissions: (enabled) => change((c) => (c.skipPermissions = enabled)),
+    allowAlways: (tool) =>
+      change((c) => applyPermission(c, { plugin: tool.group, tool: tool.permissionKey }, "auto")),
+    async markReviewed(plugin, version) {
+      await change((c) => markReviewed(c, plugin, version));
+      return config.get();
+    },
+  };
+}

@@ -1,0 +1,123 @@
+import { assert, assertEquals, assertMatch } from "../tests/helpers/assert.ts";
+import type { ConfigStore } from "../core/config/config_store.ts";
+import type { LiveFile } from "../core/config/live_file.ts";
+import { defaultConfig, type HubConfig } from "../core/config/schema.ts";
+import { createCatalog } from "./calls/catalog.ts";
+import { registryOf } from "./plugins/registry.ts";
+import { registeredPlugin, registeredTool } from "./plugins/_test_registry.ts";
+import { HUB_TOOLS } from "./management/mod.ts";
+import type { HubFiles } from "./hub_files.ts";
+import { DomainError } from "./domain_error.ts";
+import { createConfigChanges } from "./config_changes.ts";
+
+const demo = registeredPlugin("demo", {
+  version: "2.0.0",
+  tools: [registeredTool("demo", "echo")],
+});
+
+/** Config changes over a config in memory; `log` records writes, notifications and listeners. */
+function setup(skipForced = false) {
+  let config: HubConfig = defaultConfig();
+  let written = 0;
+  const log: string[] = [];
+  const live: LiveFile<HubConfig> = { get: () => config, refresh: () => config };
+  const store = {
+    update(mutate: (c: HubConfig) => void) {
+      const next = structuredClone(config);
+      mutate(next);
+      config = next;
+      written++;
+      log.push("write");
+      return Promise.resolve(next);
+    },
+  } as unknown as ConfigStore;
+  const files = { config: live, store } as unknown as HubFiles;
+  const registry = registryOf([demo]);
+  const catalog = createCatalog({
+    registry: () => registry,
+    config: () => config,
+    skipPermissions: () => skipForced || config.skipPermissions,
+    browserTools: [],
+    hubTools: HUB_TOOLS,
+  });
+  const notes: { method: string; params: unknown }[] = [];
+  const link = {
+    notify(method: string, params: unknown) {
+      notes.push({ method, params });
+      log.push(method);
+      return true;
+    },
+  };
+  const changes = createConfigChanges({
+    files,
+    registry: () => registry,
+    catalog,
+    link: link as never,
+    skipForced,
+  });
+  changes.onAnnounce((reason) => log.push(`listener:${reason}`));
+  return { changes, config: () => config, written: () => written, log, notes };
+}
+
+Deno.test("a permission is written, read back, then announced to the extension and MCP", async () => {
+  const s = setup();
+  await s.changes.setPermission({ plugin: "demo" }, "ask");
+  assertEquals(s.log, ["write", "sync.full", "plugins.changed", "listener:permissions"]);
+  assertEquals(s.notes[1].params, { reason: "permissions" });
+  assertEquals(s.config().permissions.demo.permission, "ask");
+  assertEquals(s.config().permissions.demo.reviewedVersion, "2.0.0", "choosing reviews it");
+  const synced = s.notes[0].params as ReturnType<typeof s.changes.state>;
+  assertEquals(synced.plugins[0].permission, "ask");
+});
+
+Deno.test("a target that does not exist is an invalid DomainError; nothing is written", async () => {
+  const s = setup();
+  let caught: unknown;
+  await s.changes.setPermission({ plugin: "demo", tool: "nope" }, "auto").catch((e) => caught = e);
+  assert(caught instanceof DomainError, `expected a DomainError, got ${caught}`);
+  assertEquals([caught.kind, caught.code], ["invalid", "INVALID_ARGUMENTS"]);
+  assertMatch(caught.message, /Plugin "demo" has no tool "nope" \(tools: echo\)/);
+  assertEquals([s.written(), s.notes.length], [0, 0]);
+});
+
+Deno.test("always allow makes that one tool auto", async () => {
+  const s = setup();
+  const tool = {
+    group: "demo",
+    permissionKey: "echo",
+  } as Parameters<typeof s.changes.allowAlways>[0];
+  await s.changes.allowAlways(tool);
+  assertEquals(s.config().permissions.demo.tools, { echo: "auto" });
+  assertEquals(s.config().permissions.demo.permission, "off");
+});
+
+Deno.test("the skip switch shows in the side panel's state; the environment forces it", async () => {
+  const s = setup();
+  assertEquals(s.changes.state().skipPermissions, false);
+  await s.changes.setSkipPermissions(true);
+  assertEquals(s.config().skipPermissions, true);
+  assertEquals([s.changes.state().skipPermissions, s.changes.state().skipPermissionsForced], [
+    true,
+    false,
+  ]);
+  const forced = setup(true);
+  assertEquals(
+    [forced.changes.state().skipPermissions, forced.changes.state().skipPermissionsForced],
+    [true, true],
+  );
+});
+
+Deno.test("marking reviewed records the version and returns the new config", async () => {
+  const s = setup();
+  const config = await s.changes.markReviewed("demo", "2.0.0");
+  assertEquals(config.permissions.demo.reviewedVersion, "2.0.0");
+  assertEquals(s.log.at(-1), "listener:permissions");
+});
+
+Deno.test("a reload's announcement says so", () => {
+  const s = setup();
+  s.changes.announce("reload");
+  assertEquals(s.notes.map((n) => n.method), ["sync.full", "plugins.changed"]);
+  assertEquals(s.notes[1].params, { reason: "reload" });
+  assertEquals(s.log.at(-1), "listener:reload");
+});

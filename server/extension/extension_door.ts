@@ -1,0 +1,36 @@
+/**
+ * Where the extension's WebSocket comes in: takes an authenticated `/ws` upgrade, hands the socket
+ * to the link, and remembers the secret it connected with. After the secret rotated (auth.json
+ * changed and the hub reloaded) that socket is closed with CLOSE_SECRET_ROTATED, so the extension
+ * reconnects at once with the new secret instead of holding a connection the old one opened.
+ */
+import { CLOSE_SECRET_ROTATED } from "../../protocol/rpc.ts";
+import type { ExtensionLink } from "./link.ts";
+import { upgradeExtensionSocket } from "./ws_upgrade.ts";
+
+export interface ExtensionDoor {
+  /** Takes over a `/ws` upgrade request; returns the 101 response. */
+  connect(req: Request): Response;
+  /** Closes the extension's connection when it was opened with a secret other than the current. */
+  closeIfSecretRotated(): void;
+}
+
+export function createExtensionDoor(
+  link: Pick<ExtensionLink, "attach" | "isConnected" | "disconnect">,
+  secret: () => string | undefined,
+): ExtensionDoor {
+  let linkSecret: string | undefined;
+  return {
+    connect(req) {
+      const { socket, response } = upgradeExtensionSocket(req);
+      linkSecret = secret();
+      link.attach(socket);
+      return response;
+    },
+    closeIfSecretRotated() {
+      if (link.isConnected() && secret() !== linkSecret) {
+        link.disconnect(CLOSE_SECRET_ROTATED, "secret rotated");
+      }
+    },
+  };
+}

@@ -1,0 +1,93 @@
+/**
+ * What happens around a plugin (re)discovery: the startup load, and every reload (`POST /reload`,
+ * a settings change, `hub plugin` commands). A reload re-reads config.json and auth.json, swaps in
+ * the new registry, enforces reviews (a plugin whose version changed since its review is turned
+ * off: docs/architecture.md, "Permissions and reviews"), tells the extension to remove the
+ * adapters of plugins that are gone, closes a link opened with a rotated secret, and announces the
+ * new tools.
+ */
+import type { HubFiles } from "../hub_files.ts";
+import type { Logger } from "../log/logger.ts";
+import type { ExtensionLink } from "../extension/link.ts";
+import type { ExtensionDoor } from "../extension/extension_door.ts";
+import type { ConfigChanges } from "../config_changes.ts";
+import { applyReviewChanges, reviewChanges } from "../permissions/review.ts";
+import { DomainError } from "../domain_error.ts";
+import type { PluginHost, ReloadSummary } from "./plugin_host.ts";
+
+export interface PluginLifecycleDeps {
+  plugins: PluginHost;
+  files: HubFiles;
+  link: Pick<ExtensionLink, "isConnected" | "request">;
+  door: Pick<ExtensionDoor, "closeIfSecretRotated">;
+  changes: Pick<ConfigChanges, "announce">;
+  logger: Logger;
+}
+
+export interface PluginLifecycle {
+  /** Discovers plugins at startup (a failure is logged, and the hub runs without plugins). */
+  start(): Promise<ReloadSummary>;
+  /** Re-reads config and secret and rediscovers plugins; fails as a `failed` DomainError. */
+  reload(): Promise<ReloadSummary>;
+}
+
+export function createPluginLifecycle(deps: PluginLifecycleDeps): PluginLifecycle {
+  const { plugins, logger } = deps;
+  const { config, secret, store } = deps.files;
+  const names = () => plugins.registry().plugins.map((p) => p.name);
+
+  /** Resets permissions of plugins whose version changed since their review. */
+  async function enforceReview() {
+    const changes = reviewChanges(config.get(), plugins.registry().plugins);
+    if (changes.length === 0) return;
+    await store.update((c) => applyReviewChanges(c, changes));
+    config.refresh();
+    for (const c of changes.filter((c) => c.kind === "reset")) {
+      logger.warn(
+        `Plugin "${c.plugin}" changed from version ${c.from} to ${c.to}: its permissions are ` +
+          "off until it is reviewed again (plugin_inspect, plugin_mark_reviewed) and turned on.",
+      );
+    }
+  }
+
+  /** Tells the extension to take out the adapters of plugins a reload removed. */
+  function uninstallGone(before: string[]) {
+    if (!deps.link.isConnected()) return; // it gets the new list with sync.full on connect
+    const now = new Set(names());
+    for (const plugin of before.filter((name) => !now.has(name))) {
+      deps.link.request("plugin.uninstall", { plugin }).catch((error) =>
+        logger.warn(`The extension did not remove plugin "${plugin}": ${error.message}`)
+      );
+    }
+  }
+
+  return {
+    start() {
+      const started = plugins.load().then(async (summary) => {
+        await enforceReview();
+        logger.info(`Loaded ${summary.plugins} plugin(s) in ${summary.durationMs} ms`);
+        return summary;
+      });
+      started.catch((e) => logger.error(`Plugin discovery failed: ${(e as Error).message}`));
+      return started;
+    },
+    async reload() {
+      try {
+        config.refresh();
+        secret.refresh();
+        const before = names();
+        const summary = await plugins.reload();
+        await enforceReview();
+        uninstallGone(before);
+        deps.door.closeIfSecretRotated();
+        deps.changes.announce("reload");
+        logger.info(`Reloaded: ${summary.plugins} plugin(s) in ${summary.durationMs} ms`);
+        return summary;
+      } catch (error) {
+        const message = (error as Error).message;
+        logger.error(`Reload failed: ${message}`);
+        throw new DomainError("failed", "RELOAD_FAILED", `Reload failed: ${message}`);
+      }
+    },
+  };
+}

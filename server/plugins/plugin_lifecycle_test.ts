@@ -1,0 +1,140 @@
+import { assert, assertEquals, assertMatch } from "../../tests/helpers/assert.ts";
+import type { ConfigStore } from "../../core/config/config_store.ts";
+import type { LiveFile } from "../../core/config/live_file.ts";
+import { defaultConfig, type HubConfig } from "../../core/config/schema.ts";
+import type { Logger } from "../log/logger.ts";
+import type { HubFiles } from "../hub_files.ts";
+import { DomainError } from "../domain_error.ts";
+import type { PluginHost } from "./plugin_host.ts";
+import { type RegisteredPlugin, registryOf } from "./registry.ts";
+import { registeredPlugin } from "./_test_registry.ts";
+import { createPluginLifecycle } from "./plugin_lifecycle.ts";
+
+interface Options {
+  /** The plugins before and after a reload. */
+  before?: RegisteredPlugin[];
+  after?: RegisteredPlugin[];
+  config?: HubConfig;
+  connected?: boolean;
+  /** auth.json cannot be read on reload. */
+  brokenSecret?: boolean;
+}
+
+/** A lifecycle over fakes; `events` records what it did, in order. */
+function setup(options: Options = {}) {
+  let config = options.config ?? defaultConfig();
+  let registry = registryOf(options.before ?? []);
+  const events: string[] = [];
+  const warnings: string[] = [];
+  const errors: string[] = [];
+  const plugins = {
+    load: () => Promise.resolve({ plugins: registry.plugins.length, durationMs: 1 }),
+    reload() {
+      registry = registryOf(options.after ?? options.before ?? []);
+      events.push("reload");
+      return Promise.resolve({ plugins: registry.plugins.length, durationMs: 2 });
+    },
+    registry: () => registry,
+  } as unknown as PluginHost;
+  const liveConfig: LiveFile<HubConfig> = { get: () => config, refresh: () => config };
+  const secret: LiveFile<string> = {
+    get: () => "s",
+    refresh: () => {
+      if (options.brokenSecret) throw new Error("auth.json does not exist");
+      return "s";
+    },
+  };
+  const store = {
+    update(mutate: (c: HubConfig) => void) {
+      const next = structuredClone(config);
+      mutate(next);
+      config = next;
+      events.push("write");
+      return Promise.resolve(next);
+    },
+  } as unknown as ConfigStore;
+  const logger = {
+    debug() {},
+    info() {},
+    warn: (m: string) => warnings.push(m),
+    error: (m: string) => errors.push(m),
+  } as Logger;
+  const lifecycle = createPluginLifecycle({
+    plugins,
+    files: { config: liveConfig, secret, store } as HubFiles,
+    link: {
+      isConnected: () => options.connected ?? true,
+      request(method, params) {
+        events.push(`${method} ${JSON.stringify(params)}`);
+        return Promise.resolve(null);
+      },
+    },
+    door: { closeIfSecretRotated: () => events.push("secret check") },
+    changes: { announce: (reason) => events.push(`announce ${reason}`) },
+    logger,
+  });
+  return { lifecycle, events, warnings, errors, config: () => config };
+}
+
+/** demo at 2.0.0, with grants made when 1.0.0 was reviewed. */
+function grantedAtOldVersion(): Options {
+  const config = defaultConfig();
+  config.permissions.demo = { permission: "auto", tools: { a: "ask" }, reviewedVersion: "1.0.0" };
+  return { config, before: [registeredPlugin("demo", { version: "2.0.0" })] };
+}
+
+Deno.test("start: a plugin whose version changed since its review is turned off, with a warning", async () => {
+  const s = setup(grantedAtOldVersion());
+  assertEquals(await s.lifecycle.start(), { plugins: 1, durationMs: 1 });
+  assertEquals(s.config().permissions.demo, {
+    permission: "off",
+    tools: {},
+    reviewedVersion: "1.0.0",
+  });
+  assertEquals(s.warnings.length, 1);
+  assertMatch(s.warnings[0], /Plugin "demo" changed from version 1\.0\.0 to 2\.0\.0/);
+});
+
+Deno.test("start with nothing to enforce writes nothing", async () => {
+  const s = setup({ before: [registeredPlugin("demo")] });
+  await s.lifecycle.start();
+  assertEquals(s.events, []);
+});
+
+Deno.test("a reload swaps plugins, removes the gone ones' adapters, checks the secret, announces", async () => {
+  const s = setup({
+    before: [registeredPlugin("demo"), registeredPlugin("gone")],
+    after: [registeredPlugin("demo")],
+  });
+  assertEquals(await s.lifecycle.reload(), { plugins: 1, durationMs: 2 });
+  assertEquals(s.events, [
+    "reload",
+    'plugin.uninstall {"plugin":"gone"}',
+    "secret check",
+    "announce reload",
+  ]);
+});
+
+Deno.test("without an extension a reload asks nothing of it (sync.full on connect tells it)", async () => {
+  const s = setup({ before: [registeredPlugin("gone")], after: [], connected: false });
+  await s.lifecycle.reload();
+  assertEquals(s.events, ["reload", "secret check", "announce reload"]);
+});
+
+Deno.test("a reload enforces reviews too", async () => {
+  const s = setup(grantedAtOldVersion());
+  await s.lifecycle.reload();
+  assertEquals(s.events, ["reload", "write", "secret check", "announce reload"]);
+  assertEquals(s.config().permissions.demo.permission, "off");
+});
+
+Deno.test("a reload that cannot read its files fails as RELOAD_FAILED, logged, announcing nothing", async () => {
+  const s = setup({ brokenSecret: true });
+  let caught: unknown;
+  await s.lifecycle.reload().catch((e) => (caught = e));
+  assert(caught instanceof DomainError, `expected a DomainError, got ${caught}`);
+  assertEquals([caught.kind, caught.code], ["failed", "RELOAD_FAILED"]);
+  assertEquals(caught.message, "Reload failed: auth.json does not exist");
+  assertEquals(s.errors, ["Reload failed: auth.json does not exist"]);
+  assertEquals(s.events, []);
+});
