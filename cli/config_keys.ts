@@ -5,11 +5,10 @@
 import { resolve } from "node:path";
 import {
   type HubConfig,
-  type Permission,
-  PERMISSIONS,
   PLUGIN_NAME_PATTERN,
   RESERVED_PLUGIN_NAMES,
 } from "../core/config/schema.ts";
+import { isPermission, type Permission, PERMISSIONS } from "../protocol/permission.ts";
 import { resolvePluginPath } from "../core/config/paths.ts";
 import { CliError } from "../core/cli_error.ts";
 import { parsePort } from "../core/port.ts";
@@ -77,7 +76,7 @@ function need(key: string, value: string | undefined): string {
 }
 
 function permissionValue(value: string): Permission {
-  if ((PERMISSIONS as readonly string[]).includes(value)) return value as Permission;
+  if (isPermission(value)) return value;
   throw new CliError(`"${value}" is not a permission: use one of ${PERMISSIONS.join(", ")}.`);
 }
 

@@ -1,11 +1,11 @@
-/** `hub tool list | schema | call`: tools of the running hub through REST (SPEC "CLI" mode). */
+/** `hub tool list | schema | call`: tools of the running hub through its REST API. */
 import type { CallToolResult, ListedTool } from "../server/mod.ts";
 import { CliError } from "../core/cli_error.ts";
 import { cliClient } from "../core/client_context.ts";
 import type { HubClient } from "../core/hub_client.ts";
 import { readArguments } from "./tool_arguments.ts";
 
-/** `hub tool call` waits this long (SPEC "Limits"). */
+/** `hub tool call` waits this long: the longest a call may run (5 minutes, README). */
 export const TOOL_CALL_TIMEOUT_MS = 5 * 60_000;
 
 interface ToolOptions {

@@ -33,8 +33,9 @@ export function resolveCliPort(sources: PortSources): number {
 }
 
 /**
- * The server (`hub start`): `--port`, then `PORT` (what the server reads, SPEC), then the CLI's own
- * sources, so that `hub start` and `hub status` agree on a machine set up with HUB_PORT or config.
+ * The server (`hub start`): `--port`, then `PORT` (what servers conventionally read), then the
+ * CLI's own sources, so that `hub start` and `hub status` agree on a machine set up with HUB_PORT
+ * or config.
  */
 export function resolveServerPort(sources: PortSources): number {
   if (sources.flag !== undefined) return parsePort(sources.flag, "--port", true);

@@ -4,18 +4,18 @@
  * docs/protocol.md. Unknown fields are ignored on receipt, so either side may add fields later.
  */
 import { z } from "zod";
+import { isPlainObject } from "./plain_object.ts";
 import { ERROR_CATEGORIES } from "./errors.ts";
 
-const permission = z.enum(["off", "ask", "auto"]);
+import { permissionSchema as permission } from "./permission.ts";
 const tabState = z.enum(["closed", "unavailable", "ready"]);
 /**
  * Settings as sent, every own key kept: zod's record drops a `__proto__` key without a word, and
  * the hub must see it to refuse it (settingsErrors checks every key).
  */
-const settingsObject = z.custom<Record<string, unknown>>(
-  (v) => typeof v === "object" && v !== null && !Array.isArray(v),
-  { message: "must be an object of setting keys to values" },
-);
+const settingsObject = z.custom<Record<string, unknown>>(isPlainObject, {
+  message: "must be an object of setting keys to values",
+});
 
 export const errorPayloadSchema = z.object({
   code: z.string().min(1),

@@ -10,6 +10,7 @@ import {
   type PageAdapter,
   READY_TIMEOUT_MS,
 } from "../protocol/adapter.ts";
+import { withTimeout } from "../protocol/with_timeout.ts";
 import type { PluginDefinition, ToolDefinition } from "./plugin.ts";
 import { postPageEvent, toJsonSafe } from "./channel.ts";
 import { flushLogs, log } from "./log.ts";
@@ -27,12 +28,6 @@ export interface AdapterMeta {
 
 function fail(code: string, message: string, category: "validation" | "internal" | "not_found") {
   return { ok: false, error: { code, message, category, retryable: false } } as const;
-}
-
-function withTimeout<T>(promise: Promise<T>, ms: number, onTimeout: T): Promise<T> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const timeout = new Promise<T>((resolve) => (timer = setTimeout(() => resolve(onTimeout), ms)));
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
 
 async function probe(plugin: PluginDefinition, settings: Record<string, unknown>) {

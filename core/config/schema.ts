@@ -1,13 +1,11 @@
 /** The shape of `config.json`, its defaults, and validation with messages a person can act on. */
 import { z } from "zod";
+import { isPlainObject } from "../../protocol/plain_object.ts";
 import { isReservedKey } from "../../protocol/safe_keys.ts";
+import { permissionSchema as permission } from "../../protocol/permission.ts";
 
-export const PERMISSIONS = ["off", "ask", "auto"] as const;
-export type Permission = typeof PERMISSIONS[number];
-
+export { type Permission, PERMISSIONS } from "../../protocol/permission.ts";
 export { PLUGIN_NAME_PATTERN, RESERVED_PLUGIN_NAMES } from "../../protocol/plugin_manifest.ts";
-
-const permission = z.enum(PERMISSIONS);
 
 /** Port of the hub unless configured otherwise. */
 export const DEFAULT_PORT = 9515;
@@ -61,9 +59,6 @@ export interface DroppedKey {
   key: string;
 }
 
-const isObject = (v: unknown): v is Record<string, unknown> =>
-  typeof v === "object" && v !== null && !Array.isArray(v);
-
 /**
  * A copy of `map` without reserved keys (recorded in `dropped` under `where`); when `inner` is
  * given, it cleans each value too. Values that are not objects are left for the schema to report.
@@ -74,7 +69,7 @@ function withoutReserved(
   dropped: DroppedKey[],
   inner?: (value: unknown, where: string) => unknown,
 ): unknown {
-  if (!isObject(map)) return map;
+  if (!isPlainObject(map)) return map;
   const entries: [string, unknown][] = [];
   for (const [key, value] of Object.entries(map)) {
     if (isReservedKey(key)) dropped.push({ where, key });
@@ -87,7 +82,7 @@ function withoutReserved(
 function dropReservedKeys(value: Record<string, unknown>, dropped: DroppedKey[]) {
   const top = withoutReserved(value, "(top level)", dropped) as Record<string, unknown>;
   const permissionEntry = (entry: unknown, where: string) =>
-    isObject(entry)
+    isPlainObject(entry)
       ? { ...entry, tools: withoutReserved(entry.tools, `${where}.tools`, dropped) }
       : entry;
   if (Object.hasOwn(top, "permissions")) {

@@ -6,10 +6,11 @@
  */
 import type { SyncPlugin, SyncTool, TabStateChange } from "../../../protocol/events.ts";
 import type { ErrorPayload } from "../../../protocol/errors.ts";
+import type { Permission } from "../../../protocol/permission.ts";
 
 export const PANEL_PORT = "hub-panel";
 
-export type Permission = "off" | "ask" | "auto";
+export type { Permission };
 
 /** Why the extension is not connected, and what the person should do about it. */
 export interface LinkProblem {

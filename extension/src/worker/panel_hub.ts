@@ -10,8 +10,7 @@ import {
   type PanelRequest,
   type PanelState,
 } from "../shared/panel_messages.ts";
-
-const PERMISSIONS = ["off", "ask", "auto"];
+import { isPermission } from "../../../protocol/permission.ts";
 
 export interface PanelHub {
   /** Takes a port if it is a panel's; returns whether it did. */
@@ -46,7 +45,7 @@ export function commandError(message: unknown): string | undefined {
   const m = message as PanelRequest;
   if (typeof m?.requestId !== "number") return "a panel message needs a numeric requestId";
   const c = m.command as Record<string, unknown> | undefined;
-  const permissionOk = PERMISSIONS.includes(c?.permission as string);
+  const permissionOk = isPermission(c?.permission);
   switch (c?.type) {
     case "setPluginPermission":
       return typeof c.plugin === "string" && permissionOk ? undefined : "needs plugin, permission";

@@ -1,9 +1,9 @@
 /**
- * Each plugin's tab state (SPEC "Plugin tab state"): which open tabs match the plugin and whether
- * its `isReady()` holds there (probed with a 5 s limit). Tabs are probed when they finish loading,
- * on tab and window events, when a page asks (`notifyReadinessChanged`), and when the hub sends
- * plugins. The hub hears `tab.syncAll` on connect and `tab.stateChanged` for every plugin whose
- * tabs or readiness changed.
+ * Each plugin's tab state (docs/extension.md, "Tab states"): which open tabs match the plugin and
+ * whether its `isReady()` holds there (probed with a 5 s limit). Tabs are probed when they finish
+ * loading, on tab and window events, when a page asks (`notifyReadinessChanged`), and when the hub
+ * sends plugins. The hub hears `tab.syncAll` on connect and `tab.stateChanged` for every plugin
+ * whose tabs or readiness changed.
  */
 import { ADAPTER_REGISTRY, READY_TIMEOUT_MS } from "../../../protocol/adapter.ts";
 import type { SyncPlugin, TabStateChange } from "../../../protocol/events.ts";
@@ -12,6 +12,7 @@ import { ADAPTER_MARK, probeAdapter } from "../shared/page_functions.ts";
 import type { MaybeMissing } from "../shared/page_messages.ts";
 import type { PluginStore } from "./plugin_store.ts";
 import type { RpcPeer } from "./rpc_peer.ts";
+import { withTimeout } from "../../../protocol/with_timeout.ts";
 
 export interface TabTracker {
   /** Probes every matching tab of every plugin again. */
@@ -51,12 +52,6 @@ export function pluginTabState(
     .map((t) => ({ tabId: t.id!, url: t.url ?? "", title: t.title ?? "", ready: isReady(t.id!) }));
   const state = mine.length === 0 ? "closed" : mine.some((t) => t.ready) ? "ready" : "unavailable";
   return { plugin: plugin.name, state, tabs: mine };
-}
-
-function withTimeout<T>(promise: Promise<T>, ms: number, fallback: T): Promise<T> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const late = new Promise<T>((resolve) => (timer = setTimeout(() => resolve(fallback), ms)));
-  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
 }
 
 export function createTabTracker(
