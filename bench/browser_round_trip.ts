@@ -7,7 +7,8 @@
  * (2-core build machine): p50 ≤ 3 ms sequential, ≥ 1,500 calls/s with 25 in flight.
  */
 import { measure, measureInFlight, printTable, type Row } from "./_stats.ts";
-import { browserSkipReason } from "../tests/helpers/browser.ts";
+import { existsSync } from "node:fs";
+import { CHROMIUM_PATH, decideBrowserRun } from "../tests/helpers/browser_gate.ts";
 import { startE2E, waitForExtension } from "../tests/helpers/e2e_fixture.ts";
 import { connectMcp } from "../tests/helpers/mcp_client.ts";
 
@@ -15,9 +16,13 @@ const SEQUENTIAL = 1000;
 const IN_FLIGHT = 25;
 const IN_FLIGHT_CALLS = 5000;
 
-const skip = browserSkipReason();
-if (skip) {
-  console.log(`browser round trip skipped: ${skip}`);
+const decision = decideBrowserRun({
+  ci: undefined, // a benchmark only reports; it never fails a run
+  chromiumPath: CHROMIUM_PATH,
+  chromiumExists: existsSync(CHROMIUM_PATH),
+});
+if (decision.action !== "run") {
+  console.log(`browser round trip skipped: ${decision.reason}`);
   Deno.exit(0);
 }
 

@@ -60,7 +60,7 @@ function failsWith(r: RunResult, pattern: RegExp, what: string): void {
   assertMatch(r.stderr, pattern, what);
 }
 
-/** Checks that `entry` has exactly the SPEC "Audit entry" fields with their types. */
+/** Checks that `entry` has exactly the audit entry fields of docs/http.md, with their types. */
 function assertAuditEntry(entry: AuditEntry): void {
   const keys = Object.keys(entry).sort();
   const expected = ["durationMs", "plugin", "success", "timestamp", "tool"];
@@ -112,7 +112,7 @@ Deno.test("audit --limit, --plugin and --tool select entries", async () => {
   assertEquals(toolsOf(both.stdout), ["demo__other"]);
 });
 
-Deno.test("audit --json prints an array of entries with the SPEC fields", async () => {
+Deno.test("audit --json prints an array of entries with the documented fields", async () => {
   const [all, failures] = await Promise.all([
     hub.cli(["audit", "--json"]),
     hub.cli(["audit", "--json", "--tool", "demo__other"]),

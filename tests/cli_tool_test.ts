@@ -1,5 +1,5 @@
 /**
- * End to end: `hub tool list | schema | call` (SPEC "Connection modes", CLI mode) against a real
+ * End to end: `hub tool list | schema | call` (the CLI's way to call tools) against a real
  * hub process with local plugins and a scripted extension on `/ws`: listings, schemas, results on
  * stdout, arguments from the command line, files and stdin, `--instance` / `--tab-id` in the
  * dispatch, and every kind of failure on stderr with exit code 1.

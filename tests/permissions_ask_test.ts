@@ -299,6 +299,44 @@ Deno.test({
   },
 });
 
+Deno.test("plugin_mark_reviewed never revives grants of an earlier reviewed version", async () => {
+  await withFixture({
+    plugins: [DEMO_PLUGIN], // version 1.0.0
+    config: { permissions: { demo: { permission: "auto", reviewedVersion: "0.9.0" } } },
+    tabs: { demo: [DEMO_TAB] },
+  }, async (f) => {
+    const loaded = (await f.readConfig()).permissions.demo;
+    assertEquals([loaded.permission, loaded.reviewedVersion], ["off", "0.9.0"], "reset at load");
+
+    const refused = await f.call("demo__echo", { text: "x" });
+    assertEquals(refused.status, 403);
+    assertEquals(errorOf(refused.body).code, "PERMISSION_OFF");
+    assertMatch(errorOf(refused.body).message, /version 1\.0\.0 since it was reviewed/);
+    assertMatch(errorOf(refused.body).message, /plugin_mark_reviewed/);
+
+    const marked = await f.call("plugin_mark_reviewed", { plugin: "demo" });
+    assertEquals(marked.body.structuredContent, {
+      plugin: "demo",
+      reviewedVersion: "1.0.0",
+      permission: "off",
+    });
+    const entry = (await f.readConfig()).permissions.demo;
+    assertEquals([entry.permission, entry.reviewedVersion], ["off", "1.0.0"]);
+    assertEquals(errorOf((await f.call("demo__echo", { text: "x" })).body).code, "PERMISSION_OFF");
+
+    // Old grants written back without a reload (a reset that never happened): still not revived.
+    const stale = { permission: "auto", tools: { echo: "auto" }, reviewedVersion: "0.9.0" };
+    const config = await f.readConfig();
+    config.permissions.demo = stale;
+    await Deno.writeTextFile(f.configPath, JSON.stringify(config, null, 2));
+    const again = await f.call("plugin_mark_reviewed", { plugin: "demo" });
+    assertEquals(again.body.structuredContent.permission, "off");
+    const final = (await f.readConfig()).permissions.demo;
+    assertEquals([final.permission, final.tools, final.reviewedVersion], ["off", {}, "1.0.0"]);
+    assertEquals(dispatches(f).length, 0);
+  });
+});
+
 Deno.test({
   name: "a call cancelled while it waits for confirmation is audited as CANCELLED",
   fn: async () => {

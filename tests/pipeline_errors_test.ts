@@ -1,6 +1,6 @@
 /**
- * End to end: every error a tool call can end with, on REST (HTTP status per class, DESIGN.md §4)
- * and on `/mcp` (an `isError` result with `structuredContent.error`), with the same code,
+ * End to end: every error a tool call can end with, on REST (HTTP status per class, docs/http.md
+ * "Errors") and on `/mcp` (an `isError` result with `structuredContent.error`), with the same code,
  * category and retryable flag on both. Rejected calls are never dispatched.
  */
 import { MAX_ERROR_MESSAGE_CHARS } from "../server/calls/dispatcher.ts";
@@ -127,6 +127,28 @@ Deno.test("INVALID_ARGUMENTS (400): a plugin with two instances requires `instan
     assertEquals(dispatches(f.ext).length, 0);
     const ok = await f.call("multi__echo", { text: "x", instance: "work" });
     assertEquals(ok.status, 200);
+  });
+});
+
+Deno.test("INVALID_ARGUMENTS (400): browser_navigate_tab takes only http(s) URLs; waitForLoad defaults to true", async () => {
+  await withFixture({
+    extension: true,
+    config: { permissions: { browser: { permission: "auto" } } },
+  }, async (f) => {
+    f.ext.onDispatch((p) => ({ ok: true, value: { url: p.input.url, title: "Example" } }));
+    for (const url of ["javascript:alert(1)", "file:///etc/passwd"]) {
+      const bad = await f.call("browser_navigate_tab", { url });
+      assertEquals(bad.status, 400, url);
+      assertEquals(errorOf(bad.body).code, "INVALID_ARGUMENTS", url);
+    }
+    assertEquals(dispatches(f.ext).length, 0, "nothing dispatched");
+
+    const ok = await f.call("browser_navigate_tab", { url: "https://example.com/" });
+    assertEquals(ok.status, 200, JSON.stringify(ok.body));
+    const [dispatch] = dispatches(f.ext);
+    assertEquals(dispatch.params.method, "tabs.navigate");
+    assertEquals(dispatch.params.kind, "browser");
+    assertEquals(dispatch.params.input, { url: "https://example.com/", waitForLoad: true });
   });
 });
 

@@ -1,23 +1,26 @@
 /**
  * End to end: what surrounds a tool call. A newer extension connection replacing the old one,
  * the 25-calls-per-plugin limit, `tool.invocationStart`/`tool.invocationEnd`, the audit log
- * (`GET /audit`, audit.log, `/health` auditSummary) and the MCP session rules.
+ * (`GET /audit`, audit.log, `/health` auditSummary), and REST calls cancelled when their client
+ * goes away. The MCP session rules are in mcp_sessions_test.ts.
  */
-import { initializeRequest } from "./helpers/mcp_client.ts";
 import { join } from "node:path";
 import { assert, assertEquals, assertMatch } from "./helpers/assert.ts";
 import { FakeExtension } from "./helpers/fake_extension.ts";
-import type { StreamableHTTPClientTransport } from "./helpers/mcp_client.ts";
 import {
+  delay,
   DEMO_TAB,
   demoFixture,
   errorOf,
   eventually,
+  type Fixture,
   type Json,
   withFixture,
 } from "./helpers/pipeline_fixture.ts";
 
 const DEMO = demoFixture("auto", { other: "off" });
+const ASK = demoFixture("ask");
+const AUTO = demoFixture("auto");
 
 Deno.test("a new extension connection replaces the old one, whose pending call fails at once", async () => {
   await withFixture(DEMO, async (f) => {
@@ -207,92 +210,74 @@ Deno.test("every call to an existing tool is audited, newest first; unknown tool
   });
 });
 
-function initialize(url: string, secret: string, path = "/mcp") {
-  return fetch(`${url}${path}`, {
+const sent = (f: Fixture, method: string) => f.ext.received.filter((m) => m.method === method);
+
+/** `POST /tools/<name>/call` that the test can abort; resolves with the fetch's fate. */
+function abortableCall(f: Fixture, name: string, args: Json) {
+  const controller = new AbortController();
+  const done = fetch(`${f.url}/tools/${name}/call`, {
     method: "POST",
-    headers: {
-      authorization: `Bearer ${secret}`,
-      "content-type": "application/json",
-      accept: "application/json, text/event-stream",
-    },
-    body: JSON.stringify(initializeRequest("raw-test")),
-  });
+    headers: { authorization: `Bearer ${f.secret}`, "content-type": "application/json" },
+    body: JSON.stringify({ arguments: args }),
+    signal: controller.signal,
+  }).then(async (r) => (await r.body?.cancel(), "answered"), (e: Error) => e.name);
+  return { abort: () => controller.abort(), done };
 }
 
-Deno.test("MCP sessions: 5 initializes a minute, then 429 with Retry-After: 60", async () => {
-  await withFixture({}, async (f) => {
-    const ids: string[] = [];
-    for (let i = 1; i <= 5; i++) {
-      const res = await initialize(f.url, f.secret);
-      assertEquals(res.status, 200, `initialize ${i}`);
-      const id = res.headers.get("mcp-session-id");
-      assert(id, "a session id comes back");
-      ids.push(id);
-      assertMatch(await res.text(), /"serverInfo"/);
-    }
-    assertEquals(new Set(ids).size, 5);
-    const sixth = await initialize(f.url, f.secret);
-    assertEquals(sixth.status, 429);
-    assertEquals(sixth.headers.get("retry-after"), "60");
-    assertMatch((await sixth.json()).error.message, /at most 5 per minute/);
-    assertEquals((await f.health()).mcpClients, 5);
+Deno.test("REST: aborting during confirmation cancels the call; a late allow dispatches nothing", async () => {
+  await withFixture(ASK, async (f) => {
+    const asked = f.ext.next("confirmation.request");
+    const call = abortableCall(f, "demo__echo", { text: "bye" });
+    const { id } = (await asked).params;
+    const ended = f.ext.waitFor((m) =>
+      m.method === "tool.invocationEnd" && m.params.invocationId === id
+    );
+    call.abort();
+    assertEquals(await call.done, "AbortError");
+    const end = (await ended).params;
+    assertEquals(end.success, false);
+    assertEquals(end.error.code, "CANCELLED");
+    assertEquals(end.tool, "demo__echo");
+
+    f.ext.confirm(id, "allow");
+    await delay(300);
+    assertEquals(sent(f, "tool.dispatch").length, 0, "a late allow runs nothing");
+    const [entry] = (await f.api("GET", "/audit")).body;
+    assertEquals(entry.tool, "demo__echo");
+    assertEquals(entry.success, false);
+    assertEquals(entry.error.code, "CANCELLED");
   });
 });
 
-Deno.test("MCP sessions: unknown ids get 404; DELETE closes a session", async () => {
-  await withFixture({}, async (f) => {
-    const headers = (id: string) => ({
-      authorization: `Bearer ${f.secret}`,
-      "content-type": "application/json",
-      accept: "application/json, text/event-stream",
-      "mcp-session-id": id,
-      "mcp-protocol-version": "2025-06-18",
-    });
-    const list = (id: string) =>
-      fetch(`${f.url}/mcp`, {
-        method: "POST",
-        headers: headers(id),
-        body: JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/list" }),
-      });
+Deno.test("REST: aborting during dispatch cancels the call and releases its concurrency slot", async () => {
+  await withFixture(AUTO, async (f) => {
+    f.ext.onDispatch(() => "hang");
+    // Fill every slot of the plugin (25), then let every client go away.
+    const calls = Array.from(
+      { length: 25 },
+      (_, i) => abortableCall(f, "demo__echo", { text: `${i}` }),
+    );
+    await eventually(() => sent(f, "tool.dispatch").length === 25, "25 dispatches");
+    for (const call of calls) call.abort();
+    assertEquals(new Set(await Promise.all(calls.map((c) => c.done))), new Set(["AbortError"]));
+    await eventually(
+      () =>
+        sent(f, "tool.invocationEnd").filter((m) => m.params.error?.code === "CANCELLED").length ===
+          25,
+      "25 CANCELLED invocationEnd",
+    );
+    assert(sent(f, "tool.invocationEnd").every((m) => m.params.success === false));
 
-    const unknown = await list(crypto.randomUUID());
-    assertEquals(unknown.status, 404);
-    assertMatch((await unknown.json()).error.message, /Session not found/);
-
-    const init = await initialize(f.url, f.secret);
-    const id = init.headers.get("mcp-session-id")!;
-    await init.body?.cancel();
-    const initialized = await fetch(`${f.url}/mcp`, {
-      method: "POST",
-      headers: headers(id),
-      body: JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }),
-    });
-    assertEquals(initialized.status, 202);
-    await initialized.body?.cancel();
-    const ok = await list(id);
-    assertEquals(ok.status, 200);
-    assertMatch(await ok.text(), /plugin_list_tabs/);
-    // A session of /mcp is not one of /mcp/gateway.
-    const other = await fetch(`${f.url}/mcp/gateway`, {
-      method: "POST",
-      headers: headers(id),
-      body: JSON.stringify({ jsonrpc: "2.0", id: 3, method: "tools/list" }),
-    });
-    assertEquals(other.status, 404);
-    await other.body?.cancel();
-
-    const client = await f.mcp();
-    assertEquals((await f.health()).mcpClients, 2);
-    const deleted = await fetch(`${f.url}/mcp`, { method: "DELETE", headers: headers(id) });
-    assertEquals(deleted.status, 200);
-    await deleted.body?.cancel();
-    const gone = await list(id);
-    assertEquals(gone.status, 404);
-    await gone.body?.cancel();
-    assertEquals((await f.health()).mcpClients, 1);
-
-    // The SDK client ends its own session with DELETE too.
-    await (client.transport as StreamableHTTPClientTransport).terminateSession();
-    await eventually(async () => (await f.health()).mcpClients === 0, "mcpClients to drop to 0");
+    // Were a slot leaked, one of 25 new concurrent calls would be CONCURRENCY_LIMIT.
+    f.ext.onDispatch((p) => ({ ok: true, value: { echo: p.input } }));
+    const replies = await Promise.all(
+      Array.from({ length: 25 }, (_, i) => f.call("demo__echo", { text: `again ${i}` })),
+    );
+    assertEquals(
+      replies.map((r) => r.status),
+      Array(25).fill(200),
+      JSON.stringify(replies[0].body),
+    );
+    assertEquals(replies[3].body.structuredContent, { echo: { text: "again 3" } });
   });
 });

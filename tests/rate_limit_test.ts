@@ -1,6 +1,6 @@
 /**
- * End to end: POST /reload allows 10 authenticated requests a minute (SPEC "Limits"); only
- * requests that pass Host, Origin and auth count. The tests share one hub and run in order.
+ * End to end: POST /reload allows 10 authenticated requests a minute (docs/http.md, "Rate
+ * limits"); only requests that pass Host, Origin and auth count. The tests share one hub and run in order.
  */
 import { assert, assertEquals } from "./helpers/assert.ts";
 import { type RunningHub, startHub, tempConfigDir } from "./helpers/hub_process.ts";

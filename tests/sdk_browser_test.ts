@@ -10,7 +10,7 @@ import { join } from "node:path";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { assert, assertEquals, assertMatch } from "./helpers/assert.ts";
 import {
-  browserSkipReason,
+  browserGate,
   callTool,
   collected,
   eventsOf,
@@ -26,8 +26,7 @@ import type { AdapterCall, AdapterResult } from "../protocol/adapter.ts";
 import { SDK_VERSION } from "../protocol/version.ts";
 
 const PLUGIN = "test-app";
-const SKIP = browserSkipReason();
-if (SKIP) console.log(`%csdk_browser_test.ts skipped: ${SKIP}`, "color: yellow");
+const gate = browserGate(import.meta.url);
 
 let app: TestWebApp;
 let browser: Browser;
@@ -37,7 +36,8 @@ let adapterCode = "";
 let toolNames: string[] = [];
 
 Deno.test.beforeAll(async () => {
-  if (SKIP) return;
+  if (gate.ignore) return;
+  gate.check();
   configDir = await tempConfigDir();
   pluginDir = await buildTestPlugin(configDir);
   adapterCode = await Deno.readTextFile(join(pluginDir, "dist", "adapter.iife.js"));
@@ -65,7 +65,7 @@ function browserTest(
 ) {
   Deno.test({
     name,
-    ignore: SKIP !== undefined,
+    ignore: gate.ignore,
     async fn() {
       app.setLoggedIn(true);
       const context = await browser.newContext();
@@ -331,12 +331,12 @@ browserTest(
   "wait_for_late: waits for #late on /late; elsewhere it fails with TIMEOUT",
   async (page) => {
     const before = await page.locator("#late").count();
-    const result = value(await call(page, "wait_for_late", { timeoutMs: 5_000 })) as {
+    const result = value(await call(page, "wait_for_late", { timeoutMs: 15_000 })) as {
       text: string;
       waitedMs: number;
     };
     assertEquals(before, 0);
-    assertEquals(result.text, "arrived after 1000 ms");
+    assertEquals(result.text, "arrived after 4000 ms");
     assert(result.waitedMs > 0, `waited ${result.waitedMs} ms`);
     await page.goto(app.url);
     await page.addScriptTag({ content: adapterCode });
@@ -344,7 +344,7 @@ browserTest(
     assertEquals([error.code, error.category, error.retryable], ["TIMEOUT", "timeout", true]);
     assertMatch(error.message, /Timed out after 200 ms waiting for an element matching "#late"/);
   },
-  { path: "/late?ms=1000" },
+  { path: "/late?ms=4000" },
 );
 
 browserTest(

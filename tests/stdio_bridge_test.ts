@@ -1,8 +1,9 @@
 /**
- * End to end: `hub start --stdio` (SPEC "Connection modes", stdio auto-start) as MCP clients use
+ * End to end: `hub start --stdio` (the bridge for MCP clients that spawn hub) as MCP clients use
  * it: the official SDK client spawns the real CLI, which bridges stdin/stdout to a running hub's
  * `/mcp` (or `/mcp/gateway` with `--gateway`). Tools, calls, progress and plugin logs cross the
- * bridge; closing the client ends the bridge and its hub session; without a hub it fails at once.
+ * bridge; closing the client ends the bridge and its hub session; without a hub it fails at once;
+ * a hub restart on the same port is survived.
  */
 import { initializeRequest } from "./helpers/mcp_client.ts";
 // @ts-types="@modelcontextprotocol/sdk/client/index"
@@ -22,6 +23,7 @@ import {
   freePort,
   ROOT,
   runHub,
+  startHub,
   taskPermissionFlags,
   withTempDir,
 } from "./helpers/hub_process.ts";
@@ -344,4 +346,42 @@ Deno.test({
       await client.close();
     }
   },
+});
+
+Deno.test("the same bridge client keeps working across a hub restart on the same port", async () => {
+  const own = await startCliHub({
+    plugins: [DEMO_PLUGIN],
+    config: { permissions: { demo: { permission: "auto", tools: {} } } },
+    extension: false,
+  });
+  const port = own.port;
+  const transport = new StdioClientTransport({
+    command: Deno.execPath(),
+    args: bridgeCommandArgs(port),
+    env: { HUB_CONFIG_DIR: own.dir, HUB_SKIP_PKG_DISCOVERY: "1", NO_COLOR: "1" },
+    cwd: ROOT,
+    stderr: "pipe",
+  });
+  let stderr = "";
+  transport.stderr?.on("data", (chunk: Uint8Array) => (stderr += new TextDecoder().decode(chunk)));
+  const client = new Client({ name: "bridge-restart", version: "1.0.0" });
+  try {
+    await client.connect(transport);
+    const before = (await client.listTools()).tools.map((t) => t.name).sort();
+    assert(before.includes("demo__echo"));
+
+    assertEquals(await own.stopHub(), 0);
+    own.hub = await startHub({ configDir: own.dir, port });
+    assertEquals(own.port, port);
+
+    const after = (await client.listTools()).tools.map((t) => t.name).sort();
+    assertEquals(after, before, stderr);
+    const tabs = await client.callTool({ name: "plugin_list_tabs", arguments: {} });
+    assertEquals(tabs.isError, undefined, JSON.stringify(tabs) + stderr);
+    assertEquals((tabs.structuredContent as Json).extensionConnected, false);
+    assertMatch(stderr, /lost this session/);
+  } finally {
+    await client.close();
+    assertEquals(await own.close(), 0);
+  }
 });

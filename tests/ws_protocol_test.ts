@@ -1,11 +1,12 @@
 /**
  * End to end: the `/ws` JSON-RPC link as the extension sees it, on a real WebSocket. Auth by
- * subprotocol, ping/pong, sync.full, tab reports reaching `/health` and `plugin_list_tabs`, the
- * config requests (persisted to config.json, bad input refused with -32602), plugins.changed,
- * malformed frames (answered, never fatal) and `POST /extension/reload`.
+ * subprotocol, malformed upgrades, ping/pong, sync.full, tab reports reaching `/health` and
+ * `plugin_list_tabs`, the config requests (persisted to config.json, bad input refused with
+ * -32602), plugins.changed, malformed frames (answered, never fatal) and `POST /extension/reload`.
  */
 import { assert, assertEquals, assertMatch, assertRejects } from "./helpers/assert.ts";
 import { FakeExtension } from "./helpers/fake_extension.ts";
+import { rawSend } from "./helpers/raw_http.ts";
 import { BROWSER_TOOLS } from "../server/browser_tools/mod.ts";
 import {
   DEMO_PLUGIN,
@@ -57,6 +58,27 @@ Deno.test("/ws refuses an upgrade without the hub subprotocol or with a wrong se
     assertEquals(ext.socket.protocol, "hub", "the server selects the hub protocol");
     await pingPong(ext);
     assertEquals((await f.health()).extensionConnections, 1);
+  });
+});
+
+Deno.test("/ws: an upgrade without Sec-WebSocket-Key is 400 BAD_UPGRADE; the hub keeps serving", async () => {
+  await withFixture({}, async (f) => {
+    const request = [
+      "GET /ws HTTP/1.1",
+      `Host: 127.0.0.1:${f.port}`,
+      "Upgrade: websocket",
+      "Connection: Upgrade, close", // close: the server ends the connection after answering
+      "Sec-WebSocket-Version: 13",
+      `Sec-WebSocket-Protocol: hub, ${f.secret}`,
+    ].join("\r\n") + "\r\n\r\n";
+    const reply = await rawSend(f.port, request, 5_000);
+    assertEquals(reply.status, 400, JSON.stringify(reply));
+    const body = JSON.parse(
+      reply.body.slice(reply.body.indexOf("{"), reply.body.lastIndexOf("}") + 1),
+    );
+    assertEquals(body.error.code, "BAD_UPGRADE");
+    assertMatch(body.error.message, /sec-websocket-key/i);
+    assertEquals((await f.health()).extensionConnected, false);
   });
 });
 

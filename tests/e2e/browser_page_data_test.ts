@@ -7,15 +7,11 @@
 import { join } from "node:path";
 import type { Page } from "playwright-core";
 import { assert, assertEquals, assertMatch } from "../helpers/assert.ts";
-import { browserSkipReason } from "../helpers/browser.ts";
-import { callTool, type E2E, startE2E, waitForExtension } from "../helpers/e2e_fixture.ts";
+import { callTool, type E2E, e2eTest } from "../helpers/e2e_fixture.ts";
 import { eventually } from "../helpers/hub_api.ts";
-import { type Client, connectMcp } from "../helpers/mcp_client.ts";
+import type { Client } from "../helpers/mcp_client.ts";
 import { MAX_OUTPUT_CHARS } from "../../server/calls/output_cap.ts";
 import { failed, ok, tabIdOf } from "../helpers/tool_replies.ts";
-
-const skip = browserSkipReason();
-if (skip) console.log(`Skipping browser_page_data_test.ts: ${skip}`);
 
 interface Entry {
   time: string;
@@ -48,46 +44,31 @@ function consoleLogs(e2e: E2E, tabId: number, args: Record<string, unknown> = {}
   return callTool(e2e, "browser_get_console_logs", { tabId, ...args });
 }
 
-Deno.test({
-  name: "console logs, cookies and screenshots in a real Chromium",
-  ignore: skip !== undefined,
-  sanitizeOps: false,
-  sanitizeResources: false,
-  async fn(t) {
-    const e2e = await startE2E({
-      config: {
-        permissions: { "test-app": { permission: "auto" }, browser: { permission: "auto" } },
-      },
-    });
-    let mcp: Client | undefined;
-    try {
-      await waitForExtension(e2e);
-      mcp = await connectMcp(e2e.hub.url, e2e.hub.secret);
-      await t.step("browser_get_console_logs", (t) => consoleSteps(t, e2e));
-      await t.step("browser_get_cookies", (t) => cookieSteps(t, e2e));
-      await t.step("browser_screenshot_tab", (t) => screenshotSteps(t, e2e, mcp!));
-      await t.step("the hub caps any browser tool's output", async () => {
-        const home = await e2e.open("/?tab=cap");
-        try {
-          const tabId = await tabIdOf(e2e, home);
-          const reply = await callTool(e2e, "browser_execute_script", {
-            tabId,
-            code: "'x'.repeat(300000)",
-          });
-          assertEquals(reply.status, 200);
-          assertEquals(reply.body.structuredContent, undefined, "cut JSON is not structured");
-          const text: string = reply.body.content[0].text;
-          assert(text.length <= MAX_OUTPUT_CHARS + 300, `${text.length} characters came back`);
-          assertMatch(text, /…\[truncated: showed \d+ of \d+ characters\./);
-        } finally {
-          await home.close();
-        }
-      });
-    } finally {
-      await mcp?.close().catch(() => {});
-      await e2e.close();
-    }
+e2eTest(import.meta.url, "console logs, cookies and screenshots in a real Chromium", {
+  config: {
+    permissions: { "test-app": { permission: "auto" }, browser: { permission: "auto" } },
   },
+}, async (t, { e2e, mcp }) => {
+  await t.step("browser_get_console_logs", (t) => consoleSteps(t, e2e));
+  await t.step("browser_get_cookies", (t) => cookieSteps(t, e2e));
+  await t.step("browser_screenshot_tab", (t) => screenshotSteps(t, e2e, mcp!));
+  await t.step("the hub caps any browser tool's output", async () => {
+    const home = await e2e.open("/?tab=cap");
+    try {
+      const tabId = await tabIdOf(e2e, home);
+      const reply = await callTool(e2e, "browser_execute_script", {
+        tabId,
+        code: "'x'.repeat(300000)",
+      });
+      assertEquals(reply.status, 200);
+      assertEquals(reply.body.structuredContent, undefined, "cut JSON is not structured");
+      const text: string = reply.body.content[0].text;
+      assert(text.length <= MAX_OUTPUT_CHARS + 300, `${text.length} characters came back`);
+      assertMatch(text, /…\[truncated: showed \d+ of \d+ characters\./);
+    } finally {
+      await home.close();
+    }
+  });
 });
 
 async function consoleSteps(t: Deno.TestContext, e2e: E2E) {

@@ -5,13 +5,9 @@
  */
 import type { Worker } from "playwright-core";
 import { assert, assertEquals } from "../helpers/assert.ts";
-import { browserSkipReason } from "../helpers/browser.ts";
-import { callTool, PLUGIN, startE2E, waitForExtension } from "../helpers/e2e_fixture.ts";
+import { callTool, e2eTest, PLUGIN } from "../helpers/e2e_fixture.ts";
 import { eventually } from "../helpers/hub_api.ts";
 import { openPanel } from "../helpers/panel_page.ts";
-
-const skip = browserSkipReason();
-if (skip) console.log(`Skipping confirmation_alerts_test.ts: ${skip}`);
 
 /** What the extension shows outside the panel: badge text and hub notification ids. */
 async function alerts(worker: Worker): Promise<{ badge: string; notifications: string[] }> {
@@ -35,44 +31,37 @@ async function alertsBecome(worker: Worker, badge: string, notifications: number
   return last!;
 }
 
-Deno.test({
-  name: "confirmations with the panel closed: badge count, notifications, answered in the panel",
-  ignore: skip !== undefined,
-  sanitizeOps: false,
-  sanitizeResources: false,
-  async fn() {
-    const e2e = await startE2E({ permission: "ask" });
-    try {
-      await waitForExtension(e2e);
-      await e2e.open("/");
-      await e2e.waitForTabState("ready");
-      const worker = await e2e.browser.serviceWorker();
-      await alertsBecome(worker, "", 0);
+e2eTest(
+  import.meta.url,
+  "confirmations with the panel closed: badge count, notifications, answered in the panel",
+  { permission: "ask" },
+  async (_t, { e2e }) => {
+    await e2e.open("/");
+    await e2e.waitForTabState("ready");
+    const worker = await e2e.browser.serviceWorker();
+    await alertsBecome(worker, "", 0);
 
-      const first = callTool(e2e, `${PLUGIN}__echo`, { text: "one" });
-      const second = callTool(e2e, `${PLUGIN}__echo`, { text: "two" });
-      const shown = await alertsBecome(worker, "2", 2);
-      assert(
-        shown.notifications.every((id) => id.startsWith("hub-confirm:")),
-        shown.notifications.join(),
-      );
+    const first = callTool(e2e, `${PLUGIN}__echo`, { text: "one" });
+    const second = callTool(e2e, `${PLUGIN}__echo`, { text: "two" });
+    const shown = await alertsBecome(worker, "2", 2);
+    assert(
+      shown.notifications.every((id) => id.startsWith("hub-confirm:")),
+      shown.notifications.join(),
+    );
 
-      const panel = await openPanel(e2e);
-      await alertsBecome(worker, "2", 0); // the panel shows them; the notifications go
-      const cards = panel.getByTestId("confirmation");
-      assertEquals(await cards.count(), 2);
-      await cards.first().getByTestId("allow").click();
-      await eventually(async () => (await cards.count()) === 1, () => "one card should remain");
-      await cards.first().getByTestId("deny").click();
-      await alertsBecome(worker, "", 0);
+    const panel = await openPanel(e2e);
+    await alertsBecome(worker, "2", 0); // the panel shows them; the notifications go
+    const cards = panel.getByTestId("confirmation");
+    assertEquals(await cards.count(), 2);
+    await cards.first().getByTestId("allow").click();
+    await eventually(async () => (await cards.count()) === 1, () => "one card should remain");
+    await cards.first().getByTestId("deny").click();
+    await alertsBecome(worker, "", 0);
 
-      const [allowed, denied] = [await first, await second];
-      assertEquals(allowed.status, 200, JSON.stringify(allowed.body));
-      assertEquals(allowed.body.structuredContent, { text: "one" });
-      assertEquals(denied.status, 403, JSON.stringify(denied.body));
-      assertEquals(denied.body.structuredContent.error.code, "PERMISSION_DENIED");
-    } finally {
-      await e2e.close();
-    }
+    const [allowed, denied] = [await first, await second];
+    assertEquals(allowed.status, 200, JSON.stringify(allowed.body));
+    assertEquals(allowed.body.structuredContent, { text: "one" });
+    assertEquals(denied.status, 403, JSON.stringify(denied.body));
+    assertEquals(denied.body.structuredContent.error.code, "PERMISSION_DENIED");
   },
-});
+);

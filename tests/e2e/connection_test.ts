@@ -13,7 +13,7 @@
 import { join } from "node:path";
 import type { Worker } from "playwright-core";
 import { assert, assertEquals, assertMatch } from "../helpers/assert.ts";
-import { browserSkipReason, CHROMIUM_ARGS, CHROMIUM_PATH } from "../helpers/browser.ts";
+import { browserGate, CHROMIUM_ARGS, CHROMIUM_PATH } from "../helpers/browser.ts";
 import {
   callTool,
   type E2E,
@@ -36,8 +36,7 @@ declare const chrome: {
   };
 };
 
-const skip = browserSkipReason();
-if (skip) console.warn(`connection_test.ts skipped: ${skip}`);
+const gate = browserGate(import.meta.url);
 
 const IDLE_MS = 72_000;
 const CONNECTED_LINE = /Extension connected/g;
@@ -164,10 +163,11 @@ async function startIdleRig() {
 
 Deno.test({
   name: "extension connection: connect, idle, restart, reload, rotation, liveness",
-  ignore: skip !== undefined,
+  ignore: gate.ignore,
   sanitizeOps: false,
   sanitizeResources: false,
   async fn(t) {
+    gate.check();
     const started = Date.now();
     const idle = await startIdleRig();
     const e2e = await startE2E().catch(async (error) => {

@@ -12,7 +12,7 @@
  */
 import type { Page } from "playwright-core";
 import { assert, assertEquals, assertMatch } from "../helpers/assert.ts";
-import { browserSkipReason } from "../helpers/browser.ts";
+import { browserGate } from "../helpers/browser.ts";
 import { callTool, type E2E, PLUGIN, startE2E, waitForExtension } from "../helpers/e2e_fixture.ts";
 import { api, eventually, listTools, readConfig } from "../helpers/hub_api.ts";
 import { runHub } from "../helpers/hub_process.ts";
@@ -20,17 +20,17 @@ import { type Client, connectMcp } from "../helpers/mcp_client.ts";
 import { USER_NAME } from "../fixtures/web_app/server.ts";
 import type { PluginDetail, PluginTab } from "../../protocol/health.ts";
 
-const skip = browserSkipReason();
-if (skip) console.log(`skipping tests/e2e/plugin_calls_test.ts: ${skip}`);
+const gate = browserGate(import.meta.url);
 
 /** Sanitizers off: the browser, hub and MCP clients live across tests (beforeAll/afterAll). */
-const options = { ignore: skip !== undefined, sanitizeOps: false, sanitizeResources: false };
+const options = { ignore: gate.ignore, sanitizeOps: false, sanitizeResources: false };
 
 let e2e: E2E;
 const clients: Client[] = [];
 
 Deno.test.beforeAll(async () => {
-  if (skip) return;
+  if (gate.ignore) return;
+  gate.check();
   e2e = await startE2E({
     config: {
       // browser_list_tabs finds the id of a tab that is not the plugin's (about:blank).
@@ -351,7 +351,7 @@ Deno.test({
         tabId: homeId,
         timeoutMs: 300,
       });
-      // The SDK's waitFor reports the hub's own TIMEOUT code, so REST answers 504 (DESIGN §4).
+      // The SDK's waitFor reports the hub's own TIMEOUT code, so REST answers 504 (docs/http.md).
       assertEquals(missing.status, 504, JSON.stringify(missing.body));
       assertEquals(errorOf(missing.body).code, "TIMEOUT");
       assertEquals(errorOf(missing.body).category, "timeout");

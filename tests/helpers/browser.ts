@@ -1,21 +1,16 @@
 /**
  * Real Chromium for browser tests, driven by playwright-core (never a downloaded browser): the
  * launch itself, and helpers to call a plugin adapter that was injected into a page and to read
- * what it posted to the window (progress, log batches, readiness hints).
+ * what it posted to the window (progress, log batches, readiness hints). Whether the browser
+ * suites run at all is decided in browser_gate.ts.
  */
-import { existsSync } from "node:fs";
 import { type Browser, chromium, type Page } from "playwright-core";
 import type { AdapterCall, AdapterResult, PageEvent } from "../../protocol/adapter.ts";
+import { CHROMIUM_PATH } from "./browser_gate.ts";
 
-export const CHROMIUM_PATH = "/usr/lib/chromium/chromium";
+export { browserGate, CHROMIUM_PATH } from "./browser_gate.ts";
 
-/** Why browser tests cannot run here, or undefined when they can. */
-export function browserSkipReason(): string | undefined {
-  if (existsSync(CHROMIUM_PATH)) return undefined;
-  return `${CHROMIUM_PATH} does not exist (install it with "apt-get install -y chromium")`;
-}
-
-/** The flags of DESIGN.md §1 (headless new mode, no sandbox, nothing phoning home). */
+/** Chromium flags for every browser test: headless new mode, no sandbox, nothing phoning home. */
 export const CHROMIUM_ARGS = [
   "--headless=new",
   "--no-sandbox",
@@ -27,7 +22,7 @@ export const CHROMIUM_ARGS = [
 ];
 
 /**
- * Launches headless Chromium with the flags of DESIGN.md §1, minus the extension flags.
+ * Launches headless Chromium with `CHROMIUM_ARGS` and no extension.
  * playwright's `launch` gives the browser a fresh temp profile of its own (and refuses
  * `--user-data-dir`), and removes it on `close()`.
  */

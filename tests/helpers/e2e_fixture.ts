@@ -2,6 +2,8 @@
  * One real setup for end-to-end tests: the test plugin built into a temp config dir (permission
  * `auto` unless told otherwise), the real hub started with `hub start` on port 0 (it installs the
  * extension into `<config>/extension`), the test web app, and Chromium with that extension.
+ * `e2eTest` wraps a whole browser test in it: the browser gate, the setup, waiting for the
+ * extension, an MCP client, and the teardown.
  */
 import { join } from "node:path";
 import type { Page } from "playwright-core";
@@ -11,6 +13,9 @@ import { buildTestPlugin } from "./test_plugin.ts";
 import { type ExtensionBrowser, launchWithExtension } from "./extension_browser.ts";
 import { startTestWebApp, type TestWebApp } from "../fixtures/web_app/server.ts";
 import type { PluginDetail } from "../../protocol/health.ts";
+import type { Permission } from "../../protocol/permission.ts";
+import { browserGate } from "./browser_gate.ts";
+import { type Client, connectMcp } from "./mcp_client.ts";
 
 export const PLUGIN = "test-app";
 
@@ -37,7 +42,7 @@ export interface E2E {
 export interface E2EOptions {
   /** Extra config.json fields (merged over the built plugin's entry). */
   config?: Record<string, unknown>;
-  permission?: "off" | "ask" | "auto";
+  permission?: Permission;
   env?: Record<string, string>;
 }
 
@@ -127,4 +132,44 @@ export async function waitForNewWorker(e2e: E2E): Promise<void> {
       return false; // the old worker is going away
     }
   }, () => "the service worker was not replaced by the reload");
+}
+
+export interface E2EContext {
+  e2e: E2E;
+  /** An MCP client of `/mcp`, connected once the extension was. */
+  mcp: Client;
+}
+
+/**
+ * One browser test on a fresh `startE2E(options)`: skipped (or, in CI, failed) without Chromium;
+ * `fn` runs once the extension is connected, with an MCP client; everything is closed after it.
+ * `suite` is the test file's `import.meta.url`, for the line that says it was skipped.
+ */
+export function e2eTest(
+  suite: string,
+  name: string,
+  options: E2EOptions,
+  fn: (t: Deno.TestContext, context: E2EContext) => Promise<void>,
+): void {
+  const gate = browserGate(suite);
+  Deno.test({
+    name,
+    ignore: gate.ignore,
+    // The browser, hub and clients outlive single steps; the teardown below closes them.
+    sanitizeOps: false,
+    sanitizeResources: false,
+    async fn(t) {
+      gate.check();
+      const e2e = await startE2E(options);
+      let mcp: Client | undefined;
+      try {
+        await waitForExtension(e2e);
+        mcp = await connectMcp(e2e.hub.url, e2e.hub.secret);
+        await fn(t, { e2e, mcp });
+      } finally {
+        await mcp?.close().catch(() => {});
+        await e2e.close();
+      }
+    },
+  });
 }

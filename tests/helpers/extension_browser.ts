@@ -1,6 +1,6 @@
 /**
  * Debian Chromium with hub's installed extension (`<config>/extension`), driven by playwright-core:
- * a fresh temp profile per launch, the flags of DESIGN.md §1, and a handle on the extension's
+ * a fresh temp profile per launch, `CHROMIUM_ARGS` (browser.ts), and a handle on the extension's
  * service worker for tests that need to look inside it.
  */
 import { join } from "node:path";

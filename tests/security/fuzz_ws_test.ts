@@ -23,6 +23,7 @@ import {
 import { jsonRpcProblem } from "../helpers/fuzz_oracles.ts";
 import { FakeExtension, type ReceivedMessage } from "../helpers/fake_extension.ts";
 import { EXTENSION_METHODS } from "../../protocol/events.ts";
+import { PERMISSIONS } from "../../protocol/permission.ts";
 
 const SEED = 130_003;
 const RUNS = 300;
@@ -36,7 +37,7 @@ const pluginName = fc.oneof(
 );
 const loose = <T>(arb: fc.Arbitrary<T>) =>
   fc.oneof({ weight: 5, arbitrary: arb as fc.Arbitrary<unknown> }, fc.jsonValue());
-const permission = loose(fc.constantFrom("off", "ask", "auto"));
+const permission = loose(fc.constantFrom(...PERMISSIONS));
 
 const tab = fc.record({
   tabId: loose(fc.integer({ min: -1, max: 2 ** 31 })),

@@ -23,7 +23,7 @@ import {
 import { eventually } from "../helpers/hub_api.ts";
 import { type Squatter, type SquatterMode, startSquatter } from "../helpers/port_squatter.ts";
 import { runPluginCli, simplePluginSource, writePluginProject } from "../helpers/plugin_cli.ts";
-import { browserSkipReason } from "../helpers/browser.ts";
+import { browserGate } from "../helpers/browser.ts";
 import { launchWithExtension } from "../helpers/extension_browser.ts";
 import { challengeProof } from "../../protocol/challenge.ts";
 import { generateSecret, writeSecret } from "../../core/config/secret.ts";
@@ -236,8 +236,7 @@ Deno.test("a bridge whose hub stopped and whose port a squatter took sends it no
   }
 });
 
-const skip = browserSkipReason();
-if (skip) console.warn(`port_squatter_test.ts: the extension test is skipped: ${skip}`);
+const gate = browserGate(import.meta.url);
 
 /** Points the installed extension at `port` (it reads server.json before every attempt). */
 async function pointExtensionAt(configDir: string, port: number) {
@@ -247,10 +246,11 @@ async function pointExtensionAt(configDir: string, port: number) {
 Deno.test({
   name:
     "the extension in Chromium never offers a squatter the secret, and still connects to the hub",
-  ignore: skip !== undefined,
+  ignore: gate.ignore,
   sanitizeOps: false,
   sanitizeResources: false,
   async fn() {
+    gate.check();
     const configDir = await tempConfigDir();
     const hub = await startHub({ configDir });
     const squatter = startSquatter("relay", { relayTo: hub.port });
