@@ -68,7 +68,11 @@ Deno.test("the console recorder runs in every site's top frame, before the page'
   }]);
   for (const script of scripts) {
     for (const file of script.js as string[]) {
-      assertEquals(file in EXTENSION_BUNDLES, true, `${file} is not built (protocol/extension_files.ts)`);
+      assertEquals(
+        file in EXTENSION_BUNDLES,
+        true,
+        `${file} is not built (protocol/extension_files.ts)`,
+      );
     }
   }
 });

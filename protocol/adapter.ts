@@ -66,5 +66,5 @@ export type PageEvent =
 /** What the extension's own page scripts (bridge, runner) post to each other in the window. */
 export const BRIDGE_EVENT_SOURCE = "hub-bridge";
 
-/** Readiness probe limit (SPEC "Limits"). */
+/** Readiness probe limit (docs/plugins.md). */
 export const READY_TIMEOUT_MS = 5_000;

@@ -1,4 +1,4 @@
-/** An audit log entry (SPEC "Audit entry"), as `/audit`, `audit.log` and `hub audit` carry it. */
+/** An audit log entry (docs/http.md, `GET /audit`), as `/audit`, `audit.log` and `hub audit` carry it. */
 export interface AuditEntry {
   /** ISO 8601 UTC. */
   timestamp: string;

@@ -28,7 +28,7 @@ Deno.test("every method has a type of request or notification and a zod params s
   }
 });
 
-Deno.test("the method tables match the SPEC event lists and their request/notification types", () => {
+Deno.test("the method tables match the documented event lists (docs/protocol.md) and their request/notification types", () => {
   const typeOf = (table: Record<string, { type: string }>) =>
     Object.fromEntries(Object.entries(table).map(([m, s]) => [m, s.type]));
   assertEquals(typeOf(SERVER_METHODS), {

@@ -1,5 +1,5 @@
 /**
- * Confirmations waiting for a person (SPEC "Confirmation request"): added on
+ * Confirmations waiting for a person: added on
  * `confirmation.request`, kept in arrival order, and gone once answered here, answered or
  * cancelled elsewhere (the hub ends the invocation), expired, or when the link closes.
  */

@@ -1,5 +1,5 @@
 /**
- * Which tab a plugin call runs in when the caller gave no `tabId` (SPEC "Tool call lifecycle" 3):
+ * Which tab a plugin call runs in when the caller gave no `tabId`:
  * the active tab of the focused window first, then other windows' active tabs, then other tabs
  * of the focused window, then the rest; among equals the most recently used, then the lowest id.
  */
