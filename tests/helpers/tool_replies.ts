@@ -3,15 +3,10 @@ import type { Page } from "playwright-core";
 import { assert, assertEquals, assertMatch } from "./assert.ts";
 import { callTool, type E2E } from "./e2e_fixture.ts";
 import { type ApiReply, eventually } from "./hub_api.ts";
+import type { TabSummary } from "../../protocol/browser_methods/tabs.ts";
 
-export interface ListedTab {
-  tabId: number;
-  windowId: number;
-  url: string;
-  title: string;
-  active: boolean;
-  status: string;
-}
+/** One tab as browser_list_tabs lists it (the `tabs.list` result of the contract). */
+export type ListedTab = TabSummary;
 
 /** A successful REST call's value (structuredContent). */
 export function ok(reply: ApiReply, what: string) {
