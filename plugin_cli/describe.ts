@@ -5,7 +5,7 @@
  * (it will run in a web page). The process prints the description as JSON.
  */
 import { CliError } from "../core/cli_error.ts";
-import type { PluginDescription } from "../sdk/_describe.ts";
+import type { PluginDescription } from "../sdk/describe.ts";
 import { bundle, SDK_DESCRIBE } from "./bundle.ts";
 import type { PluginProject } from "./project.ts";
 

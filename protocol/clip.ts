@@ -20,3 +20,37 @@ export function clipForMessage(value: string, max = MAX_ECHO): string {
 export function errorText(error: unknown, max = 200): string {
   return clip(String((error as Error)?.message ?? error), max);
 }
+
+/** How `boundedList` bounds a list of problems. */
+export interface ListBounds {
+  /** Lines kept at most. */
+  maxItems: number;
+  /** Characters of one line; a longer line is cut with "…". */
+  maxItemChars: number;
+  /** Characters of the kept lines together (the first line is always kept); default: no limit. */
+  maxTotalChars?: number;
+  /** How many lines there are in all, when `lines` holds only the first ones; default: all given. */
+  total?: number;
+  /** The last line when some were left out; default `…and N more`. */
+  more?: (left: number) => string;
+}
+
+/**
+ * The first `lines` within `bounds`, each cut to its length, then one line saying how many were
+ * left out. A hostile input with a million problems costs a short answer.
+ */
+export function boundedList(lines: readonly string[], bounds: ListBounds): string[] {
+  const { maxItems, maxItemChars, maxTotalChars = Infinity, total = lines.length } = bounds;
+  const out: string[] = [];
+  let chars = 0;
+  for (const text of lines) {
+    if (out.length === maxItems) break;
+    const line = clip(text, maxItemChars);
+    if (out.length > 0 && chars + line.length > maxTotalChars) break;
+    out.push(line);
+    chars += line.length;
+  }
+  const left = total - out.length;
+  if (left > 0) out.push(bounds.more ? bounds.more(left) : `…and ${left} more`);
+  return out;
+}

@@ -1,5 +1,6 @@
+/// <reference lib="deno.ns" />
 import { assertEquals } from "../tests/helpers/assert.ts";
-import { clip, clipForMessage, errorText } from "./clip.ts";
+import { boundedList, clip, clipForMessage, errorText } from "./clip.ts";
 
 Deno.test("clip keeps short text and cuts long text to max characters ending in …", () => {
   assertEquals(clip("abc", 3), "abc");
@@ -11,4 +12,26 @@ Deno.test("clipForMessage says how long the value was; errorText reads an Error'
   assertEquals(clipForMessage("x".repeat(100), 5), "xxxxx… (100 characters)");
   assertEquals(errorText(new Error("y".repeat(300)), 10), "yyyyyyyyy…");
   assertEquals(errorText("plain"), "plain");
+});
+
+Deno.test("boundedList keeps the first lines, cuts each, and counts the rest", () => {
+  const bounds = { maxItems: 2, maxItemChars: 5 };
+  assertEquals(boundedList(["a", "b"], bounds), ["a", "b"]);
+  assertEquals(boundedList(["a", "bcdefgh", "c", "d"], bounds), ["a", "bcde…", "…and 2 more"]);
+  assertEquals(boundedList(["a"], { ...bounds, total: 40 }), ["a", "…and 39 more"]);
+  const more = (left: number) => `and ${left} more`;
+  assertEquals(boundedList(["a", "b", "c"], { ...bounds, more }), ["a", "b", "and 1 more"]);
+  assertEquals(boundedList([], bounds), []);
+});
+
+Deno.test("boundedList stops at maxTotalChars but always keeps the first line", () => {
+  const bounds = { maxItems: 10, maxItemChars: 10, maxTotalChars: 12 };
+  assertEquals(boundedList(["x".repeat(20), "yy", "zzz"], bounds), [
+    `${"x".repeat(9)}…`,
+    "yy",
+    "…and 1 more",
+  ]);
+  assertEquals(boundedList(["x".repeat(20)], { ...bounds, maxTotalChars: 1 }), [
+    `${"x".repeat(9)}…`,
+  ]);
 });

@@ -58,6 +58,27 @@ export const HUB_ERRORS = {
   RESULT_TOO_LARGE: { category: "validation", retryable: false },
   PAGE_NOT_SCRIPTABLE: { category: "permission", retryable: false },
   ADAPTER_ERROR: { category: "internal", retryable: false },
+  // A plugin tool, reported by the SDK in the page (its own failures are the plugin's codes).
+  INVALID_OUTPUT: { category: "internal", retryable: false },
+  TOOL_FAILED: { category: "internal", retryable: false },
+  // Built-in browser tools (docs/browser_tools.md), reported by the extension.
+  NOT_A_WEB_PAGE: { category: "validation", retryable: false },
+  WINDOW_NOT_FOUND: { category: "not_found", retryable: false },
+  NO_HISTORY: { category: "validation", retryable: false },
+  SCREENSHOT_TOO_LARGE: { category: "validation", retryable: false },
+  SCRIPT_ERROR: { category: "validation", retryable: false },
+  SCRIPT_BLOCKED: { category: "permission", retryable: false },
+  // Built-in browser tools, reported by the DOM kit in the page.
+  INVALID_SELECTOR: { category: "validation", retryable: false },
+  ELEMENT_NOT_FOUND: { category: "not_found", retryable: false },
+  WAIT_TIMEOUT: { category: "timeout", retryable: false },
+  NOT_EDITABLE: { category: "validation", retryable: false },
+  NOT_A_SELECT: { category: "validation", retryable: false },
+  OPTION_NOT_FOUND: { category: "not_found", retryable: false },
+  OPTION_DISABLED: { category: "validation", retryable: false },
+  INVALID_KEY: { category: "validation", retryable: false },
+  PAGE_ERROR: { category: "internal", retryable: false },
+  UNKNOWN_OPERATION: { category: "internal", retryable: false },
   // Plugin management and settings (management tools, REST, the side panel).
   PLUGIN_NOT_FOUND: { category: "not_found", retryable: false },
   VERSION_MISMATCH: { category: "validation", retryable: false },
@@ -68,6 +89,10 @@ export const HUB_ERRORS = {
 } as const satisfies Record<string, { category: ErrorCategory; retryable: boolean }>;
 
 export type HubErrorCode = keyof typeof HUB_ERRORS;
+
+export function isHubErrorCode(code: unknown): code is HubErrorCode {
+  return typeof code === "string" && Object.hasOwn(HUB_ERRORS, code);
+}
 
 /** An error payload for one of the hub's own codes. */
 export function hubError(code: HubErrorCode, message: string, details?: unknown): ErrorPayload {

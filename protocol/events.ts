@@ -5,6 +5,7 @@
  */
 import { z } from "zod";
 import { isPlainObject } from "./plain_object.ts";
+import { boundedList } from "./clip.ts";
 import { ERROR_CATEGORIES } from "./errors.ts";
 
 import { permissionSchema as permission } from "./permission.ts";
@@ -273,11 +274,12 @@ const MAX_ISSUES = 5;
 const MAX_ISSUE_CHARS = 300;
 
 export function describeIssues(error: z.ZodError): string {
-  const shown = error.issues.slice(0, MAX_ISSUES).map((issue) => {
-    const where = ["params", ...issue.path.map(String)].join(".");
-    const line = `${where}: ${issue.message}`;
-    return line.length <= MAX_ISSUE_CHARS ? line : `${line.slice(0, MAX_ISSUE_CHARS - 1)}…`;
-  });
-  const more = error.issues.length - shown.length;
-  return more > 0 ? `${shown.join("; ")}; …and ${more} more` : shown.join("; ");
+  const lines = error.issues.slice(0, MAX_ISSUES).map((issue) =>
+    `${["params", ...issue.path.map(String)].join(".")}: ${issue.message}`
+  );
+  return boundedList(lines, {
+    maxItems: MAX_ISSUES,
+    maxItemChars: MAX_ISSUE_CHARS,
+    total: error.issues.length,
+  }).join("; ");
 }

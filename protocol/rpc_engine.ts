@@ -128,101 +128,77 @@ type Resolved = { handler: (params: unknown) => unknown; params: unknown } | {
   problem: string;
 };
 
+type AnyOptions = RpcEngineOptions<MethodTable, MethodTable>;
+/** Sends a message that is no request; returns whether it went out. */
+type Post = (message: RpcMessage, text?: string) => boolean;
+
 export function createRpcEngine<In extends MethodTable, Out extends MethodTable>(
   options: RpcEngineOptions<In, Out>,
 ): RpcEngine<In, Out> {
-  const { incoming, send, logger, remote } = options;
-  const handlersOf = typeof options.handlers === "function"
-    ? options.handlers
-    : () => options.handlers as MethodHandlers<In>;
-  const maxReplyBytes = options.maxReplyBytes ?? MAX_REPLY_BYTES;
-  const pending = new Map<number, Pending>();
-  let nextId = 1;
+  const post = createPost(options);
+  const incoming = createIncoming(options, post);
+  const pending = createPendingRequests(options.send);
 
-  /** Sends a message that is no request; a failure is only logged (nobody waits for it). */
-  function post(message: RpcMessage, text = JSON.stringify(message)): boolean {
+  function handle(frame: ParsedFrame) {
+    switch (frame.kind) {
+      case "request":
+        return void incoming.handleRequest(frame.message);
+      case "notification":
+        return void incoming.handleNotification(frame.message);
+      case "response":
+        return pending.settle(frame.message);
+      case "invalid":
+        if (frame.reply) post(frame.reply);
+    }
+  }
+
+  return {
+    receive(data) {
+      if (!options.batches) return handle(parseFrame(data));
+      for (const frame of parseBatchFrame(data)) handle(frame);
+    },
+    request: (method, params, signal) => pending.request(method, params, signal),
+    notify: (method, params) => post({ jsonrpc: "2.0", method, params }),
+    close: (error) => pending.close(error),
+  };
+}
+
+/** Sends a message that is no request; a failure is only logged (nobody waits for it). */
+function createPost({ send, logger, remote }: AnyOptions): Post {
+  return (message, text = JSON.stringify(message)) => {
     try {
       return send(text, message) !== false;
     } catch (error) {
       logger.warn(`Could not send to ${remote}: ${(error as Error)?.message ?? error}`);
       return false;
     }
-  }
+  };
+}
 
-  /** The handler of a message with its validated params, or the JSON-RPC error it deserves. */
-  function resolve(message: RpcRequest | RpcNotification, type: MethodSpec["type"]): Resolved {
-    const method = message.method;
-    const spec = Object.hasOwn(incoming, method) ? incoming[method] : undefined;
-    if (!spec) {
-      const known = Object.keys(incoming).join(", ");
-      return {
-        code: RPC_ERRORS.METHOD_NOT_FOUND,
-        problem: `Unknown method "${method}". Methods: ${known}.`,
-      };
-    }
-    if (spec.type !== type) {
-      const fix = spec.type === "notification" ? '; send it without an "id"' : "";
-      return {
-        code: RPC_ERRORS.METHOD_NOT_FOUND,
-        problem: `Unknown ${type} "${method}": ${method} is a ${spec.type}${fix}.`,
-      };
-    }
-    const handlers = handlersOf() as Record<string, ((params: unknown) => unknown) | undefined>;
-    const handler = Object.hasOwn(handlers, method) ? handlers[method] : undefined;
-    if (!handler) {
-      return {
-        code: RPC_ERRORS.METHOD_NOT_FOUND,
-        problem: `${method} is not available in this version of ${options.name}.`,
-      };
-    }
-    const parsed = spec.params.safeParse(message.params ?? {});
-    if (!parsed.success) {
-      return {
-        code: RPC_ERRORS.INVALID_PARAMS,
-        problem: `Invalid params for ${method}: ${describeIssues(parsed.error)}`,
-      };
-    }
-    return { handler, params: parsed.data };
-  }
-
-  /** The reply to a request: its result if it fits in a frame, else the oversize answer. */
-  function answer(message: RpcRequest, result: unknown) {
-    const response: RpcResponse = { jsonrpc: "2.0", id: message.id, result: result ?? null };
-    const text = JSON.stringify(response);
-    // Serialized once; only a text that could be over the limit is measured in bytes.
-    const bytes = text.length * 3 > maxReplyBytes ? utf8Length(text) : 0;
-    if (bytes <= maxReplyBytes) return void post(response, text);
-    const instead = options.oversize?.(message.method, bytes);
-    if (instead !== undefined) return void post({ ...response, result: instead });
-    const why = `The answer to ${message.method} is ${bytes} bytes; the limit is ${maxReplyBytes}.`;
-    post(errorReply(message.id, RPC_ERRORS.INTERNAL_ERROR, why));
-  }
+/** Runs incoming requests and notifications through their handlers and answers the requests. */
+function createIncoming(options: AnyOptions, post: Post) {
+  const { incoming, logger, remote } = options;
+  const handlersOf = typeof options.handlers === "function"
+    ? options.handlers
+    : () => options.handlers as MethodHandlers<MethodTable>;
+  const reply = createReplies(options, post);
+  const targetOf = (message: RpcRequest | RpcNotification, type: MethodSpec["type"]) =>
+    resolveTarget(incoming, handlersOf, options.name, message, type);
 
   async function handleRequest(message: RpcRequest) {
-    const target = resolve(message, "request");
+    const target = targetOf(message, "request");
     if (!("handler" in target)) {
       return void post(errorReply(message.id, target.code, target.problem));
     }
     try {
-      answer(message, await target.handler(target.params));
+      reply.answer(message, await target.handler(target.params));
     } catch (error) {
-      const known = error instanceof RpcError;
-      const e = error as Error;
-      if (!known) logger.error(`${message.method} failed: ${e?.stack ?? e}`);
-      post({
-        jsonrpc: "2.0",
-        id: message.id,
-        error: {
-          code: known ? error.code : RPC_ERRORS.INTERNAL_ERROR,
-          message: e?.message ?? String(e),
-          ...(known && error.data !== undefined ? { data: error.data } : {}),
-        },
-      });
+      reply.fail(message, error);
     }
   }
 
   async function handleNotification(message: RpcNotification) {
-    const target = resolve(message, "notification");
+    const target = targetOf(message, "notification");
     if (!("handler" in target)) {
       // Notifications get no reply. A method this end does not know is normal between versions
       // (debug); one sent as the wrong type or with bad params means a broken sender (warn).
@@ -238,28 +214,90 @@ export function createRpcEngine<In extends MethodTable, Out extends MethodTable>
     }
   }
 
-  function handleResponse(message: RpcResponse) {
-    const waiting = typeof message.id === "number" ? pending.get(message.id) : undefined;
-    if (!waiting) return; // not ours, answered already, aborted, or closed
-    pending.delete(message.id as number);
-    if ("error" in message) {
-      const { code, message: text, data } = message.error;
-      waiting.reject(new RpcError(code, String(text), data));
-    } else waiting.resolve(message.result);
+  return { handleRequest, handleNotification };
+}
+
+/** The handler of a message with its validated params, or the JSON-RPC error it deserves. */
+function resolveTarget(
+  incoming: MethodTable,
+  handlersOf: () => MethodHandlers<MethodTable>,
+  name: string,
+  message: RpcRequest | RpcNotification,
+  type: MethodSpec["type"],
+): Resolved {
+  const method = message.method;
+  const spec = Object.hasOwn(incoming, method) ? incoming[method] : undefined;
+  if (!spec) {
+    const known = Object.keys(incoming).join(", ");
+    return {
+      code: RPC_ERRORS.METHOD_NOT_FOUND,
+      problem: `Unknown method "${method}". Methods: ${known}.`,
+    };
+  }
+  if (spec.type !== type) {
+    const fix = spec.type === "notification" ? '; send it without an "id"' : "";
+    return {
+      code: RPC_ERRORS.METHOD_NOT_FOUND,
+      problem: `Unknown ${type} "${method}": ${method} is a ${spec.type}${fix}.`,
+    };
+  }
+  const handlers = handlersOf();
+  const handler = Object.hasOwn(handlers, method) ? handlers[method] : undefined;
+  if (!handler) {
+    return {
+      code: RPC_ERRORS.METHOD_NOT_FOUND,
+      problem: `${method} is not available in this version of ${name}.`,
+    };
+  }
+  const parsed = spec.params.safeParse(message.params ?? {});
+  if (!parsed.success) {
+    return {
+      code: RPC_ERRORS.INVALID_PARAMS,
+      problem: `Invalid params for ${method}: ${describeIssues(parsed.error)}`,
+    };
+  }
+  return { handler, params: parsed.data };
+}
+
+/** The replies to requests: a result that fits in a frame (or the oversize answer), or an error. */
+function createReplies({ oversize, maxReplyBytes: max, logger }: AnyOptions, post: Post) {
+  const maxReplyBytes = max ?? MAX_REPLY_BYTES;
+
+  function answer(message: RpcRequest, result: unknown) {
+    const response: RpcResponse = { jsonrpc: "2.0", id: message.id, result: result ?? null };
+    const text = JSON.stringify(response);
+    // Serialized once; only a text that could be over the limit is measured in bytes.
+    const bytes = text.length * 3 > maxReplyBytes ? utf8Length(text) : 0;
+    if (bytes <= maxReplyBytes) return void post(response, text);
+    const instead = oversize?.(message.method, bytes);
+    if (instead !== undefined) return void post({ ...response, result: instead });
+    const why = `The answer to ${message.method} is ${bytes} bytes; the limit is ${maxReplyBytes}.`;
+    post(errorReply(message.id, RPC_ERRORS.INTERNAL_ERROR, why));
   }
 
-  function handle(frame: ParsedFrame) {
-    switch (frame.kind) {
-      case "request":
-        return void handleRequest(frame.message);
-      case "notification":
-        return void handleNotification(frame.message);
-      case "response":
-        return handleResponse(frame.message);
-      case "invalid":
-        if (frame.reply) post(frame.reply);
-    }
+  /** A handler's `RpcError` keeps its code and data; anything else is -32603 (and logged). */
+  function fail(message: RpcRequest, error: unknown) {
+    const known = error instanceof RpcError;
+    const e = error as Error;
+    if (!known) logger.error(`${message.method} failed: ${e?.stack ?? e}`);
+    post({
+      jsonrpc: "2.0",
+      id: message.id,
+      error: {
+        code: known ? error.code : RPC_ERRORS.INTERNAL_ERROR,
+        message: e?.message ?? String(e),
+        ...(known && error.data !== undefined ? { data: error.data } : {}),
+      },
+    });
   }
+
+  return { answer, fail };
+}
+
+/** The requests this end sent and still waits for: ids, answers, aborts and `close`. */
+function createPendingRequests(send: AnyOptions["send"]) {
+  const pending = new Map<number, Pending>();
+  let nextId = 1;
 
   function request(method: string, params: unknown, signal?: AbortSignal): Promise<unknown> {
     if (signal?.aborted) return Promise.reject(signal.reason);
@@ -282,31 +320,41 @@ export function createRpcEngine<In extends MethodTable, Out extends MethodTable>
         reject: (error) => (done(), reject(error)),
       });
       signal?.addEventListener("abort", onAbort, { once: true });
-      let failure: RpcTransportError | undefined;
-      try {
-        if (send(text, message) === false) {
-          failure = new RpcTransportError(`The link closed before ${method} could be sent.`);
-        }
-      } catch (error) {
-        failure = new RpcTransportError((error as Error)?.message ?? String(error), {
-          cause: error,
-        });
-      }
+      const failure = sendRequest(send, text, message);
       if (failure && pending.delete(id)) (done(), reject(failure));
     });
   }
 
-  return {
-    receive(data) {
-      if (!options.batches) return handle(parseFrame(data));
-      for (const frame of parseBatchFrame(data)) handle(frame);
-    },
-    request: (method, params, signal) => request(method, params, signal),
-    notify: (method, params) => post({ jsonrpc: "2.0", method, params }),
-    close(error) {
-      const waiting = [...pending.values()];
-      pending.clear();
-      for (const p of waiting) p.reject(error);
-    },
-  };
+  /** Settles the request a response answers; one that is not waiting is ignored. */
+  function settle(message: RpcResponse) {
+    const waiting = typeof message.id === "number" ? pending.get(message.id) : undefined;
+    if (!waiting) return; // not ours, answered already, aborted, or closed
+    pending.delete(message.id as number);
+    if ("error" in message) {
+      const { code, message: text, data } = message.error;
+      waiting.reject(new RpcError(code, String(text), data));
+    } else waiting.resolve(message.result);
+  }
+
+  function close(error: Error) {
+    const waiting = [...pending.values()];
+    pending.clear();
+    for (const p of waiting) p.reject(error);
+  }
+
+  return { request, settle, close };
+}
+
+/** Writes a request's frame; returns why it could not go out, or undefined when it did. */
+function sendRequest(
+  send: AnyOptions["send"],
+  text: string,
+  message: RpcRequest,
+): RpcTransportError | undefined {
+  try {
+    if (send(text, message) !== false) return undefined;
+    return new RpcTransportError(`The link closed before ${message.method} could be sent.`);
+  } catch (error) {
+    return new RpcTransportError((error as Error)?.message ?? String(error), { cause: error });
+  }
 }

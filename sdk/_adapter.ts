@@ -11,6 +11,7 @@ import {
   READY_TIMEOUT_MS,
 } from "../protocol/adapter.ts";
 import { withTimeout } from "../protocol/with_timeout.ts";
+import { hubError, type HubErrorCode } from "../protocol/errors.ts";
 import type { PluginDefinition, ToolDefinition } from "./plugin.ts";
 import { postPageEvent, toJsonSafe } from "./channel.ts";
 import { flushLogs, log } from "./log.ts";
@@ -26,8 +27,8 @@ export interface AdapterMeta {
   sdkVersion: string;
 }
 
-function fail(code: string, message: string, category: "validation" | "internal" | "not_found") {
-  return { ok: false, error: { code, message, category, retryable: false } } as const;
+function fail(code: HubErrorCode, message: string) {
+  return { ok: false, error: hubError(code, message) } as const;
 }
 
 async function probe(plugin: PluginDefinition, settings: Record<string, unknown>) {
@@ -56,7 +57,7 @@ function describeIssues(issues: { path: PropertyKey[]; message: string }[]): str
 async function runTool(tool: ToolDefinition<any, any>, call: AdapterCall): Promise<AdapterResult> {
   const parsed = tool.input.safeParse(call.input ?? {});
   if (!parsed.success) {
-    return fail("INVALID_ARGUMENTS", describeIssues(parsed.error.issues), "validation");
+    return fail("INVALID_ARGUMENTS", describeIssues(parsed.error.issues));
   }
   try {
     const value = await tool.handle(parsed.data, {
@@ -78,7 +79,7 @@ async function runTool(tool: ToolDefinition<any, any>, call: AdapterCall): Promi
       const checked = tool.output.safeParse(value);
       if (!checked.success) {
         const why = describeIssues(checked.error.issues);
-        return fail("INVALID_OUTPUT", `Tool "${tool.name}" returned ${why}`, "internal");
+        return fail("INVALID_OUTPUT", `Tool "${tool.name}" returned ${why}`);
       }
       result = checked.data;
     }
@@ -92,7 +93,6 @@ async function runTool(tool: ToolDefinition<any, any>, call: AdapterCall): Promi
           MAX_RESULT_CHARS / 1e6
         } MB. ` +
           `Return less (page through results, or summarize).`,
-        "internal",
       );
     }
     return { ok: true, value: copy };
@@ -119,7 +119,7 @@ export function registerAdapter(plugin: PluginDefinition, meta: AdapterMeta): Pa
       if (!tool) {
         const known = [...tools.keys()].join(", ");
         const message = `Plugin "${meta.name}" has no tool "${request.tool}" (tools: ${known})`;
-        return Promise.resolve(fail("TOOL_NOT_FOUND", message, "not_found"));
+        return Promise.resolve(fail("TOOL_NOT_FOUND", message));
       }
       return runTool(tool, request);
     },

@@ -348,6 +348,8 @@ Deno.test("a result over the size limit is a RESULT_TOO_LARGE error, not cut dat
     const result = await callTool(big);
     assert(!result.ok);
     assertEquals(result.error.code, "RESULT_TOO_LARGE");
+    // validation, like the extension's RESULT_TOO_LARGE: a call that asks for less can fit.
+    assertEquals([result.error.category, result.error.retryable], ["validation", false]);
     assertMatch(result.error.message, /limit is 5 MB/);
   });
 });

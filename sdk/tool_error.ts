@@ -2,7 +2,13 @@
  * `ToolError`: how a plugin tool fails on purpose. Its code, category and retryable flag reach the
  * agent unchanged, on every transport, and the audit log.
  */
-import { type ErrorCategory, type ErrorPayload, isErrorCategory } from "../protocol/errors.ts";
+import {
+  type ErrorCategory,
+  type ErrorPayload,
+  hubError,
+  type HubErrorCode,
+  isErrorCategory,
+} from "../protocol/errors.ts";
 
 export interface ToolErrorOptions {
   /** Machine code, UPPER_SNAKE_CASE (default `TOOL_ERROR`). */
@@ -65,7 +71,10 @@ export class ToolError extends Error {
 }
 
 /** Any thrown value as a wire error: a ToolError keeps its fields, anything else is internal. */
-export function toErrorPayload(error: unknown, fallbackCode = "TOOL_FAILED"): ErrorPayload {
+export function toErrorPayload(
+  error: unknown,
+  fallbackCode: HubErrorCode = "TOOL_FAILED",
+): ErrorPayload {
   if (error instanceof ToolError) return error.toPayload();
   // A ToolError from another copy of the SDK (another plugin's bundle) still keeps its fields.
   const e = error as Partial<ToolError> | undefined;
@@ -80,5 +89,5 @@ export function toErrorPayload(error: unknown, fallbackCode = "TOOL_FAILED"): Er
     return payload;
   }
   const message = error instanceof Error ? error.message : String(error);
-  return { code: fallbackCode, message, category: "internal", retryable: false };
+  return hubError(fallbackCode, message);
 }

@@ -122,8 +122,8 @@ Deno.test("toErrorPayload turns a plain Error into an internal TOOL_FAILED", () 
 });
 
 Deno.test("toErrorPayload turns a thrown string into its message, with a custom fallback code", () => {
-  assertEquals(toErrorPayload("nope", "ADAPTER_FAILED"), {
-    code: "ADAPTER_FAILED",
+  assertEquals(toErrorPayload("nope", "ADAPTER_ERROR"), {
+    code: "ADAPTER_ERROR",
     message: "nope",
     category: "internal",
     retryable: false,

@@ -9,9 +9,9 @@ import { type ErrorPayload, hubError, type HubErrorCode } from "../protocol/erro
 
 /**
  * `invalid`: the request cannot be carried out as sent. `not_found`: it names something that does
- * not exist. `unavailable`: it may work later. `failed`: the hub could not do it (a broken file).
+ * not exist. `failed`: the hub could not do it (a broken file).
  */
-export type DomainErrorKind = "invalid" | "not_found" | "unavailable" | "failed";
+export type DomainErrorKind = "invalid" | "not_found" | "failed";
 
 export class DomainError extends Error {
   constructor(readonly kind: DomainErrorKind, readonly code: HubErrorCode, message: string) {

@@ -2,7 +2,8 @@
  * Assembles a hub from its parts and does nothing else: config and secret files, plugins, the
  * extension link, the call pipeline, MCP sessions, audit, health and routes. What the parts do
  * lives in them (reloads and reviews in plugins/plugin_lifecycle.ts, config changes and their
- * announcements in config_changes.ts, REST mapping in routes.ts). It holds no globals; everything
+ * announcements in config_changes.ts, what a connect or disconnect of the extension does in
+ * extension/link_policy.ts, REST mapping in routes.ts). It holds no globals; everything
  * it depends on comes in through `HubOptions`, so tests build one on a temp dir. The parts are made
  * in dependency order; the two late links are explicit: the extension link gets its handlers with
  * `setHandlers`, and MCP sessions hear announcements through `onAnnounce`.
@@ -25,6 +26,7 @@ import { createExtensionDoor } from "./extension/extension_door.ts";
 import { createTabStates } from "./extension/tab_states.ts";
 import { createPluginLogs } from "./extension/plugin_logs.ts";
 import { createExtensionHandlers } from "./extension/handlers.ts";
+import { applyLinkPolicy } from "./extension/link_policy.ts";
 import { createCatalog } from "./calls/catalog.ts";
 import { createDispatcher, type DispatcherOptions } from "./calls/dispatcher.ts";
 import { createConfirmations } from "./calls/confirmations.ts";
@@ -137,11 +139,7 @@ export function createHub(options: HubOptions): Hub {
       settings,
     }),
   );
-  link.onConnect(() => link.notify("sync.full", changes.state()));
-  link.onDisconnect(() => {
-    tabs.clear();
-    confirmations.failAll("the connection closed");
-  });
+  applyLinkPolicy({ link, changes, tabs, confirmations });
 
   let port = 0;
   const health = createHealthReport({

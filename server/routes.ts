@@ -1,4 +1,7 @@
-/** The HTTP route table of the hub. Each endpoint is one row; the handler applies the guards. */
+/**
+ * The HTTP route table of the hub. Each endpoint is one row; the handler applies the guards. The
+ * rows are grouped by area (health and auth, extension, tools, admin, MCP), one function each.
+ */
 import type { Route, RouteContext } from "./http/handler.ts";
 import { HttpError, jsonResponse } from "./http/http_error.ts";
 import { RATE_LIMITS } from "./http/rate_limiter.ts";
@@ -7,7 +10,8 @@ import { type Catalog, listGroup } from "./calls/catalog.ts";
 import type { Pipeline } from "./calls/pipeline.ts";
 import { readJsonBody, readOptionalJsonBody } from "./http/body.ts";
 import { type AuditLog, type AuditQuery, parseAuditQuery } from "./audit/audit_log.ts";
-import { type McpMode, outcomeResult } from "./mcp/mcp_server.ts";
+import type { McpMode } from "./mcp/mcp_server.ts";
+import { outcomeResult } from "./calls/results.ts";
 import type { McpSessions } from "./mcp/sessions.ts";
 import type { ExtensionLink } from "./extension/link.ts";
 import type { ExtensionDoor } from "./extension/extension_door.ts";
@@ -38,30 +42,19 @@ export interface RouteDeps {
   link: Pick<ExtensionLink, "notify">;
 }
 
-async function callBody(req: Request): Promise<unknown> {
-  const body = await readOptionalJsonBody(req, MAX_CALL_BODY_BYTES);
-  if (body === undefined) return {};
-  if (!isPlainObject(body) || Object.keys(body).some((k) => k !== "arguments")) {
-    throw new HttpError(
-      400,
-      "INVALID_REQUEST",
-      'Send {"arguments": {...}} with the tool\'s arguments (tabId and instance go inside ' +
-        "arguments).",
-    );
-  }
-  return body.arguments ?? {};
-}
-
-function mcpRoutes(path: string, mode: McpMode, deps: RouteDeps): Route[] {
-  return ["POST", "GET", "DELETE"].map((method) => ({
-    method,
-    path,
-    auth: "required",
-    handle: ({ req }: RouteContext) => deps.mcp.handle(req, mode),
-  }));
-}
-
 export function createRoutes(deps: RouteDeps): Route[] {
+  return [
+    ...healthRoutes(deps),
+    ...extensionRoutes(deps),
+    ...toolRoutes(deps),
+    ...adminRoutes(deps),
+    ...mcpRoutes("/mcp", "full", deps),
+    ...mcpRoutes("/mcp/gateway", "gateway", deps),
+  ];
+}
+
+/** `/health` and the challenge a client checks the hub with before it sends the secret. */
+function healthRoutes(deps: RouteDeps): Route[] {
   return [
     {
       method: "GET",
@@ -77,33 +70,41 @@ export function createRoutes(deps: RouteDeps): Route[] {
       method: "GET",
       path: CHALLENGE_PATH,
       auth: "optional",
-      handle: async ({ url }) => {
-        const nonces = url.searchParams.getAll("nonce");
-        if (nonces.length !== 1 || !isNonce(nonces[0])) {
-          throw new HttpError(
-            400,
-            "INVALID_NONCE",
-            `Send ${CHALLENGE_PATH}?nonce=<32 to 64 hex characters>, a fresh random value per check.`,
-          );
-        }
-        // The port this hub listens on goes into the proof, so a relayed challenge does not match.
-        const port = deps.port();
-        if (port === 0) {
-          throw new HttpError(503, "NOT_LISTENING", "The hub is still starting; try again.");
-        }
-        const secret = deps.secret();
-        if (secret === undefined) {
-          throw new HttpError(
-            409,
-            NO_SECRET_CODE,
-            "This hub has no secret configured, so it has nothing to prove; send requests " +
-              "without one.",
-          );
-        }
-        const proof = await challengeProof(secret, nonces[0], port);
-        return jsonResponse({ proof }, 200, { "cache-control": "no-store" });
-      },
+      handle: ({ url }) => challengeAnswer(url, deps),
     },
+  ];
+}
+
+async function challengeAnswer(url: URL, deps: RouteDeps): Promise<Response> {
+  const nonces = url.searchParams.getAll("nonce");
+  if (nonces.length !== 1 || !isNonce(nonces[0])) {
+    throw new HttpError(
+      400,
+      "INVALID_NONCE",
+      `Send ${CHALLENGE_PATH}?nonce=<32 to 64 hex characters>, a fresh random value per check.`,
+    );
+  }
+  // The port this hub listens on goes into the proof, so a relayed challenge does not match.
+  const port = deps.port();
+  if (port === 0) {
+    throw new HttpError(503, "NOT_LISTENING", "The hub is still starting; try again.");
+  }
+  const secret = deps.secret();
+  if (secret === undefined) {
+    throw new HttpError(
+      409,
+      NO_SECRET_CODE,
+      "This hub has no secret configured, so it has nothing to prove; send requests " +
+        "without one.",
+    );
+  }
+  const proof = await challengeProof(secret, nonces[0], port);
+  return jsonResponse({ proof }, 200, { "cache-control": "no-store" });
+}
+
+/** Where the extension connects (`/ws`), and telling it to reload. */
+function extensionRoutes(deps: RouteDeps): Route[] {
+  return [
     {
       method: "GET",
       path: "/ws-info",
@@ -115,13 +116,6 @@ export function createRoutes(deps: RouteDeps): Route[] {
       path: "/ws",
       auth: "websocket",
       handle: ({ req }) => deps.extension.connect(req),
-    },
-    {
-      method: "POST",
-      path: "/reload",
-      auth: "required",
-      rateLimit: RATE_LIMITS.admin,
-      handle: async () => jsonResponse({ ok: true, ...(await deps.reload()) }),
     },
     {
       method: "POST",
@@ -140,6 +134,12 @@ export function createRoutes(deps: RouteDeps): Route[] {
         return jsonResponse({ ok: true });
       },
     },
+  ];
+}
+
+/** Listing the tools and calling one. */
+function toolRoutes(deps: RouteDeps): Route[] {
+  return [
     {
       method: "GET",
       path: "/tools",
@@ -153,27 +153,51 @@ export function createRoutes(deps: RouteDeps): Route[] {
       method: "POST",
       path: "/tools/:name/call",
       auth: "required",
-      handle: async ({ req, params }) => {
-        let args: unknown = {};
-        let badRequest: { message: string; status: number } | undefined;
-        try {
-          args = await callBody(req);
-        } catch (error) {
-          // A bad or oversized body for a real tool is a refused call like any other: answered
-          // (400 or 413) and audited.
-          if (!(error instanceof HttpError) || (error.status !== 400 && error.status !== 413)) {
-            throw error;
-          }
-          badRequest = { message: error.message, status: error.status };
-        }
-        const outcome = await deps.pipeline.call({
-          name: params.name,
-          args,
-          signal: req.signal,
-          badRequest,
-        });
-        return jsonResponse(outcomeResult(outcome), outcome.ok ? 200 : outcome.error.httpStatus);
-      },
+      handle: ({ req, params }) => callTool(req, params.name, deps),
+    },
+  ];
+}
+
+async function callTool(req: Request, name: string, deps: RouteDeps): Promise<Response> {
+  let args: unknown = {};
+  let badRequest: { message: string; status: number } | undefined;
+  try {
+    args = await callBody(req);
+  } catch (error) {
+    // A bad or oversized body for a real tool is a refused call like any other: answered
+    // (400 or 413) and audited.
+    if (!(error instanceof HttpError) || (error.status !== 400 && error.status !== 413)) {
+      throw error;
+    }
+    badRequest = { message: error.message, status: error.status };
+  }
+  const outcome = await deps.pipeline.call({ name, args, signal: req.signal, badRequest });
+  return jsonResponse(outcomeResult(outcome), outcome.ok ? 200 : outcome.error.httpStatus);
+}
+
+async function callBody(req: Request): Promise<unknown> {
+  const body = await readOptionalJsonBody(req, MAX_CALL_BODY_BYTES);
+  if (body === undefined) return {};
+  if (!isPlainObject(body) || Object.keys(body).some((k) => k !== "arguments")) {
+    throw new HttpError(
+      400,
+      "INVALID_REQUEST",
+      'Send {"arguments": {...}} with the tool\'s arguments (tabId and instance go inside ' +
+        "arguments).",
+    );
+  }
+  return body.arguments ?? {};
+}
+
+/** Reloading plugins, reading the audit log, changing plugin settings. */
+function adminRoutes(deps: RouteDeps): Route[] {
+  return [
+    {
+      method: "POST",
+      path: "/reload",
+      auth: "required",
+      rateLimit: RATE_LIMITS.admin,
+      handle: async () => jsonResponse({ ok: true, ...(await deps.reload()) }),
     },
     {
       method: "GET",
@@ -197,7 +221,15 @@ export function createRoutes(deps: RouteDeps): Route[] {
       handle: async ({ req }) =>
         jsonResponse(await updatePluginSettings(await readJsonBody(req), deps.settings)),
     },
-    ...mcpRoutes("/mcp", "full", deps),
-    ...mcpRoutes("/mcp/gateway", "gateway", deps),
   ];
+}
+
+/** One MCP endpoint (`full` or `gateway` mode): POST, GET and DELETE go to the sessions. */
+function mcpRoutes(path: string, mode: McpMode, deps: RouteDeps): Route[] {
+  return ["POST", "GET", "DELETE"].map((method) => ({
+    method,
+    path,
+    auth: "required",
+    handle: ({ req }: RouteContext) => deps.mcp.handle(req, mode),
+  }));
 }

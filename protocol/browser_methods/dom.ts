@@ -2,6 +2,12 @@
 import { z } from "zod";
 import { countSet, maxLengthField, selectorField, tabIdField } from "./fields.ts";
 import type { BrowserMethodSpec } from "./spec.ts";
+import {
+  QUERY_DEFAULT_LIMIT,
+  QUERY_MAX_LIMIT,
+  WAIT_DEFAULT_MS,
+  WAIT_MAX_MS,
+} from "./dom_limits.ts";
 
 /** How many of the scroll modes (selector; x/y; to) an input uses. */
 export function scrollModes(input: Record<string, unknown>): number {
@@ -39,8 +45,8 @@ export const DOM_METHODS = {
         'CSS selector, e.g. "a", "input, textarea, select" or "[role=button]".',
       ),
       tabId: tabIdField,
-      limit: z.number().int().min(1).max(100).default(20).describe(
-        "Most elements to describe (default 20, at most 100).",
+      limit: z.number().int().min(1).max(QUERY_MAX_LIMIT).default(QUERY_DEFAULT_LIMIT).describe(
+        `Most elements to describe (default ${QUERY_DEFAULT_LIMIT}, at most ${QUERY_MAX_LIMIT}).`,
       ),
     }),
   },
@@ -51,8 +57,8 @@ export const DOM_METHODS = {
       state: z.enum(["attached", "visible"]).default("visible").describe(
         '"visible" (default): wait for a visible match; "attached": any match, even hidden.',
       ),
-      timeoutMs: z.number().int().min(0).max(25_000).default(10_000).describe(
-        "How long to wait, in milliseconds (default 10000, at most 25000).",
+      timeoutMs: z.number().int().min(0).max(WAIT_MAX_MS).default(WAIT_DEFAULT_MS).describe(
+        `How long to wait, in milliseconds (default ${WAIT_DEFAULT_MS}, at most ${WAIT_MAX_MS}).`,
       ),
     }),
   },
@@ -108,6 +114,9 @@ export const DOM_METHODS = {
   },
   "dom.hover": { input: elementOnly("the element to hover") },
 } satisfies Record<string, BrowserMethodSpec>;
+
+/** The methods of this file: each is one operation of the page's DOM kit. */
+export type DomMethodName = keyof typeof DOM_METHODS;
 
 /** What the page kit answered, with the tab it ran in (fields per method: docs/browser_tools.md). */
 export interface DomAnswer {

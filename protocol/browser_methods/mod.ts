@@ -5,6 +5,7 @@
  * by its parsed input and its result, so a missing, extra or misspelled name fails `deno check`.
  */
 import type { z } from "zod";
+import { boundedList } from "../clip.ts";
 import { DOM_METHODS, type DomResults } from "./dom.ts";
 import { EXTENSION_METHODS, type ExtensionResults } from "./extension.ts";
 import { PAGE_METHODS, type PageResults } from "./page.ts";
@@ -13,7 +14,8 @@ import { TAB_METHODS, type TabResults } from "./tabs.ts";
 export type { BrowserMethodSpec } from "./spec.ts";
 export { countSet, maxLengthField, selectorField, tabIdField } from "./fields.ts";
 export { isOpenableUrl, type LoadedTab, type TabSummary, type WindowSummary } from "./tabs.ts";
-export { type DomAnswer, scrollModes } from "./dom.ts";
+export { type DomAnswer, type DomMethodName, scrollModes } from "./dom.ts";
+export * from "./dom_limits.ts";
 export type { ConsoleLine, CookieSummary } from "./page.ts";
 
 /** Every built-in browser method by name (`tool.dispatch` `method`). */
@@ -58,10 +60,14 @@ export function parseBrowserInput<M extends BrowserMethodName>(
   const result = BROWSER_METHODS[method].input.safeParse(input);
   if (result.success) return { ok: true, input: result.data as BrowserInput<M> };
   const issues = result.error.issues;
-  const problems = issues.slice(0, MAX_PROBLEMS).map((issue) => {
-    const line = `${issue.path.join(".") || "input"}: ${issue.message}`;
-    return line.length > PROBLEM_CHARS ? `${line.slice(0, PROBLEM_CHARS - 1)}…` : line;
+  const lines = issues.slice(0, MAX_PROBLEMS).map((issue) =>
+    `${issue.path.join(".") || "input"}: ${issue.message}`
+  );
+  const problems = boundedList(lines, {
+    maxItems: MAX_PROBLEMS,
+    maxItemChars: PROBLEM_CHARS,
+    total: issues.length,
+    more: (left) => `and ${left} more`,
   });
-  if (issues.length > MAX_PROBLEMS) problems.push(`and ${issues.length - MAX_PROBLEMS} more`);
   return { ok: false, problems };
 }

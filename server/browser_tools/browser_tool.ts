@@ -11,6 +11,7 @@ import {
   BROWSER_METHODS,
   type BrowserInput,
   type BrowserMethodName,
+  type BrowserResult,
 } from "../../protocol/browser_methods/mod.ts";
 
 /** MCP content blocks a tool result may carry. */
@@ -26,8 +27,15 @@ export interface BrowserToolDeclaration<M extends BrowserMethodName> {
   description: string;
   /** The extension method (`tool.dispatch` `method`) that runs the tool. */
   method: M;
-  /** Turns the extension's value into content; default: the value as JSON text. */
-  toContent?: (value: unknown, context: ContentContext<BrowserInput<M>>) => Promise<ContentBlock[]>;
+  /**
+   * Turns the extension's value (what method `M` answers) into content; default: the value as
+   * JSON text. The hub does not check the value's shape, so code that reads a field should not
+   * throw when an extension of another version answers differently.
+   */
+  toContent?: (
+    value: BrowserResult<M>,
+    context: ContentContext<BrowserInput<M>>,
+  ) => Promise<ContentBlock[]>;
 }
 
 /** A declared tool with its method's input schema, as the pipeline uses it. */
@@ -38,7 +46,10 @@ export interface BrowserTool {
   method: BrowserMethodName;
   /** The method's input schema (from protocol/browser_methods/). */
   input: z.ZodObject;
-  /** `context.input` is the input the catalog parsed with `input`. */
+  /**
+   * `value` is what the extension answered for `method`; `context.input` is the input the catalog
+   * parsed with `input`.
+   */
   toContent?: (value: unknown, context: ContentContext) => Promise<ContentBlock[]>;
 }
 
@@ -61,7 +72,7 @@ export function browserTool<M extends BrowserMethodName>(
 ): BrowserTool {
   const { toContent, ...rest } = declaration;
   const tool: BrowserTool = { ...rest, input: BROWSER_METHODS[declaration.method].input };
-  // The pipeline passes the input the catalog parsed with this same schema.
+  // The pipeline passes this method's answer and the input the catalog parsed with its schema.
   if (toContent) tool.toContent = toContent as BrowserTool["toContent"];
   return tool;
 }

@@ -1,7 +1,7 @@
 import { hubError } from "../../protocol/errors.ts";
 import { CallError } from "../calls/call_error.ts";
 import { browserTool, type ContentBlock } from "./browser_tool.ts";
-import { DEFAULT_MAX_BYTES, type Shot } from "../../protocol/screenshot.ts";
+import { DEFAULT_MAX_BYTES } from "../../protocol/screenshot.ts";
 
 /** `screenshot-2025-01-02T03-04-05.678Z-tab7.png` (no colons, so it works on every OS). */
 export function screenshotFileName(time: number, tabId: number, format: string): string {
@@ -20,9 +20,9 @@ export const screenshotTab = browserTool({
     "<hub config dir>/screenshots/screenshot-<time>-tab<id>.png (or .jpg) and adds a text " +
     "block with the path.",
   method: "tabs.screenshot",
-  async toContent(value, { input, now, saveFile }) {
-    const shot = value as Partial<Shot>;
-    if (typeof shot?.data !== "string") return [{ type: "text", text: JSON.stringify(value) }];
+  async toContent(shot, { input, now, saveFile }) {
+    // An extension of another version may answer without an image: show what it sent.
+    if (typeof shot?.data !== "string") return [{ type: "text", text: JSON.stringify(shot) }];
     const jpeg = shot.mimeType === "image/jpeg";
     const content: ContentBlock[] = [{
       type: "image",
@@ -37,7 +37,7 @@ export const screenshotTab = browserTool({
       });
     }
     if (input.save) {
-      const name = screenshotFileName(now(), Number(shot.tabId), jpeg ? "jpeg" : "png");
+      const name = screenshotFileName(now(), shot.tabId, jpeg ? "jpeg" : "png");
       const bytes = Uint8Array.from(atob(shot.data), (c) => c.charCodeAt(0));
       const path = await saveFile(name, bytes).catch((error) => {
         throw saveFailed(name, error);

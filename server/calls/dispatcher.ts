@@ -12,9 +12,9 @@ import {
 import type { ExtensionLink } from "../extension/link.ts";
 import { abortError, callError, extensionCallError } from "./call_error.ts";
 import { capText } from "../../protocol/text_cap.ts";
+import { CALL_MAX_MS } from "../../protocol/limits.ts";
 
 export const CALL_TIMEOUT_MS = 30_000;
-export const CALL_MAX_MS = 5 * 60_000;
 
 export interface Progress {
   progress: number;

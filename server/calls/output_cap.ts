@@ -1,15 +1,12 @@
 /**
  * The safety net under every built-in browser tool's answer: whatever an extension method
- * returns, the text an agent receives is at most MAX_OUTPUT_CHARS, cut with the same marker the
- * extension's own caps use. A value whose JSON is too long loses its structured form (the cut text
- * is not JSON); text blocks of custom content are cut one by one; images are left alone (tools cap
- * them by bytes).
+ * returns, the text an agent receives is at most MAX_CHARS (protocol/text_cap.ts), cut with the
+ * same marker the extension's own caps use. A value whose JSON is too long loses its structured
+ * form (the cut text is not JSON); text blocks of custom content are cut one by one; images are
+ * left alone (tools cap them by bytes).
  */
-import { capText } from "../../protocol/text_cap.ts";
+import { capText, MAX_CHARS } from "../../protocol/text_cap.ts";
 import type { ContentBlock } from "../browser_tools/browser_tool.ts";
-
-/** The most characters of text one browser tool call returns. */
-export const MAX_OUTPUT_CHARS = 200_000;
 
 const HINT = "The answer was too large for one call: ask for less (a selector, a smaller limit " +
   "or maxLength, a level filter).";
@@ -26,7 +23,7 @@ const cut = (text: string, limit: number) => capText(text, limit, HINT).text;
 export function capOutput(
   value: unknown,
   content: ContentBlock[] | undefined,
-  limit = MAX_OUTPUT_CHARS,
+  limit = MAX_CHARS,
 ): CappedOutput {
   if (content) {
     return {

@@ -1,6 +1,7 @@
 import { assert, assertEquals, assertMatch } from "../../tests/helpers/assert.ts";
 import { successResult } from "./results.ts";
-import { capOutput, MAX_OUTPUT_CHARS } from "./output_cap.ts";
+import { MAX_CHARS } from "../../protocol/text_cap.ts";
+import { capOutput } from "./output_cap.ts";
 
 Deno.test("a value whose JSON fits is left as it is (and stays structured)", () => {
   const value = { tabId: 1, text: "x".repeat(100) };
@@ -24,11 +25,11 @@ Deno.test("a value whose JSON is too long becomes the cut JSON text with a marke
   assertEquals(result.structuredContent, undefined);
 });
 
-Deno.test("the default limit is MAX_OUTPUT_CHARS", () => {
+Deno.test("the default limit is MAX_CHARS", () => {
   const big = { list: Array.from({ length: 30_000 }, (_, i) => `item ${i}`) };
   const text = capOutput(big, undefined).value as string;
-  assert(text.length > MAX_OUTPUT_CHARS && text.length < MAX_OUTPUT_CHARS + 300, `${text.length}`);
-  assertMatch(text, new RegExp(`showed ${MAX_OUTPUT_CHARS} of `));
+  assert(text.length > MAX_CHARS && text.length < MAX_CHARS + 300, `${text.length}`);
+  assertMatch(text, new RegExp(`showed ${MAX_CHARS} of `));
 });
 
 Deno.test("text blocks of custom content are cut one by one; images are left alone", () => {

@@ -12,10 +12,10 @@ import type { TabStates } from "../extension/tab_states.ts";
 import type { AuditLog } from "../audit/audit_log.ts";
 import type { ManagementContext } from "../management/hub_tool.ts";
 import type { BrowserTool, ContentBlock, ContentContext } from "../browser_tools/browser_tool.ts";
-import type { Catalog, CatalogTool } from "./catalog.ts";
+import type { Catalog, CatalogTool, CheckedArgs } from "./catalog.ts";
 import { badRequestError, type CallError, callError, toCallError } from "./call_error.ts";
 import type { Confirmations } from "./confirmations.ts";
-import type { Dispatcher, Progress } from "./dispatcher.ts";
+import type { Dispatcher, DispatchOptions, Progress } from "./dispatcher.ts";
 import type { InFlight } from "./in_flight.ts";
 import { checkTabs } from "./tab_target.ts";
 import { capOutput } from "./output_cap.ts";
@@ -61,128 +61,8 @@ export interface Pipeline {
   call(request: CallRequest): Promise<CallOutcome>;
 }
 
-export function createPipeline(deps: PipelineDeps): Pipeline {
-  const clock = deps.clock ?? Date.now;
-
-  /** The cheap refusals, before any work on the arguments: disabled, off. */
-  function refuseEarly(tool: CatalogTool): Permission {
-    if (deps.catalog.isDisabled(tool)) {
-      throw callError(
-        "TOOL_DISABLED",
-        `${tool.name} is disabled in the hub config (disabledBrowserTools). Remove it from that ` +
-          "list to use it.",
-      );
-    }
-    const permission = deps.catalog.permission(tool);
-    if (permission === "off") throw offError(tool, deps.management.config());
-    return permission;
-  }
-
-  /** Asks the person about a call whose arguments are valid (never about invalid ones). */
-  async function confirm(
-    tool: CatalogTool,
-    id: string,
-    args: Record<string, unknown>,
-    signal?: AbortSignal,
-  ) {
-    const decision = await deps.confirmations.ask(
-      { id, tool: tool.name, plugin: tool.group, parameters: args },
-      signal,
-    );
-    if (!decision.allow) {
-      throw callError("PERMISSION_DENIED", `The user denied this call of ${tool.name}.`);
-    }
-    if (decision.alwaysAllow) await deps.allowAlways(tool);
-  }
-
-  async function execute(
-    tool: CatalogTool,
-    request: CallRequest,
-    id: string,
-  ): Promise<CallOutcome> {
-    // Cheap checks first: a refused tool costs no parsing, however large its arguments.
-    const permission = refuseEarly(tool);
-    if (request.badRequest !== undefined) throw badRequestError(request.badRequest);
-    const args = request.args ?? {};
-    if (!isPlainObject(args)) {
-      throw callError("INVALID_ARGUMENTS", `Arguments of ${tool.name} must be a JSON object.`);
-    }
-    const checked = deps.catalog.check(tool, args);
-    if (!checked.ok) {
-      throw callError(
-        "INVALID_ARGUMENTS",
-        `Invalid arguments for ${tool.name}: ${checked.errors.join("; ")}.`,
-        { errors: checked.errors },
-      );
-    }
-    if (permission === "ask") await confirm(tool, id, args, request.signal);
-    const release = deps.inFlight.acquire(tool.group);
-    if (!release) {
-      throw callError(
-        "CONCURRENCY_LIMIT",
-        `Too many calls to ${tool.group} are running (the limit is 25 at once). Wait for some ` +
-          "of them to finish, then try again.",
-      );
-    }
-    try {
-      if (tool.kind === "hub") {
-        return { ok: true, value: await tool.hub.run(checked.input, deps.management) };
-      }
-      const options = { onProgress: request.onProgress, signal: request.signal };
-      if (tool.kind === "browser") {
-        const { value } = await deps.dispatcher.dispatch({
-          tool: tool.name,
-          kind: "browser",
-          plugin: tool.group,
-          method: tool.browser.method,
-          input: checked.input,
-          ...(typeof checked.input.tabId === "number" ? { tabId: checked.input.tabId } : {}),
-        }, options);
-        return await browserOutcome(tool.browser, value, {
-          input: checked.input,
-          now: clock,
-          saveFile: deps.saveFile ?? noSaveFile,
-        });
-      }
-      if (!deps.link.isConnected()) throw notConnectedError();
-      const instance = checkTabs(tool.plugin, deps.tabs.of(tool.plugin.name), checked);
-      const { value } = await deps.dispatcher.dispatch({
-        tool: tool.name,
-        kind: "plugin",
-        plugin: tool.group,
-        baseTool: tool.tool.baseName,
-        input: checked.input,
-        settings: tool.plugin.settings,
-        ...(checked.tabId !== undefined ? { tabId: checked.tabId } : {}),
-        ...(instance ? { instance } : {}),
-      }, options);
-      return { ok: true, value };
-    } finally {
-      release();
-    }
-  }
-
-  function finish(tool: CatalogTool, id: string, started: number, error?: ErrorPayload) {
-    const durationMs = Math.max(0, Math.round(clock() - started));
-    const entry: AuditEntry = {
-      timestamp: new Date(started).toISOString(),
-      tool: tool.name,
-      plugin: tool.group,
-      success: error === undefined,
-      durationMs,
-    };
-    if (error) entry.error = { code: error.code, message: error.message, category: error.category };
-    deps.audit.record(entry);
-    deps.link.notify("tool.invocationEnd", {
-      invocationId: id,
-      tool: tool.name,
-      plugin: tool.group,
-      success: error === undefined,
-      durationMs,
-      ...(error ? { error } : {}),
-    });
-  }
-
+export function createPipeline(pipelineDeps: PipelineDeps): Pipeline {
+  const deps: Deps = { ...pipelineDeps, clock: pipelineDeps.clock ?? Date.now };
   return {
     async call(request) {
       const tool = deps.catalog.find(request.name);
@@ -197,7 +77,7 @@ export function createPipeline(deps: PipelineDeps): Pipeline {
         };
       }
       const id = crypto.randomUUID();
-      const started = clock();
+      const started = deps.clock();
       deps.link.notify("tool.invocationStart", {
         invocationId: id,
         tool: tool.name,
@@ -205,16 +85,160 @@ export function createPipeline(deps: PipelineDeps): Pipeline {
         startedAt: started,
       });
       try {
-        const outcome = await execute(tool, request, id);
-        finish(tool, id, started);
+        const outcome = await execute(deps, tool, request, id);
+        finish(deps, tool, id, started);
         return outcome;
       } catch (thrown) {
         const error = toCallError(thrown);
-        finish(tool, id, started, error.payload);
+        finish(deps, tool, id, started, error.payload);
         return { ok: false, error };
       }
     },
   };
+}
+
+/** The pipeline's deps with the clock settled. */
+type Deps = PipelineDeps & { clock: () => number };
+type Checked = Extract<CheckedArgs, { ok: true }>;
+type ToolOf<K extends CatalogTool["kind"]> = Extract<CatalogTool, { kind: K }>;
+
+/** One call of a found tool, from the first refusal to its value; failures throw. */
+async function execute(
+  deps: Deps,
+  tool: CatalogTool,
+  request: CallRequest,
+  id: string,
+): Promise<CallOutcome> {
+  // Cheap checks first: a refused tool costs no parsing, however large its arguments.
+  const permission = refuseEarly(deps, tool);
+  if (request.badRequest !== undefined) throw badRequestError(request.badRequest);
+  const args = request.args ?? {};
+  if (!isPlainObject(args)) {
+    throw callError("INVALID_ARGUMENTS", `Arguments of ${tool.name} must be a JSON object.`);
+  }
+  const checked = deps.catalog.check(tool, args);
+  if (!checked.ok) {
+    throw callError(
+      "INVALID_ARGUMENTS",
+      `Invalid arguments for ${tool.name}: ${checked.errors.join("; ")}.`,
+      { errors: checked.errors },
+    );
+  }
+  if (permission === "ask") await confirm(deps, tool, id, args, request.signal);
+  const release = deps.inFlight.acquire(tool.group);
+  if (!release) {
+    throw callError(
+      "CONCURRENCY_LIMIT",
+      `Too many calls to ${tool.group} are running (the limit is 25 at once). Wait for some ` +
+        "of them to finish, then try again.",
+    );
+  }
+  try {
+    if (tool.kind === "hub") {
+      return { ok: true, value: await tool.hub.run(checked.input, deps.management) };
+    }
+    const options = { onProgress: request.onProgress, signal: request.signal };
+    if (tool.kind === "browser") return await runBrowserTool(deps, tool, checked, options);
+    return await runPluginTool(deps, tool, checked, options);
+  } finally {
+    release();
+  }
+}
+
+/** The cheap refusals, before any work on the arguments: disabled, off. */
+function refuseEarly(deps: Deps, tool: CatalogTool): Permission {
+  if (deps.catalog.isDisabled(tool)) {
+    throw callError(
+      "TOOL_DISABLED",
+      `${tool.name} is disabled in the hub config (disabledBrowserTools). Remove it from that ` +
+        "list to use it.",
+    );
+  }
+  const permission = deps.catalog.permission(tool);
+  if (permission === "off") throw offError(tool, deps.management.config());
+  return permission;
+}
+
+/** Asks the person about a call whose arguments are valid (never about invalid ones). */
+async function confirm(
+  deps: Deps,
+  tool: CatalogTool,
+  id: string,
+  args: Record<string, unknown>,
+  signal?: AbortSignal,
+) {
+  const decision = await deps.confirmations.ask(
+    { id, tool: tool.name, plugin: tool.group, parameters: args },
+    signal,
+  );
+  if (!decision.allow) {
+    throw callError("PERMISSION_DENIED", `The user denied this call of ${tool.name}.`);
+  }
+  if (decision.alwaysAllow) await deps.allowAlways(tool);
+}
+
+async function runBrowserTool(
+  deps: Deps,
+  tool: ToolOf<"browser">,
+  checked: Checked,
+  options: DispatchOptions,
+): Promise<CallOutcome> {
+  const { value } = await deps.dispatcher.dispatch({
+    tool: tool.name,
+    kind: "browser",
+    plugin: tool.group,
+    method: tool.browser.method,
+    input: checked.input,
+    ...(typeof checked.input.tabId === "number" ? { tabId: checked.input.tabId } : {}),
+  }, options);
+  return await browserOutcome(tool.browser, value, {
+    input: checked.input,
+    now: deps.clock,
+    saveFile: deps.saveFile ?? noSaveFile,
+  });
+}
+
+async function runPluginTool(
+  deps: Deps,
+  tool: ToolOf<"plugin">,
+  checked: Checked,
+  options: DispatchOptions,
+): Promise<CallOutcome> {
+  if (!deps.link.isConnected()) throw notConnectedError();
+  const instance = checkTabs(tool.plugin, deps.tabs.of(tool.plugin.name), checked);
+  const { value } = await deps.dispatcher.dispatch({
+    tool: tool.name,
+    kind: "plugin",
+    plugin: tool.group,
+    baseTool: tool.tool.baseName,
+    input: checked.input,
+    settings: tool.plugin.settings,
+    ...(checked.tabId !== undefined ? { tabId: checked.tabId } : {}),
+    ...(instance ? { instance } : {}),
+  }, options);
+  return { ok: true, value };
+}
+
+/** Audits the call and tells the extension it ended. */
+function finish(deps: Deps, tool: CatalogTool, id: string, started: number, error?: ErrorPayload) {
+  const durationMs = Math.max(0, Math.round(deps.clock() - started));
+  const entry: AuditEntry = {
+    timestamp: new Date(started).toISOString(),
+    tool: tool.name,
+    plugin: tool.group,
+    success: error === undefined,
+    durationMs,
+  };
+  if (error) entry.error = { code: error.code, message: error.message, category: error.category };
+  deps.audit.record(entry);
+  deps.link.notify("tool.invocationEnd", {
+    invocationId: id,
+    tool: tool.name,
+    plugin: tool.group,
+    success: error === undefined,
+    durationMs,
+    ...(error ? { error } : {}),
+  });
 }
 
 /** A browser tool's value as content (its own `toContent`, or JSON), capped in size. */

@@ -6,6 +6,7 @@
 import type { ErrorPayload } from "../../protocol/errors.ts";
 import type { ContentBlock } from "../browser_tools/browser_tool.ts";
 import { isPlainObject } from "../../protocol/plain_object.ts";
+import type { CallOutcome } from "./pipeline.ts";
 
 export interface CallToolResult {
   [key: string]: unknown;
@@ -28,4 +29,11 @@ export function errorResult(error: ErrorPayload): CallToolResult {
     structuredContent: { error: details === undefined ? rest : { ...rest, details } },
     isError: true,
   };
+}
+
+/** A call's outcome as its result: the value, or the error (REST and MCP alike). */
+export function outcomeResult(outcome: CallOutcome): CallToolResult {
+  return outcome.ok
+    ? successResult(outcome.value, outcome.content)
+    : errorResult(outcome.error.payload);
 }

@@ -3,11 +3,16 @@
  * targeting: it picks the tab and fails the call itself when there is none. This check is a
  * fast-fail on the tab states the extension reported (`tab.syncAll`, `tab.stateChanged`), so a
  * call never makes a round trip, or waits, for a tab that is not there; its TAB_CLOSED and
- * TAB_UNAVAILABLE messages are the extension's own (protocol/tab_readiness.ts). It also resolves
- * the instance the call runs for, once per call.
+ * TAB_UNAVAILABLE messages, and its refusal of a named tab, are the extension's own
+ * (protocol/tab_readiness.ts). It also resolves the instance the call runs for, once per call.
  */
 import { instanceOfUrl } from "../../protocol/plugin_settings.ts";
-import { noTabMessage, notReadyMessage, type TabTarget } from "../../protocol/tab_readiness.ts";
+import {
+  noTabMessage,
+  notReadyMessage,
+  requestedTabRefusal,
+  type TabTarget,
+} from "../../protocol/tab_readiness.ts";
 import type { PluginTabs } from "../extension/tab_states.ts";
 import type { RegisteredPlugin } from "../plugins/registry.ts";
 import { callError } from "./call_error.ts";
@@ -54,22 +59,9 @@ export function checkTabs(
     instance,
   };
   if (request.tabId !== undefined) {
-    const tab = tabs.tabs.find((t) => t.tabId === request.tabId);
-    if (!tab) {
-      const valid = tabs.tabs.map((t) => t.tabId).join(", ") || "none open";
-      throw callError(
-        "TAB_NOT_FOUND",
-        `Tab ${request.tabId} is not a ${plugin.displayName} tab (valid tabIds: ${valid}). ` +
-          "Call plugin_list_tabs for the current ones, or omit tabId.",
-      );
-    }
-    if (instance && instanceOfUrl(plugin.instances, tab.url) !== instance.name) {
-      throw callError(
-        "INVALID_ARGUMENTS",
-        `Tab ${tab.tabId} (${tab.url}) does not belong to instance "${instance.name}" ` +
-          `(${instance.url}). Pick a tab of that instance (plugin_list_tabs) or omit tabId.`,
-      );
-    }
+    const refusal = requestedTabRefusal(target, plugin.instances, request.tabId, tabs.tabs);
+    if (refusal) throw callError(refusal.code, refusal.message);
+    const tab = tabs.tabs.find((t) => t.tabId === request.tabId)!;
     if (!tab.ready) throw callError("TAB_UNAVAILABLE", notReadyMessage(target, tab.url));
     return instance;
   }

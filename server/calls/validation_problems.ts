@@ -3,7 +3,7 @@
  * entries, each one line of bounded length, then "…and N more". A hostile input with a million
  * bad values must cost a short answer, not a megabyte per value.
  */
-import { clip } from "../../protocol/clip.ts";
+import { boundedList } from "../../protocol/clip.ts";
 
 /** Entries reported for one invalid call. */
 export const MAX_PROBLEMS = 5;
@@ -23,18 +23,12 @@ export const FULL_CHECK_MAX_VALUES = 10_000;
  * last entry says "…and N more". `total` is how many problems there are (default: all given).
  */
 export function boundProblems(problems: readonly string[], total = problems.length): string[] {
-  const out: string[] = [];
-  let chars = 0;
-  for (const problem of problems) {
-    if (out.length === MAX_PROBLEMS) break;
-    const line = clip(problem, MAX_PROBLEM_CHARS);
-    if (out.length > 0 && chars + line.length > MAX_PROBLEMS_CHARS) break;
-    out.push(line);
-    chars += line.length;
-  }
-  const more = total - out.length;
-  if (more > 0) out.push(`…and ${more} more`);
-  return out;
+  return boundedList(problems, {
+    maxItems: MAX_PROBLEMS,
+    maxItemChars: MAX_PROBLEM_CHARS,
+    maxTotalChars: MAX_PROBLEMS_CHARS,
+    total,
+  });
 }
 
 /** Whether a JSON value holds more than `limit` values; stops counting at the limit. */

@@ -27,16 +27,15 @@ export interface HandlerDeps {
 
 /**
  * Turns a thrown error into the JSON-RPC error the extension gets, in one place: a domain failure
- * the hub could not carry out (`failed`, `unavailable`) is an internal error; anything else is
- * reported as invalid params, with its message.
+ * the hub could not carry out (`failed`) is an internal error; anything else is reported as
+ * invalid params, with its message.
  */
 async function answer<T>(work: () => Promise<T>): Promise<T> {
   try {
     return await work();
   } catch (error) {
     if (error instanceof RpcError) throw error;
-    const internal = error instanceof DomainError &&
-      (error.kind === "failed" || error.kind === "unavailable");
+    const internal = error instanceof DomainError && error.kind === "failed";
     const code = internal ? RPC_ERRORS.INTERNAL_ERROR : RPC_ERRORS.INVALID_PARAMS;
     throw new RpcError(code, (error as Error).message);
   }

@@ -101,25 +101,67 @@ export function createExtensionLink(
   logger: Logger,
 ): ExtensionSocketLink {
   let current = handlers;
+  const slot = createConnectionSlot(logger);
+
+  return {
+    attach(socket) {
+      const conn = openConnection(socket, () => current, logger);
+      socket.onopen = () => slot.opened(conn);
+      socket.onmessage = (event) => conn.engine.receive(event.data);
+      socket.onclose = (event) =>
+        slot.closed(conn, `connection closed${event.reason ? `: ${event.reason}` : ""}`);
+      socket.onerror = () => slot.closed(conn, "connection error");
+    },
+    isConnected: () => slot.open() !== undefined,
+    request(method, params, signal) {
+      const conn = slot.open();
+      if (!conn) return Promise.reject(notConnectedError());
+      return conn.engine.request(method, sent(params), signal).catch((error) => {
+        throw linkError(error);
+      });
+    },
+    notify(method, params) {
+      const conn = slot.active();
+      return conn ? conn.engine.notify(method, sent(params)) : false;
+    },
+    onConnect: slot.onConnect,
+    onDisconnect: slot.onDisconnect,
+    disconnect: slot.disconnect,
+    setHandlers(handlers) {
+      current = handlers;
+    },
+  };
+}
+
+/** A socket with its outbox and its engine, which reads the handlers at each message. */
+function openConnection(
+  socket: LinkSocket,
+  handlers: () => ExtensionHandlers,
+  logger: Logger,
+): Connection {
+  const outbox = createOutbox(socket, (error) => {
+    logger.warn(`Could not send to the extension: ${error.message}`);
+  });
+  const engine = createRpcEngine({
+    incoming: EXTENSION_METHODS,
+    outgoing: SERVER_METHODS,
+    handlers,
+    send: (text, message) => outbox.send(message, text),
+    name: "hub",
+    remote: "the extension",
+    logger,
+  });
+  return { socket, engine, outbox };
+}
+
+/**
+ * The one active connection: a newer one replaces it (closing it with code 4000), a closed one
+ * fails its waiting requests, and the connect and disconnect listeners hear of each change.
+ */
+function createConnectionSlot(logger: Logger) {
   let active: Connection | undefined;
   const connectListeners: (() => void)[] = [];
   const disconnectListeners: (() => void)[] = [];
-
-  function connection(socket: LinkSocket): Connection {
-    const outbox = createOutbox(socket, (error) => {
-      logger.warn(`Could not send to the extension: ${error.message}`);
-    });
-    const engine = createRpcEngine({
-      incoming: EXTENSION_METHODS,
-      outgoing: SERVER_METHODS,
-      handlers: () => current,
-      send: (text, message) => outbox.send(message, text),
-      name: "hub",
-      remote: "the extension",
-      logger,
-    });
-    return { socket, engine, outbox };
-  }
 
   function closed(conn: Connection, why: string) {
     conn.outbox.flush(); // nothing is written to a closed socket; this empties the queue
@@ -144,41 +186,24 @@ export function createExtensionLink(
     for (const listener of connectListeners) listener();
   }
 
-  const open = () =>
-    active !== undefined && active.socket.readyState === WebSocket.OPEN ? active : undefined;
+  function disconnect(code: number, reason: string) {
+    const conn = active;
+    if (!conn) return;
+    closed(conn, reason);
+    try {
+      conn.socket.close(code, reason);
+    } catch { /* already closed */ }
+  }
 
   return {
-    attach(socket) {
-      const conn = connection(socket);
-      socket.onopen = () => opened(conn);
-      socket.onmessage = (event) => conn.engine.receive(event.data);
-      socket.onclose = (event) =>
-        closed(conn, `connection closed${event.reason ? `: ${event.reason}` : ""}`);
-      socket.onerror = () => closed(conn, "connection error");
-    },
-    isConnected: () => open() !== undefined,
-    request(method, params, signal) {
-      const conn = open();
-      if (!conn) return Promise.reject(notConnectedError());
-      return conn.engine.request(method, sent(params), signal).catch((error) => {
-        throw linkError(error);
-      });
-    },
-    notify(method, params) {
-      return active ? active.engine.notify(method, sent(params)) : false;
-    },
-    onConnect: (listener) => connectListeners.push(listener),
-    onDisconnect: (listener) => disconnectListeners.push(listener),
-    disconnect(code, reason) {
-      const conn = active;
-      if (!conn) return;
-      closed(conn, reason);
-      try {
-        conn.socket.close(code, reason);
-      } catch { /* already closed */ }
-    },
-    setHandlers(handlers) {
-      current = handlers;
-    },
+    opened,
+    closed,
+    disconnect,
+    active: () => active,
+    /** The active connection while its socket is open. */
+    open: () =>
+      active !== undefined && active.socket.readyState === WebSocket.OPEN ? active : undefined,
+    onConnect: (listener: () => void) => void connectListeners.push(listener),
+    onDisconnect: (listener: () => void) => void disconnectListeners.push(listener),
   };
 }

@@ -104,7 +104,7 @@ Deno.test("HttpError becomes its JSON response; other errors a 500 without detai
 });
 
 Deno.test("a DomainError becomes the status of its kind, with its code and message", async () => {
-  const kinds = { invalid: 400, not_found: 404, unavailable: 503, failed: 500 };
+  const kinds = { invalid: 400, not_found: 404, failed: 500 };
   for (const [kind, status] of Object.entries(kinds)) {
     const response = await call(`/domain/${kind}`, { headers: AUTH });
     assertEquals([response.status, await response.json()], [status, {

@@ -38,7 +38,6 @@ export function errorResponse(error: HttpError): Response {
 const DOMAIN_STATUS: Record<DomainErrorKind, number> = {
   invalid: 400,
   not_found: 404,
-  unavailable: 503,
   failed: 500,
 };
 

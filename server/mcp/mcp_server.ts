@@ -10,11 +10,16 @@
  */
 import { ErrorCode, ListToolsRequestSchema, McpError, Server } from "./sdk.ts";
 import { VERSION } from "../../protocol/version.ts";
-import type { Catalog } from "../calls/catalog.ts";
-import type { CallOutcome, Pipeline } from "../calls/pipeline.ts";
-import { type CallToolResult, errorResult, successResult } from "../calls/results.ts";
+import { type Catalog, listGroup } from "../calls/catalog.ts";
+import type { Pipeline } from "../calls/pipeline.ts";
+import {
+  type CallToolResult,
+  errorResult,
+  outcomeResult,
+  successResult,
+} from "../calls/results.ts";
+import { DomainError } from "../domain_error.ts";
 import { callError } from "../calls/call_error.ts";
-import { hubError } from "../../protocol/errors.ts";
 import { GATEWAY_TOOLS } from "./gateway_tools.ts";
 import { boundProblems } from "../calls/validation_problems.ts";
 import { isPlainObject } from "../../protocol/plain_object.ts";
@@ -24,12 +29,6 @@ export type McpMode = "full" | "gateway";
 export interface McpServerDeps {
   catalog: Catalog;
   pipeline: Pipeline;
-}
-
-export function outcomeResult(outcome: CallOutcome): CallToolResult {
-  return outcome.ok
-    ? successResult(outcome.value, outcome.content)
-    : errorResult(outcome.error.payload);
 }
 
 const INSTRUCTIONS = {
@@ -159,11 +158,12 @@ async function callGateway(
     if (plugin !== undefined && typeof plugin !== "string") {
       return errorResult(callError("INVALID_ARGUMENTS", "plugin must be a string.").payload);
     }
-    const unknown = plugin === undefined ? undefined : catalog.groupError(plugin);
-    if (unknown) {
-      return errorResult(hubError("PLUGIN_NOT_FOUND", unknown));
+    try {
+      return successResult({ tools: listGroup(catalog, plugin) });
+    } catch (error) {
+      if (!isUnknownPlugin(error)) throw error;
+      return errorResult(error.payload);
     }
-    return successResult({ tools: catalog.list(plugin) });
   }
   if (name === "hub_call") {
     const { tool, arguments: toolArgs } = args;
@@ -183,4 +183,10 @@ async function callGateway(
       `The gateway has only hub_list_tools and hub_call; call "${name}" through hub_call.`,
     ).payload,
   );
+}
+
+/** The error `listGroup` throws for a group that names no plugin. */
+function isUnknownPlugin(error: unknown): error is DomainError {
+  return error instanceof DomainError && error.kind === "not_found" &&
+    error.code === "PLUGIN_NOT_FOUND";
 }

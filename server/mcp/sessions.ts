@@ -124,119 +124,38 @@ function rpcError(status: number, code: number, message: string, headers = {}) {
 
 const LOG_LEVEL = { debug: "debug", info: "info", warn: "warning", error: "error" } as const;
 
+/** What the sessions share: the table of open sessions and what opens new ones. */
+interface SessionTable {
+  sessions: Map<string, Session>;
+  clock: () => number;
+  eventStores: EventStores;
+  limiter: RateLimiter;
+  options: McpSessionsOptions;
+}
+
 export function createMcpSessions(options: McpSessionsOptions): McpSessions {
-  const sessions = new Map<string, Session>();
-  const clock = options.clock ?? Date.now;
-  const eventStores = new EventStores(options.eventStoreLimits);
-  const limiter = new RateLimiter(
-    { ...RATE_LIMITS.mcpSession, limit: options.sessionLimit ?? RATE_LIMITS.mcpSession.limit },
-    options.clock,
-  );
-
-  /** Closes sessions nobody used for SESSION_IDLE_MS (clients often quit without DELETE). */
-  function expireIdle() {
-    const now = clock();
-    for (const [id, session] of sessions) {
-      if (session.streams > 0 || now - session.lastSeen < SESSION_IDLE_MS) continue;
-      sessions.delete(id);
-      void session.transport.close().catch(() => {});
-      options.logger.info(`MCP session expired after ${SESSION_IDLE_MS / 60_000} idle minutes`);
-    }
-  }
-
-  async function create(req: Request, mode: McpMode): Promise<Response> {
-    const body = await readJsonBody(req, MAX_MCP_BODY_BYTES);
-    const initializing = Array.isArray(body)
-      ? body.some((m) => isInitializeRequest(m))
-      : isInitializeRequest(body);
-    if (!initializing) {
-      return rpcError(
-        400,
-        -32000,
-        "No session: send an initialize request first (without mcp-session-id), then send " +
-          "the mcp-session-id header it returns with every request.",
-      );
-    }
-    if (!limiter.take("mcp")) {
-      return rpcError(
-        429,
-        -32000,
-        `Too many new MCP sessions: at most ${limiter.rule.limit} per minute. Retry in ` +
-          `${RETRY_AFTER_SECONDS} seconds, or reuse your session.`,
-        { "retry-after": String(RETRY_AFTER_SECONDS) },
-      );
-    }
-    const server = createMcpServer(mode, options);
-    const events = eventStores.open();
-    const transport = new WebStandardStreamableHTTPServerTransport({
-      sessionIdGenerator: () => crypto.randomUUID(),
-      eventStore: events,
-      retryInterval: RETRY_MS,
-      onsessioninitialized: (id) => {
-        sessions.set(id, { mode, server, transport, lastSeen: clock(), streams: 0, events });
-        options.logger.info(`MCP session opened (${mode}); ${sessions.size} active`);
-      },
-      onsessionclosed: (id) => {
-        sessions.delete(id);
-        options.logger.info(`MCP session closed (${mode}); ${sessions.size} active`);
-      },
-    });
-    transport.onclose = () => {
-      events.close();
-      if (transport.sessionId) sessions.delete(transport.sessionId);
-    };
-    try {
-      await server.connect(transport);
-      return await transport.handleRequest(req, { parsedBody: body });
-    } finally {
-      // An initialize the SDK refused made no session: its store must not stay open.
-      if (!transport.sessionId || !sessions.has(transport.sessionId)) events.close();
-    }
-  }
-
-  /** A GET with Last-Event-ID: refused when unknown, served here when finished, else by the SDK. */
-  function resume(session: Session, req: Request, lastEventId: string): Response | undefined {
-    const point = session.events.resumePoint(lastEventId);
-    if (!point) return rpcError(400, -32000, unknownEventIdMessage(eventStores.limits));
-    if (point.finished) return tracked(session, replayFinished(session, point, req));
-    return undefined;
-  }
+  const table: SessionTable = {
+    sessions: new Map(),
+    clock: options.clock ?? Date.now,
+    eventStores: new EventStores(options.eventStoreLimits),
+    limiter: new RateLimiter(
+      { ...RATE_LIMITS.mcpSession, limit: options.sessionLimit ?? RATE_LIMITS.mcpSession.limit },
+      options.clock,
+    ),
+    options,
+  };
+  const { sessions, clock } = table;
 
   return {
     async handle(req, mode) {
-      expireIdle();
+      expireIdle(table);
       const id = req.headers.get("mcp-session-id");
       if (id === null) {
-        if (req.method === "POST") return await create(req, mode);
+        if (req.method === "POST") return await create(table, req, mode);
         return rpcError(400, -32000, "Missing mcp-session-id header; initialize a session first.");
       }
-      const session = sessions.get(id);
-      if (!session) {
-        return rpcError(
-          404,
-          -32001,
-          "Session not found: it was closed, expired after 30 idle minutes, or the hub restarted. " +
-            "Initialize a new session.",
-        );
-      }
-      if (session.mode !== mode) {
-        const path = session.mode === "full" ? "/mcp" : "/mcp/gateway";
-        return rpcError(404, -32001, `This session belongs to ${path}; send its requests there.`);
-      }
-      session.lastSeen = clock();
-      const lastEventId = req.headers.get("last-event-id");
-      if (req.method === "GET" && lastEventId) {
-        const resumed = resume(session, req, lastEventId);
-        if (resumed) return resumed;
-      }
-      const parsedBody = req.method === "POST"
-        ? await readJsonBody(req, MAX_MCP_BODY_BYTES)
-        : undefined;
-      if (Array.isArray(parsedBody)) {
-        session.events.noteBatch(parsedBody.filter((m) => isJSONRPCRequest(m)).map((m) => m.id));
-      }
-      const response = await session.transport.handleRequest(req, { parsedBody });
-      return req.method === "GET" ? tracked(session, response) : response;
+      const session = sessionFor(table, id, mode);
+      return session instanceof Response ? session : await serve(table, session, req);
     },
     count: () => {
       const now = clock();
@@ -265,4 +184,133 @@ export function createMcpSessions(options: McpSessionsOptions): McpSessions {
       await Promise.allSettled(all.map((s) => s.transport.close()));
     },
   };
+}
+
+/** Closes sessions nobody used for SESSION_IDLE_MS (clients often quit without DELETE). */
+function expireIdle({ sessions, clock, options }: SessionTable) {
+  const now = clock();
+  for (const [id, session] of sessions) {
+    if (session.streams > 0 || now - session.lastSeen < SESSION_IDLE_MS) continue;
+    sessions.delete(id);
+    void session.transport.close().catch(() => {});
+    options.logger.info(`MCP session expired after ${SESSION_IDLE_MS / 60_000} idle minutes`);
+  }
+}
+
+/** The session a request names, or the error response when it is gone or of the other mode. */
+function sessionFor({ sessions }: SessionTable, id: string, mode: McpMode): Session | Response {
+  const session = sessions.get(id);
+  if (!session) {
+    return rpcError(
+      404,
+      -32001,
+      "Session not found: it was closed, expired after 30 idle minutes, or the hub restarted. " +
+        "Initialize a new session.",
+    );
+  }
+  if (session.mode !== mode) {
+    const path = session.mode === "full" ? "/mcp" : "/mcp/gateway";
+    return rpcError(404, -32001, `This session belongs to ${path}; send its requests there.`);
+  }
+  return session;
+}
+
+/** A request of an open session: a resumed stream, or whatever the SDK's transport answers. */
+async function serve(table: SessionTable, session: Session, req: Request): Promise<Response> {
+  session.lastSeen = table.clock();
+  const lastEventId = req.headers.get("last-event-id");
+  if (req.method === "GET" && lastEventId) {
+    const resumed = resume(table, session, req, lastEventId);
+    if (resumed) return resumed;
+  }
+  const parsedBody = req.method === "POST"
+    ? await readJsonBody(req, MAX_MCP_BODY_BYTES)
+    : undefined;
+  if (Array.isArray(parsedBody)) {
+    session.events.noteBatch(parsedBody.filter((m) => isJSONRPCRequest(m)).map((m) => m.id));
+  }
+  const response = await session.transport.handleRequest(req, { parsedBody });
+  return req.method === "GET" ? tracked(session, response) : response;
+}
+
+/** A GET with Last-Event-ID: refused when unknown, served here when finished, else by the SDK. */
+function resume(
+  { eventStores }: SessionTable,
+  session: Session,
+  req: Request,
+  lastEventId: string,
+): Response | undefined {
+  const point = session.events.resumePoint(lastEventId);
+  if (!point) return rpcError(400, -32000, unknownEventIdMessage(eventStores.limits));
+  if (point.finished) return tracked(session, replayFinished(session, point, req));
+  return undefined;
+}
+
+/** An `initialize` without a session id: opens a session (within the rate limit). */
+async function create(table: SessionTable, req: Request, mode: McpMode): Promise<Response> {
+  const body = await readJsonBody(req, MAX_MCP_BODY_BYTES);
+  const refused = refuseCreate(table.limiter, body);
+  if (refused) return refused;
+  const server = createMcpServer(mode, table.options);
+  const events = table.eventStores.open();
+  const transport = openTransport(table, mode, server, events);
+  try {
+    await server.connect(transport);
+    return await transport.handleRequest(req, { parsedBody: body });
+  } finally {
+    // An initialize the SDK refused made no session: its store must not stay open.
+    if (!transport.sessionId || !table.sessions.has(transport.sessionId)) events.close();
+  }
+}
+
+/** Why a request without a session id opens none: no initialize in it, or too many new ones. */
+function refuseCreate(limiter: RateLimiter, body: unknown): Response | undefined {
+  const initializing = Array.isArray(body)
+    ? body.some((m) => isInitializeRequest(m))
+    : isInitializeRequest(body);
+  if (!initializing) {
+    return rpcError(
+      400,
+      -32000,
+      "No session: send an initialize request first (without mcp-session-id), then send " +
+        "the mcp-session-id header it returns with every request.",
+    );
+  }
+  if (!limiter.take("mcp")) {
+    return rpcError(
+      429,
+      -32000,
+      `Too many new MCP sessions: at most ${limiter.rule.limit} per minute. Retry in ` +
+        `${RETRY_AFTER_SECONDS} seconds, or reuse your session.`,
+      { "retry-after": String(RETRY_AFTER_SECONDS) },
+    );
+  }
+  return undefined;
+}
+
+/** The SDK transport of a new session; it enters the table once the SDK gives it an id. */
+function openTransport(
+  { sessions, clock, options }: SessionTable,
+  mode: McpMode,
+  server: Server,
+  events: SessionEventStore,
+): WebStandardStreamableHTTPServerTransport {
+  const transport = new WebStandardStreamableHTTPServerTransport({
+    sessionIdGenerator: () => crypto.randomUUID(),
+    eventStore: events,
+    retryInterval: RETRY_MS,
+    onsessioninitialized: (id) => {
+      sessions.set(id, { mode, server, transport, lastSeen: clock(), streams: 0, events });
+      options.logger.info(`MCP session opened (${mode}); ${sessions.size} active`);
+    },
+    onsessionclosed: (id) => {
+      sessions.delete(id);
+      options.logger.info(`MCP session closed (${mode}); ${sessions.size} active`);
+    },
+  });
+  transport.onclose = () => {
+    events.close();
+    if (transport.sessionId) sessions.delete(transport.sessionId);
+  };
+  return transport;
 }

@@ -10,7 +10,7 @@ import { assert, assertEquals, assertMatch } from "../helpers/assert.ts";
 import { callTool, type E2E, e2eTest } from "../helpers/e2e_fixture.ts";
 import { eventually } from "../helpers/hub_api.ts";
 import type { Client } from "../helpers/mcp_client.ts";
-import { MAX_OUTPUT_CHARS } from "../../server/calls/output_cap.ts";
+import { MAX_CHARS } from "../../protocol/text_cap.ts";
 import { failed, ok, tabIdOf } from "../helpers/tool_replies.ts";
 
 interface Entry {
@@ -63,7 +63,7 @@ e2eTest(import.meta.url, "console logs, cookies and screenshots in a real Chromi
       assertEquals(reply.status, 200);
       assertEquals(reply.body.structuredContent, undefined, "cut JSON is not structured");
       const text: string = reply.body.content[0].text;
-      assert(text.length <= MAX_OUTPUT_CHARS + 300, `${text.length} characters came back`);
+      assert(text.length <= MAX_CHARS + 300, `${text.length} characters came back`);
       assertMatch(text, /…\[truncated: showed \d+ of \d+ characters\./);
     } finally {
       await home.close();

@@ -1,5 +1,6 @@
 /** The kit's pointer and scrolling operations: click, hover and scroll. */
-import { clip, findFirst, stringArg, tagOf } from "./dom_find.ts";
+import { clip, findFirst, tagOf } from "./dom_find.ts";
+import type { KitArgs } from "./dom_kit_types.ts";
 
 /** What the kit remembers between operations in one page. */
 export interface KitState {
@@ -9,9 +10,9 @@ export interface KitState {
 
 const CENTER = { block: "center", inline: "center", behavior: "instant" } as const;
 
-/** `click`: scrolls the selector's first match into view and clicks it. */
-export function clickElement(args: Record<string, unknown>) {
-  const element = findFirst(String(args.selector));
+/** `dom.click`: scrolls the selector's first match into view and clicks it. */
+export function clickElement(args: KitArgs<"dom.click">) {
+  const element = findFirst(args.selector);
   element.scrollIntoView(CENTER);
   if (element instanceof HTMLElement) element.click();
   else element.dispatchEvent(new MouseEvent("click", { bubbles: true, cancelable: true }));
@@ -43,12 +44,12 @@ function crossing(target: Element, x: number, y: number, related: Element | null
 }
 
 /**
- * `hover`: scrolls the selector's first match into view and sends the events of a mouse moving
+ * `dom.hover`: scrolls the selector's first match into view and sends the events of a mouse moving
  * onto its center (the previously hovered element gets out/leave first). CSS `:hover` does not
  * change: only the page's event handlers see the mouse.
  */
-export function hoverElement(args: Record<string, unknown>, state: KitState) {
-  const element = findFirst(String(args.selector));
+export function hoverElement(args: KitArgs<"dom.hover">, state: KitState) {
+  const element = findFirst(args.selector);
   element.scrollIntoView(CENTER);
   const rect = element.getBoundingClientRect();
   const x = rect.x + rect.width / 2;
@@ -66,19 +67,18 @@ export function hoverElement(args: Record<string, unknown>, state: KitState) {
 }
 
 /**
- * `scroll`: brings the selector's first match to the center of the view, or scrolls the page by
+ * `dom.scroll`: brings the selector's first match to the center of the view, or scrolls the page by
  * x/y pixels, or to its top or bottom; answers with the page's scroll position and size.
  */
-export function scrollPage(args: Record<string, unknown>) {
-  const selector = stringArg(args.selector);
+export function scrollPage(args: KitArgs<"dom.scroll">) {
   const root = document.scrollingElement ?? document.documentElement;
-  if (selector) findFirst(selector).scrollIntoView(CENTER);
+  if (args.selector) findFirst(args.selector).scrollIntoView(CENTER);
   else if (args.to === "top") scrollTo({ top: 0, left: scrollX, behavior: "instant" });
   else if (args.to === "bottom") {
     scrollTo({ top: root.scrollHeight, left: scrollX, behavior: "instant" });
   } else {
-    const left = typeof args.x === "number" ? args.x : 0;
-    const top = typeof args.y === "number" ? args.y : 0;
+    const left = args.x ?? 0;
+    const top = args.y ?? 0;
     if (left || top) scrollBy({ left, top, behavior: "instant" });
   }
   return {

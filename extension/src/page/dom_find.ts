@@ -3,16 +3,17 @@
  * shares (with its INVALID_SELECTOR / ELEMENT_NOT_FOUND failures) and the compact description
  * browser_query_elements returns. Searches the top document only (not iframes or shadow roots).
  */
+import type { HubErrorCode } from "../../../protocol/errors.ts";
 import type { ElementInfo } from "./dom_kit_types.ts";
 
 /** A failure an operation reports to the caller: `reason` becomes the tool's error code. */
 export class KitFailure extends Error {
-  constructor(readonly reason: string, message: string) {
+  constructor(readonly reason: HubErrorCode, message: string) {
     super(message);
   }
 }
 
-export const fail = (reason: string, message: string) => new KitFailure(reason, message);
+export const fail = (reason: HubErrorCode, message: string) => new KitFailure(reason, message);
 
 /** Longest text or attribute value in an element's description. */
 export const DESCRIBE_MAX = 200;
@@ -47,17 +48,6 @@ export function pickAttributes(read: (name: string) => string | null): Record<st
     if (value !== null) picked[name] = clip(value);
   }
   return picked;
-}
-
-/** An integer argument, `fallback` when absent, clamped to [min, max]. */
-export function intArg(value: unknown, fallback: number, min: number, max: number): number {
-  const n = typeof value === "number" && Number.isFinite(value) ? Math.floor(value) : fallback;
-  return Math.min(Math.max(n, min), max);
-}
-
-/** A non-empty string argument, or undefined. */
-export function stringArg(value: unknown): string | undefined {
-  return typeof value === "string" && value !== "" ? value : undefined;
 }
 
 function invalidSelector(selector: string, error: unknown): KitFailure {

@@ -1,14 +1,6 @@
 /// <reference lib="deno.ns" />
 import { assertEquals, assertMatch } from "../../../tests/helpers/assert.ts";
-import {
-  clip,
-  findAll,
-  findFirst,
-  intArg,
-  KitFailure,
-  pickAttributes,
-  stringArg,
-} from "./dom_find.ts";
+import { clip, findAll, findFirst, KitFailure, pickAttributes } from "./dom_find.ts";
 
 Deno.test("clip collapses whitespace and cuts with an ellipsis", () => {
   assertEquals(clip("  a \n\t b  "), "a b");
@@ -30,16 +22,6 @@ Deno.test("pickAttributes keeps the listed attributes that are present, clipped"
   assertEquals(Object.keys(picked), ["id", "type", "aria-label", "title", "alt"]);
   assertEquals(picked.alt, "", "an empty attribute is still present");
   assertEquals(picked.title.length, 200);
-});
-
-Deno.test("intArg clamps, floors and falls back; stringArg drops empty strings", () => {
-  assertEquals(intArg(undefined, 20, 1, 100), 20);
-  assertEquals(intArg(500, 20, 1, 100), 100);
-  assertEquals(intArg(0, 20, 1, 100), 1);
-  assertEquals(intArg(7.9, 20, 1, 100), 7);
-  assertEquals(intArg("5", 20, 1, 100), 20);
-  assertEquals(intArg(Number.NaN, 20, 1, 100), 20);
-  assertEquals([stringArg("a"), stringArg(""), stringArg(3)], ["a", undefined, undefined]);
 });
 
 /** Runs `body` with a fake `document` whose querySelector(All) behave as given. */

@@ -2,7 +2,7 @@
  * The page-side DOM kit, bundled as `dom_kit.js`. The extension injects it by file into a tab's
  * isolated world (which shares the page's DOM but not its scripts, and is not bound by the page's
  * Content-Security-Policy); it installs one object on that world's `globalThis`. Each browser
- * method then runs a tiny function there that calls `kit.run(op, args)` and gets a plain JSON
+ * method then runs a tiny function there that calls `kit.run(method, args)` and gets a plain JSON
  * outcome back (extension/src/worker/browser_methods/dom_call.ts).
  */
 import {
@@ -10,6 +10,7 @@ import {
   DOM_KIT_VERSION,
   type DomKit,
   type DomOp,
+  type KitArgs,
   type KitOutcome,
 } from "./dom_kit_types.ts";
 import { KitFailure } from "./dom_find.ts";
@@ -19,28 +20,37 @@ import { typeText } from "./dom_type.ts";
 import { selectOption } from "./dom_select.ts";
 import { pressKey } from "./dom_press.ts";
 
-type Operation = (args: Record<string, unknown>, state: KitState) => unknown;
+/** One operation per DOM method, taking that method's arguments. */
+export type DomOps = { [Op in DomOp]: (args: KitArgs<Op>, state: KitState) => unknown };
 
-export const DOM_OPS: Record<DomOp, Operation> = {
-  text: readText,
-  html: readHtml,
-  query: queryElements,
-  wait: waitForElement,
-  click: clickElement,
-  type: typeText,
-  select: selectOption,
-  key: pressKey,
-  scroll: scrollPage,
-  hover: hoverElement,
+export const DOM_OPS: DomOps = {
+  "page.text": readText,
+  "page.html": readHtml,
+  "dom.query": queryElements,
+  "dom.wait": waitForElement,
+  "dom.click": clickElement,
+  "dom.type": typeText,
+  "dom.select": selectOption,
+  "dom.key": pressKey,
+  "dom.scroll": scrollPage,
+  "dom.hover": hoverElement,
 };
 
+/**
+ * Any operation (`never`: it accepts whatever arguments it declares). `run` hands it the arguments
+ * that crossed from the worker, which built them from the method's parsed input.
+ */
+type Operation = (args: never, state: KitState) => unknown;
+
 /** A kit whose `run` never throws: failures come back as `{ ok: false, reason, message }`. */
-export function createDomKit(ops: Record<string, Operation> = DOM_OPS): DomKit {
+export function createDomKit(ops: Readonly<Record<string, Operation>> = DOM_OPS): DomKit {
   const state: KitState = {};
   return {
     version: DOM_KIT_VERSION,
     async run(op, args) {
-      const operation = Object.hasOwn(ops, op) ? ops[op] : undefined;
+      const operation = Object.hasOwn(ops, op)
+        ? ops[op] as (args: unknown, state: KitState) => unknown
+        : undefined;
       if (!operation) {
         return { ok: false, reason: "UNKNOWN_OPERATION", message: `The DOM kit has no "${op}".` };
       }

@@ -4,6 +4,7 @@
  * version, and the plain JSON outcome every operation answers with. No code runs here.
  */
 import { VERSION } from "../../../protocol/version.ts";
+import type { BrowserInput, DomMethodName } from "../../../protocol/browser_methods/mod.ts";
 
 /** The property of the isolated world's `globalThis` that holds the kit. */
 export const DOM_KIT_GLOBAL = "__hubDomKit";
@@ -12,31 +13,35 @@ export const DOM_KIT_GLOBAL = "__hubDomKit";
  * without reloading the page) gets the new one injected. Bump the suffix when the kit's operations
  * change between releases.
  */
-export const DOM_KIT_VERSION = `${VERSION}+1`;
+export const DOM_KIT_VERSION = `${VERSION}+2`;
 /** The bundle `chrome.scripting.executeScript({ files })` injects (protocol/extension_files.ts). */
 export const DOM_KIT_FILE = "dom_kit.js";
 
-/** The names of the kit's operations. */
-export type DomOp =
-  | "text"
-  | "html"
-  | "query"
-  | "wait"
-  | "click"
-  | "type"
-  | "select"
-  | "key"
-  | "scroll"
-  | "hover";
+/**
+ * The kit's operations: one per DOM method of the contract (protocol/browser_methods/dom.ts), by
+ * the method's name.
+ */
+export type DomOp = DomMethodName;
 
-/** An operation's answer: its value, or why it failed (`reason` is the tool's error code). */
+/**
+ * An operation's arguments: the method's parsed input (defaults applied, limits checked) without
+ * `tabId`. The worker parses every input before it calls the kit, and nothing else can reach the
+ * kit (it lives in the extension's isolated world), so operations never repeat defaults or clamps.
+ */
+export type KitArgs<Op extends DomOp> = Omit<BrowserInput<Op>, "tabId">;
+
+/**
+ * An operation's answer: its value, or why it failed (`reason` is the tool's error code, from
+ * HUB_ERRORS in protocol/errors.ts).
+ */
 export type KitOutcome =
   | { ok: true; value: Record<string, unknown> }
   | { ok: false; reason: string; message: string };
 
 export interface DomKit {
   version: string;
-  run(op: string, args: Record<string, unknown>): Promise<KitOutcome>;
+  /** Runs `op` with its arguments as they crossed from the worker (JSON). Never throws. */
+  run(op: string, args: unknown): Promise<KitOutcome>;
 }
 
 /** One element as browser_query_elements and browser_wait_for_element describe it. */

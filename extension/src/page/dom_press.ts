@@ -5,7 +5,8 @@
  * submitting a form or clicking a focused button or link, Space clicking a button. Browser-level
  * shortcuts (Ctrl+T, Tab moving focus, scrolling) do not happen.
  */
-import { fail, findFirst, stringArg, tagOf } from "./dom_find.ts";
+import { fail, findFirst, tagOf } from "./dom_find.ts";
+import type { KitArgs } from "./dom_kit_types.ts";
 import { type KeyInfo, keyInfo, NAMED_KEYS } from "./dom_keys.ts";
 import {
   deleteAtCaret,
@@ -15,16 +16,14 @@ import {
   whyNotEditable,
 } from "./dom_edit.ts";
 
-export type Modifier = "Alt" | "Control" | "Meta" | "Shift";
+/** A modifier key `dom.key` holds (the method's `modifiers` enum). */
+export type Modifier = NonNullable<KitArgs<"dom.key">["modifiers"]>[number];
 const FLAGS: Record<Modifier, "altKey" | "ctrlKey" | "metaKey" | "shiftKey"> = {
   Alt: "altKey",
   Control: "ctrlKey",
   Meta: "metaKey",
   Shift: "shiftKey",
 };
-
-const isModifier = (value: unknown): value is Modifier =>
-  typeof value === "string" && Object.hasOwn(FLAGS, value);
 
 /** What the key press did besides its events. */
 export type KeyEffect = "prevented" | "inserted" | "deleted" | "submitted" | "clicked" | "none";
@@ -121,18 +120,14 @@ function unknownKey(key: string) {
   );
 }
 
-/** `key`: focuses the selector's first match (default: the focused element) and presses. */
-export function pressKey(args: Record<string, unknown>) {
-  const key = String(args.key);
-  const info = keyInfo(key);
-  if (!info) throw unknownKey(key);
-  const modifiers = [
-    ...new Set((Array.isArray(args.modifiers) ? args.modifiers : []).filter(isModifier)),
-  ];
-  const selector = stringArg(args.selector);
+/** `dom.key`: focuses the selector's first match (default: the focused element) and presses. */
+export function pressKey(args: KitArgs<"dom.key">) {
+  const info = keyInfo(args.key);
+  if (!info) throw unknownKey(args.key);
+  const modifiers = [...new Set(args.modifiers ?? [])];
   let target: Element;
-  if (selector) {
-    target = findFirst(selector);
+  if (args.selector) {
+    target = findFirst(args.selector);
     target.scrollIntoView({ block: "center", inline: "center", behavior: "instant" });
     if (target instanceof HTMLElement) target.focus({ preventScroll: true });
   } else {

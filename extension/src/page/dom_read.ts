@@ -2,46 +2,36 @@
  * The kit's reading operations: a page's visible text and its HTML (capped), the elements a CSS
  * selector matches, and waiting until one is attached or visible.
  */
-import { capText, DEFAULT_MAX_CHARS, MAX_CHARS } from "../../../protocol/text_cap.ts";
-import {
-  describeElement,
-  fail,
-  findAll,
-  findFirst,
-  intArg,
-  isVisible,
-  stringArg,
-} from "./dom_find.ts";
+import { capText, MAX_CHARS } from "../../../protocol/text_cap.ts";
+import { WAIT_MAX_MS } from "../../../protocol/browser_methods/dom_limits.ts";
+import { describeElement, fail, findAll, findFirst, isVisible } from "./dom_find.ts";
+import type { KitArgs } from "./dom_kit_types.ts";
 
 const MORE_HINT = "Pass a selector to read one part of the page, or a larger maxLength " +
   `(at most ${MAX_CHARS}).`;
-export const QUERY_LIMIT = { fallback: 20, max: 100 };
-export const WAIT_MAX_MS = 25_000;
 const WAIT_POLL_MS = 100;
 
-/** `text`: innerText of the body or of the selector's first match. */
-export function readText(args: Record<string, unknown>) {
-  const selector = stringArg(args.selector);
-  const element = selector ? findFirst(selector) : document.body ?? document.documentElement;
+/** `page.text`: innerText of the body or of the selector's first match. */
+export function readText(args: KitArgs<"page.text">) {
+  const element = args.selector
+    ? findFirst(args.selector)
+    : document.body ?? document.documentElement;
   const raw = element instanceof HTMLElement ? element.innerText : element.textContent ?? "";
-  const capped = capText(raw, intArg(args.maxLength, DEFAULT_MAX_CHARS, 1, MAX_CHARS), MORE_HINT);
+  const capped = capText(raw, args.maxLength, MORE_HINT);
   return { url: location.href, title: document.title, ...capped };
 }
 
-/** `html`: outerHTML of the document or of the selector's first match. */
-export function readHtml(args: Record<string, unknown>) {
-  const selector = stringArg(args.selector);
-  const element = selector ? findFirst(selector) : document.documentElement;
-  const max = intArg(args.maxLength, DEFAULT_MAX_CHARS, 1, MAX_CHARS);
-  const { text, truncated, totalLength } = capText(element.outerHTML, max, MORE_HINT);
+/** `page.html`: outerHTML of the document or of the selector's first match. */
+export function readHtml(args: KitArgs<"page.html">) {
+  const element = args.selector ? findFirst(args.selector) : document.documentElement;
+  const { text, truncated, totalLength } = capText(element.outerHTML, args.maxLength, MORE_HINT);
   return { url: location.href, html: text, truncated, totalLength };
 }
 
-/** `query`: how many elements match, and the first `limit` described. */
-export function queryElements(args: Record<string, unknown>) {
-  const all = findAll(String(args.selector));
-  const limit = intArg(args.limit, QUERY_LIMIT.fallback, 1, QUERY_LIMIT.max);
-  return { total: all.length, elements: all.slice(0, limit).map(describeElement) };
+/** `dom.query`: how many elements match, and the first `limit` described. */
+export function queryElements(args: KitArgs<"dom.query">) {
+  const all = findAll(args.selector);
+  return { total: all.length, elements: all.slice(0, args.limit).map(describeElement) };
 }
 
 /** The first match in `state` ("attached": any match; "visible": the first visible one). */
@@ -52,14 +42,12 @@ function matchIn(selector: string, state: string) {
 }
 
 /**
- * `wait`: resolves as soon as an element matching the selector is in `state`, watching DOM
+ * `dom.wait`: resolves as soon as an element matching the selector is in `state`, watching DOM
  * changes (MutationObserver) and polling for style-only changes; fails with WAIT_TIMEOUT after
- * `timeoutMs` (at most WAIT_MAX_MS).
+ * `timeoutMs`.
  */
-export function waitForElement(args: Record<string, unknown>) {
-  const selector = String(args.selector);
-  const state = args.state === "attached" ? "attached" : "visible";
-  const timeoutMs = intArg(args.timeoutMs, 10_000, 0, WAIT_MAX_MS);
+export function waitForElement(args: KitArgs<"dom.wait">) {
+  const { selector, state, timeoutMs } = args;
   const start = performance.now();
   let last = matchIn(selector, state); // an invalid selector fails here, at once
   return new Promise((resolve, reject) => {

@@ -1,12 +1,10 @@
 /** The kit's select operation: picks an option of a <select> by value, label or index. */
 import { clip, fail, findFirst, tagOf } from "./dom_find.ts";
 import { fireChange, fireInput } from "./dom_edit.ts";
+import type { KitArgs } from "./dom_kit_types.ts";
 
-export interface OptionChoice {
-  value?: string;
-  label?: string;
-  index?: number;
-}
+/** How `dom.select` names the option: exactly one of these is set (the method's input checks). */
+export type OptionChoice = Pick<KitArgs<"dom.select">, "value" | "label" | "index">;
 
 export interface OptionSummary {
   value: string;
@@ -48,15 +46,9 @@ function describeChoice(choice: OptionChoice): string {
   return `index ${choice.index}`;
 }
 
-function choiceOf(args: Record<string, unknown>): OptionChoice {
-  if (typeof args.value === "string") return { value: args.value };
-  if (typeof args.label === "string") return { label: args.label };
-  return { index: typeof args.index === "number" ? args.index : -1 };
-}
-
-/** `select`: selects the option in the selector's first match; fires input and change. */
-export function selectOption(args: Record<string, unknown>) {
-  const selector = String(args.selector);
+/** `dom.select`: selects the option in the selector's first match; fires input and change. */
+export function selectOption(args: KitArgs<"dom.select">) {
+  const { selector } = args;
   const select = findFirst(selector);
   if (!(select instanceof HTMLSelectElement)) {
     throw fail(
@@ -70,12 +62,11 @@ export function selectOption(args: Record<string, unknown>) {
   }
   const options = [...select.options];
   const summaries = options.map((o) => ({ value: o.value, label: o.label }));
-  const choice = choiceOf(args);
-  const index = pickOption(summaries, choice);
+  const index = pickOption(summaries, args);
   if (index < 0) {
     throw fail(
       "OPTION_NOT_FOUND",
-      `"${selector}" has no option with ${describeChoice(choice)}. Its options: ` +
+      `"${selector}" has no option with ${describeChoice(args)}. Its options: ` +
         `${listOptions(summaries)}.`,
     );
   }

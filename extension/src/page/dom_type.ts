@@ -16,6 +16,7 @@ import {
 } from "./dom_edit.ts";
 import { dispatchKey } from "./dom_press.ts";
 import { keyInfo } from "./dom_keys.ts";
+import type { KitArgs } from "./dom_kit_types.ts";
 
 /** The longest `value` the result echoes. */
 export const TYPED_VALUE_MAX = 1_000;
@@ -58,11 +59,9 @@ function submitFrom(target: Editable): Record<string, unknown> {
   return { submitted: "form" };
 }
 
-/** `type`: focuses the selector's first match and sets (clear) or appends its text. */
-export function typeText(args: Record<string, unknown>) {
-  const selector = String(args.selector);
-  const text = String(args.text ?? "");
-  const clear = args.clear !== false;
+/** `dom.type`: focuses the selector's first match and sets (clear) or appends its text. */
+export function typeText(args: KitArgs<"dom.type">) {
+  const { selector, text, clear } = args;
   const target = editable(findFirst(selector), selector);
   target.scrollIntoView({ block: "center", inline: "center", behavior: "instant" });
   target.focus({ preventScroll: true });
@@ -75,6 +74,6 @@ export function typeText(args: Record<string, unknown>) {
   }
   const value =
     capText(contentOf(target), TYPED_VALUE_MAX, "Read it with browser_query_elements.").text;
-  const submitted = args.submit === true ? submitFrom(target) : {};
+  const submitted = args.submit ? submitFrom(target) : {};
   return { tag: tagOf(target), value, ...submitted };
 }

@@ -14,7 +14,8 @@ import {
   type MaybeMissing,
   PORT_NAME,
 } from "../shared/page_messages.ts";
-import { CALL_MAX_MS, CallFailure } from "./tab_calls.ts";
+import { CallFailure } from "./tab_calls.ts";
+import { CALL_MAX_MS } from "../../../protocol/limits.ts";
 
 export interface PageLinks {
   /** Takes a port the bridge opened (chrome.runtime.onConnect); ignores others. */

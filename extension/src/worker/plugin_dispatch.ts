@@ -1,7 +1,7 @@
 /**
  * `tool.dispatch` for plugin tools: picks the tab (exactly the requested `tabId`, checked against
  * the plugin's patterns and instance, or the best ready tab). Tab targeting is owned here; the
- * hub's own check before dispatching is a fast-fail with the same messages
+ * hub's own check before dispatching is a fast-fail with the same codes and messages
  * (protocol/tab_readiness.ts). Then it runs the handler through the
  * adapter in the page's MAIN world, and returns its `{ ok, value | error }` envelope with the tab
  * it ran in. Calls travel the tab's bridge port (page_links.ts); a page that lost the adapter
@@ -11,13 +11,19 @@ import type { AdapterCall, AdapterResult } from "../../../protocol/adapter.ts";
 import type { DispatchParams, DispatchResult, SyncPlugin } from "../../../protocol/events.ts";
 import { hubError } from "../../../protocol/errors.ts";
 import { instanceOfUrl } from "../../../protocol/plugin_settings.ts";
-import { noTabMessage, notReadyMessage, type TabTarget } from "../../../protocol/tab_readiness.ts";
+import {
+  noTabMessage,
+  notReadyMessage,
+  type OpenTab,
+  requestedTabRefusal,
+  type TabTarget,
+} from "../../../protocol/tab_readiness.ts";
 import type { Injector } from "./injector.ts";
 import type { PageLinks } from "./page_links.ts";
 import { pluginMatches, type PluginStore } from "./plugin_store.ts";
 import { rankTabs } from "./tab_ranking.ts";
 import { CallFailure, type TabCalls } from "./tab_calls.ts";
-import type { TabTracker } from "./tab_tracker.ts";
+import { pluginTabState, type TabTracker } from "./tab_tracker.ts";
 
 export interface PluginDispatchDeps {
   store: PluginStore;
@@ -37,23 +43,34 @@ function belongs(plugin: SyncPlugin, tab: chrome.tabs.Tab, instance?: { name: st
   return !instance || instanceOfUrl(plugin.instances, tab.url ?? "") === instance.name;
 }
 
+function targetOf(plugin: SyncPlugin, params: DispatchParams): TabTarget {
+  return {
+    displayName: plugin.displayName,
+    urlPatterns: plugin.urlPatterns,
+    instance: params.instance,
+  };
+}
+
+/**
+ * The tab the caller named, refused as the hub refuses it (`requestedTabRefusal`). The named tab
+ * alone is enough to accept it; the plugin's other open tabs are only looked up to list them in a
+ * refusal.
+ */
 async function requestedTab(plugin: SyncPlugin, params: DispatchParams): Promise<chrome.tabs.Tab> {
   const tabId = params.tabId!;
   const tab = await chrome.tabs.get(tabId).catch(() => undefined);
-  if (!tab) {
-    throw fail("TAB_NOT_FOUND", `No tab ${tabId} is open. Call plugin_list_tabs for valid ids.`);
-  }
-  if (!belongs(plugin, tab, params.instance)) {
-    const of = params.instance ? ` (instance "${params.instance.name}")` : "";
-    throw fail(
-      "TAB_NOT_FOUND",
-      `Tab ${tabId} shows ${
-        tab.url ?? "a page"
-      }, which is not a ${plugin.displayName}${of} page. ` +
-        "Call plugin_list_tabs for valid ids, or omit tabId.",
-    );
-  }
-  return tab;
+  const mine = tab && pluginMatches(plugin, tab.url);
+  const open = mine ? [{ tabId, url: tab.url ?? "" }] : await otherPluginTabs(plugin, tabId);
+  const refusal = requestedTabRefusal(targetOf(plugin, params), plugin.instances, tabId, open);
+  if (refusal) throw fail(refusal.code, refusal.message);
+  return tab!;
+}
+
+/** The plugin's open tabs but `tabId`, as the hub is told them (`pluginTabState`). */
+async function otherPluginTabs(plugin: SyncPlugin, tabId: number): Promise<OpenTab[]> {
+  const tabs = await chrome.tabs.query({}).catch(() => []);
+  return pluginTabState(plugin, tabs, pluginMatches, () => false).tabs
+    .filter((t) => t.tabId !== tabId);
 }
 
 async function bestTab(
@@ -67,11 +84,7 @@ async function bestTab(
   ]);
   const mine = tabs.filter((t) => t.id !== undefined && belongs(plugin, t, params.instance));
   const ready = mine.filter((t) => tracker.isReady(t.id!, plugin.name));
-  const target: TabTarget = {
-    displayName: plugin.displayName,
-    urlPatterns: plugin.urlPatterns,
-    instance: params.instance,
-  };
+  const target = targetOf(plugin, params);
   if (mine.length === 0) throw fail("TAB_CLOSED", noTabMessage(target));
   if (ready.length === 0) throw fail("TAB_UNAVAILABLE", notReadyMessage(target, mine[0].url ?? ""));
   return rankTabs(ready, focused?.id)[0];

@@ -239,21 +239,52 @@ Deno.test("a requested tab is used as it is", async () => {
   });
 });
 
-Deno.test("a requested tab that is not open, or not the plugin's, is TAB_NOT_FOUND", async () => {
-  const tabs = [{ id: 4, url: "https://elsewhere.test/" }, { id: 5, url: "https://tracker.test/" }];
+Deno.test("a requested tab that is not open, or not the plugin's: TAB_NOT_FOUND as the hub says it", async () => {
+  const tabs = [
+    { id: 4, url: "https://elsewhere.test/" },
+    { id: 5, url: "https://tracker.test/" },
+    { id: 9, url: "https://work.tracker.test/x" },
+  ];
   await withDispatcher({ plugins: [tracker(INSTANCES)], tabs }, async ({ dispatch }) => {
     const gone = await failureOf(dispatch(params({ tabId: 8 })));
     assertEquals(gone.payload.code, "TAB_NOT_FOUND");
-    assertMatch(gone.message, /^No tab 8 is open\. Call plugin_list_tabs/);
+    assertEquals(gone.payload.category, "not_found");
+    assertEquals(
+      gone.message,
+      "Tab 8 is not a Tracker tab (valid tabIds: 5, 9). Call plugin_list_tabs for the current " +
+        "ones, or omit tabId.",
+    );
     const other = await failureOf(dispatch(params({ tabId: 4 })));
     assertEquals(other.payload.code, "TAB_NOT_FOUND");
-    assertMatch(
-      other.message,
-      /Tab 4 shows https:\/\/elsewhere\.test\/, which is not a Tracker page/,
-    );
+    assertMatch(other.message, /^Tab 4 is not a Tracker tab \(valid tabIds: 5, 9\)/);
+    assertMatch(other.message, /plugin_list_tabs/);
+  });
+});
+
+Deno.test("a requested tab while no tab of the plugin is open: valid tabIds none open", async () => {
+  await withDispatcher({ tabs: [{ id: 4, url: "https://elsewhere.test/" }] }, async (ctx) => {
+    const error = await failureOf(ctx.dispatch(params({ tabId: 3 })));
+    assertEquals(error.payload.code, "TAB_NOT_FOUND");
+    assertMatch(error.message, /valid tabIds: none open/);
+  });
+});
+
+Deno.test("a requested tab of another instance: INVALID_ARGUMENTS as the hub says it", async () => {
+  const tabs = [{ id: 5, url: "https://tracker.test/home/board" }, {
+    id: 9,
+    url: "https://work.tracker.test/x",
+  }, { id: 8, url: "https://tracker.test/elsewhere" }];
+  await withDispatcher({ plugins: [tracker(INSTANCES)], tabs }, async ({ dispatch }) => {
     const instance = { name: "work", url: INSTANCES.work };
     const wrong = await failureOf(dispatch(params({ tabId: 5, instance })));
-    assertMatch(wrong.message, /which is not a Tracker \(instance "work"\) page/);
+    assertEquals(wrong.payload.code, "INVALID_ARGUMENTS");
+    assertEquals(wrong.payload.category, "validation");
+    assertMatch(wrong.message, /^Tab 5 \(https:\/\/tracker\.test\/home\/board\) does not belong/);
+    assertMatch(wrong.message, /instance "work" \(https:\/\/work\.tracker\.test\)/);
+    assertEquals(tabOf(await dispatch(params({ tabId: 9, instance }))), 9);
+    const home = { name: "home", url: INSTANCES.home };
+    const none = await failureOf(dispatch(params({ tabId: 8, instance: home })));
+    assertEquals(none.payload.code, "INVALID_ARGUMENTS", "a tab matching no instance is refused");
   });
 });
 

@@ -4,9 +4,7 @@
  * hub's timeout.
  */
 import { type ErrorPayload, hubError } from "../../../protocol/errors.ts";
-
-/** No call runs longer than the hub waits for one: 5 minutes. */
-export const CALL_MAX_MS = 5 * 60_000;
+import { CALL_MAX_MS } from "../../../protocol/limits.ts";
 
 export class CallFailure extends Error {
   constructor(readonly payload: ErrorPayload) {
@@ -45,7 +43,10 @@ export function createTabCalls(): TabCalls {
       const cap = setTimeout(() =>
         fail(
           new CallFailure(
-            hubError("TIMEOUT", `${what} ran longer than 5 minutes in tab ${tabId}; gave up.`),
+            hubError(
+              "TIMEOUT",
+              `${what} ran longer than ${CALL_MAX_MS / 60_000} minutes in tab ${tabId}; gave up.`,
+            ),
           ),
         ), CALL_MAX_MS);
       try {

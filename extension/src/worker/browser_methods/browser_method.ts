@@ -9,8 +9,7 @@ import type {
   BrowserMethodName,
   BrowserResult,
 } from "../../../../protocol/browser_methods/mod.ts";
-import { hubError } from "../../../../protocol/errors.ts";
-import type { ErrorCategory } from "../../../../protocol/errors.ts";
+import { hubError, type HubErrorCode } from "../../../../protocol/errors.ts";
 import { CallFailure, type TabCalls } from "../tab_calls.ts";
 import type { ExtensionLog } from "../extension_log.ts";
 import type { PanelState } from "../../shared/panel_messages.ts";
@@ -39,9 +38,9 @@ export interface TabTarget {
   tabId?: number;
 }
 
-/** A tool-level failure with its own code (the agent sees it as the tool's error). */
-export function toolFailure(code: string, message: string, category: ErrorCategory) {
-  return new CallFailure({ code, message, category, retryable: false });
+/** A tool-level failure: its code, with the code's category and retryable flag from HUB_ERRORS. */
+export function toolFailure(code: HubErrorCode, message: string): CallFailure {
+  return new CallFailure(hubError(code, message));
 }
 
 /** The tab a browser tool works on: `tabId` when given, else the focused window's active tab. */
@@ -76,7 +75,6 @@ export async function webPageTab(
     throw toolFailure(
       "NOT_A_WEB_PAGE",
       `Tab ${tabId} shows ${url || "no page"}, not a web page${why}`,
-      "validation",
     );
   }
   return { tab, tabId, url };

@@ -4,36 +4,18 @@
  * injects `dom_kit.js` by file and calls again. Failures the kit reports become tool errors with
  * the kit's code.
  */
-import type { ErrorCategory } from "../../../../protocol/errors.ts";
-import { hubError } from "../../../../protocol/errors.ts";
+import { hubError, isHubErrorCode } from "../../../../protocol/errors.ts";
 import { CallFailure } from "../tab_calls.ts";
 import {
   DOM_KIT_FILE,
   DOM_KIT_GLOBAL,
   DOM_KIT_VERSION,
   type DomOp,
+  type KitArgs,
   type KitOutcome,
 } from "../../page/dom_kit_types.ts";
-import type { DomAnswer } from "../../../../protocol/browser_methods/mod.ts";
-import {
-  firstResult,
-  type MethodContext,
-  type TabTarget,
-  targetTab,
-  toolFailure,
-} from "./browser_method.ts";
-
-/** The category of each error code the kit reports. */
-export const KIT_ERROR_CATEGORIES: Record<string, ErrorCategory> = {
-  INVALID_SELECTOR: "validation",
-  ELEMENT_NOT_FOUND: "not_found",
-  WAIT_TIMEOUT: "timeout",
-  NOT_EDITABLE: "validation",
-  NOT_A_SELECT: "validation",
-  OPTION_NOT_FOUND: "not_found",
-  OPTION_DISABLED: "validation",
-  INVALID_KEY: "validation",
-};
+import type { BrowserInput, DomAnswer } from "../../../../protocol/browser_methods/mod.ts";
+import { firstResult, type MethodContext, targetTab, toolFailure } from "./browser_method.ts";
 
 const MISSING = "KIT_MISSING";
 
@@ -42,7 +24,7 @@ async function callKit(
   name: string,
   version: string,
   op: string,
-  args: Record<string, unknown>,
+  args: unknown,
 ): Promise<KitOutcome> {
   const kit = Reflect.get(globalThis, name) as
     | { version?: string; run?: (op: string, args: unknown) => Promise<KitOutcome> }
@@ -53,7 +35,7 @@ async function callKit(
   return await kit.run(op, args);
 }
 
-async function runInTab(tabId: number, op: DomOp, args: Record<string, unknown>) {
+async function runInTab<Op extends DomOp>(tabId: number, op: Op, args: KitArgs<Op>) {
   const call = async () =>
     firstResult<KitOutcome>(
       await chrome.scripting.executeScript({
@@ -77,22 +59,30 @@ export function kitFailure(outcome: { reason: string; message: string }): CallFa
         "reinstall the extension, then reload it in chrome://extensions.",
     ));
   }
-  const category = KIT_ERROR_CATEGORIES[outcome.reason] ?? "internal";
-  return toolFailure(outcome.reason, outcome.message, category);
+  if (isHubErrorCode(outcome.reason)) return toolFailure(outcome.reason, outcome.message);
+  // Not a code of this extension (the kit follows the extension's version, so only a bug gets
+  // here): the agent still sees the kit's code, as an internal failure.
+  return new CallFailure({
+    code: outcome.reason,
+    message: outcome.message,
+    category: "internal",
+    retryable: false,
+  });
 }
 
 /**
- * Runs `op` with `args` in the target tab (input.tabId or the active tab) for `tool`; resolves
- * with the tab id and the operation's value, or throws the tool's error.
+ * Runs DOM method `op` in the target tab (input.tabId or the active tab) for `tool`, with the
+ * method's parsed input (less `tabId`) as the kit operation's arguments; resolves with the tab id
+ * and the operation's value, or throws the tool's error.
  */
-export async function domCall(
-  input: TabTarget,
+export async function domCall<Op extends DomOp>(
+  op: Op,
+  input: BrowserInput<Op>,
   { calls }: MethodContext,
   tool: string,
-  op: DomOp,
-  args: Record<string, unknown>,
 ): Promise<DomAnswer> {
-  const tab = await targetTab(input);
+  const { tabId: wanted, ...args } = input;
+  const tab = await targetTab({ tabId: wanted });
   const tabId = tab.id!;
   const outcome = await calls.run(tabId, tool, () => runInTab(tabId, op, withoutUndefined(args)));
   if (!outcome.ok) throw kitFailure(outcome);
@@ -100,6 +90,6 @@ export async function domCall(
 }
 
 /** chrome.scripting arguments must be JSON: drop undefined fields. */
-function withoutUndefined(args: Record<string, unknown>): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(args).filter(([, v]) => v !== undefined));
+function withoutUndefined<T extends object>(args: T): T {
+  return Object.fromEntries(Object.entries(args).filter(([, v]) => v !== undefined)) as T;
 }

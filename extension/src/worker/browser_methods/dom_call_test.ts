@@ -59,7 +59,7 @@ async function inPage(body: () => Promise<void>) {
 
 Deno.test("domCall injects the kit on first use, then reuses it", () =>
   inPage(async () => {
-    const { chrome, injections } = fakeChrome({ text: (args) => ({ got: args }) });
+    const { chrome, injections } = fakeChrome({ "page.text": (args) => ({ got: args }) });
     await withChrome(chrome, async () => {
       const first = await pageText(
         parsedInput("page.text", { tabId: 7, selector: "main", maxLength: 50 }),
@@ -81,7 +81,7 @@ Deno.test("domCall replaces a kit of another version", () =>
       version: "old",
       run: () => Promise.resolve({ ok: true, value: { stale: true } }),
     });
-    const { chrome, injections } = fakeChrome({ text: () => ({ fresh: true }) });
+    const { chrome, injections } = fakeChrome({ "page.text": () => ({ fresh: true }) });
     await withChrome(chrome, async () => {
       assertEquals(await pageText(parsedInput("page.text", { tabId: 7 }), context), {
         tabId: 7,
@@ -94,14 +94,14 @@ Deno.test("domCall replaces a kit of another version", () =>
 Deno.test("a failure the kit reports is the tool's error, with its category", () =>
   inPage(async () => {
     const { chrome } = fakeChrome({
-      select: () => {
+      "dom.select": () => {
         throw fail("OPTION_NOT_FOUND", 'No option with value "x". Its options: 0: "Red"');
       },
-      wait: () => {
+      "dom.wait": () => {
         throw fail("WAIT_TIMEOUT", "not visible within 10 ms");
       },
       odd: () => {
-        throw fail("SOMETHING_NEW", "odd");
+        throw fail("SOMETHING_NEW" as "PAGE_ERROR", "odd"); // a code this extension does not know
       },
     });
     await withChrome(chrome, async () => {
@@ -112,9 +112,10 @@ Deno.test("a failure the kit reports is the tool's error, with its category", ()
       assertEquals(option.payload.category, "not_found");
       assertEquals(option.payload.retryable, false);
       assertMatch(option.payload.message, /Its options: 0: "Red"/);
-      const timeout = await failureOf(domCall({ tabId: 7 }, context, "t", "wait", {}));
+      const wait = parsedInput("dom.wait", { tabId: 7, selector: "#late" });
+      const timeout = await failureOf(domCall("dom.wait", wait, context, "t"));
       assertEquals([timeout.payload.code, timeout.payload.category], ["WAIT_TIMEOUT", "timeout"]);
-      const odd = await failureOf(domCall({ tabId: 7 }, context, "t", "odd" as "wait", {}));
+      const odd = await failureOf(domCall("odd" as "dom.wait", wait, context, "t"));
       assertEquals([odd.payload.code, odd.payload.category], ["SOMETHING_NEW", "internal"]);
     });
   }));

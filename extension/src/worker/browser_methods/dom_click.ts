@@ -8,4 +8,4 @@ import type { BrowserMethod } from "./browser_method.ts";
 import { domCall } from "./dom_call.ts";
 
 export const domClick: BrowserMethod<"dom.click"> = (input, context) =>
-  domCall(input, context, "browser_click_element", "click", { selector: input.selector });
+  domCall("dom.click", input, context, "browser_click_element");

@@ -6,4 +6,4 @@ import type { BrowserMethod } from "./browser_method.ts";
 import { domCall } from "./dom_call.ts";
 
 export const domHover: BrowserMethod<"dom.hover"> = (input, context) =>
-  domCall(input, context, "browser_hover_element", "hover", { selector: input.selector });
+  domCall("dom.hover", input, context, "browser_hover_element");

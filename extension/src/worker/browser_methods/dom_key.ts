@@ -6,8 +6,4 @@ import type { BrowserMethod } from "./browser_method.ts";
 import { domCall } from "./dom_call.ts";
 
 export const domKey: BrowserMethod<"dom.key"> = (input, context) =>
-  domCall(input, context, "browser_press_key", "key", {
-    key: input.key,
-    modifiers: input.modifiers,
-    selector: input.selector,
-  });
+  domCall("dom.key", input, context, "browser_press_key");

@@ -6,7 +6,4 @@ import type { BrowserMethod } from "./browser_method.ts";
 import { domCall } from "./dom_call.ts";
 
 export const domQuery: BrowserMethod<"dom.query"> = (input, context) =>
-  domCall(input, context, "browser_query_elements", "query", {
-    selector: input.selector,
-    limit: input.limit,
-  });
+  domCall("dom.query", input, context, "browser_query_elements");

@@ -6,9 +6,4 @@ import type { BrowserMethod } from "./browser_method.ts";
 import { domCall } from "./dom_call.ts";
 
 export const domScroll: BrowserMethod<"dom.scroll"> = (input, context) =>
-  domCall(input, context, "browser_scroll", "scroll", {
-    selector: input.selector,
-    x: input.x,
-    y: input.y,
-    to: input.to,
-  });
+  domCall("dom.scroll", input, context, "browser_scroll");

@@ -6,9 +6,4 @@ import type { BrowserMethod } from "./browser_method.ts";
 import { domCall } from "./dom_call.ts";
 
 export const domSelect: BrowserMethod<"dom.select"> = (input, context) =>
-  domCall(input, context, "browser_select_option", "select", {
-    selector: input.selector,
-    value: input.value,
-    label: input.label,
-    index: input.index,
-  });
+  domCall("dom.select", input, context, "browser_select_option");

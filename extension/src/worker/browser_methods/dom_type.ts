@@ -6,9 +6,4 @@ import type { BrowserMethod } from "./browser_method.ts";
 import { domCall } from "./dom_call.ts";
 
 export const domType: BrowserMethod<"dom.type"> = (input, context) =>
-  domCall(input, context, "browser_type_text", "type", {
-    selector: input.selector,
-    text: input.text,
-    clear: input.clear,
-    submit: input.submit,
-  });
+  domCall("dom.type", input, context, "browser_type_text");

@@ -6,8 +6,4 @@ import type { BrowserMethod } from "./browser_method.ts";
 import { domCall } from "./dom_call.ts";
 
 export const domWait: BrowserMethod<"dom.wait"> = (input, context) =>
-  domCall(input, context, "browser_wait_for_element", "wait", {
-    selector: input.selector,
-    state: input.state,
-    timeoutMs: input.timeoutMs,
-  });
+  domCall("dom.wait", input, context, "browser_wait_for_element");

@@ -6,7 +6,4 @@ import type { BrowserMethod } from "./browser_method.ts";
 import { domCall } from "./dom_call.ts";
 
 export const pageHtml: BrowserMethod<"page.html"> = (input, context) =>
-  domCall(input, context, "browser_get_page_html", "html", {
-    selector: input.selector,
-    maxLength: input.maxLength,
-  });
+  domCall("page.html", input, context, "browser_get_page_html");

@@ -6,7 +6,4 @@ import type { BrowserMethod } from "./browser_method.ts";
 import { domCall } from "./dom_call.ts";
 
 export const pageText: BrowserMethod<"page.text"> = (input, context) =>
-  domCall(input, context, "browser_get_page_text", "text", {
-    selector: input.selector,
-    maxLength: input.maxLength,
-  });
+  domCall("page.text", input, context, "browser_get_page_text");

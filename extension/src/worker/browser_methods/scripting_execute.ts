@@ -66,8 +66,7 @@ export const scriptingExecute: BrowserMethod<"scripting.execute"> = async (input
       `The page in tab ${tabId} (${tab.url}) forbids running code strings (its ` +
         "Content-Security-Policy has no 'unsafe-eval'). Use a plugin tool or " +
         "browser_click_element there instead.",
-      "permission",
     );
   }
-  throw toolFailure("SCRIPT_ERROR", `The script threw ${outcome.message}`, "validation");
+  throw toolFailure("SCRIPT_ERROR", `The script threw ${outcome.message}`);
 };

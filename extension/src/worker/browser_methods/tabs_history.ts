@@ -30,7 +30,6 @@ export function noHistory(tabId: number, direction: Direction, url: string | und
     "NO_HISTORY",
     `Tab ${tabId} (${url ?? "unknown url"}) has no page to go ${direction} to in its history. ` +
       `Use browser_navigate_tab to load a URL, or ${other} for the other direction.`,
-    "validation",
   );
 }
 

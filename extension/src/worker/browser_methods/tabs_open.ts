@@ -14,7 +14,6 @@ async function checkWindow(windowId: number | undefined): Promise<number | undef
   throw toolFailure(
     "WINDOW_NOT_FOUND",
     `No browser window ${windowId} is open. Call browser_list_windows for ids, or omit windowId.`,
-    "not_found",
   );
 }
 

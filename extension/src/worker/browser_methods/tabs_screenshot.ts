@@ -78,7 +78,6 @@ export async function fitShot(
     `The screenshot of tab ${tabId} is ${pngBytes} bytes as PNG and still ${smallest} bytes as ` +
       `JPEG at quality ${lowest}, over maxBytes ${maxBytes}. Pass a larger maxBytes (at most ` +
       `${MAX_MAX_BYTES}), or make the browser window smaller and try again.`,
-    "validation",
   );
 }
 

@@ -1,7 +1,9 @@
 /**
  * Build-time description of a plugin: its tools with JSON Schemas, for `dist/tools.json`. Runs in
  * `hub-plugin build` inside the same bundle as the plugin, so the zod instance is the plugin's own.
- * A schema that JSON Schema cannot express is refused with the tool and field it is in.
+ * A schema that JSON Schema cannot express is refused with the tool and field it is in. This is
+ * the SDK's second public door (`@tabhub/sdk/describe`), for `hub-plugin`; plugins import
+ * `@tabhub/sdk`.
  */
 import { z } from "zod";
 import type { PluginDefinition, ToolDefinition } from "./plugin.ts";

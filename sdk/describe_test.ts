@@ -1,6 +1,6 @@
 /// <reference lib="deno.ns" />
 import { assert, assertEquals, assertMatch, assertThrows } from "../tests/helpers/assert.ts";
-import { describePlugin, findUnrepresentable, SchemaError } from "./_describe.ts";
+import { describePlugin, findUnrepresentable, SchemaError } from "./describe.ts";
 import { definePlugin, defineTool, type ToolDefinition } from "./plugin.ts";
 import { z } from "./zod.ts";
 

@@ -1,0 +1,12 @@
+/**
+ * The defaults and limits of the DOM methods' inputs (dom.ts), which the page kit also names in its
+ * messages. Kept free of imports so the page bundle (`dom_kit.js`) can use them without zod.
+ */
+
+/** `dom.query` `limit`: elements described by default, and at most. */
+export const QUERY_DEFAULT_LIMIT = 20;
+export const QUERY_MAX_LIMIT = 100;
+
+/** `dom.wait` `timeoutMs`: how long to wait by default, and at most. */
+export const WAIT_DEFAULT_MS = 10_000;
+export const WAIT_MAX_MS = 25_000;
