@@ -12,6 +12,7 @@ import { createPluginCommand } from "./plugin_create.ts";
 import { toolCall, toolList, toolSchema } from "./tool.ts";
 import { auditCommand } from "./audit.ts";
 import { stdioBridge } from "./stdio_bridge.ts";
+import { updateCommand } from "./update.ts";
 
 type Opts = Record<string, unknown>;
 
@@ -85,6 +86,11 @@ export function buildProgram(): Command {
     .option("-f, --follow", "keep printing new lines")
     .option("--plugin <name>", "only lines of this plugin ([plugin:<name>])")
     .action((_o: Opts, cmd: Command) => logsCommand(opts(cmd)));
+
+  program.command("update")
+    .description("install the latest published hub (npm installs; others are told how)")
+    .option("--check", "only report whether a newer version is published")
+    .action((_o: Opts, cmd: Command) => updateCommand(opts(cmd)));
 
   return program;
 }
