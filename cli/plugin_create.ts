@@ -3,17 +3,15 @@
  * `./<name>`. On a terminal it asks for what is missing; otherwise it names the missing flags.
  */
 import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
 import { pluginNameError } from "../protocol/plugin_manifest.ts";
 import { CliError } from "../core/cli_error.ts";
 import { userCwd } from "../core/client_context.ts";
-import {
-  HUB_ROOT,
-  parseDomain,
-  scaffoldFiles,
-  type ScaffoldInput,
-  titleCase,
-} from "./plugin_scaffold.ts";
+import { parseDomain, scaffoldFiles, type ScaffoldInput, titleCase } from "./plugin_scaffold.ts";
 import { isInside } from "../core/allowed_roots.ts";
+
+/** Where this hub's code lives (a checkout, or the installed package); no plugin goes inside. */
+const HUB_ROOT = fileURLToPath(new URL("../", import.meta.url)).replace(/[\\/]$/, "");
 
 export interface CreateOptions {
   domain?: string;
@@ -102,6 +100,15 @@ async function isEmptyOrMissing(dir: string): Promise<boolean> {
   }
 }
 
+/** Whether hub runs from its sources (a checkout), where `hub-plugin` may not be on PATH. */
+async function isCheckout(): Promise<boolean> {
+  try {
+    return (await Deno.stat(join(HUB_ROOT, "plugin_cli", "main.ts"))).isFile;
+  } catch {
+    return false;
+  }
+}
+
 const terminalAsk: Ask = (question, fallback) =>
   prompt(fallback ? `${question} [${fallback}]` : question);
 
@@ -130,7 +137,13 @@ export async function createPluginCommand(name: string | undefined, options: Cre
       "",
       "Next:",
       `  cd ${dir}`,
-      "  deno task build     # builds dist/, registers the plugin, reloads a running hub",
+      "  deno task build     # = hub-plugin build: builds dist/, registers it, reloads a running hub",
+      ...(await isCheckout()
+        ? [
+          `                      # (this hub is a checkout: deno task --cwd ${HUB_ROOT} hub-plugin ` +
+          `build --dir ${dir})`,
+        ]
+        : []),
       "  hub status          # shows the plugin and its tools once a hub runs",
       `  hub config set plugin-permission.${input.name} ask   # tools are off until allowed`,
     ].join("\n"),

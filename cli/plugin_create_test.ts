@@ -1,5 +1,8 @@
-import { assertEquals, assertThrows } from "../tests/helpers/assert.ts";
-import { collectInput } from "./plugin_create.ts";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { assert, assertEquals, assertMatch, assertThrows } from "../tests/helpers/assert.ts";
+import { collectInput, createPluginCommand } from "./plugin_create.ts";
+import { scaffoldFiles } from "./plugin_scaffold.ts";
 import { CliError } from "../core/cli_error.ts";
 
 /** A fake terminal that answers questions in order and records them. */
@@ -57,4 +60,43 @@ Deno.test("on a terminal, flags that were given are not asked for", () => {
 Deno.test("ending input at a prompt cancels", () => {
   const { ask } = answers();
   assertThrows(() => collectInput(undefined, {}, ask), /Cancelled/);
+});
+
+async function readTree(dir: string, prefix = ""): Promise<Record<string, string>> {
+  const files: Record<string, string> = {};
+  for await (const entry of Deno.readDir(join(dir, prefix))) {
+    const path = prefix ? `${prefix}/${entry.name}` : entry.name;
+    if (entry.isDirectory) Object.assign(files, await readTree(dir, path));
+    else files[path] = await Deno.readTextFile(join(dir, path));
+  }
+  return files;
+}
+
+Deno.test("hub plugin create writes the scaffold, naming neither its folder nor hub's", async () => {
+  const cwd = await Deno.makeTempDir({ prefix: "hub-plugin-create-" });
+  const hubRoot = fileURLToPath(new URL("../", import.meta.url)).replace(/\/$/, "");
+  const before = Deno.env.get("INIT_CWD");
+  const log = console.log;
+  const printed: string[] = [];
+  Deno.env.set("INIT_CWD", cwd);
+  console.log = (...args: unknown[]) => printed.push(args.join(" "));
+  try {
+    await createPluginCommand("my-app", { domain: "app.example.com" });
+    const dir = join(cwd, "my-app");
+    const written = await readTree(dir);
+    const input = collectInput("my-app", { domain: "app.example.com" }, undefined);
+    assertEquals(written, scaffoldFiles(input));
+    for (const [file, text] of Object.entries(written)) {
+      for (const path of [cwd, hubRoot, "/tmp", "/work", "/home", "/usr"]) {
+        assert(!text.includes(path), `${file} names the absolute path ${path}`);
+      }
+    }
+    assertMatch(printed.join("\n"), /Created plugin "my-app" in .*my-app\n/);
+    assertMatch(printed.join("\n"), /deno task build +# = hub-plugin build/);
+  } finally {
+    console.log = log;
+    if (before === undefined) Deno.env.delete("INIT_CWD");
+    else Deno.env.set("INIT_CWD", before);
+    await Deno.remove(cwd, { recursive: true });
+  }
 });

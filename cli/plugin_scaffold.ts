@@ -1,9 +1,9 @@
 /**
  * The files of a new plugin project (`hub plugin create`). Pure: returns paths and contents; the
- * command writes them. The scaffold builds as is and has one working example tool.
+ * command writes them. The scaffold builds as is, has one working example tool, and names no path
+ * of this machine: it depends on a version range of `@tabhub/sdk` and runs `hub-plugin` from PATH.
  */
-import { fileURLToPath } from "node:url";
-import { PLUGIN_CLI_PERMISSION_FLAGS } from "./permissions.ts";
+import { sdkRange } from "../protocol/version.ts";
 import { BEGIN, END } from "../core/readme_markers.ts";
 
 export interface ScaffoldInput {
@@ -13,8 +13,10 @@ export interface ScaffoldInput {
   description: string;
 }
 
-/** Where this hub's code lives; the plugin's deno.json points at its SDK and hub-plugin. */
-export const HUB_ROOT = fileURLToPath(new URL("../", import.meta.url)).replace(/\/$/, "");
+/** The SDK package a plugin is written against, and the range a new plugin declares. */
+export const SDK_PACKAGE = "@tabhub/sdk";
+export const SCAFFOLD_SDK_RANGE = sdkRange();
+const ZOD_SPECIFIER = "npm:zod@^4.1.0";
 
 function isIpOrLocal(host: string): boolean {
   return host === "localhost" || /^\d+\.\d+\.\d+\.\d+$/.test(host) || host.startsWith("[");
@@ -55,6 +57,10 @@ function packageJson(input: ScaffoldInput): string {
     type: "module",
     keywords: ["hub-plugin"],
     files: ["dist", "README.md", "package.json"],
+    // Provided by the hub that builds the plugin (hub-plugin bundles its own copy into the
+    // adapter); optional, so installing the plugin never installs the SDK.
+    peerDependencies: { [SDK_PACKAGE]: SCAFFOLD_SDK_RANGE },
+    peerDependenciesMeta: { [SDK_PACKAGE]: { optional: true } },
     hub: {
       displayName: input.displayName,
       description: input.description,
@@ -65,15 +71,16 @@ function packageJson(input: ScaffoldInput): string {
 }
 
 function denoJson(): string {
-  const run = `deno run ${PLUGIN_CLI_PERMISSION_FLAGS.join(" ")} ${HUB_ROOT}/plugin_cli/main.ts`;
   const config = {
-    imports: { "@hub/sdk": `${HUB_ROOT}/sdk/mod.ts`, "zod": "npm:zod@^4.1.0" },
+    // Deno fetches the SDK's types from npm into node_modules/ for the editor and `deno check`.
+    nodeModulesDir: "auto",
+    imports: { [SDK_PACKAGE]: `npm:${SDK_PACKAGE}@${SCAFFOLD_SDK_RANGE}`, "zod": ZOD_SPECIFIER },
     compilerOptions: { lib: ["dom", "dom.iterable", "esnext"] },
     tasks: {
-      build: `${run} build`,
-      watch: `${run} build --watch`,
-      inspect: `${run} inspect`,
-      readme: `${run} readme`,
+      build: "hub-plugin build",
+      watch: "hub-plugin build --watch",
+      inspect: "hub-plugin inspect",
+      readme: "hub-plugin readme",
       check: "deno check src/",
     },
   };
@@ -81,11 +88,11 @@ function denoJson(): string {
 }
 
 function sourceFile(input: ScaffoldInput): string {
-  return `import { definePlugin, defineTool, log, ToolError, z } from "@hub/sdk";
+  return `import { definePlugin, defineTool, log, ToolError, z } from "${SDK_PACKAGE}";
 
 /**
  * ${input.displayName}: tools that run inside ${input.domain} tabs, with the user's session.
- * Docs: ${HUB_ROOT}/docs/plugins.md
+ * Docs: the hub README, section "Plugins", and docs/plugins.md in hub's repository.
  */
 export default definePlugin({
   // Tools run only while this returns true (typically: the user is logged in).
@@ -130,14 +137,31 @@ ${END}
 
 ## Develop
 
-This is a hub plugin. Its tools are in \`src/index.ts\`; the plugin SDK is documented in
-\`docs/plugins.md\` of hub (${HUB_ROOT}).
+This is a hub plugin. Its tools are in \`src/index.ts\`, written with the plugin SDK
+\`${SDK_PACKAGE}\`; the SDK, the \`hub\` field of package.json and publishing are described in the
+hub README (section "Plugins") and in \`docs/plugins.md\` of hub's repository.
 
-- \`deno task build\` (or \`hub-plugin build\`): builds \`dist/\` and reloads a running hub.
+- \`deno task build\` (= \`hub-plugin build\`): builds \`dist/\` and reloads a running hub.
 - \`deno task watch\`: rebuilds on every change.
 - \`deno task inspect\`: shows the built tools.
 - \`deno task readme\`: writes the tool reference above.
-- \`deno task check\`: type-checks the source.
+- \`deno task check\`: type-checks the source against \`${SDK_PACKAGE}\` (Deno fetches it from npm).
+
+The tasks run \`hub-plugin\`, which comes with hub (\`npm i -g @tabhub/hub\`). The build bundles the
+SDK of the hub that builds it into \`dist/adapter.iife.js\`; the \`${SDK_PACKAGE}\` range in deno.json
+and package.json (\`${SCAFFOLD_SDK_RANGE}\`) says which SDK the plugin is written for, and a
+\`hub-plugin\` whose SDK is of another major refuses to build it.
+
+Working on a hub checkout instead of an installed hub? Run the commands from the checkout with
+\`deno task hub-plugin build --dir <this folder>\` (likewise \`inspect\` and \`readme\`), and to
+type-check against the checkout's SDK, map \`"${SDK_PACKAGE}"\` in deno.json to the checkout's
+\`sdk/mod.ts\`.
+
+## Publish
+
+\`deno task build\` and \`deno task readme\`, then \`npm publish\`. Keep the package name
+\`hub-plugin-${input.name}\` (or \`@<scope>/hub-plugin-${input.name}\`): hub finds globally
+installed packages by that name (\`npm i -g hub-plugin-${input.name}\`).
 
 Every tool is off until you allow it: \`hub config set plugin-permission.${input.name} ask\`.
 `;

@@ -7,16 +7,19 @@ import { type ToolEntry, toolListProblem, type ToolsFile } from "../protocol/plu
 import { SDK_VERSION } from "../protocol/version.ts";
 import { writeFileAtomic } from "../core/config/atomic_write.ts";
 import { CliError } from "../core/cli_error.ts";
-import type { PluginDescription } from "../sdk/_describe.ts";
+import type { PluginDescription } from "../sdk/describe.ts";
 import { bundle, SDK_ADAPTER_RUNTIME } from "./bundle.ts";
 import { describeProject } from "./describe.ts";
 import { loadProject, type PluginProject } from "./project.ts";
+import { checkSdkDeclarations, readSdkDeclarations } from "./sdk_range.ts";
 
 export interface BuildResult {
   project: PluginProject;
   tools: ToolEntry[];
   adapterBytes: number;
   durationMs: number;
+  /** Things the author should fix that did not stop the build (an SDK range, an old name). */
+  warnings: string[];
 }
 
 function sameValue(a: unknown, b: unknown): boolean {
@@ -54,6 +57,7 @@ export async function buildPlugin(dir: string): Promise<BuildResult> {
   const started = performance.now();
   const project = await loadProject(dir);
   const { manifest } = project;
+  const warnings = checkSdkDeclarations(await readSdkDeclarations(project.dir));
   const description = await describeProject(project);
   checkDeclared(project, description.declared);
   checkTools(manifest.name, description.tools);
@@ -81,5 +85,6 @@ export async function buildPlugin(dir: string): Promise<BuildResult> {
     tools: description.tools,
     adapterBytes: new TextEncoder().encode(adapter).length,
     durationMs: Math.round(performance.now() - started),
+    warnings,
   };
 }

@@ -13,6 +13,7 @@ function summary(result: BuildResult): string {
 
 async function buildOnce(dir: string): Promise<{ outcome: ReloadOutcome; name: string }> {
   const result = await buildPlugin(dir);
+  for (const warning of result.warnings) console.error(`warning: ${warning}`);
   console.log(summary(result));
   if (await registerLocalPlugin(dir)) {
     console.log(`Registered ${dir} in localPlugins (first build).`);

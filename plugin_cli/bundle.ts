@@ -1,6 +1,8 @@
 /**
- * esbuild for plugins. A plugin's `@hub/sdk` and `zod` imports always resolve to the SDK shipped
- * with this hub-plugin and its zod, so a new plugin builds with no installs of its own.
+ * esbuild for plugins. A plugin's `@tabhub/sdk` and `zod` imports always resolve to the SDK shipped
+ * with this hub-plugin and its zod, so a plugin builds with no installs of its own, and its adapter
+ * runs the SDK of the hub that built it (the range a plugin declares is checked in sdk_range.ts).
+ * `@hub/sdk`, the SDK's name before it was published, still resolves (deprecated).
  */
 import * as esbuild from "esbuild";
 import { fileURLToPath } from "node:url";
@@ -9,12 +11,12 @@ import { CliError } from "../core/cli_error.ts";
 const SDK_DIR = fileURLToPath(new URL("../sdk/", import.meta.url));
 export const SDK_ENTRY = `${SDK_DIR}mod.ts`;
 export const SDK_ADAPTER_RUNTIME = `${SDK_DIR}_adapter.ts`;
-export const SDK_DESCRIBE = `${SDK_DIR}_describe.ts`;
+export const SDK_DESCRIBE = `${SDK_DIR}describe.ts`;
 
 const sdkResolver: esbuild.Plugin = {
   name: "hub-sdk",
   setup(build) {
-    build.onResolve({ filter: /^@hub\/sdk$/ }, () => ({ path: SDK_ENTRY }));
+    build.onResolve({ filter: /^@(tabhub|hub)\/sdk$/ }, () => ({ path: SDK_ENTRY }));
     // One zod for the plugin and the SDK: the one the SDK switched to jitless mode, found the way
     // Deno resolves it for hub itself (node_modules or Deno's npm cache).
     build.onResolve({ filter: /^zod(\/.*)?$/ }, (args) => {

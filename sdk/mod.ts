@@ -1,7 +1,7 @@
 /**
- * The hub plugin SDK. A plugin's entry file imports from "@hub/sdk" and default-exports
- * `definePlugin({...})`; `hub-plugin build` bundles it into an adapter that runs inside matching
- * browser tabs, with the user's session. See docs/plugins.md.
+ * The hub plugin SDK, published as `@tabhub/sdk`. A plugin's entry file imports from
+ * "@tabhub/sdk" and default-exports `definePlugin({...})`; `hub-plugin build` bundles it into an
+ * adapter that runs inside matching browser tabs, with the user's session. See docs/plugins.md.
  *
  * Runs in the page: DOM APIs only, no Deno APIs, no eval.
  */

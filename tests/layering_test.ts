@@ -1,11 +1,14 @@
 /**
  * The layers hold: every import of every source file in the repository is read and checked against
  * the rules of tests/helpers/layering_rules.ts (the layers of docs/architecture.md), and no import
- * cycle exists anywhere. The rules and the import reader are also tested on tiny
- * in-memory examples, so a rule that matches nothing cannot pass unnoticed.
+ * cycle exists anywhere. Relative imports and workspace names (`@tabhub/sdk`,
+ * `@hub/protocol/errors`, from deno.json "workspace" and each member's "exports") both resolve to
+ * files. The rules and the
+ * import reader are also tested on tiny in-memory examples, so a rule that matches nothing cannot
+ * pass unnoticed.
  */
-import { existsSync } from "node:fs";
-import { join, relative, sep } from "node:path";
+import { statSync } from "node:fs";
+import { join, posix, relative, sep } from "node:path";
 import { assert, assertEquals } from "./helpers/assert.ts";
 import { ROOT } from "./helpers/hub_process.ts";
 import { importSpecifiers } from "./helpers/import_scan.ts";
@@ -14,7 +17,11 @@ import {
   type ImportGraph,
   LAYER_RULES,
   layerViolations,
-  resolveRelative,
+  type MemberConfig,
+  resolveImport,
+  SDK_DOORS,
+  type Workspace,
+  workspaceOf,
 } from "./helpers/layering_rules.ts";
 
 const SKIPPED_DIRS = new Set(["node_modules", "dist", ".git", "artifacts"]);
@@ -27,12 +34,26 @@ async function* sourceFiles(dir: string): AsyncGenerator<string> {
   }
 }
 
-/** Import graph of `sources` (repository path → text); only relative specifiers are edges. */
+/** The root deno.json and its workspace members' (tests/fixtures/plugins/test-app has no name). */
+function readWorkspace(): Workspace {
+  const read = (dir: string): MemberConfig & { workspace?: string[] } =>
+    JSON.parse(Deno.readTextFileSync(join(ROOT, dir, "deno.json")));
+  const root = read("");
+  const dirs = (root.workspace ?? []).map((dir) => posix.normalize(dir));
+  return workspaceOf([
+    { dir: "", config: root },
+    ...dirs.map((dir) => ({ dir, config: read(dir) })),
+  ]);
+}
+
+const WORKSPACE = readWorkspace();
+
+/** Import graph of `sources` (repository path → text); only imports of our files are edges. */
 function graphOf(sources: Record<string, string>): ImportGraph {
   const graph: ImportGraph = new Map();
   for (const [file, text] of Object.entries(sources)) {
     const edges = importSpecifiers(text).flatMap((specifier) => {
-      const target = resolveRelative(file, specifier);
+      const target = resolveImport(file, specifier, WORKSPACE);
       return target === undefined ? [] : [{ specifier, target }];
     });
     graph.set(file, edges);
@@ -48,16 +69,21 @@ async function repositoryGraph(): Promise<ImportGraph> {
   return graphOf(sources);
 }
 
+const isFile = (path: string) =>
+  statSync(join(ROOT, path), { throwIfNoEntry: false })?.isFile() === true;
+
 Deno.test("every import in the repository respects the layers", async () => {
   const graph = await repositoryGraph();
   const files = [...graph.keys()];
   for (const dir of ["server/", "extension/src/worker/", "cli/", "core/", "protocol/", "sdk/"]) {
     if (!files.some((f) => f.startsWith(dir))) throw new Error(`read no source file in ${dir}`);
   }
+  assert(graph.has("main.ts"), "read main.ts");
   const edges = [...graph.values()].flat();
-  assert(edges.length > 500, `read only ${edges.length} relative imports`);
+  assert(edges.length > 500, `read only ${edges.length} imports of our files`);
+  assert(edges.some((e) => e.specifier === "@tabhub/sdk"), "read the fixture plugin's @tabhub/sdk");
   const missing = [...graph].flatMap(([file, edges]) =>
-    edges.filter((e) => !graph.has(e.target) && !existsSync(join(ROOT, e.target)))
+    edges.filter((e) => !graph.has(e.target) && !isFile(e.target))
       .map((e) => `${file} → ${e.specifier}`)
   );
   assertEquals(missing, [], "every import read names a file that exists");
@@ -70,64 +96,132 @@ Deno.test("no import cycle among the repository's files, tests included", async 
   assertEquals(cycles, [], `import cycles:\n${cycles.join("\n")}`);
 });
 
-/** One import that each rule must refuse, and one like it that it must allow. */
-const RULE_EXAMPLES: Record<string, { bad: [string, string]; good: [string, string] }> = {
+Deno.test("workspace names resolve to the files their members export", () => {
+  const resolve = (specifier: string) => resolveImport("cli/x.ts", specifier, WORKSPACE);
+  assertEquals(resolve("@tabhub/sdk"), "sdk/mod.ts");
+  assertEquals(resolve("@tabhub/sdk/describe"), "sdk/describe.ts");
+  assertEquals(resolve("@hub/protocol/errors"), "protocol/errors.ts");
+  assertEquals(resolve("@hub/extension"), "extension/src/worker/background.ts");
+  assertEquals(resolve("@hub/hub"), "main.ts");
+  assertEquals(resolve("@hub/protocol/rpc"), "protocol/rpc", "not exported: no file, so missing");
+  assertEquals(isFile(resolve("@hub/protocol/rpc")!), false);
+  for (const external of ["npm:zod", "node:path", "zod", "@modelcontextprotocol/sdk"]) {
+    assertEquals(resolve(external), undefined, external);
+  }
+});
+
+Deno.test("the SDK's doors in the layering rules are the exports of sdk/deno.json", () => {
+  const exported = [...WORKSPACE.exports].filter(([name]) => /^@tabhub\/sdk(\/|$)/.test(name));
+  assertEquals([...SDK_DOORS].sort(), exported.map(([, file]) => file).sort());
+});
+
+type Example = [from: string, specifier: string];
+
+/** Imports that each rule must refuse, and ones like them that no rule refuses. */
+const RULE_EXAMPLES: Record<string, { bad: Example[]; good: Example[] }> = {
   "server/ and extension/ never import each other": {
-    bad: ["server/calls/x.ts", "../../extension/src/worker/y.ts"],
-    good: ["server/calls/x.ts", "../../protocol/y.ts"],
-  },
-  "cli/ and plugin_cli/ never import each other": {
-    bad: ["plugin_cli/x.ts", "../cli/y.ts"],
-    good: ["plugin_cli/x.ts", "../core/y.ts"],
+    bad: [["server/calls/x.ts", "../../extension/src/worker/y.ts"], [
+      "server/x.ts",
+      "@hub/extension",
+    ]],
+    good: [["server/calls/x.ts", "../../protocol/y.ts"]],
   },
   "protocol/ imports nothing of ours outside protocol/": {
-    bad: ["protocol/x.ts", "../core/y.ts"],
-    good: ["protocol/x.ts", "./y.ts"],
+    bad: [["protocol/x.ts", "../core/y.ts"], ["protocol/x.ts", "@tabhub/sdk"]],
+    good: [["protocol/x.ts", "./y.ts"], ["protocol/x.ts", "@hub/protocol/errors"]],
   },
   "sdk/ imports only sdk/ and protocol/": {
-    bad: ["sdk/x.ts", "../core/y.ts"],
-    good: ["sdk/x.ts", "../protocol/y.ts"],
+    bad: [["sdk/x.ts", "../core/y.ts"]],
+    good: [["sdk/x.ts", "../protocol/y.ts"], ["sdk/x.ts", "./_state.ts"]],
   },
   "core/ imports only core/ and protocol/": {
-    bad: ["core/config/x.ts", "../../server/y.ts"],
-    good: ["core/config/x.ts", "../../protocol/y.ts"],
+    bad: [["core/config/x.ts", "../../server/y.ts"]],
+    good: [["core/config/x.ts", "../../protocol/y.ts"]],
   },
   "server/ imports only server/, core/ and protocol/": {
-    bad: ["server/x.ts", "../cli/y.ts"],
-    good: ["server/x.ts", "../core/y.ts"],
+    bad: [["server/x.ts", "../cli/y.ts"], ["server/x.ts", "@tabhub/sdk"]],
+    good: [["server/x.ts", "../core/y.ts"]],
   },
-  "cli/ reaches server/ only through server/mod.ts": {
-    bad: ["cli/x.ts", "../server/hub.ts"],
-    good: ["cli/x.ts", "../server/mod.ts"],
+  "cli/ imports only cli/, server/mod.ts, core/ and protocol/": {
+    bad: [
+      ["cli/x.ts", "../server/hub.ts"],
+      ["cli/x.ts", "../plugin_cli/y.ts"],
+      ["cli/x.ts", "../sdk/mod.ts"],
+      ["cli/x.ts", "@tabhub/sdk"],
+      ["cli/x.ts", "@hub/extension"],
+      ["cli/x.ts", "../main.ts"],
+    ],
+    good: [
+      ["cli/x.ts", "../server/mod.ts"],
+      ["cli/x.ts", "../core/y.ts"],
+      ["cli/x.ts", "@hub/protocol/errors"],
+      ["cli/x.ts", "./y.ts"],
+    ],
   },
-  "plugin_cli/ imports neither server/ nor cli/": {
-    bad: ["plugin_cli/x.ts", "../server/mod.ts"],
-    good: ["plugin_cli/x.ts", "../sdk/y.ts"],
+  "plugin_cli/ imports only plugin_cli/, core/, protocol/ and the SDK's doors": {
+    bad: [
+      ["plugin_cli/x.ts", "../server/mod.ts"],
+      ["plugin_cli/x.ts", "../cli/y.ts"],
+      ["plugin_cli/x.ts", "../sdk/plugin.ts"],
+      ["plugin_cli/x.ts", "../extension/src/worker/y.ts"],
+    ],
+    good: [
+      ["plugin_cli/x.ts", "../sdk/mod.ts"],
+      ["plugin_cli/x.ts", "../sdk/describe.ts"],
+      ["plugin_cli/x.ts", "@tabhub/sdk/describe"],
+      ["plugin_cli/x.ts", "../core/y.ts"],
+      ["plugin_cli/x.ts", "../protocol/y.ts"],
+    ],
+  },
+  "main.ts imports only cli/, core/ and protocol/": {
+    bad: [["main.ts", "./server/mod.ts"], ["main.ts", "./plugin_cli/main.ts"], [
+      "main.ts",
+      "@tabhub/sdk",
+    ]],
+    good: [["main.ts", "./cli/program.ts"], ["main.ts", "./core/run_program.ts"]],
   },
   "extension/ imports only extension/ and protocol/": {
-    bad: ["extension/src/panel/x.ts", "../../../core/y.ts"],
-    good: ["extension/src/panel/x.ts", "../../../protocol/y.ts"],
+    bad: [["extension/src/panel/x.ts", "../../../core/y.ts"]],
+    good: [["extension/src/panel/x.ts", "../../../protocol/y.ts"]],
   },
   "extension page/, panel/ and shared/ never import worker/": {
-    bad: ["extension/src/page/x.ts", "../worker/y.ts"],
-    good: ["extension/src/page/x.ts", "../shared/y.ts"],
+    bad: [["extension/src/page/x.ts", "../worker/y.ts"]],
+    good: [["extension/src/page/x.ts", "../shared/y.ts"]],
   },
   "extension shared/ imports neither page/ nor panel/": {
-    bad: ["extension/src/shared/x.ts", "../panel/y.ts"],
-    good: ["extension/src/shared/x.ts", "../../../protocol/y.ts"],
+    bad: [["extension/src/shared/x.ts", "../panel/y.ts"]],
+    good: [["extension/src/shared/x.ts", "../../../protocol/y.ts"]],
+  },
+  "a _ file is private to its folder (and to test files of its top folder)": {
+    bad: [
+      ["plugin_cli/x.ts", "../sdk/_describe.ts"],
+      ["server/calls/x.ts", "../plugins/_test_registry.ts"],
+      ["extension/src/worker/browser_methods/x.ts", "../_test_fixtures.ts"],
+      ["server/x_test.ts", "../extension/src/worker/_test_fixtures.ts"],
+      ["tests/x_test.ts", "../sdk/_adapter.ts"],
+    ],
+    good: [
+      ["sdk/x.ts", "./_adapter.ts"],
+      ["extension/src/worker/browser_methods/x_test.ts", "../_test_fixtures.ts"],
+      ["extension/src/worker/browser_methods/x.ts", "./_parsed_input.ts"],
+      ["server/calls/x_test.ts", "../plugins/_test_registry.ts"],
+      ["bench/x.ts", "./_stats.ts"],
+    ],
   },
 };
 
-Deno.test("each layer rule refuses its bad import and allows its neighbour", () => {
+Deno.test("each layer rule refuses its bad imports and allows their neighbours", () => {
   assertEquals(Object.keys(RULE_EXAMPLES).sort(), LAYER_RULES.map((r) => r.name).sort());
   for (const rule of LAYER_RULES) {
     const { bad, good } = RULE_EXAMPLES[rule.name];
-    const graph = graphOf({ [bad[0]]: `import { y } from "${bad[1]}";` });
-    assertEquals(layerViolations(graph, [rule]), [
-      { rule: rule.name, from: bad[0], specifier: bad[1] },
-    ]);
-    const fine = graphOf({ [good[0]]: `export * from "${good[1]}";` });
-    assertEquals(layerViolations(fine), [], `${good.join(" → ")} is allowed`);
+    for (const [from, specifier] of bad) {
+      const graph = graphOf({ [from]: `import { y } from "${specifier}";` });
+      assertEquals(layerViolations(graph, [rule]), [{ rule: rule.name, from, specifier }]);
+    }
+    for (const [from, specifier] of good) {
+      const fine = graphOf({ [from]: `export * from "${specifier}";` });
+      assertEquals(layerViolations(fine), [], `${from} → ${specifier} is allowed`);
+    }
   }
 });
 

@@ -6,7 +6,7 @@
  */
 import { join } from "node:path";
 import { assert, assertEquals, assertMatch } from "./helpers/assert.ts";
-import { exists, runHub, startHub, withTempDir } from "./helpers/hub_process.ts";
+import { exists, ROOT, runHub, startHub, withTempDir } from "./helpers/hub_process.ts";
 import { health, listTools, readConfig } from "./helpers/hub_api.ts";
 import { runPluginCli, simplePluginSource, writePluginProject } from "./helpers/plugin_cli.ts";
 import { SDK_VERSION } from "../protocol/version.ts";
@@ -39,7 +39,14 @@ Deno.test("hub plugin create: the scaffold type-checks, builds, registers and lo
     assertEquals(pkg.hub.urlPatterns, ["*://app.example.com/*", "*://*.app.example.com/*"]);
     assertEquals(pkg.hub.displayName, "My App");
 
-    // The scaffold's deno.json maps @hub/sdk, so the source type-checks with no installs.
+    // The scaffold maps @tabhub/sdk to a range on npm (a test cannot publish it there), so point
+    // it at this checkout's SDK, as its README tells contributors on a checkout to do.
+    const denoJsonPath = join(dir, "deno.json");
+    const scaffoldDenoJson = await Deno.readTextFile(denoJsonPath);
+    const denoJson = JSON.parse(scaffoldDenoJson);
+    assertMatch(denoJson.imports["@tabhub/sdk"], /^npm:@tabhub\/sdk@\^\d+\.\d+$/);
+    denoJson.imports["@tabhub/sdk"] = join(ROOT, "sdk", "mod.ts");
+    await Deno.writeTextFile(denoJsonPath, JSON.stringify(denoJson, null, 2));
     const check = await new Deno.Command(Deno.execPath(), {
       args: ["check", "--quiet", "src/index.ts"],
       cwd: dir,
@@ -48,10 +55,13 @@ Deno.test("hub plugin create: the scaffold type-checks, builds, registers and lo
       stderr: "piped",
     }).output();
     assertEquals(check.code, 0, new TextDecoder().decode(check.stderr));
+    // The build checks the scaffold's own range against the SDK it bundles.
+    await Deno.writeTextFile(denoJsonPath, scaffoldDenoJson);
 
     const built = await runPluginCli(["build", "--dir", dir], { configDir });
     assertEquals(built.code, 0, built.stderr);
     assertMatch(built.stdout, /Built my-app 0\.1\.0: 1 tool/);
+    assert(!built.stderr.includes("warning:"), built.stderr);
     assertMatch(built.stdout, /Registered .*my-app in localPlugins/);
     assertMatch(built.stdout, /No hub answered on 127\.0\.0\.1:\d+/);
     assert(await exists(join(dir, "dist", "tools.json")));
@@ -172,7 +182,7 @@ interface Refusal {
   expect: RegExp[];
 }
 
-const SCHEDULE_SOURCE = `import { definePlugin, defineTool, z } from "@hub/sdk";
+const SCHEDULE_SOURCE = `import { definePlugin, defineTool, z } from "@tabhub/sdk";
 export default definePlugin({
   tools: [defineTool({
     name: "schedule",

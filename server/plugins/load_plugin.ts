@@ -14,7 +14,7 @@ import {
   toolListProblem,
   TOOLS_FILE,
 } from "../../protocol/plugin_manifest.ts";
-import { SDK_VERSION } from "../../protocol/version.ts";
+import { SDK_VERSION, sdkCompatLine } from "../../protocol/version.ts";
 import { readJsonFile } from "../../core/config/json_file.ts";
 import type { Candidate } from "./discover.ts";
 
@@ -33,12 +33,6 @@ const MAX_ICON_BYTES = 64 * 1024;
 async function sha256Hex(data: Uint8Array): Promise<string> {
   const digest = await crypto.subtle.digest("SHA-256", data as Uint8Array<ArrayBuffer>);
   return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
-}
-
-/** Major version for compatibility: `1.4.2` → "1", `0.3.1` → "0.3" (0.x minors may break). */
-function compatKey(version: string): string {
-  const [major, minor] = version.split(".");
-  return major === "0" ? `0.${minor}` : major;
 }
 
 function rebuildHint(candidate: Candidate): string {
@@ -110,7 +104,7 @@ export async function loadPlugin(candidate: Candidate): Promise<LoadedPlugin> {
         `says ${manifest.name} ${manifest.version}; ${hint}`,
     );
   }
-  if (compatKey(toolsFile.sdkVersion) !== compatKey(SDK_VERSION)) {
+  if (sdkCompatLine(toolsFile.sdkVersion) !== sdkCompatLine(SDK_VERSION)) {
     throw new Error(
       `built with plugin SDK ${toolsFile.sdkVersion}, but this hub speaks SDK ${SDK_VERSION}; ` +
         `${candidate.source === "local" ? hint : "update hub or the plugin"}`,

@@ -1,6 +1,7 @@
 /**
  * The layering of the repository as checkable rules over an import graph (file → the files it
- * imports, paths relative to the repository root, `/`-separated), and a search for import cycles.
+ * imports, paths relative to the repository root, `/`-separated; relative imports and workspace
+ * names such as `@tabhub/sdk` both resolve to files), and a search for import cycles.
  * docs/architecture.md describes the layers; tests/layering_test.ts applies these rules to the
  * real tree and to small examples.
  */
@@ -17,6 +18,8 @@ export interface LayerRule {
   name: string;
   /** True when `from` importing `to` breaks the rule. */
   forbids(from: string, to: string): boolean;
+  /** The rule holds for test files too (most rules let tests import across layers). */
+  coversTests?: boolean;
 }
 
 export interface Violation {
@@ -27,7 +30,16 @@ export interface Violation {
 
 const under = (path: string, ...dirs: string[]) => dirs.some((d) => path.startsWith(`${d}/`));
 
+/** The top folder a path is in (its layer), or "" for a file at the root. */
+const layerOf = (path: string) => path.includes("/") ? path.slice(0, path.indexOf("/")) : "";
+
+/** A file whose name starts with `_` is private to its folder. */
+const isPrivate = (path: string) => posix.basename(path).startsWith("_");
+
 const EXT = "extension/src";
+
+/** The SDK's public doors (sdk/deno.json "exports"); the layering test checks they agree. */
+export const SDK_DOORS = ["sdk/mod.ts", "sdk/describe.ts"];
 
 export const LAYER_RULES: LayerRule[] = [
   {
@@ -35,12 +47,6 @@ export const LAYER_RULES: LayerRule[] = [
     forbids: (from, to) =>
       (under(from, "server") && under(to, "extension")) ||
       (under(from, "extension") && under(to, "server")),
-  },
-  {
-    name: "cli/ and plugin_cli/ never import each other",
-    forbids: (from, to) =>
-      (under(from, "cli") && under(to, "plugin_cli")) ||
-      (under(from, "plugin_cli") && under(to, "cli")),
   },
   {
     name: "protocol/ imports nothing of ours outside protocol/",
@@ -59,12 +65,19 @@ export const LAYER_RULES: LayerRule[] = [
     forbids: (from, to) => under(from, "server") && !under(to, "server", "core", "protocol"),
   },
   {
-    name: "cli/ reaches server/ only through server/mod.ts",
-    forbids: (from, to) => under(from, "cli") && under(to, "server") && to !== "server/mod.ts",
+    name: "cli/ imports only cli/, server/mod.ts, core/ and protocol/",
+    forbids: (from, to) =>
+      under(from, "cli") && !under(to, "cli", "core", "protocol") && to !== "server/mod.ts",
   },
   {
-    name: "plugin_cli/ imports neither server/ nor cli/",
-    forbids: (from, to) => under(from, "plugin_cli") && under(to, "server", "cli"),
+    name: "plugin_cli/ imports only plugin_cli/, core/, protocol/ and the SDK's doors",
+    forbids: (from, to) =>
+      under(from, "plugin_cli") && !under(to, "plugin_cli", "core", "protocol") &&
+      !SDK_DOORS.includes(to),
+  },
+  {
+    name: "main.ts imports only cli/, core/ and protocol/",
+    forbids: (from, to) => from === "main.ts" && !under(to, "cli", "core", "protocol"),
   },
   {
     name: "extension/ imports only extension/ and protocol/",
@@ -79,6 +92,13 @@ export const LAYER_RULES: LayerRule[] = [
     name: "extension shared/ imports neither page/ nor panel/",
     forbids: (from, to) => under(from, `${EXT}/shared`) && under(to, `${EXT}/page`, `${EXT}/panel`),
   },
+  {
+    name: "a _ file is private to its folder (and to test files of its top folder)",
+    coversTests: true,
+    forbids: (from, to) =>
+      isPrivate(to) && posix.dirname(from) !== posix.dirname(to) &&
+      !(isTestFile(from) && layerOf(from) === layerOf(to)),
+  },
 ];
 
 /** Tests, benches and test files beside the sources may import across layers. */
@@ -86,13 +106,13 @@ export function isTestFile(path: string): boolean {
   return under(path, "tests", "bench") || path.endsWith("_test.ts");
 }
 
-/** Every import of a non-test file that breaks one of `rules`. */
+/** Every import that breaks one of `rules` (test files only against the rules that cover them). */
 export function layerViolations(graph: ImportGraph, rules = LAYER_RULES): Violation[] {
   const found: Violation[] = [];
   for (const [from, edges] of graph) {
-    if (isTestFile(from)) continue;
+    const applying = isTestFile(from) ? rules.filter((r) => r.coversTests) : rules;
     for (const { specifier, target } of edges) {
-      for (const rule of rules) {
+      for (const rule of applying) {
         if (rule.forbids(from, target)) found.push({ rule: rule.name, from, specifier });
       }
     }
@@ -100,10 +120,61 @@ export function layerViolations(graph: ImportGraph, rules = LAYER_RULES): Violat
   return found;
 }
 
-/** The path `specifier` (relative) names from `from`; undefined for a package or URL. */
-export function resolveRelative(from: string, specifier: string): string | undefined {
-  if (!specifier.startsWith("./") && !specifier.startsWith("../")) return undefined;
-  return posix.normalize(posix.join(posix.dirname(from), specifier));
+/** A workspace member's deno.json, as far as resolving its name goes. */
+export interface MemberConfig {
+  name?: string;
+  exports?: string | Record<string, string>;
+}
+
+/** The workspace's import names: each member's folder, and each exported name's file. */
+export interface Workspace {
+  /** Member name (`@hub/protocol`) → its folder ("" for the root). */
+  members: Map<string, string>;
+  /** Exported name (`@tabhub/sdk`, `@hub/protocol/errors`) → the file it names. */
+  exports: Map<string, string>;
+}
+
+/**
+ * The import names of workspace members (`dir`: the member's folder, "" for the root): its name for
+ * its "." export, and name + subpath for each other export.
+ */
+export function workspaceOf(members: { dir: string; config: MemberConfig }[]): Workspace {
+  const workspace: Workspace = { members: new Map(), exports: new Map() };
+  for (const { dir, config } of members) {
+    if (!config.name) continue;
+    workspace.members.set(config.name, dir);
+    const exports = typeof config.exports === "string" ? { ".": config.exports } : config.exports;
+    for (const [subpath, file] of Object.entries(exports ?? {})) {
+      workspace.exports.set(posix.join(config.name, subpath), posix.join(dir, file));
+    }
+  }
+  return workspace;
+}
+
+const NO_WORKSPACE: Workspace = { members: new Map(), exports: new Map() };
+
+/**
+ * The repository path `specifier` names from `from`: a relative path, or a workspace name
+ * (`workspace`); undefined for anything else (npm:, node:, packages of the import map). A subpath
+ * a member does not export resolves to the bare path in its folder, which is no file, so the
+ * import reads as missing.
+ */
+export function resolveImport(
+  from: string,
+  specifier: string,
+  workspace = NO_WORKSPACE,
+): string | undefined {
+  if (specifier.startsWith("./") || specifier.startsWith("../")) {
+    return posix.normalize(posix.join(posix.dirname(from), specifier));
+  }
+  const exported = workspace.exports.get(specifier);
+  if (exported !== undefined) return exported;
+  for (const [name, dir] of workspace.members) {
+    if (specifier.startsWith(`${name}/`)) {
+      return posix.join(dir, specifier.slice(name.length + 1));
+    }
+  }
+  return undefined;
 }
 
 /**

@@ -177,7 +177,7 @@ export function simplePluginSource(toolNames: string[]): string {
       handle: ({ text }) => ({ text }),
     }),`
   ).join("\n");
-  return `import { definePlugin, defineTool, z } from "@hub/sdk";
+  return `import { definePlugin, defineTool, z } from "@tabhub/sdk";
 
 export default definePlugin({
   tools: [
