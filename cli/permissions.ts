@@ -10,6 +10,9 @@
  * - run: `npm` (plugin installs), `deno` (background start), `kill` and `ps` (`hub stop`).
  *
  * `INIT_CWD` is the folder `deno task` was started from (relative paths resolve against it).
+ * `HUB_INSTALL=npm` and `HUB_NPM_PACKAGE_DIR` are set by the npm wrapper: how hub was installed
+ * and where, so that `hub update` can update that install. `HUB_NPM_ROOT` (also set by the
+ * wrapper) is the node_modules folder it is installed in, where plugin discovery looks.
  */
 export const HUB_ENV_VARS = [
   "HUB_CONFIG_DIR",
@@ -23,6 +26,9 @@ export const HUB_ENV_VARS = [
   "DO_NOT_TRACK",
   "HUB_TELEMETRY_DEBUG",
   "HUB_BACKGROUND",
+  "HUB_INSTALL",
+  "HUB_NPM_PACKAGE_DIR",
+  "HUB_NPM_ROOT",
   "HOME",
   "USERPROFILE",
   "TMPDIR",

@@ -1,6 +1,7 @@
 import { assertEquals } from "../tests/helpers/assert.ts";
 import { HUB_PERMISSION_FLAGS, PLUGIN_CLI_PERMISSION_FLAGS } from "./permissions.ts";
 import { taskPermissionFlags } from "../tests/helpers/hub_process.ts";
+import { flagMismatches, permissionFlagsOf, readmeMismatches } from "../npm/permission_flags.ts";
 
 Deno.test("deno.json tasks run hub with exactly HUB_PERMISSION_FLAGS", () => {
   const denoJson = JSON.parse(Deno.readTextFileSync(new URL("../deno.json", import.meta.url)));
@@ -28,4 +29,32 @@ Deno.test("deno.json tasks run hub-plugin with exactly PLUGIN_CLI_PERMISSION_FLA
     const flags = PLUGIN_CLI_PERMISSION_FLAGS.join(" ");
     assertEquals(command.includes(` ${flags} `), true, `task ${task}: ${command}`);
   }
+});
+
+Deno.test("every task that runs hub or hub-plugin has exactly their flags, nothing more", () => {
+  const denoJson = JSON.parse(Deno.readTextFileSync(new URL("../deno.json", import.meta.url)));
+  assertEquals(flagMismatches(denoJson.tasks), []);
+  const start = denoJson.tasks.start.replace(" main.ts", " --allow-sys main.ts");
+  assertEquals(permissionFlagsOf(start).at(-1), "--allow-sys");
+  const lines = flagMismatches({ ...denoJson.tasks, start });
+  assertEquals(lines, [
+    'deno.json task "start": has "--allow-sys" where cli/permissions.ts has "(nothing)"',
+  ]);
+});
+
+Deno.test("the npm wrapper's launchers may read the variables they set", () => {
+  for (const name of ["HUB_INSTALL", "HUB_NPM_PACKAGE_DIR", "HUB_NPM_ROOT"]) {
+    assertEquals(
+      HUB_PERMISSION_FLAGS.some((f) =>
+        f.startsWith("--allow-env=") && f.split(/[=,]/).includes(name)
+      ),
+      true,
+      name,
+    );
+  }
+});
+
+Deno.test("the README's deno install commands use exactly these flags", () => {
+  const readme = Deno.readTextFileSync(new URL("../README.md", import.meta.url));
+  assertEquals(readmeMismatches(readme), []);
 });

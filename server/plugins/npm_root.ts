@@ -1,14 +1,32 @@
-/** Finds the global npm package folder (`npm root -g`), where plugin packages are installed. */
+/**
+ * Finds the global npm package folder, where plugin packages are installed: the one the npm
+ * wrapper (`@tabhub/hub`) was installed in (`HUB_NPM_ROOT`, set by its launcher), else
+ * `npm root -g`.
+ */
 
 export type NpmRoot = () => Promise<string>;
 
+/** `HUB_NPM_ROOT` when it is set and hub may read it (an older permission set may not allow it). */
+export function npmRootFromEnv(): string | undefined {
+  const allowed = Deno.permissions.querySync({ name: "env", variable: "HUB_NPM_ROOT" });
+  return allowed.state === "granted"
+    ? Deno.env.get("HUB_NPM_ROOT")?.trim() || undefined
+    : undefined;
+}
+
 /**
- * Runs `npm root -g` once and remembers a successful answer; a failure is thrown each time (with
- * what to do), so a later reload can succeed after npm is fixed.
+ * The folder `fromEnv` names, else the answer of `npm root -g`, run once and remembered when it
+ * succeeds; a failure is thrown each time (with what to do), so a later reload can succeed after
+ * npm is fixed.
  */
-export function npmRootFinder(run: (args: string[]) => Promise<string> = runNpm): NpmRoot {
+export function npmRootFinder(
+  run: (args: string[]) => Promise<string> = runNpm,
+  fromEnv: () => string | undefined = npmRootFromEnv,
+): NpmRoot {
   let cached: string | undefined;
   return async () => {
+    const given = fromEnv();
+    if (given) return given;
     if (cached) return cached;
     const out = (await run(["root", "-g"])).trim();
     if (!out) throw new Error('"npm root -g" printed nothing');
