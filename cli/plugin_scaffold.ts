@@ -74,6 +74,9 @@ function denoJson(): string {
   const config = {
     // Deno fetches the SDK's types from npm into node_modules/ for the editor and `deno check`.
     nodeModulesDir: "auto",
+    // Deno waits 24 hours before it takes a newly published npm version; the SDK is exempt, so a
+    // plugin builds on the day of an SDK release (zod keeps the wait).
+    minimumDependencyAge: { age: "P1D", exclude: [`npm:${SDK_PACKAGE}`] },
     imports: { [SDK_PACKAGE]: `npm:${SDK_PACKAGE}@${SCAFFOLD_SDK_RANGE}`, "zod": ZOD_SPECIFIER },
     compilerOptions: { lib: ["dom", "dom.iterable", "esnext"] },
     tasks: {

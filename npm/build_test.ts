@@ -5,7 +5,7 @@
  * and no network for Deno: `--version`, and `hub start --background` / `status` / `stop`.
  */
 import { join } from "node:path";
-import { assert, assertEquals } from "../tests/helpers/assert.ts";
+import { assert, assertEquals, assertRejects } from "../tests/helpers/assert.ts";
 import { VERSION } from "../protocol/version.ts";
 import { buildHubPackage, type BuildResult, ROOT } from "./build.ts";
 import { flagMismatches, wrapperFlags } from "./permission_flags.ts";
@@ -185,4 +185,17 @@ Deno.test({
       await Deno.remove(tmp, { recursive: true });
     }
   },
+});
+
+Deno.test("npm package: a version that is not semver is refused before anything is built", async () => {
+  const tmp = await Deno.makeTempDir({ prefix: "hub_npm_package_" });
+  try {
+    await assertRejects(
+      () => buildHubPackage({ outDir: join(tmp, "package"), version: "0.2" }),
+      /Cannot build the npm package as version "0\.2": not a semver version/,
+    );
+    assertEquals([...Deno.readDirSync(tmp)], []);
+  } finally {
+    await Deno.remove(tmp, { recursive: true });
+  }
 });
