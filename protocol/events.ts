@@ -4,6 +4,13 @@
  * docs/protocol.md. Unknown fields are ignored on receipt, so either side may add fields later.
  */
 import { z } from "zod";
+import {
+  installResultSchema,
+  packageProgressSchema,
+  removeResultSchema,
+  searchResultSchema,
+  updateCheckSchema,
+} from "./packages.ts";
 import { isPlainObject } from "./plain_object.ts";
 import { boundedList } from "./clip.ts";
 import { ERROR_CATEGORIES } from "./errors.ts";
@@ -64,6 +71,14 @@ export const syncPluginSchema = z.object({
   /** The installed version differs from the reviewed one: permissions were reset to off. */
   needsReview: z.boolean(),
   tools: z.array(syncToolSchema),
+  /** Where the plugin comes from: a global npm package or a local folder. */
+  source: z.enum(["npm", "local"]).optional(),
+  /** npm plugins: the package name (`hub-plugin-x`, `@scope/hub-plugin-x`). */
+  packageName: z.string().optional(),
+  /** Local plugins: the folder (the side panel's "Open folder"). */
+  dir: z.string().optional(),
+  /** The plugin's settings fields (`hub.configSchema`), for the side panel's settings form. */
+  configSchema: z.record(z.string(), z.unknown()).optional(),
 });
 
 export const dispatchResultSchema = z.union([
@@ -86,8 +101,11 @@ export const SERVER_METHODS = {
       /** Default permission of the browser tools (`permissions.browser.permission`). */
       browserPermission: permission,
       disabledBrowserTools: z.array(z.string()),
+      /** What the last plugin update check found (absent before the first one). */
+      updates: updateCheckSchema.optional(),
     }),
   },
+  "plugin.progress": { type: "notification", params: packageProgressSchema },
   "plugin.update": { type: "notification", params: z.object({ plugin: syncPluginSchema }) },
   "plugin.uninstall": {
     type: "request",
@@ -212,27 +230,39 @@ export const EXTENSION_METHODS = {
   },
   "plugin.search": {
     type: "request",
-    params: z.object({ query: z.string().optional() }),
-    result: z.unknown(),
+    params: z.object({ query: z.string().max(200).optional() }),
+    result: searchResultSchema,
   },
   "plugin.install": {
     type: "request",
-    params: z.object({ name: z.string() }),
-    result: z.unknown(),
+    params: z.object({ name: z.string().min(1).max(214) }),
+    result: installResultSchema,
   },
   "plugin.updateFromRegistry": {
     type: "request",
-    params: z.object({ name: z.string() }),
-    result: z.unknown(),
+    params: z.object({ name: z.string().min(1).max(214) }),
+    result: installResultSchema,
   },
-  "plugin.remove": { type: "request", params: z.object({ name: z.string() }), result: z.unknown() },
-  "plugin.checkUpdates": { type: "request", params: z.object({}).optional(), result: z.unknown() },
+  "plugin.remove": {
+    type: "request",
+    params: z.object({ name: z.string().min(1).max(214) }),
+    result: removeResultSchema,
+  },
+  "plugin.checkUpdates": {
+    type: "request",
+    params: z.object({}).optional(),
+    result: updateCheckSchema,
+  },
   "plugin.removeBySpecifier": {
     type: "request",
-    params: z.object({ specifier: z.string() }),
-    result: z.unknown(),
+    params: z.object({ specifier: z.string().min(1).max(214) }),
+    result: removeResultSchema,
   },
-  "folder.open": { type: "request", params: z.object({ path: z.string() }), result: z.unknown() },
+  "folder.open": {
+    type: "request",
+    params: z.object({ path: z.string().min(1).max(4096) }),
+    result: z.object({ opened: z.string() }),
+  },
   "confirmation.response": {
     type: "notification",
     params: z.object({

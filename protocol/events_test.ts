@@ -28,11 +28,33 @@ Deno.test("every method has a type of request or notification and a zod params s
   }
 });
 
+/**
+ * The methods of one direction as docs/protocol.md lists them: each row of the table under
+ * `heading` whose first cell names methods in backticks, with the type in its second cell.
+ */
+function documentedMethods(heading: string): Record<string, string> {
+  const doc = Deno.readTextFileSync(new URL("../docs/protocol.md", import.meta.url));
+  const start = doc.indexOf(`\n## ${heading}\n`);
+  assert(start >= 0, `docs/protocol.md has a section "${heading}"`);
+  const end = doc.indexOf("\n## ", start + 1);
+  const methods: Record<string, string> = {};
+  for (const line of doc.slice(start, end === -1 ? undefined : end).split("\n")) {
+    const cells = line.split(/(?<!\\)\|/).map((c) => c.trim());
+    if (cells.length < 4 || !cells[1].startsWith("`")) continue;
+    for (const [, name] of cells[1].matchAll(/`([^`]+)`/g)) methods[name] = cells[2];
+  }
+  return methods;
+}
+
 Deno.test("the method tables match the documented event lists (docs/protocol.md) and their request/notification types", () => {
   const typeOf = (table: Record<string, { type: string }>) =>
     Object.fromEntries(Object.entries(table).map(([m, s]) => [m, s.type]));
+  const sorted = (o: Record<string, string>) => Object.fromEntries(Object.entries(o).sort());
+  assertEquals(sorted(documentedMethods("Hub → extension")), sorted(typeOf(SERVER_METHODS)));
+  assertEquals(sorted(documentedMethods("Extension → hub")), sorted(typeOf(EXTENSION_METHODS)));
   assertEquals(typeOf(SERVER_METHODS), {
     "sync.full": "notification",
+    "plugin.progress": "notification",
     "plugin.update": "notification",
     "plugin.uninstall": "request",
     "plugins.changed": "notification",
@@ -63,6 +85,38 @@ Deno.test("the method tables match the documented event lists (docs/protocol.md)
     "confirmation.response": "notification",
     ping: "notification",
   });
+});
+
+Deno.test("the package payloads parse: progress, search, install, remove, updates in sync.full", () => {
+  const progress = { operation: "install", name: "demo", message: "Installing", done: false };
+  assertEquals(SERVER_METHODS["plugin.progress"].params.parse(progress), progress);
+  const search = {
+    query: "mail",
+    packages: [{ name: "hub-plugin-mail", version: "1.0.0", official: false }],
+  };
+  assertEquals(EXTENSION_METHODS["plugin.search"].result.parse(search), search);
+  const installed = {
+    name: "hub-plugin-mail",
+    plugin: "mail",
+    version: "1.1.0",
+    previousVersion: "1.0.0",
+  };
+  assertEquals(EXTENSION_METHODS["plugin.updateFromRegistry"].result.parse(installed), installed);
+  const removed = { name: "hub-plugin-mail", uninstalled: true, localPluginsRemoved: [] };
+  assertEquals(EXTENSION_METHODS["plugin.removeBySpecifier"].result.parse(removed), removed);
+  assertEquals(EXTENSION_METHODS["folder.open"].result.parse({ opened: "/p" }), { opened: "/p" });
+  const check = { checkedAt: 1, updates: [], error: "registry down" };
+  assertEquals(EXTENSION_METHODS["plugin.checkUpdates"].result.parse(check), check);
+  assertMatch(
+    describeIssues(
+      rejection(SERVER_METHODS["plugin.progress"].params, { ...progress, operation: "x" }),
+    ),
+    /^params\.operation: /,
+  );
+  assertMatch(
+    describeIssues(rejection(EXTENSION_METHODS["plugin.install"].params, { name: "" })),
+    /^params\.name: /,
+  );
 });
 
 // --- valid payloads ---
