@@ -7,34 +7,18 @@ import semver from "semver";
 import { CliError } from "../core/cli_error.ts";
 import { clip } from "../protocol/clip.ts";
 import { NPM_PACKAGE } from "./install_kind.ts";
-import { npmErrorText, type NpmResult, type NpmRunner } from "./npm_runner.ts";
+import {
+  FAIL_FAST_FLAGS,
+  NETWORK_CODES,
+  npmErrorCode,
+  npmErrorText,
+  type NpmResult,
+  type NpmRunner,
+  registryOf,
+} from "../core/npm_runner.ts";
 
 export const VIEW_TIMEOUT_MS = 60_000;
 export const INSTALL_TIMEOUT_MS = 600_000;
-const CONFIG_TIMEOUT_MS = 15_000;
-
-/** Fail fast on a registry that is down (npm's default retries take over a minute). */
-const VIEW_NETWORK_FLAGS = [
-  "--fetch-retries=1",
-  "--fetch-retry-mintimeout=1000",
-  "--fetch-retry-maxtimeout=3000",
-  "--fetch-timeout=30000",
-];
-
-const NETWORK_CODES = new Set([
-  "ECONNREFUSED",
-  "ECONNRESET",
-  "ENOTFOUND",
-  "EAI_AGAIN",
-  "ETIMEDOUT",
-  "ESOCKETTIMEDOUT",
-  "EHOSTUNREACH",
-  "ENETUNREACH",
-  "ECONNABORTED",
-  "ERR_SOCKET_TIMEOUT",
-  "FETCH_ERROR",
-  "ENOTCACHED",
-]);
 
 /**
  * The latest published version of the hub package. npm asks the registry itself: `cacheDir` is an
@@ -48,7 +32,7 @@ export async function latestPublished(npm: NpmRunner, cacheDir: string): Promise
     "--json",
     "--prefer-online",
     `--cache=${cacheDir}`,
-    ...VIEW_NETWORK_FLAGS,
+    ...FAIL_FAST_FLAGS,
   ];
   const result = await npm(args, VIEW_TIMEOUT_MS);
   if (result.timedOut) {
@@ -100,29 +84,6 @@ async function viewError(npm: NpmRunner, result: NpmResult): Promise<CliError> {
   return new CliError(
     `Looking up the latest ${NPM_PACKAGE} on ${registry} failed: ${npmErrorText(result)}`,
   );
-}
-
-/** npm's error code (E404, ECONNREFUSED...), from its JSON answer or its `npm error code` line. */
-export function npmErrorCode(result: NpmResult): string | undefined {
-  try {
-    const code = JSON.parse(result.stdout)?.error?.code;
-    if (typeof code === "string") return code;
-  } catch {
-    // not JSON
-  }
-  return /^npm (?:error|ERR!) code (\S+)/m.exec(result.stderr)?.[1];
-}
-
-/** The registry npm is configured with, for messages; a placeholder when npm cannot say. */
-export async function registryOf(npm: NpmRunner): Promise<string> {
-  try {
-    const result = await npm(["config", "get", "registry"], CONFIG_TIMEOUT_MS);
-    const url = result.stdout.trim();
-    if (result.code === 0 && /^https?:\/\/\S+$/.test(url)) return clip(url, 200);
-  } catch {
-    // fall through
-  }
-  return "(the one npm is configured with)";
 }
 
 /** `npm install --global --prefix <prefix> @tabhub/hub@<version>`. */

@@ -13,6 +13,11 @@ import { toolCall, toolList, toolSchema } from "./tool.ts";
 import { auditCommand } from "./audit.ts";
 import { stdioBridge } from "./stdio_bridge.ts";
 import { updateCommand } from "./update.ts";
+import { pluginSearchCommand } from "./plugin_search.ts";
+import { pluginInstallCommand, pluginUpdateCommand } from "./plugin_install.ts";
+import { pluginRemoveCommand } from "./plugin_remove.ts";
+import { pluginListCommand } from "./plugin_list.ts";
+import { pluginConfigureCommand } from "./plugin_configure.ts";
 
 type Opts = Record<string, unknown>;
 
@@ -148,11 +153,58 @@ function addToolCommands(program: Command): void {
 }
 
 function addPluginCommands(program: Command): void {
-  const plugin = program.command("plugin").description("create and manage plugins");
+  const plugin = program.command("plugin").description(
+    "create plugins; find, install, configure, update and remove plugin packages",
+  );
   plugin.command("create [name]")
     .description("scaffold a plugin project in ./<name> (asks for what is missing on a terminal)")
     .option("--domain <domain>", "the web app's domain, e.g. app.example.com")
     .option("--display <name>", "display name (default: from the name)")
     .option("--description <desc>", "one line on what the plugin does")
     .action((name: string | undefined, o: Opts) => createPluginCommand(name, o));
+  addPluginPackageCommands(plugin);
+}
+
+/** `hub plugin search|install|update|remove|list|configure`: plugin packages from npm. */
+function addPluginPackageCommands(plugin: Command): void {
+  const NAME = "a short name (alpha), hub-plugin-<name> or @<scope>/hub-plugin-<name>";
+  plugin.command("search [query]")
+    .description("search the npm registry for plugin packages (all of them without a query)")
+    .option("--json", "print JSON")
+    .action((query: string | undefined, _o: Opts, cmd: Command) =>
+      pluginSearchCommand(query, opts(cmd))
+    );
+  plugin.command("install <name>").alias("add")
+    .description("install a plugin package globally (no install scripts run); it starts off", {
+      name: `${NAME}, optionally @<version>; a short name tries @tabhub/ first`,
+    })
+    .option("--json", "print JSON")
+    .action((name: string, _o: Opts, cmd: Command) => pluginInstallCommand(name, opts(cmd)));
+  plugin.command("update [name]")
+    .description("install the latest version of a plugin package; no name: list updates")
+    .option("--check", "only report whether a newer version is published")
+    .option("--json", "print JSON")
+    .action((name: string | undefined, _o: Opts, cmd: Command) =>
+      pluginUpdateCommand(name, opts(cmd))
+    );
+  plugin.command("remove <name>").alias("rm")
+    .description("uninstall a plugin package and drop its localPlugins entries", {
+      name: `${NAME}, or the plugin's name`,
+    })
+    .option("-y, --confirm", "really do it (without it: says what would be removed)")
+    .option("--json", "print JSON")
+    .action((name: string, _o: Opts, cmd: Command) => pluginRemoveCommand(name, opts(cmd)));
+  plugin.command("list").alias("ls")
+    .description("list plugins: of the running hub, else the ones it would load")
+    .option("--json", "print JSON")
+    .option("-v, --verbose", "show folders and tool names")
+    .action((_o: Opts, cmd: Command) => pluginListCommand(opts(cmd)));
+  plugin.command("configure <name>")
+    .description("set a plugin's settings: asks on a terminal, or --set key=value")
+    .option(
+      "--set <key=value>",
+      'a setting (repeatable); "-" clears it; url fields take name=url pairs',
+      (value: string, previous: string[] = []) => [...previous, value],
+    )
+    .action((name: string, _o: Opts, cmd: Command) => pluginConfigureCommand(name, opts(cmd)));
 }

@@ -1,9 +1,11 @@
 /**
- * Runs the `npm` command for `hub update`. npm does the networking, under the user's own npm
- * config (registry, proxy, CA, auth), so hub keeps its loopback-only network permission. Every
- * call has a time limit; npm missing is a user error.
+ * Runs the `npm` command for `hub update` and for plugin packages. npm does the networking, under
+ * the user's own npm config (registry, proxy, CA, auth), so hub keeps its loopback-only network
+ * permission. Every call has a time limit; npm missing is a user error. Also what callers need to
+ * read npm's answers: its error code, its error lines, and the registry it is configured with.
  */
-import { CliError } from "../core/cli_error.ts";
+import { CliError } from "./cli_error.ts";
+import { clip } from "../protocol/clip.ts";
 
 export interface NpmResult {
   code: number;
@@ -17,6 +19,34 @@ export type NpmRunner = (args: string[], timeoutMs: number) => Promise<NpmResult
 
 /** How long npm gets after SIGTERM before SIGKILL. */
 const KILL_GRACE_MS = 5_000;
+const CONFIG_TIMEOUT_MS = 15_000;
+
+/**
+ * Flags that make npm fail fast on a registry that is down (its default retries take over a
+ * minute) instead of waiting out the caller's time limit.
+ */
+export const FAIL_FAST_FLAGS = [
+  "--fetch-retries=1",
+  "--fetch-retry-mintimeout=1000",
+  "--fetch-retry-maxtimeout=3000",
+  "--fetch-timeout=30000",
+];
+
+/** npm error codes that mean the registry could not be reached. */
+export const NETWORK_CODES: ReadonlySet<string> = new Set([
+  "ECONNREFUSED",
+  "ECONNRESET",
+  "ENOTFOUND",
+  "EAI_AGAIN",
+  "ETIMEDOUT",
+  "ESOCKETTIMEDOUT",
+  "EHOSTUNREACH",
+  "ENETUNREACH",
+  "ECONNABORTED",
+  "ERR_SOCKET_TIMEOUT",
+  "FETCH_ERROR",
+  "ENOTCACHED",
+]);
 
 /** Runs npm (tests pass another command to see how a missing or slow npm is handled). */
 export function npmRunner(command = "npm"): NpmRunner {
@@ -33,8 +63,8 @@ async function run(command: string, args: string[], timeoutMs: number): Promise<
   } catch (error) {
     if (error instanceof Deno.errors.NotFound) {
       throw new CliError(
-        `"hub update" needs npm, and npm is not on the PATH. Install Node.js (it comes with ` +
-          `npm), or fix the PATH, then run "hub update" again.`,
+        `hub needs npm for this, and npm is not on the PATH. Install Node.js (it comes with ` +
+          `npm), or fix the PATH, then run the command again.`,
       );
     }
     throw new CliError(`Cannot run npm: ${(error as Error).message}`);
@@ -74,4 +104,27 @@ export function npmErrorText(result: NpmResult, max = 300): string {
     .filter((line) => line && !/^A complete log of this run/.test(line) && !/^\s*at /.test(line));
   const text = lines.slice(0, 4).join(" / ") || `exit code ${result.code}`;
   return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
+}
+
+/** npm's error code (E404, ECONNREFUSED...), from its JSON answer or its `npm error code` line. */
+export function npmErrorCode(result: NpmResult): string | undefined {
+  try {
+    const code = JSON.parse(result.stdout)?.error?.code;
+    if (typeof code === "string") return code;
+  } catch {
+    // not JSON
+  }
+  return /^npm (?:error|ERR!) code (\S+)/m.exec(result.stderr)?.[1];
+}
+
+/** The registry npm is configured with, for messages; a placeholder when npm cannot say. */
+export async function registryOf(npm: NpmRunner): Promise<string> {
+  try {
+    const result = await npm(["config", "get", "registry"], CONFIG_TIMEOUT_MS);
+    const url = result.stdout.trim();
+    if (result.code === 0 && /^https?:\/\/\S+$/.test(url)) return clip(url, 200);
+  } catch {
+    // fall through
+  }
+  return "(the one npm is configured with)";
 }

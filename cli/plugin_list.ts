@@ -1,0 +1,174 @@
+/**
+ * `hub plugin list [--json] [-v]` (alias `ls`): the plugins of the running hub (`/health`), with
+ * their version, package or folder and permission; with no hub running, what the hub would load:
+ * the global plugin packages and the local plugin folders of config.json.
+ */
+import { dirname, join } from "node:path";
+import { cliClient, cliConfigStore, warn } from "../core/client_context.ts";
+import type { HubConfig } from "../core/config/schema.ts";
+import type { InstalledPackage } from "../core/packages/installed_packages.ts";
+import { listLocalPlugins, type LocalPlugin } from "../core/packages/local_plugins.ts";
+import type { FailedPlugin, HealthPayload } from "../protocol/health.ts";
+import type { Permission } from "../protocol/permission.ts";
+import { TOOLS_FILE } from "../protocol/plugin_manifest.ts";
+import { ownValue } from "../protocol/safe_keys.ts";
+import { pluginCommandContext, printJson } from "./plugin_context.ts";
+
+export interface ListedPlugin {
+  name: string;
+  version?: string;
+  source: "npm" | "local";
+  packageName?: string;
+  dir?: string;
+  /** The plugin's permission in config.json (off when it has none). */
+  permission: Permission;
+  /** Loaded by the running hub (false when listed offline). */
+  loaded: boolean;
+  toolCount?: number;
+  tools?: string[];
+}
+
+export interface PluginList {
+  hub: { running: boolean; port: number };
+  plugins: ListedPlugin[];
+  failed: FailedPlugin[];
+}
+
+interface Found {
+  source: "npm" | "local";
+  plugin?: string;
+  version?: string;
+  packageName?: string;
+  dir: string;
+}
+
+const permissionOf = (config: HubConfig, plugin: string): Permission =>
+  ownValue(config.permissions, plugin)?.permission ?? "off";
+
+async function toolNames(dir: string): Promise<string[] | undefined> {
+  try {
+    const tools = JSON.parse(await Deno.readTextFile(join(dir, TOOLS_FILE))).tools;
+    return Array.isArray(tools) ? tools.map((t) => String(t?.name)) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function found(packages: InstalledPackage[], locals: LocalPlugin[]): Found[] {
+  return [
+    ...packages.map((p): Found => ({
+      source: "npm",
+      plugin: p.plugin,
+      version: p.version,
+      packageName: p.name,
+      dir: p.dir,
+    })),
+    ...locals.map((l): Found => ({
+      source: "local",
+      plugin: l.plugin,
+      version: l.version,
+      packageName: l.packageName,
+      dir: l.dir,
+    })),
+  ];
+}
+
+function fromHealth(health: HealthPayload, sources: Found[], config: HubConfig): ListedPlugin[] {
+  return health.pluginDetails.map((p) => {
+    const source = sources.find((s) => s.plugin === p.name && s.source === p.source);
+    return {
+      name: p.name,
+      version: source?.version,
+      source: p.source,
+      packageName: source?.packageName,
+      dir: source?.dir,
+      permission: permissionOf(config, p.name),
+      loaded: true,
+      toolCount: p.toolCount,
+      tools: p.tools,
+    };
+  });
+}
+
+async function offline(sources: Found[], config: HubConfig): Promise<ListedPlugin[]> {
+  const listed: ListedPlugin[] = [];
+  for (const s of sources) {
+    const tools = await toolNames(s.dir);
+    listed.push({
+      name: s.plugin ?? s.dir,
+      version: s.version,
+      source: s.source,
+      packageName: s.packageName,
+      dir: s.dir,
+      permission: permissionOf(config, s.plugin ?? ""),
+      loaded: false,
+      toolCount: tools?.length,
+      tools,
+    });
+  }
+  return listed;
+}
+
+/** Collects the list: from the running hub when one answers, else from config and packages. */
+export async function collectPluginList(port: string | undefined): Promise<PluginList> {
+  const ctx = pluginCommandContext();
+  const store = cliConfigStore(ctx.paths);
+  const config = await store.load();
+  const packages = await ctx.packages.installed().catch((error) => {
+    warn(`Cannot list the global plugin packages: ${(error as Error).message}`);
+    return [];
+  });
+  const sources = found(packages, await listLocalPlugins(config, dirname(store.path)));
+  const client = await cliClient(port, ctx.paths);
+  const health = await client.health();
+  if (!health) {
+    return {
+      hub: { running: false, port: client.port },
+      plugins: await offline(sources, config),
+      failed: [],
+    };
+  }
+  return {
+    hub: { running: true, port: client.port },
+    plugins: fromHealth(health, sources, config),
+    failed: health.failedPlugins,
+  };
+}
+
+export async function pluginListCommand(
+  options: { json?: boolean; verbose?: boolean; port?: string },
+) {
+  const list = await collectPluginList(options.port);
+  if (options.json) return printJson(list);
+  console.log(formatPluginList(list, options.verbose === true));
+}
+
+export function formatPluginList(list: PluginList, verbose: boolean): string {
+  const lines = [
+    list.hub.running
+      ? `Plugins of the hub running on port ${list.hub.port}:`
+      : `No hub is running on port ${list.hub.port}; the plugins it would load:`,
+  ];
+  if (list.plugins.length === 0) {
+    lines.push(
+      '  (none) Find plugins with "hub plugin search", install one with "hub plugin install ' +
+        '<name>".',
+    );
+  }
+  const width = Math.min(30, Math.max(0, ...list.plugins.map((p) => p.name.length)));
+  for (const p of list.plugins) {
+    const tools = p.toolCount === undefined ? "? tools" : `${p.toolCount} tool` +
+      (p.toolCount === 1 ? "" : "s");
+    const where = p.source === "npm" ? (p.packageName ?? "") : (p.dir ?? "");
+    lines.push(
+      `  ${p.name.padEnd(width)}  ${(p.version ?? "?").padEnd(8)}  ${p.source.padEnd(5)}  ` +
+        `${p.permission.padEnd(4)}  ${tools.padEnd(8)}  ${where}`,
+    );
+    if (verbose) {
+      if (p.dir) lines.push(`      folder: ${p.dir}`);
+      if (p.tools?.length) lines.push(`      tools:  ${p.tools.join(", ")}`);
+    }
+  }
+  for (const f of list.failed) lines.push(`  failed: ${f.path}: ${f.error}`);
+  return lines.join("\n");
+}

@@ -1,0 +1,75 @@
+/**
+ * Checks that a downloaded package is a hub plugin this hub can load, before it is installed where
+ * the hub finds it: package.json has a valid `hub` field, `dist/tools.json` was built for this
+ * package and version with an SDK of this hub's compatibility line, and `dist/adapter.iife.js`
+ * exists. The same rules the hub applies when it loads a plugin, minus the tool schemas.
+ */
+import { join } from "node:path";
+import {
+  ADAPTER_FILE,
+  parsePluginPackage,
+  parseToolsFile,
+  type PluginManifest,
+  TOOLS_FILE,
+} from "../../protocol/plugin_manifest.ts";
+import { SDK_VERSION, sdkCompatLine } from "../../protocol/version.ts";
+import { clip } from "../../protocol/clip.ts";
+import { readJsonFile } from "../config/json_file.ts";
+import { PackageError } from "./package_error.ts";
+
+export interface CheckedPlugin {
+  manifest: PluginManifest;
+  sdkVersion: string;
+  toolCount: number;
+}
+
+function notAPlugin(label: string, why: string): PackageError {
+  return new PackageError(
+    "NOT_A_HUB_PLUGIN",
+    `${label} is not a hub plugin: ${clip(why, 300)}. Nothing was installed; ask its author ` +
+      `for a build made with "hub-plugin build", or check the name.`,
+  );
+}
+
+/** Checks the package in `dir`; `label` names it in messages (`hub-plugin-x@1.0.0`). */
+export async function checkPluginPackage(dir: string, label: string): Promise<CheckedPlugin> {
+  let manifest: PluginManifest;
+  try {
+    manifest = parsePluginPackage(await readJsonFile(join(dir, "package.json")));
+  } catch (error) {
+    throw notAPlugin(label, (error as Error).message.replace(dir, "<package>"));
+  }
+  let tools;
+  try {
+    tools = parseToolsFile(await readJsonFile(join(dir, TOOLS_FILE)));
+  } catch (error) {
+    const message = (error as Error).message;
+    throw notAPlugin(
+      label,
+      message.endsWith("does not exist")
+        ? `it has no ${TOOLS_FILE} (the package holds no built plugin)`
+        : `${TOOLS_FILE} is broken (${message.replace(dir, "<package>")})`,
+    );
+  }
+  if (tools.plugin !== manifest.name || tools.version !== manifest.version) {
+    throw notAPlugin(
+      label,
+      `${TOOLS_FILE} was built for ${tools.plugin} ${tools.version}, but package.json says ` +
+        `${manifest.name} ${manifest.version}`,
+    );
+  }
+  try {
+    if (!(await Deno.stat(join(dir, ADAPTER_FILE))).isFile) throw new Error("not a file");
+  } catch {
+    throw notAPlugin(label, `it has no ${ADAPTER_FILE}`);
+  }
+  if (sdkCompatLine(tools.sdkVersion) !== sdkCompatLine(SDK_VERSION)) {
+    throw new PackageError(
+      "INCOMPATIBLE_SDK",
+      `${label} was built with plugin SDK ${clip(tools.sdkVersion, 40)}, but this hub speaks ` +
+        `SDK ${SDK_VERSION}; nothing was installed. Update hub ("hub update"), or install a ` +
+        `version of the plugin built for SDK ${sdkCompatLine(SDK_VERSION)}.x.`,
+    );
+  }
+  return { manifest, sdkVersion: tools.sdkVersion, toolCount: tools.tools.length };
+}
