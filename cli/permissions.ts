@@ -7,7 +7,10 @@
  * - read/write: unscoped, because the config directory is chosen at run time (`HUB_CONFIG_DIR`)
  *   and local plugin folders may live anywhere under the home, temp or working directory.
  * - env: only the variables hub documents, plus the ones needed to find the home and temp dirs.
- * - run: `npm` (plugin installs), `deno` (background start), `kill` and `ps` (`hub stop`).
+ * - run: `npm` (plugin packages), `deno` (background start), `kill` and `ps` (`hub stop`), and
+ *   the desktop's folder opener for the side panel's "Open folder" of a local plugin: `xdg-open`
+ *   (Linux), `open` (macOS), `explorer` (Windows). One list serves every system, so each lists all
+ *   three; the hub only ever runs its own system's opener (server/extension/folder_open.ts).
  *
  * `INIT_CWD` is the folder `deno task` was started from (relative paths resolve against it).
  * `HUB_INSTALL=npm` and `HUB_NPM_PACKAGE_DIR` are set by the npm wrapper: how hub was installed
@@ -44,7 +47,11 @@ export const HUB_PERMISSION_FLAGS: readonly string[] = [
   "--allow-read",
   "--allow-write",
   `--allow-env=${HUB_ENV_VARS.join(",")}`,
-  "--allow-run=npm,deno,kill,ps",
+  "--allow-run=npm,deno,kill,ps,xdg-open,open,explorer",
+  // Deno prints an "Info Failed to resolve '<program>' for allow-run" line for every listed
+  // program this system lacks (no system has all three folder openers) before any subprocess;
+  // hub reports its own errors, so Deno's info lines are off.
+  "--quiet",
 ];
 
 /**

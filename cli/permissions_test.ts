@@ -2,6 +2,7 @@ import { assertEquals } from "../tests/helpers/assert.ts";
 import { HUB_PERMISSION_FLAGS, PLUGIN_CLI_PERMISSION_FLAGS } from "./permissions.ts";
 import { taskPermissionFlags } from "../tests/helpers/hub_process.ts";
 import { flagMismatches, permissionFlagsOf, readmeMismatches } from "../npm/permission_flags.ts";
+import { desktopOpener } from "../server/extension/folder_open.ts";
 
 Deno.test("deno.json tasks run hub with exactly HUB_PERMISSION_FLAGS", () => {
   const denoJson = JSON.parse(Deno.readTextFileSync(new URL("../deno.json", import.meta.url)));
@@ -40,6 +41,14 @@ Deno.test("every task that runs hub or hub-plugin has exactly their flags, nothi
   assertEquals(lines, [
     'deno.json task "start": has "--allow-sys" where cli/permissions.ts has "(nothing)"',
   ]);
+});
+
+Deno.test("hub may run the folder opener of every desktop, and no other program", () => {
+  const run = HUB_PERMISSION_FLAGS.find((f) => f.startsWith("--allow-run="))!.split(/[=,]/).slice(
+    1,
+  );
+  const openers = (["linux", "darwin", "windows"] as const).map((os) => desktopOpener(os));
+  assertEquals(run, ["npm", "deno", "kill", "ps", ...openers]);
 });
 
 Deno.test("the npm wrapper's launchers may read the variables they set", () => {

@@ -21,10 +21,14 @@ export const TASKS_OF: Record<keyof WrapperFlags, string[]> = {
   "hub-plugin": ["hub-plugin", "compile:hub-plugin"],
 };
 
-/** The permission flags on a deno command line: every `--allow-*` / `--deny-*` word, in order. */
+/**
+ * The run flags on a deno command line that cli/permissions.ts owns: every `--allow-*` /
+ * `--deny-*` word and `--quiet` / `-q`, in order.
+ */
 export function permissionFlagsOf(command: string): string[] {
   return command.split(/\s+/).filter((word) =>
-    word === "-A" || /^--(allow|deny)-[a-z-]+(=|$)/.test(word)
+    word === "-A" || word === "--quiet" || word === "-q" ||
+    /^--(allow|deny)-[a-z-]+(=|$)/.test(word)
   );
 }
 

@@ -11,6 +11,7 @@ import type { Catalog, CatalogTool } from "./calls/catalog.ts";
 import type { ExtensionLink } from "./extension/link.ts";
 import { syncFull } from "./extension/sync.ts";
 import type { Registry } from "./plugins/registry.ts";
+import type { UpdateCheck } from "../protocol/packages.ts";
 import {
   applyPermission,
   type PermissionTarget,
@@ -32,6 +33,8 @@ export interface ConfigChangesDeps {
   link: Pick<ExtensionLink, "notify">;
   /** Whether the environment forces skipping permissions (the side panel switch cannot undo it). */
   skipForced: boolean;
+  /** What the last plugin update check found (`updates` in `sync.full`). */
+  updates?: () => UpdateCheck | undefined;
 }
 
 export interface ConfigChanges {
@@ -56,7 +59,8 @@ export function createConfigChanges(deps: ConfigChangesDeps): ConfigChanges {
   const state = () => {
     const current = config.get();
     const skip = skipsPermissions(deps.skipForced, current);
-    return syncFull(deps.registry(), current, deps.catalog, skip, deps.skipForced);
+    const updates = deps.updates?.();
+    return syncFull(deps.registry(), current, deps.catalog, skip, deps.skipForced, updates);
   };
 
   function announce(reason: AnnounceReason) {

@@ -25,7 +25,10 @@ import { createExtensionLink } from "./extension/link.ts";
 import { createExtensionDoor } from "./extension/extension_door.ts";
 import { createTabStates } from "./extension/tab_states.ts";
 import { createPluginLogs } from "./extension/plugin_logs.ts";
-import { createExtensionHandlers } from "./extension/handlers.ts";
+import { createExtensionHandlers, progressToExtension } from "./extension/handlers.ts";
+import { createFolderOpener } from "./extension/folder_open.ts";
+import { createUpdateChecker } from "./plugins/update_check.ts";
+import { createPluginPackages } from "../core/packages/plugin_packages.ts";
 import { applyLinkPolicy } from "./extension/link_policy.ts";
 import { createCatalog } from "./calls/catalog.ts";
 import { createDispatcher, type DispatcherOptions } from "./calls/dispatcher.ts";
@@ -82,11 +85,12 @@ export function createHub(options: HubOptions): Hub {
   const files = openHubFiles(paths, logger);
   const config = () => files.config.get();
   const secret = () => files.secret.get();
+  const npmRoot = options.npmRoot ?? npmRootFinder();
   const plugins = createPluginHost({
     config,
     configDir: paths.dir,
     adaptersDir: join(paths.extensionDir, "adapters"),
-    npmRoot: options.skipPackageDiscovery ? undefined : (options.npmRoot ?? npmRootFinder()),
+    npmRoot: options.skipPackageDiscovery ? undefined : npmRoot,
     logger,
     clock,
   });
@@ -104,7 +108,24 @@ export function createHub(options: HubOptions): Hub {
   const confirmations = createConfirmations(link, { timeoutMs, clock });
   const onError = (m: string) => logger.error(m);
   const audit = createAuditLog(createAuditFile(paths.auditLog, { onError }), clock);
-  const changes = createConfigChanges({ files, registry, catalog, link, skipForced });
+  const onProgress = progressToExtension(link);
+  const packages = createPluginPackages({ globalRoot: npmRoot, store: files.store, onProgress });
+  const updates = createUpdateChecker({
+    packages,
+    intervalMinutes: () => config().updateCheckIntervalMinutes,
+    onChange: () => link.notify("sync.full", changes.state()),
+    logger,
+    clock,
+  });
+  const changes = createConfigChanges({
+    files,
+    registry,
+    catalog,
+    link,
+    skipForced,
+    updates: updates.current,
+  });
+  changes.onAnnounce(() => updates.reconsider());
   const lifecycle = createPluginLifecycle({ plugins, files, link, door, changes, logger });
   const { allowAlways, markReviewed } = changes;
   const extensionConnected = () => link.isConnected();
@@ -127,6 +148,8 @@ export function createHub(options: HubOptions): Hub {
   logs.onEntry((plugin, entry) => sessions.broadcastLog(plugin, entry));
 
   const settings = { registry, store: files.store, reload: lifecycle.reload };
+  const localFolders = () =>
+    registry().plugins.filter((p) => p.source === "local").map((p) => p.dir);
   link.setHandlers(
     createExtensionHandlers({
       tabs,
@@ -137,6 +160,9 @@ export function createHub(options: HubOptions): Hub {
       link,
       clock,
       settings,
+      packages,
+      updates,
+      openFolder: createFolderOpener({ localFolders }),
     }),
   );
   applyLinkPolicy({ link, changes, tabs, confirmations });
@@ -170,6 +196,10 @@ export function createHub(options: HubOptions): Hub {
   });
   const handler = createHandler({ routes, secret, logger, clock });
   const ready = lifecycle.start();
+  // The background update check starts once discovery is done, never before; without package
+  // discovery there are no plugin packages to check.
+  const startUpdates = () => !options.skipPackageDiscovery && updates.start();
+  ready.then(startUpdates, startUpdates);
 
   return {
     handler: async (req) => {
@@ -184,6 +214,7 @@ export function createHub(options: HubOptions): Hub {
     pipeline,
     reload: lifecycle.reload,
     async close() {
+      updates.stop();
       link.disconnect(1001, "hub shutting down");
       await sessions.closeAll();
       await audit.flush();

@@ -341,8 +341,9 @@ Deno.test("malformed frames get JSON-RPC errors and leave the link and server wo
     const unknown = await ext.request("teleport", {});
     assertEquals(unknown.error.code, -32601);
     assertMatch(unknown.error.message, /Unknown method "teleport"/);
-    const notYet = await ext.request("plugin.search", { query: "x" });
-    assertEquals(notYet.error.code, -32601);
+    const refused = await ext.request("folder.open", { path: "/" });
+    assertEquals(refused.error.code, -32602);
+    assertMatch(refused.error.message, /^Refusing to open "\/"/);
     await stillAlive(f, ext);
 
     const badParams = await ext.request("tab.stateChanged", { plugin: 5, state: "open" });

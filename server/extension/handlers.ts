@@ -1,9 +1,15 @@
 /**
  * What the hub does with each request and notification from the extension (docs/protocol.md,
- * "Extension → hub"). Payloads arrive already validated by the link.
+ * "Extension → hub"). Payloads arrive already validated by the link. Plugin package requests go to
+ * the package module the CLI uses too (core/packages); after a change the plugins are reloaded,
+ * which announces `plugins.changed` and removes the adapters of plugins that are gone.
  */
 import { RPC_ERRORS, RpcError } from "../../protocol/rpc.ts";
+import type { PackageProgress } from "../../protocol/packages.ts";
+import { PackageError, type PluginPackages } from "../../core/packages/plugin_packages.ts";
 import { DomainError } from "../domain_error.ts";
+import type { UpdateChecker } from "../plugins/update_check.ts";
+import { FolderOpenError } from "./folder_open.ts";
 import type { ExtensionHandlers, ExtensionLink } from "./link.ts";
 import type { TabStates } from "./tab_states.ts";
 import type { PluginLogs } from "./plugin_logs.ts";
@@ -23,36 +29,89 @@ export interface HandlerDeps {
   settings: SettingsUpdateDeps;
   link: Pick<ExtensionLink, "notify">;
   clock: () => number;
+  /** Plugin packages on the npm registry. */
+  packages: Pick<PluginPackages, "search" | "install" | "update" | "remove">;
+  /** The update check (`plugin.checkUpdates`, and what an update or removal makes stale). */
+  updates: Pick<UpdateChecker, "checkNow" | "forget">;
+  /** `folder.open` (folder_open.ts). */
+  openFolder(path: string): Promise<{ opened: string }>;
 }
 
 /**
- * Turns a thrown error into the JSON-RPC error the extension gets, in one place: a domain failure
- * the hub could not carry out (`failed`) is an internal error; anything else is reported as
- * invalid params, with its message.
+ * JSON-RPC's server-error code: an operation that failed for a reason the person can act on, with
+ * its machine code in `data.code` (`REGISTRY_UNREACHABLE`, `NO_OPENER`, …).
+ */
+export const RPC_SERVER_ERROR = -32000;
+
+/**
+ * Turns a thrown error into the JSON-RPC error the extension gets, in one place: a package or
+ * folder operation that failed is a server error with its code in `data`; a domain failure the hub
+ * could not carry out (`failed`) is an internal error; anything else is reported as invalid
+ * params, with its message.
  */
 async function answer<T>(work: () => Promise<T>): Promise<T> {
   try {
     return await work();
   } catch (error) {
     if (error instanceof RpcError) throw error;
+    if (error instanceof PackageError || error instanceof FolderOpenError) {
+      throw new RpcError(RPC_SERVER_ERROR, error.message, { code: error.code });
+    }
     const internal = error instanceof DomainError && error.kind === "failed";
     const code = internal ? RPC_ERRORS.INTERNAL_ERROR : RPC_ERRORS.INVALID_PARAMS;
     throw new RpcError(code, (error as Error).message);
   }
 }
 
-const NOT_YET = "is not available in this version of hub; use the hub command line " +
-  '("hub --help") for plugin packages.';
+/** What the package module reports while npm runs, sent to the extension as `plugin.progress`. */
+export function progressToExtension(
+  link: Pick<ExtensionLink, "notify">,
+): (progress: PackageProgress) => void {
+  return (progress) => void link.notify("plugin.progress", progress);
+}
 
-function notYet(method: string): () => never {
-  return () => {
-    throw new RpcError(RPC_ERRORS.METHOD_NOT_FOUND, `${method} ${NOT_YET}`);
+type PackageHandlers = Pick<
+  ExtensionHandlers,
+  | "plugin.search"
+  | "plugin.install"
+  | "plugin.updateFromRegistry"
+  | "plugin.remove"
+  | "plugin.removeBySpecifier"
+  | "plugin.checkUpdates"
+  | "folder.open"
+>;
+
+function packageHandlers(deps: HandlerDeps): PackageHandlers {
+  const { packages, updates } = deps;
+  /** A loaded npm plugin's name stands for its package; anything else goes to npm as given. */
+  const packageOf = (name: string) => {
+    const plugin = deps.settings.registry().plugin(name);
+    return plugin?.source === "npm" ? plugin.packageName : name;
+  };
+  /** After a change: what the update check found about the package is stale; reload. */
+  const changed = async <T extends { name: string }>(result: T) => {
+    updates.forget(result.name);
+    await deps.settings.reload();
+    return result;
+  };
+  return {
+    "plugin.search": ({ query }) => answer(() => packages.search(query)),
+    "plugin.install": ({ name }) => answer(async () => changed(await packages.install(name))),
+    "plugin.updateFromRegistry": ({ name }) =>
+      answer(async () => changed(await packages.update(packageOf(name)))),
+    "plugin.remove": ({ name }) =>
+      answer(async () => changed(await packages.remove(packageOf(name)))),
+    "plugin.removeBySpecifier": ({ specifier }) =>
+      answer(async () => changed(await packages.remove(specifier))),
+    "plugin.checkUpdates": () => answer(() => updates.checkNow()),
+    "folder.open": ({ path }) => answer(() => deps.openFolder(path)),
   };
 }
 
 export function createExtensionHandlers(deps: HandlerDeps): ExtensionHandlers {
   const { changes } = deps;
   return {
+    ...packageHandlers(deps),
     "tab.syncAll": ({ plugins }) => {
       deps.tabs.replaceAll(plugins);
     },
@@ -84,12 +143,5 @@ export function createExtensionHandlers(deps: HandlerDeps): ExtensionHandlers {
     ping: () => {
       deps.link.notify("pong", { ts: deps.clock() });
     },
-    "plugin.search": notYet("plugin.search"),
-    "plugin.install": notYet("plugin.install"),
-    "plugin.updateFromRegistry": notYet("plugin.updateFromRegistry"),
-    "plugin.remove": notYet("plugin.remove"),
-    "plugin.checkUpdates": notYet("plugin.checkUpdates"),
-    "plugin.removeBySpecifier": notYet("plugin.removeBySpecifier"),
-    "folder.open": notYet("folder.open"),
   };
 }

@@ -1,6 +1,7 @@
 /**
- * The extension's requests to the hub: the config ones answer the side panel's state, and every
- * failure becomes one JSON-RPC error in one place (`answer`).
+ * The extension's requests to the hub: the config ones answer the side panel's state; the package
+ * ones answer the package module's results and reload after a change; every failure becomes one
+ * JSON-RPC error in one place (`answer`), a PackageError a server error with its code in `data`.
  */
 import { assert, assertEquals } from "../../tests/helpers/assert.ts";
 import { RPC_ERRORS, RpcError } from "../../protocol/rpc.ts";
@@ -15,11 +16,43 @@ import type { Confirmations } from "../calls/confirmations.ts";
 import { createPluginLogs } from "./plugin_logs.ts";
 import { createTabStates } from "./tab_states.ts";
 import { silentLogger } from "../log/logger.ts";
-import { createExtensionHandlers, type HandlerDeps } from "./handlers.ts";
+import { PackageError } from "../../core/packages/plugin_packages.ts";
+import { FolderOpenError } from "./folder_open.ts";
+import {
+  createExtensionHandlers,
+  type HandlerDeps,
+  progressToExtension,
+  RPC_SERVER_ERROR,
+} from "./handlers.ts";
 
 const STATE = { plugins: [] };
 
-function handlers(over: { setPermission?: ConfigChanges["setPermission"]; reload?: () => never }) {
+interface Overrides {
+  setPermission?: ConfigChanges["setPermission"];
+  reload?: () => never;
+  packages?: Partial<HandlerDeps["packages"]>;
+  openFolder?: HandlerDeps["openFolder"];
+}
+
+/** Each package call and reload in order, as `<what> <argument>`. */
+type Trail = string[];
+
+function fakePackages(trail: Trail, over: Partial<HandlerDeps["packages"]> = {}) {
+  const installed = (name: string) => ({ name, plugin: "demo", version: "1.1.0" });
+  const removed = (name: string) => ({ name, uninstalled: true, localPluginsRemoved: [] });
+  const packages: HandlerDeps["packages"] = {
+    search: (
+      query,
+    ) => (trail.push(`search ${query}`), Promise.resolve({ query: query ?? "", packages: [] })),
+    install: (name) => (trail.push(`install ${name}`), Promise.resolve(installed(name))),
+    update: (name) => (trail.push(`update ${name}`), Promise.resolve(installed(name))),
+    remove: (name) => (trail.push(`remove ${name}`), Promise.resolve(removed(name))),
+  };
+  return { ...packages, ...over };
+}
+
+function handlers(over: Overrides) {
+  const trail: Trail = [];
   const notes: { method: string; params: unknown }[] = [];
   const config = defaultConfig();
   const store = {
@@ -36,17 +69,37 @@ function handlers(over: { setPermission?: ConfigChanges["setPermission"]; reload
       setSkipPermissions: () => Promise.resolve(),
     },
     settings: {
-      registry: () => registryOf([registeredPlugin("demo")]),
+      registry: () => registryOf([registeredPlugin("demo"), MAIL]),
       store,
-      reload: over.reload ?? (() => Promise.resolve({ plugins: 1, durationMs: 1 })),
+      reload: over.reload ??
+        (() => (trail.push("reload"), Promise.resolve({ plugins: 1, durationMs: 1 }))),
     },
     link: {
       notify: (method, params) => (notes.push({ method, params }), true),
     },
     clock: () => 42,
+    packages: fakePackages(trail, over.packages),
+    updates: {
+      checkNow: () => (trail.push("checkNow"), Promise.resolve(CHECK)),
+      forget: (name) => void trail.push(`forget ${name}`),
+    },
+    openFolder: over.openFolder ??
+      ((path) => (trail.push(`open ${path}`), Promise.resolve({ opened: path }))),
   };
-  return { h: createExtensionHandlers(deps), notes };
+  return { h: createExtensionHandlers(deps), notes, trail, link: deps.link };
 }
+
+/** An npm plugin whose plugin name is not its package's shorthand. */
+const MAIL = registeredPlugin("mail", { source: "npm", packageName: "@acme/hub-plugin-email" });
+const CHECK = {
+  checkedAt: 7,
+  updates: [{
+    name: "hub-plugin-demo",
+    plugin: "demo",
+    installedVersion: "1.0.0",
+    latestVersion: "1.1.0",
+  }],
+};
 
 async function rpcError(promise: unknown): Promise<RpcError> {
   try {
@@ -82,7 +135,7 @@ Deno.test("settings the plugin refuses are INVALID_PARAMS", async () => {
   const { h } = handlers({});
   const error = await rpcError(h["config.setPluginSettings"]!({ plugin: "nope", settings: {} }));
   assertEquals(error.code, RPC_ERRORS.INVALID_PARAMS);
-  assertEquals(error.message, 'No plugin "nope" is loaded (plugins: demo).');
+  assertEquals(error.message, 'No plugin "nope" is loaded (plugins: demo, mail).');
 });
 
 Deno.test("a failure the hub could not carry out (a reload) is INTERNAL_ERROR", async () => {
@@ -112,8 +165,98 @@ Deno.test("ping is answered with pong and the hub's time", () => {
   assertEquals(notes, [{ method: "pong", params: { ts: 42 } }]);
 });
 
-Deno.test("methods this version does not have are METHOD_NOT_FOUND", async () => {
+Deno.test("plugin.search answers what the package module found", async () => {
+  const { h, trail } = handlers({});
+  assertEquals(await h["plugin.search"]!({ query: "mail" }), { query: "mail", packages: [] });
+  assertEquals(trail, ["search mail"], "a search changes nothing: no reload");
+});
+
+Deno.test("install, update and remove answer the module's result, then reload (which announces)", async () => {
+  const { h, trail } = handlers({});
+  assertEquals(await h["plugin.install"]!({ name: "demo" }), {
+    name: "demo",
+    plugin: "demo",
+    version: "1.1.0",
+  });
+  assertEquals(trail.splice(0), ["install demo", "forget demo", "reload"]);
+  await h["plugin.updateFromRegistry"]!({ name: "hub-plugin-demo" });
+  assertEquals(trail.splice(0), ["update hub-plugin-demo", "forget hub-plugin-demo", "reload"]);
+  assertEquals(await h["plugin.remove"]!({ name: "hub-plugin-x" }), {
+    name: "hub-plugin-x",
+    uninstalled: true,
+    localPluginsRemoved: [],
+  });
+  assertEquals(trail.splice(0), ["remove hub-plugin-x", "forget hub-plugin-x", "reload"]);
+  await h["plugin.removeBySpecifier"]!({ specifier: "@acme/hub-plugin-email" });
+  assertEquals(trail.splice(0), [
+    "remove @acme/hub-plugin-email",
+    "forget @acme/hub-plugin-email",
+    "reload",
+  ]);
+});
+
+Deno.test("a loaded npm plugin's name stands for its package in update and remove", async () => {
+  const { h, trail } = handlers({});
+  await h["plugin.updateFromRegistry"]!({ name: "mail" });
+  await h["plugin.remove"]!({ name: "mail" });
+  assertEquals(trail.filter((t) => !t.startsWith("forget") && t !== "reload"), [
+    "update @acme/hub-plugin-email",
+    "remove @acme/hub-plugin-email",
+  ]);
+});
+
+Deno.test("a PackageError is a server error with its code in data; nothing is reloaded", async () => {
+  const message =
+    'The registry https://registry.test/ cannot be reached (ECONNREFUSED). Check "npm config get registry".';
+  const { h, trail } = handlers({
+    packages: {
+      install: () => Promise.reject(new PackageError("REGISTRY_UNREACHABLE", message)),
+    },
+  });
+  const error = await rpcError(h["plugin.install"]!({ name: "demo" }));
+  assertEquals([error.code, error.message, error.data], [
+    RPC_SERVER_ERROR,
+    message,
+    { code: "REGISTRY_UNREACHABLE" },
+  ]);
+  assertEquals(trail, [], "a failed install leaves everything as it was");
+});
+
+Deno.test("plugin.checkUpdates runs a check now and answers what it found", async () => {
+  const { h, trail } = handlers({});
+  assertEquals(await h["plugin.checkUpdates"]!({}), CHECK);
+  assertEquals(trail, ["checkNow"]);
+});
+
+Deno.test("progress from the package module reaches the extension as plugin.progress", () => {
+  const { notes, link } = handlers({});
+  const send = progressToExtension(link);
+  send({ operation: "install", name: "demo", message: "Installing hub-plugin-demo", done: false });
+  send({ operation: "install", name: "demo", message: "Installed", done: true });
+  assertEquals(notes.map((n) => [n.method, (n.params as { done: boolean }).done]), [
+    ["plugin.progress", false],
+    ["plugin.progress", true],
+  ]);
+});
+
+Deno.test("folder.open: a refused path is INVALID_PARAMS, a missing opener a server error", async () => {
+  const refusing = handlers({
+    openFolder: () =>
+      Promise.reject(new DomainError("invalid", "INVALID_ARGUMENTS", "Refusing to open /etc.")),
+  });
+  const refused = await rpcError(refusing.h["folder.open"]!({ path: "/etc" }));
+  assertEquals([refused.code, refused.message], [
+    RPC_ERRORS.INVALID_PARAMS,
+    "Refusing to open /etc.",
+  ]);
+  const noOpener = handlers({
+    openFolder: () =>
+      Promise.reject(
+        new FolderOpenError("NO_OPENER", "no desktop opener (xdg-open) found; the folder is /p"),
+      ),
+  });
+  const missing = await rpcError(noOpener.h["folder.open"]!({ path: "/p" }));
+  assertEquals([missing.code, missing.data], [RPC_SERVER_ERROR, { code: "NO_OPENER" }]);
   const { h } = handlers({});
-  const error = await rpcError(Promise.resolve().then(() => h["plugin.install"]!({} as never)));
-  assertEquals(error.code, RPC_ERRORS.METHOD_NOT_FOUND);
+  assertEquals(await h["folder.open"]!({ path: "/plugins/demo" }), { opened: "/plugins/demo" });
 });

@@ -1,5 +1,6 @@
 /** What the hub tells the extension about plugins and tools (`sync.full`, `plugin.update`). */
 import type { SyncPlugin, SyncTool } from "../../protocol/events.ts";
+import type { UpdateCheck } from "../../protocol/packages.ts";
 import { VERSION } from "../../protocol/version.ts";
 import type { HubConfig, Permission } from "../../core/config/schema.ts";
 import { BROWSER_GROUP, type Catalog } from "../calls/catalog.ts";
@@ -42,7 +43,16 @@ export function syncPlugin(
   if (plugin.description !== undefined) synced.description = plugin.description;
   if (plugin.iconSvg !== undefined) synced.iconSvg = plugin.iconSvg;
   if (entry?.reviewedVersion !== undefined) synced.reviewedVersion = entry.reviewedVersion;
-  return synced;
+  return { ...synced, ...origin(plugin) };
+}
+
+/** Where the plugin comes from: the package to update or remove, or the folder to open. */
+function origin(plugin: RegisteredPlugin): Partial<SyncPlugin> {
+  const fields: Partial<SyncPlugin> = { source: plugin.source };
+  if (plugin.source === "npm") fields.packageName = plugin.packageName;
+  else fields.dir = plugin.dir;
+  if (plugin.configSchema !== undefined) fields.configSchema = plugin.configSchema;
+  return fields;
 }
 
 export function syncFull(
@@ -51,6 +61,7 @@ export function syncFull(
   catalog: Catalog,
   skipPermissions: boolean,
   skipPermissionsForced = false,
+  updates?: UpdateCheck,
 ) {
   // The listing is cached per registry and config, so this costs no permission work.
   const permissions = new Map(catalog.list().map((t) => [t.name, t.permission]));
@@ -73,5 +84,6 @@ export function syncFull(
     browserTools,
     browserPermission: browser?.permission ?? "off",
     disabledBrowserTools: config.disabledBrowserTools,
+    ...(updates ? { updates } : {}),
   };
 }

@@ -3,7 +3,9 @@ import { defaultConfig, type HubConfig } from "../../core/config/schema.ts";
 import { createCatalog } from "../calls/catalog.ts";
 import { BROWSER_TOOLS, registerBrowserTools } from "../browser_tools/mod.ts";
 import { HUB_TOOLS } from "../management/mod.ts";
-import { registryOf } from "../plugins/registry.ts";
+import { type RegisteredPlugin, registryOf } from "../plugins/registry.ts";
+import { SERVER_METHODS } from "../../protocol/events.ts";
+import type { UpdateCheck } from "../../protocol/packages.ts";
 import { registeredPlugin, registeredTool } from "../plugins/_test_registry.ts";
 import { syncFull } from "./sync.ts";
 
@@ -11,8 +13,14 @@ const slack = registeredPlugin("slack", {
   tools: [registeredTool("slack", "send_message"), registeredTool("slack", "read_channel")],
 });
 
-function sync(config: HubConfig, skip = false, forced = false) {
-  const registry = registryOf([slack]);
+function sync(
+  config: HubConfig,
+  skip = false,
+  forced = false,
+  plugins: RegisteredPlugin[] = [slack],
+  updates?: UpdateCheck,
+) {
+  const registry = registryOf(plugins);
   const catalog = createCatalog({
     registry: () => registry,
     config: () => config,
@@ -20,7 +28,7 @@ function sync(config: HubConfig, skip = false, forced = false) {
     browserTools: registerBrowserTools(),
     hubTools: HUB_TOOLS,
   });
-  return syncFull(registry, config, catalog, skip, forced);
+  return syncFull(registry, config, catalog, skip, forced, updates);
 }
 
 Deno.test("tools carry their own setting as override; without one they follow the plugin", () => {
@@ -57,4 +65,46 @@ Deno.test("with skip-permissions, effective ask becomes auto but the settings st
   assertEquals(state.plugins[0].permission, "ask");
   assertEquals(state.plugins[0].tools[0].permission, "auto");
   assertEquals(state.browserPermission, "off");
+});
+
+Deno.test("npm plugins carry their package name, local ones their folder, both their settings form", () => {
+  const configSchema = { workspace: { type: "url" as const, label: "Workspace" } };
+  const npm = registeredPlugin("mail", {
+    source: "npm",
+    packageName: "@tabhub/hub-plugin-mail",
+    dir: "/usr/lib/node_modules/@tabhub/hub-plugin-mail",
+    configSchema,
+  });
+  const [local, mail] = ["slack", "mail"].map((name) =>
+    sync(defaultConfig(), false, false, [slack, npm]).plugins.find((p) => p.name === name)!
+  );
+  assertEquals([mail.source, mail.packageName, mail.dir], [
+    "npm",
+    "@tabhub/hub-plugin-mail",
+    undefined,
+  ]);
+  assertEquals(mail.configSchema, configSchema);
+  assertEquals([local.source, local.packageName, local.dir], [
+    "local",
+    undefined,
+    "/plugins/slack",
+  ]);
+  assertEquals("configSchema" in local, false, "no settings: no form");
+});
+
+Deno.test("updates are absent before the first check, then sent as found; the payload fits the schema", () => {
+  assertEquals("updates" in sync(defaultConfig()), false);
+  const updates: UpdateCheck = {
+    checkedAt: 5,
+    updates: [{
+      name: "hub-plugin-a",
+      plugin: "a",
+      installedVersion: "1.0.0",
+      latestVersion: "2.0.0",
+    }],
+  };
+  const state = sync(defaultConfig(), false, false, [slack], updates);
+  assertEquals(state.updates, updates);
+  const parsed = SERVER_METHODS["sync.full"].params.safeParse(state);
+  assertEquals(parsed.success, true, JSON.stringify(parsed.error?.issues));
 });
