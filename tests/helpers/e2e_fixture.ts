@@ -39,14 +39,32 @@ export interface E2E {
   close(): Promise<void>;
 }
 
+/** Something the hub needs that a test starts first (a test registry): its env goes to the hub. */
+export interface E2EService {
+  env: Record<string, string>;
+  stop(): Promise<void>;
+}
+
 export interface E2EOptions {
   /** Extra config.json fields (merged over the built plugin's entry). */
   config?: Record<string, unknown>;
   permission?: Permission;
   env?: Record<string, string>;
+  /** Started before everything else and stopped after it; its env is added to `env`. */
+  service?: () => Promise<E2EService>;
 }
 
 export async function startE2E(options: E2EOptions = {}): Promise<E2E> {
+  const service = await options.service?.();
+  try {
+    return await startWith({ ...options, env: { ...options.env, ...service?.env } }, service);
+  } catch (error) {
+    await service?.stop();
+    throw error;
+  }
+}
+
+async function startWith(options: E2EOptions, service?: E2EService): Promise<E2E> {
   const configDir = await tempConfigDir();
   const pluginDir = await buildTestPlugin(configDir);
   const config = await readConfig(configDir);
@@ -98,6 +116,7 @@ export async function startE2E(options: E2EOptions = {}): Promise<E2E> {
       await app.close();
       await Deno.remove(pluginDir, { recursive: true }).catch(() => {});
       await Deno.remove(configDir, { recursive: true }).catch(() => {});
+      await service?.stop();
     },
   };
   return e2e;

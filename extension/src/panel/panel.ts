@@ -10,6 +10,7 @@ import { setText } from "./dom.ts";
 import { createPanelClient, type PortLike } from "./panel_client.ts";
 import { PANEL_PORT, type PanelState } from "../shared/panel_messages.ts";
 import { pluginsView } from "./plugins_view.ts";
+import { searchView } from "./search_view.ts";
 import type { ViewContext } from "./view_context.ts";
 
 function byId(id: string): HTMLElement {
@@ -38,10 +39,11 @@ function main() {
   };
   const connection = connectionView(ctx);
   const confirmations = confirmationsView(ctx);
+  const find = searchView(ctx);
   const plugins = pluginsView(ctx);
   const activity = activityView(ctx);
   byId("connection-slot").replaceChildren(connection.el);
-  byId("main").replaceChildren(confirmations.el, plugins.el, activity.el);
+  byId("main").replaceChildren(confirmations.el, find.el, plugins.el, activity.el);
   const versions = byId("versions");
 
   function render(state: PanelState) {
@@ -50,6 +52,7 @@ function main() {
     document.body.dataset.link = state.link.state;
     connection.update(state);
     confirmations.update(state);
+    find.update(state);
     plugins.update(state);
     activity.update(state);
     document.body.dataset.ready = "true";
@@ -63,6 +66,7 @@ function main() {
   setInterval(() => {
     connection.tick();
     confirmations.tick();
+    find.tick();
     activity.tick();
   }, 1000);
   addEventListener("pagehide", () => client.close());

@@ -4,12 +4,22 @@
  * worker was stopped or reloaded), waiting requests fail with a clear message and the client
  * connects again, which wakes the worker.
  */
-import type {
-  PanelCommand,
-  PanelMessage,
-  PanelRequest,
-  PanelState,
+import {
+  type PanelCommand,
+  type PanelMessage,
+  type PanelRequest,
+  type PanelResult,
+  type PanelState,
+  replyTimeoutMs,
 } from "../shared/panel_messages.ts";
+
+/** A command the worker (or the hub behind it) refused; `code` is the hub's error code. */
+export class CommandError extends Error {
+  constructor(message: string, readonly code?: string) {
+    super(message);
+    this.name = "CommandError";
+  }
+}
 
 /** The part of `chrome.runtime.Port` the client uses. */
 export interface PortLike {
@@ -20,8 +30,11 @@ export interface PortLike {
 }
 
 export interface PanelClient {
-  /** Sends a command; resolves on an ok reply, rejects with the worker's error text. */
-  send(command: PanelCommand): Promise<void>;
+  /**
+   * Sends a command; resolves with an ok reply's result, rejects with a `CommandError` holding
+   * the worker's error text (and the hub's code).
+   */
+  send<C extends PanelCommand>(command: C): Promise<PanelResult<C>>;
   close(): void;
 }
 
@@ -32,11 +45,9 @@ export interface PanelClientEvents {
 }
 
 export const RECONNECT_MS = 500;
-/** A request the worker never answers fails after this long. */
-export const REPLY_TIMEOUT_MS = 15_000;
 
 interface Waiting {
-  resolve(): void;
+  resolve(result: unknown): void;
   reject(error: Error): void;
   timer: ReturnType<typeof setTimeout>;
 }
@@ -51,19 +62,20 @@ export function createPanelClient(
   let retry: ReturnType<typeof setTimeout> | undefined;
   const waiting = new Map<number, Waiting>();
 
-  function settle(requestId: number, error?: Error) {
+  function settle(requestId: number, error?: Error, result?: unknown) {
     const w = waiting.get(requestId);
     if (!w) return;
     waiting.delete(requestId);
     clearTimeout(w.timer);
     if (error) w.reject(error);
-    else w.resolve();
+    else w.resolve(result);
   }
 
   function onMessage(message: PanelMessage) {
     if (message.type === "state") events.onState(message.state);
     else if (message.type === "reply") {
-      settle(message.requestId, message.ok ? undefined : new Error(message.error));
+      if (message.ok) settle(message.requestId, undefined, message.result);
+      else settle(message.requestId, new CommandError(message.error, message.code));
     }
   }
 
@@ -89,21 +101,22 @@ export function createPanelClient(
   open();
 
   return {
-    send(command) {
+    send<C extends PanelCommand>(command: C): Promise<PanelResult<C>> {
       if (!port) {
         return Promise.reject(
           new Error("Not connected to the extension yet. Wait a moment, then try again."),
         );
       }
       const requestId = nextId++;
-      const promise = new Promise<void>((resolve, reject) => {
+      const timeoutMs = replyTimeoutMs(command);
+      const promise = new Promise<PanelResult<C>>((resolve, reject) => {
         const timer = setTimeout(() => {
           settle(
             requestId,
-            new Error("The extension did not answer within 15 s. Try again."),
+            new Error(`The extension did not answer within ${timeoutMs / 1000} s. Try again.`),
           );
-        }, REPLY_TIMEOUT_MS);
-        waiting.set(requestId, { resolve, reject, timer });
+        }, timeoutMs);
+        waiting.set(requestId, { resolve: resolve as (r: unknown) => void, reject, timer });
       });
       port.postMessage({ requestId, command });
       return promise;

@@ -1,7 +1,14 @@
 /// <reference lib="deno.ns" />
 import { assertEquals, assertRejects } from "../../../tests/helpers/assert.ts";
-import { createPanelClient, type PortLike, RECONNECT_MS } from "./panel_client.ts";
-import type { PanelMessage, PanelRequest, PanelState } from "../shared/panel_messages.ts";
+import { CommandError, createPanelClient, type PortLike, RECONNECT_MS } from "./panel_client.ts";
+import {
+  PACKAGE_TIMEOUT_MS,
+  type PanelMessage,
+  type PanelRequest,
+  type PanelState,
+  REPLY_TIMEOUT_MS,
+  replyTimeoutMs,
+} from "../shared/panel_messages.ts";
 
 class FakePort implements PortLike {
   sent: PanelRequest[] = [];
@@ -30,6 +37,7 @@ const STATE: PanelState = {
   tabs: {},
   activity: [],
   confirmations: [],
+  progress: [],
 };
 
 function setup() {
@@ -63,6 +71,36 @@ Deno.test("panel client: each command gets its own requestId; replies settle the
   await first;
   await assertRejects(second, /no hub/);
   client.close();
+});
+
+Deno.test("panel client: a reply's result resolves the command; an error keeps the hub's code", async () => {
+  const { client, ports } = setup();
+  const search = client.send({ type: "searchPlugins", query: "notes" });
+  const save = client.send({ type: "setPluginSettings", plugin: "x", settings: { n: 500 } });
+  const result = { query: "notes", packages: [] };
+  ports[0].emit({ type: "reply", requestId: 1, ok: true, result });
+  ports[0].emit({
+    type: "reply",
+    requestId: 2,
+    ok: false,
+    error: 'Settings of "x": n: must be at most 100',
+    code: "INVALID_SETTINGS",
+  });
+  assertEquals(await search, result);
+  const error = await save.catch((e) => e);
+  assertEquals(error instanceof CommandError, true);
+  assertEquals([error.message, error.code], [
+    'Settings of "x": n: must be at most 100',
+    "INVALID_SETTINGS",
+  ]);
+  client.close();
+});
+
+Deno.test("panel client: package operations wait minutes for their reply, the rest 15 s", () => {
+  assertEquals(replyTimeoutMs({ type: "reconnect" }), REPLY_TIMEOUT_MS);
+  assertEquals(replyTimeoutMs({ type: "openFolder", path: "/x" }), REPLY_TIMEOUT_MS);
+  assertEquals(replyTimeoutMs({ type: "installPlugin", name: "x" }), PACKAGE_TIMEOUT_MS + 10_000);
+  assertEquals(replyTimeoutMs({ type: "searchPlugins" }), PACKAGE_TIMEOUT_MS + 10_000);
 });
 
 Deno.test("panel client: a lost port fails waiting requests and connects again", async () => {

@@ -5,8 +5,11 @@
  */
 import { h, type Keyed, reconcile, replaceChildren, setText, uid } from "./dom.ts";
 import { baseToolName, plural } from "./format.ts";
-import type { HubView, PanelState, Permission } from "../shared/panel_messages.ts";
+import type { HubView, PanelState, Permission, ProgressEntry } from "../shared/panel_messages.ts";
 import { permissionSelect } from "./permission_select.ts";
+import { pluginActions } from "./plugin_actions.ts";
+import { scopeNode, showsScope } from "./plugin_scope.ts";
+import { settingsForm } from "./settings_form.ts";
 import { skipSwitch } from "./skip_switch.ts";
 import type { SyncPlugin, SyncTool, TabStateChange } from "../../../protocol/events.ts";
 import type { ViewContext } from "./view_context.ts";
@@ -24,6 +27,8 @@ interface Group {
   disabledTools: string[];
   plugin?: SyncPlugin;
   tabs?: TabStateChange;
+  hub: HubView;
+  progress: ProgressEntry[];
   enabled: boolean;
   /** Skip-permissions is on: tools set to "ask" run as "auto". */
   skip: boolean;
@@ -77,7 +82,8 @@ function reviewNote(plugin: SyncPlugin): HTMLElement {
     { class: "note warning", "data-testid": "needs-review" },
     h("strong", {}, "Needs review. "),
     `Version ${plugin.version} is new${reviewed}, so its permissions were reset to Off. ` +
-      "Review it (plugin_inspect, then plugin_mark_reviewed) before turning tools on.",
+      "Check what it may do below, then choose its permission (or review it with " +
+      "plugin_inspect and plugin_mark_reviewed).",
   );
 }
 
@@ -133,13 +139,21 @@ function groupCard(ctx: ViewContext, first: Group): Keyed<Group> {
   );
   const tools = h("details", { class: "tools" }, toolsSummary, skipNote, toolList, disabledList);
   const rows = new Map<string, Keyed<SyncTool>>();
+  const isPlugin = first.plugin !== undefined;
+  const source = h("span", { class: "chip", "data-testid": "plugin-source", hidden: true });
+  const scope = h("div", { class: "scope-slot" });
+  const settings = isPlugin ? settingsForm(ctx) : undefined;
+  const actions = isPlugin ? pluginActions(ctx) : undefined;
   const el = h(
     "article",
     { class: "group", "data-testid": `plugin-${first.name}`, "aria-labelledby": headingId },
-    h("div", { class: "group-head" }, title, version),
+    h("div", { class: "group-head" }, title, version, source),
     about,
+    scope,
     control.el,
     tools,
+    settings?.el,
+    actions?.el,
   );
   return {
     el,
@@ -152,6 +166,13 @@ function groupCard(ctx: ViewContext, first: Group): Keyed<Group> {
       else if (g.description) parts.push(h("p", { class: "muted small" }, g.description));
       if (g.plugin?.needsReview) parts.push(reviewNote(g.plugin));
       replaceChildren(about, parts);
+      if (g.plugin) {
+        replaceChildren(scope, showsScope(g.plugin) ? scopeNode(g.plugin) : undefined);
+        setText(source, g.plugin.source === "local" ? "Local" : g.plugin.packageName ?? "");
+        source.hidden = !g.plugin.source;
+        settings?.update(g.plugin, g.enabled);
+        actions?.update(g.plugin, g.hub, g.progress, g.enabled);
+      }
       control.update(g.permission, g.enabled);
       const count = g.tools.length + g.disabledTools.length;
       setText(toolsSummary, `Tools (${count})`);
@@ -182,6 +203,8 @@ function groupsOf(hub: HubView, state: PanelState, enabled: boolean): Group[] {
     disabledTools: [],
     plugin: p,
     tabs: state.tabs[p.name],
+    hub,
+    progress: state.progress,
     enabled,
     skip: hub.skipPermissions,
   }));
@@ -193,6 +216,8 @@ function groupsOf(hub: HubView, state: PanelState, enabled: boolean): Group[] {
     // Disabled tools cannot run whatever their permission: listed apart, without a selector.
     tools: hub.browserTools.filter((t) => !hub.disabledBrowserTools.includes(t.name)),
     disabledTools: hub.disabledBrowserTools,
+    hub,
+    progress: state.progress,
     enabled,
     skip: hub.skipPermissions,
   };
@@ -211,7 +236,7 @@ export function pluginsView(ctx: ViewContext): PluginsView {
   const noPlugins = h(
     "p",
     { class: "muted small", hidden: true },
-    "No plugins installed. Install one with “hub plugin install <name>”.",
+    "No plugins installed. Search above, or run “hub plugin install <name>”.",
   );
   const el = h(
     "section",

@@ -1,9 +1,12 @@
 /** What every panel view gets from the entry: how to send a command and how to announce. */
-import type { PanelCommand } from "../shared/panel_messages.ts";
+import type { PanelCommand, PanelResult } from "../shared/panel_messages.ts";
 
 export interface ViewContext {
-  /** Sends a command to the worker; rejects with the error text of a failed reply. */
-  send(command: PanelCommand): Promise<void>;
+  /**
+   * Sends a command to the worker; resolves with its result, rejects with the error text of a
+   * failed reply (a `CommandError` with the hub's code).
+   */
+  send<C extends PanelCommand>(command: C): Promise<PanelResult<C>>;
   /** Says `text` through the live region (`assertive` for errors). */
   announce(text: string, assertive?: boolean): void;
   /** The clock (tests and the countdown share it). */

@@ -1,12 +1,21 @@
 /**
  * What the side panel and the service worker say to each other over one runtime port
  * (`PANEL_PORT`). The worker pushes the whole `PanelState` on connect and on every change; the
- * panel sends commands, each with a `requestId` the worker answers with a `reply`. The panel
- * never talks to the hub itself: permission changes go through the worker's `config.*` requests.
+ * panel sends commands, each with a `requestId` the worker answers with a `reply` (carrying the
+ * hub's answer for the plugin package commands). The panel never talks to the hub itself:
+ * permission changes go through the worker's `config.*` requests, package operations through its
+ * `plugin.*` requests.
  */
 import type { SyncPlugin, SyncTool, TabStateChange } from "../../../protocol/events.ts";
 import type { ErrorPayload } from "../../../protocol/errors.ts";
 import type { Permission } from "../../../protocol/permission.ts";
+import type {
+  InstallResult,
+  PackageProgress,
+  RemoveResult,
+  SearchResult,
+  UpdateCheck,
+} from "../../../protocol/packages.ts";
 
 export const PANEL_PORT = "hub-panel";
 
@@ -47,6 +56,13 @@ export interface HubView {
   plugins: SyncPlugin[];
   browserTools: SyncTool[];
   disabledBrowserTools: string[];
+  /** What the last plugin update check found (the hub's or the panel's, whichever is newer). */
+  updates?: UpdateCheck;
+}
+
+/** The latest `plugin.progress` of one package operation, with when it arrived. */
+export interface ProgressEntry extends PackageProgress {
+  receivedAt: number;
 }
 
 export interface ActivityEntry {
@@ -83,9 +99,13 @@ export interface PanelState {
   activity: ActivityEntry[];
   /** Oldest first: the order they should be answered in. */
   confirmations: PendingConfirmation[];
+  /** Package operations: the latest message per operation and package, newest first. */
+  progress: ProgressEntry[];
 }
 
 export const ACTIVITY_LIMIT = 50;
+/** Package operations whose latest progress the state keeps. */
+export const PROGRESS_LIMIT = 20;
 
 export type PanelCommand =
   | { type: "setPluginPermission"; plugin: string; permission: Permission }
@@ -93,7 +113,52 @@ export type PanelCommand =
   | { type: "setSkipPermissions"; enabled: boolean }
   | { type: "confirm"; id: string; decision: "allow" | "deny"; alwaysAllow?: boolean }
   /** Connect now: retry at once, or take the link back from another profile. */
-  | { type: "reconnect" };
+  | { type: "reconnect" }
+  /** Plugin packages on the registry; no query lists them all. */
+  | { type: "searchPlugins"; query?: string }
+  | { type: "installPlugin"; name: string }
+  /** Installs the registry's latest version of an installed package. */
+  | { type: "updatePlugin"; name: string }
+  /** Uninstalls a package (or drops a local plugin) by its package or plugin name. */
+  | { type: "removePlugin"; name: string }
+  | { type: "checkUpdates" }
+  /** Opens a local plugin's folder with the desktop's opener. */
+  | { type: "openFolder"; path: string }
+  /** Merged into the stored settings; a null value clears a key. */
+  | { type: "setPluginSettings"; plugin: string; settings: Record<string, unknown> };
+
+/** What an ok reply carries, per command (commands not listed answer nothing). */
+export interface PanelResults {
+  searchPlugins: SearchResult;
+  installPlugin: InstallResult;
+  updatePlugin: InstallResult;
+  removePlugin: RemoveResult;
+  checkUpdates: UpdateCheck;
+  openFolder: { opened: string };
+}
+
+export type PanelResult<C extends PanelCommand> = C["type"] extends keyof PanelResults
+  ? PanelResults[C["type"]]
+  : void;
+
+/**
+ * How long the panel waits for a command's reply. Package operations run npm, which may take
+ * minutes on a slow registry; the worker gives up a little earlier, so its error reaches the panel.
+ */
+export const REPLY_TIMEOUT_MS = 15_000;
+export const PACKAGE_TIMEOUT_MS = 5 * 60_000;
+export const PACKAGE_COMMANDS: ReadonlySet<PanelCommand["type"]> = new Set([
+  "searchPlugins",
+  "installPlugin",
+  "updatePlugin",
+  "removePlugin",
+  "checkUpdates",
+]);
+
+/** The panel's wait for a reply to `command` (the worker's is 10 s shorter). */
+export function replyTimeoutMs(command: PanelCommand): number {
+  return PACKAGE_COMMANDS.has(command.type) ? PACKAGE_TIMEOUT_MS + 10_000 : REPLY_TIMEOUT_MS;
+}
 
 /** Panel → worker. */
 export interface PanelRequest {
@@ -104,5 +169,6 @@ export interface PanelRequest {
 /** Worker → panel. */
 export type PanelMessage =
   | { type: "state"; state: PanelState }
-  | { type: "reply"; requestId: number; ok: true }
-  | { type: "reply"; requestId: number; ok: false; error: string };
+  | { type: "reply"; requestId: number; ok: true; result?: unknown }
+  /** `code`: the hub's error code (`INVALID_SETTINGS`, …) when it gave one. */
+  | { type: "reply"; requestId: number; ok: false; error: string; code?: string };

@@ -108,6 +108,7 @@ const handlers: ServerHandlers = {
     return { ok: known };
   },
   "plugins.changed": () => panel.tabsChanged(),
+  "plugin.progress": (params) => panel.progress(params),
   "tool.dispatch": (params) => dispatch(params),
   "tool.invocationStart": (params) => panel.invocationStart(params),
   "tool.invocationEnd": (params) => panel.invocationEnd(params),

@@ -21,8 +21,8 @@ export interface DiagnosisDeps {
 }
 
 const RELOAD_FIX = "Reload the hub extension at chrome://extensions. If that does not help, load " +
-  'it unpacked from the "extension" folder in the config directory of the hub you run ' +
-  '("hub doctor" shows it).';
+  'it unpacked from the "extension" folder beside the config file of the hub you run ' +
+  '("hub config path" prints where that file is).';
 
 /** The mismatch problem, or undefined when the versions agree. */
 export function versionProblem(hubVersion: string, extensionVersion: string) {
@@ -98,7 +98,7 @@ async function askHealth(
     kind: "other",
     message: `The hub on ${where} is running but the connection failed` +
       (status.lastError ? ` (${status.lastError}).` : "."),
-    fix: 'It retries every few seconds. If it keeps failing, see "hub logs" and "hub doctor".',
+    fix: 'It retries every few seconds. If it keeps failing, see "hub logs" and "hub status".',
   };
 }
 

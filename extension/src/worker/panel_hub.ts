@@ -11,6 +11,7 @@ import {
   type PanelState,
 } from "../shared/panel_messages.ts";
 import { isPermission } from "../../../protocol/permission.ts";
+import { isPlainObject } from "../../../protocol/plain_object.ts";
 
 export interface PanelHub {
   /** Takes a port if it is a panel's; returns whether it did. */
@@ -23,7 +24,8 @@ export interface PanelHub {
 
 export interface PanelHubDeps {
   state(): Promise<PanelState>;
-  run(command: PanelCommand): Promise<void>;
+  /** Runs a command; resolves with what the reply carries (undefined for most). */
+  run(command: PanelCommand): Promise<unknown>;
   /** A panel opened (the first or another). */
   onOpen?(): void;
   warn(message: string, detail?: unknown): void;
@@ -40,11 +42,45 @@ export function fromPanelPage(port: chrome.runtime.Port): boolean {
     (port.sender?.url ?? "").startsWith(chrome.runtime.getURL("panel.html"));
 }
 
+/** Longest package name npm accepts (and the hub's limit for names and specifiers). */
+const MAX_NAME = 214;
+const MAX_QUERY = 200;
+const MAX_PATH = 4096;
+
+function text(value: unknown, max: number, optional = false): boolean {
+  if (value === undefined) return optional;
+  return typeof value === "string" && value.length <= max && (optional || value.length > 0);
+}
+
+/** Why a package command is not well formed, or undefined when it is (null: not one). */
+function packageCommandError(c: Record<string, unknown>): string | undefined | null {
+  switch (c.type) {
+    case "searchPlugins":
+      return text(c.query, MAX_QUERY, true) ? undefined : `query is text of at most ${MAX_QUERY}`;
+    case "installPlugin":
+    case "updatePlugin":
+    case "removePlugin":
+      return text(c.name, MAX_NAME) ? undefined : `needs name (1-${MAX_NAME} characters)`;
+    case "checkUpdates":
+      return undefined;
+    case "openFolder":
+      return text(c.path, MAX_PATH) ? undefined : "needs path";
+    case "setPluginSettings":
+      return typeof c.plugin === "string" && isPlainObject(c.settings)
+        ? undefined
+        : "needs plugin and settings (an object)";
+    default:
+      return null;
+  }
+}
+
 /** Why a message from a panel is not a command, or undefined when it is one. */
 export function commandError(message: unknown): string | undefined {
   const m = message as PanelRequest;
   if (typeof m?.requestId !== "number") return "a panel message needs a numeric requestId";
   const c = m.command as Record<string, unknown> | undefined;
+  const packageProblem = c ? packageCommandError(c) : null;
+  if (packageProblem !== null) return packageProblem;
   const permissionOk = isPermission(c?.permission);
   switch (c?.type) {
     case "setPluginPermission":
@@ -94,10 +130,22 @@ export function createPanelHub(deps: PanelHubDeps): PanelHub {
       return;
     }
     try {
-      await deps.run((message as PanelRequest).command);
-      post(port, { type: "reply", requestId, ok: true });
+      const result = await deps.run((message as PanelRequest).command);
+      post(port, {
+        type: "reply",
+        requestId,
+        ok: true,
+        ...(result === undefined ? {} : { result }),
+      });
     } catch (error) {
-      post(port, { type: "reply", requestId, ok: false, error: (error as Error).message });
+      const code = (error as { code?: unknown })?.code;
+      post(port, {
+        type: "reply",
+        requestId,
+        ok: false,
+        error: (error as Error)?.message ?? String(error),
+        ...(typeof code === "string" ? { code } : {}),
+      });
     }
   }
 

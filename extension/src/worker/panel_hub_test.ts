@@ -21,6 +21,23 @@ Deno.test("commands the panel may send are accepted; anything else says what is 
     ok({ type: "confirm", id: "c", decision: "maybe" }),
     "needs id and decision (allow or deny)",
   );
+  assertEquals(ok({ type: "searchPlugins" }), undefined);
+  assertEquals(ok({ type: "searchPlugins", query: "notes" }), undefined);
+  assertEquals(ok({ type: "searchPlugins", query: 3 }), "query is text of at most 200");
+  assertEquals(ok({ type: "installPlugin", name: "hub-plugin-a" }), undefined);
+  assertEquals(ok({ type: "updatePlugin", name: "" }), "needs name (1-214 characters)");
+  assertEquals(
+    ok({ type: "removePlugin", name: "x".repeat(215) }),
+    "needs name (1-214 characters)",
+  );
+  assertEquals(ok({ type: "checkUpdates" }), undefined);
+  assertEquals(ok({ type: "openFolder", path: "/home/me/plugin" }), undefined);
+  assertEquals(ok({ type: "openFolder" }), "needs path");
+  assertEquals(ok({ type: "setPluginSettings", plugin: "x", settings: { a: 1 } }), undefined);
+  assertEquals(
+    ok({ type: "setPluginSettings", plugin: "x", settings: [1] }),
+    "needs plugin and settings (an object)",
+  );
   assertEquals(ok({ type: "explode" }), 'unknown command "explode"');
   assertEquals(
     commandError({ command: { type: "reconnect" } }),
@@ -61,7 +78,12 @@ Deno.test("a panel gets the state on connect and after changes; commands get rep
     state: () => Promise.resolve({ extensionVersion: String(++version) } as PanelState),
     run: (command) => {
       ran.push(command);
-      return command.type === "reconnect" ? Promise.reject(new Error("no")) : Promise.resolve();
+      if (command.type === "reconnect") return Promise.reject(new Error("no"));
+      if (command.type === "checkUpdates") {
+        return Promise.reject(Object.assign(new Error("registry down"), { code: "REGISTRY_DOWN" }));
+      }
+      if (command.type === "searchPlugins") return Promise.resolve({ query: "", packages: [] });
+      return Promise.resolve();
     },
     onOpen: () => opened++,
     warn: () => {},
@@ -81,14 +103,18 @@ Deno.test("a panel gets the state on connect and after changes; commands get rep
   panel.send({ requestId: 7, command: { type: "setSkipPermissions", enabled: false } });
   panel.send({ requestId: 8, command: { type: "reconnect" } });
   panel.send({ requestId: 9, command: { type: "bogus" } });
+  panel.send({ requestId: 10, command: { type: "searchPlugins" } });
+  panel.send({ requestId: 11, command: { type: "checkUpdates" } });
   await tick();
   const replies = panel.posted.slice(2) as { requestId: number }[];
   assertEquals(replies.sort((a, b) => a.requestId - b.requestId), [
     { type: "reply", requestId: 7, ok: true },
     { type: "reply", requestId: 8, ok: false, error: "no" },
     { type: "reply", requestId: 9, ok: false, error: 'Bad command: unknown command "bogus".' },
+    { type: "reply", requestId: 10, ok: true, result: { query: "", packages: [] } },
+    { type: "reply", requestId: 11, ok: false, error: "registry down", code: "REGISTRY_DOWN" },
   ]);
-  assertEquals(ran.length, 2);
+  assertEquals(ran.length, 4);
   panel.disconnect();
   assertEquals(hub.isOpen(), false);
 });

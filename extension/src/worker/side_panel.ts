@@ -13,6 +13,9 @@ import type { ExtensionLog } from "./extension_log.ts";
 import { readHubAddress } from "./hub_files.ts";
 import { diagnose, versionProblem } from "./link_diagnosis.ts";
 import { createPanelHub } from "./panel_hub.ts";
+import { createPackageCommands } from "./package_commands.ts";
+import { createProgressLog } from "./package_progress.ts";
+import type { UpdateCheck } from "../../../protocol/packages.ts";
 import type { HubView, LinkProblem, PanelCommand, PanelState } from "../shared/panel_messages.ts";
 import type { PluginStore } from "./plugin_store.ts";
 import { createBadge } from "./status_badge.ts";
@@ -46,6 +49,19 @@ export function createSidePanel(deps: SidePanelDeps) {
     log: deps.log,
   });
   const queue = createConfirmationQueue({ onChange: changed, alerts, names });
+  const progress = createProgressLog(changed);
+  /** The newest update check: the hub's (sync.full) or one the panel asked for. */
+  let updates: UpdateCheck | undefined;
+  const noteUpdates = (check: UpdateCheck | undefined) => {
+    if (check && check.checkedAt >= (updates?.checkedAt ?? -1)) updates = check;
+  };
+  const packages = createPackageCommands({
+    peer: () => deps.connection().peer(),
+    onUpdates: (check) => {
+      noteUpdates(check);
+      changed();
+    },
+  });
   const panels = createPanelHub({
     state,
     run,
@@ -71,6 +87,7 @@ export function createSidePanel(deps: SidePanelDeps) {
       plugins: deps.store.all(),
       browserTools: sync.browserTools,
       disabledBrowserTools: sync.disabledBrowserTools,
+      ...(updates ? { updates } : {}),
     };
   }
 
@@ -93,6 +110,7 @@ export function createSidePanel(deps: SidePanelDeps) {
       tabs: Object.fromEntries(states.map((s) => [s.plugin, s])),
       activity: activity.list(),
       confirmations: queue.list(),
+      progress: progress.list(),
     };
   }
 
@@ -114,11 +132,13 @@ export function createSidePanel(deps: SidePanelDeps) {
     activity.answered(id);
   }
 
-  async function run(command: PanelCommand): Promise<void> {
+  async function run(command: PanelCommand): Promise<unknown> {
     if (command.type === "reconnect") return deps.connection().takeOver();
     if (command.type === "confirm") {
       return respond(command.id, command.decision, command.alwaysAllow === true);
     }
+    const forwarded = packages.run(command);
+    if (forwarded) return await forwarded;
     const peer = deps.connection().peer();
     if (!peer) {
       throw new Error(
@@ -127,7 +147,7 @@ export function createSidePanel(deps: SidePanelDeps) {
       );
     }
     const { type, ...params } = command;
-    const method = `config.${type}` as const;
+    const method = `config.${type as "setPluginPermission"}` as const;
     await peer.request(method, params as never);
   }
 
@@ -137,6 +157,7 @@ export function createSidePanel(deps: SidePanelDeps) {
     if (status.state === "disconnected") {
       queue.clear();
       activity.interrupted();
+      progress.clear();
       const attempt = ++diagnosing;
       void diagnose(status, {
         extensionVersion,
@@ -160,8 +181,11 @@ export function createSidePanel(deps: SidePanelDeps) {
     tabsChanged: () => panels.changed(),
     synced(params: SyncParams) {
       sync = params;
+      noteUpdates(params.updates);
       changed();
     },
+    /** `plugin.progress`: what a running package operation is doing. */
+    progress: (p: ServerParams<"plugin.progress">) => progress.add(p),
     invocationStart: (p: ServerParams<"tool.invocationStart">) => activity.started(p),
     invocationEnd(p: ServerParams<"tool.invocationEnd">) {
       queue.settle(p.invocationId); // answered elsewhere, cancelled or timed out

@@ -48,6 +48,7 @@ Deno.test("stateSummary: a connected extension with a synced hub", () => {
       receivedAt: 1,
       expiresAt: 2,
     }],
+    progress: [],
   };
   const summary = stateSummary(state);
   assertEquals(summary.plugins[0].tabs[0].title.length, 200, "long titles are cut");
@@ -93,6 +94,7 @@ Deno.test("stateSummary: disconnected, before any sync; many tabs are capped", (
     tabs: { app: { plugin: "app", state: "unavailable", tabs } },
     activity: [],
     confirmations: [],
+    progress: [],
   });
   assertEquals(summary.link, {
     state: "disconnected",
