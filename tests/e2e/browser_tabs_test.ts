@@ -218,14 +218,16 @@ e2eTest(import.meta.url, "tab, window, navigation and extension tools in a real 
           url("/counter?name=h1"),
           true,
         ]);
-        assertEquals(page.url(), url("/counter?name=h1"));
+        // Playwright learns of the navigation from its own CDP event, which may come after the reply.
+        await page.waitForURL(url("/counter?name=h1"), { timeout: 10_000 });
         const forward = ok(await callTool(e2e, "browser_go_forward", { tabId }), "forward");
         assertEquals([forward.url, forward.title, forward.loaded], [
           url("/?tab=h2"),
           "Test app",
           true,
         ]);
-        assertEquals(page.url(), url("/?tab=h2"));
+        // Playwright learns of the navigation from its own CDP event, which may come after the reply.
+        await page.waitForURL(url("/?tab=h2"), { timeout: 10_000 });
         failed(await callTool(e2e, "browser_go_forward", { tabId }), {
           status: 422,
           code: "NO_HISTORY",
@@ -236,7 +238,8 @@ e2eTest(import.meta.url, "tab, window, navigation and extension tools in a real 
 
       await t.step("same-document entries (pushState) do not hang", async () => {
         await page.evaluate('history.pushState({}, "", "?tab=h2&step=2")');
-        assertEquals(page.url(), url("/?tab=h2&step=2"));
+        // Playwright learns of the navigation from its own CDP event, which may come after the reply.
+        await page.waitForURL(url("/?tab=h2&step=2"), { timeout: 10_000 });
         const started = Date.now();
         const back = ok(await callTool(e2e, "browser_go_back", { tabId }), "pushState back");
         assertEquals([back.url, back.loaded], [url("/?tab=h2"), true]);

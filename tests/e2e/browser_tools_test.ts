@@ -101,7 +101,8 @@ e2eTest(import.meta.url, "browser tools in a real Chromium through REST and MCP"
           title: "Strict CSP",
           loaded: true,
         });
-        assertEquals(page.url(), url("/csp?tab=nav"));
+        // Playwright learns of the navigation from its own CDP event, which may come after the reply.
+        await page.waitForURL(url("/csp?tab=nav"), { timeout: 10_000 });
         assertEquals(await page.title(), "Strict CSP");
         // The home tab was left alone.
         assertEquals(home.url(), url("/?tab=home"));
