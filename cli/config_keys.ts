@@ -19,6 +19,7 @@ export const SETTABLE_KEYS = [
   "tool-permission.<plugin>.<tool>  off|ask|auto",
   "plugin-permission.<plugin>       off|ask|auto",
   "port                             1-65535",
+  "updateCheckIntervalMinutes       <minutes>  (0 turns the plugin update check off)",
   "localPlugins.add                 <path>   (--force: allow a path that does not exist)",
   "localPlugins.remove              <path>",
   "disabledBrowserTools.add         <browser tool name>  (hide and refuse it)",
@@ -53,6 +54,7 @@ export function parseSetCommand(key: string, value: string | undefined, ctx: Set
     const port = parsePort(need(key, value), "port");
     return change(`port = ${port}`, (c) => (c.port = port));
   }
+  if (key === "updateCheckIntervalMinutes") return updateInterval(need(key, value));
   if (key === "localPlugins.add") return addLocalPlugin(need(key, value), ctx);
   if (key === "localPlugins.remove") return removeLocalPlugin(need(key, value), ctx);
   if (key === "disabledBrowserTools.add" || key === "disabledBrowserTools.remove") {
@@ -210,4 +212,19 @@ function disabledBrowserTool(add: boolean, name: string): ConfigChange {
     const rest = c.disabledBrowserTools.filter((n) => n !== name);
     c.disabledBrowserTools = add ? [...rest, name] : rest;
   });
+}
+
+/** Minutes between plugin update checks: a whole number, 0 turns the check off. */
+function updateInterval(value: string) {
+  const minutes = Number(value.trim());
+  if (!/^\d{1,6}$/.test(value.trim()) || !Number.isSafeInteger(minutes)) {
+    throw new CliError(
+      `updateCheckIntervalMinutes must be a whole number of minutes (0 turns the check off), ` +
+        `not "${value.slice(0, 40)}". Example: hub config set updateCheckIntervalMinutes 60`,
+    );
+  }
+  const summary = minutes === 0
+    ? "updateCheckIntervalMinutes = 0 (plugin update checks are off)"
+    : `updateCheckIntervalMinutes = ${minutes}`;
+  return change(summary, (c) => (c.updateCheckIntervalMinutes = minutes));
 }

@@ -207,3 +207,28 @@ Deno.test("config set reads own entries only when it extends an existing plugin 
     tools: {},
   });
 });
+
+Deno.test("updateCheckIntervalMinutes takes whole minutes; 0 turns the check off", () => {
+  const ctx = {
+    cwd: "/tmp",
+    configDir: "/tmp/hub",
+    force: false,
+    isDirectory: () => true,
+  };
+  const config = defaultConfig();
+  parseSetCommand("updateCheckIntervalMinutes", "0", ctx).apply(config);
+  assertEquals(config.updateCheckIntervalMinutes, 0);
+  const set = parseSetCommand("updateCheckIntervalMinutes", "60", ctx);
+  set.apply(config);
+  assertEquals([config.updateCheckIntervalMinutes, set.summary], [
+    60,
+    "updateCheckIntervalMinutes = 60",
+  ]);
+  for (const bad of ["-1", "1.5", "soon", ""]) {
+    assertThrows(
+      () => parseSetCommand("updateCheckIntervalMinutes", bad, ctx),
+      Error,
+      "whole number",
+    );
+  }
+});
