@@ -1,24 +1,19 @@
 /**
  * Runs the `npm` command for `hub update` and for plugin packages. npm does the networking, under
  * the user's own npm config (registry, proxy, CA, auth), so hub keeps its loopback-only network
- * permission. Every call has a time limit; npm missing is a user error. Also what callers need to
- * read npm's answers: its error code, its error lines, and the registry it is configured with.
+ * permission. Every call has a time limit and an output limit, stops npm with the processes it
+ * started, and runs in an empty folder (so a project .npmrc where hub was started changes nothing);
+ * npm missing is a user error. Also what callers need to read npm's answers: its error code, its
+ * error lines, and the registry it is configured with.
  */
 import { CliError } from "./cli_error.ts";
 import { clip } from "../protocol/clip.ts";
+import { type BoundedResult, type ChildLimits, runBounded } from "./bounded_child.ts";
 
-export interface NpmResult {
-  code: number;
-  stdout: string;
-  stderr: string;
-  /** The call ran past its time limit and was stopped. */
-  timedOut: boolean;
-}
+export type NpmResult = BoundedResult;
 
 export type NpmRunner = (args: string[], timeoutMs: number) => Promise<NpmResult>;
 
-/** How long npm gets after SIGTERM before SIGKILL. */
-const KILL_GRACE_MS = 5_000;
 const CONFIG_TIMEOUT_MS = 15_000;
 
 /**
@@ -48,54 +43,24 @@ export const NETWORK_CODES: ReadonlySet<string> = new Set([
   "ENOTCACHED",
 ]);
 
-/** Runs npm (tests pass another command to see how a missing or slow npm is handled). */
-export function npmRunner(command = "npm"): NpmRunner {
-  return (args, timeoutMs) => run(command, args, timeoutMs);
-}
-
-export const runNpm: NpmRunner = npmRunner();
-
-async function run(command: string, args: string[], timeoutMs: number): Promise<NpmResult> {
-  let child: Deno.ChildProcess;
-  try {
-    child = new Deno.Command(command, { args, stdin: "null", stdout: "piped", stderr: "piped" })
-      .spawn();
-  } catch (error) {
-    if (error instanceof Deno.errors.NotFound) {
-      throw new CliError(
-        `hub needs npm for this, and npm is not on the PATH. Install Node.js (it comes with ` +
-          `npm), or fix the PATH, then run the command again.`,
-      );
+/** Runs npm (tests pass another command to see how a missing, slow or chatty npm is handled). */
+export function npmRunner(command = "npm", options: ChildLimits = {}): NpmRunner {
+  return async (args, timeoutMs) => {
+    try {
+      return await runBounded(command, args, timeoutMs, options);
+    } catch (error) {
+      if (error instanceof Deno.errors.NotFound) {
+        throw new CliError(
+          `hub needs npm for this, and npm is not on the PATH. Install Node.js (it comes with ` +
+            `npm), or fix the PATH, then run the command again.`,
+        );
+      }
+      throw new CliError(`Cannot run npm: ${clip((error as Error).message, 200)}`);
     }
-    throw new CliError(`Cannot run npm: ${(error as Error).message}`);
-  }
-  let timedOut = false;
-  let killTimer: ReturnType<typeof setTimeout> | undefined;
-  const timer = setTimeout(() => {
-    timedOut = true;
-    kill(child, "SIGTERM");
-    killTimer = setTimeout(() => kill(child, "SIGKILL"), KILL_GRACE_MS);
-  }, timeoutMs);
-  const out = await child.output().finally(() => {
-    clearTimeout(timer);
-    clearTimeout(killTimer);
-  });
-  const dec = new TextDecoder();
-  return {
-    code: out.code,
-    stdout: dec.decode(out.stdout),
-    stderr: dec.decode(out.stderr),
-    timedOut,
   };
 }
 
-function kill(child: Deno.ChildProcess, signal: Deno.Signal): void {
-  try {
-    child.kill(signal);
-  } catch {
-    // already exited
-  }
-}
+export const runNpm: NpmRunner = npmRunner();
 
 /** The last lines npm wrote (its `npm error` lines), one line, bounded. */
 export function npmErrorText(result: NpmResult, max = 300): string {

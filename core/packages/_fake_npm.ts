@@ -1,7 +1,8 @@
 /**
  * A fake `npm` for the unit tests of core/packages: a registry held in memory (package → version →
  * files), and the commands the package module runs (`view`, `install --global --prefix`,
- * `uninstall --global --prefix`, `search`, `config get registry`) acting on real temp folders.
+ * `uninstall --global --prefix`, `search`, `config get registry`, `view <spec> <fields>`) acting on
+ * real temp folders.
  * Every call is recorded; a test can make the registry unreachable, slow a command down, or answer
  * a command itself.
  */
@@ -18,7 +19,14 @@ export type Files = Record<string, string>;
 export function pluginFiles(
   name: string,
   version: string,
-  changes: { hub?: unknown; sdkVersion?: string; adapter?: boolean; toolsVersion?: string } = {},
+  changes: {
+    hub?: unknown;
+    sdkVersion?: string;
+    adapter?: boolean;
+    toolsVersion?: string;
+    /** More package.json fields (dependencies...). */
+    extra?: Record<string, unknown>;
+  } = {},
 ): Files {
   const plugin = pluginNameFromPackage(name);
   const pkg: Record<string, unknown> = {
@@ -26,6 +34,7 @@ export function pluginFiles(
     version,
     description: `${name} for tests`,
     scripts: { postinstall: "touch script-ran" },
+    ...changes.extra,
   };
   const hub = "hub" in changes ? changes.hub : { urlPatterns: ["https://example.com/*"] };
   if (hub !== undefined) pkg.hub = hub;
@@ -116,7 +125,7 @@ export class FakeNpm {
     if (!versions) return E404;
     const version = semver.maxSatisfying([...versions.keys()], range ?? "*");
     if (!version) return { code: 1, stderr: "npm error code ETARGET\nnpm error notarget\n" };
-    if (command === "view") return { stdout: JSON.stringify(version) };
+    if (command === "view") return view(versions.get(version)!, version, positional.slice(1));
     if (command === "install") {
       return await this.install(flag("prefix")!, name, versions.get(version)!);
     }
@@ -159,4 +168,18 @@ export class FakeNpm {
 function splitSpec(spec: string): [string, string | undefined] {
   const at = spec.indexOf("@", 1);
   return at < 0 ? [spec, undefined] : [spec.slice(0, at), spec.slice(at + 1)];
+}
+
+/** `npm view <spec> <fields> --json`: one field present is printed bare, several as an object. */
+function view(files: Files, version: string, fields: string[]): Partial<NpmResult> {
+  if (fields.length === 0 || (fields.length === 1 && fields[0] === "version")) {
+    return { stdout: JSON.stringify(version) };
+  }
+  const pkg = JSON.parse(files["package.json"]);
+  const present = Object.fromEntries(
+    fields.filter((f) => pkg[f] !== undefined).map((f) => [f, pkg[f]]),
+  );
+  const keys = Object.keys(present);
+  if (keys.length === 0) return { stdout: "" };
+  return { stdout: JSON.stringify(keys.length === 1 ? present[keys[0]] : present) };
 }

@@ -77,6 +77,84 @@ export function pickVersion(stdout: string, spec: string): string {
   return versions.sort(semver.compare).at(-1)!;
 }
 
+/** The dependency fields npm installs from (peer dependencies are installed too). */
+const DEPENDENCY_FIELDS = ["dependencies", "optionalDependencies", "peerDependencies"];
+
+/**
+ * The dependencies `name@version` declares, as name → spec, all fields merged (each entry tagged
+ * with its field for messages: `optionalDependencies.x`).
+ */
+export async function viewDependencies(
+  ctx: PackageContext,
+  name: string,
+  version: string,
+  cache: string,
+): Promise<Map<string, string>> {
+  const spec = `${name}@${version}`;
+  // `name` is always there, so npm prints an object keyed by field (one field alone would be
+  // printed bare, and a dependency list could not be told from a package's fields).
+  const args = [
+    "view",
+    spec,
+    "name",
+    ...DEPENDENCY_FIELDS,
+    "--json",
+    "--prefer-online",
+    `--cache=${cache}`,
+    ...FAIL_FAST_FLAGS,
+    "--no-update-notifier",
+  ];
+  const result = await ctx.npm(args, ctx.lookupMs);
+  if (result.timedOut || result.code !== 0) {
+    throw await ctx.failure(result, {
+      doing: `reading the dependencies of ${spec}`,
+      name,
+      timeoutMs: ctx.lookupMs,
+      command: `npm view ${spec} ${DEPENDENCY_FIELDS.join(" ")}`,
+    });
+  }
+  return parseDependencies(result.stdout, spec);
+}
+
+/** npm's answer to `view <spec> name <fields> --json`: a bare name, or an object of fields. */
+export function parseDependencies(stdout: string, spec: string): Map<string, string> {
+  let value: unknown;
+  try {
+    value = JSON.parse(stdout.trim() || "null");
+  } catch {
+    value = undefined;
+  }
+  const found = new Map<string, string>();
+  if (typeof value === "string") return found; // only the name: no dependencies
+  if (!value || typeof value !== "object" || Array.isArray(value)) {
+    throw new PackageError(
+      "NPM_FAILED",
+      `npm view ${clip(spec, 120)} printed no dependency list (${
+        JSON.stringify(clip(stdout.trim(), 80))
+      }). Check npm's registry setting ("npm config get registry").`,
+    );
+  }
+  for (const field of DEPENDENCY_FIELDS) {
+    const deps = (value as Record<string, unknown>)[field];
+    if (!deps || typeof deps !== "object") continue;
+    for (const [dep, range] of Object.entries(deps)) {
+      found.set(`${field}.${dep}`, typeof range === "string" ? range : JSON.stringify(range));
+    }
+  }
+  return found;
+}
+
+/**
+ * npm refuses dependencies from git, URLs, files and folders (npm 11.x and later; older npm
+ * ignores these flags, and hub checks a plugin's own dependencies before it installs anyway).
+ */
+const REGISTRY_ONLY = [
+  "--allow-git=none",
+  "--allow-remote=none",
+  "--allow-file=none",
+  "--allow-directory=none",
+];
+
 /** `npm install --global --prefix <prefix> --ignore-scripts <name>@<version>`. */
 export async function installGlobal(
   ctx: PackageContext,
@@ -88,6 +166,7 @@ export async function installGlobal(
     "--global",
     `--prefix=${opts.prefix}`,
     "--ignore-scripts",
+    ...REGISTRY_ONLY,
     `--cache=${opts.cache}`,
     ...(opts.offline ? ["--prefer-offline"] : ["--prefer-online", ...FAIL_FAST_FLAGS]),
     ...QUIET,

@@ -18,6 +18,8 @@ import type { PackageError } from "./package_error.ts";
 export const CHANGE_TIMEOUT_MS = 120_000;
 /** Time limit of one npm call that searches or looks a version up. */
 export const LOOKUP_TIMEOUT_MS = 30_000;
+/** Added to the package lock's limits for what surrounds the npm calls (and stopping them). */
+const LOCK_MARGIN_MS = 30_000;
 
 export interface PackageContextOptions {
   globalRoot: () => Promise<string>;
@@ -53,6 +55,11 @@ export interface FailureWhat {
 export function createPackageContext(options: PackageContextOptions): PackageContext {
   const queue = createKeyedQueue();
   const changeMs = options.timeoutMs ?? CHANGE_TIMEOUT_MS;
+  const lookupMs = options.timeoutMs ?? LOOKUP_TIMEOUT_MS;
+  // The longest another process may hold a package's lock: three npm calls that change packages
+  // and one lookup, each stopped at its limit. Where that owner cannot be looked up, its lock is
+  // taken as abandoned only after this, never in the middle of a slow install.
+  const holdMs = 3 * changeMs + lookupMs + LOCK_MARGIN_MS;
   const lockDir = join(dirname(options.store.path), "package-locks");
   const report = (progress: PackageProgress) => {
     try {
@@ -66,15 +73,14 @@ export function createPackageContext(options: PackageContextOptions): PackageCon
     globalRoot: options.globalRoot,
     store: options.store,
     changeMs,
-    lookupMs: options.timeoutMs ?? LOOKUP_TIMEOUT_MS,
+    lookupMs,
     progress: (operation, name, message) => report({ operation, name, message, done: false }),
     done: (operation, name, message) => report({ operation, name, message, done: true }),
     serialize: (packageName, task) =>
       queue.run(packageName, async () => {
         await Deno.mkdir(lockDir, { recursive: true, mode: 0o700 });
         const lock = join(lockDir, `${packageName.replace("/", "+")}.lock`);
-        // Another process may run three npm calls on the package before it lets go.
-        return withFileLock(lock, task, { timeoutMs: 3 * changeMs + 30_000 });
+        return withFileLock(lock, task, { timeoutMs: holdMs + LOCK_MARGIN_MS, staleMs: holdMs });
       }),
     failure: async (result, what) =>
       npmFailure(result, { ...what, registry: await registryOf(options.npm) }),

@@ -1,13 +1,15 @@
 /**
  * Installing a plugin package so that a failed or invalid install leaves the previous version
- * working: resolve the name (a shorthand tries the official package, then the community one), let
- * npm download that exact version into a staging prefix, check it is a hub plugin this hub can load,
+ * working: resolve the name (a shorthand tries the official package, then the community one), refuse
+ * it when one of its dependencies would come from outside the registry (git, URL, file), let npm
+ * download that exact version into a staging prefix, check it is a hub plugin this hub can load,
  * and only then install the same version (from the npm cache just filled) where the hub finds it.
  */
 import { join } from "node:path";
 import type { InstallResult, PackageOperation } from "../../protocol/packages.ts";
 import { clipForMessage } from "../../protocol/clip.ts";
-import { installGlobal, viewVersion } from "./npm_commands.ts";
+import { installGlobal, viewDependencies, viewVersion } from "./npm_commands.ts";
+import { checkDependencies } from "./dependency_check.ts";
 import type { PackageContext } from "./package_context.ts";
 import { PackageError } from "./package_error.ts";
 import type { PackageSpec } from "./package_names.ts";
@@ -68,6 +70,7 @@ export function installResolved(
     const previous = await readInstalled(join(root, target.name));
     const staging = join(work, "staging");
     ctx.progress(operation, input, `Downloading ${label} from the registry`);
+    checkDependencies(label, await viewDependencies(ctx, target.name, target.version, cache));
     await installGlobal(ctx, {
       prefix: staging,
       name: target.name,
