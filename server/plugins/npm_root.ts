@@ -4,15 +4,11 @@
  * `npm root -g`.
  */
 
-export type NpmRoot = () => Promise<string>;
+import { npmRootFromEnv } from "../../core/packages/global_root.ts";
 
-/** `HUB_NPM_ROOT` when it is set and hub may read it (an older permission set may not allow it). */
-export function npmRootFromEnv(): string | undefined {
-  const allowed = Deno.permissions.querySync({ name: "env", variable: "HUB_NPM_ROOT" });
-  return allowed.state === "granted"
-    ? Deno.env.get("HUB_NPM_ROOT")?.trim() || undefined
-    : undefined;
-}
+export { npmRootFromEnv };
+
+export type NpmRoot = () => Promise<string>;
 
 /**
  * The folder `fromEnv` names, else the answer of `npm root -g`, run once and remembered when it
