@@ -5,18 +5,10 @@
  */
 import { join } from "node:path";
 import { assert, assertEquals, assertMatch } from "./helpers/assert.ts";
-import { runCommand } from "./helpers/hub_process.ts";
-import { startRegistry, type TestRegistry, UPLINK } from "./helpers/registry.ts";
+import { registryNpm, startRegistry, type TestRegistry, UPLINK } from "./helpers/registry.ts";
 
 function npm(registry: TestRegistry, args: string[]) {
-  const command = new Deno.Command("npm", {
-    args,
-    env: registry.env(),
-    stdin: "null",
-    stdout: "piped",
-    stderr: "piped",
-  });
-  return runCommand(`npm ${args.join(" ")}`, command, 60_000);
+  return registryNpm(registry, args, 60_000);
 }
 
 Deno.test("test registry: publish, view, uplink for third parties, none for our names", async (t) => {

@@ -9,7 +9,7 @@ import semver from "semver";
 import { join } from "node:path";
 import { assert, assertEquals, assertMatch } from "./helpers/assert.ts";
 import { freePort, runCommand, runHub } from "./helpers/hub_process.ts";
-import { startRegistry, type TestRegistry } from "./helpers/registry.ts";
+import { registryNpm, startRegistry, type TestRegistry } from "./helpers/registry.ts";
 import { VERSION } from "../protocol/version.ts";
 
 /** Publishes a minimal `@tabhub/hub@<version>` whose `hub` bin prints its version. */
@@ -26,14 +26,7 @@ async function publishStandIn(registry: TestRegistry, work: string, version: str
 }
 
 function npm(registry: TestRegistry, args: string[]) {
-  const command = new Deno.Command("npm", {
-    args,
-    env: registry.env(),
-    stdin: "null",
-    stdout: "piped",
-    stderr: "piped",
-  });
-  return runCommand(`npm ${args.join(" ")}`, command, 120_000);
+  return registryNpm(registry, args, 120_000);
 }
 
 function assertOneLineError(stderr: string, pattern: RegExp): void {

@@ -6,7 +6,7 @@
  * through the environment of the test's child processes (`env()`), never the machine's config.
  */
 import { join } from "node:path";
-import { freePort } from "./hub_process.ts";
+import { freePort, runCommand } from "./hub_process.ts";
 import { verdaccioBin } from "./registry_install.ts";
 
 export const UPLINK = "https://registry.npmjs.org/";
@@ -281,4 +281,16 @@ async function publish(dir: string, env: Record<string, string>): Promise<void> 
 
 function tail(text: string, lines = 30): string {
   return text.trim().split("\n").slice(-lines).join("\n");
+}
+
+/** Runs `npm <args>` against the test registry (only through the child's environment). */
+export function registryNpm(registry: TestRegistry, args: string[], timeoutMs = 60_000) {
+  const command = new Deno.Command("npm", {
+    args,
+    env: registry.env(),
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+  });
+  return runCommand(`npm ${args.join(" ")}`, command, timeoutMs);
 }
