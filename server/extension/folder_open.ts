@@ -8,6 +8,7 @@
  */
 import { isAbsolute, resolve } from "node:path";
 import { clipForMessage } from "../../protocol/clip.ts";
+import { withTimeout } from "../../protocol/with_timeout.ts";
 import { UserError } from "../../core/user_error.ts";
 import { DomainError } from "../domain_error.ts";
 
@@ -41,7 +42,7 @@ export interface FolderOpenDeps {
   timeoutMs?: number;
 }
 
-export const OPEN_TIMEOUT_MS = 10_000;
+const OPEN_TIMEOUT_MS = 10_000;
 const MAX_PATH_SHOWN = 300;
 
 /** The command that opens a folder on this desktop. */
@@ -115,11 +116,11 @@ export function createFolderOpener(deps: FolderOpenDeps) {
     const isDir = await Deno.stat(dir).then((s) => s.isDirectory, () => false);
     if (!isDir) throw new FolderOpenError("OPEN_FAILED", `the folder ${dir} no longer exists`);
     const child = startOpener(spawn, opener, dir);
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const waited = new Promise<"timeout">((done) => {
-      timer = setTimeout(() => done("timeout"), timeoutMs);
-    });
-    const outcome = await Promise.race([child.status, waited]).finally(() => clearTimeout(timer));
+    const outcome = await withTimeout<{ code: number } | "timeout">(
+      child.status,
+      timeoutMs,
+      "timeout",
+    );
     if (outcome === "timeout") {
       child.unref(); // still showing the folder, or slow: it finishes on its own
       return { opened: dir };

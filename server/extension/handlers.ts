@@ -110,6 +110,12 @@ function packageHandlers(deps: HandlerDeps): PackageHandlers {
 
 export function createExtensionHandlers(deps: HandlerDeps): ExtensionHandlers {
   const { changes } = deps;
+  /** A config change, answered with the side panel's state after it. */
+  const thenState = (change: () => Promise<unknown>) =>
+    answer(async () => {
+      await change();
+      return changes.state();
+    });
   return {
     ...packageHandlers(deps),
     "tab.syncAll": ({ plugins }) => {
@@ -123,20 +129,11 @@ export function createExtensionHandlers(deps: HandlerDeps): ExtensionHandlers {
     "plugin.log": ({ plugin, entries }) => deps.logs.add(plugin, entries),
     "config.getState": () => changes.state(),
     "config.setToolPermission": ({ plugin, tool, permission }) =>
-      answer(async () => {
-        await changes.setPermission({ plugin, tool }, permission);
-        return changes.state();
-      }),
+      thenState(() => changes.setPermission({ plugin, tool }, permission)),
     "config.setPluginPermission": ({ plugin, permission }) =>
-      answer(async () => {
-        await changes.setPermission({ plugin }, permission);
-        return changes.state();
-      }),
+      thenState(() => changes.setPermission({ plugin }, permission)),
     "config.setSkipPermissions": ({ enabled }) =>
-      answer(async () => {
-        await changes.setSkipPermissions(enabled);
-        return changes.state();
-      }),
+      thenState(() => changes.setSkipPermissions(enabled)),
     "config.setPluginSettings": ({ plugin, settings }) =>
       answer(() => updatePluginSettings({ plugin, settings }, deps.settings)),
     "confirmation.response": (params) => deps.confirmations.respond(params),

@@ -78,7 +78,7 @@ export function packageNameOf(plugin: SyncPlugin): string {
 }
 
 /** The verb of an operation, for progress and result lines. */
-export const OPERATION_WORDS: Record<PackageOperation, string> = {
+const OPERATION_WORDS: Record<PackageOperation, string> = {
   search: "Searching",
   install: "Installing",
   update: "Updating",

@@ -53,6 +53,11 @@ interface Route {
   slow?: boolean;
 }
 
+/** An npm operation on one package, named as the panel gave it. */
+function byName(method: ExtensionRequestMethod, name: string, result: z.ZodType): Route {
+  return { method, params: { name }, result, slow: true };
+}
+
 /** The hub request a panel command becomes, or undefined when it is not a package command. */
 export function routeOf(command: PanelCommand): Route | undefined {
   switch (command.type) {
@@ -62,26 +67,11 @@ export function routeOf(command: PanelCommand): Route | undefined {
       return { method: "plugin.search", params, result: searchResultSchema, slow: true };
     }
     case "installPlugin":
-      return {
-        method: "plugin.install",
-        params: { name: command.name },
-        result: installResultSchema,
-        slow: true,
-      };
+      return byName("plugin.install", command.name, installResultSchema);
     case "updatePlugin":
-      return {
-        method: "plugin.updateFromRegistry",
-        params: { name: command.name },
-        result: installResultSchema,
-        slow: true,
-      };
+      return byName("plugin.updateFromRegistry", command.name, installResultSchema);
     case "removePlugin":
-      return {
-        method: "plugin.remove",
-        params: { name: command.name },
-        result: removeResultSchema,
-        slow: true,
-      };
+      return byName("plugin.remove", command.name, removeResultSchema);
     case "checkUpdates":
       return { method: "plugin.checkUpdates", params: {}, result: updateCheckSchema, slow: true };
     case "openFolder":
