@@ -8,13 +8,13 @@ import { CliError } from "../core/cli_error.ts";
 import { clip } from "../protocol/clip.ts";
 import { NPM_PACKAGE } from "./install_kind.ts";
 import {
-  FAIL_FAST_FLAGS,
   NETWORK_CODES,
   npmErrorCode,
   npmErrorText,
   type NpmResult,
   type NpmRunner,
   registryOf,
+  registryReadFlags,
 } from "../core/npm_runner.ts";
 
 export const VIEW_TIMEOUT_MS = 60_000;
@@ -30,9 +30,7 @@ export async function latestPublished(npm: NpmRunner, cacheDir: string): Promise
     NPM_PACKAGE,
     "version",
     "--json",
-    "--prefer-online",
-    `--cache=${cacheDir}`,
-    ...FAIL_FAST_FLAGS,
+    ...registryReadFlags(cacheDir),
   ];
   const result = await npm(args, VIEW_TIMEOUT_MS);
   if (result.timedOut) {

@@ -2,6 +2,7 @@
  * `hub plugin install <name>` (alias `add`) and `hub plugin update [name] [--check]`: install a
  * plugin package from the npm registry, or its latest version, then have a running hub reload.
  */
+import type { HubPaths } from "../core/config/paths.ts";
 import type { InstallResult, UpdateCheck } from "../protocol/packages.ts";
 import { allowHint, pluginCommandContext, printJson, reloadRunningHub } from "./plugin_context.ts";
 
@@ -47,7 +48,7 @@ export async function pluginUpdateCommand(
 async function report(
   result: InstallResult,
   options: PackageCommandOptions,
-  paths: ReturnType<typeof pluginCommandContext>["paths"],
+  paths: HubPaths,
 ) {
   if (options.json) {
     printJson(result);

@@ -27,6 +27,14 @@ export const FAIL_FAST_FLAGS = [
   "--fetch-timeout=30000",
 ];
 
+/**
+ * Flags for a read that must come from the registry itself: `cache` is an empty folder, so a warm
+ * cache can never answer for a registry that is down.
+ */
+export function registryReadFlags(cache: string): string[] {
+  return ["--prefer-online", `--cache=${cache}`, ...FAIL_FAST_FLAGS];
+}
+
 /** npm error codes that mean the registry could not be reached. */
 export const NETWORK_CODES: ReadonlySet<string> = new Set([
   "ECONNREFUSED",

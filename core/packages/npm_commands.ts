@@ -7,12 +7,17 @@
 // @ts-types="@types/semver"
 import semver from "semver";
 import { clip } from "../../protocol/clip.ts";
-import { FAIL_FAST_FLAGS, npmErrorCode } from "../npm_runner.ts";
+import { FAIL_FAST_FLAGS, npmErrorCode, registryReadFlags } from "../npm_runner.ts";
 import type { PackageContext } from "./package_context.ts";
 import { PackageError } from "./package_error.ts";
 import { parseSearchOutput } from "./registry_search.ts";
 
 const QUIET = ["--no-audit", "--no-fund", "--no-update-notifier", "--loglevel=error"];
+
+/** The flags of every `npm view`: JSON out, answered by the registry itself. */
+function viewFlags(cache: string): string[] {
+  return ["--json", ...registryReadFlags(cache), "--no-update-notifier"];
+}
 
 /**
  * The version `name@range` (range default: latest) resolves to; undefined when the registry has no
@@ -29,11 +34,7 @@ export async function viewVersion(
     "view",
     spec,
     "version",
-    "--json",
-    "--prefer-online",
-    `--cache=${cache}`,
-    ...FAIL_FAST_FLAGS,
-    "--no-update-notifier",
+    ...viewFlags(cache),
   ];
   const result = await ctx.npm(args, ctx.lookupMs);
   if (!result.timedOut && result.code !== 0 && npmErrorCode(result) === "E404") return undefined;
@@ -98,11 +99,7 @@ export async function viewDependencies(
     spec,
     "name",
     ...DEPENDENCY_FIELDS,
-    "--json",
-    "--prefer-online",
-    `--cache=${cache}`,
-    ...FAIL_FAST_FLAGS,
-    "--no-update-notifier",
+    ...viewFlags(cache),
   ];
   const result = await ctx.npm(args, ctx.lookupMs);
   if (result.timedOut || result.code !== 0) {
@@ -201,9 +198,7 @@ export async function searchRegistry(ctx: PackageContext, terms: string[], cache
     "search",
     "--json",
     "--searchlimit=250",
-    "--prefer-online",
-    `--cache=${cache}`,
-    ...FAIL_FAST_FLAGS,
+    ...registryReadFlags(cache),
     "--no-update-notifier",
     "--",
     ...terms,
