@@ -1,0 +1,171 @@
+/**
+ * The MCP server entries of a client's config file, and which of them point at this hub: an HTTP
+ * entry whose URL is a loopback address with path `/mcp` or `/mcp/gateway` (also when a stdio
+ * proxy such as mcp-remote is given that URL), or a stdio entry running `hub start --stdio`. Such
+ * an entry is current when it reaches this hub's port with the current secret (stdio entries read
+ * the secret themselves); otherwise it is stale, and the reason never shows the secret.
+ */
+import type { McpFileFormat } from "./mcp_locations.ts";
+import { isPlainObject } from "../../protocol/plain_object.ts";
+
+export interface McpEntry {
+  /** The server's name, with the project folder for Claude Code's per-project entries. */
+  name: string;
+  url?: string;
+  headers: Record<string, string>;
+  command?: string;
+  args: string[];
+  env: Record<string, string>;
+}
+
+export type Verdict =
+  | { kind: "current"; how: string }
+  | { kind: "stale"; why: string }
+  | { kind: "unverified"; why: string };
+
+export interface HubTarget {
+  port: number;
+  /** The current secret; undefined when auth.json is missing or broken. */
+  secret: string | undefined;
+}
+
+/** Entries read from one file at most (a file with thousands is bounded, not walked). */
+export const MAX_ENTRIES_PER_FILE = 200;
+
+const strings = (value: unknown): string[] =>
+  Array.isArray(value) ? value.filter((v): v is string => typeof v === "string") : [];
+
+function stringRecord(value: unknown): Record<string, string> {
+  const out: Record<string, string> = {};
+  if (!isPlainObject(value)) return out;
+  for (const [k, v] of Object.entries(value)) if (typeof v === "string") out[k] = v;
+  return out;
+}
+
+function toEntry(name: string, raw: unknown): McpEntry | undefined {
+  if (!isPlainObject(raw)) return undefined;
+  const url = [raw.url, raw.serverUrl, raw.httpUrl].find((u) => typeof u === "string");
+  return {
+    name,
+    url: url as string | undefined,
+    headers: stringRecord(raw.headers),
+    command: typeof raw.command === "string" ? raw.command : undefined,
+    args: strings(raw.args),
+    env: stringRecord(raw.env),
+  };
+}
+
+function serversOf(servers: unknown, prefix: string, out: McpEntry[]): void {
+  if (!isPlainObject(servers)) return;
+  for (const [name, raw] of Object.entries(servers)) {
+    if (out.length >= MAX_ENTRIES_PER_FILE) return;
+    const entry = toEntry(prefix + name, raw);
+    if (entry) out.push(entry);
+  }
+}
+
+/** The entries of a parsed config file, in file order, at most MAX_ENTRIES_PER_FILE. */
+export function entriesOf(format: McpFileFormat, doc: unknown): McpEntry[] {
+  const out: McpEntry[] = [];
+  if (!isPlainObject(doc)) return out;
+  if (format === "mcpServers" || format === "claudeCode") serversOf(doc.mcpServers, "", out);
+  if (format === "claudeCode" && isPlainObject(doc.projects)) {
+    for (const [folder, project] of Object.entries(doc.projects)) {
+      if (isPlainObject(project)) serversOf(project.mcpServers, `${folder}: `, out);
+    }
+  }
+  if (format === "vscodeMcp") serversOf(doc.servers, "", out);
+  if (format === "vscodeSettings") {
+    serversOf(isPlainObject(doc.mcp) ? doc.mcp.servers : undefined, "", out);
+    serversOf(doc["mcp.servers"], "", out);
+  }
+  return out;
+}
+
+const LOOPBACK = new Set(["127.0.0.1", "localhost", "[::1]"]);
+
+/** The port of a loopback URL whose path is a hub MCP endpoint; undefined for any other URL. */
+export function hubUrlPort(text: string): number | undefined {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    return undefined;
+  }
+  if (url.protocol !== "http:" || !LOOPBACK.has(url.hostname)) return undefined;
+  const path = url.pathname.replace(/\/+$/, "");
+  if (path !== "/mcp" && path !== "/mcp/gateway") return undefined;
+  return url.port === "" ? 80 : Number(url.port);
+}
+
+/** `${NAME}` / `${env:NAME}` / `${input:…}` replaced from the entry's env when it can be. */
+function expand(value: string, env: Record<string, string>): string | undefined {
+  let unresolved = false;
+  const out = value.replace(/\$\{(?:env:)?([^}]+)\}/g, (_m, name: string) => {
+    if (Object.hasOwn(env, name)) return env[name];
+    unresolved = true;
+    return "";
+  });
+  return unresolved ? undefined : out;
+}
+
+/** The Authorization value: from `headers`, or from `--header "Authorization: …"` arguments. */
+function authorization(entry: McpEntry): string | undefined {
+  for (const [k, v] of Object.entries(entry.headers)) {
+    if (k.toLowerCase() === "authorization") return v;
+  }
+  for (const arg of entry.args) {
+    const match = /^\s*authorization\s*:\s*(.*)$/i.exec(arg);
+    if (match) return match[1];
+  }
+  return undefined;
+}
+
+function classifyUrl(entry: McpEntry, port: number, target: HubTarget): Verdict {
+  if (port !== target.port) {
+    return { kind: "stale", why: `it uses port ${port}, the hub ${target.port}` };
+  }
+  const raw = authorization(entry);
+  if (raw === undefined) return { kind: "stale", why: "it sends no Authorization header" };
+  const value = expand(raw, entry.env);
+  if (value === undefined) {
+    return { kind: "unverified", why: "its Authorization header comes from a variable" };
+  }
+  if (target.secret === undefined) {
+    return { kind: "unverified", why: "there is no valid secret to compare with" };
+  }
+  const token = /^\s*bearer\s+(\S+)\s*$/i.exec(value)?.[1];
+  return token === target.secret
+    ? { kind: "current", how: "HTTP with the current secret" }
+    : { kind: "stale", why: "its Bearer secret is not the current one" };
+}
+
+const HUB_PROGRAM = /(^|[/\\])hub(\.cmd|\.exe|\.ps1)?$|@tabhub\/hub(@[^/\s]*)?$|(^|[/\\])main\.ts$/;
+
+/** The `--port` of a `hub start --stdio` command line (or HUB_PORT in its env); undefined: none. */
+function stdioPort(words: string[], env: Record<string, string>): number | undefined {
+  for (const [i, word] of words.entries()) {
+    if (word === "--port") return Number(words[i + 1]);
+    if (word.startsWith("--port=")) return Number(word.slice(7));
+  }
+  return env.HUB_PORT === undefined ? undefined : Number(env.HUB_PORT);
+}
+
+/** Whether the entry concerns this hub, and if so whether it is current. Undefined: not hub. */
+export function classify(entry: McpEntry, target: HubTarget): Verdict | undefined {
+  const urls = [entry.url, ...entry.args].filter((u): u is string => typeof u === "string");
+  for (const text of urls) {
+    const port = hubUrlPort(text.trim());
+    if (port !== undefined) return classifyUrl(entry, port, target);
+  }
+  const words = [entry.command ?? "", ...entry.args].flatMap((w) => w.trim().split(/\s+/));
+  const start = words.indexOf("start");
+  const isHub = start >= 0 && words.indexOf("--stdio") > start &&
+    words.slice(0, start).some((w) => HUB_PROGRAM.test(w));
+  if (!isHub) return undefined;
+  const port = stdioPort(words, entry.env);
+  if (port !== undefined && port !== target.port) {
+    return { kind: "stale", why: `it uses port ${port}, the hub ${target.port}` };
+  }
+  return { kind: "current", how: "stdio bridge (reads the secret itself)" };
+}
