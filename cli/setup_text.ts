@@ -1,4 +1,5 @@
 import type { HubPaths } from "../core/config/paths.ts";
+import type { TelemetryDecision } from "../core/telemetry/decision.ts";
 
 /** What `hub start` tells a person: first-run instructions and MCP client configuration. */
 
@@ -35,7 +36,21 @@ export function mcpClientConfig(port: number, secret: string): string {
   ].join("\n");
 }
 
-export function firstRunText(paths: HubPaths, createdSecret: boolean): string {
+/** The first run's telemetry note: on or off and why, what it collects, and how to turn it off. */
+export function telemetryNote(decision: TelemetryDecision): string[] {
+  if (!decision.enabled) return [`Anonymous telemetry is off (${decision.text}).`];
+  return [
+    "Anonymous telemetry is on: hub version, OS, runtime, plugin and call counts, never your",
+    "tools' arguments, results, URLs, names or paths. Details: docs/telemetry.md.",
+    'Turn it off with "hub telemetry disable" (or set DO_NOT_TRACK=1).',
+  ];
+}
+
+export function firstRunText(
+  paths: HubPaths,
+  createdSecret: boolean,
+  telemetry?: TelemetryDecision,
+): string {
   const lines = [
     "Welcome to hub. First run: created",
     `  ${paths.config}   (settings and permissions; "hub config show")`,
@@ -52,5 +67,6 @@ export function firstRunText(paths: HubPaths, createdSecret: boolean): string {
     'the confirmations of tools set to "ask".',
     "",
   );
+  if (telemetry) lines.push(...telemetryNote(telemetry), "");
   return lines.join("\n");
 }
