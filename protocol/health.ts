@@ -45,11 +45,23 @@ export interface AuditSummary {
   avgDurationMs: number;
 }
 
+/** The last change dev mode's file watcher acted on (one that changed nothing is not shown). */
+export interface FileWatcherEvent {
+  kind: "plugin" | "config";
+  /** The plugin's name, when known (a folder that is not a loaded plugin has none). */
+  plugin?: string;
+  /** When it was handled (ms since the epoch). */
+  at: number;
+  /** plugin: reloaded, failed, full-reload, error; config: applied, rejected, error. */
+  outcome: string;
+}
+
 export interface FileWatcherStatus {
   watchedPlugins: number;
   pendingPlugins: number;
   lastPollAt: number | null;
   pollDetections: number;
+  lastEvent: FileWatcherEvent | null;
 }
 
 export interface HealthPayload {

@@ -59,7 +59,13 @@ export function idleSubsystemFacts(): Omit<
 
 /** Dev mode's file watcher before it watched anything (production runs none). */
 export function idleFileWatcher(): FileWatcherStatus {
-  return { watchedPlugins: 0, pendingPlugins: 0, lastPollAt: null, pollDetections: 0 };
+  return {
+    watchedPlugins: 0,
+    pendingPlugins: 0,
+    lastPollAt: null,
+    pollDetections: 0,
+    lastEvent: null,
+  };
 }
 
 export function emptyAuditSummary(): AuditSummary {
@@ -118,6 +124,8 @@ export interface HealthSources {
   link: Pick<ExtensionLink, "isConnected">;
   sessions: Pick<McpSessions, "count">;
   audit: Pick<AuditLog, "summary">;
+  /** Dev mode's file watcher (absent in production mode, which runs none). */
+  fileWatcher?: () => FileWatcherStatus | undefined;
 }
 
 /**
@@ -146,7 +154,7 @@ export function createHealthReport(sources: HealthSources): () => HealthPayload 
         browserToolNames.includes(n)
       ),
       reloads: plugins.stats(),
-      fileWatcher: idleFileWatcher(),
+      fileWatcher: sources.fileWatcher?.() ?? idleFileWatcher(),
       audit: sources.audit.summary(),
     });
   };

@@ -199,6 +199,14 @@ Deno.test("HUB_DEV=1: /health reports mode dev and a fileWatcher object", async 
     const fw = body.fileWatcher as Record<string, unknown>;
     assert(isInt(fw.watchedPlugins) && isInt(fw.pendingPlugins) && isInt(fw.pollDetections));
     assert(fw.lastPollAt === null || isInt(fw.lastPollAt), `lastPollAt: ${fw.lastPollAt}`);
+    assertEquals(fw.lastEvent, null, "nothing changed yet");
+    assertEquals(Object.keys(fw).sort(), [
+      "lastEvent",
+      "lastPollAt",
+      "pendingPlugins",
+      "pollDetections",
+      "watchedPlugins",
+    ]);
   } finally {
     assertEquals(await dev.stop(), 0);
     await Deno.remove(devDir, { recursive: true });

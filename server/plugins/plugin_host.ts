@@ -2,7 +2,8 @@
  * Owns the plugin registry of a running hub: discovers and loads plugins at startup and on every
  * reload, applies precedence (a local plugin overrides a package of the same name), writes the
  * adapters for the extension, and swaps in the new registry at once. Concurrent reloads share one
- * run. One broken plugin never blocks the others: it lands in `failedPlugins`.
+ * run. One broken plugin never blocks the others: it lands in `failedPlugins`. Dev mode reloads a
+ * rebuilt local plugin alone (`reloadPlugin`); a broken rebuild keeps the last good build serving.
  */
 import type { DiscoveryError, FailedPlugin } from "../../protocol/health.ts";
 import type { HubConfig } from "../../core/config/schema.ts";
@@ -36,17 +37,41 @@ export interface ReloadStats {
   lastDurationMs: number;
 }
 
+/**
+ * What reloading one plugin folder did: `reloaded` (its new build is in the registry), `unchanged`
+ * (the build is the same), `failed` (the new build does not load; the last good one keeps serving
+ * and the reason is in `failedPlugins`), or `full` (the folder is not a loaded plugin, or its name
+ * changed: only a full reload can place it).
+ */
+export type PluginReload =
+  | { kind: "reloaded"; plugin: string; durationMs: number }
+  | { kind: "unchanged"; plugin: string }
+  | { kind: "failed"; plugin: string; error: string }
+  | { kind: "full"; reason: string };
+
 export interface PluginHost {
   /** Discovery at startup; not counted as a reload. */
   load(): Promise<ReloadSummary>;
   /** `POST /reload` and friends; concurrent calls share one run. */
   reload(): Promise<ReloadSummary>;
+  /**
+   * Loads one local plugin folder again and swaps it into the registry (dev mode). Not counted as
+   * a reload; runs after any reload in progress, and reloads requested meanwhile wait for it.
+   */
+  reloadPlugin(dir: string): Promise<PluginReload>;
   registry(): Registry;
   failedPlugins(): FailedPlugin[];
   discoveryErrors(): DiscoveryError[];
   stats(): ReloadStats;
   /** Called after every load or reload with the new registry. */
   onChange(listener: (registry: Registry) => void): void;
+}
+
+/** Whether two loads of a plugin are the same build (manifest, tools, adapter and icon). */
+function sameBuild(a: LoadedPlugin, b: LoadedPlugin): boolean {
+  const key = (p: LoadedPlugin) =>
+    JSON.stringify([p.manifest, p.tools, p.adapter.hash, p.iconSvg, p.sdkVersion]);
+  return key(a) === key(b);
 }
 
 /** Keeps one plugin per name: local over package, otherwise the first one found. */
@@ -77,6 +102,7 @@ export function createPluginHost(deps: PluginHostDeps): PluginHost {
   let registry = emptyRegistry();
   let failed: FailedPlugin[] = [];
   let errors: DiscoveryError[] = [];
+  let chosen: LoadedPlugin[] = [];
   const validators = new ValidatorCache();
   const stats: ReloadStats = { count: 0, lastTimestamp: 0, lastDurationMs: 0 };
   const listeners: ((r: Registry) => void)[] = [];
@@ -97,23 +123,69 @@ export function createPluginHost(deps: PluginHostDeps): PluginHost {
       if (result.status === "fulfilled") loaded.push(result.value);
       else nextFailed.push({ path: found.candidates[i].dir, error: result.reason.message });
     });
-    const chosen = applyPrecedence(loaded, nextFailed, deps.logger);
-    const next = buildRegistry(chosen, config, validators);
-    await syncAdapters(
-      deps.adaptersDir,
-      chosen.map((p) => ({
-        fileName: adapterFileName(p.manifest, p.adapter.hash),
-        code: p.adapter.code,
-      })),
-    );
-    validators.retain(next.schemaKeys);
-    registry = next;
+    const nextChosen = applyPrecedence(loaded, nextFailed, deps.logger);
+    await install(nextChosen, config);
+    chosen = nextChosen;
     failed = nextFailed;
     errors = found.errors;
     for (const f of failed) deps.logger.warn(`Plugin at ${f.path} failed to load: ${f.error}`);
     for (const e of errors) deps.logger.warn(`Plugin discovery (${e.specifier}): ${e.error}`);
     for (const listener of listeners) listener(registry);
     return { plugins: registry.plugins.length, durationMs: clock() - started };
+  }
+
+  /** Builds the registry of `plugins`, writes their adapters and makes it the current one. */
+  async function install(plugins: LoadedPlugin[], config: HubConfig): Promise<Registry> {
+    const next = buildRegistry(plugins, config, validators);
+    await syncAdapters(
+      deps.adaptersDir,
+      plugins.map((p) => ({
+        fileName: adapterFileName(p.manifest, p.adapter.hash),
+        code: p.adapter.code,
+      })),
+    );
+    validators.retain(next.schemaKeys);
+    registry = next;
+    return next;
+  }
+
+  /** Reloads the loaded local plugin in `dir` alone; see `PluginReload`. */
+  async function executeOne(dir: string): Promise<PluginReload> {
+    const started = clock();
+    const index = chosen.findIndex((p) => p.dir === dir && p.source === "local");
+    if (index < 0) return { kind: "full", reason: `${dir} is not a loaded local plugin` };
+    const previous = chosen[index];
+    const name = previous.manifest.name;
+    let next: LoadedPlugin;
+    try {
+      next = await loadPlugin({ source: "local", dir, specifier: dir });
+    } catch (error) {
+      const message = `${(error as Error).message} (the last good build keeps serving)`;
+      failed = [...failed.filter((f) => f.path !== dir), { path: dir, error: message }];
+      deps.logger.warn(`Plugin "${name}" at ${dir} failed to reload: ${message}`);
+      return { kind: "failed", plugin: name, error: message };
+    }
+    if (next.manifest.name !== name) {
+      return { kind: "full", reason: `plugin "${name}" is now named "${next.manifest.name}"` };
+    }
+    const wasFailing = failed.some((f) => f.path === dir);
+    failed = failed.filter((f) => f.path !== dir);
+    if (!wasFailing && sameBuild(previous, next)) return { kind: "unchanged", plugin: name };
+    const plugins = chosen.with(index, next);
+    await install(plugins, deps.config());
+    chosen = plugins;
+    for (const listener of listeners) listener(registry);
+    return { kind: "reloaded", plugin: name, durationMs: clock() - started };
+  }
+
+  /** Runs `work` once nothing else runs; reloads requested meanwhile wait for it. */
+  async function exclusive<T>(work: () => Promise<T>): Promise<T> {
+    while (running) await running.catch(() => {});
+    const run = work();
+    const settled = run.then(() => ({ plugins: registry.plugins.length, durationMs: 0 }));
+    running = settled.finally(() => (running = undefined));
+    running.catch(() => {}); // the caller gets the failure from `run`
+    return await run;
   }
 
   /**
@@ -149,10 +221,11 @@ export function createPluginHost(deps: PluginHostDeps): PluginHost {
       return queued.promise;
     }
     const flag = { counted };
-    const promise = running.catch(() => {}).then(() => {
+    const promise = (async () => {
+      while (running) await running.catch(() => {}); // a single-plugin reload may run next
       queued = undefined;
       return start(flag);
-    });
+    })();
     queued = { flag, promise };
     return promise;
   }
@@ -160,6 +233,7 @@ export function createPluginHost(deps: PluginHostDeps): PluginHost {
   return {
     load: () => request(false),
     reload: () => request(true),
+    reloadPlugin: (dir) => exclusive(() => executeOne(dir)),
     registry: () => registry,
     failedPlugins: () => failed,
     discoveryErrors: () => errors,

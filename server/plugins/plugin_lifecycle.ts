@@ -4,7 +4,9 @@
  * the new registry, enforces reviews (a plugin whose version changed since its review is turned
  * off: docs/architecture.md, "Permissions and reviews"), tells the extension to remove the
  * adapters of plugins that are gone, closes a link opened with a rotated secret, and announces the
- * new tools.
+ * new tools. Dev mode reloads one rebuilt plugin alone (`reloadPlugin`): the same review rule, then
+ * `plugin.update` to the extension (it re-injects the new adapter into open tabs without reloading
+ * them) before the usual announcements.
  */
 import type { HubFiles } from "../hub_files.ts";
 import type { Logger } from "../log/logger.ts";
@@ -13,14 +15,14 @@ import type { ExtensionDoor } from "../extension/extension_door.ts";
 import type { ConfigChanges } from "../config_changes.ts";
 import { applyReviewChanges, reviewChanges } from "../permissions/review.ts";
 import { DomainError } from "../domain_error.ts";
-import type { PluginHost, ReloadSummary } from "./plugin_host.ts";
+import type { PluginHost, PluginReload, ReloadSummary } from "./plugin_host.ts";
 
 export interface PluginLifecycleDeps {
   plugins: PluginHost;
   files: HubFiles;
-  link: Pick<ExtensionLink, "isConnected" | "request">;
+  link: Pick<ExtensionLink, "isConnected" | "request" | "notify">;
   door: Pick<ExtensionDoor, "closeIfSecretRotated">;
-  changes: Pick<ConfigChanges, "announce">;
+  changes: Pick<ConfigChanges, "announce" | "state">;
   logger: Logger;
 }
 
@@ -29,6 +31,11 @@ export interface PluginLifecycle {
   start(): Promise<ReloadSummary>;
   /** Re-reads config and secret and rediscovers plugins; fails as a `failed` DomainError. */
   reload(): Promise<ReloadSummary>;
+  /**
+   * Reloads the local plugin in `dir` alone (dev mode), or everything when only a full reload can
+   * place it (`full`; it then ran). A broken build is `failed` and changes nothing that serves.
+   */
+  reloadPlugin(dir: string): Promise<PluginReload>;
 }
 
 export function createPluginLifecycle(deps: PluginLifecycleDeps): PluginLifecycle {
@@ -61,6 +68,32 @@ export function createPluginLifecycle(deps: PluginLifecycleDeps): PluginLifecycl
     }
   }
 
+  /** Tells the extension first (it re-injects the adapter), then everyone as after a reload. */
+  function announcePlugin(name: string) {
+    const plugin = deps.changes.state().plugins.find((p) => p.name === name);
+    if (plugin) deps.link.notify("plugin.update", { plugin });
+    deps.changes.announce("reload");
+  }
+
+  async function reload(): Promise<ReloadSummary> {
+    try {
+      config.refresh();
+      secret.refresh();
+      const before = names();
+      const summary = await plugins.reload();
+      await enforceReview();
+      uninstallGone(before);
+      deps.door.closeIfSecretRotated();
+      deps.changes.announce("reload");
+      logger.info(`Reloaded: ${summary.plugins} plugin(s) in ${summary.durationMs} ms`);
+      return summary;
+    } catch (error) {
+      const message = (error as Error).message;
+      logger.error(`Reload failed: ${message}`);
+      throw new DomainError("failed", "RELOAD_FAILED", `Reload failed: ${message}`);
+    }
+  }
+
   return {
     start() {
       const started = plugins.load().then(async (summary) => {
@@ -71,23 +104,18 @@ export function createPluginLifecycle(deps: PluginLifecycleDeps): PluginLifecycl
       started.catch((e) => logger.error(`Plugin discovery failed: ${(e as Error).message}`));
       return started;
     },
-    async reload() {
-      try {
-        config.refresh();
-        secret.refresh();
-        const before = names();
-        const summary = await plugins.reload();
+    reload,
+    async reloadPlugin(dir) {
+      const result = await plugins.reloadPlugin(dir);
+      if (result.kind === "full") {
+        logger.info(`Reloading every plugin: ${result.reason}`);
+        await reload();
+      } else if (result.kind === "reloaded") {
         await enforceReview();
-        uninstallGone(before);
-        deps.door.closeIfSecretRotated();
-        deps.changes.announce("reload");
-        logger.info(`Reloaded: ${summary.plugins} plugin(s) in ${summary.durationMs} ms`);
-        return summary;
-      } catch (error) {
-        const message = (error as Error).message;
-        logger.error(`Reload failed: ${message}`);
-        throw new DomainError("failed", "RELOAD_FAILED", `Reload failed: ${message}`);
+        announcePlugin(result.plugin);
+        logger.info(`Reloaded plugin "${result.plugin}" in ${result.durationMs} ms`);
       }
+      return result;
     },
   };
 }

@@ -5,7 +5,7 @@ import { defaultConfig, type HubConfig } from "../../core/config/schema.ts";
 import type { Logger } from "../log/logger.ts";
 import type { HubFiles } from "../hub_files.ts";
 import { DomainError } from "../domain_error.ts";
-import type { PluginHost } from "./plugin_host.ts";
+import type { PluginHost, PluginReload } from "./plugin_host.ts";
 import { type RegisteredPlugin, registryOf } from "./registry.ts";
 import { registeredPlugin } from "./_test_registry.ts";
 import { createPluginLifecycle } from "./plugin_lifecycle.ts";
@@ -18,6 +18,8 @@ interface Options {
   connected?: boolean;
   /** auth.json cannot be read on reload. */
   brokenSecret?: boolean;
+  /** What the host's single-plugin reload answers; "reloaded" swaps in `after`. */
+  one?: PluginReload;
 }
 
 /** A lifecycle over fakes; `events` records what it did, in order. */
@@ -33,6 +35,11 @@ function setup(options: Options = {}) {
       registry = registryOf(options.after ?? options.before ?? []);
       events.push("reload");
       return Promise.resolve({ plugins: registry.plugins.length, durationMs: 2 });
+    },
+    reloadPlugin(dir: string) {
+      events.push(`reload one ${dir}`);
+      if (options.one?.kind === "reloaded") registry = registryOf(options.after ?? []);
+      return Promise.resolve(options.one);
     },
     registry: () => registry,
   } as unknown as PluginHost;
@@ -68,9 +75,16 @@ function setup(options: Options = {}) {
         events.push(`${method} ${JSON.stringify(params)}`);
         return Promise.resolve(null);
       },
+      notify(method, params) {
+        events.push(`${method} ${JSON.stringify(params)}`);
+        return true;
+      },
     },
     door: { closeIfSecretRotated: () => events.push("secret check") },
-    changes: { announce: (reason) => events.push(`announce ${reason}`) },
+    changes: {
+      announce: (reason) => events.push(`announce ${reason}`),
+      state: () => ({ plugins: registry.plugins.map((p) => ({ name: p.name })) }) as never,
+    },
     logger,
   });
   return { lifecycle, events, warnings, errors, config: () => config };
@@ -137,4 +151,51 @@ Deno.test("a reload that cannot read its files fails as RELOAD_FAILED, logged, a
   assertEquals(caught.message, "Reload failed: auth.json does not exist");
   assertEquals(s.errors, ["Reload failed: auth.json does not exist"]);
   assertEquals(s.events, []);
+});
+
+// --- dev mode: one rebuilt plugin ---
+
+Deno.test("a single-plugin reload sends plugin.update first, then announces like a reload", async () => {
+  const s = setup({
+    before: [registeredPlugin("demo")],
+    after: [registeredPlugin("demo", { adapterHash: "2" })],
+    one: { kind: "reloaded", plugin: "demo", durationMs: 3 },
+  });
+  assertEquals((await s.lifecycle.reloadPlugin("/plugins/demo")).kind, "reloaded");
+  assertEquals(s.events, [
+    "reload one /plugins/demo",
+    'plugin.update {"plugin":{"name":"demo"}}',
+    "announce reload",
+  ]);
+});
+
+Deno.test("a single-plugin reload of a new version enforces the review before announcing", async () => {
+  const s = setup({
+    ...grantedAtOldVersion(),
+    after: [registeredPlugin("demo", { version: "2.0.0" })],
+    one: { kind: "reloaded", plugin: "demo", durationMs: 3 },
+  });
+  await s.lifecycle.reloadPlugin("/plugins/demo");
+  assertEquals(s.events.slice(0, 2), ["reload one /plugins/demo", "write"]);
+  assertEquals(s.config().permissions.demo.permission, "off");
+  assertMatch(s.warnings[0], /changed from version 1\.0\.0 to 2\.0\.0/);
+});
+
+Deno.test("a plugin only a full reload can place gets one", async () => {
+  const s = setup({ before: [], after: [], one: { kind: "full", reason: "new" } });
+  await s.lifecycle.reloadPlugin("/plugins/new");
+  assertEquals(s.events, ["reload one /plugins/new", "reload", "secret check", "announce reload"]);
+});
+
+Deno.test("a failed or unchanged rebuild announces nothing", async () => {
+  for (
+    const one of [
+      { kind: "failed", plugin: "demo", error: "broken" },
+      { kind: "unchanged", plugin: "demo" },
+    ] as PluginReload[]
+  ) {
+    const s = setup({ before: [registeredPlugin("demo")], one });
+    assertEquals(await s.lifecycle.reloadPlugin("/plugins/demo"), one);
+    assertEquals(s.events, ["reload one /plugins/demo"]);
+  }
 });

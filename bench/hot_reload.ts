@@ -1,0 +1,57 @@
+/**
+ * Dev mode's hot reload in a real browser (`deno task bench` runs this): the hub started with
+ * HUB_DEV=1, Debian Chromium with the installed extension, the test web app and the test plugin.
+ * Each round changes the plugin's `echo` tool, rebuilds it with `hub-plugin build` (not telling
+ * the hub: its reload request goes to a dead port) and times from the end of the build to the
+ * first call in the same, open tab that answers with the new behaviour. Target: under 1 s at the
+ * median.
+ */
+import { existsSync } from "node:fs";
+import { CHROMIUM_PATH, decideBrowserRun } from "../tests/helpers/browser_gate.ts";
+import { startE2E, waitForExtension } from "../tests/helpers/e2e_fixture.ts";
+import { timeHotReload } from "../tests/helpers/hot_reload.ts";
+
+const ROUNDS = 10;
+const TARGET_MS = 1_000;
+
+const decision = decideBrowserRun({
+  ci: undefined, // a benchmark only reports; it never fails a run
+  chromiumPath: CHROMIUM_PATH,
+  chromiumExists: existsSync(CHROMIUM_PATH),
+});
+if (decision.action !== "run") {
+  console.log(`hot reload skipped: ${decision.reason}`);
+  Deno.exit(0);
+}
+
+/** The value at quantile `q` (nearest rank) of `samples`. */
+function quantile(samples: number[], q: number): number {
+  const sorted = [...samples].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)];
+}
+
+const e2e = await startE2E({ env: { HUB_DEV: "1" } });
+try {
+  await waitForExtension(e2e);
+  const page = await e2e.open("/");
+  const url = page.url();
+  const detail = await e2e.waitForTabState("ready", (d) => d.tabs.some((t) => t.url === url));
+  const tabId = detail.tabs.find((t) => t.url === url)!.tabId;
+  const samples: number[] = [];
+  for (let round = 1; round <= ROUNDS; round++) {
+    samples.push(await timeHotReload(e2e, tabId, `round-${round}`));
+  }
+  const median = quantile(samples, 0.5);
+  const p90 = quantile(samples, 0.9);
+  const fmt = (ms: number) => `${ms.toFixed(0)} ms`;
+  console.log("\n| benchmark | median | p90 | min | max | target |");
+  console.log("|---|---|---|---|---|---|");
+  console.log(
+    `| dev-mode hot reload, end of build → new answer in the open tab (${ROUNDS} rebuilds) | ` +
+      `${fmt(median)} | ${fmt(p90)} | ${fmt(Math.min(...samples))} | ` +
+      `${fmt(Math.max(...samples))} | median < ${fmt(TARGET_MS)} ` +
+      `(${median < TARGET_MS ? "met" : "MISSED"}) |`,
+  );
+} finally {
+  await e2e.close();
+}

@@ -1,0 +1,91 @@
+/**
+ * Dev mode (`hub start --dev`, HUB_DEV=1) for one hub: the file watcher over local plugins' builds
+ * and config.json, wired to the reloads. A rebuilt plugin is reloaded alone (plugin_lifecycle.ts
+ * `reloadPlugin`); a config.json edit goes through config_edits.ts. The watched set follows every
+ * reload. It starts once the startup discovery is done; production mode never creates it.
+ */
+import { discoverPlugins } from "../plugins/discover.ts";
+import type { PluginHost } from "../plugins/plugin_host.ts";
+import type { PluginLifecycle } from "../plugins/plugin_lifecycle.ts";
+import type { ConfigChanges } from "../config_changes.ts";
+import type { HubFiles } from "../hub_files.ts";
+import type { FileWatcherStatus } from "../../protocol/health.ts";
+import type { Logger } from "../log/logger.ts";
+import { createConfigEdits } from "./config_edits.ts";
+import { createDevWatcher, type DevWatcherDeps } from "./dev_watcher.ts";
+
+export interface DevModeDeps {
+  configPath: string;
+  configDir: string;
+  files: HubFiles;
+  plugins: Pick<PluginHost, "onChange">;
+  lifecycle: Pick<PluginLifecycle, "reload" | "reloadPlugin">;
+  changes: Pick<ConfigChanges, "onAnnounce">;
+  /** The startup discovery; watching starts after it. */
+  ready: Promise<unknown>;
+  logger: Logger;
+  clock?: () => number;
+  /** Overrides for tests (native watching, intervals). */
+  watcher?: Partial<DevWatcherDeps>;
+}
+
+export interface DevMode {
+  status(): FileWatcherStatus;
+  /** Resolves once the watcher runs and no change waits (tests). */
+  idle(): Promise<void>;
+  close(): void;
+}
+
+/** The local plugin folders of `config`, loaded or not (no global packages: they are not built here). */
+async function localPluginDirs(deps: DevModeDeps): Promise<string[]> {
+  const found = await discoverPlugins({
+    config: deps.files.config.get(),
+    configDir: deps.configDir,
+  });
+  return found.candidates.map((c) => c.dir);
+}
+
+export function startDevMode(deps: DevModeDeps): DevMode {
+  const { logger } = deps;
+  const edits = createConfigEdits({
+    path: deps.configPath,
+    current: () => deps.files.config.get(),
+    reload: () => deps.lifecycle.reload(),
+    logger,
+  });
+  const watcher = createDevWatcher({
+    configPath: deps.configPath,
+    pluginDirs: () => localPluginDirs(deps),
+    async pluginChanged(dir) {
+      const result = await deps.lifecycle.reloadPlugin(dir);
+      if (result.kind === "full") return { outcome: "full-reload" };
+      return { outcome: result.kind, plugin: result.plugin };
+    },
+    configChanged: async () => ({ outcome: await edits.check() }),
+    logger,
+    clock: deps.clock,
+    ...deps.watcher,
+  });
+  let closed = false;
+  const started = deps.ready.catch(() => {}).then(() => {
+    if (closed) return;
+    edits.markApplied(); // the startup review may have written config.json
+    deps.changes.onAnnounce(() => edits.markApplied());
+    deps.plugins.onChange(() => void watcher.refresh());
+    return watcher.refresh().then(() => {
+      const s = watcher.status();
+      logger.info(`Dev mode: watching ${s.watchedPlugins} local plugin(s) and ${deps.configPath}`);
+    });
+  });
+  return {
+    status: watcher.status,
+    async idle() {
+      await started;
+      await watcher.idle();
+    },
+    close() {
+      closed = true;
+      watcher.close();
+    },
+  };
+}

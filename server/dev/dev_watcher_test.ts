@@ -1,0 +1,243 @@
+import { join } from "node:path";
+import { assert, assertEquals, assertMatch } from "../../tests/helpers/assert.ts";
+import type { Logger } from "../log/logger.ts";
+import { createDevWatcher, type DevWatcherDeps, type FsWatcher } from "./dev_watcher.ts";
+
+const delay = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+interface World {
+  root: string;
+  configPath: string;
+  dirs: string[];
+  changes: string[];
+  warnings: string[];
+  /** How long each plugin reaction takes (ms). */
+  slowMs: number;
+}
+
+/** A temp config dir and plugin folders; `plugin(name, built)` adds one. */
+async function withWorld(
+  fn: (
+    w: World,
+    make: (deps?: Partial<DevWatcherDeps>) => ReturnType<typeof createDevWatcher>,
+  ) => Promise<void>,
+) {
+  const root = await Deno.realPath(await Deno.makeTempDir({ prefix: "hub-dev-watch-" }));
+  await Deno.mkdir(join(root, "config"));
+  const w: World = {
+    root,
+    configPath: join(root, "config", "config.json"),
+    dirs: [],
+    changes: [],
+    warnings: [],
+    slowMs: 0,
+  };
+  await Deno.writeTextFile(w.configPath, "{}");
+  const logger = { debug() {}, info() {}, warn: (m: string) => w.warnings.push(m), error() {} };
+  const watchers: ReturnType<typeof createDevWatcher>[] = [];
+  const make = (deps: Partial<DevWatcherDeps> = {}) => {
+    const watcher = createDevWatcher({
+      configPath: w.configPath,
+      pluginDirs: () => Promise.resolve([...w.dirs]),
+      async pluginChanged(dir) {
+        w.changes.push(dir.slice(root.length + 1));
+        await delay(w.slowMs);
+        return { outcome: "reloaded", plugin: dir.slice(root.length + 1) };
+      },
+      configChanged: () => (w.changes.push("config"), Promise.resolve({ outcome: "applied" })),
+      logger: logger as Logger,
+      debounceMs: 40,
+      pollMs: 60_000,
+      fallbackPollMs: 30,
+      ...deps,
+    });
+    watchers.push(watcher);
+    return watcher;
+  };
+  try {
+    await fn(w, make);
+  } finally {
+    for (const watcher of watchers) watcher.close();
+    await Deno.remove(root, { recursive: true });
+  }
+}
+
+async function plugin(w: World, name: string, built = true): Promise<string> {
+  const dir = join(w.root, name);
+  await Deno.mkdir(dir);
+  if (built) await build(dir, "1");
+  w.dirs.push(dir);
+  return dir;
+}
+
+/** Writes both build files the way a build does (temp file, then rename). */
+async function build(dir: string, version: string) {
+  await Deno.mkdir(join(dir, "dist"), { recursive: true });
+  for (const name of ["tools.json", "adapter.iife.js"]) {
+    const temp = join(dir, "dist", `.${name}.tmp`);
+    await Deno.writeTextFile(temp, `${name} ${version}`);
+    await Deno.rename(temp, join(dir, "dist", name));
+  }
+}
+
+async function until(check: () => boolean, what: string, ms = 3_000) {
+  const end = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await delay(10);
+  }
+}
+
+Deno.test("a rebuild (two files, renamed into dist/) reloads that plugin once", async () => {
+  await withWorld(async (w, make) => {
+    const a = await plugin(w, "a");
+    await plugin(w, "b");
+    const watcher = make();
+    await watcher.refresh();
+    assertEquals(watcher.status().watchedPlugins, 2);
+    await build(a, "2");
+    await until(() => w.changes.length > 0, "the reload");
+    await watcher.idle();
+    await delay(80);
+    assertEquals(w.changes, ["a"]);
+    const status = watcher.status();
+    assertEquals(status.pendingPlugins, 0);
+    assertEquals(status.pollDetections, 0, "native watching saw it");
+    assertEquals([status.lastEvent?.kind, status.lastEvent?.plugin], ["plugin", "a"]);
+    assertEquals(status.lastEvent?.outcome, "reloaded");
+  });
+});
+
+Deno.test("pendingPlugins counts plugins waiting for or in their reload", async () => {
+  await withWorld(async (w, make) => {
+    const a = await plugin(w, "a");
+    const b = await plugin(w, "b");
+    w.slowMs = 300;
+    const watcher = make();
+    await watcher.refresh();
+    await build(a, "2");
+    await build(b, "2");
+    await until(() => watcher.status().pendingPlugins === 2, "two pending plugins");
+    await watcher.idle();
+    assertEquals(watcher.status().pendingPlugins, 0);
+    assertEquals(w.changes.sort(), ["a", "b"]);
+  });
+});
+
+Deno.test("config.json replaced by rename is seen; other files in the config dir are not", async () => {
+  await withWorld(async (w, make) => {
+    const watcher = make();
+    await watcher.refresh();
+    await Deno.writeTextFile(join(w.root, "config", "server.log"), "noise");
+    await Deno.writeTextFile(join(w.root, "config", "config.json.lock"), "1");
+    const temp = join(w.root, "config", ".config.json.1.tmp");
+    await Deno.writeTextFile(temp, '{"port": 1}');
+    await Deno.rename(temp, w.configPath);
+    await until(() => w.changes.length > 0, "the config change");
+    await watcher.idle();
+    await delay(80);
+    assertEquals(w.changes, ["config"]);
+    assertEquals(watcher.status().lastEvent?.kind, "config");
+  });
+});
+
+Deno.test("when native watching throws, the poll finds changes by their stamps", async () => {
+  await withWorld(async (w, make) => {
+    const a = await plugin(w, "a");
+    const failing = (): FsWatcher => {
+      throw new Error("inotify watch limit reached");
+    };
+    const watcher = make({ watchFs: failing });
+    await watcher.refresh();
+    assertMatch(
+      w.warnings[0],
+      /native file watching failed \(inotify watch limit reached\); polling every 30 ms/,
+    );
+    await delay(50);
+    assert(watcher.status().lastPollAt !== null, "the poll ran");
+    assertEquals(w.changes, [], "no change, no reload");
+    await build(a, "2");
+    await until(() => w.changes.length > 0, "the poll's detection");
+    await watcher.idle();
+    assertEquals(w.changes, ["a"]);
+    assertEquals(watcher.status().pollDetections, 1);
+  });
+});
+
+Deno.test("a native watcher that dies later hands over to the poll", async () => {
+  await withWorld(async (w, make) => {
+    const a = await plugin(w, "a");
+    const dying = (): FsWatcher => ({
+      close() {},
+      [Symbol.asyncIterator]: () => ({
+        next: () => delay(20).then(() => Promise.reject(new Error("watcher broke"))),
+      }),
+    });
+    const watcher = make({ watchFs: dying });
+    await watcher.refresh();
+    await until(() => w.warnings.length > 0, "the fallback warning");
+    await build(a, "2");
+    await until(() => w.changes.length > 0, "the poll's detection");
+    assertEquals(watcher.status().pollDetections, 1);
+  });
+});
+
+Deno.test("a plugin without dist/ is watched for it to appear, then its dist/ is watched", async () => {
+  await withWorld(async (w, make) => {
+    const a = await plugin(w, "a", false);
+    const watcher = make();
+    await watcher.refresh();
+    assertEquals(watcher.status().watchedPlugins, 1);
+    await build(a, "1");
+    await until(() => w.changes.length > 0, "the first build");
+    await watcher.idle();
+    w.changes.length = 0;
+    await build(a, "2");
+    await until(() => w.changes.length > 0, "the second build, seen in dist/");
+    assertEquals(w.changes, ["a"]);
+  });
+});
+
+Deno.test("the watched set follows refresh (a plugin added, one removed)", async () => {
+  await withWorld(async (w, make) => {
+    const a = await plugin(w, "a");
+    const watcher = make();
+    await watcher.refresh();
+    const b = await plugin(w, "b");
+    w.dirs = [b];
+    await watcher.refresh();
+    assertEquals(watcher.status().watchedPlugins, 1);
+    await build(a, "2");
+    await build(b, "2");
+    await until(() => w.changes.length > 0, "b's reload");
+    await watcher.idle();
+    await delay(80);
+    assertEquals(w.changes, ["b"]);
+  });
+});
+
+Deno.test("the watched set is capped, with a log line saying so", async () => {
+  await withWorld(async (w, make) => {
+    await plugin(w, "a");
+    await plugin(w, "b");
+    await plugin(w, "c");
+    const watcher = make({ maxPlugins: 2 });
+    await watcher.refresh();
+    assertEquals(watcher.status().watchedPlugins, 2);
+    assertMatch(w.warnings[0], /watches 2 of 3 local plugins/);
+    await watcher.refresh();
+    assertEquals(w.warnings.length, 1, "said once for the same count");
+  });
+});
+
+Deno.test("after close nothing reacts any more", async () => {
+  await withWorld(async (w, make) => {
+    const a = await plugin(w, "a");
+    const watcher = make({ pollMs: 20 });
+    await watcher.refresh();
+    watcher.close();
+    await build(a, "2");
+    await delay(150);
+    assertEquals(w.changes, []);
+  });
+});
