@@ -35,7 +35,11 @@ export function selfCommand(args: string[]): { command: string; args: string[] }
   };
 }
 
-export async function startInBackground(paths: HubPaths, port: number): Promise<number> {
+export async function startInBackground(
+  paths: HubPaths,
+  port: number,
+  dev = false,
+): Promise<number> {
   if (port === 0) {
     throw new CliError('"hub start --background" needs a fixed port; choose one with --port.');
   }
@@ -51,7 +55,7 @@ export async function startInBackground(paths: HubPaths, port: number): Promise<
         `${paths.pidFile}). Stop it first with "hub stop".`,
     );
   }
-  const child = spawnDetached(paths, port);
+  const child = spawnDetached(paths, port, dev);
   let exited: Deno.CommandStatus | undefined;
   child.status.then((status) => (exited = status));
 
@@ -80,8 +84,13 @@ export async function startInBackground(paths: HubPaths, port: number): Promise<
   );
 }
 
-function spawnDetached(paths: HubPaths, port: number): Deno.ChildProcess {
-  const { command, args } = selfCommand(["start", "--port", String(port)]);
+function spawnDetached(paths: HubPaths, port: number, dev: boolean): Deno.ChildProcess {
+  const { command, args } = selfCommand([
+    "start",
+    "--port",
+    String(port),
+    ...(dev ? ["--dev"] : []),
+  ]);
   try {
     return new Deno.Command(command, {
       args,

@@ -1,9 +1,12 @@
+import { TELEMETRY_HOST } from "../core/telemetry/endpoint.ts";
+
 /**
  * The Deno permission flags hub runs under. This list is the single source of truth: the
  * `deno.json` tasks repeat it (a unit test keeps them identical), `hub start --background` passes it
  * to the detached server, and the end-to-end tests spawn `main.ts` with exactly these flags.
  *
- * - net: loopback only (the server listens on 127.0.0.1; the CLI talks to it).
+ * - net: loopback (the server listens on 127.0.0.1; the CLI talks to it), and the one host of
+ *   the telemetry endpoint (core/telemetry/endpoint.ts), nothing else.
  * - read/write: unscoped, because the config directory is chosen at run time (`HUB_CONFIG_DIR`)
  *   and local plugin folders may live anywhere under the home, temp or working directory.
  * - env: only the variables hub documents, plus the ones needed to find the home and temp dirs.
@@ -16,6 +19,9 @@
  * `HUB_INSTALL=npm` and `HUB_NPM_PACKAGE_DIR` are set by the npm wrapper: how hub was installed
  * and where, so that `hub update` can update that install. `HUB_NPM_ROOT` (also set by the
  * wrapper) is the node_modules folder it is installed in, where plugin discovery looks.
+ * `hub doctor` reads `PATH`, `ProgramFiles` and `LOCALAPPDATA` to find installed browsers, and
+ * `XDG_CONFIG_HOME` and `APPDATA` to find MCP clients' config files.
+ * `HUB_TELEMETRY_ENDPOINT` points telemetry at a local receiver in tests (docs/telemetry.md).
  */
 export const HUB_ENV_VARS = [
   "HUB_CONFIG_DIR",
@@ -28,6 +34,7 @@ export const HUB_ENV_VARS = [
   "HUB_TELEMETRY_DISABLED",
   "DO_NOT_TRACK",
   "HUB_TELEMETRY_DEBUG",
+  "HUB_TELEMETRY_ENDPOINT",
   "HUB_BACKGROUND",
   "HUB_INSTALL",
   "HUB_NPM_PACKAGE_DIR",
@@ -40,10 +47,15 @@ export const HUB_ENV_VARS = [
   "CLICOLOR",
   "CLICOLOR_FORCE",
   "INIT_CWD",
+  "PATH",
+  "XDG_CONFIG_HOME",
+  "APPDATA",
+  "LOCALAPPDATA",
+  "ProgramFiles",
 ] as const;
 
 export const HUB_PERMISSION_FLAGS: readonly string[] = [
-  "--allow-net=127.0.0.1,localhost,[::1]",
+  `--allow-net=127.0.0.1,localhost,[::1],${TELEMETRY_HOST}`,
   "--allow-read",
   "--allow-write",
   `--allow-env=${HUB_ENV_VARS.join(",")}`,

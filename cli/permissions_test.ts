@@ -3,6 +3,7 @@ import { HUB_PERMISSION_FLAGS, PLUGIN_CLI_PERMISSION_FLAGS } from "./permissions
 import { taskPermissionFlags } from "../tests/helpers/hub_process.ts";
 import { flagMismatches, permissionFlagsOf, readmeMismatches } from "../npm/permission_flags.ts";
 import { desktopOpener } from "../server/extension/folder_open.ts";
+import { TELEMETRY_ENDPOINT } from "../core/telemetry/endpoint.ts";
 
 Deno.test("deno.json tasks run hub with exactly HUB_PERMISSION_FLAGS", () => {
   const denoJson = JSON.parse(Deno.readTextFileSync(new URL("../deno.json", import.meta.url)));
@@ -17,9 +18,12 @@ Deno.test("deno.json tasks run hub with exactly HUB_PERMISSION_FLAGS", () => {
   }
 });
 
-Deno.test("the permission set is scoped: loopback net only, no blanket run or env", () => {
+Deno.test("the permission set is scoped: loopback and telemetry net only, no blanket run or env", () => {
   assertEquals(HUB_PERMISSION_FLAGS.includes("--allow-all"), false);
-  assertEquals(HUB_PERMISSION_FLAGS.includes("--allow-net=127.0.0.1,localhost,[::1]"), true);
+  assertEquals(
+    HUB_PERMISSION_FLAGS.includes("--allow-net=127.0.0.1,localhost,[::1],telemetry.tabhub.dev"),
+    true,
+  );
   assertEquals(HUB_PERMISSION_FLAGS.some((f) => f === "--allow-run" || f === "--allow-env"), false);
 });
 
@@ -66,4 +70,18 @@ Deno.test("the npm wrapper's launchers may read the variables they set", () => {
 Deno.test("the README's deno install commands use exactly these flags", () => {
   const readme = Deno.readTextFileSync(new URL("../README.md", import.meta.url));
   assertEquals(readmeMismatches(readme), []);
+});
+
+Deno.test("the one host hub may reach beyond loopback is the telemetry endpoint's", () => {
+  const net = HUB_PERMISSION_FLAGS.find((f) => f.startsWith("--allow-net="))!.split(/[=,]/).slice(
+    1,
+  );
+  const loopback = ["127.0.0.1", "localhost", "[::1]"];
+  assertEquals(net.filter((host) => !loopback.includes(host)), [new URL(TELEMETRY_ENDPOINT).host]);
+  assertEquals(
+    HUB_PERMISSION_FLAGS.some((f) =>
+      f.startsWith("--allow-env=") && f.includes("HUB_TELEMETRY_ENDPOINT")
+    ),
+    true,
+  );
 });

@@ -18,6 +18,8 @@ import { pluginInstallCommand, pluginUpdateCommand } from "./plugin_install.ts";
 import { pluginRemoveCommand } from "./plugin_remove.ts";
 import { pluginListCommand } from "./plugin_list.ts";
 import { pluginConfigureCommand } from "./plugin_configure.ts";
+import { telemetryCommand } from "./telemetry.ts";
+import { doctorCommand, FATAL_RULE } from "./doctor.ts";
 
 type Opts = Record<string, unknown>;
 
@@ -41,6 +43,7 @@ export function buildProgram(): Command {
     .description("start the hub server (foreground unless --background)")
     .option("--background", 'run detached; writes server.pid; stop with "hub stop"')
     .option("--show-config", "print the MCP client configuration and exit")
+    .option("--dev", "dev mode: reload rebuilt local plugins and config.json edits (HUB_DEV=1)")
     .option(
       "--stdio",
       "bridge MCP over stdin/stdout to the running hub (for clients that spawn hub)",
@@ -92,10 +95,25 @@ export function buildProgram(): Command {
     .option("--plugin <name>", "only lines of this plugin ([plugin:<name>])")
     .action((_o: Opts, cmd: Command) => logsCommand(opts(cmd)));
 
+  program.command("doctor")
+    .description(
+      "check what hub needs (runtime, browser, config, secret, hub, extension, " +
+        "MCP clients, plugins); every problem says its fix",
+    )
+    .option("--json", "print {version, ok, checks:[{id, title, status, message, fix?}]}")
+    .addHelpText("after", `\n${FATAL_RULE}`)
+    .action((_o: Opts, cmd: Command) => doctorCommand(opts(cmd)));
+
   program.command("update")
     .description("install the latest published hub (npm installs; others are told how)")
     .option("--check", "only report whether a newer version is published")
     .action((_o: Opts, cmd: Command) => updateCommand(opts(cmd)));
+
+  program.command("telemetry [action]")
+    .description("anonymous usage telemetry: status (default), enable or disable", {
+      action: "status | enable | disable (docs/telemetry.md lists what is sent)",
+    })
+    .action((action: string | undefined) => telemetryCommand(action));
 
   return program;
 }

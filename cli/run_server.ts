@@ -11,6 +11,7 @@ import {
   startMemorySettle,
 } from "../server/mod.ts";
 import { VERSION } from "../protocol/version.ts";
+import { telemetrySettingsFromEnv } from "../core/telemetry/settings.ts";
 
 export interface RunServerOptions {
   paths: HubPaths;
@@ -19,6 +20,8 @@ export interface RunServerOptions {
   background: boolean;
   /** Called once the server listens, with the real port (known only then for port 0). */
   onListening?: (port: number) => void;
+  /** `--dev`; HUB_DEV=1 turns dev mode on as well. */
+  dev?: boolean;
 }
 
 const SHUTDOWN_DEADLINE_MS = 5_000;
@@ -30,7 +33,7 @@ export async function runServer(options: RunServerOptions): Promise<void> {
     file: paths.serverLog,
     terminal: !options.background,
   });
-  const mode = Deno.env.get("HUB_DEV") === "1" ? "dev" : "production";
+  const mode = options.dev || Deno.env.get("HUB_DEV") === "1" ? "dev" : "production";
   const skipPermissions = Deno.env.get("HUB_DANGEROUSLY_SKIP_PERMISSIONS") === "1";
   let hub;
   let server;
@@ -41,6 +44,7 @@ export async function runServer(options: RunServerOptions): Promise<void> {
       mode,
       skipPermissions,
       skipPackageDiscovery: Deno.env.get("HUB_SKIP_PKG_DISCOVERY") === "1",
+      telemetry: telemetrySettingsFromEnv((name) => Deno.env.get(name)),
     });
     const trusted = hub;
     server = listen(hub.handler, options.port, logger, {

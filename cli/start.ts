@@ -6,11 +6,14 @@ import { parseLogLevel } from "../server/mod.ts";
 import { startInBackground } from "./background.ts";
 import { runServer } from "./run_server.ts";
 import { firstRunText, mcpClientConfig } from "./setup_text.ts";
+import { telemetryDecision, telemetryEnv } from "../core/telemetry/decision.ts";
 
 export interface StartOptions {
   port?: string;
   background?: boolean;
   showConfig?: boolean;
+  /** Dev mode (file watchers, hot reload); HUB_DEV=1 does the same. */
+  dev?: boolean;
 }
 
 export async function startCommand(options: StartOptions): Promise<void> {
@@ -25,7 +28,11 @@ export async function startCommand(options: StartOptions): Promise<void> {
   });
   const welcome = (listening: number) => {
     if (setup.createdConfig && !isChild) {
-      console.log(firstRunText(paths, setup.createdSecret));
+      const telemetry = telemetryDecision(
+        setup.config.telemetry,
+        telemetryEnv((n) => Deno.env.get(n)),
+      );
+      console.log(firstRunText(paths, setup.createdSecret, telemetry));
       console.log(mcpClientConfig(listening, setup.secret) + "\n");
     }
   };
@@ -36,12 +43,12 @@ export async function startCommand(options: StartOptions): Promise<void> {
   }
   if (options.background) {
     welcome(port);
-    const pid = await startInBackground(paths, port);
+    const pid = await startInBackground(paths, port, options.dev === true);
     console.log(
       `hub started in the background (pid ${pid}) on http://127.0.0.1:${port}\n` +
         `Logs: ${paths.serverLog}  ("hub logs -f")\nStop it with "hub stop".`,
     );
     return;
   }
-  await runServer({ paths, port, background: isChild, onListening: welcome });
+  await runServer({ paths, port, background: isChild, onListening: welcome, dev: options.dev });
 }

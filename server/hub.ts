@@ -42,6 +42,10 @@ import { HUB_TOOLS as hubTools } from "./management/mod.ts";
 import { skipsPermissions } from "./permissions/effective.ts";
 import { createConfigChanges } from "./config_changes.ts";
 import { createHealthReport } from "./health.ts";
+import type { TelemetrySettings } from "../core/telemetry/settings.ts";
+import { createTelemetry } from "./telemetry/telemetry.ts";
+import { pluginCounts, withCallCounting } from "./telemetry/hub_hooks.ts";
+import { type DevMode, startDevMode } from "./dev/dev_mode.ts";
 
 export interface HubOptions {
   paths: HubPaths;
@@ -50,6 +54,8 @@ export interface HubOptions {
   skipPermissions: boolean;
   /** Do not look for globally installed plugin packages (HUB_SKIP_PKG_DISCOVERY=1). */
   skipPackageDiscovery?: boolean;
+  /** Anonymous telemetry (docs/telemetry.md), as the environment set it; absent = none at all. */
+  telemetry?: TelemetrySettings;
   /** Where global packages live; default runs `npm root -g` once. */
   npmRoot?: NpmRoot;
   clock?: () => number;
@@ -107,7 +113,15 @@ export function createHub(options: HubOptions): Hub {
   const timeoutMs = options.timeouts?.confirmationMs;
   const confirmations = createConfirmations(link, { timeoutMs, clock });
   const onError = (m: string) => logger.error(m);
-  const audit = createAuditLog(createAuditFile(paths.auditLog, { onError }), clock);
+  const telemetry = options.telemetry && createTelemetry({
+    settings: options.telemetry,
+    configDir: paths.dir,
+    configEnabled: () => config().telemetry,
+    mode,
+    logger,
+  });
+  const auditLog = createAuditLog(createAuditFile(paths.auditLog, { onError }), clock);
+  const audit = withCallCounting(auditLog, telemetry);
   const onProgress = progressToExtension(link);
   const packages = createPluginPackages({ globalRoot: npmRoot, store: files.store, onProgress });
   const updates = createUpdateChecker({
@@ -168,6 +182,7 @@ export function createHub(options: HubOptions): Hub {
   applyLinkPolicy({ link, changes, tabs, confirmations });
 
   let port = 0;
+  let dev: DevMode | undefined; // dev mode only: production runs no watchers
   const health = createHealthReport({
     mode,
     clock,
@@ -180,6 +195,7 @@ export function createHub(options: HubOptions): Hub {
     link,
     sessions,
     audit,
+    fileWatcher: () => dev?.status(),
   });
   const routes = createRoutes({
     health,
@@ -200,6 +216,13 @@ export function createHub(options: HubOptions): Hub {
   // discovery there are no plugin packages to check.
   const startUpdates = () => !options.skipPackageDiscovery && updates.start();
   ready.then(startUpdates, startUpdates);
+  const started = () => telemetry?.started(pluginCounts(registry()));
+  ready.then(started, started);
+  if (mode === "dev") {
+    const { config: configPath, dir: configDir } = paths;
+    const parts = { files, plugins, lifecycle, changes, ready, logger, clock };
+    dev = startDevMode({ configPath, configDir, ...parts });
+  }
 
   return {
     handler: async (req) => {
@@ -215,8 +238,9 @@ export function createHub(options: HubOptions): Hub {
     reload: lifecycle.reload,
     async close() {
       updates.stop();
+      dev?.close();
       link.disconnect(1001, "hub shutting down");
-      await sessions.closeAll();
+      await Promise.all([sessions.closeAll(), telemetry?.stop()]);
       await audit.flush();
     },
   };

@@ -19,7 +19,12 @@ export async function startHubWithFdLimit(configDir: string, limit: number) {
   const child = new Deno.Command("bash", {
     args: ["-c", `ulimit -n ${limit} && exec ${command} start --port 0`],
     cwd: ROOT,
-    env: { HUB_CONFIG_DIR: configDir, HUB_SKIP_PKG_DISCOVERY: "1", NO_COLOR: "1" },
+    env: {
+      HUB_CONFIG_DIR: configDir,
+      HUB_SKIP_PKG_DISCOVERY: "1",
+      NO_COLOR: "1",
+      DO_NOT_TRACK: "1",
+    },
     stdin: "null",
     stdout: "piped",
     stderr: "piped",

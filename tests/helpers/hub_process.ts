@@ -1,6 +1,7 @@
 /**
  * Runs the real `hub` (main.ts) as a subprocess, under exactly the permission flags of the
- * `deno.json` "hub" task, with a temp HUB_CONFIG_DIR. Tests never touch the real ~/.hub.
+ * `deno.json` "hub" task, with a temp HUB_CONFIG_DIR. Tests never touch the real ~/.hub, and
+ * send no telemetry (DO_NOT_TRACK=1) unless their env says otherwise.
  */
 import { join } from "node:path";
 
@@ -35,6 +36,8 @@ function hubCommand(args: string[], opts: HubEnv): Deno.Command {
       HUB_CONFIG_DIR: opts.configDir,
       HUB_SKIP_PKG_DISCOVERY: "1",
       NO_COLOR: "1",
+      // No telemetry unless a test opts in (its env sets DO_NOT_TRACK="" or a receiver).
+      DO_NOT_TRACK: "1",
       ...opts.env,
     },
     stdin: "null",

@@ -96,7 +96,10 @@ export async function startInstalledHub(
   const hub = join(bin, "hub");
   const configDir = env.HUB_CONFIG_DIR;
   if (!configDir) throw new Error("startInstalledHub: env must name HUB_CONFIG_DIR");
-  const start = await runInstalled(hub, ["start", "--background", "--port", String(port)], env);
+  const start = await runInstalled(hub, ["start", "--background", "--port", String(port)], {
+    DO_NOT_TRACK: "1", // no telemetry from tests
+    ...env,
+  });
   let stopped = false;
   const handle: BackgroundHub = {
     port,
