@@ -1,7 +1,16 @@
-/** `hub-plugin build [-w]`: build, register in localPlugins on first build, reload the hub. */
+/**
+ * `hub-plugin build [-w]`: build, register in localPlugins on first build, and tell a running hub
+ * (a reload, or in dev mode its own file watcher: hub_link.ts `tellHub`).
+ */
 import { UserError } from "../core/user_error.ts";
 import { buildPlugin, type BuildResult } from "./build.ts";
-import { describeOutcome, registerLocalPlugin, reloadHub, type ReloadOutcome } from "./hub_link.ts";
+import {
+  describeOutcome,
+  registerLocalPlugin,
+  reloadHub,
+  type ReloadOutcome,
+  tellHub,
+} from "./hub_link.ts";
 import { watchAndRebuild } from "./watch.ts";
 
 function summary(result: BuildResult): string {
@@ -13,13 +22,14 @@ function summary(result: BuildResult): string {
 
 async function buildOnce(dir: string): Promise<{ outcome: ReloadOutcome; name: string }> {
   const result = await buildPlugin(dir);
+  const builtAt = Date.now(); // a dev-mode hub's watcher reports on this build after it
   for (const warning of result.warnings) console.error(`warning: ${warning}`);
   console.log(summary(result));
   if (await registerLocalPlugin(dir)) {
     console.log(`Registered ${dir} in localPlugins (first build).`);
   }
-  const outcome = await reloadHub();
   const name = result.project.manifest.name;
+  const outcome = await tellHub(name, builtAt);
   console.log(describeOutcome(outcome, name, dir));
   return { outcome, name };
 }

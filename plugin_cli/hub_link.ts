@@ -1,6 +1,8 @@
 /**
  * What `hub-plugin build` tells hub: it registers a new plugin folder in `localPlugins` and asks a
- * running hub to reload, then reports whether the hub loaded the plugin or why not.
+ * running hub to reload, then reports whether the hub loaded the plugin or why not. A hub in dev
+ * mode that already serves the plugin from its folder is not asked: its file watcher reloads the
+ * plugin alone, and the build reports what it did (dev_hub.ts).
  */
 import { dirname, resolve } from "node:path";
 import { cliClient, cliConfigStore, cliPaths, warn } from "../core/client_context.ts";
@@ -8,6 +10,7 @@ import { resolvePluginPath } from "../core/config/paths.ts";
 import { allowedRoots, outsideRootsError } from "../core/allowed_roots.ts";
 import type { HealthPayload } from "../protocol/health.ts";
 import { UnprovenHubError } from "../core/hub_client.ts";
+import { describeWatched, waitForWatcher, type WatchedBuild, watchesPlugin } from "./dev_hub.ts";
 
 /** Adds `dir` to `localPlugins` unless config already covers it. Returns true when it added it. */
 export async function registerLocalPlugin(dir: string): Promise<boolean> {
@@ -35,7 +38,30 @@ export type ReloadOutcome =
   | { kind: "failed"; message: string }
   /** Something on the port did not prove it knows the secret; nothing was sent to it. */
   | { kind: "unproven"; message: string }
-  | { kind: "reloaded"; health: HealthPayload | undefined };
+  | { kind: "reloaded"; health: HealthPayload | undefined }
+  /** A dev-mode hub's file watcher handled the build; no reload was asked for. */
+  | ({ kind: "watched" } & WatchedBuild);
+
+/**
+ * Tells a running hub about the build of plugin `name`, finished at `builtAt` (ms since
+ * the epoch): a dev-mode hub that serves it is left to its file watcher (waited for, up to 3 s),
+ * any other hub is asked to reload. Never throws: the build itself already succeeded.
+ */
+export async function tellHub(name: string, builtAt: number): Promise<ReloadOutcome> {
+  try {
+    const client = await cliClient(undefined);
+    const health = await client.health();
+    if (!health) return { kind: "no-hub", port: client.port };
+    if (watchesPlugin(health, name)) {
+      const watched = await waitForWatcher(() => client.health(), name, builtAt);
+      if (watched) return { kind: "watched", ...watched };
+    }
+  } catch (error) {
+    if (error instanceof UnprovenHubError) return { kind: "unproven", message: error.message };
+    // Anything else (a refused secret, a hub gone meanwhile): the reload request says it.
+  }
+  return reloadHub();
+}
 
 /** Asks a running hub to reload. Never throws: the build itself already succeeded. */
 export async function reloadHub(): Promise<ReloadOutcome> {
@@ -68,6 +94,8 @@ export function describeOutcome(outcome: ReloadOutcome, name: string, dir: strin
       return `The hub could not reload: ${outcome.message}`;
     case "unproven":
       return `Did not ask for a reload: ${outcome.message}`;
+    case "watched":
+      return describeWatched(outcome, name, dir);
     case "reloaded": {
       const detail = outcome.health?.pluginDetails.find((p) => p.name === name);
       if (detail) {

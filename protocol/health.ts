@@ -52,7 +52,7 @@ export interface FileWatcherEvent {
   plugin?: string;
   /** When it was handled (ms since the epoch). */
   at: number;
-  /** plugin: reloaded, failed, full-reload, error; config: applied, rejected, error. */
+  /** plugin: reloaded, unchanged, failed, full-reload, error; config: applied, rejected, error. */
   outcome: string;
 }
 

@@ -41,8 +41,11 @@ export interface ConfigChanges {
   state(): SyncState;
   /** Tells the extension and MCP clients that tools or permissions changed. */
   announce(reason: AnnounceReason): void;
-  /** Called on every announcement (MCP sessions send `tools/list_changed`). */
-  onAnnounce(listener: (reason: AnnounceReason) => void): void;
+  /**
+   * Called on every announcement (MCP sessions send `tools/list_changed`), with the config the
+   * announcement's `sync.full` carried.
+   */
+  onAnnounce(listener: (reason: AnnounceReason, config: HubConfig) => void): void;
   /** Sets a plugin's or a tool's permission; an unknown target is an `invalid` DomainError. */
   setPermission(target: PermissionTarget, permission: Permission): Promise<void>;
   setSkipPermissions(enabled: boolean): Promise<void>;
@@ -54,19 +57,19 @@ export interface ConfigChanges {
 
 export function createConfigChanges(deps: ConfigChangesDeps): ConfigChanges {
   const { config, store } = deps.files;
-  const listeners: ((reason: AnnounceReason) => void)[] = [];
+  const listeners: ((reason: AnnounceReason, config: HubConfig) => void)[] = [];
 
-  const state = () => {
-    const current = config.get();
+  const state = (current = config.get()) => {
     const skip = skipsPermissions(deps.skipForced, current);
     const updates = deps.updates?.();
     return syncFull(deps.registry(), current, deps.catalog, skip, deps.skipForced, updates);
   };
 
   function announce(reason: AnnounceReason) {
-    deps.link.notify("sync.full", state());
+    const current = config.get();
+    deps.link.notify("sync.full", state(current));
     deps.link.notify("plugins.changed", { reason });
-    for (const listener of listeners) listener(reason);
+    for (const listener of listeners) listener(reason, current);
   }
 
   /** Writes a change, then makes the hub and its clients see it at once. */
@@ -77,7 +80,7 @@ export function createConfigChanges(deps: ConfigChangesDeps): ConfigChanges {
   }
 
   return {
-    state,
+    state: () => state(),
     announce,
     onAnnounce: (listener) => listeners.push(listener),
     async setPermission(target, permission) {

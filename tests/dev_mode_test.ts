@@ -1,10 +1,12 @@
 /**
  * Dev mode end to end with a real hub process (HUB_DEV=1): the test plugin rebuilt with
- * `hub-plugin build` while no hub is told (the build's reload request goes to a dead port) is
- * reloaded alone (reloadCount unchanged), the extension gets `plugin.update`, MCP clients
- * `tools/list_changed` and the new tool list; a broken build keeps the last good one serving; a
- * config.json hand edit is applied, a broken one rejected while the hub keeps serving, and the
- * hub's own config writes are not applied twice. Production mode ignores rebuilds.
+ * `hub-plugin build` against that hub (the author's flow: the build leaves it to the hub's watcher
+ * and reports what the hub did), or by a tool that does not reach the hub, is reloaded alone
+ * (reloadCount unchanged), the extension gets `plugin.update`, MCP clients `tools/list_changed`
+ * and the new tool list; a broken build keeps the last good one serving; a config.json hand edit
+ * is applied, a broken one rejected while the hub keeps serving, the hub's own config writes are
+ * not applied twice, and an edit of localPlugins racing a plugin reload is still rediscovered.
+ * Production mode ignores rebuilds.
  */
 // @ts-types="@modelcontextprotocol/sdk/types"
 import {
@@ -55,14 +57,18 @@ async function withWorld(dev: boolean, fn: (w: World) => Promise<void>) {
   }
 }
 
-/** Changes the echo tool's description in the plugin's source and rebuilds it (hub not told). */
-async function rebuildWithDescription(w: World, description: string) {
+/**
+ * Changes the echo tool's description in the plugin's source and rebuilds it with `hub-plugin
+ * build`, telling the hub on `port` (default: a dead port, as a rebuild by another tool).
+ * Returns the build's output.
+ */
+async function rebuildWithDescription(w: World, description: string, port?: number) {
   const source = join(w.pluginDir, "src", "index.ts");
   const code = await Deno.readTextFile(source);
   const changed = code.replace(/(name: "echo",\s*description: )"[^"]*"/, `$1"${description}"`);
   assert(changed.includes(`"${description}"`), "the echo tool was not found in the source");
   await Deno.writeTextFile(source, changed);
-  await buildPluginDir(w.pluginDir, w.configDir);
+  return await buildPluginDir(w.pluginDir, w.configDir, { port });
 }
 
 async function echoDescription(hub: RunningHub): Promise<string | undefined> {
@@ -87,7 +93,7 @@ async function listChangedCounter(hub: RunningHub, ext: FakeExtension) {
   return { client, changes: () => changes };
 }
 
-Deno.test("dev mode: a rebuild the hub was not told about reloads that plugin alone", async () => {
+Deno.test("dev mode: hub-plugin build against the dev hub reloads that plugin alone", async () => {
   await withWorld(true, async (w) => {
     const { hub } = w;
     const start = await health(hub);
@@ -102,7 +108,8 @@ Deno.test("dev mode: a rebuild the hub was not told about reloads that plugin al
       assertEquals(await echoDescription(hub), OLD_DESCRIPTION);
       const update = ext.next("plugin.update", 30_000);
 
-      await rebuildWithDescription(w, "Returns its input, rebuilt.");
+      const built = await rebuildWithDescription(w, "Returns its input, rebuilt.", hub.port);
+      assertMatch(built, /The hub \(dev mode\) reloaded "test-app" alone: it serves \d+ tools/);
 
       const plugin: Json = (await update).params.plugin;
       assertEquals(plugin.name, PLUGIN);
@@ -147,12 +154,19 @@ Deno.test("dev mode: a rebuild the hub was not told about reloads that plugin al
       assertEquals(broken.fileWatcher?.lastEvent?.outcome, "failed");
       assertEquals(await echoDescription(hub), "Returns its input, rebuilt.");
       assertEquals(broken.plugins, 1);
-      await rebuildWithDescription(w, "Returns its input, fixed.");
-      await eventually(
-        async () => (await echoDescription(hub)) === "Returns its input, fixed.",
-        () => "the fixed build never came in",
-      );
+      const fixed = await rebuildWithDescription(w, "Returns its input, fixed.", hub.port);
+      assertMatch(fixed, /reloaded "test-app" alone/);
+      assertEquals(await echoDescription(hub), "Returns its input, fixed.");
       assertEquals((await health(hub)).failedPlugins, []);
+
+      // A rebuild by a tool that does not reach the hub: the watcher alone notices it.
+      await rebuildWithDescription(w, "Returns its input, rebuilt elsewhere.");
+      await eventually(
+        async () => (await echoDescription(hub)) === "Returns its input, rebuilt elsewhere.",
+        () => "the rebuild by another tool never came in",
+      );
+      assertEquals((await health(hub)).reloadCount, start.reloadCount, "still no full reload");
+      assert(!hub.output().includes("Reloaded: "), "no full reload ran");
     } finally {
       await mcp.client.close();
       await ext.close();
@@ -210,6 +224,17 @@ Deno.test("dev mode: config.json hand edits are applied or rejected; the hub's o
       assertEquals(hub.output().match(/Dev mode: applied the edit/g)?.length, applied);
       assertEquals((await readConfig(configDir)).permissions[PLUGIN].tools.echo, "ask");
       assert(mcp.changes() > changesBefore);
+
+      // localPlugins emptied by hand while a plugin reload (which announces) runs: rediscovered.
+      await Deno.writeTextFile(join(w.pluginDir, "dist", "adapter.iife.js"), "\n// touched", {
+        append: true,
+      });
+      await new Promise((r) => setTimeout(r, 80));
+      await writeConfig(configDir, { ...(await readConfig(configDir)), localPlugins: [] });
+      await eventually(
+        async () => (await health(hub)).plugins === 0,
+        async () => `the plugin is still served: ${JSON.stringify(await health(hub))}`,
+      );
     } finally {
       await mcp.client.close();
       await ext.close();

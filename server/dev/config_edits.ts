@@ -1,10 +1,18 @@
 /**
- * Dev mode's answer to a change of config.json on disk: a valid edit that differs from the config
- * last applied is applied through the reload path (rediscovery, settings, `sync.full` to the
- * extension, `tools/list_changed` to MCP clients); a broken edit is rejected with the reason in the
- * log while the last good config stays in force. The hub's own writes (a permission from the side
- * panel, a review mark) announce themselves, and `markApplied` then records them, so they are not
- * applied a second time.
+ * Dev mode's answer to a change of config.json on disk. The file is compared with two records,
+ * never with a fresh read of itself:
+ *
+ * - its discovery part (the plugin folders, their settings and the allowed folders) with the
+ *   config the last full discovery read (`discoveredWith`): when they differ, only a reload
+ *   (rediscovery and settings, then `sync.full` and `tools/list_changed`) applies it;
+ * - the rest (permissions, disabled browser tools, the skip switch…), which the hub reads live,
+ *   with the config last announced: when it differs, an announcement (`sync.full` and
+ *   `tools/list_changed`) tells the extension and MCP clients.
+ *
+ * The hub's own writes (a permission from the side panel, a review mark) announce themselves, so
+ * they are recognised and not applied again; an announcement never marks the discovery part
+ * applied, so a hand edit of `localPlugins` that lands while a plugin reloads is still rediscovered.
+ * A broken edit is rejected with the reason in the log while the last good config stays in force.
  */
 import { parseConfigText } from "../../core/config/config_store.ts";
 import type { HubConfig } from "../../core/config/schema.ts";
@@ -14,23 +22,32 @@ export type ConfigEditOutcome = "applied" | "unchanged" | "rejected";
 
 export interface ConfigEditsDeps {
   path: string;
-  /** The config in force (after an announcement: the one just applied). */
-  current(): HubConfig;
+  /** The config the last full discovery read; undefined before the startup discovery. */
+  discoveredWith(): Readonly<HubConfig> | undefined;
   /** Applies the file: re-reads config and rediscovers plugins; throws when that fails. */
   reload(): Promise<unknown>;
+  /** Tells the extension and MCP clients about changed permissions (it calls `announced`). */
+  announce(): void;
   logger: Logger;
 }
 
 export interface ConfigEdits {
-  /** Records the config in force as applied (called on every announcement). */
-  markApplied(): void;
+  /** Records `config` as the one the hub just announced (called on every announcement). */
+  announced(config: HubConfig): void;
   /** Reads config.json and applies or rejects it. Never throws. */
   check(): Promise<ConfigEditOutcome>;
 }
 
+/** The fields a reload reads (discover.ts, allowed_roots.ts, the registry's settings). */
+export function discoveryPart(config: Readonly<HubConfig>): string {
+  const { localPlugins, localPluginDirs, additionalAllowedDirectories, settings } = config;
+  return JSON.stringify([localPlugins, localPluginDirs, additionalAllowedDirectories, settings]);
+}
+
 export function createConfigEdits(deps: ConfigEditsDeps): ConfigEdits {
-  const key = (config: HubConfig) => JSON.stringify(config);
-  let applied = key(deps.current());
+  const whole = (config: Readonly<HubConfig>) => JSON.stringify(config);
+  const startup = deps.discoveredWith();
+  let announced: string | undefined = startup && whole(startup);
 
   function reject(reason: string): ConfigEditOutcome {
     deps.logger.error(
@@ -40,25 +57,35 @@ export function createConfigEdits(deps: ConfigEditsDeps): ConfigEdits {
     return "rejected";
   }
 
+  async function read(): Promise<HubConfig | string> {
+    try {
+      return parseConfigText(deps.path, await Deno.readTextFile(deps.path)).config;
+    } catch (error) {
+      return error instanceof Deno.errors.NotFound
+        ? "the file was removed."
+        : (error as Error).message;
+    }
+  }
+
   return {
-    markApplied() {
-      applied = key(deps.current());
+    announced(config) {
+      announced = whole(config);
     },
     async check() {
-      let config: HubConfig;
-      try {
-        config = parseConfigText(deps.path, await Deno.readTextFile(deps.path)).config;
-      } catch (error) {
-        const message = (error as Error).message;
-        return reject(error instanceof Deno.errors.NotFound ? "the file was removed." : message);
+      const config = await read();
+      if (typeof config === "string") return reject(config);
+      const discovered = deps.discoveredWith();
+      if (discovered === undefined || discoveryPart(config) !== discoveryPart(discovered)) {
+        try {
+          await deps.reload();
+        } catch (error) {
+          return reject((error as Error).message);
+        }
+      } else if (whole(config) !== announced) {
+        deps.announce();
+      } else {
+        return "unchanged";
       }
-      if (key(config) === applied) return "unchanged";
-      try {
-        await deps.reload();
-      } catch (error) {
-        return reject((error as Error).message);
-      }
-      applied = key(deps.current()); // as reloaded (a review reset may have written it again)
       deps.logger.info(`Dev mode: applied the edit of ${deps.path}`);
       return "applied";
     },

@@ -11,16 +11,16 @@ import type { ConfigChanges } from "../config_changes.ts";
 import type { HubFiles } from "../hub_files.ts";
 import type { FileWatcherStatus } from "../../protocol/health.ts";
 import type { Logger } from "../log/logger.ts";
-import { createConfigEdits } from "./config_edits.ts";
+import { type ConfigEdits, createConfigEdits } from "./config_edits.ts";
 import { createDevWatcher, type DevWatcherDeps } from "./dev_watcher.ts";
 
 export interface DevModeDeps {
   configPath: string;
   configDir: string;
   files: HubFiles;
-  plugins: Pick<PluginHost, "onChange">;
+  plugins: Pick<PluginHost, "onChange" | "discoveredWith">;
   lifecycle: Pick<PluginLifecycle, "reload" | "reloadPlugin">;
-  changes: Pick<ConfigChanges, "onAnnounce">;
+  changes: Pick<ConfigChanges, "onAnnounce" | "announce">;
   /** The startup discovery; watching starts after it. */
   ready: Promise<unknown>;
   logger: Logger;
@@ -45,14 +45,26 @@ async function localPluginDirs(deps: DevModeDeps): Promise<string[]> {
   return found.candidates.map((c) => c.dir);
 }
 
-export function startDevMode(deps: DevModeDeps): DevMode {
-  const { logger } = deps;
+/** Config edits over the hub's parts; created once the startup discovery is done. */
+function configEdits(deps: DevModeDeps): ConfigEdits {
+  const { config } = deps.files;
   const edits = createConfigEdits({
     path: deps.configPath,
-    current: () => deps.files.config.get(),
+    discoveredWith: () => deps.plugins.discoveredWith(),
     reload: () => deps.lifecycle.reload(),
-    logger,
+    announce() {
+      config.refresh(); // the announcement carries the file as it is now
+      deps.changes.announce("permissions");
+    },
+    logger: deps.logger,
   });
+  deps.changes.onAnnounce((_reason, announced) => edits.announced(announced));
+  return edits;
+}
+
+export function startDevMode(deps: DevModeDeps): DevMode {
+  const { logger } = deps;
+  let edits: ConfigEdits | undefined;
   const watcher = createDevWatcher({
     configPath: deps.configPath,
     pluginDirs: () => localPluginDirs(deps),
@@ -61,7 +73,7 @@ export function startDevMode(deps: DevModeDeps): DevMode {
       if (result.kind === "full") return { outcome: "full-reload" };
       return { outcome: result.kind, plugin: result.plugin };
     },
-    configChanged: async () => ({ outcome: await edits.check() }),
+    configChanged: async () => ({ outcome: edits ? await edits.check() : "unchanged" }),
     logger,
     clock: deps.clock,
     ...deps.watcher,
@@ -69,8 +81,7 @@ export function startDevMode(deps: DevModeDeps): DevMode {
   let closed = false;
   const started = deps.ready.catch(() => {}).then(() => {
     if (closed) return;
-    edits.markApplied(); // the startup review may have written config.json
-    deps.changes.onAnnounce(() => edits.markApplied());
+    edits = configEdits(deps);
     deps.plugins.onChange(() => void watcher.refresh());
     return watcher.refresh().then(() => {
       const s = watcher.status();

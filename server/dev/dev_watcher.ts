@@ -1,17 +1,22 @@
 /**
  * Dev mode's file watcher: each local plugin's `dist/` (its folder while `dist/` does not exist
- * yet, to see it appear) and the config directory (config.json is replaced by rename, so the
- * folder is watched and its other files ignored). One native watcher (`Deno.watchFs`) covers all
- * of them; changes are debounced per plugin and for config.json. A poll compares cheap stamps
- * (build_stamp.ts) as a safety net for missed events, and takes over at a short interval when
- * native watching fails (for example when the inotify limits are reached). The watched set follows
- * every reload, is capped, and everything closes with `close()`.
+ * yet) and config.json (watched_set.ts), through one native watcher (native_watch.ts); changes
+ * are debounced per plugin and for config.json (debouncer.ts). A poll of cheap stamps
+ * (stamp_poll.ts) catches what native watching missed, and takes over at a short interval while
+ * native watching fails (for example when the inotify limits are reached). A missed change, or a
+ * `dist/` removed and made again, renews the native watch. The watched set follows every reload,
+ * is capped, and everything closes with `close()`.
  */
-import { basename, dirname, join } from "node:path";
 import type { FileWatcherEvent, FileWatcherStatus } from "../../protocol/health.ts";
 import type { Logger } from "../log/logger.ts";
 import { createDebouncer } from "./debouncer.ts";
 import { buildStamp, fileStamp } from "./build_stamp.ts";
+import { createNativeWatch, type FsWatcher, type NativeWatch } from "./native_watch.ts";
+import { createStampPoll, type StampPoll } from "./stamp_poll.ts";
+import { CONFIG, routeEvent, type Watched, watchTargets } from "./watched_set.ts";
+import { dirname } from "node:path";
+
+export type { FsWatcher };
 
 /** The quiet time after the last change before acting: a build writes two files in a row. */
 export const DEBOUNCE_MS = 150;
@@ -21,12 +26,6 @@ export const POLL_MS = 1_000;
 export const FALLBACK_POLL_MS = 250;
 /** At most this many plugin folders are watched. */
 export const MAX_WATCHED_PLUGINS = 64;
-
-const CONFIG = "config";
-
-export interface FsWatcher extends AsyncIterable<Deno.FsEvent> {
-  close(): void;
-}
 
 /** What a change led to: the outcome, and the plugin's name when known. */
 export interface ChangeResult {
@@ -61,162 +60,118 @@ export interface DevWatcher {
   close(): void;
 }
 
-async function isDirectory(path: string): Promise<boolean> {
-  try {
-    return (await Deno.stat(path)).isDirectory;
-  } catch {
-    return false;
+/** The first `max` of `dirs`; `warn` says so once per count when there are more. */
+function capped(deps: DevWatcherDeps, dirs: string[], warned: { count: number }): string[] {
+  const max = deps.maxPlugins ?? MAX_WATCHED_PLUGINS;
+  if (dirs.length <= max) return dirs;
+  if (warned.count !== dirs.length) {
+    deps.logger.warn(
+      `Dev mode watches ${max} of ${dirs.length} local plugins; changes to the others need ` +
+        `"hub-plugin build" with a running hub or POST /reload.`,
+    );
+    warned.count = dirs.length;
   }
+  return dirs.slice(0, max);
 }
 
-const nativeWatch = (paths: string[]): FsWatcher => Deno.watchFs(paths, { recursive: false });
+/** Runs the reaction to a change of `key` and turns it into `lastEvent` (null: nothing to show). */
+async function react(
+  deps: DevWatcherDeps,
+  key: string,
+  clock: () => number,
+): Promise<FileWatcherEvent | null> {
+  let result: ChangeResult;
+  try {
+    result = key === CONFIG ? await deps.configChanged() : await deps.pluginChanged(key);
+  } catch (error) {
+    deps.logger.error(
+      `Dev mode: reacting to a change in ${key} failed: ${(error as Error).message}`,
+    );
+    result = { outcome: "error" };
+  }
+  // A config write that changed nothing (a build's registration, already there) does not hide
+  // the last real event; a plugin rebuilt to the same build does show, as `unchanged`.
+  if (key === CONFIG) {
+    return result.outcome === "unchanged"
+      ? null
+      : { kind: "config", at: clock(), outcome: result.outcome };
+  }
+  return { kind: "plugin", plugin: result.plugin, at: clock(), outcome: result.outcome };
+}
+
+/** Native watching whose failures hand over to a short poll, and whose return ends it. */
+function nativeWatch(
+  deps: DevWatcherDeps,
+  poll: StampPoll,
+  onEvent: (event: Deno.FsEvent) => void,
+): NativeWatch {
+  return createNativeWatch({
+    watchFs: deps.watchFs,
+    onEvent,
+    onFailed(error) {
+      const ms = deps.fallbackPollMs ?? FALLBACK_POLL_MS;
+      deps.logger.warn(
+        `Dev mode: native file watching failed (${error.message}); polling every ${ms} ms ` +
+          "instead. On Linux, raising fs.inotify.max_user_watches and max_user_instances brings " +
+          "it back.",
+      );
+      poll.start(ms);
+    },
+    onRestored() {
+      deps.logger.info("Dev mode: native file watching works again.");
+      poll.start(deps.pollMs ?? POLL_MS);
+    },
+  });
+}
 
 export function createDevWatcher(deps: DevWatcherDeps): DevWatcher {
   const clock = deps.clock ?? Date.now;
-  const max = deps.maxPlugins ?? MAX_WATCHED_PLUGINS;
-  const configDir = dirname(deps.configPath);
-  const configName = basename(deps.configPath);
-  /** Watched plugin folder → the path watched for it (its dist/, or itself until dist/ exists). */
-  let watched = new Map<string, string>();
+  const pollMs = deps.pollMs ?? POLL_MS;
+  let watched: Watched = new Map();
   const stamps = new Map<string, string>();
-  let native: FsWatcher | undefined;
-  let nativeKey = "";
-  let nativeFailed = false;
-  let poll: ReturnType<typeof setInterval> | undefined;
-  let lastPollAt: number | null = null;
-  let pollDetections = 0;
   let lastEvent: FileWatcherEvent | null = null;
   let refreshing: Promise<void> = Promise.resolve();
-  let warnedCap = 0;
+  let renew = false;
   let closed = false;
+  const warned = { count: 0 };
 
   const stampOf = (key: string) => key === CONFIG ? fileStamp(deps.configPath) : buildStamp(key);
-
-  async function act(key: string) {
+  const debouncer = createDebouncer(deps.debounceMs ?? DEBOUNCE_MS, async (key: string) => {
     stamps.set(key, await stampOf(key)); // before acting: a write meanwhile is seen next time
-    let result: ChangeResult;
-    try {
-      result = key === CONFIG ? await deps.configChanged() : await deps.pluginChanged(key);
-    } catch (error) {
-      deps.logger.error(
-        `Dev mode: reacting to a change in ${key} failed: ${(error as Error).message}`,
-      );
-      result = { outcome: "error" };
-    }
-    // A change that changed nothing (a build's no-op config write) does not hide the last real one.
-    if (result.outcome === "unchanged") return;
-    lastEvent = key === CONFIG
-      ? { kind: "config", at: clock(), outcome: result.outcome }
-      : { kind: "plugin", plugin: result.plugin, at: clock(), outcome: result.outcome };
-    // dist/ may have appeared: watch it instead of the folder.
-    if (
-      key !== CONFIG && watched.get(key) !== join(key, "dist") &&
-      await isDirectory(join(key, "dist"))
-    ) {
-      await refresh();
-    }
-  }
-  const debouncer = createDebouncer(deps.debounceMs ?? DEBOUNCE_MS, act);
-
-  function onEvent(event: Deno.FsEvent) {
-    for (const path of event.paths) {
-      if (dirname(path) === configDir) {
-        if (basename(path) === configName) debouncer.trigger(CONFIG);
-        continue;
-      }
-      for (const [dir, target] of watched) {
-        const dist = join(dir, "dist");
-        if (path === dist || (target === dist && dirname(path) === dist)) debouncer.trigger(dir);
-      }
-    }
-  }
-
-  let polling = false;
-  async function pollOnce() {
-    if (polling) return; // a slow disk: the next tick comes after this one
-    polling = true;
-    lastPollAt = clock();
-    try {
-      for (const key of [CONFIG, ...watched.keys()]) {
-        if (closed || debouncer.has(key)) continue;
-        const stamp = await stampOf(key);
-        const known = stamps.get(key);
-        if (known === undefined || known === stamp) {
-          stamps.set(key, stamp);
-          continue;
-        }
-        pollDetections++;
-        debouncer.trigger(key);
-      }
-    } finally {
-      polling = false;
-    }
-  }
-
-  function startPoll(ms: number) {
-    if (poll !== undefined) clearInterval(poll);
-    poll = setInterval(() => void pollOnce(), ms);
-  }
-
-  function fallBack(error: Error) {
-    if (nativeFailed || closed) return;
-    nativeFailed = true;
-    native?.close();
-    native = undefined;
-    const ms = deps.fallbackPollMs ?? FALLBACK_POLL_MS;
-    deps.logger.warn(
-      `Dev mode: native file watching failed (${error.message}); polling every ${ms} ms instead. ` +
-        "On Linux, raising fs.inotify.max_user_watches and max_user_instances brings it back.",
-    );
-    startPoll(ms);
-  }
-
-  async function pump(watcher: FsWatcher) {
-    try {
-      for await (const event of watcher) onEvent(event);
-    } catch (error) {
-      if (watcher === native) fallBack(error as Error);
-    }
-  }
-
-  function watchNative(paths: string[]) {
-    const key = paths.join("\n");
-    if (nativeFailed || key === nativeKey) return;
-    native?.close();
-    native = undefined;
-    nativeKey = key;
-    try {
-      native = (deps.watchFs ?? nativeWatch)(paths);
-    } catch (error) {
-      fallBack(error as Error);
-      return;
-    }
-    void pump(native);
-  }
+    lastEvent = (await react(deps, key, clock)) ?? lastEvent;
+  });
+  /** The native watch missed something or lost its folder: watch again from scratch. */
+  const renewWatch = () => {
+    renew = true;
+    void refresh();
+  };
+  const poll = createStampPoll({
+    keys: () => [CONFIG, ...watched.keys()],
+    stampOf,
+    stamps,
+    busy: (key) => debouncer.has(key),
+    onDetect(key) {
+      debouncer.trigger(key);
+      renewWatch();
+    },
+    clock,
+  });
+  const native = nativeWatch(deps, poll, (event) => {
+    const routed = routeEvent(event, deps.configPath, watched);
+    for (const key of routed.keys) debouncer.trigger(key);
+    if (routed.renew) renewWatch();
+  });
 
   async function update() {
-    let dirs = await deps.pluginDirs();
-    if (dirs.length > max) {
-      if (warnedCap !== dirs.length) {
-        deps.logger.warn(
-          `Dev mode watches ${max} of ${dirs.length} local plugins; changes to the others need ` +
-            `"hub-plugin build" with a running hub or POST /reload.`,
-        );
-        warnedCap = dirs.length;
-      }
-      dirs = dirs.slice(0, max);
-    }
-    const next = new Map<string, string>();
-    for (const dir of dirs) {
-      const dist = join(dir, "dist");
-      next.set(dir, (await isDirectory(dist)) ? dist : dir);
-      if (!stamps.has(dir)) stamps.set(dir, await buildStamp(dir));
-    }
-    for (const dir of stamps.keys()) if (dir !== CONFIG && !next.has(dir)) stamps.delete(dir);
+    const renewNow = renew; // a renewal asked for meanwhile is the next refresh's
+    renew = false;
+    const next = await watchTargets(capped(deps, await deps.pluginDirs(), warned));
+    for (const dir of next.keys()) if (!stamps.has(dir)) stamps.set(dir, await buildStamp(dir));
+    for (const key of stamps.keys()) if (key !== CONFIG && !next.has(key)) stamps.delete(key);
     if (!stamps.has(CONFIG)) stamps.set(CONFIG, await fileStamp(deps.configPath));
     if (closed) return;
     watched = next;
-    watchNative([configDir, ...next.values()]);
+    native.watch([dirname(deps.configPath), ...next.values()], renewNow);
   }
 
   function refresh(): Promise<void> {
@@ -226,14 +181,14 @@ export function createDevWatcher(deps: DevWatcherDeps): DevWatcher {
     return refreshing;
   }
 
-  startPoll(deps.pollMs ?? POLL_MS);
+  poll.start(pollMs);
   return {
     refresh,
     status: () => ({
       watchedPlugins: watched.size,
       pendingPlugins: debouncer.pending((key) => key !== CONFIG),
-      lastPollAt,
-      pollDetections,
+      lastPollAt: poll.lastPollAt(),
+      pollDetections: poll.detections(),
       lastEvent,
     }),
     async idle() {
@@ -244,9 +199,8 @@ export function createDevWatcher(deps: DevWatcherDeps): DevWatcher {
     close() {
       closed = true;
       debouncer.close();
-      clearInterval(poll);
-      native?.close();
-      native = undefined;
+      poll.close();
+      native.close();
     },
   };
 }

@@ -241,3 +241,103 @@ Deno.test("after close nothing reacts any more", async () => {
     assertEquals(w.changes, []);
   });
 });
+
+Deno.test("dist/ removed and built again is still watched natively (no poll needed)", async () => {
+  await withWorld(async (w, make) => {
+    const a = await plugin(w, "a");
+    const watcher = make(); // the safety-net poll runs once a minute here: native events only
+    await watcher.refresh();
+    for (const round of ["2", "3"]) {
+      await Deno.remove(join(a, "dist"), { recursive: true }); // rm -rf dist, git clean
+      await until(() => w.changes.length > 0, `the removal before build ${round}`);
+      await watcher.idle();
+      w.changes.length = 0;
+      await build(a, round);
+      await until(() => w.changes.length > 0, `build ${round} in the new dist/`);
+      await watcher.idle();
+      w.changes.length = 0;
+    }
+    await build(a, "4"); // a plain rebuild into the dist/ made last
+    await until(() => w.changes.length > 0, "the rebuild in the recreated dist/");
+    assertEquals(watcher.status().pollDetections, 0, "native watching saw every change");
+  });
+});
+
+Deno.test("a change the poll finds renews the native watch", async () => {
+  await withWorld(async (w, make) => {
+    const a = await plugin(w, "a");
+    let watches = 0;
+    /** The first watcher is deaf (a watch lost with its folder); later ones are real. */
+    const deafFirst = (paths: string[]): FsWatcher => {
+      if (++watches > 1) return Deno.watchFs(paths, { recursive: false });
+      let close = () => {};
+      const closed = new Promise<IteratorResult<Deno.FsEvent>>((resolve) =>
+        close = () => resolve({ done: true, value: undefined })
+      );
+      return { close, [Symbol.asyncIterator]: () => ({ next: () => closed }) };
+    };
+    const watcher = make({ watchFs: deafFirst, pollMs: 300 });
+    await watcher.refresh();
+    await build(a, "2");
+    await until(() => w.changes.length > 0, "the poll's detection");
+    await watcher.idle();
+    assertEquals([watches, watcher.status().pollDetections], [2, 1], "watched again");
+    w.changes.length = 0;
+    await build(a, "3");
+    await until(() => w.changes.length > 0, "the next build", 250);
+    await watcher.idle();
+    assertEquals(watcher.status().pollDetections, 1, "seen natively again");
+  });
+});
+
+Deno.test("after a failed native watch, the next refresh watches natively again", async () => {
+  await withWorld(async (w, make) => {
+    const a = await plugin(w, "a");
+    let fail = true;
+    const flaky = (paths: string[]): FsWatcher => {
+      if (fail) throw new Deno.errors.NotFound("No path was found.");
+      return Deno.watchFs(paths, { recursive: false });
+    };
+    const infos: string[] = [];
+    const watcher = make({
+      watchFs: flaky,
+      fallbackPollMs: 60_000,
+      logger: {
+        debug() {},
+        info: (m: string) => infos.push(m),
+        warn: (m: string) => w.warnings.push(m),
+        error() {},
+      } as Logger,
+    });
+    await watcher.refresh();
+    assertMatch(w.warnings[0], /native file watching failed \(No path was found\.\)/);
+    fail = false;
+    await watcher.refresh();
+    assertMatch(infos.join("\n"), /native file watching works again/);
+    await build(a, "2");
+    await until(() => w.changes.length > 0, "the rebuild, seen natively");
+    assertEquals(watcher.status().pollDetections, 0);
+    assertEquals(w.warnings.length, 1);
+  });
+});
+
+Deno.test("a rebuild to the same build shows as unchanged; a config write that changed nothing does not show", async () => {
+  await withWorld(async (w, make) => {
+    const a = await plugin(w, "a");
+    const watcher = make({
+      pluginChanged: (dir) =>
+        Promise.resolve({ outcome: "unchanged", plugin: dir.slice(w.root.length + 1) }),
+      configChanged: () => Promise.resolve({ outcome: "unchanged" }),
+    });
+    await watcher.refresh();
+    await build(a, "1");
+    await until(() => watcher.status().lastEvent !== null, "the plugin's event");
+    await watcher.idle();
+    const event = watcher.status().lastEvent;
+    assertEquals([event?.kind, event?.plugin, event?.outcome], ["plugin", "a", "unchanged"]);
+    await Deno.writeTextFile(w.configPath, "{ }");
+    await delay(120);
+    await watcher.idle();
+    assertEquals(watcher.status().lastEvent, event);
+  });
+});

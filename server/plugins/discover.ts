@@ -31,7 +31,8 @@ export interface DiscoveryResult {
   errors: DiscoveryError[];
 }
 
-async function isDirectory(path: string): Promise<boolean> {
+/** Whether `path` is a folder (false when it is missing or unreadable). */
+export async function isDirectory(path: string): Promise<boolean> {
   try {
     return (await Deno.stat(path)).isDirectory;
   } catch {

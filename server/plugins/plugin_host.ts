@@ -65,6 +65,12 @@ export interface PluginHost {
   stats(): ReloadStats;
   /** Called after every load or reload with the new registry. */
   onChange(listener: (registry: Registry) => void): void;
+  /**
+   * The config the last full discovery (startup load or reload) that went through read: its
+   * plugin folders and settings are what the registry serves. Undefined before the first one.
+   * Read only: dev mode compares a config.json edit with it.
+   */
+  discoveredWith(): Readonly<HubConfig> | undefined;
 }
 
 /** Whether two loads of a plugin are the same build (manifest, tools, adapter and icon). */
@@ -103,6 +109,7 @@ export function createPluginHost(deps: PluginHostDeps): PluginHost {
   let failed: FailedPlugin[] = [];
   let errors: DiscoveryError[] = [];
   let chosen: LoadedPlugin[] = [];
+  let discoveredWith: Readonly<HubConfig> | undefined;
   const validators = new ValidatorCache();
   const stats: ReloadStats = { count: 0, lastTimestamp: 0, lastDurationMs: 0 };
   const listeners: ((r: Registry) => void)[] = [];
@@ -126,6 +133,7 @@ export function createPluginHost(deps: PluginHostDeps): PluginHost {
     const nextChosen = applyPrecedence(loaded, nextFailed, deps.logger);
     await install(nextChosen, config);
     chosen = nextChosen;
+    discoveredWith = config;
     failed = nextFailed;
     errors = found.errors;
     for (const f of failed) deps.logger.warn(`Plugin at ${f.path} failed to load: ${f.error}`);
@@ -239,5 +247,6 @@ export function createPluginHost(deps: PluginHostDeps): PluginHost {
     discoveryErrors: () => errors,
     stats: () => ({ ...stats }),
     onChange: (listener) => listeners.push(listener),
+    discoveredWith: () => discoveredWith,
   };
 }

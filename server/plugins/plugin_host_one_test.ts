@@ -1,4 +1,4 @@
-/** `PluginHost.reloadPlugin`: dev mode's reload of one rebuilt local plugin. */
+/** `PluginHost.reloadPlugin` (dev mode's reload of one rebuilt local plugin) and `discoveredWith`. */
 import { join } from "node:path";
 import { assert, assertEquals, assertMatch } from "../../tests/helpers/assert.ts";
 import { addGood, withWorld, writePlugin } from "./_test_plugin_world.ts";
@@ -145,5 +145,21 @@ Deno.test("a single-plugin reload that cannot write its adapter fails to its cal
     assert(caught instanceof Error, "the caller sees the failure");
     await Deno.remove(ctx.adaptersDir);
     assertEquals((await host.reload()).plugins, 1, "later reloads still run");
+  });
+});
+
+Deno.test("discoveredWith is the config the last full discovery read, not a later one", async () => {
+  await withWorld(async (ctx) => {
+    const dir = await addGood(ctx);
+    const host = ctx.host(false);
+    assertEquals(host.discoveredWith(), undefined, "no discovery yet");
+    await host.load();
+    const first = ctx.config;
+    assertEquals(host.discoveredWith(), first);
+    ctx.config = { ...first, localPlugins: [] }; // edited on disk, not rediscovered yet
+    assertEquals((await host.reloadPlugin(dir)).kind, "unchanged");
+    assertEquals(host.discoveredWith(), first, "a single plugin's reload is no discovery");
+    await host.reload();
+    assertEquals(host.discoveredWith()?.localPlugins, []);
   });
 });

@@ -24,24 +24,33 @@ async function copyDir(from: string, to: string): Promise<void> {
 }
 
 /**
- * Runs `hub-plugin build --dir <dir>` with `configDir` as HUB_CONFIG_DIR, and a port where no hub
- * listens, so the build's reload request never reaches a real hub. Throws with the output on
- * failure.
+ * `hub-plugin build --dir <dir>` with `configDir` as HUB_CONFIG_DIR, telling the hub on `port`;
+ * by default a port where no hub listens, so it never reaches a real hub (as a rebuild by another
+ * tool). Output is piped.
  */
-export async function buildPluginDir(dir: string, configDir: string): Promise<void> {
-  const out = await new Deno.Command(Deno.execPath(), {
+export function pluginBuildCommand(dir: string, configDir: string, port?: number): Deno.Command {
+  return new Deno.Command(Deno.execPath(), {
     args: ["run", "--quiet", ...PLUGIN_CLI_PERMISSION_FLAGS, PLUGIN_CLI, "build", "--dir", dir],
     cwd: ROOT,
     env: {
       HUB_CONFIG_DIR: configDir,
       HUB_SKIP_PKG_DISCOVERY: "1",
-      HUB_PORT: String(freePort()),
+      HUB_PORT: String(port ?? freePort()),
       NO_COLOR: "1",
     },
     stdin: "null",
     stdout: "piped",
     stderr: "piped",
-  }).output();
+  });
+}
+
+/** Runs `pluginBuildCommand` and returns its output; throws with the output on failure. */
+export async function buildPluginDir(
+  dir: string,
+  configDir: string,
+  options: { port?: number } = {},
+): Promise<string> {
+  const out = await pluginBuildCommand(dir, configDir, options.port).output();
   const decoder = new TextDecoder();
   if (out.code !== 0) {
     throw new Error(
@@ -53,6 +62,7 @@ stderr:
 ${decoder.decode(out.stderr)}`,
     );
   }
+  return decoder.decode(out.stdout);
 }
 
 /**
