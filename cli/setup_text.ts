@@ -1,5 +1,6 @@
 import type { HubPaths } from "../core/config/paths.ts";
 import type { TelemetryDecision } from "../core/telemetry/decision.ts";
+import { telemetryNotice } from "../core/telemetry/notice.ts";
 
 /** What `hub start` tells a person: first-run instructions and MCP client configuration. */
 
@@ -36,14 +37,9 @@ export function mcpClientConfig(port: number, secret: string): string {
   ].join("\n");
 }
 
-/** The first run's telemetry note: on or off and why, what it collects, and how to turn it off. */
+/** The telemetry note: on or off and why, what it collects, and how to turn it off. */
 export function telemetryNote(decision: TelemetryDecision): string[] {
-  if (!decision.enabled) return [`Anonymous telemetry is off (${decision.text}).`];
-  return [
-    "Anonymous telemetry is on: hub version, OS, runtime, plugin and call counts, never your",
-    "tools' arguments, results, URLs, names or paths. Details: docs/telemetry.md.",
-    'Turn it off with "hub telemetry disable" (or set DO_NOT_TRACK=1).',
-  ];
+  return telemetryNotice(decision);
 }
 
 export function firstRunText(

@@ -5,8 +5,9 @@ import { DEFAULT_PORT, resolveServerPort } from "../core/port.ts";
 import { parseLogLevel } from "../server/mod.ts";
 import { startInBackground } from "./background.ts";
 import { runServer } from "./run_server.ts";
-import { firstRunText, mcpClientConfig } from "./setup_text.ts";
+import { firstRunText, mcpClientConfig, telemetryNote } from "./setup_text.ts";
 import { telemetryDecision, telemetryEnv } from "../core/telemetry/decision.ts";
+import { readInstallationId } from "../core/telemetry/installation_id.ts";
 
 export interface StartOptions {
   port?: string;
@@ -26,14 +27,20 @@ export async function startCommand(options: StartOptions): Promise<void> {
     env: (n) => Deno.env.get(n),
     configPort: setup.config.port,
   });
+  const telemetry = telemetryDecision(
+    setup.config.telemetry,
+    telemetryEnv((n) => Deno.env.get(n)),
+  );
+  // No installation id yet: this start is the first that sends (also after an upgrade from a
+  // version without telemetry), so the person is told, not only on a fresh config.
+  const firstSend = !isChild && telemetry.enabled &&
+    (await readInstallationId(paths.dir).catch(() => undefined)) === undefined;
   const welcome = (listening: number) => {
     if (setup.createdConfig && !isChild) {
-      const telemetry = telemetryDecision(
-        setup.config.telemetry,
-        telemetryEnv((n) => Deno.env.get(n)),
-      );
       console.log(firstRunText(paths, setup.createdSecret, telemetry));
       console.log(mcpClientConfig(listening, setup.secret) + "\n");
+    } else if (firstSend) {
+      console.log(telemetryNote(telemetry).join("\n") + "\n");
     }
   };
 

@@ -40,7 +40,10 @@ async function telemetryStatus(): Promise<void> {
   const settings = telemetrySettingsFromEnv((name) => Deno.env.get(name));
   const lines = [
     `Telemetry: ${decision.enabled ? "enabled" : "disabled"} (${decision.text})`,
-    `Installation id: ${id ?? "none yet (made when the hub first sends an event)"}`,
+    ...(decision.note ? [`Note: ${decision.note}`] : []),
+    `Installation id: ${
+      id ?? "none yet (made when a hub first sends or, in debug mode, prints an event)"
+    }`,
     `  (random, stored in ${telemetryIdPath(paths.dir)}; not derived from this machine or you)`,
   ];
   if ("refused" in settings.endpoint) lines.push(settings.endpoint.refused);
@@ -77,5 +80,6 @@ async function setTelemetry(enabled: boolean): Promise<void> {
 /** Why the environment keeps telemetry off although the config turns it on. */
 function overrideNote(decision: TelemetryDecision): string {
   return `Note: telemetry stays off for hubs started from this shell: ${decision.text}. ` +
-    `Unset ${decision.reason} to let the config decide.`;
+    `Unset ${decision.reason} to let the config decide.` +
+    (decision.note ? ` ${decision.note}` : "");
 }

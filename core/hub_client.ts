@@ -44,10 +44,13 @@ export class HubClient {
    * without a secret (auth.json missing or broken) has nothing to prove or protect: none, and a
    * hub answers 401 where a secret is needed.
    */
-  async authHeaders(timeoutMs = 10_000): Promise<Record<string, string> | undefined> {
+  async authHeaders(
+    timeoutMs = 10_000,
+    deadline?: AbortSignal,
+  ): Promise<Record<string, string> | undefined> {
     if (!this.secret) return {};
     if (!this.#proven) {
-      const proof = await this.prove(timeoutMs);
+      const proof = await this.prove(timeoutMs, deadline);
       if (proof === undefined) return undefined;
       if (proof.kind !== "proven") throw new UnprovenHubError(this.port, proof.reason);
       this.#proven = true;
@@ -57,14 +60,15 @@ export class HubClient {
 
   /**
    * Asks the process on the port to prove it knows the secret now (never cached). Undefined
-   * when nothing listens on the port. Only for a client that holds a secret.
+   * when nothing listens on the port. Only for a client that holds a secret. `deadline` (an
+   * AbortSignal.timeout of `timeoutMs` or less) ends the check with the others that share it.
    */
-  async prove(timeoutMs = 10_000): Promise<HubProof | undefined> {
+  async prove(timeoutMs = 10_000, deadline?: AbortSignal): Promise<HubProof | undefined> {
     if (!this.secret) {
       throw new Error("HubClient.prove needs a secret: a client without one has nothing to prove.");
     }
     const fetchChallenge = (url: string, init: RequestInit) =>
-      fetch(url, { ...init, signal: AbortSignal.timeout(timeoutMs) });
+      fetch(url, { ...init, signal: limit(timeoutMs, deadline) });
     try {
       return await proveHub({ port: this.port, secret: this.secret, fetch: fetchChallenge });
     } catch (error) {
@@ -80,16 +84,20 @@ export class HubClient {
     }
   }
 
-  /** Sends a request; undefined when nothing listens on the port. */
+  /**
+   * Sends a request; undefined when nothing listens on the port. `timeoutMs` bounds each step
+   * (the identity check, then the request); `deadline` bounds them together: pass
+   * `AbortSignal.timeout(timeoutMs)` for one limit over the whole exchange.
+   */
   async request<T = unknown>(
     method: string,
     path: string,
-    options: { body?: unknown; timeoutMs?: number; auth?: boolean } = {},
+    options: { body?: unknown; timeoutMs?: number; auth?: boolean; deadline?: AbortSignal } = {},
   ): Promise<HubResponse<T> | undefined> {
     const timeoutMs = options.timeoutMs ?? 10_000;
     const headers: Record<string, string> = {};
     if (options.auth !== false) {
-      const auth = await this.authHeaders(timeoutMs);
+      const auth = await this.authHeaders(timeoutMs, options.deadline);
       if (!auth) return undefined;
       Object.assign(headers, auth);
     }
@@ -100,7 +108,7 @@ export class HubClient {
         method,
         headers,
         body: options.body === undefined ? undefined : JSON.stringify(options.body),
-        signal: AbortSignal.timeout(timeoutMs),
+        signal: limit(timeoutMs, options.deadline),
         redirect: "manual",
       });
     } catch (error) {
@@ -124,9 +132,16 @@ export class HubClient {
     return { status: response.status, body: body as T };
   }
 
-  /** The full health payload; undefined when no hub runs. Throws when the secret is refused. */
-  async health(timeoutMs = 3_000): Promise<HealthPayload | undefined> {
-    const res = await this.request<HealthPayload>("GET", "/health", { timeoutMs });
+  /**
+   * The full health payload; undefined when no hub runs. Throws when the secret is refused.
+   * `oneDeadline`: `timeoutMs` bounds the identity check and the request together, not each.
+   */
+  async health(
+    timeoutMs = 3_000,
+    options: { oneDeadline?: boolean } = {},
+  ): Promise<HealthPayload | undefined> {
+    const deadline = options.oneDeadline ? AbortSignal.timeout(timeoutMs) : undefined;
+    const res = await this.request<HealthPayload>("GET", "/health", { timeoutMs, deadline });
     if (!res) return undefined;
     if (res.status === 401) {
       throw new CliError(
@@ -151,6 +166,12 @@ export class HubClient {
       return false;
     }
   }
+}
+
+/** A step's own time limit, ended earlier by `deadline` when one is shared. */
+function limit(timeoutMs: number, deadline: AbortSignal | undefined): AbortSignal {
+  const own = AbortSignal.timeout(timeoutMs);
+  return deadline ? AbortSignal.any([own, deadline]) : own;
 }
 
 function isConnectionRefused(error: unknown): boolean {

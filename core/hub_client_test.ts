@@ -102,3 +102,37 @@ Deno.test("nothing listening: undefined, as before", async () => {
   assertEquals(await new HubClient(port, SECRET).request("GET", "/tools"), undefined);
   assertEquals(await new HubClient(port, SECRET).prove(), undefined);
 });
+
+/** A hub that knows the secret but answers each request (challenge included) after `delayMs`. */
+async function withSlowHub(delayMs: number, fn: (port: number) => Promise<void>) {
+  let port = 0;
+  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, async (req) => {
+    await new Promise((r) => setTimeout(r, delayMs));
+    const url = new URL(req.url);
+    if (url.pathname !== CHALLENGE_PATH) return Response.json({ version: "x" });
+    return Response.json({
+      proof: await challengeProof(SECRET, url.searchParams.get("nonce")!, port),
+    });
+  });
+  port = server.addr.port;
+  try {
+    await fn(port);
+  } finally {
+    await server.shutdown();
+  }
+}
+
+Deno.test("health with oneDeadline: the identity check and the request share one time limit", async () => {
+  await withSlowHub(400, async (port) => {
+    // Each step alone is within 600 ms: other commands keep a limit per step.
+    assertEquals((await new HubClient(port, SECRET).health(600))?.version, "x");
+    const started = performance.now();
+    const error = await new HubClient(port, SECRET).health(600, { oneDeadline: true }).then(
+      () => undefined,
+      (e: Error) => e,
+    );
+    const took = performance.now() - started;
+    assertMatch(String(error), /did not answer \/health within 1 s/);
+    assert(took >= 550 && took < 780, `took ${took} ms`);
+  });
+});

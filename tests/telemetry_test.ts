@@ -200,6 +200,11 @@ Deno.test("every way of opting out sends nothing; HUB_TELEMETRY_DISABLED=0 beats
     { label: "HUB_TELEMETRY_DISABLED=1", env: { HUB_TELEMETRY_DISABLED: "1" }, sends: false },
     { label: "DO_NOT_TRACK=1", env: { DO_NOT_TRACK: "1" }, sends: false },
     {
+      label: "HUB_TELEMETRY_DISABLED=yes with DO_NOT_TRACK=1",
+      env: { HUB_TELEMETRY_DISABLED: "yes", DO_NOT_TRACK: "1" },
+      sends: false,
+    },
+    {
       label: "HUB_TELEMETRY_DISABLED=0 with DO_NOT_TRACK=1",
       env: { HUB_TELEMETRY_DISABLED: "0", DO_NOT_TRACK: "1" },
       sends: true,
@@ -319,6 +324,7 @@ Deno.test("hub telemetry status|enable|disable through the CLI; a disable counts
   const s = await startWithPlugin(telemetryTo(receiver.url));
   const cli = (args: string[], env: Record<string, string> = {}) =>
     runHub(["telemetry", ...args], { configDir: s.dir, env: { DO_NOT_TRACK: "", ...env } });
+  const configFile = join(s.dir, "config.json");
   let code: number | undefined;
   try {
     await waitUntil(() => eventsOf(receiver).length === 1, "hub_started at the receiver");
@@ -330,21 +336,36 @@ Deno.test("hub telemetry status|enable|disable through the CLI; a disable counts
     assertMatch(status.stdout, /^Telemetry: enabled \(on by default\)/);
     assert(status.stdout.includes(`Installation id: ${id}`), status.stdout);
     assertMatch((await cli(["status"], { DO_NOT_TRACK: "1" })).stdout, /disabled \(DO_NOT_TRACK=1/);
+    const yes = await cli(["status"], { HUB_TELEMETRY_DISABLED: "yes", DO_NOT_TRACK: "1" });
+    assertMatch(yes.stdout, /^Telemetry: disabled \(HUB_TELEMETRY_DISABLED=yes is set\)\nNote: /);
 
     const disable = await cli(["disable"]);
     assertEquals(disable.code, 0, disable.stderr);
     assertMatch(disable.stdout, /Telemetry disabled \(telemetry: false in .*config\.json\)/);
-    assertEquals(JSON.parse(await Deno.readTextFile(join(s.dir, "config.json"))).telemetry, false);
+    assertEquals(JSON.parse(await Deno.readTextFile(configFile)).telemetry, false);
     assertMatch((await cli(["status"])).stdout, /^Telemetry: disabled \(telemetry is false in/);
-    // The running hub reads the config before each event: these calls are never reported.
-    for (let i = 0; i < 3; i++) assertEquals((await s.call({ text: ARGUMENT })).status, 200);
 
     const enable = await cli(["enable"], { DO_NOT_TRACK: "1" });
     assertEquals(enable.code, 0, enable.stderr);
     assertMatch(enable.stdout, /Telemetry enabled/);
     assertMatch(enable.stdout, /stays off .*DO_NOT_TRACK=1 is set/);
-    assertEquals(JSON.parse(await Deno.readTextFile(join(s.dir, "config.json"))).telemetry, true);
-    await cli(["disable"]);
+    assertEquals(JSON.parse(await Deno.readTextFile(configFile)).telemetry, true);
+
+    // Calls made while telemetry is off are never reported, even when it is on again at stop.
+    // The hub looks at the config at most once a second on the call path: the disable comes
+    // within the second after a look, and the calls right after it must not count.
+    const pause = () => new Promise((r) => setTimeout(r, 1_100));
+    await pause();
+    assertEquals((await s.call({ text: ARGUMENT })).status, 200); // the hub looks: on
+    await setTelemetryFast(configFile, false); // what "hub telemetry disable" writes, at once
+    for (let i = 0; i < 3; i++) assert((await s.call({ wrong: ARGUMENT })).status >= 400);
+    await pause(); // the hub looks again: off, so the calls since its last look are dropped
+    assertEquals((await cli(["enable"])).code, 0);
+    await pause();
+    assertEquals((await s.call({ text: ARGUMENT })).status, 200); // looks: on
+    await pause();
+    assertEquals((await s.call({ text: ARGUMENT })).status, 200); // looks: on; this one waits
+    await pause(); // and a second later the hub looks again: on, so it is kept
 
     const wrong = await cli(["maybe"]);
     assertEquals(wrong.code, 1);
@@ -356,20 +377,57 @@ Deno.test("hub telemetry status|enable|disable through the CLI; a disable counts
     });
     assertEquals(reset.code, 0, reset.stderr);
     assertEquals((await Deno.readTextFile(join(s.dir, "telemetry_id"))).trim(), id, "kept");
-    await writeBack(s.dir, s.hub.port);
   } finally {
     code = await s.close();
   }
   assertEquals(code, 0);
   await receiver.close();
-  assertEquals(eventsOf(receiver).map((e) => e.event), ["hub_started"]);
+  const events = eventsOf(receiver);
+  assertEquals(events.map((e) => e.event), ["hub_started", "usage"]);
+  // The three failures were made while off; the success before the disable came within the
+  // same second, so it is left out with them. The two calls after the enable are reported; the
+  // reset afterwards (telemetry on by default) changes nothing.
+  assertEquals([events[1].calls.success, events[1].calls.failure], [2, 0]);
 });
 
-/** After the reset, telemetry off again (the reset brought the default back). */
-async function writeBack(dir: string, port: number) {
-  const result = await runHub(["telemetry", "disable"], {
-    configDir: dir,
-    env: { HUB_PORT: String(port) },
-  });
-  assertEquals(result.code, 0, result.stderr);
+/** Writes `telemetry` into config.json as the config store does (a whole new file, renamed). */
+async function setTelemetryFast(file: string, telemetry: boolean) {
+  const config = JSON.parse(await Deno.readTextFile(file));
+  await Deno.writeTextFile(`${file}.tmp`, JSON.stringify({ ...config, telemetry }, null, 2));
+  await Deno.rename(`${file}.tmp`, file);
 }
+
+Deno.test("an upgrade is told too: the first start without an installation id shows the notice", async () => {
+  const receiver = startReceiver();
+  const dir = await tempConfigDir();
+  try {
+    // A config from a version without telemetry: config.json exists, telemetry_id does not.
+    await Deno.writeTextFile(join(dir, "config.json"), "{}");
+    const run = async () => {
+      const hub = spawnHub(["start", "--port", "0"], {
+        configDir: dir,
+        env: telemetryTo(receiver.url),
+      });
+      try {
+        await hub.waitFor((text) => text.includes("listening on"), { stream: "stderr" });
+        await waitUntil(() => eventsOf(receiver).length > 0, "hub_started at the receiver");
+      } finally {
+        assertEquals(await hub.stop(), 0);
+      }
+      return hub;
+    };
+    const first = await run();
+    assertMatch(first.stdout(), /Anonymous telemetry is on: hub version, OS, runtime/);
+    assert(!first.stdout().includes("Welcome to hub"), "not a first run");
+    const logged = first.stderr().split("\n").filter((l) => l.includes("Anonymous telemetry"));
+    assertEquals(logged.length, 1, first.stderr());
+    assertMatch(logged[0], /INFO|info/);
+    receiver.requests.length = 0;
+    const second = await run();
+    const output = second.stdout() + second.stderr();
+    assert(!output.includes("Anonymous telemetry"), output);
+  } finally {
+    await receiver.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});

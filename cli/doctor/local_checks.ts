@@ -8,6 +8,7 @@ import { parseConfigText } from "../../core/config/config_store.ts";
 import { defaultConfig, type HubConfig } from "../../core/config/schema.ts";
 import { parseSecret } from "../../core/config/secret.ts";
 import { clip } from "../../protocol/clip.ts";
+import { readForCheck } from "./file_read.ts";
 import { type Check, pass, problem } from "./report.ts";
 
 export function runtimeCheck(denoVersion: string, installedByNpm: boolean): Check {
@@ -24,40 +25,22 @@ export function runtimeCheck(denoVersion: string, installedByNpm: boolean): Chec
   );
 }
 
-async function readIfExists(path: string): Promise<string | undefined> {
-  try {
-    return await Deno.readTextFile(path);
-  } catch (error) {
-    if (error instanceof Deno.errors.NotFound) return undefined;
-    throw error;
-  }
-}
-
 /** config.json: a missing file is a warning (defaults apply), a broken one an error. */
 export async function configCheck(path: string): Promise<{ check: Check; config?: HubConfig }> {
   const id = "config", title = "config file";
-  let text: string | undefined;
-  try {
-    text = await readIfExists(path);
-  } catch (error) {
-    return {
-      check: problem(
-        "error",
-        id,
-        title,
-        `cannot read ${path}: ${(error as Error).message}`,
-        `chmod 600 ${path}`,
-      ),
-    };
-  }
-  if (text === undefined) {
+  const read = await readForCheck(path, { id, title }, {
+    mode: "600",
+    remake: "hub start (it writes a config.json with the defaults)",
+  });
+  if (read.kind === "failed") return { check: read.check };
+  if (read.kind === "missing") {
     return {
       check: problem("warn", id, title, `${path} does not exist (defaults apply)`, "hub start"),
       config: defaultConfig(),
     };
   }
   try {
-    const parsed = parseConfigText(path, text);
+    const parsed = parseConfigText(path, read.file.text);
     return { check: pass(id, title, path), config: parsed.config };
   } catch (error) {
     return {
@@ -78,26 +61,17 @@ export async function secretCheck(
   os: typeof Deno.build.os = Deno.build.os,
 ): Promise<{ check: Check; secret?: string }> {
   const id = "secret", title = "auth secret";
-  let text: string | undefined;
-  try {
-    text = await readIfExists(path);
-  } catch (error) {
-    return {
-      check: problem(
-        "error",
-        id,
-        title,
-        `cannot read ${path}: ${(error as Error).message}`,
-        `chmod 600 ${path}`,
-      ),
-    };
-  }
-  if (text === undefined) {
+  const read = await readForCheck(path, { id, title }, {
+    mode: "600",
+    remake: 'hub start (it makes a new secret; "hub start --show-config" prints it for clients)',
+  });
+  if (read.kind === "failed") return { check: read.check };
+  if (read.kind === "missing") {
     return { check: problem("error", id, title, `${path} does not exist`, "hub start") };
   }
   let secret: string;
   try {
-    secret = parseSecret(path, text);
+    secret = parseSecret(path, read.file.text);
   } catch (error) {
     return {
       check: problem(
@@ -110,7 +84,7 @@ export async function secretCheck(
     };
   }
   if (os !== "windows") {
-    const mode = (await Deno.stat(path)).mode;
+    const mode = read.file.info.mode; // from the same look as the text: no second stat
     if (mode !== null && (mode & 0o077) !== 0) {
       const octal = (mode & 0o777).toString(8).padStart(3, "0");
       return {
@@ -138,21 +112,12 @@ export async function extensionInstalledCheck(
 ): Promise<{ check: Check; manifest?: ManifestInfo }> {
   const id = "extension_installed", title = "extension installed";
   const path = join(extensionDir, "manifest.json");
-  let text: string | undefined;
-  try {
-    text = await readIfExists(path);
-  } catch (error) {
-    return {
-      check: problem(
-        "error",
-        id,
-        title,
-        `cannot read ${path}: ${(error as Error).message}`,
-        "hub start",
-      ),
-    };
-  }
-  if (text === undefined) {
+  const read = await readForCheck(path, { id, title }, {
+    mode: "644",
+    remake: "hub stop && hub start (it rewrites the extension files)",
+  });
+  if (read.kind === "failed") return { check: read.check };
+  if (read.kind === "missing") {
     return {
       check: problem(
         "error",
@@ -165,7 +130,7 @@ export async function extensionInstalledCheck(
   }
   let manifest: unknown;
   try {
-    manifest = JSON.parse(text);
+    manifest = JSON.parse(read.file.text);
   } catch (error) {
     return {
       check: problem(

@@ -89,3 +89,25 @@ Deno.test("extension: installed manifest and its version against the CLI", async
     assertEquals(extensionVersionCheck({ version: "1.0.0" }, "1.0.0").status, "pass");
   });
 });
+
+Deno.test("a folder or an oversized file where a checked file should be: an error, never a crash", async () => {
+  await withTempDir(async (dir) => {
+    await Deno.mkdir(join(dir, "config.json"));
+    await Deno.mkdir(join(dir, "auth.json"));
+    await Deno.mkdir(join(dir, "manifest.json"));
+    const config = await configCheck(join(dir, "config.json"));
+    const secret = await secretCheck(join(dir, "auth.json"), "linux");
+    const extension = await extensionInstalledCheck(dir);
+    for (const c of [config.check, secret.check, extension.check]) {
+      assertEquals(c.status, "error", c.id);
+      assertMatch(c.message, /is not a file/);
+      assertMatch(c.fix!, /^move it away \(mv /);
+    }
+    assertMatch(extension.check.fix!, /hub stop && hub start/);
+    const big = join(dir, "big.json");
+    await Deno.writeTextFile(big, `{"x": "${"a".repeat(2 * 1024 * 1024)}"}`);
+    const large = await configCheck(big);
+    assertEquals(large.check.status, "error");
+    assertMatch(large.check.message, /is larger than 1048576 bytes/);
+  });
+});

@@ -4,7 +4,8 @@
  * says, per client and file, which are current and which are stale. A missing file is normal; a
  * file too big, unreadable or broken is a warning, never a crash.
  */
-import { parse, type ParseError, printParseErrorCode } from "jsonc-parser";
+import { parse, type ParseError } from "jsonc-parser";
+import { describeJsonError } from "../../core/config/config_store.ts";
 import { clip } from "../../protocol/clip.ts";
 import { type Check, pass, problem } from "./report.ts";
 import type { ClientFile } from "./mcp_locations.ts";
@@ -35,14 +36,7 @@ function parseJsonc(text: string): { doc?: unknown; error?: string } {
   const errors: ParseError[] = [];
   const doc = parse(text, errors, { allowTrailingComma: true, disallowComments: false });
   if (errors.length === 0) return { doc };
-  const { offset, error } = errors[0];
-  const before = text.slice(0, offset).split("\n");
-  const what = printParseErrorCode(error).replace(/([a-z])([A-Z])/g, "$1 $2").toLowerCase();
-  return {
-    error: `not valid JSON at line ${before.length}, column ${
-      before[before.length - 1].length + 1
-    } (${what})`,
-  };
+  return { error: `not valid JSON${describeJsonError(text, "", { jsonc: true })}` };
 }
 
 async function scanFile(file: ClientFile, target: HubTarget, fs: FileAccess, out: ScanResult) {

@@ -7,6 +7,7 @@
  */
 import type { McpFileFormat } from "./mcp_locations.ts";
 import { isPlainObject } from "../../protocol/plain_object.ts";
+import { isLoopbackHost } from "../../protocol/loopback.ts";
 
 export interface McpEntry {
   /** The server's name, with the project folder for Claude Code's per-project entries. */
@@ -82,8 +83,6 @@ export function entriesOf(format: McpFileFormat, doc: unknown): McpEntry[] {
   return out;
 }
 
-const LOOPBACK = new Set(["127.0.0.1", "localhost", "[::1]"]);
-
 /** The port of a loopback URL whose path is a hub MCP endpoint; undefined for any other URL. */
 export function hubUrlPort(text: string): number | undefined {
   let url: URL;
@@ -92,7 +91,7 @@ export function hubUrlPort(text: string): number | undefined {
   } catch {
     return undefined;
   }
-  if (url.protocol !== "http:" || !LOOPBACK.has(url.hostname)) return undefined;
+  if (url.protocol !== "http:" || !isLoopbackHost(url.hostname)) return undefined;
   const path = url.pathname.replace(/\/+$/, "");
   if (path !== "/mcp" && path !== "/mcp/gateway") return undefined;
   return url.port === "" ? 80 : Number(url.port);

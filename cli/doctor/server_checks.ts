@@ -46,7 +46,7 @@ export async function healthCheck(
   }
   let health: HealthPayload | undefined;
   try {
-    health = await client.health(HEALTH_TIMEOUT_MS);
+    health = await client.health(HEALTH_TIMEOUT_MS, { oneDeadline: true });
   } catch (error) {
     const message = error instanceof UserError
       ? error.message

@@ -3,6 +3,7 @@ import { freePort, withTempDir } from "../../tests/helpers/hub_process.ts";
 import { serveInProcessHub } from "../../tests/helpers/in_process_hub.ts";
 import { startSquatter } from "../../tests/helpers/port_squatter.ts";
 import { VERSION } from "../../protocol/version.ts";
+import { CHALLENGE_PATH, challengeProof } from "../../protocol/challenge.ts";
 import { extensionConnectedCheck, healthCheck, NOT_RUNNING } from "./server_checks.ts";
 
 const SECRET = "f".repeat(64);
@@ -66,4 +67,27 @@ Deno.test("a real hub: pass, a version other than the CLI's warns, extension not
       await hub.stop();
     }
   });
+});
+
+Deno.test("a hub that answers the identity check slowly: one 3 s limit for the whole check", async () => {
+  let port = 0;
+  const slow = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, async (req) => {
+    await new Promise((r) => setTimeout(r, 2_000));
+    const url = new URL(req.url);
+    if (url.pathname !== CHALLENGE_PATH) return Response.json({ version: VERSION });
+    return Response.json({
+      proof: await challengeProof(SECRET, url.searchParams.get("nonce")!, port),
+    });
+  });
+  port = slow.addr.port;
+  try {
+    const started = performance.now();
+    const outcome = await healthCheck(port, SECRET, VERSION);
+    const took = performance.now() - started;
+    assertEquals(outcome.check.status, "error");
+    assertMatch(outcome.check.message, /did not answer \/health within 3 s/);
+    assertEquals(took >= 2_900 && took < 3_500, true, `took ${took} ms`);
+  } finally {
+    await slow.shutdown();
+  }
 });

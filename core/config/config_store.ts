@@ -153,11 +153,17 @@ export function parseConfigText(path: string, text: string): ParsedConfig {
 
 /**
  * " at line L, column C (what is wrong)" for text that JSON.parse rejected. V8 does not always
- * say where, so the spot comes from a strict run of jsonc-parser, which reports offsets.
+ * say where, so the spot comes from a strict run of jsonc-parser, which reports offsets. With
+ * `jsonc`, for text read as JSON with comments and trailing commas (as VS Code writes it).
  */
-export function describeJsonError(text: string, v8Message: string): string {
+export function describeJsonError(
+  text: string,
+  v8Message: string,
+  options: { jsonc?: boolean } = {},
+): string {
   const errors: ParseError[] = [];
-  parse(text, errors, { disallowComments: true, allowTrailingComma: false });
+  const jsonc = options.jsonc === true;
+  parse(text, errors, { disallowComments: !jsonc, allowTrailingComma: jsonc });
   if (errors.length === 0) return ` (${v8Message})`;
   const { offset, error } = errors[0];
   const before = text.slice(0, offset).split("\n");

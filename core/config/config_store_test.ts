@@ -167,3 +167,16 @@ Deno.test("describeJsonError locates errors V8 does not place", () => {
   assertEquals(describeJsonError("{\n", "x"), " at line 2, column 1 (close brace expected)");
   assertEquals(describeJsonError("", "x"), " at line 1, column 1 (value expected)");
 });
+
+Deno.test("describeJsonError with jsonc: comments and trailing commas are fine, the rest is placed", () => {
+  const text = '{\n  // a comment\n  "a": 1,\n  "b": tru,\n}';
+  assertEquals(
+    describeJsonError(text, "x", { jsonc: true }),
+    " at line 4, column 8 (invalid symbol)",
+  );
+  assertEquals(
+    describeJsonError('{"a": 1,}', "x", { jsonc: true }),
+    " (x)",
+    "a trailing comma alone is no error in JSON with comments",
+  );
+});

@@ -1,8 +1,12 @@
-import { assertEquals } from "../../tests/helpers/assert.ts";
-import { envFlag, telemetryDecision, telemetryEnv } from "./decision.ts";
+import { assertEquals, assertMatch } from "../../tests/helpers/assert.ts";
+import { envFlag, readOptOut, telemetryDecision, telemetryEnv } from "./decision.ts";
 
 Deno.test("telemetryDecision: every combination of config and environment", () => {
-  const values = [undefined, "", "1", "0", "true"];
+  const values = [undefined, "", " ", "1", "0", "true", "FALSE", "yes", "off", "2"];
+  const says = (v: string | undefined) => {
+    const t = v?.trim().toLowerCase() ?? "";
+    return t === "" ? "unset" : t === "0" || t === "false" ? "no" : "yes";
+  };
   for (const config of [true, false]) {
     for (const disabled of values) {
       for (const dnt of values) {
@@ -11,16 +15,13 @@ Deno.test("telemetryDecision: every combination of config and environment", () =
           DO_NOT_TRACK: dnt,
         });
         const label = `config ${config}, HUB_TELEMETRY_DISABLED=${disabled}, DO_NOT_TRACK=${dnt}`;
-        const disabledSet = disabled !== undefined && disabled !== "";
-        const disabledYes = disabled === "1" || disabled === "true";
-        const dntYes = dnt === "1" || dnt === "true";
         const expected = !config
           ? "config"
-          : disabledYes
+          : says(disabled) === "yes"
           ? "HUB_TELEMETRY_DISABLED"
-          : disabledSet
+          : says(disabled) === "no"
           ? "HUB_TELEMETRY_DISABLED=0"
-          : dntYes
+          : says(dnt) === "yes"
           ? "DO_NOT_TRACK"
           : "default";
         assertEquals(d.reason, expected, label);
@@ -32,6 +33,25 @@ Deno.test("telemetryDecision: every combination of config and environment", () =
   }
 });
 
+Deno.test("a value meant as off turns telemetry off, and the status says which value did it", () => {
+  const yes = telemetryDecision(true, { HUB_TELEMETRY_DISABLED: "yes", DO_NOT_TRACK: "1" });
+  assertEquals([yes.enabled, yes.reason, yes.text], [
+    false,
+    "HUB_TELEMETRY_DISABLED",
+    "HUB_TELEMETRY_DISABLED=yes is set",
+  ]);
+  assertMatch(yes.note!, /HUB_TELEMETRY_DISABLED=yes is read as "off": any value other than 0/);
+  const dnt = telemetryDecision(true, { DO_NOT_TRACK: "on" });
+  assertEquals([dnt.enabled, dnt.text], [false, "DO_NOT_TRACK=on is set"]);
+  assertMatch(dnt.note!, /^DO_NOT_TRACK=on is read as "off"/);
+  const one = telemetryDecision(true, { DO_NOT_TRACK: "1" });
+  assertEquals([one.text, one.note], ["DO_NOT_TRACK=1 is set", undefined]);
+  const odd = telemetryDecision(true, { HUB_TELEMETRY_DISABLED: "a b\n".repeat(2000) });
+  assertEquals(odd.enabled, false);
+  assertEquals(odd.text.length < 120 && odd.note!.length < 240, true, odd.text);
+  assertEquals(odd.text.includes("\n"), false);
+});
+
 Deno.test("telemetryDecision: the cases people meet, with their text", () => {
   assertEquals(telemetryDecision(true, {}), {
     enabled: true,
@@ -39,10 +59,13 @@ Deno.test("telemetryDecision: the cases people meet, with their text", () => {
     text: "on by default",
   });
   assertEquals(telemetryDecision(true, { DO_NOT_TRACK: "1" }).text, "DO_NOT_TRACK=1 is set");
-  assertEquals(
-    telemetryDecision(true, { HUB_TELEMETRY_DISABLED: "0", DO_NOT_TRACK: "1" }).enabled,
+  const zero = telemetryDecision(true, { HUB_TELEMETRY_DISABLED: "0", DO_NOT_TRACK: "1" });
+  assertEquals([zero.enabled, zero.text], [
     true,
-  );
+    "HUB_TELEMETRY_DISABLED=0 is set (it decides instead of DO_NOT_TRACK)",
+  ]);
+  assertEquals(telemetryDecision(true, { HUB_TELEMETRY_DISABLED: "False" }).enabled, true);
+  assertEquals(telemetryDecision(true, { DO_NOT_TRACK: "0" }).reason, "default");
   assertEquals(
     telemetryDecision(false, { HUB_TELEMETRY_DISABLED: "0" }).enabled,
     false,
@@ -51,7 +74,7 @@ Deno.test("telemetryDecision: the cases people meet, with their text", () => {
   assertEquals(telemetryDecision(true, { HUB_TELEMETRY_DISABLED: " TRUE " }).enabled, false);
 });
 
-Deno.test("envFlag and telemetryEnv", () => {
+Deno.test("envFlag, readOptOut and telemetryEnv", () => {
   assertEquals([envFlag("1"), envFlag("True"), envFlag("0"), envFlag("yes"), envFlag(undefined)], [
     true,
     true,
@@ -59,6 +82,10 @@ Deno.test("envFlag and telemetryEnv", () => {
     false,
     false,
   ]);
+  assertEquals(
+    [undefined, "", "  ", "0", " false ", "1", "yes", "no"].map(readOptOut),
+    ["unset", "unset", "unset", "no", "no", "yes", "yes", "yes"],
+  );
   const env: Record<string, string> = { DO_NOT_TRACK: "1", OTHER: "x" };
   assertEquals(telemetryEnv((n) => env[n]), {
     HUB_TELEMETRY_DISABLED: undefined,

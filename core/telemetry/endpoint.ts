@@ -4,14 +4,13 @@
  * an override Deno would refuse anyway (not loopback, not this host) is refused here with a reason.
  */
 import { clipForMessage } from "../../protocol/clip.ts";
+import { isLoopbackHost, LOOPBACK_HOSTS } from "../../protocol/loopback.ts";
 
 export const TELEMETRY_ENDPOINT = "https://telemetry.tabhub.dev/v1/events";
 /** The host of TELEMETRY_ENDPOINT: the one extra host of `--allow-net`. */
 export const TELEMETRY_HOST = new URL(TELEMETRY_ENDPOINT).hostname;
 /** The environment variable that replaces the endpoint (tests point it at a local receiver). */
 export const TELEMETRY_ENDPOINT_ENV = "HUB_TELEMETRY_ENDPOINT";
-
-const LOOPBACK = new Set(["127.0.0.1", "localhost", "[::1]"]);
 
 export type EndpointChoice = { endpoint: string } | { refused: string };
 
@@ -27,11 +26,11 @@ export function resolveTelemetryEndpoint(override: string | undefined): Endpoint
   if (url.protocol !== "http:" && url.protocol !== "https:") {
     return { refused: refusal(override, "it must start with http:// or https://") };
   }
-  if (!LOOPBACK.has(url.hostname) && url.hostname !== TELEMETRY_HOST) {
+  if (!isLoopbackHost(url.hostname) && url.hostname !== TELEMETRY_HOST) {
     return {
       refused: refusal(
         override,
-        `hub may only reach loopback (127.0.0.1, localhost, [::1]) or ${TELEMETRY_HOST}`,
+        `hub may only reach loopback (${[...LOOPBACK_HOSTS].join(", ")}) or ${TELEMETRY_HOST}`,
       ),
     };
   }

@@ -25,10 +25,13 @@ export async function readInstallationId(configDir: string): Promise<string | un
 }
 
 /**
- * The stored id, or a new one written crash-safe. Two processes that start at once agree on
- * one id: the check and the write happen under a lock file beside it.
+ * The stored id, or a new one written crash-safe (then `onCreated` is told). Two processes that
+ * start at once agree on one id: the check and the write happen under a lock file beside it.
  */
-export async function ensureInstallationId(configDir: string): Promise<string> {
+export async function ensureInstallationId(
+  configDir: string,
+  onCreated?: () => void,
+): Promise<string> {
   const existing = await readInstallationId(configDir);
   if (existing) return existing;
   await Deno.mkdir(configDir, { recursive: true, mode: 0o700 });
@@ -38,6 +41,7 @@ export async function ensureInstallationId(configDir: string): Promise<string> {
     if (again) return again;
     const id = crypto.randomUUID();
     await writeFileAtomic(path, id + "\n", { mode: 0o600 });
+    onCreated?.();
     return id;
   });
 }

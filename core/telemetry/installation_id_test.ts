@@ -51,3 +51,12 @@ Deno.test("concurrent first uses agree on one id; a config reset keeps it", asyn
     assertEquals(await readInstallationId(configDir), ids[0]);
   });
 });
+
+Deno.test("onCreated is told when the id is made, not when it is read back", async () => {
+  await withTempDir(async (dir) => {
+    let created = 0;
+    const id = await ensureInstallationId(dir, () => created++);
+    assertEquals(await ensureInstallationId(dir, () => created++), id);
+    assertEquals(created, 1);
+  });
+});

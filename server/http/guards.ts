@@ -5,9 +5,9 @@
  */
 import { createHash, timingSafeEqual } from "node:crypto";
 import { clipForMessage } from "../../protocol/clip.ts";
+import { isLoopbackHost } from "../../protocol/loopback.ts";
 import { errorResponse, HttpError } from "./http_error.ts";
 
-const LOOPBACK_HOSTS = new Set(["127.0.0.1", "localhost", "[::1]"]);
 /** One extension origin: `chrome-extension://<id>`, nothing before or after (no list, no path). */
 const EXTENSION_ORIGIN = /^chrome-extension:\/\/[a-z0-9]{1,64}$/;
 /** RFC 3986 host: an IP literal in brackets, or a reg-name (unreserved, sub-delims, %XX). */
@@ -47,7 +47,7 @@ export function checkHost(req: Request): Response | undefined {
         ),
       );
     }
-    if (LOOPBACK_HOSTS.has(parsed.host)) return undefined;
+    if (isLoopbackHost(parsed.host)) return undefined;
   }
   return errorResponse(
     new HttpError(

@@ -1,7 +1,8 @@
 /**
  * Posts one batch of events: `POST <endpoint>` with `{"events": [...]}`, each attempt bounded by a
  * timeout, retried a few times with a growing pause, then given up. A 4xx answer (other than 408
- * and 429) is final: sending the same batch again would get the same answer. `signal` stops
+ * and 429) is final: sending the same batch again would get the same answer. A redirect is never
+ * followed (the events go to the endpoint and nowhere else) and is final too. `signal` stops
  * everything at once (the hub is stopping): the request in flight and any pause.
  */
 import { errorText } from "../../protocol/clip.ts";
@@ -40,6 +41,7 @@ export async function sendBatch(events: unknown[], options: SendOptions): Promis
         headers: { "content-type": "application/json" },
         body,
         signal: AbortSignal.any([stop, AbortSignal.timeout(options.timeoutMs ?? SEND_TIMEOUT_MS)]),
+        redirect: "error",
       });
       await response.body?.cancel().catch(() => {});
       if (response.ok) return "sent";
@@ -48,9 +50,18 @@ export async function sendBatch(events: unknown[], options: SendOptions): Promis
     } catch (error) {
       if (stop.aborted) return "stopped";
       options.onFailure?.(errorText(error));
+      if (isRedirectRefusal(error)) return "rejected";
     }
   }
   return "gave_up";
+}
+
+/**
+ * fetch's refusal of a 3xx under `redirect: "error"` (a TypeError naming the redirect). Were the
+ * wording to change, the batch would only be retried at the same endpoint, never elsewhere.
+ */
+function isRedirectRefusal(error: unknown): boolean {
+  return error instanceof TypeError && /redirect/i.test(error.message);
 }
 
 function isFinal(status: number): boolean {

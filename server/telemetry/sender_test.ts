@@ -103,3 +103,32 @@ Deno.test("stopping aborts the request in flight and the pauses", async () => {
   const sleeping = abortableSleep(60_000, stop.signal);
   assertEquals(await sleeping, undefined);
 });
+
+Deno.test("a redirect is never followed: the other host gets nothing, and it is final", async () => {
+  let elsewhere = 0;
+  const other = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, async (req) => {
+    elsewhere++;
+    await req.body?.cancel();
+    return new Response(null, { status: 204 });
+  });
+  let asked = 0;
+  const endpoint = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, async (req) => {
+    asked++;
+    await req.body?.cancel();
+    const location = `http://127.0.0.1:${other.addr.port}/v1/events`;
+    return new Response(null, { status: 307, headers: { location } });
+  });
+  const failures: string[] = [];
+  try {
+    const outcome = await sendBatch([{ event: "a" }], {
+      endpoint: `http://127.0.0.1:${endpoint.addr.port}/v1/events`,
+      sleep: noSleep([]),
+      onFailure: (m) => failures.push(m),
+    });
+    assertEquals([outcome, asked, elsewhere], ["rejected", 1, 0]);
+    assertEquals(failures.length, 1);
+  } finally {
+    await endpoint.shutdown();
+    await other.shutdown();
+  }
+});

@@ -1,23 +1,25 @@
 /**
  * Telemetry of a running hub: counts calls (from the audit entries, a few increments on the call
- * path), emits `hub_started` once plugins are loaded and `usage` every hour and at stop (when
- * there were calls), and sends them in batches from a bounded queue, off every request. Before each
- * event and each send it asks the decision again, so a `telemetry: false` written to config.json
- * (`hub telemetry disable`) stops it without a restart and drops what was waiting. In debug mode
- * each event goes to stderr as one `telemetry: {json}` line and nothing is sent. Stopping waits
- * at most `stopWaitMs` for a last send, then abandons it. Send errors go to the debug log only,
- * and only the first few.
+ * path; only calls made while telemetry is on are kept: gated_counter.ts), emits `hub_started` once plugins are
+ * loaded and `usage` every hour and at stop (when there were calls), and sends them in batches
+ * from a bounded queue, off every request. Before each event and each send it asks the decision
+ * again, so a `telemetry: false` written to config.json (`hub telemetry disable`) stops it without
+ * a restart and drops what was waiting. The first time it makes the installation id it logs, at
+ * info, that telemetry is on and how to turn it off. In debug mode each event goes to stderr as
+ * one `telemetry: {json}` line and nothing is sent. Stopping waits at most `stopWaitMs` for a last
+ * send, then abandons it. Send errors go to the debug log only, and only the first few.
  */
 import type { AuditEntry } from "../../protocol/audit.ts";
 import { errorText } from "../../protocol/clip.ts";
 import { type TelemetryDecision, telemetryDecision } from "../../core/telemetry/decision.ts";
 import { ensureInstallationId } from "../../core/telemetry/installation_id.ts";
+import { telemetryNotice } from "../../core/telemetry/notice.ts";
 import type { TelemetrySettings } from "../../core/telemetry/settings.ts";
 import type { Logger } from "../log/logger.ts";
 import { hubStartedEvent, type PluginCounts, type TelemetryEvent, usageEvent } from "./events.ts";
-import { createUsageCounter } from "./usage_counter.ts";
+import { createGatedCounter, type GatedCounter } from "./gated_counter.ts";
 import { abortableSleep, type SendOptions } from "./sender.ts";
-import { createBatchSender } from "./batch_sender.ts";
+import { type BatchSender, createBatchSender } from "./batch_sender.ts";
 
 export interface TelemetryOptions {
   settings: TelemetrySettings;
@@ -30,7 +32,8 @@ export interface TelemetryOptions {
   fetch?: typeof fetch;
   /** Where debug mode prints its lines; default stderr. */
   print?: (line: string) => void;
-  installationId?: (configDir: string) => Promise<string>;
+  /** Reads or makes the id; calls `onCreated` when it made it. Default: the id file. */
+  installationId?: (configDir: string, onCreated: () => void) => Promise<string>;
   /** Wait after the first queued event before a send, gathering a batch; default 1 s. */
   batchDelayMs?: number;
   /** Between two `usage` events; default one hour. */
@@ -55,16 +58,47 @@ export interface Telemetry {
 export const MAX_QUEUED_EVENTS = 100;
 const MAX_ERROR_LINES = 5;
 
+/** What the parts of telemetry share. */
+interface Parts {
+  options: TelemetryOptions;
+  clock: () => number;
+  decision: () => TelemetryDecision;
+  /** On, and able to send or print. */
+  active: () => boolean;
+  debugLine: (message: string) => void;
+  sender?: BatchSender;
+}
+
 export function createTelemetry(options: TelemetryOptions): Telemetry {
-  const { settings, logger } = options;
-  const clock = options.clock ?? Date.now;
-  const print = options.print ?? ((line: string) => console.error(line));
-  const counter = createUsageCounter();
+  const parts = telemetryParts(options);
+  announce(options, parts.decision());
+  const emitter = createEmitter(parts);
+  const calls = createGatedCounter(parts.active, parts.clock);
+  const usage = startUsage(parts, calls, emitter.emit);
+  let stopped = false;
+  return {
+    recordCall: (entry) => calls.record(entry),
+    started(plugins) {
+      if (stopped) return;
+      emitter.emit((id, now) => hubStartedEvent(id, now, { mode: options.mode, plugins }));
+    },
+    decision: parts.decision,
+    async stop() {
+      if (stopped) return;
+      stopped = true;
+      usage.stop();
+      calls.close();
+      await lastSend(parts, emitter.settled);
+    },
+  };
+}
+
+function telemetryParts(options: TelemetryOptions): Parts {
+  const { settings } = options;
   const endpoint = "endpoint" in settings.endpoint ? settings.endpoint.endpoint : undefined;
   const decision = () => telemetryDecision(options.configEnabled(), settings.env);
   const active = () => decision().enabled && (settings.debug || endpoint !== undefined);
-  const debugLine = boundedDebugLog(logger);
-  announce(options, decision());
+  const debugLine = boundedDebugLog(options.logger);
   const sender = endpoint === undefined || settings.debug ? undefined : createBatchSender({
     endpoint,
     active,
@@ -74,78 +108,76 @@ export function createTelemetry(options: TelemetryOptions): Telemetry {
     send: options.send,
     onProblem: debugLine,
   });
+  return { options, clock: options.clock ?? Date.now, decision, active, debugLine, sender };
+}
+
+type Build = (id: string, now: number) => TelemetryEvent;
+
+/** Builds an event when telemetry is on, then prints (debug mode) or queues it. */
+function createEmitter(parts: Parts) {
+  const { options, active, debugLine } = parts;
+  const print = options.print ?? ((line: string) => console.error(line));
+  const made = () => options.logger.info(telemetryNotice(parts.decision()).join(" "));
   const installationId = onceUntilItFails(() =>
-    (options.installationId ?? ensureInstallationId)(options.configDir)
+    (options.installationId ?? ensureInstallationId)(options.configDir, made)
   );
   const pending = new Set<Promise<void>>();
 
-  /** Builds an event when telemetry is on, then prints (debug mode) or queues it. */
-  function emit(build: (id: string, now: number) => TelemetryEvent): void {
-    if (!active()) return;
-    const work = (async () => {
-      let event: TelemetryEvent;
-      try {
-        event = build(await installationId(), clock());
-      } catch (error) {
-        return debugLine(`cannot read or create the installation id: ${errorText(error)}`);
-      }
-      if (!active()) return;
-      if (settings.debug) print(`telemetry: ${JSON.stringify(event)}`);
-      else sender?.push(event);
-    })();
-    pending.add(work);
-    work.finally(() => pending.delete(work));
-  }
-
-  // Calls made while telemetry is off are not counted (a later enable must not report them). The
-  // call path asks the decision at most once a second: a config edit counts within that second.
-  let checkedAt = -Infinity;
-  let wasActive = false;
-  function activeRecently(): boolean {
-    const now = clock();
-    if (now - checkedAt >= 1_000 || now < checkedAt) {
-      checkedAt = now;
-      wasActive = active();
+  async function build(make: Build): Promise<void> {
+    let event: TelemetryEvent;
+    try {
+      event = make(await installationId(), parts.clock());
+    } catch (error) {
+      return debugLine(`cannot read or create the installation id: ${errorText(error)}`);
     }
-    return wasActive;
+    if (!active()) return;
+    if (options.settings.debug) print(`telemetry: ${JSON.stringify(event)}`);
+    else parts.sender?.push(event);
   }
 
-  let periodStart = clock();
+  return {
+    emit(make: Build): void {
+      if (!active()) return;
+      const work = build(make);
+      pending.add(work);
+      work.finally(() => pending.delete(work));
+    },
+    /** Resolves when every event under construction is printed or queued. */
+    settled: () => Promise.allSettled([...pending]).then(() => {}),
+  };
+}
+
+/** `usage` every interval and once at stop, when calls were kept since the previous one. */
+function startUsage(parts: Parts, calls: GatedCounter, emit: (make: Build) => void) {
+  let periodStart = parts.clock();
   function emitUsage() {
-    const calls = counter.take();
-    const now = clock();
+    const counts = calls.take();
+    const now = parts.clock();
     const period = now - periodStart;
     periodStart = now;
-    if (calls) emit((id, t) => usageEvent(id, t, period, calls));
+    if (counts) emit((id, t) => usageEvent(id, t, period, counts));
   }
-  const usageTimer = setInterval(emitUsage, options.usageIntervalMs ?? 3_600_000);
-  Deno.unrefTimer(usageTimer);
-
-  let stopped = false;
+  const timer = setInterval(emitUsage, parts.options.usageIntervalMs ?? 3_600_000);
+  Deno.unrefTimer(timer);
   return {
-    recordCall(entry) {
-      if (activeRecently()) counter.record(entry);
-    },
-    started(plugins) {
-      if (!stopped) emit((id, now) => hubStartedEvent(id, now, { mode: options.mode, plugins }));
-    },
-    decision,
-    async stop() {
-      if (stopped) return;
-      stopped = true;
-      clearInterval(usageTimer);
+    stop() {
+      clearInterval(timer);
       emitUsage();
-      const last = (async () => {
-        await Promise.allSettled([...pending]);
-        await sender?.flush();
-      })();
-      const timer = new AbortController();
-      await Promise.race([last, abortableSleep(options.stopWaitMs ?? 300, timer.signal)]);
-      timer.abort();
-      sender?.stop(); // abandons a send still under way
-      await last;
     },
   };
+}
+
+/** Waits for the events under way and their send, at most `stopWaitMs`, then abandons the send. */
+async function lastSend(parts: Parts, settled: () => Promise<void>): Promise<void> {
+  const last = (async () => {
+    await settled();
+    await parts.sender?.flush();
+  })();
+  const timer = new AbortController();
+  await Promise.race([last, abortableSleep(parts.options.stopWaitMs ?? 300, timer.signal)]);
+  timer.abort();
+  parts.sender?.stop(); // abandons a send still under way
+  await last;
 }
 
 /** The refused endpoint as a warning, and on or off with the reason as a debug line. */
@@ -154,6 +186,7 @@ function announce(options: TelemetryOptions, first: TelemetryDecision): void {
   if ("refused" in settings.endpoint && !settings.debug) logger.warn(settings.endpoint.refused);
   logger.debug(
     `telemetry: ${first.enabled ? "on" : "off"} (${first.text})` +
+      (first.note ? `. ${first.note}` : "") +
       (settings.debug ? "; debug mode prints events and sends nothing" : ""),
   );
 }

@@ -204,3 +204,38 @@ Deno.test("calls made while telemetry is off are never reported, even after an e
   const [usage] = r.posts[0].events as unknown as { calls: { success: number; failure: number } }[];
   assertEquals([usage.calls.success, usage.calls.failure], [1, 0]);
 });
+
+Deno.test("calls in the second after a disable are dropped, even when it is enabled again", async () => {
+  let enabled = true;
+  let now = 0;
+  const r = rig({ configEnabled: () => enabled, clock: () => now });
+  const telemetry = createTelemetry(r.options);
+  telemetry.recordCall({ plugin: "x", success: true }); // on: the hub looks (or just did)
+  enabled = false; // hub telemetry disable, within that second
+  for (let i = 0; i < 3; i++) telemetry.recordCall({ plugin: "x", success: false });
+  now += 1_000;
+  telemetry.recordCall({ plugin: "x", success: false }); // the hub looks: off
+  enabled = true;
+  now += 1_000;
+  telemetry.recordCall({ plugin: "x", success: true });
+  await telemetry.stop();
+  const [usage] = r.posts[0].events as unknown as { calls: { success: number; failure: number } }[];
+  assertEquals([usage.calls.success, usage.calls.failure], [1, 0]);
+});
+
+Deno.test("making the installation id logs the notice once, at info", async () => {
+  let ids = 0;
+  const r = rig({
+    installationId: (_dir, onCreated) => {
+      if (ids++ === 0) onCreated();
+      return Promise.resolve(ID);
+    },
+  });
+  const telemetry = createTelemetry(r.options);
+  telemetry.started({ local: 0, npm: 0 });
+  telemetry.recordCall({ plugin: "x", success: true });
+  await telemetry.stop();
+  const info = r.logs.filter((l) => l.startsWith("info"));
+  assertEquals(info.length, 1, r.logs.join("\n"));
+  assertMatch(info[0], /^info Anonymous telemetry is on: .* "hub telemetry disable"/);
+});

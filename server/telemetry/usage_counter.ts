@@ -9,6 +9,8 @@ import type { CallCounts, CategoryKey, ToolKind } from "./events.ts";
 
 export interface UsageCounter {
   record(entry: Pick<AuditEntry, "plugin" | "success" | "error">): void;
+  /** Adds counts taken from another counter. */
+  add(calls: CallCounts): void;
   /** The counts since the last take, then zero; undefined when no call happened. */
   take(): CallCounts | undefined;
 }
@@ -30,6 +32,12 @@ export function createUsageCounter(): UsageCounter {
       const key: CategoryKey = isErrorCategory(category) ? category : "other";
       counts.byCategory[key] = (counts.byCategory[key] ?? 0) + 1;
     },
+    add(calls) {
+      counts.success += calls.success;
+      counts.failure += calls.failure;
+      addInto(counts.byCategory, calls.byCategory);
+      addInto(counts.byKind, calls.byKind);
+    },
     take() {
       const taken = counts;
       counts = empty();
@@ -40,4 +48,11 @@ export function createUsageCounter(): UsageCounter {
 
 function empty(): CallCounts {
   return { success: 0, failure: 0, byCategory: {}, byKind: {} };
+}
+
+function addInto<K extends string>(
+  into: Partial<Record<K, number>>,
+  from: Partial<Record<K, number>>,
+) {
+  for (const [key, n] of Object.entries(from) as [K, number][]) into[key] = (into[key] ?? 0) + n;
 }

@@ -25,3 +25,22 @@ Deno.test("calls are counted by outcome, category and kind, and take starts agai
   });
   assertEquals(counter.take(), undefined);
 });
+
+Deno.test("add merges counts taken from another counter", () => {
+  const a = createUsageCounter();
+  const b = createUsageCounter();
+  a.record({ plugin: "browser", success: true });
+  b.record({
+    plugin: "x",
+    success: false,
+    error: { code: "C", message: "m", category: "timeout" },
+  });
+  b.record({ plugin: "browser", success: true });
+  a.add(b.take()!);
+  assertEquals(a.take(), {
+    success: 2,
+    failure: 1,
+    byCategory: { timeout: 1 },
+    byKind: { browser: 2, plugin: 1 },
+  });
+});
