@@ -1,8 +1,11 @@
 /**
  * Gives memory back after a burst. V8 collects old garbage only when it allocates more or, when the
- * process goes quiet, 20–30 s later; after a flood of large messages the hub would keep hundreds of
- * megabytes of garbage that long. A cheap check every few seconds runs one full collection when the
- * heap has grown well past what it held after the last one. A steady heap costs nothing.
+ * process goes quiet, 20–30 s later (often never for a few megabytes); after a flood of large
+ * messages the hub would keep hundreds of megabytes of garbage that long, and start-up alone leaves
+ * ~10 MB (module evaluation, config and plugin loading) that keeps ~18 MB of RSS. A cheap check
+ * every few seconds runs one full collection when the used heap has grown well past what the last
+ * one left (under load), or a little past it once the heap has gone quiet (the tail of a burst).
+ * The first check, a few seconds after start, always collects. A steady heap costs nothing.
  */
 import v8 from "node:v8";
 import vm from "node:vm";
@@ -10,9 +13,13 @@ import type { Logger } from "./log/logger.ts";
 import { errorText } from "../protocol/clip.ts";
 
 /** How often the heap is looked at. */
-export const SETTLE_INTERVAL_MS = 5_000;
+export const SETTLE_INTERVAL_MS = 2_500;
 /** Growth of the used heap since the last collection that triggers one. */
 export const SETTLE_GROWTH_BYTES = 32 * 1024 * 1024;
+/** Growth of the used heap, or of its reserved but unused part, that triggers one when quiet. */
+export const QUIET_GROWTH_BYTES = 4 * 1024 * 1024;
+/** The heap is quiet when the used heap moved less than this since the previous check. */
+export const QUIET_BYTES = 1024 * 1024;
 
 export interface MemorySettle {
   /** Runs the check once (the timer calls it); true when it collected. */
@@ -24,23 +31,39 @@ export interface MemorySettleOptions {
   logger: Logger;
   /** The collector; default V8's own, exposed at run time. Undefined turns settling off. */
   collect?: () => void;
-  heapUsed?: () => number;
+  /** The used and the reserved (total) heap; default `Deno.memoryUsage()`'s. */
+  heap?: () => { used: number; total: number };
   intervalMs?: number;
 }
 
 export function startMemorySettle(options: MemorySettleOptions): MemorySettle {
   const collect = "collect" in options ? options.collect : exposeGc(options.logger);
-  const heapUsed = options.heapUsed ?? (() => Deno.memoryUsage().heapUsed);
-  let settled = heapUsed();
+  const heap = options.heap ?? (() => {
+    const usage = Deno.memoryUsage();
+    return { used: usage.heapUsed, total: usage.heapTotal };
+  });
+  /** What the last collection left; none yet, so the first check collects start-up's garbage. */
+  let settled = { used: 0, spare: 0 };
+  /** The used heap at the previous check; undefined before the first (which counts as quiet). */
+  let previous: number | undefined;
   const check = () => {
     if (!collect) return false;
-    const used = heapUsed();
-    if (used < settled + SETTLE_GROWTH_BYTES) {
-      settled = Math.min(settled, used);
+    const { used, total } = heap();
+    const quiet = previous === undefined || Math.abs(used - previous) < QUIET_BYTES;
+    previous = used;
+    const grown = used - settled.used;
+    // V8 often frees the garbage of a burst itself but keeps the space it grew (young generation,
+    // old pages) reserved: that space, not the used heap, is what holds the RSS then.
+    const spareGrown = total - used - settled.spare;
+    const worth = Math.max(grown, spareGrown) >= QUIET_GROWTH_BYTES;
+    if (grown < SETTLE_GROWTH_BYTES && !(quiet && worth)) {
+      settled.used = Math.min(settled.used, used);
       return false;
     }
     collect();
-    settled = heapUsed();
+    const after = heap();
+    settled = { used: after.used, spare: after.total - after.used };
+    previous = after.used;
     return true;
   };
   const timer = collect ? setInterval(check, options.intervalMs ?? SETTLE_INTERVAL_MS) : undefined;

@@ -1,0 +1,151 @@
+/**
+ * The hub of any checkout (`--root`) as a child process, for the performance table: started from
+ * `<root>/main.ts start` under the permission flags of that checkout's `start` task, with a temp
+ * HUB_CONFIG_DIR, DO_NOT_TRACK=1 and a free port; its CPU time and resident memory from /proc.
+ */
+import { join } from "node:path";
+
+/** The words of `<root>/deno.json` task `task` between `deno run` and `script`: its flags. */
+export function taskFlags(root: string, task: string, script: string): string[] {
+  const denoJson = JSON.parse(Deno.readTextFileSync(join(root, "deno.json")));
+  const words = String(denoJson.tasks?.[task] ?? "").split(/\s+/);
+  const from = words.indexOf("run");
+  const to = words.indexOf(script);
+  if (from < 0 || to < 0) {
+    throw new Error(
+      `Reading the flags of task "${task}" in ${root}/deno.json: no "run … ${script}"`,
+    );
+  }
+  return words.slice(from + 1, to);
+}
+
+/** A port that was free a moment ago, below the kernel's ephemeral range. */
+export function freePort(): number {
+  for (let attempt = 0; attempt < 200; attempt++) {
+    const port = 20_000 + Math.floor(Math.random() * 12_000);
+    try {
+      Deno.listen({ hostname: "127.0.0.1", port }).close();
+      return port;
+    } catch {
+      // taken: try another
+    }
+  }
+  throw new Error("No free port found between 20000 and 32000");
+}
+
+/** User + system CPU of `pid` (all its threads) in microseconds, from /proc/<pid>/stat. */
+export function cpuMicros(pid: number): number {
+  const stat = Deno.readTextFileSync(`/proc/${pid}/stat`);
+  // Fields after the command name (which may hold spaces) start at field 3; utime is 14, stime 15.
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  const ticks = Number(fields[11]) + Number(fields[12]);
+  return ticks * (1_000_000 / CLOCK_TICKS);
+}
+/** USER_HZ: 100 on every Linux build this runs on. */
+const CLOCK_TICKS = 100;
+
+/** VmRSS of `pid` in MB, from /proc/<pid>/status. */
+export function rssMb(pid: number): number {
+  const match = /^VmRSS:\s+(\d+)\s+kB/m.exec(Deno.readTextFileSync(`/proc/${pid}/status`));
+  if (!match) throw new Error(`No VmRSS line in /proc/${pid}/status`);
+  return Number(match[1]) / 1024;
+}
+
+export interface HubChild {
+  pid: number;
+  port: number;
+  url: string;
+  secret: string;
+  configDir: string;
+  output(): string;
+  stop(): Promise<void>;
+}
+
+export interface HubChildOptions {
+  root: string;
+  configDir: string;
+  /** Extra environment (over HUB_CONFIG_DIR, PORT, DO_NOT_TRACK, HUB_SKIP_PKG_DISCOVERY). */
+  env?: Record<string, string>;
+}
+
+/** `deno run <start flags> <root>/main.ts start` on a free port. */
+export function spawnHub(options: HubChildOptions, port = freePort()) {
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["run", ...taskFlags(options.root, "start", "main.ts"), join(options.root, "main.ts")]
+      .concat("start"),
+    cwd: options.root,
+    env: {
+      HUB_CONFIG_DIR: options.configDir,
+      PORT: String(port),
+      DO_NOT_TRACK: "1",
+      HUB_SKIP_PKG_DISCOVERY: "1",
+      NO_COLOR: "1",
+      ...options.env,
+    },
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  let text = "";
+  const pump = async (stream: ReadableStream<Uint8Array>) => {
+    for await (const chunk of stream.pipeThrough(new TextDecoderStream())) {
+      if (text.length < 200_000) text += chunk;
+    }
+  };
+  const done = Promise.all([pump(child.stdout), pump(child.stderr)]);
+  const stop = async () => {
+    try {
+      child.kill("SIGTERM");
+    } catch {
+      // already exited
+    }
+    await child.status;
+    await done;
+  };
+  return { child, port, output: () => text, stop };
+}
+
+/** Polls `/health` every 2 ms until it answers `{"status":"ok"}`; throws after `timeoutMs`. */
+export async function waitHealthy(
+  port: number,
+  exited: () => boolean,
+  timeoutMs = 30_000,
+): Promise<void> {
+  const deadline = performance.now() + timeoutMs;
+  while (performance.now() < deadline && !exited()) {
+    try {
+      const res = await fetch(`http://127.0.0.1:${port}/health`);
+      const body = await res.json().catch(() => ({}));
+      if (res.status === 200 && body?.status === "ok") return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 2));
+  }
+  throw new Error(`The hub on port ${port} did not answer /health ok within ${timeoutMs} ms`);
+}
+
+/** Starts the hub and waits until `/health` is ok; reads the secret it wrote. */
+export async function startHubChild(options: HubChildOptions): Promise<HubChild> {
+  const spawned = spawnHub(options);
+  let exited = false;
+  void spawned.child.status.then(() => (exited = true));
+  try {
+    await waitHealthy(spawned.port, () => exited);
+  } catch (error) {
+    await spawned.stop();
+    throw new Error(`${(error as Error).message}. Output:\n${spawned.output().slice(-3000)}`);
+  }
+  const auth = JSON.parse(
+    await Deno.readTextFile(join(options.configDir, "extension", "auth.json")),
+  );
+  return {
+    pid: spawned.child.pid,
+    port: spawned.port,
+    url: `http://127.0.0.1:${spawned.port}`,
+    secret: auth.secret,
+    configDir: options.configDir,
+    output: spawned.output,
+    stop: spawned.stop,
+  };
+}

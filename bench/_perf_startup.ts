@@ -1,0 +1,114 @@
+/**
+ * Start-up and code-size rows of the performance table. Cold start: `deno run <start flags>
+ * <root>/main.ts start` with a config dir that does not exist yet, timed from spawn until `/health`
+ * answers ok (first-run work included: config, secret, extension install); warm start: the same
+ * with a config dir an earlier start created. Sizes: the adapter of a plugin scaffolded with
+ * `hub plugin create` and built with `hub-plugin build` of that checkout, and its extension's
+ * service worker bundle.
+ */
+import { join } from "node:path";
+import { cpuMicros, freePort, spawnHub, taskFlags, waitHealthy } from "./_hub_child.ts";
+import { percentiles } from "./_stats.ts";
+
+const STARTS = 5;
+
+/**
+ * Milliseconds from spawn until `/health` is ok, and the CPU the hub process used until then (less
+ * sensitive to other load on the machine than the wall time); then stops the hub.
+ */
+async function timeStart(root: string, configDir: string): Promise<[number, number]> {
+  const began = performance.now();
+  const spawned = spawnHub({ root, configDir });
+  let exited = false;
+  void spawned.child.status.then(() => (exited = true));
+  try {
+    await waitHealthy(spawned.port, () => exited);
+    return [performance.now() - began, cpuMicros(spawned.child.pid) / 1000];
+  } catch (error) {
+    throw new Error(`${(error as Error).message}. Output:\n${spawned.output().slice(-3000)}`);
+  } finally {
+    await spawned.stop();
+  }
+}
+
+/** Medians of 5 cold and 5 warm starts: wall and CPU milliseconds. */
+export async function startRows(root: string, dir: string) {
+  const cold: [number, number][] = [];
+  for (let i = 0; i < STARTS; i++) cold.push(await timeStart(root, join(dir, `cold-${i}`)));
+  const warmDir = join(dir, "cold-0");
+  const warm: [number, number][] = [];
+  for (let i = 0; i < STARTS; i++) warm.push(await timeStart(root, warmDir));
+  const median = (runs: [number, number][], i: 0 | 1) => percentiles(runs.map((r) => r[i])).p50;
+  return {
+    coldMs: median(cold, 0),
+    coldCpuMs: median(cold, 1),
+    warmMs: median(warm, 0),
+    warmCpuMs: median(warm, 1),
+  };
+}
+
+async function run(label: string, args: string[], cwd: string, env: Record<string, string>) {
+  const out = await new Deno.Command(Deno.execPath(), {
+    args,
+    cwd,
+    env: { NO_COLOR: "1", DO_NOT_TRACK: "1", HUB_SKIP_PKG_DISCOVERY: "1", ...env },
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  if (out.code !== 0) {
+    const text = new TextDecoder().decode(out.stderr).slice(-2000);
+    throw new Error(`${label} exited with ${out.code}: ${text}`);
+  }
+}
+
+/** The service worker file named by the checkout's built extension manifest. */
+async function workerFile(root: string): Promise<string> {
+  const dist = join(root, "extension", "dist");
+  const manifest = JSON.parse(await Deno.readTextFile(join(dist, "manifest.json")));
+  return join(dist, manifest.background?.service_worker ?? "background.js");
+}
+
+/** Adapter of a freshly scaffolded and built plugin, and the worker bundle, in KB. */
+export async function sizeRows(root: string, dir: string) {
+  const work = join(dir, "scaffold");
+  const configDir = join(dir, "config-scaffold");
+  await Deno.mkdir(work, { recursive: true });
+  const env = { HUB_CONFIG_DIR: configDir, INIT_CWD: work, HUB_PORT: String(freePort()) };
+  const hubFlags = taskFlags(root, "hub", "main.ts");
+  await run(
+    "hub plugin create",
+    [
+      "run",
+      ...hubFlags,
+      join(root, "main.ts"),
+      "plugin",
+      "create",
+      "size-probe",
+      "--domain",
+      "app.example.com",
+    ],
+    root,
+    env,
+  );
+  const pluginDir = join(work, "size-probe");
+  const cliFlags = taskFlags(root, "hub-plugin", "plugin_cli/main.ts");
+  await run(
+    "hub-plugin build",
+    [
+      "run",
+      ...cliFlags,
+      join(root, "plugin_cli", "main.ts"),
+      "build",
+      "--dir",
+      pluginDir,
+    ],
+    root,
+    env,
+  );
+  const kb = async (file: string) => (await Deno.stat(file)).size / 1024;
+  return {
+    adapterKb: await kb(join(pluginDir, "dist", "adapter.iife.js")),
+    workerKb: await kb(await workerFile(root)),
+  };
+}
