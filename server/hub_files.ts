@@ -1,7 +1,11 @@
 /**
- * The files a running hub follows: config.json and auth.json as live files (re-read when they
- * change; a broken or deleted one keeps the last good value, so the secret never goes back to
- * "none"), and the store that writes config.json under its lock.
+ * The files a running hub follows: config.json and auth.json as live files (a broken or deleted
+ * one keeps the last good value, so the secret never goes back to "none"), and the store that
+ * writes config.json under its lock. A request costs no file system call: one native watcher over
+ * the two folders tells the live files when to look again, and without events they look at most
+ * every LIVE_FILE_MAX_AGE_MS (100 ms). The hub's own writes call `refresh()` and apply at once; a
+ * credential that does not match, and the `/auth/challenge` proof, use `freshSecret()`, so a new
+ * secret is accepted at once while the old one is refused within that bound.
  */
 import type { HubPaths } from "../core/config/paths.ts";
 import {
@@ -11,21 +15,60 @@ import {
 } from "../core/config/config_store.ts";
 import type { HubConfig } from "../core/config/schema.ts";
 import { parseSecret } from "../core/config/secret.ts";
-import { type LiveFile, liveFile } from "../core/config/live_file.ts";
+import {
+  LIVE_FILE_MAX_AGE_MS,
+  type LiveFile,
+  liveFile,
+  type LiveFileOptions,
+} from "../core/config/live_file.ts";
+import { watchFiles, type WatchFilesOptions } from "../core/config/watch_files.ts";
 import type { Logger } from "./log/logger.ts";
 
 export interface HubFiles {
   config: LiveFile<HubConfig>;
   secret: LiveFile<string>;
   store: ConfigStore;
+  /** The secret as auth.json is now (one `stat`): for a refused credential and the challenge. */
+  freshSecret(): string;
+  /** Stops watching (the hub's close). The files still answer, looking at the disk by time. */
+  close(): void;
+}
+
+export interface HubFilesOptions {
+  /** Native watching (tests inject a failing one). */
+  watchFs?: WatchFilesOptions["watchFs"];
+  live?: LiveFileOptions;
 }
 
 /** Reads config.json and auth.json now (throwing when one is missing or broken), then follows them. */
-export function openHubFiles(paths: HubPaths, logger: Logger): HubFiles {
+export function openHubFiles(
+  paths: HubPaths,
+  logger: Logger,
+  options: HubFilesOptions = {},
+): HubFiles {
   const onError = (m: string) => logger.error(m);
+  const maxAge = options.live?.maxAgeMs ?? LIVE_FILE_MAX_AGE_MS;
+  const config = liveFile(
+    paths.config,
+    (t) => parseConfigText(paths.config, t).config,
+    onError,
+    options.live,
+  );
+  const secret = liveFile(paths.auth, (t) => parseSecret(paths.auth, t), onError, options.live);
+  const watch = watchFiles(
+    [paths.config, paths.auth],
+    (path) => (path === paths.config ? config : secret).touched(),
+    {
+      watchFs: options.watchFs,
+      onError: (m) =>
+        logger.debug(`${m}; config.json and auth.json are looked at every ${maxAge} ms instead.`),
+    },
+  );
   return {
-    config: liveFile(paths.config, (t) => parseConfigText(paths.config, t).config, onError),
-    secret: liveFile(paths.auth, (t) => parseSecret(paths.auth, t), onError),
+    config,
+    secret,
     store: createConfigStore(paths.config, { onWarning: (m) => logger.warn(m) }),
+    freshSecret: secret.fresh,
+    close: watch.close,
   };
 }

@@ -5,9 +5,23 @@ import { createInProcessHub } from "../tests/helpers/in_process_hub.ts";
 async function withHub(fn: (ctx: Awaited<ReturnType<typeof makeHub>>) => Promise<void>) {
   const dir = await Deno.makeTempDir({ prefix: "hub-core-" });
   try {
-    await fn(await makeHub(dir));
+    const ctx = await makeHub(dir);
+    try {
+      await fn(ctx);
+    } finally {
+      await ctx.hub.close();
+    }
   } finally {
     await Deno.remove(dir, { recursive: true });
+  }
+}
+
+/** Polls `check` until it holds: the hub sees a file change within 100 ms, 5 s is a slow machine. */
+async function eventually(check: () => boolean | Promise<boolean>, what: string) {
+  const deadline = performance.now() + 5_000;
+  while (!(await check())) {
+    if (performance.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 10));
   }
 }
 
@@ -24,13 +38,24 @@ async function makeHub(dir: string) {
   return { paths, hub, secret, call };
 }
 
-Deno.test("a rotated auth.json takes effect at once: new secret in, old secret out", async () => {
+Deno.test("a rotated auth.json takes effect: the new secret at once, the old one refused promptly", async () => {
   await withHub(async ({ paths, secret, call }) => {
     assertEquals((await call("/ws-info", secret)).status, 200);
     const next = generateSecret();
     await writeSecret(paths.auth, next);
-    assertEquals((await call("/ws-info", secret)).status, 401);
+    const status = async (token: string) => {
+      const res = await call("/ws-info", token);
+      await res.body?.cancel();
+      return res.status;
+    };
+    await eventually(async () => (await status(secret)) === 401, "the old secret to be refused");
     assertEquals(await (await call("/ws-info", next)).json(), { wsUrl: "ws://127.0.0.1:9999/ws" });
+
+    // A refused credential looks at auth.json once more, so the new secret never waits.
+    const third = generateSecret();
+    await writeSecret(paths.auth, third);
+    assertEquals(await status(third), 200);
+    assertEquals(await status(next), 401);
   });
 });
 
@@ -51,8 +76,9 @@ Deno.test("the hub follows config.json edits and keeps the last good config on a
   await withHub(async ({ paths, hub, secret, call }) => {
     const config = JSON.parse(await Deno.readTextFile(paths.config));
     await Deno.writeTextFile(paths.config, JSON.stringify({ ...config, telemetry: false }));
-    assertEquals(hub.config().telemetry, false);
+    await eventually(() => hub.config().telemetry === false, "the edit to be seen");
     await Deno.writeTextFile(paths.config, "{ broken");
+    await new Promise((r) => setTimeout(r, 150)); // past the bound: the broken edit was looked at
     assertEquals(hub.config().telemetry, false);
     const reload = await call("/reload", secret, "POST");
     assertEquals([reload.status, (await reload.json()).error.code], [500, "RELOAD_FAILED"]);

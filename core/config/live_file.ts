@@ -1,8 +1,11 @@
 /**
- * A parsed file that follows its changes on disk. `get()` costs one `stat`; the file is read and
- * parsed again only when its identity, size or modification time changed. A change that does not
- * parse is reported once and the last good value stays in force, so a half-edited or deleted file
- * never leaves the hub without a config or, worse, without its secret.
+ * A parsed file that follows its changes on disk without a file system call per access. `get()`
+ * answers from memory and looks at the file again (one `stat`; a read and parse only when the
+ * file's identity, size or modification time changed) when a watcher said the file changed
+ * (`touched()`, see watch_files.ts) or when its last look is older than `maxAgeMs`, so an edit is
+ * seen within that bound even where native watching fails. A change that does not parse is reported
+ * once and the last good value stays in force, so a half-edited or deleted file never leaves the
+ * hub without a config or, worse, without its secret.
  */
 export interface LiveFile<T> {
   /** The current value (re-read if the file changed). Never throws. */
@@ -11,15 +14,40 @@ export interface LiveFile<T> {
   refresh(): T;
 }
 
+/** A live file with the two doors its owner uses: the watcher's signal and a look right now. */
+export interface FollowedFile<T> extends LiveFile<T> {
+  /** The value as the file is now: looks at it at once (one `stat`, a read if it changed). */
+  fresh(): T;
+  /** The file may have changed (a watcher's event): the next `get()` looks at it. */
+  touched(): void;
+}
+
+/** The longest `get()` answers from memory without looking at the file, when no event came. */
+export const LIVE_FILE_MAX_AGE_MS = 100;
+
+export interface LiveFileOptions {
+  maxAgeMs?: number;
+  /** Milliseconds, monotonic (default `performance.now`). */
+  clock?: () => number;
+}
+
+const MISSING = "missing";
+
 /** Reads and parses `path` now (throwing if it is missing or invalid), then follows it. */
 export function liveFile<T>(
   path: string,
   parse: (text: string) => T,
   onError: (message: string) => void,
-): LiveFile<T> {
+  options: LiveFileOptions = {},
+): FollowedFile<T> {
+  const maxAgeMs = options.maxAgeMs ?? LIVE_FILE_MAX_AGE_MS;
+  const clock = options.clock ?? (() => performance.now());
   let value: T;
   let seen: string | undefined;
-  let reported: string | undefined;
+  /** The stamp of the last version that failed (reported once, not read again). */
+  let failed: string | undefined;
+  let checkedAt = 0;
+  let stale = false;
 
   function load(): T {
     const stamp = fingerprint(path);
@@ -27,25 +55,39 @@ export function liveFile<T>(
     const next = parse(Deno.readTextFileSync(path));
     value = next;
     seen = stamp;
-    reported = undefined;
+    failed = undefined;
+    checkedAt = clock();
+    stale = false;
     return next;
+  }
+
+  /**
+   * One `stat`; a read when the stamp changed, or always after an event (`force`): a rewrite of
+   * the same size within one tick of the file system's clock keeps its stamp.
+   */
+  function look(force = false): T {
+    stale = false;
+    checkedAt = clock();
+    const stamp = fingerprint(path);
+    const key = stamp ?? MISSING;
+    if (!force && (stamp === seen || key === failed)) return value;
+    try {
+      return load();
+    } catch (error) {
+      if (key !== failed) {
+        failed = key;
+        onError(`Keeping the previous contents of ${path}: ${(error as Error).message}`);
+      }
+      return value;
+    }
   }
 
   value = load();
   return {
-    get() {
-      const stamp = fingerprint(path);
-      if (stamp === seen) return value;
-      try {
-        return load();
-      } catch (error) {
-        const key = stamp ?? "missing";
-        if (reported !== key) {
-          reported = key;
-          onError(`Keeping the previous contents of ${path}: ${(error as Error).message}`);
-        }
-        return value;
-      }
+    get: () => (stale ? look(true) : clock() - checkedAt >= maxAgeMs ? look() : value),
+    fresh: () => look(),
+    touched() {
+      stale = true;
     },
     refresh: load,
   };

@@ -1,31 +1,112 @@
 import { assertEquals, assertThrows } from "../../tests/helpers/assert.ts";
 import { liveFile } from "./live_file.ts";
 
-Deno.test("liveFile follows changes, keeps the last good value on bad or missing files", async () => {
+async function withFile(fn: (path: string) => void | Promise<void>) {
   const dir = await Deno.makeTempDir();
   try {
     const path = `${dir}/value.json`;
     Deno.writeTextFileSync(path, '{"v": 1}');
-    const errors: string[] = [];
-    const file = liveFile(path, (t) => JSON.parse(t).v as number, (m) => errors.push(m));
-    assertEquals(file.get(), 1);
-    Deno.writeTextFileSync(path, '{"v": 22}');
-    assertEquals(file.get(), 22);
-    Deno.writeTextFileSync(path, '{"v": ');
-    assertEquals(file.get(), 22);
-    assertEquals(file.get(), 22);
-    assertEquals(errors.length, 1, "a bad change is reported once");
-    Deno.removeSync(path);
-    assertEquals(file.get(), 22);
-    assertThrows(() => file.refresh(), /does not exist/);
-    Deno.writeTextFileSync(path, '{"v": 333}');
-    assertEquals(file.get(), 333);
-    assertEquals(file.refresh(), 333);
+    await fn(path);
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
+}
+
+/** A live file over `path` with a hand-moved clock, counting parses and errors. */
+function follow(path: string, maxAgeMs = 100) {
+  let now = 0;
+  let parses = 0;
+  const errors: string[] = [];
+  const parse = (t: string) => {
+    parses++;
+    return JSON.parse(t).v as number;
+  };
+  const file = liveFile(path, parse, (m) => errors.push(m), { maxAgeMs, clock: () => now });
+  return {
+    file,
+    errors,
+    parses: () => parses,
+    advance: (ms: number) => (now += ms),
+  };
+}
+
+Deno.test("liveFile follows changes, keeps the last good value on bad or missing files", async () => {
+  await withFile((path) => {
+    const { file, errors, advance } = follow(path);
+    assertEquals(file.get(), 1);
+    Deno.writeTextFileSync(path, '{"v": 22}');
+    advance(100);
+    assertEquals(file.get(), 22);
+    Deno.writeTextFileSync(path, '{"v": ');
+    advance(100);
+    assertEquals(file.get(), 22);
+    advance(100);
+    assertEquals(file.get(), 22);
+    assertEquals(errors.length, 1, "a bad change is reported once");
+    Deno.removeSync(path);
+    advance(100);
+    assertEquals(file.get(), 22);
+    assertEquals(errors.length, 2, "a removal is reported once");
+    assertThrows(() => file.refresh(), /does not exist/);
+    Deno.writeTextFileSync(path, '{"v": 333}');
+    advance(100);
+    assertEquals(file.get(), 333);
+    assertEquals(file.refresh(), 333);
+  });
 });
 
-Deno.test("liveFile throws at creation when the file is missing or invalid", () => {
+Deno.test("liveFile answers from memory until its bound, then looks once", async () => {
+  await withFile((path) => {
+    const { file, advance, parses } = follow(path, 100);
+    Deno.writeTextFileSync(path, '{"v": 22}'); // another size: a new stamp whatever the clock
+    assertEquals(file.get(), 1, "no look before the bound");
+    advance(99);
+    assertEquals(file.get(), 1);
+    advance(1);
+    assertEquals(file.get(), 22, "looked at the bound");
+    assertEquals(parses(), 2);
+    advance(500);
+    assertEquals(file.get(), 22);
+    assertEquals(parses(), 2, "an unchanged file is not read again");
+  });
+});
+
+Deno.test("touched() makes the next get() look; fresh() looks at once", async () => {
+  await withFile((path) => {
+    const { file } = follow(path, 60_000);
+    Deno.writeTextFileSync(path, '{"v": 5}'); // same size, maybe the same mtime
+    assertEquals(file.get(), 1);
+    file.touched();
+    assertEquals(file.get(), 5);
+    Deno.writeTextFileSync(path, '{"v": 2}');
+    file.touched();
+    assertEquals(file.get(), 2, "after an event the file is read even when its stamp is the same");
+    Deno.writeTextFileSync(path, '{"v": 333}');
+    assertEquals(file.get(), 2);
+    assertEquals(file.fresh(), 333);
+    assertEquals(file.get(), 333);
+  });
+});
+
+Deno.test("a broken version is read once, not at every look", async () => {
+  await withFile((path) => {
+    const { file, errors, parses, advance } = follow(path);
+    Deno.writeTextFileSync(path, "{ a broken edit");
+    for (let i = 0; i < 5; i++) {
+      advance(100);
+      assertEquals(file.get(), 1);
+    }
+    assertEquals([parses(), errors.length], [2, 1]);
+    Deno.writeTextFileSync(path, '{"v": 4444}');
+    advance(100);
+    assertEquals(file.get(), 4444);
+  });
+});
+
+Deno.test("liveFile throws at creation when the file is missing or invalid", async () => {
   assertThrows(() => liveFile("/nonexistent/x.json", JSON.parse, () => {}), /does not exist/);
+  await withFile((path) => {
+    Deno.writeTextFileSync(path, "{");
+    assertThrows(() => liveFile(path, JSON.parse, () => {}), SyntaxError);
+  });
 });

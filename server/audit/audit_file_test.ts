@@ -252,3 +252,107 @@ Deno.test("a write failure is reported through onError and later entries still g
     assertEquals(await readText(path), "");
   });
 });
+
+/** A writer over `path` with a hand-moved clock and a 1 s check. */
+function clocked(path: string, maxBytes = 2000) {
+  let now = 0;
+  const errors: string[] = [];
+  const file = createAuditFile(path, {
+    maxBytes,
+    checkMs: 1000,
+    clock: () => now,
+    onError: (m) => errors.push(m),
+  });
+  return { file, errors, advance: (ms: number) => (now += ms) };
+}
+
+Deno.test("written() waits for the entries appended so far and keeps the file open", async () => {
+  await withDir(async (_dir, path) => {
+    const { file } = clocked(path);
+    file.append(entry(0));
+    file.append(entry(1));
+    await file.written();
+    assertEquals(await readEntries(path), [entry(0), entry(1)]);
+    await file.flush();
+  });
+});
+
+Deno.test("an audit.log removed by someone else is created again at the next check", async () => {
+  await withDir(async (_dir, path) => {
+    const { file, errors, advance } = clocked(path);
+    file.append(entry(0));
+    await file.written();
+    await Deno.remove(path);
+    advance(1000);
+    file.append(entry(1));
+    await file.written();
+    assertEquals(await readEntries(path), [entry(1)]);
+    if (Deno.build.os !== "windows") assertEquals((await Deno.stat(path)).mode! & 0o777, 0o600);
+    assertEquals(errors, []);
+    await file.flush();
+  });
+});
+
+Deno.test("an audit.log moved away is followed by a new one; the moved file keeps its lines", async () => {
+  await withDir(async (dir, path) => {
+    const { file, advance } = clocked(path);
+    file.append(entry(0));
+    await file.written();
+    await Deno.rename(path, join(dir, "audit.log.old"));
+    advance(999);
+    file.append(entry(1)); // before the check: still the open (moved) file
+    await file.written();
+    advance(1);
+    file.append(entry(2));
+    await file.written();
+    assertEquals(await readEntries(join(dir, "audit.log.old")), [entry(0), entry(1)]);
+    assertEquals(await readEntries(path), [entry(2)]);
+    await file.flush();
+  });
+});
+
+Deno.test("an audit.log truncated by someone else: its size is taken again, no early rotation", async () => {
+  await withDir(async (_dir, path) => {
+    const maxBytes = 2000;
+    const { file, advance } = clocked(path, maxBytes);
+    const big = { ...entry(0), tool: "y".repeat(1500) };
+    file.append(big);
+    await file.written();
+    await Deno.truncate(path, 0);
+    advance(1000);
+    file.append(entry(1)); // fits in the emptied file: no rotation
+    await file.written();
+    assertEquals(await readText(`${path}.1`), "");
+    assertEquals(await readEntries(path), [entry(1)]);
+    await file.flush();
+  });
+});
+
+Deno.test({
+  name: "an existing audit.log with a wider mode is made 0600; flush releases the descriptor",
+  ignore: Deno.build.os !== "linux",
+  fn: async () => {
+    await withDir(async (_dir, path) => {
+      await Deno.writeTextFile(path, "", { mode: 0o644 });
+      await Deno.chmod(path, 0o644);
+      const { file } = clocked(path);
+      file.append(entry(0));
+      await file.written();
+      assertEquals((await Deno.stat(path)).mode! & 0o777, 0o600);
+      const holders = () =>
+        [...Deno.readDirSync("/proc/self/fd")].filter((e) => {
+          try {
+            return Deno.readLinkSync(`/proc/self/fd/${e.name}`) === path;
+          } catch {
+            return false;
+          }
+        }).length;
+      assertEquals(holders(), 1, "the file stays open between entries");
+      await file.flush();
+      assertEquals(holders(), 0, "a flushed writer holds no descriptor");
+      file.append(entry(1));
+      await file.flush();
+      assertEquals(await readEntries(path), [entry(0), entry(1)]);
+    });
+  },
+});

@@ -40,6 +40,8 @@ export interface HandlerDeps {
   routes: Route[];
   /** The current secret; undefined disables auth (docs/http.md, "Guards"). */
   secret(): string | undefined;
+  /** The secret as its file is now (a look at the disk), tried when `secret()` refused a request. */
+  freshSecret?(): string | undefined;
   logger: Logger;
   clock?: () => number;
 }
@@ -65,7 +67,12 @@ export function createHandler(deps: HandlerDeps): Handler {
     const route = found?.route;
     const notUpgrade = route?.auth === "websocket" ? checkWebSocketUpgrade(req) : undefined;
     if (notUpgrade) return notUpgrade;
-    const auth = checkBearer(req, deps.secret(), route?.auth ?? "required");
+    const mode = route?.auth ?? "required";
+    const secret = deps.secret();
+    let auth = checkBearer(req, secret, mode);
+    // A secret rotated a moment ago is accepted at once, before the watcher has said so.
+    const fresh = auth.response && deps.freshSecret?.();
+    if (fresh && fresh !== secret) auth = checkBearer(req, fresh, mode);
     if (auth.response) return auth.response;
     if (!route) {
       if (samePath.length === 0) {

@@ -163,6 +163,31 @@ Deno.test("matchPath compares paths without parameters exactly", () => {
   assertEquals(matchPath("/mcp/gateway", "/mcp"), undefined);
 });
 
+Deno.test("a refused credential is tried once more against the secret as its file is now", async () => {
+  const rotated = "d".repeat(64);
+  let looks = 0;
+  const h = createHandler({
+    routes,
+    secret: () => SECRET,
+    freshSecret: () => {
+      looks++;
+      return rotated;
+    },
+    logger: silentLogger,
+  });
+  const req = (token: string) =>
+    h(
+      new Request("http://127.0.0.1:9515/closed", {
+        headers: { host: "127.0.0.1", authorization: `Bearer ${token}` },
+      }),
+    );
+  assertEquals((await req(SECRET)).status, 200);
+  assertEquals(looks, 0, "an accepted credential costs no look");
+  assertEquals((await req(rotated)).status, 200, "a secret rotated a moment ago is accepted");
+  assertEquals((await req("e".repeat(64))).status, 401);
+  assertEquals(looks, 2);
+});
+
 Deno.test("a bad percent escape in a routed path answers 404, not 500", async () => {
   const h = createHandler({
     routes: [{

@@ -1,0 +1,151 @@
+import { join } from "node:path";
+import { assert, assertEquals, assertMatch } from "../../tests/helpers/assert.ts";
+import { type FsWatcher, watchFiles } from "./watch_files.ts";
+
+async function withDir(fn: (dir: string) => Promise<void>) {
+  const dir = await Deno.makeTempDir({ prefix: "hub_watch_files_" });
+  try {
+    await fn(dir);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+}
+
+async function until(check: () => boolean, what: string, timeoutMs = 5_000) {
+  const deadline = performance.now() + timeoutMs;
+  while (!check()) {
+    if (performance.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 5));
+  }
+}
+
+/** A watcher fed by hand: `push` delivers an event, `end` finishes the stream. */
+function fakeWatcher() {
+  const pending: Deno.FsEvent[] = [];
+  let wake: (() => void) | undefined;
+  let ended = false;
+  let closed = false;
+  const watcher: FsWatcher = {
+    close: () => {
+      closed = true;
+      ended = true;
+      wake?.();
+    },
+    async *[Symbol.asyncIterator]() {
+      while (true) {
+        while (pending.length > 0) yield pending.shift()!;
+        if (ended) return;
+        await new Promise<void>((r) => (wake = r));
+      }
+    },
+  };
+  return {
+    watcher,
+    push(event: Deno.FsEvent) {
+      pending.push(event);
+      wake?.();
+    },
+    end() {
+      ended = true;
+      wake?.();
+    },
+    closed: () => closed,
+  };
+}
+
+Deno.test("files replaced by rename, written in place, removed and re-created are reported", async () => {
+  await withDir(async (dir) => {
+    await Deno.mkdir(join(dir, "extension"));
+    const config = join(dir, "config.json");
+    const auth = join(dir, "extension", "auth.json");
+    await Deno.writeTextFile(config, "{}");
+    await Deno.writeTextFile(auth, "{}");
+    const seen: string[] = [];
+    const watch = watchFiles([config, auth], (p) => seen.push(p));
+    const replace = async (text: string) => {
+      const temp = join(dir, ".config.json.1.tmp");
+      await Deno.writeTextFile(temp, text);
+      await Deno.rename(temp, config);
+    };
+    const seenAfter = async (what: string, change: () => Promise<void>, path: string) => {
+      seen.length = 0;
+      await change();
+      await until(() => seen.includes(path), what);
+    };
+    try {
+      assert(watch.active());
+      await seenAfter("a rename", () => replace('{"port": 1}'), config);
+      await seenAfter("a second rename (the watch was set up again)", () => replace("{}"), config);
+      await seenAfter("an in-place write", () => Deno.writeTextFile(auth, '{"a":1}'), auth);
+      await seenAfter("a removal", () => Deno.remove(auth), auth);
+      await seenAfter("a re-creation", () => Deno.writeTextFile(auth, "{}"), auth);
+      await seenAfter("a write after it", () => Deno.writeTextFile(auth, '{"b":2}'), auth);
+      await new Promise((r) => setTimeout(r, 100)); // the write's last events
+      seen.length = 0;
+      for (let i = 0; i < 5; i++) await Deno.writeTextFile(join(dir, "audit.log"), "x\n");
+      await new Promise((r) => setTimeout(r, 50));
+      assertEquals(seen, [], "other files in the folder are not watched");
+      assert(watch.active());
+    } finally {
+      watch.close();
+    }
+    assertEquals(watch.active(), false);
+  });
+});
+
+Deno.test("an event without paths counts for every file; a replacing event watches anew", async () => {
+  const fakes: ReturnType<typeof fakeWatcher>[] = [];
+  const seen: string[] = [];
+  const watch = watchFiles(
+    ["/nonexistent/d/a.json", "/nonexistent/d/e/b.json"],
+    (p) => seen.push(p),
+    {
+      watchFs: (targets) => {
+        // Missing files are watched through their folders.
+        assertEquals(targets, ["/nonexistent/d", "/nonexistent/d/e"]);
+        fakes.push(fakeWatcher());
+        return fakes.at(-1)!.watcher;
+      },
+    },
+  );
+  fakes[0].push({ kind: "modify", paths: ["/nonexistent/d/other.json"] });
+  fakes[0].push({ kind: "modify", paths: ["/nonexistent/d/e/b.json"] });
+  fakes[0].push({ kind: "other", paths: [] });
+  await until(() => fakes.length === 2, "a new watch after the overflow");
+  const [a, b] = ["/nonexistent/d/a.json", "/nonexistent/d/e/b.json"];
+  // b's change, then the overflow (every file), then every file again for the gap between watches.
+  assertEquals(seen, [b, a, b, a, b]);
+  assert(fakes[0].closed(), "the old watch is closed");
+  seen.length = 0;
+  fakes[1].push({ kind: "modify", paths: ["/nonexistent/d/a.json"] });
+  await until(() => seen.length === 1, "a change through the new watch");
+  assertEquals(fakes.length, 2, "a modification does not set the watch up again");
+  watch.close();
+  assert(fakes[1].closed());
+  assertEquals(watch.active(), false);
+});
+
+Deno.test("a watcher that cannot start or that stops is reported and inactive", async () => {
+  const errors: string[] = [];
+  const failing = watchFiles(["/d/a.json"], () => {}, {
+    watchFs: () => {
+      throw new Error("Too many open files (os error 24)");
+    },
+    onError: (m) => errors.push(m),
+  });
+  assertEquals(failing.active(), false);
+  assertMatch(errors[0], /^Cannot watch \/d: Too many open files/);
+  failing.close();
+
+  const fake = fakeWatcher();
+  const stopping = watchFiles(["/d/a.json"], () => {}, {
+    watchFs: () => fake.watcher,
+    onError: (m) => errors.push(m),
+  });
+  assert(stopping.active());
+  fake.end();
+  await until(() => !stopping.active(), "the end of the stream");
+  assertMatch(errors[1], /^Watching \/d stopped/);
+  stopping.close();
+  assertEquals(errors.length, 2, "close() after the end reports nothing");
+});
