@@ -54,14 +54,16 @@ async function auditCount(f: Fixture): Promise<number> {
 
 Deno.test("a POST stream starts with a priming event: an id, retry, and no data", async () => {
   await withFixture(demoFixture("auto"), async (f) => {
+    const tool = slowTool(f); // a call that is not answered at once gets a stream
     const session = await RawMcpSession.open(`${f.url}/mcp`, f.secret);
     const { id, sse, priming } = await startCall(session);
     assertEquals(priming.data, "");
     assertEquals(priming.retry, RETRY_MS);
+    tool.release("slow");
     const rest = messagesOf(await sse.rest());
     assertEquals(rest.length, 1);
     assertEquals(rest[0].id, id);
-    assertEquals(rest[0].result.structuredContent, { echo: { text: "slow" } });
+    assertEquals(rest[0].result.structuredContent, { said: "slow" });
     await session.close();
   });
 });
@@ -248,7 +250,9 @@ Deno.test("Last-Event-ID from another session, made up or oversized is refused w
   await withFixture(demoFixture("auto"), async (f) => {
     const a = await RawMcpSession.open(`${f.url}/mcp`, f.secret, "a");
     const b = await RawMcpSession.open(`${f.url}/mcp`, f.secret, "b");
+    const tool = slowTool(f);
     const { sse, priming } = await startCall(a);
+    tool.release("done");
     await sse.rest();
 
     for (const lastEventId of [priming.id, "made-up", "x.1._GET_stream", "e".repeat(5_000)]) {
@@ -279,5 +283,24 @@ Deno.test("the SDK client still works with the hub's priming events (list, call,
     } finally {
       await client.close();
     }
+  });
+});
+
+Deno.test("a call answered at once is one JSON body; tools/list and ping too", async () => {
+  await withFixture(demoFixture("auto"), async (f) => {
+    const session = await RawMcpSession.open(`${f.url}/mcp`, f.secret);
+    for (
+      const [method, params] of [
+        ["tools/call", { name: "demo__echo", arguments: { text: "now" } }],
+        ["tools/list", {}],
+        ["ping", undefined],
+      ] as const
+    ) {
+      const res = await session.post({ jsonrpc: "2.0", id: method, method, params });
+      assertEquals(res.headers.get("content-type"), "application/json", method);
+      const body = await res.json();
+      assertEquals([body.id, "result" in body], [method, true], method);
+    }
+    await session.close();
   });
 });

@@ -50,6 +50,8 @@ interface StoredEvent {
 interface StreamRecord {
   /** Ids of the responses stored for this stream. */
   responses: Set<string>;
+  /** Sequence numbers of this stream's events still kept (so forgetting a stream is O(its events)). */
+  seqs: Set<number>;
   /** The request ids of the batch this stream answers; undefined for a single request. */
   batch?: Set<string>;
 }
@@ -140,25 +142,31 @@ export class SessionEventStore implements EventStore {
   }
 
   storeEvent(streamId: StreamId, message: JSONRPCMessage): Promise<EventId> {
+    return Promise.resolve(this.store(streamId, message));
+  }
+
+  /** Keeps `message` and returns its event id; `json` is its serialized form when known. */
+  store(streamId: StreamId, message: JSONRPCMessage, json?: string): EventId {
     const seq = ++this.#seq;
     const id = `${this.#salt}.${seq}.${streamId}`;
-    if (this.#closed) return Promise.resolve(id);
+    if (this.#closed) return id;
     const record = this.#stream(streamId);
-    let bytes = JSON.stringify(message).length;
+    let bytes = json?.length ?? JSON.stringify(message).length;
     if (bytes > this.limits.maxBytes) {
-      if (!isResponse(message)) return Promise.resolve(id);
+      if (!isResponse(message)) return id;
       message = tooLargeToKeep(message, bytes);
       bytes = JSON.stringify(message).length;
     }
     this.#noteResponse(record, message);
     const queue = streamId === STANDALONE_STREAM ? this.#notices : this.#calls;
     queue.set(seq, { seq, id, streamId, message, bytes });
+    record.seqs.add(seq);
     this.#bytes += bytes;
     while (this.size > this.limits.maxEvents || this.#bytes > this.limits.maxBytes) {
       this.evictOne();
     }
     this.budget.add(bytes);
-    return Promise.resolve(id);
+    return id;
   }
 
   /** Where a resume from `eventId` starts; undefined for an id this session did not issue. */
@@ -203,6 +211,7 @@ export class SessionEventStore implements EventStore {
     const oldest = queue.values().next();
     if (oldest.done) return false;
     queue.delete(oldest.value.seq);
+    this.#streams.get(oldest.value.streamId)?.seqs.delete(oldest.value.seq);
     this.#bytes -= oldest.value.bytes;
     this.budget.remove(oldest.value.bytes);
     return true;
@@ -223,7 +232,7 @@ export class SessionEventStore implements EventStore {
   #stream(streamId: StreamId): StreamRecord {
     let record = this.#streams.get(streamId);
     if (record) return record;
-    record = { responses: new Set() };
+    record = { responses: new Set(), seqs: new Set() };
     this.#streams.set(streamId, record);
     if (this.#streams.size > this.limits.maxEvents) this.#forgetOldestStream();
     return record;
@@ -231,15 +240,15 @@ export class SessionEventStore implements EventStore {
 
   /** Drops the oldest stream record and whatever of its events is still kept. */
   #forgetOldestStream() {
-    const [oldest] = this.#streams.keys();
+    const [[oldest, record]] = this.#streams;
     this.#streams.delete(oldest);
-    for (const queue of [this.#notices, this.#calls]) {
-      for (const [seq, event] of queue) {
-        if (event.streamId !== oldest) continue;
-        queue.delete(seq);
-        this.#bytes -= event.bytes;
-        this.budget.remove(event.bytes);
-      }
+    const queue = oldest === STANDALONE_STREAM ? this.#notices : this.#calls;
+    for (const seq of record.seqs) {
+      const event = queue.get(seq);
+      if (!event) continue;
+      queue.delete(seq);
+      this.#bytes -= event.bytes;
+      this.budget.remove(event.bytes);
     }
   }
 

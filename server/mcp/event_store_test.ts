@@ -153,6 +153,18 @@ Deno.test("a stream whose events were all evicted can still be resumed (nothing 
   assertEquals(store.eventsAfter(point!), []);
 });
 
+Deno.test("past maxEvents streams the oldest stream is forgotten with exactly its events and bytes", async () => {
+  const stores = new EventStores({ maxEvents: 3, maxBytes: 10_000, maxTotalBytes: 20_000 });
+  const store = stores.open();
+  const first = await store.storeEvent("s0", {} as JSONRPCMessage);
+  await store.storeEvent("s0", result(0));
+  for (let s = 1; s <= 3; s++) await store.storeEvent(`s${s}`, result(s));
+  assertEquals(store.resumePoint(first), undefined, "s0 is forgotten");
+  assertEquals(store.size, 3, "s0 took its 2 events with it; the others stay");
+  const kept = [1, 2, 3].map((s) => JSON.stringify(result(s)).length).reduce((a, b) => a + b);
+  assertEquals([store.bytes, stores.bytes], [kept, kept]);
+});
+
 Deno.test("the default bounds: 1,000 events and 16 MiB per session, 64 MiB in all", () => {
   assertEquals(EVENT_STORE_LIMITS, {
     maxEvents: 1_000,

@@ -48,36 +48,56 @@ export function createMcpServer(mode: McpMode, deps: McpServerDeps): Server {
     },
   );
 
-  server.setRequestHandler(ListToolsRequestSchema, () => ({
-    tools: mode === "full"
-      ? deps.catalog.list().map(({ name, description, inputSchema }) => ({
-        name,
-        description,
-        inputSchema: inputSchema as { type: "object" },
-      }))
-      : GATEWAY_TOOLS,
-  }));
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: mcpTools(mode, deps.catalog) }));
 
   server.fallbackRequestHandler = async (request, extra) => {
     if (request.method !== "tools/call") {
       throw new McpError(ErrorCode.MethodNotFound, "Method not found");
     }
-    const { name, args, progressToken } = callParams(request.params);
+    const params = callParams(request.params);
+    const { progressToken } = params;
     const onProgress = progressToken === undefined
       ? undefined
-      : (p: { progress: number; total?: number; message?: string }) =>
+      : (p: Progress) =>
         void extra.sendNotification({
           method: "notifications/progress",
           params: { progressToken, ...p },
         }).catch(() => {});
-    const call = (name: string, args: unknown) =>
-      deps.pipeline.call({ name, args, onProgress, signal: extra.signal }).then(outcomeResult);
-    if (mode === "full") return await call(name, args);
-    return await callGateway(name, args, deps.catalog, call);
+    return await runToolCall(mode, deps, params, onProgress, extra.signal);
   };
 
   shortParamErrors(server);
   return server;
+}
+
+/** The `tools` of a `tools/list` result. */
+export function mcpTools(mode: McpMode, catalog: Catalog) {
+  if (mode === "gateway") return GATEWAY_TOOLS;
+  return catalog.list().map(({ name, description, inputSchema }) => ({
+    name,
+    description,
+    inputSchema: inputSchema as { type: "object" },
+  }));
+}
+
+export interface Progress {
+  progress: number;
+  total?: number;
+  message?: string;
+}
+
+/** Runs a checked `tools/call` (by name in full mode, `hub_list_tools`/`hub_call` in gateway mode). */
+export async function runToolCall(
+  mode: McpMode,
+  deps: McpServerDeps,
+  { name, args }: CallParams,
+  onProgress: ((p: Progress) => void) | undefined,
+  signal: AbortSignal,
+): Promise<CallToolResult> {
+  const call = (name: string, args: unknown) =>
+    deps.pipeline.call({ name, args, onProgress, signal }).then(outcomeResult);
+  if (mode === "full") return await call(name, args);
+  return await callGateway(name, args, deps.catalog, call);
 }
 
 type RequestHandler = (request: unknown, extra: unknown) => Promise<unknown>;
@@ -109,7 +129,7 @@ function shortParamErrors(server: Server): void {
   }
 }
 
-interface CallParams {
+export interface CallParams {
   name: string;
   args: Record<string, unknown>;
   progressToken?: string | number;
@@ -127,7 +147,7 @@ function invalidParams(message: string): McpError {
 }
 
 /** The params of `tools/call`, checked; a malformed one throws -32602 with a short message. */
-function callParams(params: unknown): CallParams {
+export function callParams(params: unknown): CallParams {
   const usage = 'send {"name": "<tool>", "arguments": {...}}';
   if (!isPlainObject(params)) {
     throw invalidParams(`tools/call params must be a JSON object: ${usage}.`);

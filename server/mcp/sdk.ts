@@ -20,6 +20,7 @@ export {
   isJSONRPCRequest,
   ListToolsRequestSchema,
   McpError,
+  SUPPORTED_PROTOCOL_VERSIONS,
 } from "@modelcontextprotocol/sdk/types.js";
 // @ts-types="@modelcontextprotocol/sdk/types"
 export type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";

@@ -1,9 +1,10 @@
 /**
  * MCP sessions of `/mcp` and `/mcp/gateway` over Streamable HTTP: an `initialize` without a session
  * id creates a session (at most 5 per minute), later requests carry `mcp-session-id`, DELETE
- * closes it. Each session has its own server object and transport from the official SDK, and its
- * own event store: SSE streams start with a priming event (an id and a `retry` field), and a
- * client whose stream dropped resumes it with `GET` and `Last-Event-ID`.
+ * closes it. Each session has its own server object and transport from the official SDK, its
+ * own event store (SSE streams start with a priming event, an id and a `retry` field, and a client
+ * whose stream dropped resumes it with `GET` and `Last-Event-ID`), and its front (`front.ts`),
+ * which answers `tools/call`, `tools/list` and `ping` itself; the SDK answers everything else.
  */
 import {
   isInitializeRequest,
@@ -25,6 +26,8 @@ import type { PluginLogEntry } from "../../protocol/events.ts";
 import type { Logger } from "../log/logger.ts";
 import { createMcpServer, type McpMode, type McpServerDeps } from "./mcp_server.ts";
 import { MAX_MESSAGE_BYTES as MAX_MCP_BODY_BYTES } from "../../protocol/limits.ts";
+import { McpFront } from "./front.ts";
+import { ToolListCache } from "./tool_list_cache.ts";
 
 interface Session {
   mode: McpMode;
@@ -35,6 +38,8 @@ interface Session {
   /** Open event streams (GET): a client listening for notifications is connected. */
   streams: number;
   events: SessionEventStore;
+  /** Answers `tools/call`, `tools/list` and `ping` without the SDK (front.ts). */
+  front: McpFront;
 }
 
 /** A session with no open stream and no request for this long is closed. */
@@ -130,6 +135,7 @@ interface SessionTable {
   clock: () => number;
   eventStores: EventStores;
   limiter: RateLimiter;
+  lists: ToolListCache;
   options: McpSessionsOptions;
 }
 
@@ -142,6 +148,7 @@ export function createMcpSessions(options: McpSessionsOptions): McpSessions {
       { ...RATE_LIMITS.mcpSession, limit: options.sessionLimit ?? RATE_LIMITS.mcpSession.limit },
       options.clock,
     ),
+    lists: new ToolListCache(),
     options,
   };
   const { sessions, clock } = table;
@@ -226,6 +233,11 @@ async function serve(table: SessionTable, session: Session, req: Request): Promi
   const parsedBody = req.method === "POST"
     ? await readJsonBody(req, MAX_MCP_BODY_BYTES)
     : undefined;
+  if (req.method === "POST") {
+    const answered = session.front.answer(req, parsedBody);
+    if (answered) return await answered;
+    session.front.noteCancels(parsedBody);
+  }
   if (Array.isArray(parsedBody)) {
     session.events.noteBatch(parsedBody.filter((m) => isJSONRPCRequest(m)).map((m) => m.id));
   }
@@ -243,7 +255,8 @@ function resume(
   const point = session.events.resumePoint(lastEventId);
   if (!point) return rpcError(400, -32000, unknownEventIdMessage(eventStores.limits));
   if (point.finished) return tracked(session, replayFinished(session, point, req));
-  return undefined;
+  const resumed = session.front.resume(point, req);
+  return resumed && tracked(session, resumed);
 }
 
 /** An `initialize` without a session id: opens a session (within the rate limit). */
@@ -290,7 +303,7 @@ function refuseCreate(limiter: RateLimiter, body: unknown): Response | undefined
 
 /** The SDK transport of a new session; it enters the table once the SDK gives it an id. */
 function openTransport(
-  { sessions, clock, options }: SessionTable,
+  { sessions, clock, lists, options }: SessionTable,
   mode: McpMode,
   server: Server,
   events: SessionEventStore,
@@ -300,7 +313,15 @@ function openTransport(
     eventStore: events,
     retryInterval: RETRY_MS,
     onsessioninitialized: (id) => {
-      sessions.set(id, { mode, server, transport, lastSeen: clock(), streams: 0, events });
+      const front = new McpFront({
+        ...options,
+        mode,
+        sessionId: id,
+        events,
+        lists,
+        retryMs: RETRY_MS,
+      });
+      sessions.set(id, { mode, server, transport, lastSeen: clock(), streams: 0, events, front });
       options.logger.info(`MCP session opened (${mode}); ${sessions.size} active`);
     },
     onsessionclosed: (id) => {
@@ -309,8 +330,10 @@ function openTransport(
     },
   });
   transport.onclose = () => {
+    const id = transport.sessionId;
+    if (id) sessions.get(id)?.front.close();
     events.close();
-    if (transport.sessionId) sessions.delete(transport.sessionId);
+    if (id) sessions.delete(id);
   };
   return transport;
 }

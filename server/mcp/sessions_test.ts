@@ -108,7 +108,8 @@ Deno.test("sessions: only an initialize creates one; other requests without an i
   const id = await open(sessions);
   const listed = await sessions.handle(post("full", LIST, id), "full");
   assertEquals(listed.status, 200);
-  const [reply] = sseMessages(await listed.text());
+  assertEquals(listed.headers.get("content-type"), "application/json");
+  const reply = await listed.json();
   assertEquals((reply.result as { tools: { name: string }[] }).tools.map((t) => t.name), [
     "demo__echo",
   ]);
