@@ -8,7 +8,7 @@ import { SDK_VERSION } from "../protocol/version.ts";
 import { writeFileAtomic } from "../core/config/atomic_write.ts";
 import { CliError } from "../core/cli_error.ts";
 import type { PluginDescription } from "../sdk/describe.ts";
-import { bundle, SDK_ADAPTER_RUNTIME } from "./bundle.ts";
+import { bundle, SDK_ADAPTER_RUNTIME, SDK_ZOD } from "./bundle.ts";
 import { describeProject } from "./describe.ts";
 import { loadProject, type PluginProject } from "./project.ts";
 import { checkSdkDeclarations, readSdkDeclarations } from "./sdk_range.ts";
@@ -65,6 +65,8 @@ export async function buildPlugin(dir: string): Promise<BuildResult> {
   const adapter = await bundle(
     project.dir,
     [
+      // zod's jitless switch comes first: it must be set before the plugin makes any schema.
+      `import ${JSON.stringify(SDK_ZOD)};`,
       `import * as entry from ${JSON.stringify(project.entry)};`,
       `import { registerAdapter } from ${JSON.stringify(SDK_ADAPTER_RUNTIME)};`,
       `registerAdapter(entry.default, ${JSON.stringify(meta)});`,

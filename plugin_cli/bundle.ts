@@ -6,12 +6,16 @@
  */
 import * as esbuild from "esbuild";
 import { fileURLToPath } from "node:url";
+import { isAbsolute, relative, sep } from "node:path";
 import { CliError } from "../core/cli_error.ts";
+import { namespaceZodImports } from "./zod_import.ts";
 
 const SDK_DIR = fileURLToPath(new URL("../sdk/", import.meta.url));
 export const SDK_ENTRY = `${SDK_DIR}mod.ts`;
 export const SDK_ADAPTER_RUNTIME = `${SDK_DIR}_adapter.ts`;
 export const SDK_DESCRIBE = `${SDK_DIR}describe.ts`;
+/** The SDK's zod setup (jitless); an adapter entry imports it before the plugin. */
+export const SDK_ZOD = `${SDK_DIR}zod.ts`;
 
 const sdkResolver: esbuild.Plugin = {
   name: "hub-sdk",
@@ -28,6 +32,38 @@ const sdkResolver: esbuild.Plugin = {
     });
   },
 };
+
+const LOADERS: Record<string, esbuild.Loader> = {
+  ts: "ts",
+  mts: "ts",
+  cts: "ts",
+  tsx: "tsx",
+  js: "js",
+  mjs: "js",
+  cjs: "js",
+  jsx: "jsx",
+};
+
+/** The plugin's own source files (not its node_modules) import zod so that it tree-shakes. */
+function zodNamespace(pluginDir: string): esbuild.Plugin {
+  const own = (path: string) => {
+    const inside = relative(pluginDir, path);
+    return !inside.startsWith("..") && !isAbsolute(inside) &&
+      !inside.split(sep).includes("node_modules");
+  };
+  return {
+    name: "hub-zod-namespace",
+    setup(build) {
+      build.onLoad({ filter: /\.[cm]?[jt]sx?$/ }, async (args) => {
+        if (!own(args.path)) return undefined;
+        const source = await Deno.readTextFile(args.path);
+        const contents = namespaceZodImports(source);
+        if (contents === source) return undefined;
+        return { contents, loader: LOADERS[args.path.split(".").pop() ?? ""] ?? "ts" };
+      });
+    },
+  };
+}
 
 function formatMessages(messages: esbuild.Message[]): string {
   return messages.slice(0, 10).map((m) => {
@@ -57,7 +93,7 @@ export async function bundle(
       legalComments: "none",
       banner: banner ? { js: banner } : undefined,
       logLevel: "silent",
-      plugins: [sdkResolver],
+      plugins: [sdkResolver, zodNamespace(pluginDir)],
     });
     return result.outputFiles[0].text;
   } catch (error) {

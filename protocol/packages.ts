@@ -5,7 +5,7 @@
  * `plugin.updateFromRegistry`, `plugin.remove`, `plugin.removeBySpecifier`, `plugin.checkUpdates`
  * answer with these (docs/protocol.md), and `hub plugin … --json` prints the same shapes.
  */
-import { z } from "zod";
+import * as z from "zod";
 
 /** Most search results one answer carries. */
 export const MAX_SEARCH_RESULTS = 250;

@@ -3,7 +3,7 @@
  * person confirm each call in the side panel, `auto` runs it at once (docs/architecture.md,
  * "Permissions and reviews").
  */
-import { z } from "zod";
+import * as z from "zod";
 
 export const PERMISSIONS = ["off", "ask", "auto"] as const;
 export type Permission = typeof PERMISSIONS[number];

@@ -3,7 +3,7 @@
  * `package.json` (the plugin's manifest) and `dist/tools.json` (its tools as JSON Schemas).
  * Validation errors name the field and say what a valid value looks like.
  */
-import { z } from "zod";
+import * as z from "zod";
 import { matchPatternError } from "./match_pattern.ts";
 import { reservedKeyError } from "./safe_keys.ts";
 

@@ -1,5 +1,5 @@
 /** Reading a page and acting on its elements; each runs in the page through the DOM kit. */
-import { z } from "zod";
+import * as z from "zod";
 import { countSet, maxLengthField, selectorField, tabIdField } from "./fields.ts";
 import type { BrowserMethodSpec } from "./spec.ts";
 import {

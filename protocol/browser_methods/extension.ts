@@ -1,5 +1,5 @@
 /** The hub browser extension itself: its state, its own log, reloading it. */
-import { z } from "zod";
+import * as z from "zod";
 import type { BrowserMethodSpec } from "./spec.ts";
 
 export const EXTENSION_METHODS = {

@@ -1,5 +1,5 @@
 /** Input fields several browser methods share, with the descriptions agents read. */
-import { z } from "zod";
+import * as z from "zod";
 import { DEFAULT_MAX_CHARS, MAX_CHARS } from "../text_cap.ts";
 
 /** The optional `tabId` most methods take; omitted means the focused window's active tab. */

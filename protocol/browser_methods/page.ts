@@ -1,5 +1,5 @@
 /** What a page holds besides its DOM: console messages, cookies, and running a script. */
-import { z } from "zod";
+import * as z from "zod";
 import { tabIdField } from "./fields.ts";
 import type { BrowserMethodSpec } from "./spec.ts";
 

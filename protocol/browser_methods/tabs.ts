@@ -1,5 +1,5 @@
 /** Tabs and windows: listing, opening, navigating, closing, history and screenshots. */
-import { z } from "zod";
+import * as z from "zod";
 import { DEFAULT_MAX_BYTES, MAX_MAX_BYTES, type Shot } from "../screenshot.ts";
 import { tabIdField, waitForLoadField } from "./fields.ts";
 import type { BrowserMethodSpec } from "./spec.ts";
