@@ -3,7 +3,7 @@
  * schema. Receivers validate with these schemas; senders are typed by them. Field meanings are in
  * docs/protocol.md. Unknown fields are ignored on receipt, so either side may add fields later.
  */
-import { z } from "zod";
+import * as z from "zod";
 import {
   installResultSchema,
   packageProgressSchema,
@@ -119,6 +119,10 @@ export const SERVER_METHODS = {
   "tool.dispatch": {
     type: "request",
     params: z.object({
+      /**
+       * The call's invocation id (an `ask` call's confirmation id too): the extension shows the
+       * call under it from this dispatch to its own reply; `tool.progress` names it.
+       */
       dispatchId: z.string(),
       /** Name as clients call it: `<plugin>__<tool>` or a built-in name. */
       tool: z.string(),
@@ -136,6 +140,10 @@ export const SERVER_METHODS = {
     }),
     result: dispatchResultSchema,
   },
+  /**
+   * Only for a call the hub runs itself (a management tool): a call the extension runs starts
+   * with its `tool.dispatch`.
+   */
   "tool.invocationStart": {
     type: "notification",
     params: z.object({
@@ -145,6 +153,11 @@ export const SERVER_METHODS = {
       startedAt: z.number(),
     }),
   },
+  /**
+   * A call ended with an outcome the extension did not answer itself: refused before dispatch,
+   * run by the hub, timed out, cancelled, or failed in the hub after the extension's reply. A
+   * call that ends with the extension's reply to its `tool.dispatch` gets none.
+   */
   "tool.invocationEnd": {
     type: "notification",
     params: z.object({

@@ -104,8 +104,8 @@ export function parseFrame(frame: unknown): ParsedFrame {
 
 /**
  * Like `parseFrame`, but a JSON array (a JSON-RPC batch) gives one parsed message per element,
- * in order. The extension accepts batches from the hub, which sends some notifications batched
- * with the next message to save frames; the hub accepts no batches.
+ * in order. The extension accepts batches (earlier hubs batched a notification with the next
+ * message); the hub accepts none.
  */
 export function parseBatchFrame(frame: unknown): ParsedFrame[] {
   const value = parseJson(frame);

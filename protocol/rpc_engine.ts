@@ -69,9 +69,10 @@ export class RpcTransportError extends Error {
 
 /**
  * What a request answers instead of a result that would not fit in one frame (`bytes` long);
- * without one (or when it returns undefined) the request gets a JSON-RPC error.
+ * without one (or when it returns undefined) the request gets a JSON-RPC error. `params` are the
+ * request's, as received.
  */
-export type OversizeAnswer = (method: string, bytes: number) => unknown;
+export type OversizeAnswer = (method: string, bytes: number, params: unknown) => unknown;
 
 /** Replies must fit the receiver's frame limit, with room to spare. */
 export const MAX_REPLY_BYTES = MAX_FRAME_BYTES - 64 * 1024;
@@ -269,7 +270,7 @@ function createReplies({ oversize, maxReplyBytes: max, logger }: AnyOptions, pos
     // Serialized once; only a text that could be over the limit is measured in bytes.
     const bytes = text.length * 3 > maxReplyBytes ? utf8Length(text) : 0;
     if (bytes <= maxReplyBytes) return void post(response, text);
-    const instead = oversize?.(message.method, bytes);
+    const instead = oversize?.(message.method, bytes, message.params);
     if (instead !== undefined) return void post({ ...response, result: instead });
     const why = `The answer to ${message.method} is ${bytes} bytes; the limit is ${maxReplyBytes}.`;
     post(errorReply(message.id, RPC_ERRORS.INTERNAL_ERROR, why));

@@ -25,10 +25,18 @@ export interface Progress {
 export interface DispatchOptions {
   onProgress?: (progress: Progress) => void;
   signal?: AbortSignal;
+  /**
+   * Called when the extension answered with a well-formed result (`ok` is its outcome): from then
+   * on the extension knows how the call ended, without being told.
+   */
+  onReply?: (ok: boolean) => void;
 }
 
+/** A dispatch's params; `dispatchId` defaults to a fresh id (the pipeline passes the call's). */
+export type DispatchRequest = Omit<DispatchParams, "dispatchId"> & { dispatchId?: string };
+
 export interface Dispatcher {
-  dispatch(params: Omit<DispatchParams, "dispatchId">, options?: DispatchOptions): Promise<{
+  dispatch(params: DispatchRequest, options?: DispatchOptions): Promise<{
     value: unknown;
     tabId?: number;
   }>;
@@ -55,10 +63,10 @@ export function createDispatcher(link: ExtensionLink, options: DispatcherOptions
   const active = new Map<string, Active>();
 
   async function dispatch(
-    params: Omit<DispatchParams, "dispatchId">,
-    { onProgress, signal }: DispatchOptions = {},
+    params: DispatchRequest,
+    { onProgress, signal, onReply }: DispatchOptions = {},
   ) {
-    const dispatchId = crypto.randomUUID();
+    const dispatchId = params.dispatchId ?? crypto.randomUUID();
     const started = clock();
     const controller = new AbortController();
     let timer: ReturnType<typeof setTimeout> | undefined;
@@ -82,8 +90,12 @@ export function createDispatcher(link: ExtensionLink, options: DispatcherOptions
     arm();
     try {
       if (signal?.aborted) onAbort();
-      const raw = await link.request("tool.dispatch", { ...params, dispatchId }, controller.signal);
-      return toValue(params.tool, raw);
+      const sent = params.dispatchId === dispatchId ? params as DispatchParams : {
+        ...params,
+        dispatchId,
+      };
+      const raw = await link.request("tool.dispatch", sent, controller.signal);
+      return toValue(params.tool, raw, onReply);
     } finally {
       clearTimeout(timer);
       signal?.removeEventListener("abort", onAbort);
@@ -110,7 +122,11 @@ const capMessage = (message: string) =>
   capText(message, MAX_ERROR_MESSAGE_CHARS, "The error message was cut.").text;
 
 /** The extension's answer as a value, or the error it carries (tool errors keep their code). */
-function toValue(tool: string, raw: unknown): { value: unknown; tabId?: number } {
+function toValue(
+  tool: string,
+  raw: unknown,
+  onReply?: (ok: boolean) => void,
+): { value: unknown; tabId?: number } {
   const parsed = dispatchResultSchema.safeParse(raw);
   if (!parsed.success) {
     throw callError(
@@ -119,6 +135,7 @@ function toValue(tool: string, raw: unknown): { value: unknown; tabId?: number }
     );
   }
   const result = parsed.data;
+  onReply?.(result.ok);
   if (!result.ok) {
     // A message (a page's exception text, say) is cut so it cannot flood the agent or the audit
     // log.

@@ -78,6 +78,33 @@ Deno.test("a dispatch sends tool.dispatch with a fresh id and returns the value 
   assertEquals(dispatcher.active(), 0);
 });
 
+Deno.test("the caller's dispatch id is used; onReply hears the extension's well-formed answer", async () => {
+  const { dispatcher, sent } = setup();
+  const replies: boolean[] = [];
+  const onReply = (ok: boolean) => void replies.push(ok);
+  const ok = dispatcher.dispatch({ ...CALL, dispatchId: "call-1" }, { onReply });
+  await tick();
+  assertEquals(sent[0].params.dispatchId, "call-1");
+  sent[0].answer({ ok: true, value: 1 });
+  await ok;
+  const refused = dispatcher.dispatch(CALL, { onReply });
+  await tick();
+  sent[1].answer({
+    ok: false,
+    error: { code: "TAB_CLOSED", message: "gone", category: "unavailable", retryable: true },
+  });
+  await rejection(refused);
+  const malformed = dispatcher.dispatch(CALL, { onReply });
+  await tick();
+  sent[2].answer({ nonsense: true });
+  await rejection(malformed);
+  const lost = dispatcher.dispatch(CALL, { onReply });
+  await tick();
+  sent[3].fail(callError("EXTENSION_DISCONNECTED", "closed"));
+  await rejection(lost);
+  assertEquals(replies, [true, false], "malformed answers and lost links are not replies");
+});
+
 Deno.test("each progress report is passed on and restarts the timeout", async () => {
   const { dispatcher, sent } = setup({ timeoutMs: 150 });
   const reports: unknown[] = [];

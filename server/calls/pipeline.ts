@@ -76,21 +76,14 @@ export function createPipeline(pipelineDeps: PipelineDeps): Pipeline {
           ),
         };
       }
-      const id = crypto.randomUUID();
-      const started = deps.clock();
-      deps.link.notify("tool.invocationStart", {
-        invocationId: id,
-        tool: tool.name,
-        plugin: tool.group,
-        startedAt: started,
-      });
+      const call: Call = { id: crypto.randomUUID(), started: deps.clock() };
       try {
-        const outcome = await execute(deps, tool, request, id);
-        finish(deps, tool, id, started);
+        const outcome = await execute(deps, tool, request, call);
+        finish(deps, tool, call);
         return outcome;
       } catch (thrown) {
         const error = toCallError(thrown);
-        finish(deps, tool, id, started, error.payload);
+        finish(deps, tool, call, error.payload);
         return { ok: false, error };
       }
     },
@@ -99,6 +92,16 @@ export function createPipeline(pipelineDeps: PipelineDeps): Pipeline {
 
 /** The pipeline's deps with the clock settled. */
 type Deps = PipelineDeps & { clock: () => number };
+/**
+ * One call of a found tool. `id` is its invocation id: the confirmation's id for an `ask` tool
+ * and the `dispatchId` of its `tool.dispatch`, so the extension sees one call under one id.
+ */
+interface Call {
+  id: string;
+  started: number;
+  /** The extension answered the dispatch with this outcome (it knows how the call ended). */
+  replied?: boolean;
+}
 type Checked = Extract<CheckedArgs, { ok: true }>;
 type ToolOf<K extends CatalogTool["kind"]> = Extract<CatalogTool, { kind: K }>;
 
@@ -107,7 +110,7 @@ async function execute(
   deps: Deps,
   tool: CatalogTool,
   request: CallRequest,
-  id: string,
+  call: Call,
 ): Promise<CallOutcome> {
   // Cheap checks first: a refused tool costs no parsing, however large its arguments.
   const permission = refuseEarly(deps, tool);
@@ -124,7 +127,7 @@ async function execute(
       { errors: checked.errors },
     );
   }
-  if (permission === "ask") await confirm(deps, tool, id, args, request.signal);
+  if (permission === "ask") await confirm(deps, tool, call.id, args, request.signal);
   const release = deps.inFlight.acquire(tool.group);
   if (!release) {
     throw callError(
@@ -135,11 +138,22 @@ async function execute(
   }
   try {
     if (tool.kind === "hub") {
+      // The extension sees no dispatch for a tool the hub runs: it hears of the start here.
+      deps.link.notify("tool.invocationStart", {
+        invocationId: call.id,
+        tool: tool.name,
+        plugin: tool.group,
+        startedAt: call.started,
+      });
       return { ok: true, value: await tool.hub.run(checked.input, deps.management) };
     }
-    const options = { onProgress: request.onProgress, signal: request.signal };
-    if (tool.kind === "browser") return await runBrowserTool(deps, tool, checked, options);
-    return await runPluginTool(deps, tool, checked, options);
+    const options: DispatchOptions = {
+      onProgress: request.onProgress,
+      signal: request.signal,
+      onReply: (ok) => call.replied = ok,
+    };
+    if (tool.kind === "browser") return await runBrowserTool(deps, tool, checked, call.id, options);
+    return await runPluginTool(deps, tool, checked, call.id, options);
   } finally {
     release();
   }
@@ -181,9 +195,11 @@ async function runBrowserTool(
   deps: Deps,
   tool: ToolOf<"browser">,
   checked: Checked,
+  id: string,
   options: DispatchOptions,
 ): Promise<CallOutcome> {
   const { value } = await deps.dispatcher.dispatch({
+    dispatchId: id,
     tool: tool.name,
     kind: "browser",
     plugin: tool.group,
@@ -202,11 +218,13 @@ async function runPluginTool(
   deps: Deps,
   tool: ToolOf<"plugin">,
   checked: Checked,
+  id: string,
   options: DispatchOptions,
 ): Promise<CallOutcome> {
   if (!deps.link.isConnected()) throw notConnectedError();
   const instance = checkTabs(tool.plugin, deps.tabs.of(tool.plugin.name), checked);
   const { value } = await deps.dispatcher.dispatch({
+    dispatchId: id,
     tool: tool.name,
     kind: "plugin",
     plugin: tool.group,
@@ -219,23 +237,28 @@ async function runPluginTool(
   return { ok: true, value };
 }
 
-/** Audits the call and tells the extension it ended. */
-function finish(deps: Deps, tool: CatalogTool, id: string, started: number, error?: ErrorPayload) {
-  const durationMs = Math.max(0, Math.round(deps.clock() - started));
+/**
+ * Audits the call and tells the extension it ended, unless the extension's own answer to the
+ * dispatch already said so (the usual case: a call the extension ran ends with its reply).
+ */
+function finish(deps: Deps, tool: CatalogTool, call: Call, error?: ErrorPayload) {
+  const durationMs = Math.max(0, Math.round(deps.clock() - call.started));
+  const success = error === undefined;
   const entry: AuditEntry = {
-    timestamp: new Date(started).toISOString(),
+    timestamp: new Date(call.started).toISOString(),
     tool: tool.name,
     plugin: tool.group,
-    success: error === undefined,
+    success,
     durationMs,
   };
   if (error) entry.error = { code: error.code, message: error.message, category: error.category };
   deps.audit.record(entry);
+  if (call.replied === success) return;
   deps.link.notify("tool.invocationEnd", {
-    invocationId: id,
+    invocationId: call.id,
     tool: tool.name,
     plugin: tool.group,
-    success: error === undefined,
+    success,
     durationMs,
     ...(error ? { error } : {}),
   });

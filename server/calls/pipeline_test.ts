@@ -82,8 +82,9 @@ function setup(options: Options = {}) {
   const dispatcher: Dispatcher = {
     dispatch(params, dispatchOptions) {
       dispatched.push(params);
-      return options.dispatch?.(params, dispatchOptions) ??
-        Promise.resolve({ value: { echoed: params.input }, tabId: 7 });
+      if (options.dispatch) return options.dispatch(params, dispatchOptions);
+      dispatchOptions?.onReply?.(true); // as the real dispatcher does on the extension's answer
+      return Promise.resolve({ value: { echoed: params.input }, tabId: 7 });
     },
     progress() {},
     active: () => 0,
@@ -199,6 +200,8 @@ Deno.test("arguments that are not an object are INVALID_ARGUMENTS", async () => 
     assertEquals(error.message, "Arguments of demo__echo must be a JSON object.");
   }
   assertEquals(s.dispatched.length, 0);
+  // Refused before dispatch: the extension hears of each end, and of no start.
+  assertEquals(s.notes.map((n) => n.method), Array(3).fill("tool.invocationEnd"));
 });
 
 Deno.test("invalid arguments list the problems in the message and in details", async () => {
@@ -224,6 +227,7 @@ Deno.test("auto dispatches at once, with the plugin's settings and the base tool
   assertEquals(outcome, { ok: true, value: { echoed: { text: "hi" } } });
   assertEquals(s.asked.length, 0);
   assertEquals(s.dispatched, [{
+    dispatchId: s.dispatched[0].dispatchId,
     tool: "demo__echo",
     kind: "plugin",
     plugin: "demo",
@@ -241,7 +245,7 @@ Deno.test("ask: the person sees the call, and an allowed call runs", async () =>
   assertEquals(s.asked.length, 1);
   const { id, ...request } = s.asked[0];
   assertEquals(request, { tool: "demo__echo", plugin: "demo", parameters: { text: "hi" } });
-  assertEquals(s.notes[0].params.invocationId, id, "the confirmation names the invocation");
+  assertEquals(s.dispatched[0].dispatchId, id, "the confirmation and the dispatch share the id");
   assertEquals([s.dispatched.length, s.allowed.length], [1, 0]);
 });
 
@@ -316,7 +320,7 @@ Deno.test("an unknown instance is INVALID_ARGUMENTS naming the instances", async
 
 // --- outcomes, audit and notifications ---
 
-Deno.test("a successful call is audited and announced from start to end", async () => {
+Deno.test("a successful call is audited; the extension's answer is its end, nothing more is sent", async () => {
   const s = setup();
   await s.pipeline.call({ name: "demo__echo", args: { text: "hi" } });
   assertEquals(s.audited, [{
@@ -326,22 +330,8 @@ Deno.test("a successful call is audited and announced from start to end", async 
     success: true,
     durationMs: 5,
   }]);
-  assertEquals(s.notes.map((n) => n.method), ["tool.invocationStart", "tool.invocationEnd"]);
-  const [start, end] = s.notes.map((n) => n.params);
-  assertEquals(start.invocationId, end.invocationId);
-  assertEquals(start, {
-    invocationId: start.invocationId,
-    tool: "demo__echo",
-    plugin: "demo",
-    startedAt: 1_000_005,
-  });
-  assertEquals(end, {
-    invocationId: start.invocationId,
-    tool: "demo__echo",
-    plugin: "demo",
-    success: true,
-    durationMs: 5,
-  });
+  assertEquals(s.notes, [], "the dispatch and its reply tell the extension the whole call");
+  assertMatch(s.dispatched[0].dispatchId!, /^[0-9a-f-]{36}$/);
 });
 
 Deno.test("a failed call's audit entry and end notification carry its error", async () => {
@@ -354,7 +344,53 @@ Deno.test("a failed call's audit entry and end notification carry its error", as
     message: "It closed.",
     category: "unavailable",
   });
-  assertEquals(s.notes[1].params.error, error.payload);
+  // Not the extension's answer (the hub's timeout, a disconnect...): the extension is told.
+  assertEquals(s.notes, [{
+    method: "tool.invocationEnd",
+    params: {
+      invocationId: s.dispatched[0].dispatchId,
+      tool: "demo__other",
+      plugin: "demo",
+      success: false,
+      durationMs: 5,
+      error: error.payload,
+    },
+  }]);
+});
+
+Deno.test("an end is sent only when the outcome is not the one the extension answered", async () => {
+  const refused = setup({
+    dispatch: (_params, options) => {
+      options?.onReply?.(false);
+      return Promise.reject(callError("TAB_NAVIGATED", "It went away."));
+    },
+  });
+  await refused.pipeline.call({ name: "demo__other", args: {} });
+  assertEquals(refused.notes, [], "the extension answered this failure itself");
+
+  const failedAfter = setup({
+    dispatch: (_params, options) => {
+      options?.onReply?.(true);
+      return Promise.reject(new Error("could not shape the result"));
+    },
+  });
+  await failedAfter.pipeline.call({ name: "demo__other", args: {} });
+  assertEquals(failedAfter.notes.map((n) => [n.method, n.params.success]), [
+    ["tool.invocationEnd", false],
+  ]);
+});
+
+Deno.test("refusals before dispatch send one end and no start", async () => {
+  const s = setup({ permission: "off" });
+  const error = errorOf(await s.pipeline.call({ name: "demo__echo", args: { text: "hi" } }));
+  assertEquals(s.notes.map((n) => n.method), ["tool.invocationEnd"]);
+  assertEquals(s.notes[0].params.error, error.payload);
+});
+
+Deno.test("an ask call's confirmation id is its dispatch id", async () => {
+  const s = setup({ permission: "ask" });
+  await s.pipeline.call({ name: "demo__echo", args: { text: "hi" } });
+  assertEquals(s.asked[0].id, s.dispatched[0].dispatchId);
 });
 
 Deno.test("an unexpected exception becomes INTERNAL with its message", async () => {
@@ -378,5 +414,12 @@ Deno.test("a management tool runs in the hub; its domain failure is the tool's o
     422,
   ]);
   assertEquals(s.dispatched.length, 0);
+  // The hub ran them: the extension hears of each start and end.
+  assertEquals(s.notes.map((n) => n.method), [
+    "tool.invocationStart",
+    "tool.invocationEnd",
+    "tool.invocationStart",
+    "tool.invocationEnd",
+  ]);
   assertEquals(s.audited.map((e) => [e.plugin, e.success]), [["hub", true], ["hub", false]]);
 });

@@ -1,7 +1,7 @@
 /**
  * The hub's end of the `/ws` link to the extension. It keeps the socket: one active connection (a
- * newer one replaces it, closing it with code 4000), the outbox that batches some notifications
- * (outbox.ts), and the connect and disconnect listeners. The JSON-RPC work (ids, waiting requests,
+ * newer one replaces it, closing it with code 4000), its outbox (outbox.ts), and the connect and
+ * disconnect listeners. The JSON-RPC work (ids, waiting requests,
  * handlers with validated params, replies, bad frames) is the shared engine's
  * (protocol/rpc_engine.ts), one per socket. Here, and only here, what went wrong on the link
  * becomes the error a tool call fails with (`linkError`).
@@ -164,7 +164,6 @@ function createConnectionSlot(logger: Logger) {
   const disconnectListeners: (() => void)[] = [];
 
   function closed(conn: Connection, why: string) {
-    conn.outbox.flush(); // nothing is written to a closed socket; this empties the queue
     conn.engine.close(new RpcTransportError(why));
     if (active !== conn) return;
     active = undefined;

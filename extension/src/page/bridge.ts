@@ -1,13 +1,15 @@
 /**
  * The page bridge, injected by file into a plugin tab's isolated world. It keeps one port open
  * to the service worker for this document (page_messages.ts): calls from the worker go to the
- * runner in the MAIN world; the adapter's events (progress, log batches, "probe me again"; see
- * protocol/adapter.ts) and the runner's answers go back, in the order the page posted them. A
+ * runner in the MAIN world (a `CALL_EVENT` on the window, delivered at once); the adapter's
+ * events (progress, log batches, "probe me again"; see protocol/adapter.ts) and the runner's
+ * answers go back as window messages, in the order the page posted them. A
  * port that closed (the worker restarted) is opened again when needed. Injecting the bridge again
  * says hello on the open port (or opens one) and adds no second listener.
  */
-import { BRIDGE_EVENT_SOURCE, PAGE_EVENT_SOURCE } from "../../../protocol/adapter.ts";
+import { PAGE_EVENT_SOURCE } from "../../../protocol/adapter.ts";
 import {
+  CALL_EVENT,
   CALL_MESSAGE,
   HELLO_MESSAGE,
   PAGE_EVENT_MESSAGE,
@@ -39,7 +41,8 @@ function port(state: BridgeState): chrome.runtime.Port | undefined {
   }
   opened.onMessage.addListener((message: { type?: unknown }) => {
     if (message?.type === CALL_MESSAGE) {
-      postMessage({ source: BRIDGE_EVENT_SOURCE, call: message }, "*");
+      // Handed over as text: a string reaches the MAIN world as it is, an object would be cloned.
+      dispatchEvent(new CustomEvent(CALL_EVENT, { detail: JSON.stringify(message) }));
     }
   });
   opened.onDisconnect.addListener(() => {

@@ -1,8 +1,9 @@
 /**
  * The call runner, injected by file into a plugin tab's MAIN world next to the adapters: it takes
- * calls the bridge posts to the window, runs them in the adapter of the right plugin and build,
- * and posts the answer back (after any events the call posted, so they stay in order). Injecting
- * it again adds no second listener; a newer build replaces an older one's.
+ * the calls the bridge hands over (a `CALL_EVENT` on the window), runs them in the adapter of the
+ * right plugin and build, and posts the answer back (after any events the call posted, so they
+ * stay in order). Injecting it again adds no second listener; a newer build replaces an older
+ * one's.
  */
 import {
   ADAPTER_REGISTRY,
@@ -14,6 +15,7 @@ import {
 import { hubError } from "../../../protocol/errors.ts";
 import { ADAPTER_MARK } from "../shared/page_functions.ts";
 import {
+  CALL_EVENT,
   CALL_MESSAGE,
   CALL_RESULT_MESSAGE,
   type CallMessage,
@@ -43,18 +45,47 @@ async function run(call: CallMessage): Promise<MaybeMissing> {
   }
 }
 
-async function onMessage(event: MessageEvent) {
+/** Runs one call and posts its answer, after any events the call posted. */
+async function answer(call: CallMessage) {
+  const result = await run(call);
+  const message = { type: CALL_RESULT_MESSAGE, id: call.id, result };
+  postMessage({ source: PAGE_EVENT_SOURCE, kind: "result", answer: message }, "*");
+}
+
+/** A call from the bridge: its JSON text in a `CALL_EVENT`. */
+function onCall(event: Event) {
+  const detail = (event as CustomEvent).detail;
+  if (typeof detail !== "string") return;
+  let call: CallMessage;
+  try {
+    call = JSON.parse(detail);
+  } catch {
+    return; // not the bridge's
+  }
+  if (call?.type === CALL_MESSAGE) void answer(call);
+}
+
+/** A call as a window message: how a bridge of an older build hands it over. */
+function onMessage(event: MessageEvent) {
   if (event.source !== window) return;
   const data = event.data as { source?: unknown; call?: CallMessage } | null;
   if (data?.source !== BRIDGE_EVENT_SOURCE || data.call?.type !== CALL_MESSAGE) return;
-  const result = await run(data.call);
-  const answer = { type: CALL_RESULT_MESSAGE, id: data.call.id, result };
-  postMessage({ source: PAGE_EVENT_SOURCE, kind: "result", answer }, "*");
+  void answer(data.call);
 }
 
-const installed = scope[KEY] as { build: string; listener: typeof onMessage } | undefined;
+interface Installed {
+  build: string;
+  listener: typeof onMessage;
+  onCall?: typeof onCall;
+}
+
+const installed = scope[KEY] as Installed | undefined;
 if (installed?.build !== PAGE_SCRIPTS_BUILD) {
-  if (installed) removeEventListener("message", installed.listener);
-  scope[KEY] = { build: PAGE_SCRIPTS_BUILD, listener: onMessage };
+  if (installed) {
+    removeEventListener("message", installed.listener);
+    if (installed.onCall) removeEventListener(CALL_EVENT, installed.onCall);
+  }
+  scope[KEY] = { build: PAGE_SCRIPTS_BUILD, listener: onMessage, onCall } satisfies Installed;
   addEventListener("message", onMessage);
+  addEventListener(CALL_EVENT, onCall);
 }

@@ -4,7 +4,8 @@
  * calls in the adapter. Calls and the page's events travel the same port, in order, so a call's
  * progress and logs always reach the hub before its result.
  *
- *   service worker ──port── bridge (isolated) ──window.postMessage── runner / adapter (MAIN)
+ *   service worker ──port── bridge (isolated) ──CALL_EVENT── runner / adapter (MAIN)
+ *                                             ◀─window.postMessage──
  */
 import type { AdapterCall, AdapterResult } from "../../../protocol/adapter.ts";
 import { VERSION } from "../../../protocol/version.ts";
@@ -18,8 +19,13 @@ export const CALL_RESULT_MESSAGE = "hub-call-result";
 export const CALL_MESSAGE = "hub-call";
 /** Bridge → worker: the bridge was injected again; this port belongs to the current document. */
 export const HELLO_MESSAGE = "hub-hello";
+/**
+ * Bridge → runner: the DOM event that hands a call over, dispatched on the window. Unlike a
+ * window message it is delivered at once (no task, no message event for the page's listeners).
+ */
+export const CALL_EVENT = "hub-bridge-call";
 /** Identifies the build of the page scripts, so a newer extension replaces older copies. */
-export const PAGE_SCRIPTS_BUILD = `${VERSION}+1`;
+export const PAGE_SCRIPTS_BUILD = `${VERSION}+2`;
 
 /** The answer of a page that does not hold the adapter build asked for. */
 export type MaybeMissing = AdapterResult | { missing: true };

@@ -1,78 +1,109 @@
 /**
- * Recent tool calls for the side panel, from the hub's `tool.invocationStart` / `End` and
- * `confirmation.request`: running, waiting for a person, succeeded or failed. Newest first, at
- * most ACTIVITY_LIMIT entries.
+ * Recent tool calls for the side panel: running, waiting for a person, succeeded or failed.
+ * Newest first, at most ACTIVITY_LIMIT entries. A call the extension runs is known from its own
+ * work: it starts with the hub's `tool.dispatch` and ends with the extension's reply. The hub
+ * tells only what the extension cannot see (docs/protocol.md): `confirmation.request` for an
+ * `ask` call, `tool.invocationStart` for a call the hub runs itself, and `tool.invocationEnd`
+ * for an end that is not the extension's reply (a refusal, a timeout, a cancelled call); that end
+ * always wins. Each change costs a map update and no copies; `list()` copies for the panel.
  */
-import type { ServerParams } from "../../../protocol/events.ts";
+import type { DispatchResult, ServerParams } from "../../../protocol/events.ts";
 import { ACTIVITY_LIMIT, type ActivityEntry } from "../shared/panel_messages.ts";
 
+/** The most characters of an error message kept for the panel. */
+export const MAX_ACTIVITY_ERROR_CHARS = 4_000;
+
+export interface CallStart {
+  id: string;
+  tool: string;
+  plugin: string;
+  startedAt: number;
+}
+
 export interface ActivityLog {
-  started(params: ServerParams<"tool.invocationStart">): void;
+  /** A call started: its `tool.dispatch` arrived, or the hub's `tool.invocationStart`. */
+  started(call: CallStart): void;
   /** The call waits for a person's answer (`ask`). */
   waiting(params: ServerParams<"confirmation.request">): void;
   /** The person answered; the call runs (or ends with the denial). */
   answered(id: string): void;
+  /**
+   * The extension answered the call's dispatch; ignored once the call ended, unless `replace`
+   * (the reply was replaced before it went out: a result too large to send).
+   */
+  replied(id: string, result: DispatchResult, options?: { replace?: boolean; now?: number }): void;
+  /** The hub says how the call ended. */
   ended(params: ServerParams<"tool.invocationEnd">): void;
   /** The link closed: calls still open will never hear their end. */
   interrupted(): void;
   list(): ActivityEntry[];
 }
 
-export function createActivityLog(onChange: () => void, limit = ACTIVITY_LIMIT): ActivityLog {
-  let entries: ActivityEntry[] = [];
+const open = (e: ActivityEntry) => e.state === "running" || e.state === "waiting";
+const shortError = ({ code, message }: { code: string; message: string }) => ({
+  code,
+  message: message.length > MAX_ACTIVITY_ERROR_CHARS
+    ? `${message.slice(0, MAX_ACTIVITY_ERROR_CHARS)}…`
+    : message,
+});
 
-  function upsert(id: string, make: () => ActivityEntry, update: (e: ActivityEntry) => void) {
-    let entry = entries.find((e) => e.id === id);
-    if (!entry) {
-      entry = make();
-      entries = [entry, ...entries].slice(0, limit);
-    }
-    update(entry);
-    onChange();
+export function createActivityLog(onChange: () => void, limit = ACTIVITY_LIMIT): ActivityLog {
+  /** Oldest first (insertion order), so the oldest is the one to drop. */
+  const entries = new Map<string, ActivityEntry>();
+
+  function add(entry: ActivityEntry): ActivityEntry {
+    entries.set(entry.id, entry);
+    if (entries.size > limit) entries.delete(entries.keys().next().value!);
+    return entry;
   }
 
   return {
-    started({ invocationId, tool, plugin, startedAt }) {
-      upsert(
-        invocationId,
-        () => ({ id: invocationId, tool, plugin, startedAt, state: "running" }),
-        () => {},
-      );
+    started({ id, tool, plugin, startedAt }) {
+      const entry = entries.get(id);
+      if (!entry) add({ id, tool, plugin, startedAt, state: "running" });
+      else if (entry.state === "waiting") entry.state = "running";
+      else return;
+      onChange();
     },
     waiting({ id, tool, plugin }) {
-      upsert(id, () => ({ id, tool, plugin, startedAt: Date.now(), state: "waiting" }), (e) => {
-        if (e.state === "running") e.state = "waiting";
-      });
+      const entry = entries.get(id) ??
+        add({ id, tool, plugin, startedAt: Date.now(), state: "waiting" });
+      if (entry.state === "running") entry.state = "waiting";
+      onChange();
     },
     answered(id) {
-      const entry = entries.find((e) => e.id === id);
+      const entry = entries.get(id);
       if (entry?.state !== "waiting") return;
       entry.state = "running";
       onChange();
     },
-    ended({ invocationId, tool, plugin, success, durationMs, error }) {
-      upsert(invocationId, () => ({
-        id: invocationId,
-        tool,
-        plugin,
-        startedAt: Date.now() - durationMs,
-        state: "running",
-      }), (e) => {
-        e.state = success ? "succeeded" : "failed";
-        e.durationMs = durationMs;
-        if (error) e.error = { code: error.code, message: error.message };
-      });
+    replied(id, result, { replace = false, now = Date.now() } = {}) {
+      const entry = entries.get(id);
+      if (!entry || !(replace || open(entry))) return;
+      entry.state = result.ok ? "succeeded" : "failed";
+      entry.durationMs ??= Math.max(0, now - entry.startedAt);
+      if (!result.ok) entry.error = shortError(result.error);
+      onChange();
+    },
+    ended({ invocationId: id, tool, plugin, success, durationMs, error }) {
+      const entry = entries.get(id) ??
+        add({ id, tool, plugin, startedAt: Date.now() - durationMs, state: "running" });
+      entry.state = success ? "succeeded" : "failed";
+      entry.durationMs = durationMs;
+      if (error) entry.error = shortError(error);
+      else delete entry.error;
+      onChange();
     },
     interrupted() {
       let changed = false;
-      for (const e of entries) {
-        if (e.state !== "running" && e.state !== "waiting") continue;
+      for (const e of entries.values()) {
+        if (!open(e)) continue;
         e.state = "failed";
         e.error = { code: "EXTENSION_DISCONNECTED", message: "The link to the hub closed." };
         changed = true;
       }
       if (changed) onChange();
     },
-    list: () => entries.map((e) => ({ ...e })),
+    list: () => [...entries.values()].reverse().map((e) => ({ ...e })),
   };
 }

@@ -3,7 +3,7 @@
  * states, and runs tool calls. Every Chromium event listener is registered synchronously here,
  * at the top level, so events can wake a stopped worker.
  */
-import { z } from "zod";
+import * as z from "zod";
 import type { DispatchParams, DispatchResult, SyncPlugin } from "../../../protocol/events.ts";
 import { hubError } from "../../../protocol/errors.ts";
 import { dispatchBrowserTool } from "./browser_methods/mod.ts";
@@ -37,11 +37,15 @@ const links = createPageLinks((message, sender) =>
 const dispatchPluginTool = createPluginDispatcher({ store, injector, tracker, calls, links });
 
 /** A tool result too big for one frame to the hub fails the call instead of timing out. */
-function tooLarge(method: string, bytes: number): unknown {
+function tooLarge(method: string, bytes: number, params: unknown): unknown {
   if (method !== "tool.dispatch") return undefined;
   const message = `The result is ${(bytes / 1e6).toFixed(1)} MB; results are limited to ` +
     `${Math.floor(MAX_REPLY_BYTES / 1e6)} MB. Ask for less (a part of the page, fewer items).`;
-  return { ok: false, error: hubError("RESULT_TOO_LARGE", message) };
+  const answer: DispatchResult = { ok: false, error: hubError("RESULT_TOO_LARGE", message) };
+  // The activity list saw the reply before it was measured: it shows this answer instead.
+  const dispatchId = (params as Partial<DispatchParams> | undefined)?.dispatchId;
+  if (typeof dispatchId === "string") panel.callReplied(dispatchId, answer, true);
+  return answer;
 }
 
 /** Reloads the extension once the current answer has had time to go out. */
@@ -49,7 +53,18 @@ function reloadSoon() {
   setTimeout(() => chrome.runtime.reload(), 200);
 }
 
+/**
+ * Runs one `tool.dispatch`. The call shows in the activity list from here to its reply: the hub
+ * sends no notifications for a call the extension answers itself.
+ */
 async function dispatch(params: DispatchParams): Promise<DispatchResult> {
+  panel.callStarted(params);
+  const result = await run(params);
+  panel.callReplied(params.dispatchId, result);
+  return result;
+}
+
+async function run(params: DispatchParams): Promise<DispatchResult> {
   try {
     return params.kind === "plugin"
       ? await dispatchPluginTool(params)
@@ -110,7 +125,7 @@ const handlers: ServerHandlers = {
   "plugins.changed": () => panel.tabsChanged(),
   "plugin.progress": (params) => panel.progress(params),
   "tool.dispatch": (params) => dispatch(params),
-  "tool.invocationStart": (params) => panel.invocationStart(params),
+  "tool.invocationStart": (params) => panel.callStarted(params),
   "tool.invocationEnd": (params) => panel.invocationEnd(params),
   "confirmation.request": (params) => panel.confirmationRequest(params),
   "extension.reload": () => chrome.runtime.reload(),

@@ -16,8 +16,11 @@ import { isPlainObject } from "../../../protocol/plain_object.ts";
 export interface PanelHub {
   /** Takes a port if it is a panel's; returns whether it did. */
   accept(port: chrome.runtime.Port): boolean;
-  /** Something the panel shows changed: push the state soon. */
-  changed(): void;
+  /**
+   * Something the panel shows changed: push the state within `withinMs` (default PUSH_MS). A
+   * sooner push already planned covers it; a later one is brought forward.
+   */
+  changed(withinMs?: number): void;
   /** Whether any panel is open. */
   isOpen(): boolean;
 }
@@ -102,9 +105,14 @@ export function commandError(message: unknown): string | undefined {
   }
 }
 
+/** How soon a change reaches open panels (changes within it go in one push). */
+export const PUSH_MS = 25;
+
 export function createPanelHub(deps: PanelHubDeps): PanelHub {
   const ports = new Set<chrome.runtime.Port>();
   let timer: ReturnType<typeof setTimeout> | undefined;
+  /** When the planned push runs (performance.now() time). */
+  let due = Infinity;
 
   function post(port: chrome.runtime.Port, message: PanelMessage) {
     try {
@@ -164,12 +172,17 @@ export function createPanelHub(deps: PanelHubDeps): PanelHub {
       void push([port]).catch((e) => deps.warn("Cannot send the panel its state", e));
       return true;
     },
-    changed() {
-      if (ports.size === 0 || timer !== undefined) return;
+    changed(withinMs = PUSH_MS) {
+      if (ports.size === 0) return;
+      const at = performance.now() + withinMs;
+      if (timer !== undefined && due <= at) return;
+      clearTimeout(timer);
+      due = at;
       timer = setTimeout(() => {
         timer = undefined;
+        due = Infinity;
         void push([...ports]).catch((e) => deps.warn("Cannot send the panel its state", e));
-      }, 25);
+      }, withinMs);
     },
     isOpen: () => ports.size > 0,
   };

@@ -100,13 +100,21 @@ Deno.test("a panel gets the state on connect and after changes; commands get rep
   hub.changed(); // coalesced with the first
   await tick();
   assertEquals(panel.posted.length, 2);
+  // A slow change (the activity list) waits; a normal one brings the push forward.
+  hub.changed(10_000);
+  await tick();
+  assertEquals(panel.posted.length, 2, "the slow change waits");
+  hub.changed();
+  hub.changed(10_000); // covered by the sooner push
+  await tick();
+  assertEquals(panel.posted.length, 3);
   panel.send({ requestId: 7, command: { type: "setSkipPermissions", enabled: false } });
   panel.send({ requestId: 8, command: { type: "reconnect" } });
   panel.send({ requestId: 9, command: { type: "bogus" } });
   panel.send({ requestId: 10, command: { type: "searchPlugins" } });
   panel.send({ requestId: 11, command: { type: "checkUpdates" } });
   await tick();
-  const replies = panel.posted.slice(2) as { requestId: number }[];
+  const replies = panel.posted.slice(3) as { requestId: number }[];
   assertEquals(replies.sort((a, b) => a.requestId - b.requestId), [
     { type: "reply", requestId: 7, ok: true },
     { type: "reply", requestId: 8, ok: false, error: "no" },

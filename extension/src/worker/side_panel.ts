@@ -4,7 +4,7 @@
  * the badge and notifications). background.ts feeds it the hub's messages and Chromium's events;
  * panels get the state through panel_hub.ts and their commands run here.
  */
-import type { ServerParams } from "../../../protocol/events.ts";
+import type { DispatchParams, DispatchResult, ServerParams } from "../../../protocol/events.ts";
 import { createActivityLog } from "./activity_log.ts";
 import { createNotificationAlerts } from "./confirmation_alerts.ts";
 import { createConfirmationQueue } from "./confirmation_queue.ts";
@@ -30,6 +30,9 @@ export interface SidePanelDeps {
 
 type SyncParams = ServerParams<"sync.full">;
 
+/** How soon a change in the activity list reaches open panels. */
+export const ACTIVITY_PUSH_MS = 250;
+
 export function createSidePanel(deps: SidePanelDeps) {
   const manifest = chrome.runtime.getManifest();
   const extensionVersion = manifest.version_name ?? manifest.version;
@@ -42,7 +45,9 @@ export function createSidePanel(deps: SidePanelDeps) {
     showBadge(deps.connection().status(), queue.list().length);
     panels.changed();
   };
-  const activity = createActivityLog(changed);
+  // Calls change nothing on the badge: only an open panel hears of them, a few times a second
+  // at most under load (each push sends the whole state).
+  const activity = createActivityLog(() => panels.changed(ACTIVITY_PUSH_MS));
   const alerts = createNotificationAlerts({
     panelOpen: () => panels.isOpen(),
     respond: (id, decision) => respond(id, decision, false),
@@ -186,7 +191,16 @@ export function createSidePanel(deps: SidePanelDeps) {
     },
     /** `plugin.progress`: what a running package operation is doing. */
     progress: (p: ServerParams<"plugin.progress">) => progress.add(p),
-    invocationStart: (p: ServerParams<"tool.invocationStart">) => activity.started(p),
+    /** A call the extension runs started (`tool.dispatch`), or one the hub runs. */
+    callStarted(p: DispatchParams | ServerParams<"tool.invocationStart">) {
+      const id = "dispatchId" in p ? p.dispatchId : p.invocationId;
+      const startedAt = "startedAt" in p ? p.startedAt : Date.now();
+      queue.settle(id); // a dispatch under a confirmation's id: the call was allowed
+      activity.started({ id, tool: p.tool, plugin: p.plugin, startedAt });
+    },
+    /** The extension's reply to a dispatch: how the call ended, unless the hub says otherwise. */
+    callReplied: (id: string, result: DispatchResult, replace = false) =>
+      activity.replied(id, result, { replace }),
     invocationEnd(p: ServerParams<"tool.invocationEnd">) {
       queue.settle(p.invocationId); // answered elsewhere, cancelled or timed out
       activity.ended(p);
