@@ -200,7 +200,7 @@ export function createHub(options: HubOptions): Hub {
   const routes = createRoutes({
     health,
     port: () => port,
-    secret,
+    secret: files.freshSecret, // the challenge proves the secret as auth.json is now
     reload: lifecycle.reload,
     catalog,
     pipeline,
@@ -210,7 +210,8 @@ export function createHub(options: HubOptions): Hub {
     extension: door,
     link,
   });
-  const handler = createHandler({ routes, secret, logger, clock });
+  const freshSecret = files.freshSecret;
+  const handler = createHandler({ routes, secret, freshSecret, logger, clock });
   const ready = lifecycle.start();
   // The background update check starts once discovery is done, never before; without package
   // discovery there are no plugin packages to check.
@@ -242,6 +243,7 @@ export function createHub(options: HubOptions): Hub {
       link.disconnect(1001, "hub shutting down");
       await Promise.all([sessions.closeAll(), telemetry?.stop()]);
       await audit.flush();
+      files.close();
     },
   };
 }

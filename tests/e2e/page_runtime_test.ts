@@ -70,8 +70,8 @@ async function okValue(e2e: E2E, tool: string, args: Record<string, unknown>): P
 }
 
 /** Rebuilds the plugin copy in place (`hub-plugin build --dir`), without telling the hub. */
-function rebuildPlugin(e2e: E2E): Promise<void> {
-  return buildPluginDir(e2e.pluginDir, e2e.configDir);
+async function rebuildPlugin(e2e: E2E): Promise<void> {
+  await buildPluginDir(e2e.pluginDir, e2e.configDir);
 }
 
 e2eTest(
