@@ -8,9 +8,20 @@
 export const KEEP_ALIVE_MS = 15_000;
 const encoder = new TextEncoder();
 
+/** The headers of every SSE stream the hub answers itself (the SDK's own values). */
+export const SSE_HEADERS: Readonly<Record<string, string>> = {
+  "content-type": "text/event-stream",
+  "cache-control": "no-cache, no-transform",
+};
+
 /** One SSE event with its id (the JSON-RPC message already serialized). */
 export function sseEvent(eventId: string, json: string): string {
   return `event: message\nid: ${eventId}\ndata: ${json}\n\n`;
+}
+
+/** Stored events as SSE text, for a replay. */
+export function sseEvents(events: readonly { id: string; message: unknown }[]): string {
+  return events.map((e) => sseEvent(e.id, JSON.stringify(e.message))).join("");
 }
 
 /** The first event of a resumable stream: an id to resume from, the retry delay, no data. */

@@ -43,10 +43,15 @@ export function fastRequest(req: Request, body: unknown): FastRequest | undefine
   };
 }
 
+/** Whether a request's Accept header lists SSE (the SDK's check for streams). */
+export function acceptsEventStream(headers: Headers): boolean {
+  return headers.get("accept")?.includes("text/event-stream") ?? false;
+}
+
 /** The request's protocol version when its headers pass the SDK's checks, else undefined. */
 function acceptedVersion(headers: Headers): string | undefined {
   const accept = headers.get("accept");
-  if (!accept?.includes("application/json") || !accept.includes("text/event-stream")) return;
+  if (!accept?.includes("application/json") || !acceptsEventStream(headers)) return;
   const type = headers.get("content-type");
   if (type === null || mediaType(type) !== "application/json") return;
   const version = headers.get("mcp-protocol-version");

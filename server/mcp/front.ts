@@ -14,8 +14,14 @@
  */
 import type { JSONRPCMessage } from "./sdk.ts";
 import type { ResumePoint, SessionEventStore } from "./event_store.ts";
-import { CallStream, primingEvent, sseEvent } from "./call_stream.ts";
-import { type FastRequest, fastRequest, type RpcError, rpcErrorOf } from "./fast_request.ts";
+import { CallStream, primingEvent, SSE_HEADERS, sseEvent, sseEvents } from "./call_stream.ts";
+import {
+  acceptsEventStream,
+  type FastRequest,
+  fastRequest,
+  type RpcError,
+  rpcErrorOf,
+} from "./fast_request.ts";
 import {
   type CallParams,
   callParams,
@@ -52,6 +58,10 @@ export interface FrontOptions extends McpServerDeps {
 type RequestId = string | number;
 const CLOSE_BRACE = new TextEncoder().encode("}");
 type Outcome = { result: unknown } | { error: RpcError };
+const DUPLICATE_ID: RpcError = {
+  code: -32600,
+  message: "Invalid Request: a call with this id is still running in this session; use a new id.",
+};
 
 export class McpFront {
   readonly #calls = new Map<RequestId, AbortController>();
@@ -66,11 +76,7 @@ export class McpFront {
 
   constructor(private readonly options: FrontOptions) {
     const session = { "mcp-session-id": options.sessionId };
-    this.#sse = {
-      "content-type": "text/event-stream",
-      "cache-control": "no-cache, no-transform",
-      ...session,
-    };
+    this.#sse = { ...SSE_HEADERS, ...session };
     this.#json = { "content-type": "application/json", ...session };
   }
 
@@ -100,11 +106,10 @@ export class McpFront {
   /** A resume (GET + Last-Event-ID) of a stream of the front that is still running. */
   resume(point: ResumePoint, req: Request): Response | undefined {
     const stream = this.#streams.get(point.streamId);
-    if (!stream || !req.headers.get("accept")?.includes("text/event-stream")) return undefined;
+    if (!stream || !acceptsEventStream(req.headers)) return undefined;
     const version = req.headers.get("mcp-protocol-version");
     if (version !== null && !SUPPORTED_PROTOCOL_VERSIONS.includes(version)) return undefined;
-    const replay = this.options.events.eventsAfter(point)
-      .map((e) => sseEvent(e.id, JSON.stringify(e.message))).join("");
+    const replay = sseEvents(this.options.events.eventsAfter(point));
     return new Response(stream.takeOver(replay), { headers: this.#sse });
   }
 
@@ -156,6 +161,10 @@ export class McpFront {
   }
 
   #toolsCall({ id, params, resumable }: FastRequest): Promise<Response> {
+    // Ids are unique per session while in flight (JSON-RPC): a cancel must name exactly one call.
+    if (this.#calls.has(id)) {
+      return Promise.resolve(this.#settled(id, { error: DUPLICATE_ID }));
+    }
     let checked: CallParams;
     try {
       checked = callParams(params);

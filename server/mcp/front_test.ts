@@ -160,8 +160,30 @@ Deno.test("notifications/cancelled aborts the call and no response is sent", asy
   });
   assert(calls[0].signal?.aborted, "the pipeline's signal is aborted");
   slow.release("too late");
+  // Let the released call finish before the session ends, so a result it sent would be read.
+  await new Promise((resolve) => setTimeout(resolve, 0));
   front.close(); // the session ends: the open stream ends, without a response
   assertEquals(await sse.rest(), []);
+});
+
+Deno.test("a second call with the id of a running one is refused (-32600); the first runs on", async () => {
+  const slow = gate();
+  const { front, calls } = rig(() => slow.promise);
+  const first = new SseReader((await answer(front, call(9, { name: "a", arguments: {} }))).body!);
+  await first.next(); // priming
+  const again = await (await answer(front, call(9, { name: "a", arguments: {} }))).json();
+  assertEquals(again.id, 9);
+  assertEquals(again.error.code, -32600);
+  assert(again.error.message.length < 120, "a short message");
+  assertEquals(calls.length, 1, "the duplicate never reached the pipeline");
+  front.noteCancels({
+    jsonrpc: "2.0",
+    method: "notifications/cancelled",
+    params: { requestId: 9 },
+  });
+  assert(calls[0].signal?.aborted, "the cancel reaches the running call");
+  front.close();
+  assertEquals(await first.rest(), []);
 });
 
 Deno.test("a resume takes a running call's stream over; close() aborts what still runs", async () => {

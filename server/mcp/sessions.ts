@@ -27,6 +27,8 @@ import type { Logger } from "../log/logger.ts";
 import { createMcpServer, type McpMode, type McpServerDeps } from "./mcp_server.ts";
 import { MAX_MESSAGE_BYTES as MAX_MCP_BODY_BYTES } from "../../protocol/limits.ts";
 import { McpFront } from "./front.ts";
+import { SSE_HEADERS, sseEvents } from "./call_stream.ts";
+import { acceptsEventStream } from "./fast_request.ts";
 import { ToolListCache } from "./tool_list_cache.ts";
 
 interface Session {
@@ -106,20 +108,16 @@ function tracked(session: Session, response: Response): Response {
  * that stream and would otherwise hold the resumed one open with nothing more to send.
  */
 function replayFinished(session: Session, point: ResumePoint, req: Request): Response {
-  if (!req.headers.get("accept")?.includes("text/event-stream")) {
+  if (!acceptsEventStream(req.headers)) {
     return rpcError(
       406,
       -32000,
       "Not Acceptable: a resumed stream needs Accept: text/event-stream.",
     );
   }
-  const text = session.events.eventsAfter(point)
-    .map((e) => `event: message\nid: ${e.id}\ndata: ${JSON.stringify(e.message)}\n\n`)
-    .join("");
-  const headers = { "content-type": "text/event-stream", "cache-control": "no-cache" };
   const sessionId = session.transport.sessionId;
-  return new Response(text, {
-    headers: sessionId ? { ...headers, "mcp-session-id": sessionId } : headers,
+  return new Response(sseEvents(session.events.eventsAfter(point)), {
+    headers: sessionId ? { ...SSE_HEADERS, "mcp-session-id": sessionId } : SSE_HEADERS,
   });
 }
 
@@ -188,6 +186,7 @@ export function createMcpSessions(options: McpSessionsOptions): McpSessions {
     async closeAll() {
       const all = [...sessions.values()];
       sessions.clear();
+      for (const session of all) session.front.close();
       await Promise.allSettled(all.map((s) => s.transport.close()));
     },
   };
@@ -199,6 +198,7 @@ function expireIdle({ sessions, clock, options }: SessionTable) {
   for (const [id, session] of sessions) {
     if (session.streams > 0 || now - session.lastSeen < SESSION_IDLE_MS) continue;
     sessions.delete(id);
+    session.front.close();
     void session.transport.close().catch(() => {});
     options.logger.info(`MCP session expired after ${SESSION_IDLE_MS / 60_000} idle minutes`);
   }
@@ -236,12 +236,13 @@ async function serve(table: SessionTable, session: Session, req: Request): Promi
   if (req.method === "POST") {
     const answered = session.front.answer(req, parsedBody);
     if (answered) return await answered;
-    session.front.noteCancels(parsedBody);
   }
   if (Array.isArray(parsedBody)) {
     session.events.noteBatch(parsedBody.filter((m) => isJSONRPCRequest(m)).map((m) => m.id));
   }
   const response = await session.transport.handleRequest(req, { parsedBody });
+  // A cancel reaches the front's calls only in a POST the SDK accepted (headers, version, body).
+  if (req.method === "POST" && response.status < 300) session.front.noteCancels(parsedBody);
   return req.method === "GET" ? tracked(session, response) : response;
 }
 
@@ -308,12 +309,14 @@ function openTransport(
   server: Server,
   events: SessionEventStore,
 ): WebStandardStreamableHTTPServerTransport {
+  // Kept here: when the transport closes, the session may already have left the table.
+  let front: McpFront | undefined;
   const transport = new WebStandardStreamableHTTPServerTransport({
     sessionIdGenerator: () => crypto.randomUUID(),
     eventStore: events,
     retryInterval: RETRY_MS,
     onsessioninitialized: (id) => {
-      const front = new McpFront({
+      front = new McpFront({
         ...options,
         mode,
         sessionId: id,
@@ -331,7 +334,7 @@ function openTransport(
   });
   transport.onclose = () => {
     const id = transport.sessionId;
-    if (id) sessions.get(id)?.front.close();
+    front?.close();
     events.close();
     if (id) sessions.delete(id);
   };

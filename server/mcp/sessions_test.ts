@@ -33,11 +33,11 @@ interface Rig {
   advance(ms: number): void;
 }
 
-function rig(sessionLimit = 5): Rig {
+function rig(sessionLimit = 5, calls: Pipeline = pipeline): Rig {
   let now = 1_000_000;
   const sessions = createMcpSessions({
     catalog,
-    pipeline,
+    pipeline: calls,
     logger: silentLogger,
     clock: () => now,
     sessionLimit,
@@ -248,4 +248,93 @@ Deno.test("sessions: toolsChanged reaches the event streams of full-mode session
   await gatewayReader.cancel();
   assertEquals(sessions.count(), 0, "closed streams count no more after the recent window");
   await sessions.closeAll();
+});
+
+/** A pipeline whose calls never answer; it keeps each call's abort signal. */
+function hangingPipeline(): { pipeline: Pipeline; signals: AbortSignal[] } {
+  const signals: AbortSignal[] = [];
+  return {
+    signals,
+    pipeline: {
+      call: (request) => {
+        signals.push(request.signal!);
+        return new Promise(() => {});
+      },
+    },
+  };
+}
+
+const SLOW_CALL = {
+  jsonrpc: "2.0",
+  id: 7,
+  method: "tools/call",
+  params: { name: "demo__echo", arguments: {} },
+};
+
+/** Starts a call that never answers; returns its stream's reader once it streams. */
+async function startSlowCall(sessions: McpSessions, id: string) {
+  const res = await sessions.handle(post("full", SLOW_CALL, id), "full");
+  assertEquals(res.headers.get("content-type"), "text/event-stream");
+  return res.body!.getReader();
+}
+
+/** Reads a stream to its end (it must end: the test fails on a hang). */
+async function drain(reader: ReadableStreamDefaultReader<Uint8Array>): Promise<void> {
+  while (!(await reader.read()).done) { /* events before the end are not checked here */ }
+}
+
+// Deno's sanitizers check these tests: a keep-alive or sweep interval left running fails them.
+Deno.test("sessions: DELETE and closeAll abort running calls and end their streams", async () => {
+  const hanging = hangingPipeline();
+  const { sessions } = rig(5, hanging.pipeline);
+  const [a, b] = [await open(sessions), await open(sessions)];
+  const streamA = await startSlowCall(sessions, a);
+  const streamB = await startSlowCall(sessions, b);
+  const deleted = await sessions.handle(request("full", "DELETE", { session: a }), "full");
+  assertEquals(deleted.status, 200);
+  assert(hanging.signals[0].aborted, "DELETE aborts the session's running call");
+  assert(!hanging.signals[1].aborted, "the other session's call runs on");
+  await drain(streamA);
+
+  await sessions.closeAll();
+  assert(hanging.signals[1].aborted, "closeAll aborts running calls");
+  await drain(streamB);
+});
+
+Deno.test("sessions: an idle session that expires aborts its running call", async () => {
+  const hanging = hangingPipeline();
+  const { sessions, advance } = rig(5, hanging.pipeline);
+  const id = await open(sessions);
+  const stream = await startSlowCall(sessions, id);
+  advance(SESSION_IDLE_MS + 1);
+  await (await sessions.handle(post("full", LIST), "full")).body?.cancel(); // runs the expiry
+  assert(hanging.signals[0].aborted, "expiry aborts the call");
+  await drain(stream);
+  await sessions.closeAll();
+});
+
+Deno.test("sessions: a cancel in a POST the SDK refuses does not abort the call", async () => {
+  const hanging = hangingPipeline();
+  const { sessions } = rig(5, hanging.pipeline);
+  const id = await open(sessions);
+  const stream = await startSlowCall(sessions, id);
+  const cancel = {
+    jsonrpc: "2.0",
+    method: "notifications/cancelled",
+    params: { requestId: SLOW_CALL.id },
+  };
+  const jsonOnly = post("full", cancel, id);
+  jsonOnly.headers.set("accept", "application/json");
+  assertEquals((await rpcError(await sessions.handle(jsonOnly, "full"))).status, 406);
+  const badVersion = post("full", cancel, id);
+  badVersion.headers.set("mcp-protocol-version", "1999-01-01");
+  assertEquals((await rpcError(await sessions.handle(badVersion, "full"))).status, 400);
+  assert(!hanging.signals[0].aborted, "refused cancels abort nothing");
+
+  const accepted = await sessions.handle(post("full", cancel, id), "full");
+  assertEquals(accepted.status, 202);
+  await accepted.body?.cancel();
+  assert(hanging.signals[0].aborted, "an accepted cancel aborts the call");
+  await sessions.closeAll();
+  await drain(stream);
 });
