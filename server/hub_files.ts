@@ -5,7 +5,9 @@
  * the two folders tells the live files when to look again, and without events they look at most
  * every LIVE_FILE_MAX_AGE_MS (100 ms). The hub's own writes call `refresh()` and apply at once; a
  * credential that does not match, and the `/auth/challenge` proof, use `freshSecret()`, so a new
- * secret is accepted at once while the old one is refused within that bound.
+ * secret is accepted at once while the old one is refused within that bound. `freshSecret()` looks
+ * at most once per LIVE_FILE_FRESH_GAP_MS (10 ms) for all callers together, so a flood of refused
+ * credentials (checked before any rate limit) costs at most about 100 `stat`s a second.
  */
 import type { HubPaths } from "../core/config/paths.ts";
 import {
@@ -28,7 +30,10 @@ export interface HubFiles {
   config: LiveFile<HubConfig>;
   secret: LiveFile<string>;
   store: ConfigStore;
-  /** The secret as auth.json is now (one `stat`): for a refused credential and the challenge. */
+  /**
+   * The secret as auth.json is now (one `stat`, at most one per 10 ms across callers): for a
+   * refused credential and the challenge.
+   */
   freshSecret(): string;
   /** Stops watching (the hub's close). The files still answer, looking at the disk by time. */
   close(): void;

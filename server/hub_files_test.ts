@@ -1,4 +1,4 @@
-import { assertEquals, assertMatch } from "../tests/helpers/assert.ts";
+import { assert, assertEquals, assertMatch } from "../tests/helpers/assert.ts";
 import { hubPaths } from "../core/config/paths.ts";
 import { setupConfigDir } from "../core/config/setup.ts";
 import { generateSecret, writeSecret } from "../core/config/secret.ts";
@@ -40,6 +40,11 @@ Deno.test("the watcher brings a rotated secret and a config write in without wai
       await eventually(() => files.secret.get() === next, "the new secret");
       await createConfigStore(paths.config).update((c) => (c.port = 4321));
       await eventually(() => files.config.get().port === 4321, "the new port");
+      const config = files.config.get();
+      for (let i = 0; i < 10; i++) {
+        await new Promise((r) => setTimeout(r, 20)); // room for any event a read would cause
+        assert(files.config.get() === config, "the same config object while nothing changed");
+      }
       const third = generateSecret();
       await writeSecret(paths.auth, third);
       await eventually(() => files.secret.get() === third, "a second rotation");
@@ -62,6 +67,7 @@ Deno.test("without native watching, changes are seen within the bound; freshSecr
       assertMatch(lines[0], /Too many open files.*looked at every 50 ms instead/);
       const next = generateSecret();
       await writeSecret(paths.auth, next);
+      await new Promise((r) => setTimeout(r, 15)); // past the shortest gap between two looks
       assertEquals(files.freshSecret(), next);
       const third = generateSecret();
       await writeSecret(paths.auth, third);

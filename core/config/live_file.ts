@@ -16,7 +16,11 @@ export interface LiveFile<T> {
 
 /** A live file with the two doors its owner uses: the watcher's signal and a look right now. */
 export interface FollowedFile<T> extends LiveFile<T> {
-  /** The value as the file is now: looks at it at once (one `stat`, a read if it changed). */
+  /**
+   * The value as the file is now: looks at it at once (one `stat`, a read if it changed), unless
+   * it was looked at within the last `freshGapMs` (10 ms) and no event came since, so a flood of
+   * callers (refused credentials) costs at most one `stat` per gap.
+   */
   fresh(): T;
   /** The file may have changed (a watcher's event): the next `get()` looks at it. */
   touched(): void;
@@ -25,8 +29,12 @@ export interface FollowedFile<T> extends LiveFile<T> {
 /** The longest `get()` answers from memory without looking at the file, when no event came. */
 export const LIVE_FILE_MAX_AGE_MS = 100;
 
+/** The shortest time between two looks that `fresh()` asks for. */
+export const LIVE_FILE_FRESH_GAP_MS = 10;
+
 export interface LiveFileOptions {
   maxAgeMs?: number;
+  freshGapMs?: number;
   /** Milliseconds, monotonic (default `performance.now`). */
   clock?: () => number;
 }
@@ -41,6 +49,7 @@ export function liveFile<T>(
   options: LiveFileOptions = {},
 ): FollowedFile<T> {
   const maxAgeMs = options.maxAgeMs ?? LIVE_FILE_MAX_AGE_MS;
+  const freshGapMs = options.freshGapMs ?? LIVE_FILE_FRESH_GAP_MS;
   const clock = options.clock ?? (() => performance.now());
   let value: T;
   let seen: string | undefined;
@@ -85,7 +94,7 @@ export function liveFile<T>(
   value = load();
   return {
     get: () => (stale ? look(true) : clock() - checkedAt >= maxAgeMs ? look() : value),
-    fresh: () => look(),
+    fresh: () => (stale || clock() - checkedAt >= freshGapMs ? look(stale) : value),
     touched() {
       stale = true;
     },

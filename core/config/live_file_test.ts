@@ -1,4 +1,4 @@
-import { assertEquals, assertThrows } from "../../tests/helpers/assert.ts";
+import { assert, assertEquals, assertThrows } from "../../tests/helpers/assert.ts";
 import { liveFile } from "./live_file.ts";
 
 async function withFile(fn: (path: string) => void | Promise<void>) {
@@ -73,7 +73,7 @@ Deno.test("liveFile answers from memory until its bound, then looks once", async
 
 Deno.test("touched() makes the next get() look; fresh() looks at once", async () => {
   await withFile((path) => {
-    const { file } = follow(path, 60_000);
+    const { file, advance } = follow(path, 60_000);
     Deno.writeTextFileSync(path, '{"v": 5}'); // same size, maybe the same mtime
     assertEquals(file.get(), 1);
     file.touched();
@@ -83,8 +83,54 @@ Deno.test("touched() makes the next get() look; fresh() looks at once", async ()
     assertEquals(file.get(), 2, "after an event the file is read even when its stamp is the same");
     Deno.writeTextFileSync(path, '{"v": 333}');
     assertEquals(file.get(), 2);
+    advance(10);
     assertEquals(file.fresh(), 333);
     assertEquals(file.get(), 333);
+  });
+});
+
+Deno.test("fresh() looks at most once per gap, and reads after a pending event", async () => {
+  await withFile((path) => {
+    const { file, advance, parses } = follow(path, 60_000);
+    Deno.writeTextFileSync(path, '{"v": 22}');
+    assertEquals(file.fresh(), 1, "looked at creation, less than the gap ago");
+    advance(9);
+    assertEquals(file.fresh(), 1);
+    advance(1);
+    assertEquals(file.fresh(), 22, "looked once the gap passed");
+    assertEquals(parses(), 2);
+    Deno.writeTextFileSync(path, '{"v": 33}'); // same size, maybe the same stamp
+    file.touched();
+    assertEquals(file.fresh(), 33, "a pending event forces a read, even within the gap");
+    assertEquals(parses(), 3);
+    advance(10);
+    assertEquals(file.fresh(), 33);
+    assertEquals(parses(), 3, "an unchanged file is not read again by fresh()");
+  });
+});
+
+Deno.test("a flood of fresh() calls costs one stat per gap", async () => {
+  await withFile((path) => {
+    let now = 0;
+    let stats = 0;
+    const realStat = Deno.statSync;
+    const file = liveFile(path, (t) => JSON.parse(t).v as number, () => {}, {
+      clock: () => now,
+    });
+    Deno.statSync = ((p: string | URL) => {
+      stats++;
+      return realStat(p);
+    }) as typeof Deno.statSync;
+    try {
+      for (let i = 0; i < 1000; i++) {
+        now += 0.1; // 1,000 calls within 100 ms
+        file.fresh();
+      }
+    } finally {
+      Deno.statSync = realStat;
+    }
+    assert(stats <= 11, `1,000 calls in 100 ms made ${stats} stats`);
+    assert(stats >= 9, `expected about one stat per 10 ms, got ${stats}`);
   });
 });
 

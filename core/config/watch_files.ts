@@ -30,6 +30,13 @@ export interface FilesWatch {
 
 const nativeWatch = (paths: string[]): FsWatcher => Deno.watchFs(paths, { recursive: false });
 
+/**
+ * Kinds that say nothing about the contents: "access" (an open, a read, or the close after a write,
+ * which always comes after its "modify"). Where a backend reports reads, counting them would make
+ * each read of the file (after an event) cause the next one.
+ */
+const IGNORED = new Set<Deno.FsEvent["kind"]>(["access"]);
+
 /** Kinds after which the path may lead to another file (or none): the watch is set up again. */
 const REPLACING = new Set<Deno.FsEvent["kind"]>(["create", "remove", "rename", "any", "other"]);
 
@@ -66,6 +73,7 @@ export function watchFiles(
   async function follow(mine: FsWatcher, targets: string[]) {
     try {
       for await (const event of mine) {
+        if (IGNORED.has(event.kind)) continue;
         const hit = named(event);
         for (const path of hit) onChange(path);
         if (hit.length > 0 && REPLACING.has(event.kind)) return rearm();

@@ -1,5 +1,6 @@
 import { join } from "node:path";
 import { assert, assertEquals, assertMatch } from "../../tests/helpers/assert.ts";
+import { liveFile } from "./live_file.ts";
 import { type FsWatcher, watchFiles } from "./watch_files.ts";
 
 async function withDir(fn: (dir: string) => Promise<void>) {
@@ -148,4 +149,42 @@ Deno.test("a watcher that cannot start or that stops is reported and inactive", 
   assertMatch(errors[1], /^Watching \/d stopped/);
   stopping.close();
   assertEquals(errors.length, 2, "close() after the end reports nothing");
+});
+
+Deno.test("access events (opens, reads, closes) are not changes", async () => {
+  const fake = fakeWatcher();
+  const seen: string[] = [];
+  const watch = watchFiles(["/d/a.json"], (p) => seen.push(p), { watchFs: () => fake.watcher });
+  fake.push({ kind: "access", paths: ["/d/a.json"] });
+  fake.push({ kind: "access", paths: [] });
+  fake.push({ kind: "modify", paths: ["/d/a.json"] });
+  await until(() => seen.length > 0, "the modification");
+  assertEquals(seen, ["/d/a.json"], "only the modification counts");
+  watch.close();
+});
+
+Deno.test("a live file read after an event does not report itself changed again", async () => {
+  await withDir(async (dir) => {
+    const path = join(dir, "config.json");
+    Deno.writeTextFileSync(path, '{"v": 1}');
+    let parses = 0;
+    const file = liveFile(path, (t) => (parses++, JSON.parse(t) as { v: number }), () => {}, {
+      maxAgeMs: 60_000,
+    });
+    let events = 0;
+    const watch = watchFiles([path], () => (events++, file.touched()));
+    try {
+      Deno.writeTextFileSync(path, '{"v": 22}');
+      await until(() => file.get().v === 22, "the change");
+      const value = file.get();
+      const [eventsThen, parsesThen] = [events, parses];
+      for (let i = 0; i < 10; i++) {
+        await new Promise((r) => setTimeout(r, 20)); // room for any event the reads caused
+        assert(file.get() === value, "the same object while nothing changed");
+      }
+      assertEquals([events, parses], [eventsThen, parsesThen], "reads caused no events");
+    } finally {
+      watch.close();
+    }
+  });
 });

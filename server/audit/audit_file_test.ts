@@ -356,3 +356,48 @@ Deno.test({
     });
   },
 });
+
+Deno.test("an entry appended after flush() is written at once, with no timer or descriptor left", async () => {
+  await withDir(async (_dir, path) => {
+    const file = createAuditFile(path);
+    file.append(entry(0));
+    await file.flush();
+    file.append(entry(1)); // a call finishing while the hub shuts down
+    assertEquals(await readEntries(path), [entry(0), entry(1)], "on disk before any await");
+    // The test's sanitizers fail it if a timer or the file were left open.
+  });
+});
+
+Deno.test({
+  name: "a symbolic link at audit.log is replaced by a private file; its target is left alone",
+  ignore: Deno.build.os === "windows",
+  fn: async () => {
+    await withDir(async (dir, path) => {
+      const other = join(dir, "other.txt");
+      await Deno.writeTextFile(other, "keep\n");
+      await Deno.chmod(other, 0o644);
+      await Deno.symlink(other, path);
+      const { file, errors, advance } = clocked(path);
+      file.append(entry(0));
+      await file.written();
+      assertEquals(errors, []);
+      assert((await Deno.lstat(path)).isFile, "audit.log is a plain file now");
+      assertEquals((await Deno.stat(path)).mode! & 0o777, 0o600);
+      assertEquals(await Deno.readTextFile(other), "keep\n");
+      assertEquals(
+        (await Deno.stat(other)).mode! & 0o777,
+        0o644,
+        "the link's target keeps its mode",
+      );
+      // A link put in place later is noticed at the next check and replaced the same way.
+      await Deno.remove(path);
+      await Deno.symlink(other, path);
+      advance(1000);
+      file.append(entry(1));
+      await file.flush();
+      assert((await Deno.lstat(path)).isFile);
+      assertEquals(await readEntries(path), [entry(1)]);
+      assertEquals(await Deno.readTextFile(other), "keep\n");
+    });
+  },
+});

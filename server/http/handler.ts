@@ -70,7 +70,8 @@ export function createHandler(deps: HandlerDeps): Handler {
     const mode = route?.auth ?? "required";
     const secret = deps.secret();
     let auth = checkBearer(req, secret, mode);
-    // A secret rotated a moment ago is accepted at once, before the watcher has said so.
+    // A secret rotated a moment ago is accepted at once, before the watcher has said so. The
+    // look is bounded (one per 10 ms for all callers), as this runs before any rate limit.
     const fresh = auth.response && deps.freshSecret?.();
     if (fresh && fresh !== secret) auth = checkBearer(req, fresh, mode);
     if (auth.response) return auth.response;
