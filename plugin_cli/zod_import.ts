@@ -6,15 +6,99 @@
  * follows. The two forms give the same functions; the SDK's jitless setting applies to both (the
  * generated adapter entry loads it first, see build.ts).
  *
- * Only plain top-level import lines are rewritten; anything else (a re-export of `z`, `z` passed
- * around as a value) still bundles and runs, just without the saving.
+ * Only the module's leading import block is read: the import statements before its first other
+ * statement, past comments, blank lines and a shebang. Imports live there in ES modules, and the
+ * same text in a string, a template literal or a comment further down (a tool description, a code
+ * sample) is never touched. Anything else (an import after other code, a re-export of `z`, `z`
+ * passed around as a value) still bundles and runs, just without the saving.
  */
 
 /** Modules whose named export `z` is zod's API. */
 const Z_SOURCES = new Set(["@tabhub/sdk", "@hub/sdk", "zod"]);
 
-// `import { a, z as zod, type B } from "source";` at the start of a line.
-const IMPORT_LINE = /^([ \t]*)import[ \t]*\{([^{}]*)\}[ \t]*from[ \t]*(["'])([^"'\n]+)\3[ \t]*;?/gm;
+// A whole `import { a, z as zod, type B } from "source";` statement.
+const NAMED_IMPORT = /^import\s*\{([^{}]*)\}\s*from\s*(["'])([^"'\n]+)\2\s*;?$/;
+
+// A name in an import clause (`default`, `type`, `as`, `from` and the bound names).
+const WORD = /[\p{ID_Start}$_][\p{ID_Continue}$\u200c\u200d]*/uy;
+
+/** The index past whitespace and comments from `i`. */
+function skipTrivia(text: string, i: number): number {
+  while (i < text.length) {
+    if (/\s/.test(text[i])) i++;
+    else if (text.startsWith("//", i)) {
+      const end = text.indexOf("\n", i);
+      i = end < 0 ? text.length : end + 1;
+    } else if (text.startsWith("/*", i)) {
+      const end = text.indexOf("*/", i + 2);
+      i = end < 0 ? text.length : end + 2;
+    } else break;
+  }
+  return i;
+}
+
+/** The index past the quoted string opening at `i`; undefined when it does not close on its line. */
+function stringEnd(text: string, i: number): number | undefined {
+  const quote = text[i];
+  for (let j = i + 1; j < text.length; j++) {
+    const c = text[j];
+    if (c === quote) return j + 1;
+    if (c === "\n" || c === "\r") return undefined;
+    if (c === "\\") j++;
+  }
+  return undefined;
+}
+
+/** The index past a module specifier's optional `with { ... }` attributes and `;`. */
+function statementEnd(text: string, i: number): number | undefined {
+  const next = skipTrivia(text, i);
+  const keyword = /^(with|assert)\s*\{/.exec(text.slice(next, next + 16));
+  if (keyword) {
+    let j = next + keyword[0].length;
+    while (j < text.length && text[j] !== "}") {
+      const end = text[j] === '"' || text[j] === "'" ? stringEnd(text, j) : j + 1;
+      if (end === undefined) return undefined;
+      j = end;
+    }
+    if (j >= text.length) return undefined;
+    i = j + 1;
+  }
+  const semicolon = skipTrivia(text, i);
+  return text[semicolon] === ";" ? semicolon + 1 : i;
+}
+
+/**
+ * The end of the static import statement starting at `start` (the word `import`); undefined when
+ * it is something else (`import(...)`, `import.meta`, an identifier starting with "import") or
+ * holds anything but names, braces, commas, `*`, comments and strings.
+ */
+function importEnd(text: string, start: number): number | undefined {
+  let i = start + "import".length;
+  if (/[\p{ID_Continue}$\u200c\u200d]/u.test(text[i] ?? "")) return undefined;
+  let depth = 0;
+  while ((i = skipTrivia(text, i)) < text.length) {
+    const c = text[i];
+    if (c === '"' || c === "'") {
+      const end = stringEnd(text, i);
+      if (end === undefined) return undefined;
+      // The module specifier; a string inside braces is an arbitrary export name.
+      if (depth === 0) return statementEnd(text, end);
+      i = end;
+    } else if (c === "{") {
+      depth++, i++;
+    } else if (c === "}") {
+      if (depth === 0) return undefined;
+      depth--, i++;
+    } else if (c === "," || c === "*") {
+      i++;
+    } else {
+      WORD.lastIndex = i;
+      if (!WORD.test(text)) return undefined;
+      i = WORD.lastIndex;
+    }
+  }
+  return undefined;
+}
 
 interface Specifier {
   text: string;
@@ -37,8 +121,11 @@ function parseSpecifier(raw: string): Specifier | undefined | null {
   return { text, imported, local, typeOnly };
 }
 
-/** The rewritten import line, or undefined when it has no value import of `z`. */
-function rewriteLine(line: string, indent: string, list: string, quote: string, source: string) {
+/** The rewritten import statement, or undefined when it has no value import of `z`. */
+function rewriteStatement(statement: string): string | undefined {
+  const match = NAMED_IMPORT.exec(statement);
+  if (!match) return undefined;
+  const [, list, quote, source] = match;
   if (!Z_SOURCES.has(source)) return undefined;
   const parsed = list.split(",").map(parseSpecifier);
   if (parsed.includes(null)) return undefined;
@@ -49,21 +136,29 @@ function rewriteLine(line: string, indent: string, list: string, quote: string, 
   const namespace = `import * as ${zod.local} from ${quote}zod${quote};`;
   // The rest stays imported (also when empty: the module's side effects stay), and the line
   // breaks of a multi-line import stay too.
-  const breaks = "\n".repeat(line.split("\n").length - 1);
-  return `${indent}${namespace} import { ${
-    rest.join(", ")
-  } } from ${quote}${source}${quote};${breaks}`;
+  const breaks = "\n".repeat(statement.split("\n").length - 1);
+  return `${namespace} import { ${rest.join(", ")} } from ${quote}${source}${quote};${breaks}`;
 }
 
 /**
- * Rewrites `import { z } from "@tabhub/sdk" | "zod"` lines of a plugin source file into a
- * namespace import of zod. Returns the source unchanged when there is nothing to rewrite. Keeps
- * the line count, so esbuild's messages point at the author's lines.
+ * Rewrites `import { z } from "@tabhub/sdk" | "zod"` statements of a plugin source file's leading
+ * import block into a namespace import of zod. Returns the source unchanged when there is nothing
+ * to rewrite. Keeps the line count, so esbuild's messages point at the author's lines.
  */
 export function namespaceZodImports(source: string): string {
-  return source.replace(
-    IMPORT_LINE,
-    (line, indent: string, list: string, quote: string, from: string) =>
-      rewriteLine(line, indent, list, quote, from) ?? line,
-  );
+  let out = "";
+  let copied = 0;
+  // A shebang line comes before everything else.
+  let i = source.startsWith("#!") ? source.indexOf("\n") + 1 || source.length : 0;
+  while ((i = skipTrivia(source, i)) < source.length && source.startsWith("import", i)) {
+    const end = importEnd(source, i);
+    if (end === undefined) break;
+    const rewritten = rewriteStatement(source.slice(i, end));
+    if (rewritten !== undefined) {
+      out += source.slice(copied, i) + rewritten;
+      copied = end;
+    }
+    i = end;
+  }
+  return copied === 0 ? source : out + source.slice(copied);
 }
