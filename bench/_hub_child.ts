@@ -4,6 +4,10 @@
  * HUB_CONFIG_DIR, DO_NOT_TRACK=1 and a free port; its CPU time and resident memory from /proc.
  */
 import { join } from "node:path";
+import { freePort } from "../tests/helpers/hub_process.ts";
+
+export { freePort };
+export { rssMb } from "../tests/helpers/fuzz_hub.ts";
 
 /** The words of `<root>/deno.json` task `task` between `deno run` and `script`: its flags. */
 export function taskFlags(root: string, task: string, script: string): string[] {
@@ -19,20 +23,6 @@ export function taskFlags(root: string, task: string, script: string): string[] 
   return words.slice(from + 1, to);
 }
 
-/** A port that was free a moment ago, below the kernel's ephemeral range. */
-export function freePort(): number {
-  for (let attempt = 0; attempt < 200; attempt++) {
-    const port = 20_000 + Math.floor(Math.random() * 12_000);
-    try {
-      Deno.listen({ hostname: "127.0.0.1", port }).close();
-      return port;
-    } catch {
-      // taken: try another
-    }
-  }
-  throw new Error("No free port found between 20000 and 32000");
-}
-
 /** User + system CPU of `pid` (all its threads) in microseconds, from /proc/<pid>/stat. */
 export function cpuMicros(pid: number): number {
   const stat = Deno.readTextFileSync(`/proc/${pid}/stat`);
@@ -43,13 +33,6 @@ export function cpuMicros(pid: number): number {
 }
 /** USER_HZ: 100 on every Linux build this runs on. */
 const CLOCK_TICKS = 100;
-
-/** VmRSS of `pid` in MB, from /proc/<pid>/status. */
-export function rssMb(pid: number): number {
-  const match = /^VmRSS:\s+(\d+)\s+kB/m.exec(Deno.readTextFileSync(`/proc/${pid}/status`));
-  if (!match) throw new Error(`No VmRSS line in /proc/${pid}/status`);
-  return Number(match[1]) / 1024;
-}
 
 export interface HubChild {
   pid: number;

@@ -131,7 +131,7 @@ export async function oneToolRows(
     await ext.setTabs("bench-1", [{ tabId: 7, url: "https://bench1.example.com/" }]);
     await duringIdle();
     await sleepUntil(startedAt + SETTLE_MS);
-    const rssIdleMb = rssMb(hub.pid);
+    const rssIdleMb = await rssMb(hub.pid);
     mcp = await connectMcp(hub.url, hub.secret);
     const { rest, viaMcp, check } = callers(hub, mcp);
     await check();
@@ -140,7 +140,7 @@ export async function oneToolRows(
     const mcpCpuUs = await cpuPerCall(hub.pid, viaMcp);
     const burstCalls = 2 * (SEQUENTIAL + 25 * ROUNDS) + 2 * IN_FLIGHT_CALLS;
     await sleepUntil(performance.now() + SETTLE_MS);
-    const rssAfterMb = rssMb(hub.pid);
+    const rssAfterMb = await rssMb(hub.pid);
     return {
       relayP50: p50s.relay,
       mcpP50: p50s.mcp,
