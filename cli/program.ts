@@ -11,7 +11,6 @@ import { CliError } from "../core/cli_error.ts";
 import { createPluginCommand } from "./plugin_create.ts";
 import { toolCall, toolList, toolSchema } from "./tool.ts";
 import { auditCommand } from "./audit.ts";
-import { stdioBridge } from "./stdio_bridge.ts";
 import { updateCommand } from "./update.ts";
 import { pluginSearchCommand } from "./plugin_search.ts";
 import { pluginInstallCommand, pluginUpdateCommand } from "./plugin_install.ts";
@@ -52,7 +51,8 @@ export function buildProgram(): Command {
     .action((_o: Opts, cmd: Command) => {
       const o = opts(cmd);
       if (o.gateway && !o.stdio) throw new CliError("--gateway only goes with --stdio.");
-      return o.stdio ? stdioBridge(o) : startCommand(o);
+      // The bridge brings the MCP SDK's client; `hub start` does not load it.
+      return o.stdio ? import("./stdio_bridge.ts").then((m) => m.stdioBridge(o)) : startCommand(o);
     });
 
   program.command("stop")

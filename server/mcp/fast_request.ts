@@ -4,7 +4,7 @@
  * headers the SDK would accept. Anything else, including every malformed or unusual message, goes
  * to the SDK, so its answers (406, 415, 400, -32600…) stay exactly what they were.
  */
-import { SUPPORTED_PROTOCOL_VERSIONS } from "./sdk.ts";
+import { SUPPORTED_PROTOCOL_VERSIONS } from "./protocol_versions.ts";
 import { isPlainObject } from "../../protocol/plain_object.ts";
 
 /** The first protocol version whose clients resume streams (priming events). */

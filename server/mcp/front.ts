@@ -32,7 +32,7 @@ import {
 } from "./mcp_server.ts";
 import type { ToolListCache } from "./tool_list_cache.ts";
 import { isPlainObject } from "../../protocol/plain_object.ts";
-import { SUPPORTED_PROTOCOL_VERSIONS } from "./sdk.ts";
+import { SUPPORTED_PROTOCOL_VERSIONS } from "./protocol_versions.ts";
 
 /**
  * A call not finished after this long is answered as an SSE stream (its priming event first). One

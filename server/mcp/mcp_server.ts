@@ -2,14 +2,9 @@
  * One MCP server object per session. Full mode (`/mcp`) lists every tool and calls them by name;
  * gateway mode (`/mcp/gateway`) exposes only `hub_list_tools` and `hub_call`. Both run calls
  * through the one pipeline and report progress when the request carried a `progressToken`.
- *
- * `tools/call` is answered by the server's fallback handler rather than `setRequestHandler`: the
- * SDK checks a registered method's params with its own schema first and answers a malformed
- * call (`arguments` an array, `name` missing) with -32603 and the raw list of schema problems.
- * Here it gets -32602 Invalid params and one short line that says what to send.
+ * This file holds what both the SDK's server object (sdk_server.ts) and the hub's own fast path
+ * (front.ts) use; it does not load the SDK.
  */
-import { ErrorCode, ListToolsRequestSchema, McpError, Server } from "./sdk.ts";
-import { VERSION } from "../../protocol/version.ts";
 import { type Catalog, listGroup } from "../calls/catalog.ts";
 import type { Pipeline } from "../calls/pipeline.ts";
 import {
@@ -21,7 +16,6 @@ import {
 import { DomainError } from "../domain_error.ts";
 import { callError } from "../calls/call_error.ts";
 import { GATEWAY_TOOLS } from "./gateway_tools.ts";
-import { boundProblems } from "../calls/validation_problems.ts";
 import { isPlainObject } from "../../protocol/plain_object.ts";
 
 export type McpMode = "full" | "gateway";
@@ -31,44 +25,13 @@ export interface McpServerDeps {
   pipeline: Pipeline;
 }
 
-const INSTRUCTIONS = {
+export const INSTRUCTIONS = {
   full: "hub runs tools in the user's own browser. Plugin tools are named <plugin>__<tool> and " +
     "run in a tab of that site (pass tabId from plugin_list_tabs to pick one). Tools marked " +
     "[Disabled] are off until the user allows them.",
   gateway: "hub runs tools in the user's own browser. Call hub_list_tools to see the tools and " +
     "their input schemas, then hub_call with the tool name and its arguments.",
 };
-
-export function createMcpServer(mode: McpMode, deps: McpServerDeps): Server {
-  const server = new Server(
-    { name: mode === "full" ? "hub" : "hub-gateway", version: VERSION },
-    {
-      capabilities: { tools: { listChanged: true }, logging: {} },
-      instructions: INSTRUCTIONS[mode],
-    },
-  );
-
-  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: mcpTools(mode, deps.catalog) }));
-
-  server.fallbackRequestHandler = async (request, extra) => {
-    if (request.method !== "tools/call") {
-      throw new McpError(ErrorCode.MethodNotFound, "Method not found");
-    }
-    const params = callParams(request.params);
-    const { progressToken } = params;
-    const onProgress = progressToken === undefined
-      ? undefined
-      : (p: Progress) =>
-        void extra.sendNotification({
-          method: "notifications/progress",
-          params: { progressToken, ...p },
-        }).catch(() => {});
-    return await runToolCall(mode, deps, params, onProgress, extra.signal);
-  };
-
-  shortParamErrors(server);
-  return server;
-}
 
 /** The `tools` of a `tools/list` result. */
 export function mcpTools(mode: McpMode, catalog: Catalog) {
@@ -100,35 +63,6 @@ export async function runToolCall(
   return await callGateway(name, args, deps.catalog, call);
 }
 
-type RequestHandler = (request: unknown, extra: unknown) => Promise<unknown>;
-
-/**
- * The SDK checks the params of the methods it registers (initialize, ping, logging/setLevel,
- * tools/list) with zod and lets a mismatch out as -32603 with the raw problem list. Each registered
- * handler is wrapped so a mismatch is -32602 Invalid params with a short line instead. The
- * handlers live in the SDK's `_requestHandlers` map (no public way to wrap them); if a later SDK
- * renames it, nothing is wrapped and the MCP fuzz suite reports the -32603 again.
- */
-function shortParamErrors(server: Server): void {
-  const handlers = (server as unknown as { _requestHandlers?: unknown })._requestHandlers;
-  if (!(handlers instanceof Map)) return;
-  for (const [method, handler] of [...handlers] as [string, RequestHandler][]) {
-    handlers.set(method, async (request: unknown, extra: unknown) => {
-      try {
-        return await handler(request, extra);
-      } catch (error) {
-        const issues = (error as { issues?: unknown })?.issues;
-        // zod names it ZodError, its core (which the SDK uses) $ZodError.
-        if (!/ZodError$/.test((error as Error)?.name) || !Array.isArray(issues)) throw error;
-        const problems = issues.map((issue: { path?: unknown[]; message?: string }) =>
-          `${(issue.path ?? []).map(String).join(".") || "request"}: ${issue.message}`
-        );
-        throw invalidParams(`${method}: ${boundProblems(problems).join("; ")}.`);
-      }
-    });
-  }
-}
-
 export interface CallParams {
   name: string;
   args: Record<string, unknown>;
@@ -142,8 +76,20 @@ function kindOf(value: unknown): string {
   return typeof value === "object" ? "an object" : `a ${typeof value}`;
 }
 
-function invalidParams(message: string): McpError {
-  return new McpError(ErrorCode.InvalidParams, `Invalid params: ${message}`);
+/**
+ * A JSON-RPC error with its code. The SDK's server answers any thrown error that carries an
+ * integer `code` with that code and message, and the front (fast_request.ts) does the same.
+ */
+export class McpRequestError extends Error {
+  constructor(readonly code: number, message: string) {
+    super(message);
+    this.name = "McpRequestError";
+  }
+}
+
+/** -32602 Invalid params, with a short line that says what to send. */
+export function invalidParams(message: string): McpRequestError {
+  return new McpRequestError(-32602, `Invalid params: ${message}`);
 }
 
 /** The params of `tools/call`, checked; a malformed one throws -32602 with a short message. */

@@ -5,13 +5,11 @@
  * own event store (SSE streams start with a priming event, an id and a `retry` field, and a client
  * whose stream dropped resumes it with `GET` and `Last-Event-ID`), and its front (`front.ts`),
  * which answers `tools/call`, `tools/list` and `ping` itself; the SDK answers everything else.
+ * The SDK is loaded when the first session opens (`sdk_server.ts`), not at start: it is about a
+ * third of the hub's start time and memory.
  */
-import {
-  isInitializeRequest,
-  isJSONRPCRequest,
-  type Server,
-  WebStandardStreamableHTTPServerTransport,
-} from "./sdk.ts";
+import type { Server, WebStandardStreamableHTTPServerTransport } from "./sdk.ts";
+import { isInitializeRequest, isJsonRpcRequest } from "./message_shape.ts";
 import {
   type EventStoreLimits,
   EventStores,
@@ -24,7 +22,7 @@ import { jsonResponse } from "../http/http_error.ts";
 import { RATE_LIMITS, RateLimiter, RETRY_AFTER_SECONDS } from "../http/rate_limiter.ts";
 import type { PluginLogEntry } from "../../protocol/events.ts";
 import type { Logger } from "../log/logger.ts";
-import { createMcpServer, type McpMode, type McpServerDeps } from "./mcp_server.ts";
+import type { McpMode, McpServerDeps } from "./mcp_server.ts";
 import { MAX_MESSAGE_BYTES as MAX_MCP_BODY_BYTES } from "../../protocol/limits.ts";
 import { McpFront } from "./front.ts";
 import { SSE_HEADERS, sseEvents } from "./call_stream.ts";
@@ -123,6 +121,15 @@ function replayFinished(session: Session, point: ResumePoint, req: Request): Res
 
 function rpcError(status: number, code: number, message: string, headers = {}) {
   return jsonResponse({ jsonrpc: "2.0", id: null, error: { code, message } }, status, headers);
+}
+
+type SdkServer = typeof import("./sdk_server.ts");
+let sdkServer: Promise<SdkServer> | undefined;
+
+/** The SDK's server pieces, imported once, on the first session. */
+function loadSdkServer(): Promise<SdkServer> {
+  sdkServer ??= import("./sdk_server.ts");
+  return sdkServer;
 }
 
 const LOG_LEVEL = { debug: "debug", info: "info", warn: "warning", error: "error" } as const;
@@ -238,7 +245,7 @@ async function serve(table: SessionTable, session: Session, req: Request): Promi
     if (answered) return await answered;
   }
   if (Array.isArray(parsedBody)) {
-    session.events.noteBatch(parsedBody.filter((m) => isJSONRPCRequest(m)).map((m) => m.id));
+    session.events.noteBatch(parsedBody.filter(isJsonRpcRequest).map((m) => m.id));
   }
   const response = await session.transport.handleRequest(req, { parsedBody });
   // A cancel reaches the front's calls only in a POST the SDK accepted (headers, version, body).
@@ -265,9 +272,10 @@ async function create(table: SessionTable, req: Request, mode: McpMode): Promise
   const body = await readJsonBody(req, MAX_MCP_BODY_BYTES);
   const refused = refuseCreate(table.limiter, body);
   if (refused) return refused;
-  const server = createMcpServer(mode, table.options);
+  const sdk = await loadSdkServer();
+  const server = sdk.createMcpServer(mode, table.options);
   const events = table.eventStores.open();
-  const transport = openTransport(table, mode, server, events);
+  const transport = openTransport(table, mode, server, events, sdk);
   try {
     await server.connect(transport);
     return await transport.handleRequest(req, { parsedBody: body });
@@ -308,6 +316,7 @@ function openTransport(
   mode: McpMode,
   server: Server,
   events: SessionEventStore,
+  { WebStandardStreamableHTTPServerTransport }: SdkServer,
 ): WebStandardStreamableHTTPServerTransport {
   // Kept here: when the transport closes, the session may already have left the table.
   let front: McpFront | undefined;

@@ -1,0 +1,25 @@
+/**
+ * Light shape checks of incoming MCP messages, done before (or without) the SDK: which messages of
+ * a batch are requests, and whether a body asks to initialize a session. The SDK's transport checks
+ * the full schema of whatever it is handed afterwards.
+ */
+import { isPlainObject } from "../../protocol/plain_object.ts";
+
+/** A JSON-RPC request: `jsonrpc: "2.0"`, a string or integer id and a method name. */
+export function isJsonRpcRequest(
+  message: unknown,
+): message is { jsonrpc: "2.0"; id: string | number; method: string } {
+  if (!isPlainObject(message) || message.jsonrpc !== "2.0") return false;
+  const { id, method } = message;
+  return typeof method === "string" && (typeof id === "string" || Number.isSafeInteger(id));
+}
+
+/** An `initialize` request with the params it must carry (protocol version, capabilities, client). */
+export function isInitializeRequest(message: unknown): boolean {
+  if (!isJsonRpcRequest(message) || message.method !== "initialize") return false;
+  const params = (message as { params?: unknown }).params;
+  if (!isPlainObject(params) || typeof params.protocolVersion !== "string") return false;
+  const { capabilities, clientInfo } = params;
+  return isPlainObject(capabilities) && isPlainObject(clientInfo) &&
+    typeof clientInfo.name === "string" && typeof clientInfo.version === "string";
+}
