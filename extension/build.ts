@@ -16,6 +16,7 @@ import {
   iconFile,
 } from "../protocol/extension_files.ts";
 import { pngIcon } from "./icons.ts";
+import { noJsonSchema } from "../protocol/no_json_schema.ts";
 
 const SRC = fileURLToPath(new URL("./src/", import.meta.url));
 export const DIST = fileURLToPath(new URL("./dist/", import.meta.url));
@@ -44,7 +45,7 @@ async function bundle(entry: string): Promise<string> {
     charset: "utf8",
     legalComments: "none",
     logLevel: "silent",
-    plugins: [zodResolver],
+    plugins: [zodResolver, noJsonSchema(esbuild, "the hub extension")],
   });
   return result.outputFiles[0].text;
 }

@@ -24,6 +24,8 @@ Deno.test("the service worker bundles only the parts of zod it uses", async () =
   // `import { z } from "zod"` anywhere in its imports bundles all of zod (every locale, JSON
   // Schema import, the compiler: +290 KB); `import * as z from "zod"` keeps what is used.
   assertEquals(code.includes("Zeichen"), false, "zod's German messages are in background.js");
+  // The extension never makes JSON Schema: protocol/no_json_schema.ts leaves zod's generator out.
+  assertEquals(code.includes("draft-2020-12"), false, "zod's JSON Schema generator is in");
   assertEquals(code.length < 250_000, true, `background.js has ${code.length} characters`);
 });
 

@@ -9,6 +9,7 @@ import { fileURLToPath } from "node:url";
 import { isAbsolute, relative, sep } from "node:path";
 import { CliError } from "../core/cli_error.ts";
 import { namespaceZodImports } from "./zod_import.ts";
+import { noJsonSchema } from "../protocol/no_json_schema.ts";
 
 const SDK_DIR = fileURLToPath(new URL("../sdk/", import.meta.url));
 export const SDK_ENTRY = `${SDK_DIR}mod.ts`;
@@ -93,7 +94,10 @@ export async function bundle(
       legalComments: "none",
       banner: banner ? { js: banner } : undefined,
       logLevel: "silent",
-      plugins: [sdkResolver, zodNamespace(pluginDir)],
+      // The adapter runs in the page, where no JSON Schema is made (describe runs as "esm").
+      plugins: format === "iife"
+        ? [sdkResolver, zodNamespace(pluginDir), noJsonSchema(esbuild, "plugin adapters")]
+        : [sdkResolver, zodNamespace(pluginDir)],
     });
     return result.outputFiles[0].text;
   } catch (error) {
