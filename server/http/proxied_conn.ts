@@ -20,6 +20,13 @@ import { errorText } from "../../protocol/clip.ts";
 
 /** Read buffer per direction; a connection holds at most two. */
 const BUFFER_BYTES = 16 * 1024;
+/**
+ * The server's answers to a connection that showed the secret are read with this buffer once one
+ * read filled the small one, until a read fits the small one again: a 1 MB `tools/list` crosses
+ * the relay in a few reads instead of about 70. Strangers never get one, so at most the user's own
+ * clients hold it, and only while a large answer streams.
+ */
+const LARGE_BUFFER_BYTES = 256 * 1024;
 /** After a refused request, the server has this long to finish answering the earlier ones. */
 const DRAIN_MS = 10_000;
 /** After the last answer, what the client still sends is read and dropped this long at most. */
@@ -255,7 +262,8 @@ class ProxiedConnection implements ProxiedConn {
   }
 
   async #serverToClient(source: Deno.Conn): Promise<void> {
-    const buffer = new Uint8Array(BUFFER_BYTES);
+    const small = new Uint8Array(BUFFER_BYTES);
+    let buffer: Uint8Array = small;
     try {
       while (true) {
         const n = await source.read(buffer);
@@ -265,6 +273,7 @@ class ProxiedConnection implements ProxiedConn {
         const chunk = buffer.subarray(0, n);
         if (this.#awaitingAnswer) this.#readAnswer(chunk);
         await writeAll(this.client, chunk).catch(() => this.close());
+        buffer = this.#nextBuffer(buffer, small, n);
       }
     } catch {
       // the server went away, or we closed the connection after SERVER_CLOSE_WAIT_MS
@@ -272,6 +281,13 @@ class ProxiedConnection implements ProxiedConn {
     this.#upstreamEnded = true;
     if (this.#closed) this.#finish();
     else this.#linger();
+  }
+
+  /** The buffer for the next read from the server (see LARGE_BUFFER_BYTES). */
+  #nextBuffer(buffer: Uint8Array, small: Uint8Array, read: number): Uint8Array {
+    if (read < BUFFER_BYTES) return small;
+    if (buffer !== small || !this.trusted || this.upgraded) return buffer;
+    return new Uint8Array(LARGE_BUFFER_BYTES);
   }
 
   /** Feeds the server's bytes to the upgrade answer reader until it knows the status. */

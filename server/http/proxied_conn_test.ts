@@ -6,9 +6,12 @@ import { closeWriteQuietly } from "./conn_io.ts";
 class FakeConn {
   closed = false;
   written: Uint8Array[] = [];
+  /** The size of the buffer of each read. */
+  readSizes: number[] = [];
   #reads: ((chunk: Uint8Array | null) => void)[] = [];
   #queued: (Uint8Array | null)[] = [];
   read(buffer: Uint8Array): Promise<number | null> {
+    this.readSizes.push(buffer.length);
     const next = this.#queued.shift();
     if (next !== undefined) return Promise.resolve(copy(next, buffer));
     return new Promise((resolve) => this.#reads.push((chunk) => resolve(copy(chunk, buffer))));
@@ -164,4 +167,59 @@ Deno.test("when the server cannot be reached, the client gets a 503 that says to
   await running;
   assertEquals(closes.length, 1);
   assert(closes[0]?.includes("restarting"), closes[0]);
+});
+
+/** Relays one request, then answers it with `chunks` from the server; returns the fake ends. */
+async function answerWith(chunks: Uint8Array[], authorization?: string) {
+  const client = new FakeConn();
+  const upstream = new FakeConn();
+  const conn = proxyConnection(client as unknown as Deno.Conn, {
+    connectUpstream: () => Promise.resolve(upstream as unknown as Deno.Conn),
+    maxWsMessageBytes: 1024,
+    isTrusted: (auth) => auth === "Bearer s3cret",
+    onClose: () => {},
+  });
+  const running = conn.run();
+  const auth = authorization ? `Authorization: ${authorization}\r\n` : "";
+  client.deliver(new TextEncoder().encode(`GET /tools HTTP/1.1\r\nHost: 127.0.0.1\r\n${auth}\r\n`));
+  await new Promise((r) => setTimeout(r, 5));
+  for (const chunk of chunks) {
+    upstream.deliver(chunk);
+    await new Promise((r) => setTimeout(r, 1));
+  }
+  conn.close();
+  client.deliver(null);
+  await running;
+  upstream.deliver(null);
+  await new Promise((r) => setTimeout(r, 1));
+  return { client, upstream };
+}
+
+const filled = (size: number, byte: number) => new Uint8Array(size).fill(byte);
+
+Deno.test("a large answer to a client that showed the secret is read in large pieces, intact", async () => {
+  const chunks = [filled(16 * 1024, 1), filled(200 * 1024, 2), filled(100, 3), filled(10, 4)];
+  const { client, upstream } = await answerWith(chunks, "Bearer s3cret");
+  const k = 1024;
+  // A full small read switches to the large buffer; a read that fits the small one switches back.
+  assertEquals(upstream.readSizes.slice(0, 5), [16 * k, 256 * k, 256 * k, 16 * k, 16 * k]);
+  const relayed = new Uint8Array(client.written.reduce((n, c) => n + c.length, 0));
+  let offset = 0;
+  for (const chunk of client.written) relayed.set(chunk, (offset += chunk.length) - chunk.length);
+  assertEquals(relayed.length, chunks.reduce((n, c) => n + c.length, 0));
+  assertEquals([relayed[0], relayed[16 * k], relayed[216 * k], relayed[216 * k + 100]], [
+    1,
+    2,
+    3,
+    4,
+  ]);
+});
+
+Deno.test("a stranger's answers are always read with the small buffer", async () => {
+  const { upstream } = await answerWith([filled(16 * 1024, 1), filled(16 * 1024, 2)]);
+  assertEquals(
+    upstream.readSizes.every((size) => size === 16 * 1024),
+    true,
+    `${upstream.readSizes}`,
+  );
 });
