@@ -3,7 +3,10 @@
  * the checkout's own end-to-end fixture (tests/helpers/e2e_fixture.ts: its hub started with
  * `hub start`, Debian Chromium with the extension installed into that hub's config dir, the test
  * web app and the test plugin). Calls `test-app__echo` in the page: sequential p50 and calls/s
- * with 25 in flight, over REST and MCP.
+ * with 25 in flight, over REST and MCP. Then the same rows again with Chromium started directly
+ * (no Playwright, no DevTools connection): the extension pairs through the secret the hub wrote
+ * into its folder and the app page is opened from the command line, as on a user's machine. A
+ * DevTools client costs each of the browser, page and extension processes CPU on every call.
  */
 import { existsSync } from "node:fs";
 import { join } from "node:path";
@@ -14,11 +17,16 @@ const SEQUENTIAL = 500;
 const IN_FLIGHT = 25;
 const IN_FLIGHT_CALLS = 4000;
 
-export interface BrowserResults {
+export interface BrowserRates {
   restRate: number;
   mcpRate: number;
   restP50: number;
   mcpP50: number;
+}
+
+export interface BrowserResults extends BrowserRates {
+  /** The same rows with Chromium started without a DevTools connection (or why not measured). */
+  undriven: BrowserRates | string;
 }
 
 /** The Chromium the browser rows use, as the browser tests choose it. */
@@ -37,33 +45,100 @@ export async function browserRows(root: string): Promise<BrowserResults | string
     await fixture.waitForExtension(e2e);
     await e2e.open("/");
     await e2e.waitForTabState("ready");
-    const { url, secret } = e2e.hub;
-    const headers = { authorization: `Bearer ${secret}`, "content-type": "application/json" };
-    const body = JSON.stringify({ arguments: { text: "x" } });
-    const rest = async () => {
-      const res = await fetch(`${url}/tools/test-app__echo/call`, {
-        method: "POST",
-        headers,
-        body,
-      });
-      if (res.status !== 200) throw new Error(`call failed: ${res.status} ${await res.text()}`);
-      await res.json();
-    };
-    const mcp = await connectMcp(url, secret);
-    const viaMcp = async () => {
-      const result = await mcp.callTool({ name: "test-app__echo", arguments: { text: "x" } });
-      if (result.isError) throw new Error(`call failed: ${JSON.stringify(result).slice(0, 500)}`);
-    };
-    try {
-      const restP50 = percentiles(await measure(rest, SEQUENTIAL, 100)).p50;
-      const mcpP50 = percentiles(await measure(viaMcp, SEQUENTIAL, 100)).p50;
-      const restRate = (await measureInFlight(rest, IN_FLIGHT, IN_FLIGHT_CALLS, 100)).rate;
-      const mcpRate = (await measureInFlight(viaMcp, IN_FLIGHT, IN_FLIGHT_CALLS, 100)).rate;
-      return { restRate, mcpRate, restP50, mcpP50 };
-    } finally {
-      await mcp.close().catch(() => {});
-    }
+    const driven = await measureCalls(e2e.hub);
+    const { health } = await import(join(root, "tests/helpers/hub_api.ts"));
+    const undriven = await undrivenRows({ ...fixture, health }, e2e).catch((e) =>
+      `not measured: ${String(e).slice(0, 300)}`
+    );
+    return { ...driven, undriven };
   } finally {
     await e2e.close();
+  }
+}
+
+/** Sequential p50s and rates at 25 in flight of `test-app__echo` over REST and MCP. */
+async function measureCalls(hub: { url: string; secret: string }): Promise<BrowserRates> {
+  const { url, secret } = hub;
+  const headers = { authorization: `Bearer ${secret}`, "content-type": "application/json" };
+  const body = JSON.stringify({ arguments: { text: "x" } });
+  const rest = async () => {
+    const res = await fetch(`${url}/tools/test-app__echo/call`, { method: "POST", headers, body });
+    if (res.status !== 200) throw new Error(`call failed: ${res.status} ${await res.text()}`);
+    await res.json();
+  };
+  const mcp = await connectMcp(url, secret);
+  const viaMcp = async () => {
+    const result = await mcp.callTool({ name: "test-app__echo", arguments: { text: "x" } });
+    if (result.isError) throw new Error(`call failed: ${JSON.stringify(result).slice(0, 500)}`);
+  };
+  try {
+    const restP50 = percentiles(await measure(rest, SEQUENTIAL, 100)).p50;
+    const mcpP50 = percentiles(await measure(viaMcp, SEQUENTIAL, 100)).p50;
+    const restRate = (await measureInFlight(rest, IN_FLIGHT, IN_FLIGHT_CALLS, 100)).rate;
+    const mcpRate = (await measureInFlight(viaMcp, IN_FLIGHT, IN_FLIGHT_CALLS, 100)).rate;
+    return { restRate, mcpRate, restP50, mcpP50 };
+  } finally {
+    await mcp.close().catch(() => {});
+  }
+}
+
+interface FixtureE2E {
+  configDir: string;
+  hub: { url: string; secret: string };
+  app: { url: string };
+  browser: { close(): Promise<void> };
+  waitForTabState(state: string): Promise<unknown>;
+}
+
+interface Fixture {
+  health(hub: FixtureE2E["hub"]): Promise<{ extensionConnected: boolean }>;
+  waitForExtension(e2e: FixtureE2E): Promise<void>;
+}
+
+/** Until the hub no longer counts the closed browser's extension as connected. */
+async function waitForDisconnect(fixture: Fixture, e2e: FixtureE2E): Promise<void> {
+  const deadline = performance.now() + 10_000;
+  while ((await fixture.health(e2e.hub)).extensionConnected) {
+    if (performance.now() > deadline) throw new Error("the closed browser stayed connected");
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+/**
+ * Closes the Playwright-driven browser, starts Chromium by hand with the same flags, extension and
+ * a fresh profile, opening the app's page, and measures the rows once the tab is ready.
+ */
+async function undrivenRows(fixture: Fixture, e2e: FixtureE2E): Promise<BrowserRates> {
+  await e2e.browser.close();
+  await waitForDisconnect(fixture, e2e);
+  const { CHROMIUM_ARGS } = await import("../tests/helpers/browser.ts");
+  const profile = await Deno.makeTempDir({ prefix: "hub-perf-profile-" });
+  // Developer mode on, as for anyone who used "Load unpacked" (see extension_browser.ts).
+  await Deno.mkdir(join(profile, "Default"));
+  await Deno.writeTextFile(
+    join(profile, "Default", "Preferences"),
+    JSON.stringify({ extensions: { ui: { developer_mode: true } } }),
+  );
+  const extension = join(e2e.configDir, "extension");
+  const chromium = new Deno.Command(chromiumPath(), {
+    args: [
+      ...CHROMIUM_ARGS,
+      `--user-data-dir=${profile}`,
+      `--load-extension=${extension}`,
+      `--disable-extensions-except=${extension}`,
+      new URL("/", e2e.app.url).href,
+    ],
+    stdin: "null",
+    stdout: "null",
+    stderr: "null",
+  }).spawn();
+  try {
+    await fixture.waitForExtension(e2e);
+    await e2e.waitForTabState("ready");
+    return await measureCalls(e2e.hub);
+  } finally {
+    chromium.kill("SIGTERM");
+    await chromium.status;
+    await Deno.remove(profile, { recursive: true }).catch(() => {});
   }
 }

@@ -15,7 +15,7 @@
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { oneToolRows, toolsListRows } from "./_perf_loopback.ts";
-import { browserRows } from "./_perf_browser.ts";
+import { type BrowserResults, browserRows } from "./_perf_browser.ts";
 import { sizeRows, startRows } from "./_perf_startup.ts";
 
 const { values } = parseArgs({
@@ -127,6 +127,30 @@ function browserTableRows(
       "real Chromium, sequential p50 (REST / MCP)",
       "2.3 / 2.8 ms",
       `${ms(browser.restP50)} / ${ms(browser.mcpP50)}`,
+      "≤ 1.8 / ≤ 2.2 ms",
+    ],
+    ...undrivenTableRows(browser.undriven),
+  ];
+}
+
+/** The Chromium rows again, measured without a DevTools client attached to the browser. */
+function undrivenTableRows(
+  undriven: BrowserResults["undriven"],
+): [string, string, string, string][] {
+  if (typeof undriven === "string") {
+    return [["… Chromium without DevTools attached", "", undriven, ""]];
+  }
+  return [
+    [
+      "… the same, Chromium started without DevTools attached: 25 in flight (REST / MCP), calls/s",
+      "",
+      `${rate(undriven.restRate)} / ${rate(undriven.mcpRate)}`,
+      "≥ 2,000 / ≥ 1,500",
+    ],
+    [
+      "… and sequential p50 (REST / MCP)",
+      "",
+      `${ms(undriven.restP50)} / ${ms(undriven.mcpP50)}`,
       "≤ 1.8 / ≤ 2.2 ms",
     ],
   ];
