@@ -1,24 +1,14 @@
-/** The `hub` command line: commands, options and help. Each command's work lives in its own file. */
+/**
+ * The `hub` command line: commands, options and help. Each command's work lives in its own file,
+ * imported when that command runs, so a command loads only what it uses (`hub start` none of the
+ * package, doctor or tool code).
+ */
 import { Command } from "commander";
 import { VERSION } from "../protocol/version.ts";
 import { startCommand } from "./start.ts";
-import { stopCommand } from "./stop.ts";
-import { statusCommand } from "./status.ts";
-import { configPath, configReset, configRotateSecret, configSet, configShow } from "./config.ts";
 import { SETTABLE_KEYS } from "./config_keys.ts";
-import { logsCommand } from "./logs.ts";
 import { CliError } from "../core/cli_error.ts";
-import { createPluginCommand } from "./plugin_create.ts";
-import { toolCall, toolList, toolSchema } from "./tool.ts";
-import { auditCommand } from "./audit.ts";
-import { updateCommand } from "./update.ts";
-import { pluginSearchCommand } from "./plugin_search.ts";
-import { pluginInstallCommand, pluginUpdateCommand } from "./plugin_install.ts";
-import { pluginRemoveCommand } from "./plugin_remove.ts";
-import { pluginListCommand } from "./plugin_list.ts";
-import { pluginConfigureCommand } from "./plugin_configure.ts";
-import { telemetryCommand } from "./telemetry.ts";
-import { doctorCommand, FATAL_RULE } from "./doctor.ts";
+import { FATAL_RULE } from "./doctor/report.ts";
 
 type Opts = Record<string, unknown>;
 
@@ -57,12 +47,12 @@ export function buildProgram(): Command {
 
   program.command("stop")
     .description("stop a hub started with --background")
-    .action((_o: Opts, cmd: Command) => stopCommand(opts(cmd)));
+    .action((_o: Opts, cmd: Command) => import("./stop.ts").then((m) => m.stopCommand(opts(cmd))));
 
   // `hub` alone is `hub status`; anything else that is not a command is an error that says so.
   program.allowExcessArguments(true).action((_o: Opts, cmd: Command) => {
     const name = cmd.args[0];
-    if (name === undefined) return statusCommand(opts(cmd));
+    if (name === undefined) return import("./status.ts").then((m) => m.statusCommand(opts(cmd)));
     const known = program.commands.map((c) => c.name()).join(", ");
     throw new CliError(`Unknown command "${name}". Commands: ${known}. See "hub --help".`);
   });
@@ -70,7 +60,9 @@ export function buildProgram(): Command {
   program.command("status")
     .description("show whether the hub runs, its extension, clients, plugins and tools (default)")
     .option("--json", "print the raw /health JSON")
-    .action((_o: Opts, cmd: Command) => statusCommand(opts(cmd)));
+    .action((_o: Opts, cmd: Command) =>
+      import("./status.ts").then((m) => m.statusCommand(opts(cmd)))
+    );
 
   addConfigCommands(program);
 
@@ -86,14 +78,16 @@ export function buildProgram(): Command {
     .option("--since <duration>", "only calls newer than this: 30s, 10m, 2h, 7d")
     .option("--json", "print JSON")
     .option("--file", "read <config dir>/audit.log (survives restarts) instead of the hub")
-    .action((_o: Opts, cmd: Command) => auditCommand(opts(cmd)));
+    .action((_o: Opts, cmd: Command) =>
+      import("./audit.ts").then((m) => m.auditCommand(opts(cmd)))
+    );
 
   program.command("logs")
     .description("show the server log (<config dir>/server.log)")
     .option("--lines <n>", "how many recent lines", "50")
     .option("-f, --follow", "keep printing new lines")
     .option("--plugin <name>", "only lines of this plugin ([plugin:<name>])")
-    .action((_o: Opts, cmd: Command) => logsCommand(opts(cmd)));
+    .action((_o: Opts, cmd: Command) => import("./logs.ts").then((m) => m.logsCommand(opts(cmd))));
 
   program.command("doctor")
     .description(
@@ -102,18 +96,24 @@ export function buildProgram(): Command {
     )
     .option("--json", "print {version, ok, checks:[{id, title, status, message, fix?}]}")
     .addHelpText("after", `\n${FATAL_RULE}`)
-    .action((_o: Opts, cmd: Command) => doctorCommand(opts(cmd)));
+    .action((_o: Opts, cmd: Command) =>
+      import("./doctor.ts").then((m) => m.doctorCommand(opts(cmd)))
+    );
 
   program.command("update")
     .description("install the latest published hub (npm installs; others are told how)")
     .option("--check", "only report whether a newer version is published")
-    .action((_o: Opts, cmd: Command) => updateCommand(opts(cmd)));
+    .action((_o: Opts, cmd: Command) =>
+      import("./update.ts").then((m) => m.updateCommand(opts(cmd)))
+    );
 
   program.command("telemetry [action]")
     .description("anonymous usage telemetry: status (default), enable or disable", {
       action: "status | enable | disable (docs/telemetry.md lists what is sent)",
     })
-    .action((action: string | undefined) => telemetryCommand(action));
+    .action((action: string | undefined) =>
+      import("./telemetry.ts").then((m) => m.telemetryCommand(action))
+    );
 
   return program;
 }
@@ -124,24 +124,28 @@ function addConfigCommands(program: Command): void {
     .description("show the config (the secret is redacted)")
     .option("--json", "print JSON")
     .option("--show-secret", "print the secret in full")
-    .action((_o: Opts, cmd: Command) => configShow(opts(cmd)));
+    .action((_o: Opts, cmd: Command) => import("./config.ts").then((m) => m.configShow(opts(cmd))));
   config.command("set <key> [value]")
     .description("set a config value", { key: "one of:\n" + SETTABLE_KEYS.join("\n") })
     .option("-f, --force", "with localPlugins.add: accept a path that does not exist")
     .action((key: string, value: string | undefined, _o: Opts, cmd: Command) =>
-      configSet(key, value, opts(cmd))
+      import("./config.ts").then((m) => m.configSet(key, value, opts(cmd)))
     );
   config.command("path")
     .description("print the config file path")
-    .action(() => configPath());
+    .action(() => import("./config.ts").then((m) => m.configPath()));
   config.command("reset")
     .description("delete the config file (recreated with defaults on next start)")
     .option("--confirm", "really do it")
-    .action((_o: Opts, cmd: Command) => configReset(opts(cmd)));
+    .action((_o: Opts, cmd: Command) =>
+      import("./config.ts").then((m) => m.configReset(opts(cmd)))
+    );
   config.command("rotate-secret")
     .description("write a new secret and tell the running hub (MCP clients need the new one)")
     .option("--confirm", "really do it")
-    .action((_o: Opts, cmd: Command) => configRotateSecret(opts(cmd)));
+    .action((_o: Opts, cmd: Command) =>
+      import("./config.ts").then((m) => m.configRotateSecret(opts(cmd)))
+    );
 }
 
 function addToolCommands(program: Command): void {
@@ -152,11 +156,13 @@ function addToolCommands(program: Command): void {
     .description("list tools grouped by plugin, with their permission")
     .option("--plugin <name>", "only this plugin (browser for built-in tools)")
     .option("--json", "print the full listing with input schemas")
-    .action((_o: Opts, cmd: Command) => toolList(opts(cmd)));
+    .action((_o: Opts, cmd: Command) => import("./tool.ts").then((m) => m.toolList(opts(cmd))));
   tool.command("schema <name>")
     .description("show a tool's description and input JSON Schema")
     .option("--json", "print JSON")
-    .action((name: string, _o: Opts, cmd: Command) => toolSchema(name, opts(cmd)));
+    .action((name: string, _o: Opts, cmd: Command) =>
+      import("./tool.ts").then((m) => m.toolSchema(name, opts(cmd)))
+    );
   tool.command("call <name> [json]")
     .description(
       "call a tool; result JSON on stdout, errors on stderr (exit 1); waits up to 5 minutes",
@@ -166,7 +172,7 @@ function addToolCommands(program: Command): void {
     .option("--instance <name>", "which instance of the plugin to use")
     .option("--tab-id <id>", "run in exactly this tab (see plugin_list_tabs)")
     .action((name: string, json: string | undefined, _o: Opts, cmd: Command) =>
-      toolCall(name, json, opts(cmd))
+      import("./tool.ts").then((m) => m.toolCall(name, json, opts(cmd)))
     );
 }
 
@@ -179,7 +185,9 @@ function addPluginCommands(program: Command): void {
     .option("--domain <domain>", "the web app's domain, e.g. app.example.com")
     .option("--display <name>", "display name (default: from the name)")
     .option("--description <desc>", "one line on what the plugin does")
-    .action((name: string | undefined, o: Opts) => createPluginCommand(name, o));
+    .action((name: string | undefined, o: Opts) =>
+      import("./plugin_create.ts").then((m) => m.createPluginCommand(name, o))
+    );
   addPluginPackageCommands(plugin);
 }
 
@@ -190,20 +198,22 @@ function addPluginPackageCommands(plugin: Command): void {
     .description("search the npm registry for plugin packages (all of them without a query)")
     .option("--json", "print JSON")
     .action((query: string | undefined, _o: Opts, cmd: Command) =>
-      pluginSearchCommand(query, opts(cmd))
+      import("./plugin_search.ts").then((m) => m.pluginSearchCommand(query, opts(cmd)))
     );
   plugin.command("install <name>").alias("add")
     .description("install a plugin package globally (no install scripts run); it starts off", {
       name: `${NAME}, optionally @<version>; a short name tries @tabhub/ first`,
     })
     .option("--json", "print JSON")
-    .action((name: string, _o: Opts, cmd: Command) => pluginInstallCommand(name, opts(cmd)));
+    .action((name: string, _o: Opts, cmd: Command) =>
+      import("./plugin_install.ts").then((m) => m.pluginInstallCommand(name, opts(cmd)))
+    );
   plugin.command("update [name]")
     .description("install the latest version of a plugin package; no name: list updates")
     .option("--check", "only report whether a newer version is published")
     .option("--json", "print JSON")
     .action((name: string | undefined, _o: Opts, cmd: Command) =>
-      pluginUpdateCommand(name, opts(cmd))
+      import("./plugin_install.ts").then((m) => m.pluginUpdateCommand(name, opts(cmd)))
     );
   plugin.command("remove <name>").alias("rm")
     .description("uninstall a plugin package and drop its localPlugins entries", {
@@ -211,12 +221,16 @@ function addPluginPackageCommands(plugin: Command): void {
     })
     .option("-y, --confirm", "really do it (without it: says what would be removed)")
     .option("--json", "print JSON")
-    .action((name: string, _o: Opts, cmd: Command) => pluginRemoveCommand(name, opts(cmd)));
+    .action((name: string, _o: Opts, cmd: Command) =>
+      import("./plugin_remove.ts").then((m) => m.pluginRemoveCommand(name, opts(cmd)))
+    );
   plugin.command("list").alias("ls")
     .description("list plugins: of the running hub, else the ones it would load")
     .option("--json", "print JSON")
     .option("-v, --verbose", "show folders and tool names")
-    .action((_o: Opts, cmd: Command) => pluginListCommand(opts(cmd)));
+    .action((_o: Opts, cmd: Command) =>
+      import("./plugin_list.ts").then((m) => m.pluginListCommand(opts(cmd)))
+    );
   plugin.command("configure <name>")
     .description("set a plugin's settings: asks on a terminal, or --set key=value")
     .option(
@@ -224,5 +238,7 @@ function addPluginPackageCommands(plugin: Command): void {
       'a setting (repeatable); "-" clears it; url fields take name=url pairs',
       (value: string, previous: string[] = []) => [...previous, value],
     )
-    .action((name: string, _o: Opts, cmd: Command) => pluginConfigureCommand(name, opts(cmd)));
+    .action((name: string, _o: Opts, cmd: Command) =>
+      import("./plugin_configure.ts").then((m) => m.pluginConfigureCommand(name, opts(cmd)))
+    );
 }

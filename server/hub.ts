@@ -28,7 +28,7 @@ import { createPluginLogs } from "./extension/plugin_logs.ts";
 import { createExtensionHandlers, progressToExtension } from "./extension/handlers.ts";
 import { createFolderOpener } from "./extension/folder_open.ts";
 import { createUpdateChecker } from "./plugins/update_check.ts";
-import { createPluginPackages } from "../core/packages/plugin_packages.ts";
+import { lazyPluginPackages } from "../core/packages/lazy_packages.ts";
 import { applyLinkPolicy } from "./extension/link_policy.ts";
 import { createCatalog } from "./calls/catalog.ts";
 import { createDispatcher, type DispatcherOptions } from "./calls/dispatcher.ts";
@@ -123,7 +123,7 @@ export function createHub(options: HubOptions): Hub {
   const auditLog = createAuditLog(createAuditFile(paths.auditLog, { onError }), clock);
   const audit = withCallCounting(auditLog, telemetry);
   const onProgress = progressToExtension(link);
-  const packages = createPluginPackages({ globalRoot: npmRoot, store: files.store, onProgress });
+  const packages = lazyPluginPackages({ globalRoot: npmRoot, store: files.store, onProgress });
   const updates = createUpdateChecker({
     packages,
     intervalMinutes: () => config().updateCheckIntervalMinutes,

@@ -6,7 +6,8 @@
  */
 import { RPC_ERRORS, RpcError } from "../../protocol/rpc.ts";
 import type { PackageProgress } from "../../protocol/packages.ts";
-import { PackageError, type PluginPackages } from "../../core/packages/plugin_packages.ts";
+import type { PluginPackages } from "../../core/packages/plugin_packages.ts";
+import { PackageError } from "../../core/packages/package_error.ts";
 import { DomainError } from "../domain_error.ts";
 import type { UpdateChecker } from "../plugins/update_check.ts";
 import { FolderOpenError } from "./folder_open.ts";
