@@ -116,23 +116,32 @@ export function packageJson(
 
 /**
  * Makes the built programs and the shipped protocol/version.ts say `version` instead of VERSION:
- * each file must declare VERSION exactly once (`var VERSION = "…"` in a bundle).
+ * each file must set VERSION exactly once (`var VERSION = "…"` in a bundle, or `VERSION = "…"` when
+ * esbuild wraps protocol/version.ts to initialize it lazily, as for files that are also reached
+ * through a dynamic import).
  */
 async function stampVersion(outDir: string, version: string): Promise<void> {
-  const quoted = JSON.stringify(VERSION).replace(/[.+]/g, "\\$&");
-  const declaration = new RegExp(`\\b(var|const) VERSION = ${quoted};`, "g");
   for (const file of [...BUNDLES.map((b) => b.bundle), "protocol/version.ts"]) {
     const path = join(outDir, file);
-    const text = await Deno.readTextFile(path);
-    const found = text.match(declaration)?.length ?? 0;
+    const { text, found } = restampVersion(await Deno.readTextFile(path), version);
     if (found !== 1) {
       throw new Error(
         `Cannot build the npm package as version ${version}: ${file} declares VERSION ${found} ` +
           `times instead of once.`,
       );
     }
-    await Deno.writeTextFile(path, text.replace(declaration, `$1 VERSION = "${version}";`));
+    await Deno.writeTextFile(path, text);
   }
+}
+
+/** `text` with its VERSION assignments set to `version`, and how many there were. */
+export function restampVersion(text: string, version: string): { text: string; found: number } {
+  const quoted = JSON.stringify(VERSION).replace(/[.+]/g, "\\$&");
+  const assignment = new RegExp(`(^|[^\\w.$])((?:var |const )?)VERSION = ${quoted};`, "gm");
+  return {
+    text: text.replace(assignment, `$1$2VERSION = "${version}";`),
+    found: text.match(assignment)?.length ?? 0,
+  };
 }
 
 /**

@@ -7,7 +7,7 @@
 import { join } from "node:path";
 import { assert, assertEquals, assertRejects } from "../tests/helpers/assert.ts";
 import { VERSION } from "../protocol/version.ts";
-import { buildHubPackage, type BuildResult, ROOT } from "./build.ts";
+import { buildHubPackage, type BuildResult, restampVersion, ROOT } from "./build.ts";
 import { flagMismatches, wrapperFlags } from "./permission_flags.ts";
 import { runNpm } from "./npm_command.ts";
 import { absolutePathHits, installedSize } from "./package_checks.ts";
@@ -198,4 +198,23 @@ Deno.test("npm package: a version that is not semver is refused before anything 
   } finally {
     await Deno.remove(tmp, { recursive: true });
   }
+});
+
+Deno.test("restampVersion sets a declared or a lazily assigned VERSION, never another name", () => {
+  const v = JSON.stringify(VERSION);
+  const forms = [
+    `var VERSION = ${v};`,
+    `export const VERSION = ${v};`,
+    `var init_version = __esm({\n  "protocol/version.ts"() {\n    VERSION = ${v};\n  }\n});`,
+  ];
+  for (const form of forms) {
+    const { text, found } = restampVersion(
+      `var SDK_VERSION = ${v};\nx.VERSION = ${v};\n${form}`,
+      "9.9.9",
+    );
+    assertEquals(found, 1, form);
+    assert(text.includes('VERSION = "9.9.9";'), text);
+    assert(text.includes(`SDK_VERSION = ${v};`) && text.includes(`x.VERSION = ${v};`), text);
+  }
+  assertEquals(restampVersion(`${forms[0]}\n${forms[2]}`, "9.9.9").found, 2);
 });
