@@ -8,6 +8,10 @@ import { MAX_PROBLEMS } from "./validation_problems.ts";
 import { emptyRegistry, type Registry, registryOf } from "../plugins/registry.ts";
 import { type Catalog, createCatalog, type ListedTool } from "./catalog.ts";
 import { registeredPlugin, registeredTool } from "../plugins/_test_registry.ts";
+import { loadValidators } from "../plugins/validators.ts";
+
+// Validators need ajv, which the pipeline loads before the first call.
+await loadValidators();
 
 /** Every declared browser tool, in declaration order. */
 const BROWSER_NAMES = BROWSER_TOOLS.map((t) => t.name);

@@ -22,6 +22,7 @@ import { capOutput } from "./output_cap.ts";
 import { needsReview } from "../permissions/review.ts";
 import type { HubConfig, Permission } from "../../core/config/schema.ts";
 import { isPlainObject } from "../../protocol/plain_object.ts";
+import { loadValidators } from "../plugins/validators.ts";
 
 export interface CallRequest {
   name: string;
@@ -119,6 +120,8 @@ async function execute(
   if (!isPlainObject(args)) {
     throw callError("INVALID_ARGUMENTS", `Arguments of ${tool.name} must be a JSON object.`);
   }
+  const validators = loadValidators(); // imports ajv on the first call only
+  if (validators) await validators;
   const checked = deps.catalog.check(tool, args);
   if (!checked.ok) {
     throw callError(

@@ -4,7 +4,8 @@
  * says what is wrong and what the plugin's author or user can do about it.
  */
 import { isAbsolute, join, relative } from "node:path";
-import { Ajv } from "ajv";
+import { validate as isJsonSchema } from "./_schema_check.js";
+import { clip } from "../../protocol/clip.ts";
 import {
   ADAPTER_FILE,
   parsePluginPackage,
@@ -55,20 +56,29 @@ async function readIcon(dir: string, icon: string | undefined): Promise<string |
   }
 }
 
-// Only checks schemas (no compiling); tools compile their validator on first use.
-const schemaChecker = new Ajv({ strict: false, validateFormats: false });
-
+/**
+ * Checks each tool's input schema against the JSON Schema meta-schema (draft-07) with ajv's
+ * pre-generated validator (`_schema_check.js`), so loading a plugin neither imports ajv nor
+ * compiles anything; tools compile their own validator on first use (validators.ts).
+ */
 function checkTools(manifest: PluginManifest, tools: ToolEntry[], hint: string): void {
   const problem = toolListProblem(manifest.name, tools);
   if (problem) throw new Error(`${TOOLS_FILE}: ${problem} ${hint}`);
   for (const tool of tools) {
-    if (!schemaChecker.validateSchema(tool.inputSchema)) {
+    if (!isJsonSchema(tool.inputSchema)) {
       throw new Error(
         `${TOOLS_FILE}: tool "${tool.name}" has an invalid input schema ` +
-          `(${schemaChecker.errorsText(schemaChecker.errors)}); ${hint}`,
+          `(${schemaProblems()}); ${hint}`,
       );
     }
   }
+}
+
+/** The meta-schema check's problems, like ajv's `errorsText`, bounded. */
+function schemaProblems(): string {
+  const problems = (isJsonSchema.errors ?? []).slice(0, 3)
+    .map((e) => `data${e.instancePath} ${e.message ?? "is invalid"}`);
+  return clip(problems.join(", ") || "not a JSON Schema", 300);
 }
 
 /** Loads a plugin; throws an Error whose message is ready for `failedPlugins`. */

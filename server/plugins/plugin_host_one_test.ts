@@ -163,3 +163,22 @@ Deno.test("discoveredWith is the config the last full discovery read, not a late
     assertEquals(host.discoveredWith()?.localPlugins, []);
   });
 });
+
+Deno.test("a tool whose input schema is no JSON Schema fails its plugin at load, saying where", async () => {
+  await withWorld(async (ctx) => {
+    const good = await addGood(ctx);
+    await writePlugin(good, {
+      name: "good",
+      toolsFile: {
+        tools: [{ ...TOOL, inputSchema: { type: "object", properties: { q: { type: "strin" } } } }],
+      },
+    });
+    const host = ctx.host(false);
+    await host.load();
+    assertEquals(host.registry().plugin("good"), undefined);
+    assertMatch(
+      host.failedPlugins()[0].error,
+      /tool "get_items" has an invalid input schema \(data\/properties\/q\/type must be/,
+    );
+  });
+});

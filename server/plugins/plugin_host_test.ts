@@ -3,6 +3,10 @@ import { Ajv } from "ajv";
 import { assert, assertEquals, assertMatch } from "../../tests/helpers/assert.ts";
 import { SDK_VERSION } from "../../protocol/version.ts";
 import { addGood, type Ctx, withWorld, writePlugin } from "./_test_plugin_world.ts";
+import { loadValidators } from "./validators.ts";
+
+// Validators need ajv, which the pipeline loads before the first call.
+await loadValidators();
 
 /** Loads, and checks that only the good plugin loaded and `bad` is the one failure. */
 async function expectOneFailure(ctx: Ctx, bad: string, error: RegExp): Promise<void> {

@@ -7,13 +7,36 @@
  * Checking stops at the first problem (ajv without `allErrors`), so a huge invalid input costs one
  * error object. Only when an input is invalid and small is it checked again for every problem, so
  * the caller can fix them all at once; either way at most a handful are reported.
+ *
+ * ajv itself is imported for the first call, not at start (about 35 ms and hundreds of modules):
+ * the pipeline awaits `loadValidators()` before it checks arguments.
  */
-import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
+import type { Ajv, ErrorObject, ValidateFunction } from "ajv";
 import {
   boundProblems,
   FULL_CHECK_MAX_VALUES,
   hasMoreValues,
 } from "../calls/validation_problems.ts";
+
+let AjvClass: typeof Ajv | undefined;
+let loading: Promise<void> | undefined;
+
+/** Imports ajv once; undefined when it is loaded (so the hot path awaits nothing). */
+export function loadValidators(): Promise<void> | undefined {
+  if (AjvClass) return undefined;
+  loading ??= import("ajv").then((m) => {
+    AjvClass = m.Ajv;
+  }, (error) => {
+    loading = undefined; // a later call tries again
+    throw error;
+  });
+  return loading;
+}
+
+function newAjv(allErrors: boolean): Ajv {
+  if (!AjvClass) throw new Error("a validator ran before loadValidators() resolved");
+  return new AjvClass({ allErrors, strict: false, validateFormats: false });
+}
 
 export interface ValidationResult {
   valid: boolean;
@@ -49,8 +72,8 @@ interface Compiled {
 }
 
 export class ValidatorCache {
-  readonly #first = new Ajv({ allErrors: false, strict: false, validateFormats: false });
-  readonly #all = new Ajv({ allErrors: true, strict: false, validateFormats: false });
+  #firstAjv: Ajv | undefined;
+  #allAjv: Ajv | undefined;
   #compiled = new Map<string, Compiled>();
 
   /**
@@ -62,8 +85,8 @@ export class ValidatorCache {
       if (keep.has(key)) continue;
       this.#compiled.delete(key);
       // ajv keeps every schema it compiled until it is removed.
-      this.#first.removeSchema(compiled.schema);
-      this.#all.removeSchema(compiled.schema);
+      this.#firstAjv?.removeSchema(compiled.schema);
+      this.#allAjv?.removeSchema(compiled.schema);
     }
   }
 
@@ -73,13 +96,15 @@ export class ValidatorCache {
     const validate: Validate = (input) => {
       let compiled = this.#compiled.get(key);
       if (!compiled) {
-        compiled = { schema, first: this.#first.compile(schema) };
+        this.#firstAjv ??= newAjv(false);
+        compiled = { schema, first: this.#firstAjv.compile(schema) };
         this.#compiled.set(key, compiled);
       }
       if (compiled.first(input)) return { valid: true, errors: [] };
       let fn = compiled.first;
       if (!hasMoreValues(input, FULL_CHECK_MAX_VALUES)) {
-        compiled.all ??= this.#all.compile(schema);
+        this.#allAjv ??= newAjv(true);
+        compiled.all ??= this.#allAjv.compile(schema);
         fn = compiled.all;
         fn(input);
       }
