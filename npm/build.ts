@@ -2,7 +2,8 @@
  * Builds the `@tabhub/hub` npm package from this repository into a folder ready for
  * `npm publish` (default `dist/npm/hub/`):
  *
- * - `main.js`, `plugin_cli/main.js`: the hub and `hub-plugin`, bundled (npm/bundle.ts);
+ * - `main.js`, `plugin_cli/main.js`: the hub and `hub-plugin`, bundled (npm/bundle.ts), each with
+ *   the `chunk-*.js` files beside it that the program imports when it needs them;
  * - `sdk/`, `protocol/`: the SDK sources `hub-plugin` compiles into plugins;
  * - `extension/dist/`: the built browser extension the hub installs;
  * - `bin/`: the launchers (npm/bin/), `flags.json`: their permission flags (cli/permissions.ts);
@@ -12,7 +13,7 @@
  *
  * Run: `deno run -A npm/build.ts [out dir]`.
  */
-import { join, relative, sep } from "node:path";
+import { join, posix, relative, sep } from "node:path";
 // @ts-types="@types/semver"
 import semver from "semver";
 import { VERSION } from "../protocol/version.ts";
@@ -61,9 +62,11 @@ export async function buildHubPackage(options: BuildOptions = {}): Promise<Build
   }
   await prepareOutDir(outDir);
   const imported = new Set<string>();
+  const programFiles: string[] = [];
   try {
     for (const { entry, bundle } of BUNDLES) {
       const result = await bundleEntry(ROOT, entry, outDir, bundle);
+      programFiles.push(...result.files);
       const testCode = result.inputs.find((path) => /_test\.ts$|^(tests|bench)\//.test(path));
       if (testCode) {
         throw new Error(`Cannot build the npm package: ${entry} imports test code (${testCode}).`);
@@ -77,7 +80,7 @@ export async function buildHubPackage(options: BuildOptions = {}): Promise<Build
     await copyTree(join(ROOT, dir), join(outDir, dir), isShippedSource);
   }
   await copyExtension(outDir);
-  if (version !== VERSION) await stampVersion(outDir, version);
+  if (version !== VERSION) await stampVersion(outDir, programFiles, version);
   await copyTree(join(ROOT, "npm", "bin"), join(outDir, "bin"), (name) => name.endsWith(".cjs"));
   await Deno.copyFile(join(ROOT, "npm", "package_readme.md"), join(outDir, "README.md"));
 
@@ -116,21 +119,31 @@ export function packageJson(
 
 /**
  * Makes the built programs and the shipped protocol/version.ts say `version` instead of VERSION:
- * each file must set VERSION exactly once (`var VERSION = "…"` in a bundle, or `VERSION = "…"` when
+ * each program (its bundle and chunks) and the file must set VERSION exactly once (`var VERSION = "…"` in a bundle, or `VERSION = "…"` when
  * esbuild wraps protocol/version.ts to initialize it lazily, as for files that are also reached
  * through a dynamic import).
  */
-async function stampVersion(outDir: string, version: string): Promise<void> {
-  for (const file of [...BUNDLES.map((b) => b.bundle), "protocol/version.ts"]) {
-    const path = join(outDir, file);
-    const { text, found } = restampVersion(await Deno.readTextFile(path), version);
+async function stampVersion(outDir: string, programFiles: string[], version: string) {
+  const groups = [
+    ...BUNDLES.map((b) => ({
+      name: `${b.bundle} and its chunks`,
+      files: programFiles.filter((f) => posix.dirname(f) === posix.dirname(b.bundle)),
+    })),
+    { name: "protocol/version.ts", files: ["protocol/version.ts"] },
+  ];
+  for (const group of groups) {
+    const stamped = await Promise.all(group.files.map(async (file) => {
+      const path = join(outDir, file);
+      return { path, ...restampVersion(await Deno.readTextFile(path), version) };
+    }));
+    const found = stamped.reduce((n, s) => n + s.found, 0);
     if (found !== 1) {
       throw new Error(
-        `Cannot build the npm package as version ${version}: ${file} declares VERSION ${found} ` +
-          `times instead of once.`,
+        `Cannot build the npm package as version ${version}: ${group.name} declare VERSION ` +
+          `${found} times instead of once.`,
       );
     }
-    await Deno.writeTextFile(path, text);
+    for (const { path, text, found } of stamped) if (found) await Deno.writeTextFile(path, text);
   }
 }
 

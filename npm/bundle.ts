@@ -1,6 +1,6 @@
 /**
- * Bundles one entry of this repository (`main.ts`, `plugin_cli/main.ts`) into one ES module for
- * the npm package, with its npm dependencies left as bare imports that Deno resolves from the
+ * Bundles one entry of this repository (`main.ts`, `plugin_cli/main.ts`) into an ES module for
+ * the npm package (with chunks beside it for what the program imports lazily), with its npm dependencies left as bare imports that Deno resolves from the
  * package's own node_modules. Deno refuses to run TypeScript that lives under node_modules, so the
  * package ships JavaScript.
  *
@@ -16,6 +16,8 @@ import { join, posix, relative, sep } from "node:path";
 export interface BundleResult {
   /** The npm packages the bundle imports (names, without subpaths). */
   packages: string[];
+  /** The files written, relative to the package root: the bundle, then its chunks. */
+  files: string[];
   /** Source files (repository paths) that went into the bundle. */
   inputs: string[];
 }
@@ -118,10 +120,16 @@ export async function bundleEntry(
   bundlePath: string,
 ): Promise<BundleResult> {
   const workspace = await workspaceExports(root);
+  const bundleDir = posix.dirname(bundlePath);
   const result = await esbuild.build({
-    entryPoints: [join(root, entry)],
+    entryPoints: { [posix.basename(bundlePath, ".js")]: join(root, entry) },
     absWorkingDir: root,
-    outfile: join(outDir, bundlePath),
+    outdir: join(outDir, bundleDir),
+    // What the program imports when it needs it (a command's code, the MCP SDK on the first
+    // session) goes into chunks beside the bundle, so its npm imports load then too; in one file
+    // esbuild would hoist them to the top and load everything at start.
+    splitting: true,
+    chunkNames: "chunk-[hash]",
     bundle: true,
     format: "esm",
     platform: "neutral",
@@ -159,8 +167,12 @@ export async function bundleEntry(
         `export; add it to that member's deno.json "exports" or import the file by path.`,
     );
   }
+  const files = Object.keys(result.metafile.outputs)
+    .map((path) => toPosix(relative(outDir, join(root, path))))
+    .sort((a, b) => Number(b === bundlePath) - Number(a === bundlePath) || a.localeCompare(b));
   return {
     packages: [...new Set(specifiers.map(packageNameOf))].sort(),
+    files,
     inputs: Object.keys(result.metafile.inputs).map(toPosix).sort(),
   };
 }

@@ -1,6 +1,12 @@
 import { join } from "node:path";
-import { assertEquals, assertThrows } from "../tests/helpers/assert.ts";
-import { packageNameOf, rewriteImportMeta, workspaceExports } from "./bundle.ts";
+import { assert, assertEquals, assertThrows } from "../tests/helpers/assert.ts";
+import {
+  bundleEntry,
+  packageNameOf,
+  rewriteImportMeta,
+  stopBundler,
+  workspaceExports,
+} from "./bundle.ts";
 import { ROOT } from "./build.ts";
 
 Deno.test("import.meta of a bundled source points at the source's place in the package", () => {
@@ -57,4 +63,42 @@ Deno.test("workspace names resolve to the files their members export", async () 
     JSON.parse(Deno.readTextFileSync(join(ROOT, dir, "deno.json"))).name as string;
   assertEquals(names.get(nameOf("sdk")), join(ROOT, "sdk", "mod.ts"));
   assertEquals(names.get(`${nameOf("protocol")}/errors`), join(ROOT, "protocol", "errors.ts"));
+});
+
+/** The npm packages `file` and the chunks it imports statically load, following chunk imports. */
+async function loadedAtStart(dir: string, file: string): Promise<Set<string>> {
+  const packages = new Set<string>();
+  const seen = new Set<string>();
+  const visit = async (name: string) => {
+    if (seen.has(name)) return;
+    seen.add(name);
+    const text = await Deno.readTextFile(join(dir, name));
+    // Static imports only: `import ... from "x"` and `import "x"`; `import("x")` is lazy.
+    for (const [, spec] of text.matchAll(/(?:\bfrom|^import)\s*"([^"]+)"/gm)) {
+      if (spec.startsWith("./")) await visit(spec.slice(2));
+      else if (!spec.startsWith("node:")) packages.add(packageNameOf(spec));
+    }
+  };
+  await visit(file);
+  return packages;
+}
+
+Deno.test("the hub's bundle loads the MCP SDK, semver and ajv only when it needs them", async () => {
+  const out = await Deno.makeTempDir({ prefix: "hub_bundle_" });
+  try {
+    const root = join(import.meta.dirname!, "..");
+    const result = await bundleEntry(root, "main.ts", out, "main.js");
+    assertEquals(result.files[0], "main.js");
+    assert(result.files.slice(1).every((f) => /^chunk-[A-Z0-9]+\.js$/.test(f)), `${result.files}`);
+    assert(result.packages.includes("@modelcontextprotocol/sdk"), `${result.packages}`);
+    const atStart = await loadedAtStart(out, "main.js");
+    for (const lazy of ["@modelcontextprotocol/sdk", "semver"]) {
+      assertEquals(atStart.has(lazy), false, `${lazy} is loaded at start: ${[...atStart]}`);
+    }
+    // ajv's small runtime helper (the meta-schema check) is; ajv itself is not.
+    assertEquals([...atStart].sort(), ["ajv", "commander", "jsonc-parser", "zod"]);
+  } finally {
+    await stopBundler();
+    await Deno.remove(out, { recursive: true });
+  }
 });
