@@ -5,12 +5,19 @@
  */
 import { isPlainObject } from "../../protocol/plain_object.ts";
 
-/** A JSON-RPC request: `jsonrpc: "2.0"`, a string or integer id and a method name. */
+const REQUEST_KEYS = new Set(["jsonrpc", "id", "method", "params"]);
+
+/**
+ * A JSON-RPC request: `jsonrpc: "2.0"`, a string or integer id, a method name, optional object
+ * params and no other member (the SDK's schema is strict).
+ */
 export function isJsonRpcRequest(
   message: unknown,
 ): message is { jsonrpc: "2.0"; id: string | number; method: string } {
   if (!isPlainObject(message) || message.jsonrpc !== "2.0") return false;
-  const { id, method } = message;
+  const { id, method, params } = message;
+  if (params !== undefined && !isPlainObject(params)) return false;
+  if (!Object.keys(message).every((key) => REQUEST_KEYS.has(key))) return false;
   return typeof method === "string" && (typeof id === "string" || Number.isSafeInteger(id));
 }
 
