@@ -23,8 +23,8 @@ export function isJsonRpcRequest(
 
 /** An `initialize` request with the params it must carry (protocol version, capabilities, client). */
 export function isInitializeRequest(message: unknown): boolean {
-  if (!isJsonRpcRequest(message) || message.method !== "initialize") return false;
-  const params = (message as { params?: unknown }).params;
+  if (!isPlainObject(message) || message.method !== "initialize") return false;
+  const params = message.params;
   if (!isPlainObject(params) || typeof params.protocolVersion !== "string") return false;
   const { capabilities, clientInfo } = params;
   return isPlainObject(capabilities) && isPlainObject(clientInfo) &&

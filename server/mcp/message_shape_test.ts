@@ -33,6 +33,8 @@ const samples: [string, unknown][] = [
   ["jsonrpc 1.0", { jsonrpc: "1.0", id: 1, method: "ping" }],
   ["no method", { jsonrpc: "2.0", id: 1 }],
   ["a response", { jsonrpc: "2.0", id: 1, result: {} }],
+  ["initialize with an extra member", { ...init, extra: 1 }],
+  ["initialize without jsonrpc and id", { method: "initialize", params: init.params }],
   ["an extra member", { jsonrpc: "2.0", id: 3, method: "ping", extra: 1 }],
   ["params an array", { jsonrpc: "2.0", id: 3, method: "ping", params: [1] }],
   ["params null", { jsonrpc: "2.0", id: 3, method: "ping", params: null }],
