@@ -65,6 +65,14 @@ function checkTools(manifest: PluginManifest, tools: ToolEntry[], hint: string):
   const problem = toolListProblem(manifest.name, tools);
   if (problem) throw new Error(`${TOOLS_FILE}: ${problem} ${hint}`);
   for (const tool of tools) {
+    const dialect = (tool.inputSchema as { $schema?: unknown }).$schema;
+    if (dialect !== undefined && !DRAFT_07.test(String(dialect))) {
+      throw new Error(
+        `${TOOLS_FILE}: tool "${tool.name}" declares "$schema": ${
+          clip(JSON.stringify(dialect), 100)
+        }, but hub reads JSON Schema draft-07 (what hub-plugin build writes); ${hint}`,
+      );
+    }
     if (!isJsonSchema(tool.inputSchema)) {
       throw new Error(
         `${TOOLS_FILE}: tool "${tool.name}" has an invalid input schema ` +
@@ -73,6 +81,9 @@ function checkTools(manifest: PluginManifest, tools: ToolEntry[], hint: string):
     }
   }
 }
+
+/** The one dialect ajv (as the hub uses it) knows: draft-07, with or without the empty fragment. */
+const DRAFT_07 = /^http:\/\/json-schema\.org\/draft-07\/schema#?$/;
 
 /** The meta-schema check's problems, like ajv's `errorsText`, bounded. */
 function schemaProblems(): string {

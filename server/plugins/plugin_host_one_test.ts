@@ -182,3 +182,33 @@ Deno.test("a tool whose input schema is no JSON Schema fails its plugin at load,
     );
   });
 });
+
+Deno.test("a tool schema of another JSON Schema dialect fails its plugin at load, naming it", async () => {
+  await withWorld(async (ctx) => {
+    const good = await addGood(ctx);
+    const $schema = "https://json-schema.org/draft/2020-12/schema";
+    await writePlugin(good, {
+      name: "good",
+      toolsFile: { tools: [{ ...TOOL, inputSchema: { ...TOOL.inputSchema, $schema } }] },
+    });
+    const host = ctx.host(false);
+    await host.load();
+    assertEquals(host.registry().plugin("good"), undefined);
+    assertMatch(
+      host.failedPlugins()[0].error,
+      /declares "\$schema": "https:\/\/json-schema\.org\/draft\/2020-12\/schema", but hub reads JSON Schema draft-07/,
+    );
+    // draft-07, as hub-plugin build writes it, loads.
+    await writePlugin(good, {
+      name: "good",
+      toolsFile: {
+        tools: [{
+          ...TOOL,
+          inputSchema: { ...TOOL.inputSchema, $schema: "http://json-schema.org/draft-07/schema#" },
+        }],
+      },
+    });
+    await host.load();
+    assert(host.registry().plugin("good"));
+  });
+});
