@@ -67,6 +67,9 @@ export async function runServer(options: RunServerOptions): Promise<void> {
     `hub ${VERSION} listening on http://127.0.0.1:${server.port} ` +
       `(${mode} mode, config ${paths.dir}${skipPermissions ? ", SKIPPING PERMISSIONS" : ""})`,
   );
+  hub.preload().catch((error) =>
+    logger.warn(`Could not load part of hub's code: ${(error as Error).message}`)
+  );
 
   // Resolves once shutdown is complete, so the process exits only after cleanup and logging.
   await new Promise<void>((resolve) => {

@@ -29,6 +29,7 @@ import { createExtensionHandlers, progressToExtension } from "./extension/handle
 import { createFolderOpener } from "./extension/folder_open.ts";
 import { createUpdateChecker } from "./plugins/update_check.ts";
 import { lazyPluginPackages } from "../core/packages/lazy_packages.ts";
+import { loadValidators } from "./plugins/validators.ts";
 import { applyLinkPolicy } from "./extension/link_policy.ts";
 import { createCatalog } from "./calls/catalog.ts";
 import { createDispatcher, type DispatcherOptions } from "./calls/dispatcher.ts";
@@ -80,6 +81,12 @@ export interface Hub {
   pipeline: Pipeline;
   /** Re-reads config and secret and rediscovers plugins. */
   reload(): Promise<ReloadSummary>;
+  /**
+   * Imports what start-up left out (the MCP SDK, ajv, the package module). Called once the hub
+   * listens: start is faster, and the code is in memory before an update can replace its files
+   * on disk (the npm package's chunks are named by their content).
+   */
+  preload(): Promise<void>;
   /** Closes MCP sessions and the extension link, and writes pending audit entries. */
   close(): Promise<void>;
 }
@@ -237,6 +244,9 @@ export function createHub(options: HubOptions): Hub {
     plugins,
     pipeline,
     reload: lifecycle.reload,
+    async preload() {
+      await Promise.all([sessions.preload(), loadValidators(), packages.load()]);
+    },
     async close() {
       updates.stop();
       dev?.close();

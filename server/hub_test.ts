@@ -1,6 +1,7 @@
 import { assertEquals } from "../tests/helpers/assert.ts";
 import { generateSecret, writeSecret } from "../core/config/secret.ts";
 import { createInProcessHub } from "../tests/helpers/in_process_hub.ts";
+import { loadValidators } from "./plugins/validators.ts";
 
 async function withHub(fn: (ctx: Awaited<ReturnType<typeof makeHub>>) => Promise<void>) {
   const dir = await Deno.makeTempDir({ prefix: "hub-core-" });
@@ -99,5 +100,13 @@ Deno.test("/reload counts reloads in /health", async () => {
     const health = await (await call("/health", secret)).json();
     assertEquals(health.reloadCount, 1);
     assertEquals(health.lastReloadTimestamp > 0, true);
+  });
+});
+
+Deno.test("preload imports what start left out: ajv for validators (and the SDK, the package module)", async () => {
+  await withHub(async ({ hub }) => {
+    await hub.preload();
+    assertEquals(loadValidators(), undefined, "ajv is loaded");
+    await hub.preload(); // again: nothing left to do, no error
   });
 });

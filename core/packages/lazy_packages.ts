@@ -1,15 +1,27 @@
 /**
- * The plugin package module, loaded on its first use: `hub start` serves without it (it brings
- * semver and the npm code, about 10 ms of start-up) until the side panel or an update check asks.
- * Same interface and behaviour as `createPluginPackages`.
+ * The plugin package module, imported on its first use or by `load()`: `hub start` starts serving
+ * without it (it brings semver and the npm code) and loads it just after (`Hub.preload`). Same
+ * interface and behaviour as `createPluginPackages`.
  */
 import type { PluginPackages, PluginPackagesOptions } from "./plugin_packages.ts";
 
-export function lazyPluginPackages(options: PluginPackagesOptions): PluginPackages {
+export interface LazyPluginPackages extends PluginPackages {
+  /** Imports the module now, ahead of its first use. */
+  load(): Promise<void>;
+}
+
+export function lazyPluginPackages(options: PluginPackagesOptions): LazyPluginPackages {
   let made: Promise<PluginPackages> | undefined;
   const packages = () =>
-    made ??= import("./plugin_packages.ts").then((m) => m.createPluginPackages(options));
+    made ??= import("./plugin_packages.ts").then(
+      (m) => m.createPluginPackages(options),
+      (error) => {
+        made = undefined; // a later use tries again
+        throw error;
+      },
+    );
   return {
+    load: () => packages().then(() => {}),
     search: async (query) => await (await packages()).search(query),
     install: async (spec) => await (await packages()).install(spec),
     update: async (spec) => await (await packages()).update(spec),

@@ -5,8 +5,8 @@
  * own event store (SSE streams start with a priming event, an id and a `retry` field, and a client
  * whose stream dropped resumes it with `GET` and `Last-Event-ID`), and its front (`front.ts`),
  * which answers `tools/call`, `tools/list` and `ping` itself; the SDK answers everything else.
- * The SDK is loaded when the first session opens (`sdk_server.ts`), not at start: it is about a
- * third of the hub's start time and memory.
+ * The SDK (`sdk_server.ts`) is not loaded at start, which it would slow by about a third: the hub
+ * imports it just after it starts listening (`Hub.preload`), or the first session does.
  */
 import type { Server, WebStandardStreamableHTTPServerTransport } from "./sdk.ts";
 import { isInitializeRequest, isJsonRpcRequest } from "./message_shape.ts";
@@ -57,6 +57,8 @@ export interface McpSessions {
   /** Tells full-mode sessions that the tool list changed. */
   toolsChanged(): void;
   closeAll(): Promise<void>;
+  /** Imports the SDK now, ahead of the first session (see Hub.preload). */
+  preload(): Promise<void>;
 }
 
 export interface McpSessionsOptions extends McpServerDeps {
@@ -126,9 +128,12 @@ function rpcError(status: number, code: number, message: string, headers = {}) {
 type SdkServer = typeof import("./sdk_server.ts");
 let sdkServer: Promise<SdkServer> | undefined;
 
-/** The SDK's server pieces, imported once, on the first session. */
+/** The SDK's server pieces, imported once (a failed import is tried again next time). */
 function loadSdkServer(): Promise<SdkServer> {
-  sdkServer ??= import("./sdk_server.ts");
+  sdkServer ??= import("./sdk_server.ts").catch((error) => {
+    sdkServer = undefined;
+    throw error;
+  });
   return sdkServer;
 }
 
@@ -190,6 +195,7 @@ export function createMcpSessions(options: McpSessionsOptions): McpSessions {
         if (session.mode === "full") session.server.sendToolListChanged().catch(() => {});
       }
     },
+    preload: () => loadSdkServer().then(() => {}),
     async closeAll() {
       const all = [...sessions.values()];
       sessions.clear();
