@@ -48,6 +48,8 @@ export interface BuildOptions {
 
 export interface BuildResult {
   outDir: string;
+  /** The programs' files: each bundle and its chunks, relative to `outDir`. */
+  programFiles: string[];
   version: string;
   dependencies: Record<string, string>;
   files: number;
@@ -92,7 +94,7 @@ export async function buildHubPackage(options: BuildOptions = {}): Promise<Build
   await writeJson(join(outDir, "flags.json"), wrapperFlags());
   await writeShrinkwrap(outDir, options.npmEnv);
   const { files, bytes } = await folderSize(outDir);
-  return { outDir, version, dependencies: pkg.dependencies, files, bytes };
+  return { outDir, programFiles, version, dependencies: pkg.dependencies, files, bytes };
 }
 
 interface PackageJson {

@@ -156,6 +156,9 @@ Deno.test({
             "extension/dist/manifest.json",
           ]
         ) assert(files.includes(file), `${file} is packed`);
+        // The chunks the programs import when they need them (package.json "files": chunk-*.js).
+        assert(built.programFiles.some((f) => f.startsWith("chunk-")), `${built.programFiles}`);
+        for (const file of built.programFiles) assert(files.includes(file), `${file} is packed`);
         assertEquals(files.filter((f: string) => /_test\.ts$|^tests\/|^bench\//.test(f)), []);
       });
       const prefix = join(tmp, "prefix");
