@@ -15,9 +15,12 @@
  */
 import type * as Esbuild from "esbuild";
 
-/** The generator's modules inside zod (v4 core). */
+/**
+ * The generator's modules inside zod (v4 core), in a node_modules folder (`zod/v4/core/…`) or in
+ * Deno's npm cache, which puts the version in between (`zod/4.6.7/v4/core/…`).
+ */
 export const JSON_SCHEMA_MODULES =
-  /[\\/]zod[\\/]v4[\\/]core[\\/](json-schema-processors|to-json-schema)\.js$/;
+  /[\\/]zod[\\/](?:[^\\/]+[\\/])?v4[\\/]core[\\/](json-schema-processors|to-json-schema)\.js$/;
 
 /**
  * A module with the same exports. Each throws `message` when called, except the factories
@@ -42,8 +45,9 @@ export function stubModule(names: string[], message: string): string {
 
 /** The plugin; `where` names the bundle in the error a stub throws ("plugin adapters"). */
 export function noJsonSchema(esbuild: typeof Esbuild, where: string): Esbuild.Plugin {
-  const message = `zod's JSON Schema generator is not bundled into ${where}: JSON Schemas are ` +
-    "made at build time, outside the browser.";
+  const message = `zod's JSON Schema generator, and the schema getters that read its checks ` +
+    `(minLength, maxLength, minValue, maxValue, isInt, format, …), are not bundled into ${where}: ` +
+    "JSON Schemas are made at build time, outside the browser.";
   /** The names a module exports, as esbuild reads them. */
   const exportNames = async (path: string) => {
     const result = await esbuild.build({

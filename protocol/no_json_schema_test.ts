@@ -35,8 +35,11 @@ Deno.test("the pattern names zod's two generator modules, on either path separat
   for (const name of ["json-schema-processors", "to-json-schema"]) {
     assertEquals(JSON_SCHEMA_MODULES.test(`/x/zod/v4/core/${name}.js`), true, name);
     assertEquals(JSON_SCHEMA_MODULES.test(`C:\\x\\zod\\v4\\core\\${name}.js`), true, name);
+    const denoCache = `/root/.cache/deno/npm/registry.npmjs.org/zod/4.6.7/v4/core/${name}.js`;
+    assertEquals(JSON_SCHEMA_MODULES.test(denoCache), true, name);
   }
   assertEquals(JSON_SCHEMA_MODULES.test("/x/zod/v4/core/schemas.js"), false);
+  assertEquals(JSON_SCHEMA_MODULES.test("/x/zod/a/b/v4/core/to-json-schema.js"), false);
 });
 
 Deno.test("a stub keeps every export name; each throws, a factory's product too", async () => {
