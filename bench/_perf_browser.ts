@@ -111,6 +111,7 @@ async function waitForDisconnect(fixture: Fixture, e2e: FixtureE2E): Promise<voi
 async function undrivenRows(fixture: Fixture, e2e: FixtureE2E): Promise<BrowserRates> {
   await e2e.browser.close();
   await waitForDisconnect(fixture, e2e);
+  // This checkout's flags (headless, no sandbox, nothing phoning home): the same for any --root.
   const { CHROMIUM_ARGS } = await import("../tests/helpers/browser.ts");
   const profile = await Deno.makeTempDir({ prefix: "hub-perf-profile-" });
   // Developer mode on, as for anyone who used "Load unpacked" (see extension_browser.ts).
@@ -137,7 +138,11 @@ async function undrivenRows(fixture: Fixture, e2e: FixtureE2E): Promise<BrowserR
     await e2e.waitForTabState("ready");
     return await measureCalls(e2e.hub);
   } finally {
-    chromium.kill("SIGTERM");
+    try {
+      chromium.kill("SIGTERM");
+    } catch {
+      // it already exited; its status says how
+    }
     await chromium.status;
     await Deno.remove(profile, { recursive: true }).catch(() => {});
   }

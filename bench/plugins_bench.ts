@@ -46,7 +46,8 @@ Deno.bench({
   async fn(b) {
     await hub.reload(); // keeps compiled validators of unchanged schemas: force fresh ones
     const registry = hub.plugins.registry();
-    const { ValidatorCache } = await import("../server/plugins/validators.ts");
+    const { loadValidators, ValidatorCache } = await import("../server/plugins/validators.ts");
+    await loadValidators(); // the pipeline does this before the first call
     const cache = new ValidatorCache();
     const validators = registry.plugins.flatMap((p) =>
       p.tools.map((t) => cache.validator(t.inputSchema))
