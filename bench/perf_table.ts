@@ -97,7 +97,9 @@ try {
     [
       "adapter of the scaffolded plugin / extension worker bundle",
       "381 / 406 KB",
-      typeof sizes === "string" ? sizes : `${kb(sizes.adapterKb)} / ${kb(sizes.workerKb)}`,
+      typeof sizes === "string"
+        ? sizes
+        : `${sizes.adapterKb.toFixed(1)} / ${sizes.workerKb.toFixed(1)} KiB`,
       "≤ 60 / ≤ 150 KB",
     ],
   ];

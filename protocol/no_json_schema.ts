@@ -45,9 +45,8 @@ export function stubModule(names: string[], message: string): string {
 
 /** The plugin; `where` names the bundle in the error a stub throws ("plugin adapters"). */
 export function noJsonSchema(esbuild: typeof Esbuild, where: string): Esbuild.Plugin {
-  const message = `zod's JSON Schema generator, and the schema getters that read its checks ` +
-    `(minLength, maxLength, minValue, maxValue, isInt, format, …), are not bundled into ${where}: ` +
-    "JSON Schemas are made at build time, outside the browser.";
+  const message = `zod's JSON Schema generator and check getters (minLength, isInt, format, …) ` +
+    `are left out of ${where}; JSON Schemas are made at build time.`;
   /** The names a module exports, as esbuild reads them. */
   const exportNames = async (path: string) => {
     const result = await esbuild.build({

@@ -65,7 +65,7 @@ Deno.test("zod bundled without the generator still builds, defaults and refuses 
   assertEquals(module.parsed, { name: "a", n: 3 });
   assertEquals(module.refused, "too_small");
   assertEquals(module.standard, "function");
-  assertThrows(() => module.generate(), Error, "not bundled into test bundles");
-  assertThrows(() => module.method(), Error, "not bundled into test bundles");
+  assertThrows(() => module.generate(), Error, "left out of test bundles");
+  assertThrows(() => module.method(), Error, "left out of test bundles");
   assertEquals(code.includes("draft-2020-12"), false, "the generator's JSON Schema dialect is in");
 });
