@@ -56,8 +56,8 @@ export async function browserRows(root: string): Promise<BrowserResults | string
   }
 }
 
-/** Sequential p50s and rates at 25 in flight of `test-app__echo` over REST and MCP. */
-async function measureCalls(hub: { url: string; secret: string }): Promise<BrowserRates> {
+/** `test-app__echo` over REST and over MCP (an SDK client), each throwing on a failed call. */
+export async function echoCallers(hub: { url: string; secret: string }) {
   const { url, secret } = hub;
   const headers = { authorization: `Bearer ${secret}`, "content-type": "application/json" };
   const body = JSON.stringify({ arguments: { text: "x" } });
@@ -71,6 +71,12 @@ async function measureCalls(hub: { url: string; secret: string }): Promise<Brows
     const result = await mcp.callTool({ name: "test-app__echo", arguments: { text: "x" } });
     if (result.isError) throw new Error(`call failed: ${JSON.stringify(result).slice(0, 500)}`);
   };
+  return { rest, viaMcp, close: () => mcp.close().catch(() => {}) };
+}
+
+/** Sequential p50s and rates at 25 in flight of `test-app__echo` over REST and MCP. */
+async function measureCalls(hub: { url: string; secret: string }): Promise<BrowserRates> {
+  const { rest, viaMcp, close } = await echoCallers(hub);
   try {
     const restP50 = percentiles(await measure(rest, SEQUENTIAL, 100)).p50;
     const mcpP50 = percentiles(await measure(viaMcp, SEQUENTIAL, 100)).p50;
@@ -78,7 +84,7 @@ async function measureCalls(hub: { url: string; secret: string }): Promise<Brows
     const mcpRate = (await measureInFlight(viaMcp, IN_FLIGHT, IN_FLIGHT_CALLS, 100)).rate;
     return { restRate, mcpRate, restP50, mcpP50 };
   } finally {
-    await mcp.close().catch(() => {});
+    await close();
   }
 }
 

@@ -10,7 +10,7 @@ import { measure, measureInFlight, printTable, type Row } from "./_stats.ts";
 import { existsSync } from "node:fs";
 import { CHROMIUM_PATH, decideBrowserRun } from "../tests/helpers/browser_gate.ts";
 import { startE2E, waitForExtension } from "../tests/helpers/e2e_fixture.ts";
-import { connectMcp } from "../tests/helpers/mcp_client.ts";
+import { echoCallers } from "./_perf_browser.ts";
 
 const SEQUENTIAL = 1000;
 const IN_FLIGHT = 25;
@@ -31,19 +31,7 @@ try {
   await waitForExtension(e2e);
   await e2e.open("/");
   await e2e.waitForTabState("ready");
-  const { url, secret } = e2e.hub;
-  const headers = { authorization: `Bearer ${secret}`, "content-type": "application/json" };
-  const body = JSON.stringify({ arguments: { text: "x" } });
-  const rest = async () => {
-    const res = await fetch(`${url}/tools/test-app__echo/call`, { method: "POST", headers, body });
-    if (res.status !== 200) throw new Error(`call failed: ${res.status} ${await res.text()}`);
-    await res.json();
-  };
-  const mcp = await connectMcp(url, secret);
-  const viaMcp = async () => {
-    const result = await mcp.callTool({ name: "test-app__echo", arguments: { text: "x" } });
-    if (result.isError) throw new Error(`call failed: ${JSON.stringify(result)}`);
-  };
+  const { rest, viaMcp, close } = await echoCallers(e2e.hub);
   const steady = async (name: string, run: () => Promise<unknown>): Promise<Row> => {
     const { samples, rate } = await measureInFlight(run, IN_FLIGHT, IN_FLIGHT_CALLS);
     return [name, samples, { rate }];
@@ -54,7 +42,7 @@ try {
     await steady(`browser round trip, REST, ${IN_FLIGHT} in flight (per call)`, rest),
     await steady(`browser round trip, MCP, ${IN_FLIGHT} in flight (per call)`, viaMcp),
   ];
-  await mcp.close();
+  await close();
 
   printTable(rows);
 } finally {
