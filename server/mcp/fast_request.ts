@@ -6,6 +6,8 @@
  */
 import { SUPPORTED_PROTOCOL_VERSIONS } from "./protocol_versions.ts";
 import { isPlainObject } from "../../protocol/plain_object.ts";
+import type { RpcErrorObject } from "../../protocol/rpc.ts";
+import { isJsonRpcRequest } from "./message_shape.ts";
 
 /** The first protocol version whose clients resume streams (priming events). */
 export const RESUMABLE_PROTOCOL = "2025-11-25";
@@ -14,7 +16,6 @@ const DEFAULT_PROTOCOL = "2025-03-26";
 
 export type FastMethod = "tools/call" | "tools/list" | "ping";
 const FAST_METHODS = new Set<string>(["tools/call", "tools/list", "ping"]);
-const REQUEST_KEYS = new Set(["jsonrpc", "id", "method", "params"]);
 const RELATED_TASK = "io.modelcontextprotocol/related-task";
 
 export interface FastRequest {
@@ -27,18 +28,16 @@ export interface FastRequest {
 
 /** The request if the front may answer it, else undefined (the SDK answers). */
 export function fastRequest(req: Request, body: unknown): FastRequest | undefined {
-  if (!isPlainObject(body) || body.jsonrpc !== "2.0") return undefined;
-  const { id, method, params } = body;
-  if (typeof method !== "string" || !FAST_METHODS.has(method)) return undefined;
-  if (typeof id !== "string" && !Number.isSafeInteger(id)) return undefined;
-  for (const key in body) if (!REQUEST_KEYS.has(key)) return undefined;
+  if (!isJsonRpcRequest(body) || !FAST_METHODS.has(body.method)) return undefined;
+  const { id, method } = body;
+  const params = (body as { params?: Record<string, unknown> }).params;
   if (params !== undefined && !wellFormedParams(method as FastMethod, params)) return undefined;
   const version = acceptedVersion(req.headers);
   if (version === undefined) return undefined;
   return {
-    id: id as string | number,
+    id,
     method: method as FastMethod,
-    params: params as Record<string, unknown> | undefined,
+    params,
     resumable: version >= RESUMABLE_PROTOCOL,
   };
 }
@@ -82,14 +81,8 @@ function wellFormedParams(method: FastMethod, params: unknown): boolean {
   return true;
 }
 
-export interface RpcError {
-  code: number;
-  message: string;
-  data?: unknown;
-}
-
 /** A thrown error as a JSON-RPC error object, the way the SDK's server turns it into one. */
-export function rpcErrorOf(error: unknown): RpcError {
+export function rpcErrorOf(error: unknown): RpcErrorObject {
   const e = error as { code?: unknown; message?: unknown; data?: unknown } | undefined;
   const code = Number.isSafeInteger(e?.code) ? e!.code as number : -32603;
   const message = typeof e?.message === "string" ? e.message : "Internal error";

@@ -15,13 +15,8 @@
 import type { JSONRPCMessage } from "./sdk.ts";
 import type { ResumePoint, SessionEventStore } from "./event_store.ts";
 import { CallStream, primingEvent, SSE_HEADERS, sseEvent, sseEvents } from "./call_stream.ts";
-import {
-  acceptsEventStream,
-  type FastRequest,
-  fastRequest,
-  type RpcError,
-  rpcErrorOf,
-} from "./fast_request.ts";
+import { acceptsEventStream, type FastRequest, fastRequest, rpcErrorOf } from "./fast_request.ts";
+import type { RpcErrorObject, RpcId } from "../../protocol/rpc.ts";
 import {
   type CallParams,
   callParams,
@@ -55,16 +50,15 @@ export interface FrontOptions extends McpServerDeps {
   retryMs: number;
 }
 
-type RequestId = string | number;
 const CLOSE_BRACE = new TextEncoder().encode("}");
-type Outcome = { result: unknown } | { error: RpcError };
-const DUPLICATE_ID: RpcError = {
+type Outcome = { result: unknown } | { error: RpcErrorObject };
+const DUPLICATE_ID: RpcErrorObject = {
   code: -32600,
   message: "Invalid Request: a call with this id is still running in this session; use a new id.",
 };
 
 export class McpFront {
-  readonly #calls = new Map<RequestId, AbortController>();
+  readonly #calls = new Map<RpcId, AbortController>();
   readonly #streams = new Map<string, CallStream>();
   readonly #sse: Record<string, string>;
   readonly #json: Record<string, string>;
@@ -96,9 +90,9 @@ export class McpFront {
       if (!isPlainObject(message) || message.method !== "notifications/cancelled") continue;
       if (!isPlainObject(message.params)) continue;
       const { requestId, reason } = message.params;
-      const call = this.#calls.get(requestId as RequestId);
+      const call = this.#calls.get(requestId as RpcId);
       if (!call) continue;
-      this.#calls.delete(requestId as RequestId);
+      this.#calls.delete(requestId as RpcId);
       call.abort(reason);
     }
   }
@@ -125,7 +119,7 @@ export class McpFront {
     this.#streams.clear();
   }
 
-  #jsonAnswer(id: RequestId, result: string): Response {
+  #jsonAnswer(id: RpcId, result: string): Response {
     return new Response(`{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":${result}}`, {
       headers: this.#json,
     });
@@ -135,7 +129,7 @@ export class McpFront {
    * The cached list behind this request's id, sent as three chunks: a `Uint8Array` body would be
    * copied (once to join the parts, once more by `Response`); chunks are written as they are.
    */
-  #toolsList(id: RequestId): Response {
+  #toolsList(id: RpcId): Response {
     const list = this.options.lists.bytes(this.options.mode, this.options.catalog);
     const head = new TextEncoder().encode(`{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":`);
     const parts = [head, list, CLOSE_BRACE];
@@ -237,7 +231,7 @@ export class McpFront {
   }
 
   /** The answer to a call that settled before it had to stream: one JSON body. */
-  #settled(id: RequestId, outcome: Outcome): Response {
+  #settled(id: RpcId, outcome: Outcome): Response {
     return new Response(JSON.stringify({ jsonrpc: "2.0", id, ...outcome }), {
       headers: this.#json,
     });

@@ -7,6 +7,7 @@
  */
 import { type Catalog, listGroup } from "../calls/catalog.ts";
 import type { Pipeline } from "../calls/pipeline.ts";
+import type { Progress } from "../calls/dispatcher.ts";
 import {
   type CallToolResult,
   errorResult,
@@ -17,6 +18,7 @@ import { DomainError } from "../domain_error.ts";
 import { callError } from "../calls/call_error.ts";
 import { GATEWAY_TOOLS } from "./gateway_tools.ts";
 import { isPlainObject } from "../../protocol/plain_object.ts";
+import { RpcError } from "../../protocol/rpc.ts";
 
 export type McpMode = "full" | "gateway";
 
@@ -43,11 +45,7 @@ export function mcpTools(mode: McpMode, catalog: Catalog) {
   }));
 }
 
-export interface Progress {
-  progress: number;
-  total?: number;
-  message?: string;
-}
+export type { Progress };
 
 /** Runs a checked `tools/call` (by name in full mode, `hub_list_tools`/`hub_call` in gateway mode). */
 export async function runToolCall(
@@ -77,19 +75,12 @@ function kindOf(value: unknown): string {
 }
 
 /**
- * A JSON-RPC error with its code. The SDK's server answers any thrown error that carries an
- * integer `code` with that code and message, and the front (fast_request.ts) does the same.
+ * -32602 Invalid params, with a short line that says what to send. The SDK's server answers a
+ * thrown error that carries an integer `code` with that code and message, and the front
+ * (fast_request.ts) does the same.
  */
-export class McpRequestError extends Error {
-  constructor(readonly code: number, message: string) {
-    super(message);
-    this.name = "McpRequestError";
-  }
-}
-
-/** -32602 Invalid params, with a short line that says what to send. */
-export function invalidParams(message: string): McpRequestError {
-  return new McpRequestError(-32602, `Invalid params: ${message}`);
+export function invalidParams(message: string): RpcError {
+  return new RpcError(-32602, `Invalid params: ${message}`);
 }
 
 /** The params of `tools/call`, checked; a malformed one throws -32602 with a short message. */

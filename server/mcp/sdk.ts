@@ -14,12 +14,9 @@ export type {
 } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 // @ts-types="@modelcontextprotocol/sdk/types"
 export {
-  CallToolRequestSchema,
-  ErrorCode,
   isInitializeRequest,
   isJSONRPCRequest,
   ListToolsRequestSchema,
-  McpError,
   SUPPORTED_PROTOCOL_VERSIONS,
 } from "@modelcontextprotocol/sdk/types.js";
 // @ts-types="@modelcontextprotocol/sdk/types"

@@ -11,19 +11,19 @@
 import { ListToolsRequestSchema, Server } from "./sdk.ts";
 import { VERSION } from "../../protocol/version.ts";
 import { boundProblems } from "../calls/validation_problems.ts";
+import { RpcError } from "../../protocol/rpc.ts";
 import {
   callParams,
   INSTRUCTIONS,
   invalidParams,
   type McpMode,
-  McpRequestError,
   type McpServerDeps,
   mcpTools,
   type Progress,
   runToolCall,
 } from "./mcp_server.ts";
 
-export { Server, WebStandardStreamableHTTPServerTransport } from "./sdk.ts";
+export { WebStandardStreamableHTTPServerTransport } from "./sdk.ts";
 
 export function createMcpServer(mode: McpMode, deps: McpServerDeps): Server {
   const server = new Server(
@@ -38,7 +38,7 @@ export function createMcpServer(mode: McpMode, deps: McpServerDeps): Server {
 
   server.fallbackRequestHandler = async (request, extra) => {
     if (request.method !== "tools/call") {
-      throw new McpRequestError(-32601, "Method not found");
+      throw new RpcError(-32601, "Method not found");
     }
     const params = callParams(request.params);
     const { progressToken } = params;
