@@ -11,7 +11,8 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { measure, measureInFlight, percentiles } from "./_stats.ts";
-import { connectMcp } from "./_perf_loopback.ts";
+import { connectMcp } from "../tests/helpers/mcp_client.ts";
+import { CHROMIUM_PATH } from "../tests/helpers/browser_gate.ts";
 
 const SEQUENTIAL = 500;
 const IN_FLIGHT = 25;
@@ -29,15 +30,10 @@ export interface BrowserResults extends BrowserRates {
   undriven: BrowserRates | string;
 }
 
-/** The Chromium the browser rows use, as the browser tests choose it. */
-export function chromiumPath(): string {
-  return Deno.env.get("HUB_TEST_CHROMIUM") || "/usr/lib/chromium/chromium";
-}
-
 /** The rows, or the reason they were skipped. */
 export async function browserRows(root: string): Promise<BrowserResults | string> {
-  if (!existsSync(chromiumPath())) {
-    return `skipped: no Chromium at ${chromiumPath()} (install "chromium" or set HUB_TEST_CHROMIUM)`;
+  if (!existsSync(CHROMIUM_PATH)) {
+    return `skipped: no Chromium at ${CHROMIUM_PATH} (install "chromium" or set HUB_TEST_CHROMIUM)`;
   }
   const fixture = await import(join(root, "tests/helpers/e2e_fixture.ts"));
   const e2e = await fixture.startE2E();
@@ -127,7 +123,7 @@ async function undrivenRows(fixture: Fixture, e2e: FixtureE2E): Promise<BrowserR
     JSON.stringify({ extensions: { ui: { developer_mode: true } } }),
   );
   const extension = join(e2e.configDir, "extension");
-  const chromium = new Deno.Command(chromiumPath(), {
+  const chromium = new Deno.Command(CHROMIUM_PATH, {
     args: [
       ...CHROMIUM_ARGS,
       `--user-data-dir=${profile}`,

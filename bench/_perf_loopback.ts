@@ -6,14 +6,12 @@
  * then a second hub with 2,000 tools for `tools/list` against a bare server sending the same bytes.
  */
 import { join } from "node:path";
-// @ts-types="@modelcontextprotocol/sdk/client/index"
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-// @ts-types="@modelcontextprotocol/sdk/client/streamableHttp"
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { type Client, connectMcp, initializeRequest } from "../tests/helpers/mcp_client.ts";
 import { measure, measureInFlight, percentiles } from "./_stats.ts";
 import { cpuMicros, type HubChild, rssMb, startHubChild } from "./_hub_child.ts";
 import { startChildServer } from "./_child_server.ts";
 import { PLUGINS, writePlugin } from "./_generated_plugins.ts";
+import { writeConfig } from "../tests/helpers/hub_api.ts";
 
 const SEQUENTIAL = 2000;
 /** The sequential samples are taken in this many interleaved rounds. */
@@ -50,19 +48,9 @@ async function connectFake(root: string, port: number, secret: string): Promise<
   return ext;
 }
 
-async function writeConfig(configDir: string, config: Record<string, unknown>): Promise<void> {
-  await Deno.mkdir(configDir, { recursive: true });
-  const base = { telemetry: false, updateCheckIntervalMinutes: 0 };
-  await Deno.writeTextFile(join(configDir, "config.json"), JSON.stringify({ ...base, ...config }));
-}
-
-export async function connectMcp(url: string, secret: string): Promise<Client> {
-  const client = new Client({ name: "hub-perf-table", version: "1.0.0" });
-  const transport = new StreamableHTTPClientTransport(new URL(`${url}/mcp`), {
-    requestInit: { headers: { authorization: `Bearer ${secret}` } },
-  });
-  await client.connect(transport);
-  return client;
+/** The config of a bench hub: no telemetry, no update checks, then `config`. */
+function writeBenchConfig(configDir: string, config: Record<string, unknown>): Promise<void> {
+  return writeConfig(configDir, { telemetry: false, updateCheckIntervalMinutes: 0, ...config });
 }
 
 /** CPU the process `pid` spends per call while `n` calls run `IN_FLIGHT` at a time, in µs. */
@@ -119,7 +107,7 @@ export async function oneToolRows(
 ): Promise<Omit<LoopbackResults, "listTools" | "listBytes" | "listP50" | "listBareP50">> {
   const plugin = await writePlugin(join(dir, "one"), 1);
   const configDir = join(dir, "config-one");
-  await writeConfig(configDir, {
+  await writeBenchConfig(configDir, {
     localPlugins: [plugin],
     permissions: { "bench-1": { permission: "auto", tools: {} } },
   });
@@ -186,7 +174,7 @@ export async function toolsListRows(root: string, dir: string) {
     Array.from({ length: PLUGINS }, (_, p) => [`bench-${p}`, { permission: "ask", tools: {} }]),
   );
   const configDir = join(dir, "config-many");
-  await writeConfig(configDir, { localPluginDirs: [pluginsDir], permissions });
+  await writeBenchConfig(configDir, { localPluginDirs: [pluginsDir], permissions });
   const hub = await startHubChild({ root, configDir });
   try {
     const { post, session } = await rawSession(hub);
@@ -226,16 +214,7 @@ async function rawSession(hub: HubChild) {
   };
   const post = (headers: Record<string, string>, message: unknown) =>
     fetch(`${hub.url}/mcp`, { method: "POST", headers, body: JSON.stringify(message) });
-  const init = await post(base, {
-    jsonrpc: "2.0",
-    id: 1,
-    method: "initialize",
-    params: {
-      protocolVersion: "2025-06-18",
-      capabilities: {},
-      clientInfo: { name: "hub-perf-table", version: "1.0.0" },
-    },
-  });
+  const init = await post(base, initializeRequest("hub-perf-table"));
   await init.text();
   const session = {
     ...base,

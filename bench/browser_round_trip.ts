@@ -7,8 +7,7 @@
  * (2-core build machine): p50 ≤ 3 ms sequential, ≥ 1,500 calls/s with 25 in flight.
  */
 import { measure, measureInFlight, printTable, type Row } from "./_stats.ts";
-import { existsSync } from "node:fs";
-import { CHROMIUM_PATH, decideBrowserRun } from "../tests/helpers/browser_gate.ts";
+import { browserBenchGate } from "./_browser_gate.ts";
 import { startE2E, waitForExtension } from "../tests/helpers/e2e_fixture.ts";
 import { echoCallers } from "./_perf_browser.ts";
 
@@ -16,15 +15,7 @@ const SEQUENTIAL = 1000;
 const IN_FLIGHT = 25;
 const IN_FLIGHT_CALLS = 5000;
 
-const decision = decideBrowserRun({
-  ci: undefined, // a benchmark only reports; it never fails a run
-  chromiumPath: CHROMIUM_PATH,
-  chromiumExists: existsSync(CHROMIUM_PATH),
-});
-if (decision.action !== "run") {
-  console.log(`browser round trip skipped: ${decision.reason}`);
-  Deno.exit(0);
-}
+browserBenchGate("browser round trip");
 
 const e2e = await startE2E();
 try {

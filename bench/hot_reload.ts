@@ -8,23 +8,14 @@
  * Also shown: how long the build waited, and the time from the end of the build process. Target:
  * under 1 s at the median.
  */
-import { existsSync } from "node:fs";
-import { CHROMIUM_PATH, decideBrowserRun } from "../tests/helpers/browser_gate.ts";
+import { browserBenchGate } from "./_browser_gate.ts";
 import { startE2E, waitForExtension } from "../tests/helpers/e2e_fixture.ts";
 import { timeHotReload } from "../tests/helpers/hot_reload.ts";
 
 const ROUNDS = 10;
 const TARGET_MS = 1_000;
 
-const decision = decideBrowserRun({
-  ci: undefined, // a benchmark only reports; it never fails a run
-  chromiumPath: CHROMIUM_PATH,
-  chromiumExists: existsSync(CHROMIUM_PATH),
-});
-if (decision.action !== "run") {
-  console.log(`hot reload skipped: ${decision.reason}`);
-  Deno.exit(0);
-}
+browserBenchGate("hot reload");
 
 /** The value at quantile `q` (nearest rank) of `samples`. */
 function quantile(samples: number[], q: number): number {
