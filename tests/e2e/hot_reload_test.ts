@@ -9,19 +9,9 @@
 import { join } from "node:path";
 import type { Page } from "playwright-core";
 import { assert, assertEquals, assertMatch } from "../helpers/assert.ts";
-import { type E2E, e2eTest, PLUGIN } from "../helpers/e2e_fixture.ts";
+import { type E2E, e2eTest, PLUGIN, readyTabId } from "../helpers/e2e_fixture.ts";
 import { eventually, health } from "../helpers/hub_api.ts";
 import { echoBuild, timeHotReload } from "../helpers/hot_reload.ts";
-
-/** The hub's tabId of `page` once the plugin is ready there. */
-async function readyTabId(e2e: E2E, page: Page): Promise<number> {
-  const url = page.url();
-  const detail = await e2e.waitForTabState(
-    "ready",
-    (d) => d.tabs.some((t) => t.url === url && t.ready),
-  );
-  return detail.tabs.find((t) => t.url === url && t.ready)!.tabId;
-}
 
 /** A value on the page's window that a page reload would lose. */
 function pageMarker(page: Page): Promise<string | null> {

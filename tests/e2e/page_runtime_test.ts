@@ -11,7 +11,7 @@ import { join } from "node:path";
 import type { Page } from "playwright-core";
 import { assert, assertEquals, assertMatch } from "../helpers/assert.ts";
 import { installCollector } from "../helpers/browser.ts";
-import { callTool, type E2E, e2eTest, PLUGIN } from "../helpers/e2e_fixture.ts";
+import { callTool, type E2E, e2eTest, PLUGIN, readyTabId } from "../helpers/e2e_fixture.ts";
 import { api, eventually } from "../helpers/hub_api.ts";
 import { runHub } from "../helpers/hub_process.ts";
 import { buildPluginDir } from "../helpers/test_plugin.ts";
@@ -28,15 +28,6 @@ async function openCollected(e2e: E2E, path: string): Promise<Page> {
   await installCollector(page);
   await page.goto(new URL(path, e2e.app.url).href);
   return page;
-}
-
-/** The hub's tabId of `page` once the plugin is ready there (matched by URL). */
-async function readyTabId(e2e: E2E, page: Page, url = page.url()): Promise<number> {
-  const detail = await e2e.waitForTabState(
-    "ready",
-    (d) => d.tabs.some((t) => t.url === url && t.ready),
-  );
-  return detail.tabs.find((t) => t.url === url && t.ready)!.tabId;
 }
 
 /** How many times an adapter build of the test plugin registered itself in the current document. */

@@ -122,6 +122,15 @@ async function startWith(options: E2EOptions, service?: E2EService): Promise<E2E
   return e2e;
 }
 
+/** The hub's tabId of `page` once the plugin is ready there (matched by URL). */
+export async function readyTabId(e2e: E2E, page: Page, url = page.url()): Promise<number> {
+  const detail = await e2e.waitForTabState(
+    "ready",
+    (d) => d.tabs.some((t) => t.url === url && t.ready),
+  );
+  return detail.tabs.find((t) => t.url === url && t.ready)!.tabId;
+}
+
 /** Waits until /health says the extension is connected. */
 export async function waitForExtension(e2e: E2E): Promise<void> {
   await eventually(
