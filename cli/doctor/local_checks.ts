@@ -9,7 +9,7 @@ import { defaultConfig, type HubConfig } from "../../core/config/schema.ts";
 import { parseSecret } from "../../core/config/secret.ts";
 import { clip } from "../../protocol/clip.ts";
 import { readForCheck } from "./file_read.ts";
-import { type Check, pass, problem } from "./report.ts";
+import { type Check, pass, problem, skip } from "./report.ts";
 
 export function runtimeCheck(denoVersion: string, installedByNpm: boolean): Check {
   const major = Number(denoVersion.split(".")[0]);
@@ -154,7 +154,7 @@ export function extensionVersionCheck(
   cliVersion: string,
 ): Check {
   const id = "extension_version", title = "extension version";
-  if (!manifest) return { id, title, status: "skip", message: "skipped (extension not installed)" };
+  if (!manifest) return skip(id, title, "skipped (extension not installed)");
   if (manifest.version === cliVersion) return pass(id, title, `${cliVersion}, same as the CLI`);
   return problem(
     "error",

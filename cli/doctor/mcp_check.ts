@@ -7,7 +7,7 @@
 import { parse, type ParseError } from "jsonc-parser";
 import { describeJsonError } from "../../core/config/config_store.ts";
 import { clip } from "../../protocol/clip.ts";
-import { type Check, pass, problem } from "./report.ts";
+import { boundLines, type Check, pass, problem } from "./report.ts";
 import type { ClientFile } from "./mcp_locations.ts";
 import { classify, entriesOf, type HubTarget, type Verdict } from "./mcp_entries.ts";
 
@@ -90,8 +90,7 @@ function lines(scan: ScanResult): string[] {
     ),
     ...scan.problems.map((p) => `${p.file.client} ${clip(p.file.path, 120)}: ${p.why}`),
   ];
-  if (all.length <= MAX_FOUND_LINES) return all;
-  return [...all.slice(0, MAX_FOUND_LINES - 1), `…and ${all.length - MAX_FOUND_LINES + 1} more`];
+  return boundLines(all, MAX_FOUND_LINES);
 }
 
 export function mcpClientsCheck(scan: ScanResult, looked: number): Check {

@@ -11,7 +11,7 @@ import { checkPluginPackage } from "../../core/packages/plugin_check.ts";
 import type { HealthPayload } from "../../protocol/health.ts";
 import { ADAPTER_FILE, TOOLS_FILE } from "../../protocol/plugin_manifest.ts";
 import { clip } from "../../protocol/clip.ts";
-import { type Check, pass, problem, skip } from "./report.ts";
+import { boundLines, type Check, pass, problem, skip } from "./report.ts";
 
 const MAX_LISTED = 10;
 
@@ -23,10 +23,7 @@ async function isFile(path: string): Promise<boolean> {
   }
 }
 
-function bounded(lines: string[]): string[] {
-  if (lines.length <= MAX_LISTED) return lines;
-  return [...lines.slice(0, MAX_LISTED - 1), `…and ${lines.length - MAX_LISTED + 1} more`];
-}
+const bounded = (lines: string[]) => boundLines(lines, MAX_LISTED);
 
 /** What is wrong with one local plugin folder; undefined when it is built. */
 async function localProblem(plugin: LocalPlugin, health?: HealthPayload) {

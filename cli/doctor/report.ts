@@ -61,12 +61,16 @@ export function problem(
   return { id, title, status, message, fix };
 }
 
+/** At most `max` lines: the first `max - 1`, then "…and N more<unit>". */
+export function boundLines(lines: string[], max: number, unit = ""): string[] {
+  if (lines.length <= max) return lines;
+  return [...lines.slice(0, max - 1), `…and ${lines.length - max + 1} more${unit}`];
+}
+
 /** Keeps a message within MAX_MESSAGE_LINES lines of MAX_LINE_CHARS characters. */
 export function boundMessage(message: string): string {
   const lines = message.split("\n").map((line) => clip(line, MAX_LINE_CHARS));
-  if (lines.length <= MAX_MESSAGE_LINES) return lines.join("\n");
-  const kept = lines.slice(0, MAX_MESSAGE_LINES - 1);
-  return [...kept, `…and ${lines.length - kept.length} more lines`].join("\n");
+  return boundLines(lines, MAX_MESSAGE_LINES, " lines").join("\n");
 }
 
 export function buildReport(version: string, checks: Check[]): DoctorReport {
