@@ -33,8 +33,6 @@ import {
 import { extensionConnectedCheck, healthCheck } from "./doctor/server_checks.ts";
 import { pluginCommandContext } from "./plugin_context.ts";
 
-export { FATAL_RULE } from "./doctor/report.ts";
-
 async function mcpCheck(port: number, secret: string | undefined): Promise<Check> {
   let home: string;
   try {

@@ -1,4 +1,8 @@
 import { TELEMETRY_HOST } from "../core/telemetry/endpoint.ts";
+import { LOOPBACK_HOSTS } from "../protocol/loopback.ts";
+
+/** The loopback hosts, as `--allow-net` lists them. */
+const LOOPBACK_NET = [...LOOPBACK_HOSTS].join(",");
 
 /**
  * The Deno permission flags hub runs under. This list is the single source of truth: the
@@ -55,7 +59,7 @@ export const HUB_ENV_VARS = [
 ] as const;
 
 export const HUB_PERMISSION_FLAGS: readonly string[] = [
-  `--allow-net=127.0.0.1,localhost,[::1],${TELEMETRY_HOST}`,
+  `--allow-net=${LOOPBACK_NET},${TELEMETRY_HOST}`,
   "--allow-read",
   "--allow-write",
   `--allow-env=${HUB_ENV_VARS.join(",")}`,
@@ -72,7 +76,7 @@ export const HUB_PERMISSION_FLAGS: readonly string[] = [
  * run and env cannot be scoped; network stays loopback-only (to reach a running hub).
  */
 export const PLUGIN_CLI_PERMISSION_FLAGS: readonly string[] = [
-  "--allow-net=127.0.0.1,localhost,[::1]",
+  `--allow-net=${LOOPBACK_NET}`,
   "--allow-read",
   "--allow-write",
   "--allow-env",

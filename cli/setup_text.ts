@@ -37,11 +37,6 @@ export function mcpClientConfig(port: number, secret: string): string {
   ].join("\n");
 }
 
-/** The telemetry note: on or off and why, what it collects, and how to turn it off. */
-export function telemetryNote(decision: TelemetryDecision): string[] {
-  return telemetryNotice(decision);
-}
-
 export function firstRunText(
   paths: HubPaths,
   createdSecret: boolean,
@@ -63,6 +58,6 @@ export function firstRunText(
     'the confirmations of tools set to "ask".',
     "",
   );
-  if (telemetry) lines.push(...telemetryNote(telemetry), "");
+  if (telemetry) lines.push(...telemetryNotice(telemetry), "");
   return lines.join("\n");
 }

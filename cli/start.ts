@@ -5,7 +5,8 @@ import { DEFAULT_PORT, resolveServerPort } from "../core/port.ts";
 import { parseLogLevel } from "../server/mod.ts";
 import { startInBackground } from "./background.ts";
 import { runServer } from "./run_server.ts";
-import { firstRunText, mcpClientConfig, telemetryNote } from "./setup_text.ts";
+import { firstRunText, mcpClientConfig } from "./setup_text.ts";
+import { telemetryNotice } from "../core/telemetry/notice.ts";
 import { telemetryDecision, telemetryEnv } from "../core/telemetry/decision.ts";
 import { readInstallationId } from "../core/telemetry/installation_id.ts";
 
@@ -27,6 +28,10 @@ export async function startCommand(options: StartOptions): Promise<void> {
     env: (n) => Deno.env.get(n),
     configPort: setup.config.port,
   });
+  if (options.showConfig) {
+    console.log(mcpClientConfig(port || DEFAULT_PORT, setup.secret));
+    return;
+  }
   const telemetry = telemetryDecision(
     setup.config.telemetry,
     telemetryEnv((n) => Deno.env.get(n)),
@@ -40,14 +45,9 @@ export async function startCommand(options: StartOptions): Promise<void> {
       console.log(firstRunText(paths, setup.createdSecret, telemetry));
       console.log(mcpClientConfig(listening, setup.secret) + "\n");
     } else if (firstSend) {
-      console.log(telemetryNote(telemetry).join("\n") + "\n");
+      console.log(telemetryNotice(telemetry).join("\n") + "\n");
     }
   };
-
-  if (options.showConfig) {
-    console.log(mcpClientConfig(port || DEFAULT_PORT, setup.secret));
-    return;
-  }
   if (options.background) {
     welcome(port);
     const pid = await startInBackground(paths, port, options.dev === true);

@@ -30,14 +30,12 @@ export async function telemetryCommand(action: string | undefined): Promise<void
   );
 }
 
-const env = () => telemetryEnv((name) => Deno.env.get(name));
-
 async function telemetryStatus(): Promise<void> {
   const paths = cliPaths();
   const config = await cliConfigStore(paths).load();
-  const decision = telemetryDecision(config.telemetry, env());
-  const id = await readInstallationId(paths.dir);
   const settings = telemetrySettingsFromEnv((name) => Deno.env.get(name));
+  const decision = telemetryDecision(config.telemetry, settings.env);
+  const id = await readInstallationId(paths.dir);
   const lines = [
     `Telemetry: ${decision.enabled ? "enabled" : "disabled"} (${decision.text})`,
     ...(decision.note ? [`Note: ${decision.note}`] : []),
@@ -67,7 +65,7 @@ async function setTelemetry(enabled: boolean): Promise<void> {
   await cliConfigStore(paths).update((config) => {
     config.telemetry = enabled;
   });
-  const decision = telemetryDecision(enabled, env());
+  const decision = telemetryDecision(enabled, telemetryEnv((name) => Deno.env.get(name)));
   console.log(
     enabled
       ? `Telemetry enabled (telemetry: true in ${paths.config}).`

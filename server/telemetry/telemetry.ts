@@ -50,7 +50,6 @@ export interface Telemetry {
   recordCall(entry: Pick<AuditEntry, "plugin" | "success" | "error">): void;
   /** Emits `hub_started` with the plugin counts. */
   started(plugins: PluginCounts): void;
-  decision(): TelemetryDecision;
   /** Emits the last `usage`, tries one last send for at most `stopWaitMs`, then stops. */
   stop(): Promise<void>;
 }
@@ -82,7 +81,6 @@ export function createTelemetry(options: TelemetryOptions): Telemetry {
       if (stopped) return;
       emitter.emit((id, now) => hubStartedEvent(id, now, { mode: options.mode, plugins }));
     },
-    decision: parts.decision,
     async stop() {
       if (stopped) return;
       stopped = true;
