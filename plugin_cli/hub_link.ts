@@ -9,7 +9,7 @@ import { cliClient, cliConfigStore, cliPaths, warn } from "../core/client_contex
 import { resolvePluginPath } from "../core/config/paths.ts";
 import { allowedRoots, outsideRootsError } from "../core/allowed_roots.ts";
 import type { HealthPayload } from "../protocol/health.ts";
-import { UnprovenHubError } from "../core/hub_client.ts";
+import { type HubClient, UnprovenHubError } from "../core/hub_client.ts";
 import { describeWatched, waitForWatcher, type WatchedBuild, watchesPlugin } from "./dev_hub.ts";
 
 /** Adds `dir` to `localPlugins` unless config already covers it. Returns true when it added it. */
@@ -48,25 +48,32 @@ export type ReloadOutcome =
  * any other hub is asked to reload. Never throws: the build itself already succeeded.
  */
 export async function tellHub(name: string, builtAt: number): Promise<ReloadOutcome> {
+  let proven: HubClient | undefined;
   try {
     const client = await cliClient(undefined);
     const health = await client.health();
     if (!health) return { kind: "no-hub", port: client.port };
+    proven = client;
     if (watchesPlugin(health, name)) {
       const watched = await waitForWatcher(() => client.health(), name, builtAt);
       if (watched) return { kind: "watched", ...watched };
     }
   } catch (error) {
     if (error instanceof UnprovenHubError) return { kind: "unproven", message: error.message };
-    // Anything else (a refused secret, a hub gone meanwhile): the reload request says it.
+    // Anything else (a refused secret, a hub gone meanwhile): a fresh reload request says it.
+    proven = undefined;
   }
-  return reloadHub();
+  return reloadHub(proven);
 }
 
-/** Asks a running hub to reload. Never throws: the build itself already succeeded. */
-export async function reloadHub(): Promise<ReloadOutcome> {
+/**
+ * Asks a running hub to reload, with `proven` when the caller already has a client that proved
+ * the hub (no second read of auth.json, no second proof). Never throws: the build itself already
+ * succeeded.
+ */
+export async function reloadHub(proven?: HubClient): Promise<ReloadOutcome> {
   try {
-    const client = await cliClient(undefined);
+    const client = proven ?? await cliClient(undefined);
     const res = await client.request("POST", "/reload", { timeoutMs: 60_000 });
     if (!res) return { kind: "no-hub", port: client.port };
     if (res.status === 429) return { kind: "rate-limited", retryAfterSeconds: 60 };
