@@ -190,9 +190,9 @@ export function createPluginHost(deps: PluginHostDeps): PluginHost {
   async function exclusive<T>(work: () => Promise<T>): Promise<T> {
     while (running) await running.catch(() => {});
     const run = work();
-    const settled = run.then(() => ({ plugins: registry.plugins.length, durationMs: 0 }));
-    running = settled.finally(() => (running = undefined));
-    running.catch(() => {}); // the caller gets the failure from `run`
+    const tracked = run.finally(() => (running = undefined));
+    running = tracked;
+    tracked.catch(() => {}); // the caller gets the failure from `run`
     return await run;
   }
 
@@ -204,7 +204,8 @@ export function createPluginHost(deps: PluginHostDeps): PluginHost {
   interface Flag {
     counted: boolean;
   }
-  let running: Promise<ReloadSummary> | undefined;
+  /** The reload or single-plugin reload that runs now; only awaited, as a lock. */
+  let running: Promise<unknown> | undefined;
   let queued: { flag: Flag; promise: Promise<ReloadSummary> } | undefined;
 
   function start(flag: Flag): Promise<ReloadSummary> {
@@ -218,8 +219,9 @@ export function createPluginHost(deps: PluginHostDeps): PluginHost {
       }
       return summary;
     });
-    running = run.finally(() => (running = undefined));
-    return running;
+    const tracked = run.finally(() => (running = undefined));
+    running = tracked;
+    return tracked;
   }
 
   function request(counted: boolean): Promise<ReloadSummary> {
