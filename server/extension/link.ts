@@ -24,7 +24,7 @@ import {
 } from "../../protocol/rpc_engine.ts";
 import type { Logger } from "../log/logger.ts";
 import { callError } from "../calls/call_error.ts";
-import { createOutbox, type LinkSocket, type Outbox } from "./outbox.ts";
+import { createOutbox, type LinkSocket } from "./outbox.ts";
 
 export type { LinkSocket } from "./outbox.ts";
 
@@ -88,11 +88,10 @@ export interface ExtensionSocketLink extends ExtensionLink {
 const sent = <M extends ServerMethod>(params: ServerParams<M>) =>
   params as SentParams<typeof SERVER_METHODS, M>;
 
-/** One socket with its engine and outbox. */
+/** One socket with its engine (which sends through the socket's outbox). */
 interface Connection {
   socket: LinkSocket;
   engine: RpcEngine<typeof EXTENSION_METHODS, typeof SERVER_METHODS>;
-  outbox: Outbox;
 }
 
 /** `handlers` may be left empty and set later with `setHandlers`. */
@@ -151,7 +150,7 @@ function openConnection(
     remote: "the extension",
     logger,
   });
-  return { socket, engine, outbox };
+  return { socket, engine };
 }
 
 /**
