@@ -58,8 +58,8 @@ export function liveFile<T>(
   let checkedAt = 0;
   let stale = false;
 
-  function load(): T {
-    const stamp = fingerprint(path);
+  /** Reads and parses the file whose stamp (one `stat`) is `stamp`. */
+  function load(stamp = fingerprint(path)): T {
     if (stamp === undefined) throw new Deno.errors.NotFound(`${path} does not exist`);
     const next = parse(Deno.readTextFileSync(path));
     value = next;
@@ -81,7 +81,7 @@ export function liveFile<T>(
     const key = stamp ?? MISSING;
     if (!force && (stamp === seen || key === failed)) return value;
     try {
-      return load();
+      return load(stamp);
     } catch (error) {
       if (key !== failed) {
         failed = key;
