@@ -9,7 +9,7 @@
 import { join } from "node:path";
 import type { Page } from "playwright-core";
 import { assert, assertEquals, assertMatch } from "../helpers/assert.ts";
-import { type E2E, e2eTest, PLUGIN, readyTabId } from "../helpers/e2e_fixture.ts";
+import { e2eTest, PLUGIN, readyTabId } from "../helpers/e2e_fixture.ts";
 import { eventually, health } from "../helpers/hub_api.ts";
 import { echoBuild, timeHotReload } from "../helpers/hot_reload.ts";
 
