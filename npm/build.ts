@@ -13,7 +13,7 @@
  *
  * Run: `deno run -A npm/build.ts [out dir]`.
  */
-import { join, posix, relative, sep } from "node:path";
+import { join, relative, sep } from "node:path";
 // @ts-types="@types/semver"
 import semver from "semver";
 import { VERSION } from "../protocol/version.ts";
@@ -64,11 +64,11 @@ export async function buildHubPackage(options: BuildOptions = {}): Promise<Build
   }
   await prepareOutDir(outDir);
   const imported = new Set<string>();
-  const programFiles: string[] = [];
+  const programs: { name: string; files: string[] }[] = [];
   try {
     for (const { entry, bundle } of BUNDLES) {
       const result = await bundleEntry(ROOT, entry, outDir, bundle);
-      programFiles.push(...result.files);
+      programs.push({ name: `${bundle} and its chunks`, files: result.files });
       const testCode = result.inputs.find((path) => /_test\.ts$|^(tests|bench)\//.test(path));
       if (testCode) {
         throw new Error(`Cannot build the npm package: ${entry} imports test code (${testCode}).`);
@@ -82,7 +82,7 @@ export async function buildHubPackage(options: BuildOptions = {}): Promise<Build
     await copyTree(join(ROOT, dir), join(outDir, dir), isShippedSource);
   }
   await copyExtension(outDir);
-  if (version !== VERSION) await stampVersion(outDir, programFiles, version);
+  if (version !== VERSION) await stampVersion(outDir, programs, version);
   await copyTree(join(ROOT, "npm", "bin"), join(outDir, "bin"), (name) => name.endsWith(".cjs"));
   await Deno.copyFile(join(ROOT, "npm", "package_readme.md"), join(outDir, "README.md"));
 
@@ -94,6 +94,7 @@ export async function buildHubPackage(options: BuildOptions = {}): Promise<Build
   await writeJson(join(outDir, "flags.json"), wrapperFlags());
   await writeShrinkwrap(outDir, options.npmEnv);
   const { files, bytes } = await folderSize(outDir);
+  const programFiles = programs.flatMap((p) => p.files);
   return { outDir, programFiles, version, dependencies: pkg.dependencies, files, bytes };
 }
 
@@ -125,14 +126,12 @@ export function packageJson(
  * esbuild wraps protocol/version.ts to initialize it lazily, as for files that are also reached
  * through a dynamic import).
  */
-async function stampVersion(outDir: string, programFiles: string[], version: string) {
-  const groups = [
-    ...BUNDLES.map((b) => ({
-      name: `${b.bundle} and its chunks`,
-      files: programFiles.filter((f) => posix.dirname(f) === posix.dirname(b.bundle)),
-    })),
-    { name: "protocol/version.ts", files: ["protocol/version.ts"] },
-  ];
+async function stampVersion(
+  outDir: string,
+  programs: { name: string; files: string[] }[],
+  version: string,
+) {
+  const groups = [...programs, { name: "protocol/version.ts", files: ["protocol/version.ts"] }];
   for (const group of groups) {
     const stamped = await Promise.all(group.files.map(async (file) => {
       const path = join(outDir, file);
