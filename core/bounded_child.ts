@@ -5,6 +5,7 @@
  * descendants get SIGTERM, then SIGKILL after a short grace, and hub stops reading the pipes.
  */
 import { descendantsOf, processTable, signalAll } from "./process_tree.ts";
+import { concatBytes } from "../protocol/bytes.ts";
 
 export interface BoundedResult {
   code: number;
@@ -170,13 +171,7 @@ function readCapped(
     } catch {
       // the pipe was closed under us (cancelled): keep what was read
     }
-    const bytes = new Uint8Array(size);
-    let at = 0;
-    for (const chunk of chunks) {
-      bytes.set(chunk, at);
-      at += chunk.length;
-    }
-    return bytes;
+    return concatBytes(chunks);
   })();
   return {
     done,

@@ -17,6 +17,7 @@
  *
  * WebCrypto only (no Deno APIs), so the server, the CLI and the extension's service worker share it.
  */
+import { concatBytes } from "./bytes.ts";
 
 export const CHALLENGE_PATH = "/auth/challenge";
 /** Separates this use of the secret from any other MAC made with it. */
@@ -131,13 +132,7 @@ async function readBounded(response: Response): Promise<string> {
     await reader.cancel().catch(() => {});
   }
   if (size > MAX_ANSWER_BYTES) return "";
-  const all = new Uint8Array(size);
-  let at = 0;
-  for (const chunk of chunks) {
-    all.set(chunk, at);
-    at += chunk.length;
-  }
-  return new TextDecoder().decode(all);
+  return new TextDecoder().decode(concatBytes(chunks));
 }
 
 function parseJson(text: string): Record<string, unknown> | undefined {

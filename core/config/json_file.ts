@@ -1,5 +1,6 @@
 /** Reading files: text that may not exist yet, and JSON with errors that name the file and spot. */
 import { describeJsonError } from "./config_store.ts";
+import { concatBytes } from "../../protocol/bytes.ts";
 
 /** Reads and parses `path`; throws an Error saying which file and where it is broken. */
 export async function readJsonFile(path: string): Promise<unknown> {
@@ -81,13 +82,7 @@ export async function readSmallFileIfExists(
       size += n;
     }
     if (size > maxBytes) throw tooLarge(); // it grew meanwhile
-    const bytes = new Uint8Array(size);
-    let at = 0;
-    for (const chunk of chunks) {
-      bytes.set(chunk, at);
-      at += chunk.length;
-    }
-    return { text: new TextDecoder().decode(bytes), info };
+    return { text: new TextDecoder().decode(concatBytes(chunks)), info };
   } finally {
     file.close();
   }

@@ -14,6 +14,7 @@
  * file created, so making the log private can never change the mode of another file.
  */
 import { AUDIT_FILE_MAX_BYTES, type AuditEntry } from "../../protocol/audit.ts";
+import { concatBytes } from "../../protocol/bytes.ts";
 
 /** The longest the writer goes without checking that its open file is still `audit.log`. */
 export const AUDIT_CHECK_MS = 1_000;
@@ -157,7 +158,7 @@ function writeLines(t: Target, lines: Uint8Array[]) {
   let batchBytes = 0;
   const writeBatch = () => {
     if (batch.length === 0) return;
-    writeBytes(t, batch.length === 1 ? batch[0] : concat(batch, batchBytes));
+    writeBytes(t, concatBytes(batch));
     batch = [];
     batchBytes = 0;
   };
@@ -219,14 +220,4 @@ export function createAuditFile(path: string, options: AuditFileOptions = {}): A
       return Promise.resolve();
     },
   };
-}
-
-function concat(parts: Uint8Array[], total: number): Uint8Array {
-  const bytes = new Uint8Array(total);
-  let offset = 0;
-  for (const part of parts) {
-    bytes.set(part, offset);
-    offset += part.length;
-  }
-  return bytes;
 }

@@ -1,5 +1,6 @@
 /** Reads a JSON request body with a size cap; bad input becomes a 400/413 that says what to send. */
 import { HttpError } from "./http_error.ts";
+import { concatBytes } from "../../protocol/bytes.ts";
 
 export const MAX_JSON_BODY_BYTES = 1024 * 1024;
 
@@ -27,13 +28,7 @@ async function readText(req: Request, maxBytes: number): Promise<string> {
     }
     chunks.push(value);
   }
-  const bytes = new Uint8Array(size);
-  let offset = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return new TextDecoder().decode(bytes);
+  return new TextDecoder().decode(concatBytes(chunks));
 }
 
 function parse(text: string): unknown {

@@ -9,6 +9,7 @@
 import { createWsFrameWatch, type WsFrameWatch } from "./ws_frame_watch.ts";
 import { createBodyScan } from "./body_scan.ts";
 import { parseRequestHead, type RequestHead } from "./request_head.ts";
+import { concatBytes } from "../../protocol/bytes.ts";
 
 /** A request head (request line and headers) larger than this closes the connection. */
 export const MAX_REQUEST_HEAD_BYTES = 64 * 1024;
@@ -160,7 +161,7 @@ function createHeadReader() {
     },
     /** The complete head, parsed; the reader starts over. */
     take(): RequestHead {
-      const text = new TextDecoder().decode(concat(parts));
+      const text = new TextDecoder().decode(concatBytes(parts));
       parts = [];
       bytes = 0;
       lineLength = 0;
@@ -168,15 +169,4 @@ function createHeadReader() {
       return parseRequestHead(text);
     },
   };
-}
-
-function concat(parts: Uint8Array[]): Uint8Array {
-  if (parts.length === 1) return parts[0];
-  const out = new Uint8Array(parts.reduce((sum, part) => sum + part.length, 0));
-  let offset = 0;
-  for (const part of parts) {
-    out.set(part, offset);
-    offset += part.length;
-  }
-  return out;
 }
