@@ -5,6 +5,7 @@ import { generateSecret, writeSecret } from "../core/config/secret.ts";
 import { createConfigStore } from "../core/config/config_store.ts";
 import type { Logger } from "./log/logger.ts";
 import { openHubFiles } from "./hub_files.ts";
+import { until } from "../tests/helpers/until.ts";
 
 async function withConfigDir(fn: (paths: ReturnType<typeof hubPaths>) => Promise<void>) {
   const dir = await Deno.makeTempDir({ prefix: "hub_files_" });
@@ -14,14 +15,6 @@ async function withConfigDir(fn: (paths: ReturnType<typeof hubPaths>) => Promise
     await fn(paths);
   } finally {
     await Deno.remove(dir, { recursive: true });
-  }
-}
-
-async function eventually(check: () => boolean, what: string) {
-  const deadline = performance.now() + 5_000;
-  while (!check()) {
-    if (performance.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 5));
   }
 }
 
@@ -37,9 +30,9 @@ Deno.test("the watcher brings a rotated secret and a config write in without wai
     try {
       const next = generateSecret();
       await writeSecret(paths.auth, next);
-      await eventually(() => files.secret.get() === next, "the new secret");
+      await until(() => files.secret.get() === next, "the new secret");
       await createConfigStore(paths.config).update((c) => (c.port = 4321));
-      await eventually(() => files.config.get().port === 4321, "the new port");
+      await until(() => files.config.get().port === 4321, "the new port");
       const config = files.config.get();
       for (let i = 0; i < 10; i++) {
         await new Promise((r) => setTimeout(r, 20)); // room for any event a read would cause
@@ -47,7 +40,7 @@ Deno.test("the watcher brings a rotated secret and a config write in without wai
       }
       const third = generateSecret();
       await writeSecret(paths.auth, third);
-      await eventually(() => files.secret.get() === third, "a second rotation");
+      await until(() => files.secret.get() === third, "a second rotation");
     } finally {
       files.close();
     }
@@ -71,7 +64,7 @@ Deno.test("without native watching, changes are seen within the bound; freshSecr
       assertEquals(files.freshSecret(), next);
       const third = generateSecret();
       await writeSecret(paths.auth, third);
-      await eventually(() => files.secret.get() === third, "the new secret by time");
+      await until(() => files.secret.get() === third, "the new secret by time");
     } finally {
       files.close();
     }

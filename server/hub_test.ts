@@ -2,6 +2,7 @@ import { assertEquals } from "../tests/helpers/assert.ts";
 import { generateSecret, writeSecret } from "../core/config/secret.ts";
 import { createInProcessHub } from "../tests/helpers/in_process_hub.ts";
 import { loadValidators } from "./plugins/validators.ts";
+import { until } from "../tests/helpers/until.ts";
 
 async function withHub(fn: (ctx: Awaited<ReturnType<typeof makeHub>>) => Promise<void>) {
   const dir = await Deno.makeTempDir({ prefix: "hub-core-" });
@@ -14,19 +15,6 @@ async function withHub(fn: (ctx: Awaited<ReturnType<typeof makeHub>>) => Promise
     }
   } finally {
     await Deno.remove(dir, { recursive: true });
-  }
-}
-
-/** Polls `check` until it holds: the hub sees a file change within 100 ms, 5 s is a slow machine. */
-async function eventually(
-  check: () => boolean | Promise<boolean>,
-  what: string,
-  timeoutMs = 5_000,
-) {
-  const deadline = performance.now() + timeoutMs;
-  while (!(await check())) {
-    if (performance.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 10));
   }
 }
 
@@ -54,7 +42,7 @@ Deno.test("a rotated auth.json takes effect: the new secret at once, the old one
       return res.status;
     };
     // The bound is 100 ms; a second is generous for a busy machine yet fails if the bound is lost.
-    await eventually(async () => (await status(secret)) === 401, "the old secret refused", 1_000);
+    await until(async () => (await status(secret)) === 401, "the old secret refused", 1_000);
     assertEquals(await (await call("/ws-info", next)).json(), { wsUrl: "ws://127.0.0.1:9999/ws" });
 
     // A refused credential looks at auth.json once more (at most once per 10 ms for all callers),
@@ -84,7 +72,7 @@ Deno.test("the hub follows config.json edits and keeps the last good config on a
   await withHub(async ({ paths, hub, secret, call }) => {
     const config = JSON.parse(await Deno.readTextFile(paths.config));
     await Deno.writeTextFile(paths.config, JSON.stringify({ ...config, telemetry: false }));
-    await eventually(() => hub.config().telemetry === false, "the edit to be seen");
+    await until(() => hub.config().telemetry === false, "the edit to be seen");
     await Deno.writeTextFile(paths.config, "{ broken");
     await new Promise((r) => setTimeout(r, 150)); // past the bound: the broken edit was looked at
     assertEquals(hub.config().telemetry, false);

@@ -2,6 +2,7 @@ import { join } from "node:path";
 import { assert, assertEquals, assertMatch } from "../../tests/helpers/assert.ts";
 import { liveFile } from "./live_file.ts";
 import { type FsWatcher, watchFiles } from "./watch_files.ts";
+import { until } from "../../tests/helpers/until.ts";
 
 async function withDir(fn: (dir: string) => Promise<void>) {
   const dir = await Deno.makeTempDir({ prefix: "hub_watch_files_" });
@@ -9,14 +10,6 @@ async function withDir(fn: (dir: string) => Promise<void>) {
     await fn(dir);
   } finally {
     await Deno.remove(dir, { recursive: true });
-  }
-}
-
-async function until(check: () => boolean, what: string, timeoutMs = 5_000) {
-  const deadline = performance.now() + timeoutMs;
-  while (!check()) {
-    if (performance.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 5));
   }
 }
 

@@ -2,6 +2,7 @@ import { join } from "node:path";
 import { assert, assertEquals, assertMatch } from "../../tests/helpers/assert.ts";
 import type { Logger } from "../log/logger.ts";
 import { createDevWatcher, type DevWatcherDeps, type FsWatcher } from "./dev_watcher.ts";
+import { until } from "../../tests/helpers/until.ts";
 
 const delay = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -77,14 +78,6 @@ async function build(dir: string, version: string) {
     const temp = join(dir, "dist", `.${name}.tmp`);
     await Deno.writeTextFile(temp, `${name} ${version}`);
     await Deno.rename(temp, join(dir, "dist", name));
-  }
-}
-
-async function until(check: () => boolean, what: string, ms = 3_000) {
-  const end = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await delay(10);
   }
 }
 
