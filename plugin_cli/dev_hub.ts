@@ -56,11 +56,21 @@ export async function waitForWatcher(
   }
 }
 
+/** "1 tool", "3 tools": how many tools a plugin's detail in `/health` has. */
+export function toolCountText(detail: { toolCount: number }): string {
+  return `${detail.toolCount} tool${detail.toolCount === 1 ? "" : "s"}`;
+}
+
+/** The `/health` entry of a plugin in `dir` that failed to load, if any. */
+export function failedAt(health: HealthPayload | undefined, dir: string) {
+  return health?.failedPlugins.find((f) => resolve(f.path) === resolve(dir));
+}
+
 /** One line about what the dev-mode hub did with the build of plugin `name` in `dir`. */
 export function describeWatched(watched: WatchedBuild, name: string, dir: string): string {
   const { event, health } = watched;
   const detail = health.pluginDetails.find((p) => p.name === name);
-  const tools = detail ? `${detail.toolCount} tool${detail.toolCount === 1 ? "" : "s"}` : "";
+  const tools = detail ? toolCountText(detail) : "";
   switch (event.outcome) {
     case "reloaded":
       return `The hub (dev mode) reloaded "${name}" alone: it serves ${tools}, and open tabs ` +
@@ -71,7 +81,7 @@ export function describeWatched(watched: WatchedBuild, name: string, dir: string
       return `The hub (dev mode) reloaded every plugin` +
         (detail ? ` and serves ${tools} of "${name}".` : `, but "${name}" is not among them.`);
     case "failed": {
-      const failed = health.failedPlugins.find((f) => resolve(f.path) === resolve(dir));
+      const failed = failedAt(health, dir);
       return `The hub (dev mode) cannot load the new build: ${failed?.error ?? "see hub logs"}`;
     }
     default:

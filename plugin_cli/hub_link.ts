@@ -10,7 +10,14 @@ import { resolvePluginPath } from "../core/config/paths.ts";
 import { allowedRoots, outsideRootsError } from "../core/allowed_roots.ts";
 import type { HealthPayload } from "../protocol/health.ts";
 import { type HubClient, UnprovenHubError } from "../core/hub_client.ts";
-import { describeWatched, waitForWatcher, type WatchedBuild, watchesPlugin } from "./dev_hub.ts";
+import {
+  describeWatched,
+  failedAt,
+  toolCountText,
+  waitForWatcher,
+  type WatchedBuild,
+  watchesPlugin,
+} from "./dev_hub.ts";
 
 /** Adds `dir` to `localPlugins` unless config already covers it. Returns true when it added it. */
 export async function registerLocalPlugin(dir: string): Promise<boolean> {
@@ -105,11 +112,8 @@ export function describeOutcome(outcome: ReloadOutcome, name: string, dir: strin
       return describeWatched(outcome, name, dir);
     case "reloaded": {
       const detail = outcome.health?.pluginDetails.find((p) => p.name === name);
-      if (detail) {
-        const tools = `${detail.toolCount} tool${detail.toolCount === 1 ? "" : "s"}`;
-        return `The hub reloaded and serves ${tools} of "${name}".`;
-      }
-      const failed = outcome.health?.failedPlugins.find((f) => resolve(f.path) === resolve(dir));
+      if (detail) return `The hub reloaded and serves ${toolCountText(detail)} of "${name}".`;
+      const failed = failedAt(outcome.health, dir);
       if (failed) return `The hub reloaded but could not load the plugin: ${failed.error}`;
       const refused = outcome.health?.discoveryErrors.find((e) => e.specifier.includes(dir));
       if (refused) return `The hub reloaded but refused the plugin: ${refused.error}`;
