@@ -4,24 +4,10 @@
  * HUB_CONFIG_DIR, DO_NOT_TRACK=1 and a free port; its CPU time and resident memory from /proc.
  */
 import { join } from "node:path";
-import { freePort } from "../tests/helpers/hub_process.ts";
+import { freePort, HUB_CHILD_ENV, taskFlags } from "../tests/helpers/hub_process.ts";
 
-export { freePort };
+export { freePort, taskFlags };
 export { rssMb } from "../tests/helpers/fuzz_hub.ts";
-
-/** The words of `<root>/deno.json` task `task` between `deno run` and `script`: its flags. */
-export function taskFlags(root: string, task: string, script: string): string[] {
-  const denoJson = JSON.parse(Deno.readTextFileSync(join(root, "deno.json")));
-  const words = String(denoJson.tasks?.[task] ?? "").split(/\s+/);
-  const from = words.indexOf("run");
-  const to = words.indexOf(script);
-  if (from < 0 || to < 0) {
-    throw new Error(
-      `Reading the flags of task "${task}" in ${root}/deno.json: no "run … ${script}"`,
-    );
-  }
-  return words.slice(from + 1, to);
-}
 
 /** User + system CPU of `pid` (all its threads) in microseconds, from /proc/<pid>/stat. */
 export function cpuMicros(pid: number): number {
@@ -60,9 +46,7 @@ export function spawnHub(options: HubChildOptions, port = freePort()) {
     env: {
       HUB_CONFIG_DIR: options.configDir,
       PORT: String(port),
-      DO_NOT_TRACK: "1",
-      HUB_SKIP_PKG_DISCOVERY: "1",
-      NO_COLOR: "1",
+      ...HUB_CHILD_ENV,
       ...options.env,
     },
     stdin: "null",

@@ -8,6 +8,7 @@
  */
 import { join } from "node:path";
 import { cpuMicros, freePort, spawnHub, taskFlags, waitHealthy } from "./_hub_child.ts";
+import { HUB_CHILD_ENV } from "../tests/helpers/hub_process.ts";
 import { percentiles } from "./_stats.ts";
 
 const STARTS = 5;
@@ -51,7 +52,7 @@ async function run(label: string, args: string[], cwd: string, env: Record<strin
   const out = await new Deno.Command(Deno.execPath(), {
     args,
     cwd,
-    env: { NO_COLOR: "1", DO_NOT_TRACK: "1", HUB_SKIP_PKG_DISCOVERY: "1", ...env },
+    env: { ...HUB_CHILD_ENV, ...env },
     stdin: "null",
     stdout: "piped",
     stderr: "piped",

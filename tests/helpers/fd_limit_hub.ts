@@ -3,7 +3,7 @@
  * the churn of a local process that connects, sends a request and keeps the connection.
  */
 import { join } from "node:path";
-import { ROOT, taskPermissionFlags } from "./hub_process.ts";
+import { HUB_CHILD_ENV, ROOT, taskPermissionFlags } from "./hub_process.ts";
 import { closeQuietly } from "./raw_http.ts";
 
 /** Starts `hub start --port 0` under `ulimit -n <limit>`; returns its port and a stop function. */
@@ -21,9 +21,7 @@ export async function startHubWithFdLimit(configDir: string, limit: number) {
     cwd: ROOT,
     env: {
       HUB_CONFIG_DIR: configDir,
-      HUB_SKIP_PKG_DISCOVERY: "1",
-      NO_COLOR: "1",
-      DO_NOT_TRACK: "1",
+      ...HUB_CHILD_ENV,
     },
     stdin: "null",
     stdout: "piped",

@@ -8,12 +8,29 @@ import { join } from "node:path";
 export const ROOT = join(import.meta.dirname!, "..", "..");
 const MAIN = join(ROOT, "main.ts");
 
+/**
+ * The environment of every hub a test or bench starts (over its HUB_CONFIG_DIR): no package
+ * discovery, no colours, and no telemetry unless the caller's env says otherwise.
+ */
+export const HUB_CHILD_ENV = { HUB_SKIP_PKG_DISCOVERY: "1", NO_COLOR: "1", DO_NOT_TRACK: "1" };
+
+/** The words of `<root>/deno.json` task `task` between `deno run` and `script`: its flags. */
+export function taskFlags(root: string, task: string, script: string): string[] {
+  const denoJson = JSON.parse(Deno.readTextFileSync(join(root, "deno.json")));
+  const words = String(denoJson.tasks?.[task] ?? "").split(/\s+/);
+  const from = words.indexOf("run");
+  const to = words.indexOf(script);
+  if (from < 0 || to < 0) {
+    throw new Error(
+      `Reading the flags of task "${task}" in ${root}/deno.json: no "run … ${script}"`,
+    );
+  }
+  return words.slice(from + 1, to);
+}
+
 /** The permission flags of the `hub` task in deno.json (what users run). */
 export function taskPermissionFlags(): string[] {
-  const denoJson = JSON.parse(Deno.readTextFileSync(join(ROOT, "deno.json")));
-  const task: string = denoJson.tasks.hub;
-  const words = task.split(/\s+/);
-  return words.slice(words.indexOf("run") + 1, words.indexOf("main.ts"));
+  return taskFlags(ROOT, "hub", "main.ts");
 }
 
 export interface RunResult {
@@ -34,10 +51,8 @@ function hubCommand(args: string[], opts: HubEnv): Deno.Command {
     cwd: opts.cwd ?? ROOT,
     env: {
       HUB_CONFIG_DIR: opts.configDir,
-      HUB_SKIP_PKG_DISCOVERY: "1",
-      NO_COLOR: "1",
       // No telemetry unless a test opts in (its env sets DO_NOT_TRACK="" or a receiver).
-      DO_NOT_TRACK: "1",
+      ...HUB_CHILD_ENV,
       ...opts.env,
     },
     stdin: "null",
