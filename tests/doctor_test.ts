@@ -16,6 +16,7 @@ import {
 } from "./helpers/hub_process.ts";
 import { FakeExtension } from "./helpers/fake_extension.ts";
 import { VERSION } from "../protocol/version.ts";
+import { startSquatter } from "./helpers/port_squatter.ts";
 
 interface CheckJson {
   id: string;
@@ -266,14 +267,10 @@ Deno.test("hub doctor: a running hub, the extension, client configs, plugins", a
     }
 
     await t.step("a stranger on the port gets no secret", async () => {
-      // The hub's own port is taken by the hub; a plain server elsewhere stands in for a squatter.
-      const requests: Headers[] = [];
-      const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, (req) => {
-        requests.push(req.headers);
-        return Response.json({ status: "ok" });
-      });
+      // The hub's own port is taken by the hub; a squatter elsewhere stands in for one.
+      const squatter = startSquatter("garbage");
       try {
-        const { result, byId } = await doctor(s, ["--port", String(server.addr.port)], discovery);
+        const { result, byId } = await doctor(s, ["--port", String(squatter.port)], discovery);
         assertEquals(result.code, 1);
         assertMatch(byId("server").message, /did not prove it knows the hub secret/);
         assertEquals(
@@ -281,11 +278,15 @@ Deno.test("hub doctor: a running hub, the extension, client configs, plugins", a
           "skipped (no answer from a hub on the port)",
         );
         assertEquals(
-          requests.some((h) => (h.get("authorization") ?? "").includes(hub!.secret)),
+          squatter.requests.some((r) =>
+            r.headers.some(([name, value]) =>
+              name === "authorization" && value.includes(hub!.secret)
+            )
+          ),
           false,
         );
       } finally {
-        await server.shutdown();
+        await squatter.stop();
       }
     });
 
