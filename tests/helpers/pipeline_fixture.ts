@@ -175,18 +175,8 @@ export async function withFixture(
   }
 }
 
-/** Polls `check` every 20 ms until it is true; fails with `what` after `timeoutMs`. */
-export async function eventually(
-  check: () => boolean | Promise<boolean>,
-  what: string,
-  timeoutMs = 5_000,
-): Promise<void> {
-  const deadline = performance.now() + timeoutMs;
-  while (!(await check())) {
-    if (performance.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
-    await delay(20);
-  }
-}
+/** Polls `check` until it is true; fails with `what` after `timeoutMs` (tests/helpers/until.ts). */
+export { until as eventually } from "./until.ts";
 
 export function delay(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
