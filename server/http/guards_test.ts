@@ -83,6 +83,14 @@ Deno.test("secretsEqual compares whole values", () => {
   assert(secretsEqual(SECRET, SECRET));
   assert(!secretsEqual(SECRET, SECRET.slice(1)));
   assert(!secretsEqual(SECRET, "b" + SECRET.slice(1)));
+  assert(!secretsEqual(SECRET, SECRET.slice(0, -1) + "b"));
+  assert(!secretsEqual(SECRET, SECRET + "a"));
+  assert(!secretsEqual(SECRET + "\0", SECRET), "a trailing NUL is not the end");
+  assert(!secretsEqual("", SECRET));
+  assert(!secretsEqual(SECRET, ""));
+  assert(secretsEqual("", ""));
+  assert(secretsEqual("ключ-é", "ключ-é"));
+  assert(!secretsEqual("ключ-é", "ключ-e"));
 });
 
 // --- checkWebSocketProtocol ---
