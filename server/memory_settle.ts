@@ -6,9 +6,9 @@
  * every few seconds runs one full collection when the used heap has grown well past what the last
  * one left (under load), or a little past it once the heap has gone quiet (the tail of a burst).
  * The first check, a few seconds after start, always collects. A steady heap costs nothing.
+ * V8's collector is reached through `node:v8` and `node:vm`, which start Deno's Node compatibility
+ * layer (about 20 ms), so it is loaded at the first tick of the timer, not at start.
  */
-import v8 from "node:v8";
-import vm from "node:vm";
 import type { Logger } from "./log/logger.ts";
 import { errorText } from "../protocol/clip.ts";
 
@@ -24,6 +24,8 @@ export const QUIET_BYTES = 1024 * 1024;
 export interface MemorySettle {
   /** Runs the check once (the timer calls it); true when it collected. */
   check(): boolean;
+  /** Loads V8's collector now instead of at the first tick; resolves once it is known. */
+  ready(): Promise<void>;
   stop(): void;
 }
 
@@ -37,7 +39,8 @@ export interface MemorySettleOptions {
 }
 
 export function startMemorySettle(options: MemorySettleOptions): MemorySettle {
-  const collect = "collect" in options ? options.collect : exposeGc(options.logger);
+  const injected = "collect" in options;
+  let collect = injected ? options.collect : undefined;
   const heap = options.heap ?? (() => {
     const usage = Deno.memoryUsage();
     return { used: usage.heapUsed, total: usage.heapTotal };
@@ -66,14 +69,26 @@ export function startMemorySettle(options: MemorySettleOptions): MemorySettle {
     previous = after.used;
     return true;
   };
-  const timer = collect ? setInterval(check, options.intervalMs ?? SETTLE_INTERVAL_MS) : undefined;
+  let loaded: Promise<void> | undefined = injected ? Promise.resolve() : undefined;
+  const ready = () =>
+    loaded ??= exposeGc(options.logger).then((gc) => {
+      collect = gc;
+      if (!gc) clearInterval(timer);
+    });
+  const timer = injected && !collect
+    ? undefined
+    : setInterval(() => void ready().then(check), options.intervalMs ?? SETTLE_INTERVAL_MS);
   if (timer !== undefined) Deno.unrefTimer(timer);
-  return { check, stop: () => clearInterval(timer) };
+  return { check, ready, stop: () => clearInterval(timer) };
 }
 
 /** V8's `gc`, exposed through its flag at run time; undefined (logged) where that fails. */
-function exposeGc(logger: Logger): (() => void) | undefined {
+async function exposeGc(logger: Logger): Promise<(() => void) | undefined> {
   try {
+    const [{ default: v8 }, { default: vm }] = await Promise.all([
+      import("node:v8"),
+      import("node:vm"),
+    ]);
     v8.setFlagsFromString("--expose-gc");
     const gc = vm.runInNewContext("gc");
     if (typeof gc === "function") return () => gc();

@@ -76,9 +76,11 @@ Deno.test("space V8 reserved in a burst and kept after freeing its garbage is gi
   }
 });
 
-Deno.test("the real collector frees garbage: the used heap drops after a check", () => {
+Deno.test("the real collector frees garbage: the used heap drops after a check", async () => {
   const settle = startMemorySettle({ logger: silentLogger, intervalMs: 60_000 });
   try {
+    assertEquals(settle.check(), false, "not loaded before the first tick or ready()");
+    await settle.ready();
     let junk: string[] = [];
     for (let i = 0; i < 400_000; i++) junk.push(`${i}`.repeat(20));
     const before = Deno.memoryUsage().heapUsed;
