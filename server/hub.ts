@@ -30,6 +30,7 @@ import { createFolderOpener } from "./extension/folder_open.ts";
 import { createUpdateChecker } from "./plugins/update_check.ts";
 import { lazyPluginPackages } from "../core/packages/lazy_packages.ts";
 import { loadValidators } from "./plugins/validators.ts";
+import { loadJsonErrors } from "../core/config/json_errors.ts";
 import { applyLinkPolicy } from "./extension/link_policy.ts";
 import { createCatalog } from "./calls/catalog.ts";
 import { createDispatcher, type DispatcherOptions } from "./calls/dispatcher.ts";
@@ -82,9 +83,9 @@ export interface Hub {
   /** Re-reads config and secret and rediscovers plugins. */
   reload(): Promise<ReloadSummary>;
   /**
-   * Imports what start-up left out (the MCP SDK, ajv, the package module). Called once the hub
-   * listens: start is faster, and the code is in memory before an update can replace its files
-   * on disk (the npm package's chunks are named by their content).
+   * Imports what start-up left out (the MCP SDK, ajv, the package module, jsonc-parser for JSON
+   * errors). Called once the hub listens: start is faster, and the code is in memory before an
+   * update can replace its files on disk (the npm package's chunks are named by their content).
    */
   preload(): Promise<void>;
   /** Closes MCP sessions and the extension link, and writes pending audit entries. */
@@ -245,7 +246,12 @@ export function createHub(options: HubOptions): Hub {
     pipeline,
     reload: lifecycle.reload,
     async preload() {
-      await Promise.all([sessions.preload(), loadValidators(), packages.load()]);
+      await Promise.all([
+        sessions.preload(),
+        loadValidators(),
+        packages.load(),
+        loadJsonErrors(),
+      ]);
     },
     async close() {
       updates.stop();

@@ -5,6 +5,7 @@
  */
 import { join } from "node:path";
 import { parseConfigText } from "../../core/config/config_store.ts";
+import { prepareJsonErrors } from "../../core/config/json_errors.ts";
 import { defaultConfig, type HubConfig } from "../../core/config/schema.ts";
 import { parseSecret } from "../../core/config/secret.ts";
 import { clip } from "../../protocol/clip.ts";
@@ -39,6 +40,7 @@ export async function configCheck(path: string): Promise<{ check: Check; config?
       config: defaultConfig(),
     };
   }
+  await prepareJsonErrors(read.file.text);
   try {
     const parsed = parseConfigText(path, read.file.text);
     return { check: pass(id, title, path), config: parsed.config };

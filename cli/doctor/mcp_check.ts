@@ -5,7 +5,7 @@
  * file too big, unreadable or broken is a warning, never a crash.
  */
 import { parse, type ParseError } from "jsonc-parser";
-import { describeJsonError } from "../../core/config/config_store.ts";
+import { describeJsonError, loadJsonErrors } from "../../core/config/json_errors.ts";
 import { clip } from "../../protocol/clip.ts";
 import { boundLines, type Check, pass, problem } from "./report.ts";
 import type { ClientFile } from "./mcp_locations.ts";
@@ -54,6 +54,7 @@ async function scanFile(file: ClientFile, target: HubTarget, fs: FileAccess, out
     return;
   }
   if (text.trim() === "") return;
+  await loadJsonErrors().catch(() => {}); // described with V8's message then
   const { doc, error } = parseJsonc(text);
   if (error !== undefined) {
     out.problems.push({ file, why: error });

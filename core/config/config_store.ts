@@ -4,7 +4,7 @@
  * concurrent writers never lose each other's changes.
  */
 import { dirname } from "node:path";
-import { parse, type ParseError, printParseErrorCode } from "jsonc-parser";
+import { describeJsonError, prepareJsonErrors } from "./json_errors.ts";
 import { defaultConfig, type HubConfig, type ParsedConfig, validateConfig } from "./schema.ts";
 import { type AtomicWriteOptions, writeFileAtomic } from "./atomic_write.ts";
 import { withFileLock } from "./file_lock.ts";
@@ -127,6 +127,7 @@ async function readConfigFile(path: string): Promise<ParsedConfig | undefined> {
     if (error instanceof Deno.errors.NotFound) return undefined;
     throw new ConfigError(`Cannot read ${path}: ${(error as Error).message}`);
   }
+  await prepareJsonErrors(text);
   return parseConfigText(path, text);
 }
 
@@ -149,24 +150,4 @@ export function parseConfigText(path: string, text: string): ParsedConfig {
         `Fix the value by hand or with "hub config set", ${RESET_HINT}.`,
     );
   }
-}
-
-/**
- * " at line L, column C (what is wrong)" for text that JSON.parse rejected. V8 does not always
- * say where, so the spot comes from a strict run of jsonc-parser, which reports offsets. With
- * `jsonc`, for text read as JSON with comments and trailing commas (as VS Code writes it).
- */
-export function describeJsonError(
-  text: string,
-  v8Message: string,
-  options: { jsonc?: boolean } = {},
-): string {
-  const errors: ParseError[] = [];
-  const jsonc = options.jsonc === true;
-  parse(text, errors, { disallowComments: !jsonc, allowTrailingComma: jsonc });
-  if (errors.length === 0) return ` (${v8Message})`;
-  const { offset, error } = errors[0];
-  const before = text.slice(0, offset).split("\n");
-  const problem = printParseErrorCode(error).replace(/([a-z])([A-Z])/g, "$1 $2").toLowerCase();
-  return ` at line ${before.length}, column ${before[before.length - 1].length + 1} (${problem})`;
 }

@@ -1,5 +1,5 @@
 import { assert, assertEquals, assertRejects } from "../../tests/helpers/assert.ts";
-import { ConfigError, createConfigStore, describeJsonError } from "./config_store.ts";
+import { ConfigError, createConfigStore } from "./config_store.ts";
 import { defaultConfig } from "./schema.ts";
 import { withTempDir } from "../../tests/helpers/hub_process.ts";
 
@@ -156,27 +156,4 @@ Deno.test("remove deletes the file and reports whether it existed", async () => 
     assertEquals(await store.remove(), true);
     assertEquals(await store.exists(), false);
   });
-});
-
-Deno.test("describeJsonError locates errors V8 does not place", () => {
-  assertEquals(describeJsonError('{\n  "a": tru\n}', "x"), " at line 2, column 8 (invalid symbol)");
-  assertEquals(
-    describeJsonError('{"a": 1,}', "x"),
-    " at line 1, column 9 (property name expected)",
-  );
-  assertEquals(describeJsonError("{\n", "x"), " at line 2, column 1 (close brace expected)");
-  assertEquals(describeJsonError("", "x"), " at line 1, column 1 (value expected)");
-});
-
-Deno.test("describeJsonError with jsonc: comments and trailing commas are fine, the rest is placed", () => {
-  const text = '{\n  // a comment\n  "a": 1,\n  "b": tru,\n}';
-  assertEquals(
-    describeJsonError(text, "x", { jsonc: true }),
-    " at line 4, column 8 (invalid symbol)",
-  );
-  assertEquals(
-    describeJsonError('{"a": 1,}', "x", { jsonc: true }),
-    " (x)",
-    "a trailing comma alone is no error in JSON with comments",
-  );
 });

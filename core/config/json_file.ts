@@ -1,5 +1,5 @@
 /** Reading files: text that may not exist yet, and JSON with errors that name the file and spot. */
-import { describeJsonError } from "./config_store.ts";
+import { describeJsonError, loadJsonErrors } from "./json_errors.ts";
 import { concatBytes } from "../../protocol/bytes.ts";
 
 /** Reads and parses `path`; throws an Error saying which file and where it is broken. */
@@ -14,6 +14,7 @@ export async function readJsonFile(path: string): Promise<unknown> {
   try {
     return JSON.parse(text);
   } catch (error) {
+    await loadJsonErrors().catch(() => {}); // described with V8's message then
     throw new Error(
       `${path} is not valid JSON${describeJsonError(text, (error as Error).message)}`,
     );

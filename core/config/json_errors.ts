@@ -1,0 +1,56 @@
+/**
+ * Where a JSON file is broken: " at line L, column C (what is wrong)". V8's JSON.parse does not
+ * always say where, so the spot comes from jsonc-parser, which reports offsets. jsonc-parser is a
+ * CommonJS package: loading it starts Deno's Node compatibility layer (about 25 ms), which a hub
+ * start otherwise does without. So it is loaded only when text must be described
+ * (`prepareJsonErrors`), and a running hub preloads it; until it is loaded, `describeJsonError`
+ * gives V8's own message.
+ */
+type JsoncParser = typeof import("jsonc-parser");
+
+let parser: JsoncParser | undefined;
+let loading: Promise<void> | undefined;
+
+/** Loads the locator; a failed load is tried again on the next call. */
+export function loadJsonErrors(): Promise<void> {
+  loading ??= import("jsonc-parser").then(
+    (module) => void (parser = module),
+    (error) => {
+      loading = undefined;
+      throw error;
+    },
+  );
+  return loading;
+}
+
+/** Loads the locator when `text` is not valid JSON, so that describing it can name the spot. */
+export async function prepareJsonErrors(text: string): Promise<void> {
+  if (parser) return;
+  try {
+    JSON.parse(text);
+  } catch {
+    await loadJsonErrors().catch(() => {}); // described with V8's message then
+  }
+}
+
+/**
+ * " at line L, column C (what is wrong)" for text that JSON.parse rejected, or ` (<v8Message>)`
+ * when the locator is not loaded or finds nothing. With `jsonc`, for text read as JSON with
+ * comments and trailing commas (as VS Code writes it).
+ */
+export function describeJsonError(
+  text: string,
+  v8Message: string,
+  options: { jsonc?: boolean } = {},
+): string {
+  if (!parser) return ` (${v8Message})`;
+  const errors: import("jsonc-parser").ParseError[] = [];
+  const jsonc = options.jsonc === true;
+  parser.parse(text, errors, { disallowComments: !jsonc, allowTrailingComma: jsonc });
+  if (errors.length === 0) return ` (${v8Message})`;
+  const { offset, error } = errors[0];
+  const before = text.slice(0, offset).split("\n");
+  const problem = parser.printParseErrorCode(error).replace(/([a-z])([A-Z])/g, "$1 $2")
+    .toLowerCase();
+  return ` at line ${before.length}, column ${before[before.length - 1].length + 1} (${problem})`;
+}

@@ -1,0 +1,36 @@
+import { assertEquals } from "../../tests/helpers/assert.ts";
+import { describeJsonError, loadJsonErrors, prepareJsonErrors } from "./json_errors.ts";
+
+// First in this file: nothing has loaded jsonc-parser yet in this module graph.
+Deno.test("before jsonc-parser is loaded, V8's message describes the error; valid text loads nothing", async () => {
+  assertEquals(describeJsonError("{", "V8 says so"), " (V8 says so)");
+  await prepareJsonErrors('{"a": 1}');
+  assertEquals(describeJsonError("{", "V8 says so"), " (V8 says so)", "valid JSON loads nothing");
+  await prepareJsonErrors("{");
+  assertEquals(describeJsonError("{", "x"), " at line 1, column 2 (close brace expected)");
+});
+
+Deno.test("describeJsonError locates errors V8 does not place", async () => {
+  await loadJsonErrors();
+  assertEquals(describeJsonError('{\n  "a": tru\n}', "x"), " at line 2, column 8 (invalid symbol)");
+  assertEquals(
+    describeJsonError('{"a": 1,}', "x"),
+    " at line 1, column 9 (property name expected)",
+  );
+  assertEquals(describeJsonError("{\n", "x"), " at line 2, column 1 (close brace expected)");
+  assertEquals(describeJsonError("", "x"), " at line 1, column 1 (value expected)");
+});
+
+Deno.test("describeJsonError with jsonc: comments and trailing commas are fine, the rest is placed", async () => {
+  await loadJsonErrors();
+  const text = '{\n  // a comment\n  "a": 1,\n  "b": tru,\n}';
+  assertEquals(
+    describeJsonError(text, "x", { jsonc: true }),
+    " at line 4, column 8 (invalid symbol)",
+  );
+  assertEquals(
+    describeJsonError('{"a": 1,}', "x", { jsonc: true }),
+    " (x)",
+    "a trailing comma alone is no error in JSON with comments",
+  );
+});
