@@ -31,6 +31,9 @@ Deno.test("the generated check agrees with ajv's validateSchema on good and brok
     { anyOf: [] },
     { properties: [] },
     { type: ["string", "string"] },
+    { enum: [{ a: 1, b: [2] }, { b: [2], a: 1 }] },
+    { enum: [{ a: 1 }, { a: 2 }, [1], [1, 1]] },
+    { required: ["q", "r", "q"] },
     true,
     false,
   ];
