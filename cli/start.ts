@@ -3,7 +3,6 @@ import { setupConfigDir } from "../core/config/setup.ts";
 import { cliPaths, warn } from "../core/client_context.ts";
 import { DEFAULT_PORT, resolveServerPort } from "../core/port.ts";
 import { parseLogLevel } from "../server/mod.ts";
-import { startInBackground } from "./background.ts";
 import { runServer } from "./run_server.ts";
 import { firstRunText, mcpClientConfig } from "./setup_text.ts";
 import { telemetryNotice } from "../core/telemetry/notice.ts";
@@ -50,6 +49,7 @@ export async function startCommand(options: StartOptions): Promise<void> {
   };
   if (options.background) {
     welcome(port);
+    const { startInBackground } = await import("./background.ts");
     const pid = await startInBackground(paths, port, options.dev === true);
     console.log(
       `hub started in the background (pid ${pid}) on http://127.0.0.1:${port}\n` +

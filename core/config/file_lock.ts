@@ -11,11 +11,13 @@
  * (no `ps`, Windows) or the lock has no owner record (an older hub), a lock older than `staleMs`
  * is broken instead. A lock held by a live owner is waited for, up to `timeoutMs` in all.
  */
-import { setTimeout as delay } from "node:timers/promises";
 import { basename, dirname, join } from "node:path";
 import { UserError } from "../user_error.ts";
 import { tempFileName } from "./atomic_write.ts";
 import { currentStartTime, type ProcessState, processState } from "./process_identity.ts";
+
+/** Not `node:timers/promises`: on `hub start` it would load Deno's Node compatibility layer. */
+const delay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 export interface FileLockOptions {
   /** Give up waiting for a live owner after this long in all; default `LOCK_TIMEOUT_MS`. */

@@ -7,13 +7,13 @@
  */
 import { readTextIfExists } from "../../core/config/json_file.ts";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { writeFileAtomic } from "../../core/config/atomic_write.ts";
 import { EXTENSION_FILES } from "../../protocol/extension_files.ts";
 
 export { EXTENSION_FILES } from "../../protocol/extension_files.ts";
 export const SERVER_FILE = "server.json";
-const DIST = fileURLToPath(new URL("../../extension/dist/", import.meta.url));
+// import.meta.dirname rather than node:url's fileURLToPath, which would load Node's layer at start.
+const DIST = join(import.meta.dirname!, "../../extension/dist");
 
 export interface InstallResult {
   action: "installed" | "updated" | "unchanged";
