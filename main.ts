@@ -1,11 +1,18 @@
 /**
  * `hub` entry point: `deno run <permissions> main.ts <args>` behaves exactly like `hub <args>`.
- * This is the only place that decides the process exit code.
+ * This is the only place that decides the process exit code. A plain `hub start` line is read
+ * without commander (cli/start_args.ts); every other line goes through the commander program.
  */
-import { buildProgram } from "./cli/program.ts";
-import { runProgram } from "./core/run_program.ts";
+import { readStartArgs, runStart } from "./cli/start_args.ts";
+import { exitCodeFor } from "./core/exit_code.ts";
 
-export function main(args: string[]): Promise<number> {
+export async function main(args: string[]): Promise<number> {
+  const start = readStartArgs(args);
+  if (start) return await runStart(start).then(() => 0, (error) => exitCodeFor(error));
+  const [{ buildProgram }, { runProgram }] = await Promise.all([
+    import("./cli/program.ts"),
+    import("./core/run_program.ts"),
+  ]);
   return runProgram(buildProgram(), args);
 }
 

@@ -5,7 +5,7 @@
  */
 import { Command } from "commander";
 import { VERSION } from "../protocol/version.ts";
-import { startCommand } from "./start.ts";
+import { runStart, type StartArgs } from "./start_args.ts";
 import { SETTABLE_KEYS } from "./config_keys.ts";
 import { CliError } from "../core/cli_error.ts";
 import { FATAL_RULE } from "./doctor/report.ts";
@@ -38,12 +38,8 @@ export function buildProgram(): Command {
       "bridge MCP over stdin/stdout to the running hub (for clients that spawn hub)",
     )
     .option("--gateway", "with --stdio: bridge to /mcp/gateway instead of /mcp")
-    .action((_o: Opts, cmd: Command) => {
-      const o = opts(cmd);
-      if (o.gateway && !o.stdio) throw new CliError("--gateway only goes with --stdio.");
-      // The bridge brings the MCP SDK's client; `hub start` does not load it.
-      return o.stdio ? import("./stdio_bridge.ts").then((m) => m.stdioBridge(o)) : startCommand(o);
-    });
+    // The usual start lines never get here: main.ts reads them without commander (start_args.ts).
+    .action((_o: Opts, cmd: Command) => runStart(opts(cmd) as StartArgs));
 
   program.command("stop")
     .description("stop a hub started with --background")

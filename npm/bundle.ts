@@ -20,6 +20,8 @@ export interface BundleResult {
   files: string[];
   /** Source files (repository paths) that went into the bundle. */
   inputs: string[];
+  /** The chunk (a file of `files`) that each dynamically imported source starts, by its path. */
+  chunks: Record<string, string>;
 }
 
 const toPosix = (path: string) => path.split(sep).join("/");
@@ -167,13 +169,19 @@ export async function bundleEntry(
         `export; add it to that member's deno.json "exports" or import the file by path.`,
     );
   }
+  const written = (path: string) => toPosix(relative(outDir, join(root, path)));
   const files = Object.keys(result.metafile.outputs)
-    .map((path) => toPosix(relative(outDir, join(root, path))))
+    .map(written)
     .sort((a, b) => Number(b === bundlePath) - Number(a === bundlePath) || a.localeCompare(b));
   return {
     packages: [...new Set(specifiers.map(packageNameOf))].sort(),
     files,
     inputs: Object.keys(result.metafile.inputs).map(toPosix).sort(),
+    chunks: Object.fromEntries(
+      Object.entries(result.metafile.outputs)
+        .filter(([path, output]) => output.entryPoint && written(path) !== bundlePath)
+        .map(([path, output]) => [toPosix(output.entryPoint!), written(path)]),
+    ),
   };
 }
 

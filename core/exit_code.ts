@@ -1,0 +1,17 @@
+/**
+ * The exit code of a command that failed, with what the person sees: a user error prints one line,
+ * anything else is reported as a bug with its stack. Shared by `hub` and `hub-plugin`.
+ */
+import { CliError } from "./cli_error.ts";
+import { UserError } from "./user_error.ts";
+
+export function exitCodeFor(error: unknown, product = "hub"): number {
+  if (error instanceof UserError || error instanceof Deno.errors.NotCapable) {
+    console.error(`error: ${(error as Error).message}`);
+    return error instanceof CliError ? error.exitCode : 1;
+  }
+  console.error(
+    `error (a bug in ${product}; please report it): ${(error as Error)?.stack ?? error}`,
+  );
+  return 1;
+}
