@@ -87,12 +87,16 @@ export function createConfigStore(path: string, options: ConfigStoreOptions = {}
     path,
     exists: () => Deno.stat(path).then(() => true, () => false),
     load: async () => (await read())?.config ?? defaultConfig(),
-    ensure: () =>
-      serialized(async () => {
+    // Every start calls this and nearly always finds the file: that costs one read, not the lock
+    // (whose owner record runs `ps`). A missing file is looked for again under the lock.
+    ensure: async () => {
+      if (await read()) return false; // a broken file throws here, writing nothing
+      return serialized(async () => {
         if (await read()) return false;
         await write(defaultConfig(), {});
         return true;
-      }),
+      });
+    },
     update: (mutate) =>
       serialized(async () => {
         const current = (await read()) ?? {
