@@ -81,12 +81,22 @@ export interface RegisteredBrowserTool extends BrowserTool {
   inputSchema: JsonSchema;
 }
 
-/** Derives the JSON Schema clients see; throws at startup if a declaration is not expressible. */
+/**
+ * The tool with the JSON Schema clients see, derived on first use (the first `tools/list`), not at
+ * start: zod's conversion of the 26 schemas takes 5–10 ms of a start. Every declaration's schema is
+ * derived and compared in browser_methods_test.ts, so none fails at run time.
+ */
 export function registerBrowserTool(tool: BrowserTool): RegisteredBrowserTool {
   if (!/^(browser|extension)_[a-z0-9_]+$/.test(tool.name)) {
     throw new Error(`Browser tool name "${tool.name}" must start with browser_ or extension_.`);
   }
-  return { ...tool, inputSchema: inputJsonSchema(tool.input) };
+  let schema: JsonSchema | undefined;
+  return {
+    ...tool,
+    get inputSchema() {
+      return schema ??= inputJsonSchema(tool.input);
+    },
+  };
 }
 
 /** The JSON Schema (draft 7) of a zod input, as clients see it. */

@@ -87,7 +87,9 @@ export function createCatalog(source: CatalogSource): Catalog {
     name: b.name,
     displayName: b.displayName,
     description: b.description,
-    inputSchema: b.inputSchema,
+    get inputSchema() {
+      return b.inputSchema; // derived on first use (browser_tool.ts)
+    },
     group: BROWSER_GROUP,
     permissionKey: b.name,
     browser: b,
