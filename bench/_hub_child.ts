@@ -35,13 +35,19 @@ export interface HubChildOptions {
   configDir: string;
   /** Extra environment (over HUB_CONFIG_DIR, PORT, DO_NOT_TRACK, HUB_SKIP_PKG_DISCOVERY). */
   env?: Record<string, string>;
+  /** Another program that runs `hub start` (an installed package); default the checkout's source. */
+  command?: { program: string; args: string[] };
 }
 
-/** `deno run <start flags> <root>/main.ts start` on a free port. */
+/** `deno run <start flags> <root>/main.ts start` (or `options.command`) on a free port. */
 export function spawnHub(options: HubChildOptions, port = freePort()) {
-  const child = new Deno.Command(Deno.execPath(), {
+  const command = options.command ?? {
+    program: Deno.execPath(),
     args: ["run", ...taskFlags(options.root, "start", "main.ts"), join(options.root, "main.ts")]
       .concat("start"),
+  };
+  const child = new Deno.Command(command.program, {
+    args: command.args,
     cwd: options.root,
     env: {
       HUB_CONFIG_DIR: options.configDir,

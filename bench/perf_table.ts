@@ -16,7 +16,7 @@ import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { oneToolRows, toolsListRows } from "./_perf_loopback.ts";
 import { type BrowserResults, browserRows } from "./_perf_browser.ts";
-import { sizeRows, startRows } from "./_perf_startup.ts";
+import { packageStartRows, sizeRows, startRows } from "./_perf_startup.ts";
 
 const { values } = parseArgs({
   args: Deno.args,
@@ -49,6 +49,9 @@ try {
   });
   const list = await toolsListRows(root, dir);
   const starts = await startRows(root, dir);
+  const pkg = await packageStartRows(root, dir).catch((e) =>
+    `not measured: ${String(e).slice(0, 300)}`
+  );
   const browser = values["skip-browser"]
     ? "skipped (--skip-browser)"
     : await browserRows(root).catch((e) => `failed: ${String(e).slice(0, 300)}`);
@@ -87,6 +90,15 @@ try {
       `${ms(starts.coldMs)}, CPU ${ms(starts.coldCpuMs)} (warm ${ms(starts.warmMs)}, ` +
       `CPU ${ms(starts.warmCpuMs)})`,
       "≤ 100 ms",
+    ],
+    [
+      "… the npm package: `main.js start` as its launcher runs it (warm); through the Node " +
+      "launcher `hub start`, wall (warm)",
+      "",
+      typeof pkg === "string" ? pkg : `${ms(pkg.deno.coldMs)}, CPU ${ms(pkg.deno.coldCpuMs)} ` +
+        `(warm ${ms(pkg.deno.warmMs)}); ${ms(pkg.launcher.coldMs)} ` +
+        `(warm ${ms(pkg.launcher.warmMs)})`,
+      "",
     ],
     [
       `RSS idle (10 s after start, one plugin) / 10 s after a burst of ${one.burstCalls} calls`,
