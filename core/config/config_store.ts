@@ -87,10 +87,13 @@ export function createConfigStore(path: string, options: ConfigStoreOptions = {}
     path,
     exists: () => Deno.stat(path).then(() => true, () => false),
     load: async () => (await read())?.config ?? defaultConfig(),
-    // Every start calls this and nearly always finds the file: that costs one read, not the lock
-    // (whose owner record runs `ps`). A missing file is looked for again under the lock.
+    // Every start calls this. A file that is there with no lock beside it (nearly always) costs a
+    // read and a stat, not the lock, whose owner record runs `ps`. Otherwise it goes through the
+    // lock like every writer: a missing file is looked for again under it, and a lock left by a
+    // killed writer is cleared at this start.
     ensure: async () => {
-      if (await read()) return false; // a broken file throws here, writing nothing
+      // A broken file throws here, writing nothing.
+      if (await read() && !(await Deno.lstat(lockPath).then(() => true, () => false))) return false;
       return serialized(async () => {
         if (await read()) return false;
         await write(defaultConfig(), {});
