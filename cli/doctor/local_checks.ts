@@ -5,7 +5,7 @@
  */
 import { join } from "node:path";
 import { parseConfigText } from "../../core/config/config_store.ts";
-import { prepareJsonErrors } from "../../core/config/json_errors.ts";
+import { withJsonErrors } from "../../core/config/json_errors.ts";
 import { defaultConfig, type HubConfig } from "../../core/config/schema.ts";
 import { parseSecret } from "../../core/config/secret.ts";
 import { clip } from "../../protocol/clip.ts";
@@ -40,9 +40,8 @@ export async function configCheck(path: string): Promise<{ check: Check; config?
       config: defaultConfig(),
     };
   }
-  await prepareJsonErrors(read.file.text);
   try {
-    const parsed = parseConfigText(path, read.file.text);
+    const parsed = await withJsonErrors(() => parseConfigText(path, read.file.text));
     return { check: pass(id, title, path), config: parsed.config };
   } catch (error) {
     return {

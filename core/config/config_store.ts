@@ -4,7 +4,7 @@
  * concurrent writers never lose each other's changes.
  */
 import { dirname } from "node:path";
-import { describeJsonError, prepareJsonErrors } from "./json_errors.ts";
+import { describeJsonError, withJsonErrors } from "./json_errors.ts";
 import { defaultConfig, type HubConfig, type ParsedConfig, validateConfig } from "./schema.ts";
 import { type AtomicWriteOptions, writeFileAtomic } from "./atomic_write.ts";
 import { withFileLock } from "./file_lock.ts";
@@ -134,8 +134,7 @@ async function readConfigFile(path: string): Promise<ParsedConfig | undefined> {
     if (error instanceof Deno.errors.NotFound) return undefined;
     throw new ConfigError(`Cannot read ${path}: ${(error as Error).message}`);
   }
-  await prepareJsonErrors(text);
-  return parseConfigText(path, text);
+  return withJsonErrors(() => parseConfigText(path, text));
 }
 
 /** Parses and validates config text; errors name the file, the line and column, and the fix. */

@@ -1,10 +1,10 @@
 /**
  * Where a JSON file is broken: " at line L, column C (what is wrong)". V8's JSON.parse does not
  * always say where, so the spot comes from jsonc-parser, which reports offsets. jsonc-parser is a
- * CommonJS package: loading it starts Deno's Node compatibility layer (about 25 ms), which a hub
- * start otherwise does without. So it is loaded only when text must be described
- * (`prepareJsonErrors`), and a running hub preloads it; until it is loaded, `describeJsonError`
- * gives V8's own message.
+ * CommonJS package: loading it starts Deno's Node compatibility layer (about 20 ms), which a hub
+ * start otherwise does without. So it is loaded only when text turns out to be broken
+ * (`withJsonErrors`), and a running hub preloads it; until it is loaded, `describeJsonError` gives
+ * V8's own message.
  */
 type JsoncParser = typeof import("jsonc-parser");
 
@@ -23,13 +23,19 @@ export function loadJsonErrors(): Promise<void> {
   return loading;
 }
 
-/** Loads the locator when `text` is not valid JSON, so that describing it can name the spot. */
-export async function prepareJsonErrors(text: string): Promise<void> {
-  if (parser) return;
+/**
+ * Runs `parse`; when it throws before the locator was loaded, loads it and runs `parse` again, so
+ * that the error names the spot. Valid text is parsed once.
+ */
+export async function withJsonErrors<T>(parse: () => T): Promise<T> {
   try {
-    JSON.parse(text);
-  } catch {
-    await loadJsonErrors().catch(() => {}); // described with V8's message then
+    return parse();
+  } catch (error) {
+    if (parser) throw error;
+    await loadJsonErrors().catch(() => { // V8's message then
+      throw error;
+    });
+    return parse();
   }
 }
 

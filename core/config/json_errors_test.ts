@@ -1,12 +1,23 @@
-import { assertEquals } from "../../tests/helpers/assert.ts";
-import { describeJsonError, loadJsonErrors, prepareJsonErrors } from "./json_errors.ts";
+import { assertEquals, assertRejects } from "../../tests/helpers/assert.ts";
+import { describeJsonError, loadJsonErrors, withJsonErrors } from "./json_errors.ts";
 
 // First in this file: nothing has loaded jsonc-parser yet in this module graph.
-Deno.test("before jsonc-parser is loaded, V8's message describes the error; valid text loads nothing", async () => {
+Deno.test("before jsonc-parser is loaded, V8's message describes the error; a failed parse loads it", async () => {
   assertEquals(describeJsonError("{", "V8 says so"), " (V8 says so)");
-  await prepareJsonErrors('{"a": 1}');
+  let runs = 0;
+  const parse = (text: string) => () => {
+    runs++;
+    try {
+      return JSON.parse(text);
+    } catch (error) {
+      throw new Error(`broken${describeJsonError(text, (error as Error).message)}`);
+    }
+  };
+  assertEquals(await withJsonErrors(parse('{"a": 1}')), { a: 1 });
+  assertEquals(runs, 1, "valid text is parsed once");
   assertEquals(describeJsonError("{", "V8 says so"), " (V8 says so)", "valid JSON loads nothing");
-  await prepareJsonErrors("{");
+  await assertRejects(() => withJsonErrors(parse("{")), Error, "broken at line 1, column 2");
+  assertEquals(runs, 3, "broken text is parsed again once the locator is loaded");
   assertEquals(describeJsonError("{", "x"), " at line 1, column 2 (close brace expected)");
 });
 
