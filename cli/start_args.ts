@@ -1,15 +1,15 @@
 /**
  * The `hub start` command line, read without commander. commander needs `node:fs`,
- * `node:child_process` and `node:events`, which load Deno's Node compatibility layer: about 25 ms,
- * a sixth of a hub's start. The lines that start a hub (typed by a user, or written once into an
+ * `node:child_process` and `node:events`, which load Deno's Node compatibility layer: about 20 ms,
+ * an eighth of a hub's start. The lines that start a hub (typed by a user, or written once into an
  * MCP client's config) are read here:
  *
  *     hub [--port N] start [--port N] [--background] [--show-config] [--dev] [--stdio] [--gateway]
  *
  * each option at most once, `--port N` or `--port=N`. Any other line (help, a typo, a repeated or
  * misplaced option, another command) is left to commander (cli/program.ts), which stays the
- * definition of the command line: start_args_test.ts checks that both read every line this file
- * accepts the same way.
+ * definition of the command line: start_args_test.ts checks that both read the same way every line
+ * of up to four words (from these options, `-h`, `--` and a stray word) that this file accepts.
  */
 import { CliError } from "../core/cli_error.ts";
 

@@ -53,12 +53,32 @@ const LEFT_TO_COMMANDER: string[][] = [
   ["stop", "start"],
 ];
 
-Deno.test("readStartArgs reads every plain start line as commander's start action gets it", async () => {
+/** Every line of up to `length` words from `words`. */
+function* lines(words: string[], length: number): Generator<string[]> {
+  yield [];
+  if (length === 0) return;
+  for (const line of lines(words, length - 1)) {
+    if (line.length === length - 1) { for (const word of words) yield [...line, word]; }
+  }
+}
+
+Deno.test("readStartArgs reads these plain start lines without commander", () => {
   for (const args of ACCEPTED) {
+    assertEquals(readStartArgs(args) !== undefined, true, args.join(" "));
+  }
+});
+
+Deno.test("every line readStartArgs accepts, commander's start action gets the same way", async () => {
+  const words = ["start", "--port", "9", "--port=7", "--background", "--dev", "--stdio"];
+  const more = ["--gateway", "--show-config", "-h", "x", "--"];
+  let accepted = 0;
+  for (const args of [...lines([...words, ...more], 4), ...ACCEPTED]) {
     const read = readStartArgs(args);
-    assertEquals(read !== undefined, true, `read without commander: ${args.join(" ")}`);
+    if (read === undefined) continue;
+    accepted++;
     assertEquals({ ...read }, await commanderReads(args), args.join(" "));
   }
+  assertEquals(accepted > 150, true, `${accepted} lines accepted`);
 });
 
 Deno.test("readStartArgs leaves help, typos, repeats and other commands to commander", () => {
