@@ -2,12 +2,14 @@
 import type { HubPaths } from "../core/config/paths.ts";
 import { removeOwnPidFile, writePidFile } from "./pid_file.ts";
 import {
+  connectionCap,
   createHub,
   createLogger,
   installExtension,
   listen,
   type Logger,
   parseLogLevel,
+  readOpenFileLimit,
   startMemorySettle,
 } from "../server/mod.ts";
 import { VERSION } from "../protocol/version.ts";
@@ -34,6 +36,7 @@ export async function runServer(options: RunServerOptions): Promise<void> {
     terminal: !options.background,
   });
   const mode = options.dev || Deno.env.get("HUB_DEV") === "1" ? "dev" : "production";
+  const maxConnections = connectionCap(await readOpenFileLimit()); // asked for by runStart
   const skipPermissions = Deno.env.get("HUB_DANGEROUSLY_SKIP_PERMISSIONS") === "1";
   let hub;
   let server;
@@ -49,6 +52,7 @@ export async function runServer(options: RunServerOptions): Promise<void> {
     const trusted = hub;
     server = listen(hub.handler, options.port, logger, {
       socketDir: paths.dir,
+      maxConnections,
       isTrusted: (authorization, wsProtocol) => trusted.isAuthorized(authorization, wsProtocol),
     });
   } catch (error) {

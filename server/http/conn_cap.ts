@@ -47,39 +47,53 @@ export function closingCapacity(cap: number): number {
 
 /**
  * /proc/self/limits of this process. Deno lets a process read /proc only with every permission,
- * which the hub's scoped flags do not give; then a short-lived `deno` child (the hub may run
- * `deno`), which inherits our limits, reads its own and prints them (about 50 ms, once at start).
+ * which the hub's scoped flags do not give; then `readOpenFileLimit` asks a child.
  */
 function readProcLimits(): string {
   if (Deno.build.os !== "linux") throw new Error("no /proc/self/limits");
-  try {
-    return Deno.readTextFileSync("/proc/self/limits");
-  } catch (error) {
-    if (
-      !(error instanceof Deno.errors.NotCapable) && !(error instanceof Deno.errors.PermissionDenied)
-    ) {
-      throw error;
-    }
-  }
-  return readLimitsInChild();
+  return Deno.readTextFileSync("/proc/self/limits");
 }
 
 const PRINT_LIMITS = 'Deno.stdout.writeSync(Deno.readFileSync("/proc/self/limits"))';
 
-function readLimitsInChild(): string {
+let reading: Promise<number> | undefined;
+
+/**
+ * The open-file limit, read once per process: from /proc/self/limits where the flags allow it,
+ * else from a short-lived `deno eval` child (the hub may run `deno`), which inherits our limits
+ * and prints its own. The child takes about 30 ms, without blocking: `hub start` asks for the
+ * limit before it loads the server's modules (cli/start_args.ts), and it is known by the time the
+ * hub listens.
+ */
+export function readOpenFileLimit(): Promise<number> {
+  reading ??= (async () => {
+    let text: string;
+    try {
+      text = readProcLimits();
+    } catch (error) {
+      const denied = error instanceof Deno.errors.NotCapable ||
+        error instanceof Deno.errors.PermissionDenied;
+      text = denied ? await readLimitsInChild().catch(() => "") : "";
+    }
+    return openFileLimit(() => text);
+  })();
+  return reading;
+}
+
+async function readLimitsInChild(): Promise<string> {
   if (Deno.build.standalone) throw new Error("a compiled hub cannot run deno eval");
   const allowed = (command: string) =>
     Deno.permissions.querySync({ name: "run", command }).state === "granted";
   // The scoped flags name "deno", which may resolve to another path than this binary (a symlink).
   const exec = allowed(Deno.execPath()) ? Deno.execPath() : allowed("deno") ? "deno" : undefined;
   if (!exec) throw new Error("may not run deno");
-  const out = new Deno.Command(exec, {
+  const out = await new Deno.Command(exec, {
     args: ["eval", "--quiet", "--no-config", "-A", PRINT_LIMITS],
     stdin: "null",
     stdout: "piped",
     stderr: "null",
     env: { NO_COLOR: "1" },
-  }).outputSync();
+  }).output();
   if (!out.success) throw new Error("deno eval failed");
   return new TextDecoder().decode(out.stdout);
 }

@@ -1,6 +1,11 @@
 import { assertEquals } from "../../tests/helpers/assert.ts";
 import { createConnTable, type TrackedConn } from "./conn_table.ts";
-import { connectionCap, MAX_CONNECTIONS_CEILING, openFileLimit } from "./conn_cap.ts";
+import {
+  connectionCap,
+  MAX_CONNECTIONS_CEILING,
+  openFileLimit,
+  readOpenFileLimit,
+} from "./conn_cap.ts";
 
 function conn(name: string, fields: Partial<TrackedConn>): TrackedConn & { name: string } {
   return {
@@ -95,4 +100,10 @@ Deno.test("the connection cap leaves a reserve of descriptors and stays within b
     }),
     256,
   );
+});
+
+Deno.test("readOpenFileLimit reads the limit once per process (here from /proc: the test has -A)", async () => {
+  const first = readOpenFileLimit();
+  assertEquals(readOpenFileLimit(), first, "one read");
+  assertEquals(await first, openFileLimit());
 });
