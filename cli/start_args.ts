@@ -26,13 +26,13 @@ export interface StartArgs {
 
 type Flag = Exclude<keyof StartArgs, "port">;
 
-const START_FLAGS: Record<string, Flag> = {
-  "--background": "background",
-  "--show-config": "showConfig",
-  "--dev": "dev",
-  "--stdio": "stdio",
-  "--gateway": "gateway",
-};
+const START_FLAGS = new Map<string, Flag>([
+  ["--background", "background"],
+  ["--show-config", "showConfig"],
+  ["--dev", "dev"],
+  ["--stdio", "stdio"],
+  ["--gateway", "gateway"],
+]);
 
 /** The options of a plain `hub start` line, or undefined when commander must read the line. */
 export function readStartArgs(args: readonly string[]): StartArgs | undefined {
@@ -50,7 +50,7 @@ export function readStartArgs(args: readonly string[]): StartArgs | undefined {
       read.port = value;
       continue;
     }
-    const flag = command ? START_FLAGS[arg] : undefined;
+    const flag = command ? START_FLAGS.get(arg) : undefined;
     if (flag === undefined || read[flag]) return undefined;
     read[flag] = true;
   }

@@ -51,6 +51,10 @@ const LEFT_TO_COMMANDER: string[][] = [
   ["start", "--bogus"],
   ["start", "--stdio=yes"],
   ["stop", "start"],
+  ["start", "constructor"],
+  ["start", "__proto__"],
+  ["start", "toString"],
+  ["hasOwnProperty", "start"],
 ];
 
 /** Every line of up to `length` words from `words`. */
