@@ -9,10 +9,10 @@ import {
   listen,
   type Logger,
   parseLogLevel,
-  readOpenFileLimit,
   startMemorySettle,
 } from "../server/mod.ts";
 import { VERSION } from "../protocol/version.ts";
+import { readOpenFileLimit } from "../core/open_file_limit.ts";
 import { telemetrySettingsFromEnv } from "../core/telemetry/settings.ts";
 
 export interface RunServerOptions {

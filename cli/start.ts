@@ -1,6 +1,5 @@
 /** `hub start [--port] [--background] [--show-config]`. */
 import { setupConfigDir } from "../core/config/setup.ts";
-import type { StartArgs } from "./start_args.ts";
 import { cliPaths, warn } from "../core/client_context.ts";
 import { DEFAULT_PORT, resolveServerPort } from "../core/port.ts";
 import { parseLogLevel } from "../server/mod.ts";
@@ -10,8 +9,13 @@ import { telemetryNotice } from "../core/telemetry/notice.ts";
 import { telemetryDecision, telemetryEnv } from "../core/telemetry/decision.ts";
 import { readInstallationId } from "../core/telemetry/installation_id.ts";
 
-/** The start line's options but the stdio bridge's; `dev`: HUB_DEV=1 does the same. */
-export type StartOptions = Omit<StartArgs, "stdio" | "gateway">;
+export interface StartOptions {
+  port?: string;
+  background?: boolean;
+  showConfig?: boolean;
+  /** Dev mode (file watchers, hot reload); HUB_DEV=1 does the same. */
+  dev?: boolean;
+}
 
 export async function startCommand(options: StartOptions): Promise<void> {
   const paths = cliPaths();

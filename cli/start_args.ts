@@ -12,8 +12,7 @@
  * of up to four words (from these options, `-h`, `--` and a stray word) that this file accepts.
  */
 import { CliError } from "../core/cli_error.ts";
-// Not through server/mod.ts: that would load the whole server for every command line.
-import { readOpenFileLimit } from "../server/http/conn_cap.ts";
+import { readOpenFileLimit } from "../core/open_file_limit.ts";
 
 export interface StartArgs {
   port?: string;
@@ -63,7 +62,7 @@ export async function runStart(options: StartArgs): Promise<void> {
   // The bridge brings the MCP SDK's client; `hub start` does not load it.
   if (options.stdio) return (await import("./stdio_bridge.ts")).stdioBridge(options);
   // A server in this process: reading the open-file limit may take a child process, which runs
-  // while the server's modules load (conn_cap.ts).
+  // while the server's modules load (core/open_file_limit.ts).
   if (!options.showConfig && !options.background) void readOpenFileLimit();
   return (await import("./start.ts")).startCommand(options);
 }

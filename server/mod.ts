@@ -5,7 +5,7 @@
  */
 export { createHub, type Hub, type HubOptions } from "./hub.ts";
 export { listen, type ListenOptions } from "./serve.ts";
-export { connectionCap, readOpenFileLimit } from "./http/conn_cap.ts";
+export { connectionCap } from "./http/conn_cap.ts";
 export { createLogger, type Logger, parseLogLevel } from "./log/logger.ts";
 export { startMemorySettle } from "./memory_settle.ts";
 export { installExtension } from "./extension/install.ts";

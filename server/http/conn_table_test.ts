@@ -1,11 +1,6 @@
 import { assertEquals } from "../../tests/helpers/assert.ts";
 import { createConnTable, type TrackedConn } from "./conn_table.ts";
-import {
-  connectionCap,
-  MAX_CONNECTIONS_CEILING,
-  openFileLimit,
-  readOpenFileLimit,
-} from "./conn_cap.ts";
+import { connectionCap, MAX_CONNECTIONS_CEILING } from "./conn_cap.ts";
 
 function conn(name: string, fields: Partial<TrackedConn>): TrackedConn & { name: string } {
   return {
@@ -87,23 +82,4 @@ Deno.test("the connection cap leaves a reserve of descriptors and stays within b
   assertEquals(connectionCap(1024), 192); // (1024 - 256) / 4
   assertEquals(connectionCap(1_048_576), MAX_CONNECTIONS_CEILING);
   assertEquals(connectionCap(20), 8);
-  const limits =
-    "Limit  Soft  Hard  Units\nMax open files            1024                 4096                 files\n";
-  assertEquals(openFileLimit(() => limits), 1024);
-  assertEquals(
-    openFileLimit(() => "Max open files  unlimited unlimited files"),
-    Number.MAX_SAFE_INTEGER,
-  );
-  assertEquals(
-    openFileLimit(() => {
-      throw new Error("no /proc");
-    }),
-    256,
-  );
-});
-
-Deno.test("readOpenFileLimit reads the limit once per process (here from /proc: the test has -A)", async () => {
-  const first = readOpenFileLimit();
-  assertEquals(readOpenFileLimit(), first, "one read");
-  assertEquals(await first, openFileLimit());
 });

@@ -1,0 +1,74 @@
+/**
+ * The process's soft limit on open files (RLIMIT_NOFILE), from which the hub sizes its connection
+ * cap (server/http/conn_cap.ts).
+ */
+
+/** Assumed where the limit cannot be read: the smallest common default (macOS). */
+const FALLBACK_OPEN_FILE_LIMIT = 256;
+
+/** The soft RLIMIT_NOFILE from /proc/self/limits on Linux, or a conservative fallback elsewhere. */
+export function openFileLimit(readLimits: () => string = readProcLimits): number {
+  try {
+    const line = readLimits().split("\n").find((l) => l.startsWith("Max open files"));
+    const soft = line?.slice("Max open files".length).trim().split(/\s+/)[0];
+    if (soft === "unlimited") return Number.MAX_SAFE_INTEGER;
+    const value = Number(soft);
+    if (Number.isSafeInteger(value) && value > 0) return value;
+  } catch {
+    // not Linux, or /proc not readable
+  }
+  return FALLBACK_OPEN_FILE_LIMIT;
+}
+
+/**
+ * /proc/self/limits of this process. Deno lets a process read /proc only with every permission,
+ * which the hub's scoped flags do not give; then `readOpenFileLimit` asks a child.
+ */
+function readProcLimits(): string {
+  if (Deno.build.os !== "linux") throw new Error("no /proc/self/limits");
+  return Deno.readTextFileSync("/proc/self/limits");
+}
+
+const PRINT_LIMITS = 'Deno.stdout.writeSync(Deno.readFileSync("/proc/self/limits"))';
+
+let reading: Promise<number> | undefined;
+
+/**
+ * The open-file limit, read once per process: from /proc/self/limits where the flags allow it,
+ * else from a short-lived `deno eval` child (the hub may run `deno`), which inherits our limits
+ * and prints its own. The child takes about 30 ms, without blocking: `hub start` asks for the
+ * limit before it loads the server's modules (cli/start_args.ts), and it is known by the time the
+ * hub listens.
+ */
+export function readOpenFileLimit(): Promise<number> {
+  reading ??= (async () => {
+    let text: string;
+    try {
+      text = readProcLimits();
+    } catch (error) {
+      const denied = error instanceof Deno.errors.NotCapable ||
+        error instanceof Deno.errors.PermissionDenied;
+      text = denied ? await readLimitsInChild().catch(() => "") : "";
+    }
+    return openFileLimit(() => text);
+  })();
+  return reading;
+}
+
+async function readLimitsInChild(): Promise<string> {
+  if (Deno.build.standalone) throw new Error("a compiled hub cannot run deno eval");
+  const allowed = (command: string) =>
+    Deno.permissions.querySync({ name: "run", command }).state === "granted";
+  // The scoped flags name "deno", which may resolve to another path than this binary (a symlink).
+  const exec = allowed(Deno.execPath()) ? Deno.execPath() : allowed("deno") ? "deno" : undefined;
+  if (!exec) throw new Error("may not run deno");
+  const out = await new Deno.Command(exec, {
+    args: ["eval", "--quiet", "--no-config", "-A", PRINT_LIMITS],
+    stdin: "null",
+    stdout: "piped",
+    stderr: "null",
+    env: { NO_COLOR: "1" },
+  }).output();
+  if (!out.success) throw new Error("deno eval failed");
+  return new TextDecoder().decode(out.stdout);
+}
