@@ -9,6 +9,7 @@ import { telemetryNotice } from "../core/telemetry/notice.ts";
 import { telemetryDecision, telemetryEnv } from "../core/telemetry/decision.ts";
 import { readInstallationId } from "../core/telemetry/installation_id.ts";
 
+/** What `runStart` (start_args.ts) passes on: its StartArgs without the stdio bridge's options. */
 export interface StartOptions {
   port?: string;
   background?: boolean;

@@ -6,7 +6,11 @@
 /** Assumed where the limit cannot be read: the smallest common default (macOS). */
 const FALLBACK_OPEN_FILE_LIMIT = 256;
 
-/** The soft RLIMIT_NOFILE from /proc/self/limits on Linux, or a conservative fallback elsewhere. */
+/**
+ * The soft RLIMIT_NOFILE from /proc/self/limits on Linux, read synchronously: this needs every
+ * permission (see `readOpenFileLimit` for the hub's scoped flags); otherwise, and off Linux, a
+ * conservative fallback.
+ */
 export function openFileLimit(readLimits: () => string = readProcLimits): number {
   try {
     const line = readLimits().split("\n").find((l) => l.startsWith("Max open files"));
@@ -29,6 +33,7 @@ function readProcLimits(): string {
   return Deno.readTextFileSync("/proc/self/limits");
 }
 
+const CHILD_TIMEOUT_MS = 2_000;
 const PRINT_LIMITS = 'Deno.stdout.writeSync(Deno.readFileSync("/proc/self/limits"))';
 
 let reading: Promise<number> | undefined;
@@ -36,7 +41,7 @@ let reading: Promise<number> | undefined;
 /**
  * The open-file limit, read once per process: from /proc/self/limits where the flags allow it,
  * else from a short-lived `deno eval` child (the hub may run `deno`), which inherits our limits
- * and prints its own. The child takes about 30 ms, without blocking: `hub start` asks for the
+ * and prints its own. The child takes 20–30 ms (2 s at most), without blocking: `hub start` asks for the
  * limit before it loads the server's modules (cli/start_args.ts), and it is known by the time the
  * hub listens.
  */
@@ -68,6 +73,8 @@ async function readLimitsInChild(): Promise<string> {
     stdout: "piped",
     stderr: "null",
     env: { NO_COLOR: "1" },
+    // A `deno` that hangs must not hold the start: the fallback limit applies then.
+    signal: AbortSignal.timeout(CHILD_TIMEOUT_MS),
   }).output();
   if (!out.success) throw new Error("deno eval failed");
   return new TextDecoder().decode(out.stdout);

@@ -31,7 +31,10 @@ export interface ListenOptions {
   socketDir?: string;
   /** How long a client may take to send a complete request head; default 10 s. */
   headTimeoutMs?: number;
-  /** The connection cap; default derived from the open-file limit (see conn_cap.ts). */
+  /**
+   * The connection cap; default `connectionCap(openFileLimit())`, which reads the limit only with
+   * every permission (else assumes 256). `hub start` passes the cap from `readOpenFileLimit()`.
+   */
   maxConnections?: number;
   /**
    * Whether a request head's `Authorization` or `Sec-WebSocket-Protocol` value carries the hub's
