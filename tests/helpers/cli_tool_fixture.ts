@@ -18,6 +18,7 @@ import {
   tempConfigDir,
 } from "./hub_process.ts";
 import { type PluginFolderOptions, writePluginFolder } from "./plugin_cli.ts";
+import { until } from "./until.ts";
 
 export const MAIN = join(ROOT, "main.ts");
 
@@ -227,17 +228,13 @@ export async function startCliHub(options: CliHubOptions = {}): Promise<CliHub> 
   }
 }
 
-/** Polls `check` every 25 ms until it is true; throws after `timeoutMs`. */
-export async function waitUntil(
+/** `until` with the 10 s these CLI suites allow (child processes answer slower). */
+export function waitUntil(
   check: () => boolean | Promise<boolean>,
   what: string,
   timeoutMs = 10_000,
 ): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
+  return until(check, what, timeoutMs);
 }
 
 /** The JSON an exit-0 command printed; fails with its output otherwise. */

@@ -2,6 +2,7 @@
  * HTTP/1.1 by hand over TCP, for requests `fetch` will not send: a forged `Host` header, garbage
  * bytes, oversized headers.
  */
+import { concatBytes } from "../../protocol/bytes.ts";
 
 export interface RawResponse {
   /** Status code of the response, or undefined when the server closed without one. */
@@ -42,7 +43,7 @@ export async function rawSend(
     clearTimeout(timer);
     closeQuietly(conn);
   }
-  const text = new TextDecoder().decode(concat(chunks));
+  const text = new TextDecoder().decode(concatBytes(chunks));
   return parseResponse(text);
 }
 
@@ -77,16 +78,6 @@ function parseResponse(text: string): RawResponse {
     headers,
     body: end === -1 ? "" : text.slice(end + 4),
   };
-}
-
-function concat(chunks: Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(chunks.reduce((n, c) => n + c.length, 0));
-  let offset = 0;
-  for (const chunk of chunks) {
-    out.set(chunk, offset);
-    offset += chunk.length;
-  }
-  return out;
 }
 
 /**
