@@ -13,6 +13,7 @@ import { join } from "node:path";
 import { measure, measureInFlight, percentiles } from "./_stats.ts";
 import { connectMcp } from "../tests/helpers/mcp_client.ts";
 import { CHROMIUM_PATH } from "../tests/helpers/browser_gate.ts";
+import { until } from "../tests/helpers/until.ts";
 
 const SEQUENTIAL = 500;
 const IN_FLIGHT = 25;
@@ -97,38 +98,27 @@ interface Fixture {
   waitForExtension(e2e: FixtureE2E): Promise<void>;
 }
 
-/** Until the hub no longer counts the closed browser's extension as connected. */
-async function waitForDisconnect(fixture: Fixture, e2e: FixtureE2E): Promise<void> {
-  const deadline = performance.now() + 10_000;
-  while ((await fixture.health(e2e.hub)).extensionConnected) {
-    if (performance.now() > deadline) throw new Error("the closed browser stayed connected");
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
-
 /**
  * Closes the Playwright-driven browser, starts Chromium by hand with the same flags, extension and
  * a fresh profile, opening the app's page, and measures the rows once the tab is ready.
  */
 async function undrivenRows(fixture: Fixture, e2e: FixtureE2E): Promise<BrowserRates> {
   await e2e.browser.close();
-  await waitForDisconnect(fixture, e2e);
-  // This checkout's flags (headless, no sandbox, nothing phoning home): the same for any --root.
-  const { CHROMIUM_ARGS } = await import("../tests/helpers/browser.ts");
-  const profile = await Deno.makeTempDir({ prefix: "hub-perf-profile-" });
-  // Developer mode on, as for anyone who used "Load unpacked" (see extension_browser.ts).
-  await Deno.mkdir(join(profile, "Default"));
-  await Deno.writeTextFile(
-    join(profile, "Default", "Preferences"),
-    JSON.stringify({ extensions: { ui: { developer_mode: true } } }),
+  await until(
+    async () => !(await fixture.health(e2e.hub)).extensionConnected,
+    "the closed browser to disconnect",
+    10_000,
   );
-  const extension = join(e2e.configDir, "extension");
+  // This checkout's profile and flags (headless, no sandbox, nothing phoning home): the same for
+  // any --root.
+  const { extensionArgs, extensionProfile } = await import(
+    "../tests/helpers/extension_browser.ts"
+  );
+  const profile = await extensionProfile("hub-perf-profile-");
   const chromium = new Deno.Command(CHROMIUM_PATH, {
     args: [
-      ...CHROMIUM_ARGS,
+      ...extensionArgs(join(e2e.configDir, "extension")),
       `--user-data-dir=${profile}`,
-      `--load-extension=${extension}`,
-      `--disable-extensions-except=${extension}`,
       new URL("/", e2e.app.url).href,
     ],
     stdin: "null",

@@ -15,23 +15,35 @@ export interface ExtensionBrowser {
   close(): Promise<void>;
 }
 
-export async function launchWithExtension(extensionDir: string): Promise<ExtensionBrowser> {
-  const profileDir = await Deno.makeTempDir({ prefix: "hub-profile-" });
-  // Developer mode on, as for anyone who used "Load unpacked": without it Chromium disables an
-  // unpacked extension that reloads itself (POST /extension/reload, self-update).
+/**
+ * A fresh temp profile with developer mode on, as for anyone who used "Load unpacked": without it
+ * Chromium disables an unpacked extension that reloads itself (POST /extension/reload, self-update).
+ */
+export async function extensionProfile(prefix = "hub-profile-"): Promise<string> {
+  const profileDir = await Deno.makeTempDir({ prefix });
   await Deno.mkdir(join(profileDir, "Default"));
   await Deno.writeTextFile(
     join(profileDir, "Default", "Preferences"),
     JSON.stringify({ extensions: { ui: { developer_mode: true } } }),
   );
+  return profileDir;
+}
+
+/** `CHROMIUM_ARGS` with `extensionDir` as the only extension. */
+export function extensionArgs(extensionDir: string): string[] {
+  return [
+    ...CHROMIUM_ARGS,
+    `--load-extension=${extensionDir}`,
+    `--disable-extensions-except=${extensionDir}`,
+  ];
+}
+
+export async function launchWithExtension(extensionDir: string): Promise<ExtensionBrowser> {
+  const profileDir = await extensionProfile();
   const context = await chromium.launchPersistentContext(profileDir, {
     executablePath: CHROMIUM_PATH,
     headless: false, // "--headless=new" below: the old headless mode runs no extensions
-    args: [
-      ...CHROMIUM_ARGS,
-      `--load-extension=${extensionDir}`,
-      `--disable-extensions-except=${extensionDir}`,
-    ],
+    args: extensionArgs(extensionDir),
   });
   return {
     context,
