@@ -33,14 +33,13 @@ export interface HubChild {
 export interface HubChildOptions {
   root: string;
   configDir: string;
-  /** Extra environment (over HUB_CONFIG_DIR, PORT, DO_NOT_TRACK, HUB_SKIP_PKG_DISCOVERY). */
-  env?: Record<string, string>;
   /** Another program that runs `hub start` (an installed package); default the checkout's source. */
   command?: { program: string; args: string[] };
 }
 
 /** `deno run <start flags> <root>/main.ts start` (or `options.command`) on a free port. */
-export function spawnHub(options: HubChildOptions, port = freePort()) {
+export function spawnHub(options: HubChildOptions) {
+  const port = freePort();
   const command = options.command ?? {
     program: Deno.execPath(),
     args: ["run", ...taskFlags(options.root, "start", "main.ts"), join(options.root, "main.ts")]
@@ -53,7 +52,6 @@ export function spawnHub(options: HubChildOptions, port = freePort()) {
       HUB_CONFIG_DIR: options.configDir,
       PORT: String(port),
       ...HUB_CHILD_ENV,
-      ...options.env,
     },
     stdin: "null",
     stdout: "piped",
