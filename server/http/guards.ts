@@ -4,6 +4,7 @@
  * stop the request, or undefined to let it through. Header values are echoed clipped and quoted.
  */
 import { clipForMessage } from "../../protocol/clip.ts";
+import { constantTimeEqual as secretsEqual } from "../../protocol/challenge.ts";
 import { isLoopbackHost } from "../../protocol/loopback.ts";
 import { errorResponse, HttpError } from "./http_error.ts";
 
@@ -98,17 +99,10 @@ export function checkWebSocketUpgrade(req: Request): Response | undefined {
 }
 
 /**
- * Compares two strings in time that depends on their lengths only, never on where they differ:
- * every code unit is compared, and the differences are gathered without an early exit. Plain
- * code (no `node:crypto`), so neither start-up nor each request pays for Node's crypto module.
+ * Compares a presented value with the secret (second) in time that does not depend on where they
+ * differ: the challenge's plain loop, so neither start-up nor each request pays for `node:crypto`.
  */
-export function secretsEqual(a: string, b: string): boolean {
-  let diff = a.length ^ b.length;
-  const length = Math.max(a.length, b.length);
-  // Past the end of the shorter one, charCodeAt gives NaN, which `| 0` makes 0.
-  for (let i = 0; i < length; i++) diff |= (a.charCodeAt(i) | 0) ^ (b.charCodeAt(i) | 0);
-  return diff === 0;
-}
+export { secretsEqual };
 
 /** `websocket`: the secret travels as `Sec-WebSocket-Protocol: hub, <secret>` (docs/protocol.md). */
 export type AuthMode = "required" | "optional" | "websocket";
