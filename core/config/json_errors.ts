@@ -6,22 +6,16 @@
  * (`withJsonErrors`), and a running hub preloads it; until it is loaded, `describeJsonError` gives
  * V8's own message.
  */
+import { loadOnce } from "../load_once.ts";
+
 type JsoncParser = typeof import("jsonc-parser");
 
 let parser: JsoncParser | undefined;
-let loading: Promise<void> | undefined;
 
 /** Loads the locator; a failed load is tried again on the next call. */
-export function loadJsonErrors(): Promise<void> {
-  loading ??= import("jsonc-parser").then(
-    (module) => void (parser = module),
-    (error) => {
-      loading = undefined;
-      throw error;
-    },
-  );
-  return loading;
-}
+export const loadJsonErrors: () => Promise<void> = loadOnce(() =>
+  import("jsonc-parser").then((module) => void (parser = module))
+);
 
 /**
  * Runs `parse`; when it throws before the locator was loaded, loads it and runs `parse` again, so

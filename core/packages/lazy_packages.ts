@@ -4,6 +4,7 @@
  * interface and behaviour as `createPluginPackages`.
  */
 import type { PluginPackages, PluginPackagesOptions } from "./plugin_packages.ts";
+import { loadOnce } from "../load_once.ts";
 
 export interface LazyPluginPackages extends PluginPackages {
   /** Imports the module now, ahead of its first use. */
@@ -11,15 +12,9 @@ export interface LazyPluginPackages extends PluginPackages {
 }
 
 export function lazyPluginPackages(options: PluginPackagesOptions): LazyPluginPackages {
-  let made: Promise<PluginPackages> | undefined;
-  const packages = () =>
-    made ??= import("./plugin_packages.ts").then(
-      (m) => m.createPluginPackages(options),
-      (error) => {
-        made = undefined; // a later use tries again
-        throw error;
-      },
-    );
+  const packages = loadOnce(() =>
+    import("./plugin_packages.ts").then((m) => m.createPluginPackages(options))
+  );
   return {
     load: () => packages().then(() => {}),
     search: async (query) => await (await packages()).search(query),

@@ -28,6 +28,7 @@ import { McpFront } from "./front.ts";
 import { SSE_HEADERS, sseEvents } from "./call_stream.ts";
 import { acceptsEventStream } from "./fast_request.ts";
 import { ToolListCache } from "./tool_list_cache.ts";
+import { loadOnce } from "../../core/load_once.ts";
 
 interface Session {
   mode: McpMode;
@@ -125,17 +126,9 @@ function rpcError(status: number, code: number, message: string, headers = {}) {
   return jsonResponse({ jsonrpc: "2.0", id: null, error: { code, message } }, status, headers);
 }
 
-type SdkServer = typeof import("./sdk_server.ts");
-let sdkServer: Promise<SdkServer> | undefined;
-
 /** The SDK's server pieces, imported once (a failed import is tried again next time). */
-function loadSdkServer(): Promise<SdkServer> {
-  sdkServer ??= import("./sdk_server.ts").catch((error) => {
-    sdkServer = undefined;
-    throw error;
-  });
-  return sdkServer;
-}
+type SdkServer = typeof import("./sdk_server.ts");
+const loadSdkServer = loadOnce<SdkServer>(() => import("./sdk_server.ts"));
 
 const LOG_LEVEL = { debug: "debug", info: "info", warn: "warning", error: "error" } as const;
 

@@ -17,20 +17,14 @@ import {
   FULL_CHECK_MAX_VALUES,
   hasMoreValues,
 } from "../calls/validation_problems.ts";
+import { loadOnce } from "../../core/load_once.ts";
 
 let AjvClass: typeof Ajv | undefined;
-let loading: Promise<void> | undefined;
+const importAjv = loadOnce(() => import("ajv").then((m) => void (AjvClass = m.Ajv)));
 
 /** Imports ajv once; undefined when it is loaded (so the hot path awaits nothing). */
 export function loadValidators(): Promise<void> | undefined {
-  if (AjvClass) return undefined;
-  loading ??= import("ajv").then((m) => {
-    AjvClass = m.Ajv;
-  }, (error) => {
-    loading = undefined; // a later call tries again
-    throw error;
-  });
-  return loading;
+  return AjvClass ? undefined : importAjv();
 }
 
 function newAjv(allErrors: boolean): Ajv {
