@@ -29,8 +29,7 @@ export interface FastRequest {
 /** The request if the front may answer it, else undefined (the SDK answers). */
 export function fastRequest(req: Request, body: unknown): FastRequest | undefined {
   if (!isJsonRpcRequest(body) || !FAST_METHODS.has(body.method)) return undefined;
-  const { id, method } = body;
-  const params = (body as { params?: Record<string, unknown> }).params;
+  const { id, method, params } = body;
   if (params !== undefined && !wellFormedParams(method as FastMethod, params)) return undefined;
   const version = acceptedVersion(req.headers);
   if (version === undefined) return undefined;
@@ -64,8 +63,7 @@ function mediaType(header: string): string {
 }
 
 /** Params the SDK's schemas accept as they are (the SDK answers the rest with its own errors). */
-function wellFormedParams(method: FastMethod, params: unknown): boolean {
-  if (!isPlainObject(params)) return false;
+function wellFormedParams(method: FastMethod, params: Record<string, unknown>): boolean {
   const meta = params._meta;
   if (meta !== undefined) {
     if (!isPlainObject(meta) || meta[RELATED_TASK] !== undefined) return false;

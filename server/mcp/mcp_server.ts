@@ -18,7 +18,7 @@ import { DomainError } from "../domain_error.ts";
 import { callError } from "../calls/call_error.ts";
 import { GATEWAY_TOOLS } from "./gateway_tools.ts";
 import { isPlainObject } from "../../protocol/plain_object.ts";
-import { RpcError } from "../../protocol/rpc.ts";
+import { RPC_ERRORS, RpcError } from "../../protocol/rpc.ts";
 
 export type McpMode = "full" | "gateway";
 
@@ -80,7 +80,7 @@ function kindOf(value: unknown): string {
  * (fast_request.ts) does the same.
  */
 export function invalidParams(message: string): RpcError {
-  return new RpcError(-32602, `Invalid params: ${message}`);
+  return new RpcError(RPC_ERRORS.INVALID_PARAMS, `Invalid params: ${message}`);
 }
 
 /** The params of `tools/call`, checked; a malformed one throws -32602 with a short message. */

@@ -13,7 +13,12 @@ const REQUEST_KEYS = new Set(["jsonrpc", "id", "method", "params"]);
  */
 export function isJsonRpcRequest(
   message: unknown,
-): message is { jsonrpc: "2.0"; id: string | number; method: string } {
+): message is {
+  jsonrpc: "2.0";
+  id: string | number;
+  method: string;
+  params?: Record<string, unknown>;
+} {
   if (!isPlainObject(message) || message.jsonrpc !== "2.0") return false;
   const { id, method, params } = message;
   if (params !== undefined && !isPlainObject(params)) return false;

@@ -11,7 +11,7 @@
 import { ListToolsRequestSchema, Server } from "./sdk.ts";
 import { VERSION } from "../../protocol/version.ts";
 import { boundProblems } from "../calls/validation_problems.ts";
-import { RpcError } from "../../protocol/rpc.ts";
+import { RPC_ERRORS, RpcError } from "../../protocol/rpc.ts";
 import {
   callParams,
   INSTRUCTIONS,
@@ -38,7 +38,7 @@ export function createMcpServer(mode: McpMode, deps: McpServerDeps): Server {
 
   server.fallbackRequestHandler = async (request, extra) => {
     if (request.method !== "tools/call") {
-      throw new RpcError(-32601, "Method not found");
+      throw new RpcError(RPC_ERRORS.METHOD_NOT_FOUND, "Method not found");
     }
     const params = callParams(request.params);
     const { progressToken } = params;
