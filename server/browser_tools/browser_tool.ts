@@ -83,29 +83,37 @@ export interface RegisteredBrowserTool extends BrowserTool {
 
 /**
  * The tool with the JSON Schema clients see, derived on first use (the first `tools/list`), not at
- * start: zod's conversion of the 26 schemas takes 5–10 ms of a start. Every declaration's schema is
- * derived and compared in browser_methods_test.ts, so none fails at run time.
+ * start (see inputJsonSchema). Every declaration's schema is derived and compared in
+ * browser_methods_test.ts, so none fails at run time.
  */
 export function registerBrowserTool(tool: BrowserTool): RegisteredBrowserTool {
   if (!/^(browser|extension)_[a-z0-9_]+$/.test(tool.name)) {
     throw new Error(`Browser tool name "${tool.name}" must start with browser_ or extension_.`);
   }
-  let schema: JsonSchema | undefined;
   return {
     ...tool,
     get inputSchema() {
-      return schema ??= inputJsonSchema(tool.input);
+      return inputJsonSchema(tool.input);
     },
   };
 }
 
-/** The JSON Schema (draft 7) of a zod input, as clients see it. */
+const derived = new WeakMap<z.ZodObject, JsonSchema>();
+
+/**
+ * The JSON Schema (draft 7) of a zod input, as clients see it; derived once per schema, when first
+ * asked for: zod's conversion of the built-in tools' schemas takes 5–10 ms of a start.
+ */
 export function inputJsonSchema(input: z.ZodObject): JsonSchema {
-  const { $schema: _, ...schema } = z.toJSONSchema(input, {
-    target: "draft-7",
-    io: "input",
-    unrepresentable: "throw",
-  }) as JsonSchema;
+  let schema = derived.get(input);
+  if (!schema) {
+    const { $schema: _, ...rest } = z.toJSONSchema(input, {
+      target: "draft-7",
+      io: "input",
+      unrepresentable: "throw",
+    }) as JsonSchema;
+    derived.set(input, schema = rest);
+  }
   return schema;
 }
 

@@ -88,7 +88,7 @@ export function createCatalog(source: CatalogSource): Catalog {
     displayName: b.displayName,
     description: b.description,
     get inputSchema() {
-      return b.inputSchema; // derived on first use (browser_tool.ts)
+      return b.inputSchema; // derived on first use (inputJsonSchema)
     },
     group: BROWSER_GROUP,
     permissionKey: b.name,
@@ -99,7 +99,9 @@ export function createCatalog(source: CatalogSource): Catalog {
     name: h.name,
     displayName: h.displayName,
     description: h.description,
-    inputSchema: inputJsonSchema(h.input),
+    get inputSchema() {
+      return inputJsonSchema(h.input);
+    },
     group: HUB_TOOL_GROUP,
     permissionKey: h.name,
     hub: h,
