@@ -4,8 +4,7 @@
  * line and what later checks need (the config, the secret).
  */
 import { join } from "node:path";
-import { parseConfigText } from "../../core/config/config_store.ts";
-import { withJsonErrors } from "../../core/config/json_errors.ts";
+import { parseConfig } from "../../core/config/config_store.ts";
 import { defaultConfig, type HubConfig } from "../../core/config/schema.ts";
 import { parseSecret } from "../../core/config/secret.ts";
 import { clip } from "../../protocol/clip.ts";
@@ -41,7 +40,7 @@ export async function configCheck(path: string): Promise<{ check: Check; config?
     };
   }
   try {
-    const parsed = await withJsonErrors(() => parseConfigText(path, read.file.text));
+    const parsed = await parseConfig(path, read.file.text);
     return { check: pass(id, title, path), config: parsed.config };
   } catch (error) {
     return {

@@ -134,6 +134,14 @@ async function readConfigFile(path: string): Promise<ParsedConfig | undefined> {
     if (error instanceof Deno.errors.NotFound) return undefined;
     throw new ConfigError(`Cannot read ${path}: ${(error as Error).message}`);
   }
+  return parseConfig(path, text);
+}
+
+/**
+ * `parseConfigText` for callers that may wait: broken JSON is described once jsonc-parser is
+ * loaded, so its error names the spot even in a process that has not loaded it yet.
+ */
+export function parseConfig(path: string, text: string): Promise<ParsedConfig> {
   return withJsonErrors(() => parseConfigText(path, text));
 }
 

@@ -14,8 +14,7 @@
  * applied, so a hand edit of `localPlugins` that lands while a plugin reloads is still rediscovered.
  * A broken edit is rejected with the reason in the log while the last good config stays in force.
  */
-import { parseConfigText } from "../../core/config/config_store.ts";
-import { withJsonErrors } from "../../core/config/json_errors.ts";
+import { parseConfig } from "../../core/config/config_store.ts";
 import type { HubConfig } from "../../core/config/schema.ts";
 import type { Logger } from "../log/logger.ts";
 
@@ -61,7 +60,7 @@ export function createConfigEdits(deps: ConfigEditsDeps): ConfigEdits {
   async function read(): Promise<HubConfig | string> {
     try {
       const text = await Deno.readTextFile(deps.path);
-      return (await withJsonErrors(() => parseConfigText(deps.path, text))).config;
+      return (await parseConfig(deps.path, text)).config;
     } catch (error) {
       return error instanceof Deno.errors.NotFound
         ? "the file was removed."
