@@ -1,6 +1,7 @@
 import { assert, assertEquals } from "../../tests/helpers/assert.ts";
 import { proxyConnection } from "./proxied_conn.ts";
 import { closeWriteQuietly } from "./conn_io.ts";
+import { concatBytes } from "../../protocol/bytes.ts";
 
 /** A connection whose reads are answered by hand and whose closeWrite rejects once it is closed. */
 class FakeConn {
@@ -203,9 +204,7 @@ Deno.test("a large answer to a client that showed the secret is read in large pi
   const k = 1024;
   // A full small read switches to the large buffer; a read that fits the small one switches back.
   assertEquals(upstream.readSizes.slice(0, 5), [16 * k, 256 * k, 256 * k, 16 * k, 16 * k]);
-  const relayed = new Uint8Array(client.written.reduce((n, c) => n + c.length, 0));
-  let offset = 0;
-  for (const chunk of client.written) relayed.set(chunk, (offset += chunk.length) - chunk.length);
+  const relayed = concatBytes(client.written);
   assertEquals(relayed.length, chunks.reduce((n, c) => n + c.length, 0));
   assertEquals([relayed[0], relayed[16 * k], relayed[216 * k], relayed[216 * k + 100]], [
     1,

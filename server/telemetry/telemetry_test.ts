@@ -2,6 +2,7 @@ import { assert, assertEquals, assertMatch } from "../../tests/helpers/assert.ts
 import type { Logger } from "../log/logger.ts";
 import { createTelemetry, type TelemetryOptions } from "./telemetry.ts";
 import type { TelemetrySettings } from "../../core/telemetry/settings.ts";
+import { until } from "../../tests/helpers/until.ts";
 
 const ID = "0b8a1c2d-3e4f-4a5b-8c6d-7e8f9a0b1c2d";
 const ENDPOINT = "http://127.0.0.1:9/v1/events";
@@ -53,19 +54,11 @@ function rig(
   return { posts, logs, printed, options };
 }
 
-const until = async (check: () => boolean, what: string) => {
-  const deadline = Date.now() + 3_000;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 5));
-  }
-};
-
 Deno.test("hub_started is sent soon after start, usage at stop; nothing else", async () => {
   const r = rig();
   const telemetry = createTelemetry(r.options);
   telemetry.started({ local: 1, npm: 2 });
-  await until(() => r.posts.length === 1, "the hub_started post");
+  await until(() => r.posts.length === 1, "the hub_started post", 3_000);
   assertEquals(r.posts[0].events.map((e) => e.event), ["hub_started"]);
   telemetry.recordCall({ plugin: "my-app", success: true });
   telemetry.recordCall({
@@ -97,7 +90,7 @@ Deno.test("usage is emitted every interval when there were calls", async () => {
   const r = rig({ usageIntervalMs: 30 });
   const telemetry = createTelemetry(r.options);
   telemetry.recordCall({ plugin: "x", success: true });
-  await until(() => r.posts.length === 1, "a periodic usage post");
+  await until(() => r.posts.length === 1, "a periodic usage post", 3_000);
   assertEquals(r.posts[0].events.map((e) => e.event), ["usage"]);
   await telemetry.stop();
   assertEquals(r.posts.length, 1, "nothing new to report at stop");
@@ -166,7 +159,7 @@ Deno.test("a hanging endpoint: stop waits at most stopWaitMs, then abandons the 
   const r = rig({ answer: "hang", stopWaitMs: 100 });
   const telemetry = createTelemetry(r.options);
   telemetry.started({ local: 0, npm: 0 });
-  await until(() => r.posts.length === 1, "the hanging post");
+  await until(() => r.posts.length === 1, "the hanging post", 3_000);
   telemetry.recordCall({ plugin: "x", success: true });
   const started = performance.now();
   await telemetry.stop();
