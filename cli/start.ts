@@ -2,8 +2,7 @@
 import { setupConfigDir } from "../core/config/setup.ts";
 import { cliPaths, warn } from "../core/client_context.ts";
 import { DEFAULT_PORT, resolveServerPort } from "../core/port.ts";
-import { parseLogLevel } from "../server/mod.ts";
-import { runServer } from "./run_server.ts";
+import { parseLogLevel } from "../core/log_level.ts";
 import { firstRunText, mcpClientConfig } from "./setup_text.ts";
 import { telemetryNotice } from "../core/telemetry/notice.ts";
 import { telemetryDecision, telemetryEnv } from "../core/telemetry/decision.ts";
@@ -58,5 +57,7 @@ export async function startCommand(options: StartOptions): Promise<void> {
     );
     return;
   }
+  // Only a hub that serves in this process loads the server (not --background, --show-config).
+  const { runServer } = await import("./run_server.ts");
   await runServer({ paths, port, background: isChild, onListening: welcome, dev: options.dev });
 }

@@ -7,15 +7,14 @@
  * `server.log.1` (replacing the older one) and a new `server.log` starts.
  */
 import { clip } from "../../protocol/clip.ts";
-import { UserError } from "../../core/user_error.ts";
+import { LOG_LEVELS, type LogLevel } from "../../core/log_level.ts";
+
+export { LOG_LEVELS, type LogLevel, parseLogLevel } from "../../core/log_level.ts";
 
 /** `server.log` rotates to `server.log.1` at this size. */
 export const SERVER_LOG_MAX_BYTES = 10 * 1024 * 1024;
 /** Characters of one logged message (stack traces included); the rest is cut with "…". */
 export const MAX_LOG_MESSAGE_CHARS = 8_000;
-
-export const LOG_LEVELS = ["debug", "info", "warn", "error", "silent"] as const;
-export type LogLevel = typeof LOG_LEVELS[number];
 
 export interface Logger {
   debug(message: string): void;
@@ -33,16 +32,6 @@ export interface LoggerOptions {
   /** Write lines to stderr as well; default true. */
   terminal?: boolean;
   clock?: () => Date;
-}
-
-/** Parses `HUB_LOG_LEVEL`; throws with the valid choices when the value is unknown. */
-export function parseLogLevel(value: string | undefined): LogLevel {
-  if (value === undefined || value === "") return "info";
-  const level = value.toLowerCase();
-  if ((LOG_LEVELS as readonly string[]).includes(level)) return level as LogLevel;
-  throw new UserError(
-    `HUB_LOG_LEVEL="${value}" is not a log level. Use one of: ${LOG_LEVELS.join(", ")}.`,
-  );
 }
 
 /** Removes secrets: 64-hex runs and Bearer tokens become `[redacted]`. */
