@@ -55,22 +55,20 @@ export type ReloadOutcome =
  * any other hub is asked to reload. Never throws: the build itself already succeeded.
  */
 export async function tellHub(name: string, builtAt: number): Promise<ReloadOutcome> {
-  let proven: HubClient | undefined;
   try {
     const client = await cliClient(undefined);
     const health = await client.health();
     if (!health) return { kind: "no-hub", port: client.port };
-    proven = client;
     if (watchesPlugin(health, name)) {
       const watched = await waitForWatcher(() => client.health(), name, builtAt);
       if (watched) return { kind: "watched", ...watched };
     }
+    return reloadHub(client); // never throws
   } catch (error) {
     if (error instanceof UnprovenHubError) return { kind: "unproven", message: error.message };
     // Anything else (a refused secret, a hub gone meanwhile): a fresh reload request says it.
-    proven = undefined;
+    return reloadHub();
   }
-  return reloadHub(proven);
 }
 
 /**
