@@ -5,6 +5,7 @@
  * build writes one per size in `EXTENSION_ICON_SIZES`.
  */
 import { deflateSync } from "node:zlib";
+import { concatBytes } from "../protocol/bytes.ts";
 
 const BLUE = [26, 115, 232];
 const WHITE = [255, 255, 255];
@@ -82,8 +83,5 @@ export function pngIcon(size: number): Uint8Array {
     chunk("IDAT", new Uint8Array(deflateSync(raw, { level: 9 }))),
     chunk("IEND", new Uint8Array()),
   ];
-  const png = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let offset = 0;
-  for (const part of parts) (png.set(part, offset), offset += part.length);
-  return png;
+  return concatBytes(parts);
 }
