@@ -16,6 +16,7 @@
 import { join } from "node:path";
 import { buildPluginDir, TEST_PLUGIN_FIXTURE } from "./test_plugin.ts";
 import type { TestRegistry } from "./registry.ts";
+import { until } from "./until.ts";
 
 export const OFFICIAL_PACKAGE = "@tabhub/hub-plugin-alpha";
 export const COMMUNITY_PACKAGE = "hub-plugin-beta";
@@ -119,6 +120,22 @@ export async function publishTestPlugin(
   }
 }
 
+/**
+ * Until the registry's search lists every one of `names`: verdaccio indexes a package for search a
+ * little after `npm publish` returns, and on a loaded machine a search right away can miss it.
+ */
+async function searchable(registry: TestRegistry, names: string[]): Promise<void> {
+  await until(
+    async () => {
+      const response = await fetch(`${registry.url}-/v1/search?text=hub-plugin&size=250`);
+      const text = await response.text();
+      return response.ok && names.every((name) => text.includes(`"name":${JSON.stringify(name)}`));
+    },
+    `the registry to list ${names.join(", ")} in its search`,
+    30_000,
+  );
+}
+
 /** Builds and publishes every test package listed at the top of this file. */
 export async function publishTestPlugins(registry: TestRegistry): Promise<PublishedTestPlugins> {
   const started = performance.now();
@@ -136,6 +153,13 @@ export async function publishTestPlugins(registry: TestRegistry): Promise<Publis
   } finally {
     await Deno.remove(work, { recursive: true }).catch(() => {});
   }
+  await searchable(registry, [
+    OFFICIAL_PACKAGE,
+    COMMUNITY_PACKAGE,
+    DECOY_PACKAGE,
+    BROKEN_PACKAGE,
+    FUTURE_SDK_PACKAGE,
+  ]);
   return {
     official: OFFICIAL_PACKAGE,
     community: COMMUNITY_PACKAGE,
