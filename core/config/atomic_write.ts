@@ -21,25 +21,66 @@ export async function writeFileAtomic(
   data: string | Uint8Array,
   options: AtomicWriteOptions = {},
 ): Promise<void> {
-  const mode = options.mode ?? 0o600;
   const rename = options.rename ?? Deno.rename;
-  const random = crypto.getRandomValues(new Uint32Array(1))[0].toString(36);
-  const temp = join(dirname(path), tempFileName(basename(path), Deno.pid, random));
+  const temp = await writeTemp(path, data, options.mode ?? 0o600, true);
   try {
-    const file = await Deno.open(temp, { write: true, createNew: true, mode });
-    try {
-      await writeAll(file, typeof data === "string" ? new TextEncoder().encode(data) : data);
-      await file.sync();
-    } finally {
-      file.close();
-    }
-    if (Deno.build.os !== "windows") await Deno.chmod(temp, mode);
     await rename(temp, path);
   } catch (error) {
     await Deno.remove(temp).catch(() => {});
     throw error;
   }
   await syncDir(dirname(path));
+}
+
+export interface CreateFileOptions {
+  /** File mode of the new file; default 0o600 (owner read/write only). */
+  mode?: number;
+  /** Flush the content and the directory entry to disk; default true. */
+  flush?: boolean;
+}
+
+/**
+ * Creates `path` holding `data` only if it does not exist yet, without a lock: the content is
+ * written beside it and hard-linked into place, which is atomic and fails when the path exists.
+ * Readers see the complete file or none. True when this call created it, false when it was already
+ * there, undefined where the file system has no hard links (the caller needs another way then).
+ */
+export async function createFileAtomic(
+  path: string,
+  data: string | Uint8Array,
+  options: CreateFileOptions = {},
+): Promise<boolean | undefined> {
+  const flush = options.flush ?? true;
+  const temp = await writeTemp(path, data, options.mode ?? 0o600, flush);
+  try {
+    await Deno.link(temp, path);
+  } catch (error) {
+    return error instanceof Deno.errors.AlreadyExists ? false : undefined;
+  } finally {
+    await Deno.remove(temp).catch(() => {});
+  }
+  if (flush) await syncDir(dirname(path));
+  return true;
+}
+
+/** A new temp file beside `path` with exactly `data` and `mode`; removed again if that fails. */
+async function writeTemp(path: string, data: string | Uint8Array, mode: number, flush: boolean) {
+  const random = crypto.getRandomValues(new Uint32Array(1))[0].toString(36);
+  const temp = join(dirname(path), tempFileName(basename(path), Deno.pid, random));
+  try {
+    const file = await Deno.open(temp, { write: true, createNew: true, mode });
+    try {
+      await writeAll(file, typeof data === "string" ? new TextEncoder().encode(data) : data);
+      if (flush) await file.sync();
+    } finally {
+      file.close();
+    }
+    if (Deno.build.os !== "windows") await Deno.chmod(temp, mode);
+    return temp;
+  } catch (error) {
+    await Deno.remove(temp).catch(() => {});
+    throw error;
+  }
 }
 
 /** `.<name>.<pid>.<random>.tmp`: the temp files of this writer (and of the lock file's). */

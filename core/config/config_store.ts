@@ -6,7 +6,7 @@
 import { dirname } from "node:path";
 import { describeJsonError, withJsonErrors } from "./json_errors.ts";
 import { defaultConfig, type HubConfig, type ParsedConfig, validateConfig } from "./schema.ts";
-import { type AtomicWriteOptions, writeFileAtomic } from "./atomic_write.ts";
+import { type AtomicWriteOptions, createFileAtomic, writeFileAtomic } from "./atomic_write.ts";
 import { withFileLock } from "./file_lock.ts";
 import { UserError } from "../user_error.ts";
 
@@ -78,7 +78,7 @@ export function createConfigStore(path: string, options: ConfigStoreOptions = {}
   }
 
   const write = (config: HubConfig, extra: Record<string, unknown>) =>
-    writeFileAtomic(path, JSON.stringify({ ...config, ...extra }, null, 2) + "\n", {
+    writeFileAtomic(path, configText(config, extra), {
       mode: 0o600,
       rename: options.rename,
     });
@@ -87,13 +87,19 @@ export function createConfigStore(path: string, options: ConfigStoreOptions = {}
     path,
     exists: () => Deno.stat(path).then(() => true, () => false),
     load: async () => (await read())?.config ?? defaultConfig(),
-    // Every start calls this. A file that is there with no lock beside it (nearly always) costs a
-    // read and a stat, not the lock, whose owner record runs `ps`. Otherwise it goes through the
-    // lock like every writer: a missing file is looked for again under it, and a lock left by a
-    // killed writer is cleared at this start.
+    // Every start calls this, so it avoids the lock, whose owner record runs `ps`. A file that is
+    // there with no lock beside it (nearly always) costs a read and a stat. A missing one is
+    // created only if it is still missing (a hard link, see createFileAtomic): a writer that gets
+    // there first wins, and its file is read and checked instead. With a lock there, such as one
+    // left by a killed writer, it goes through the lock like every writer, which clears it.
     ensure: async () => {
-      // A broken file throws here, writing nothing.
-      if (await read() && !(await Deno.lstat(lockPath).then(() => true, () => false))) return false;
+      if (!(await Deno.lstat(lockPath).then(() => true, () => false))) {
+        if (await read()) return false; // a broken file throws here, writing nothing
+        await Deno.mkdir(dirname(path), { recursive: true, mode: 0o700 });
+        const created = await createFileAtomic(path, configText(defaultConfig(), {}));
+        if (created === false) await read(); // another writer's file, checked
+        if (created !== undefined) return created;
+      }
       return serialized(async () => {
         if (await read()) return false;
         await write(defaultConfig(), {});
@@ -116,6 +122,11 @@ export function createConfigStore(path: string, options: ConfigStoreOptions = {}
       }),
     remove: () => serialized(() => Deno.remove(path).then(() => true, notFoundAs(false))),
   };
+}
+
+/** The file's text: the config, then the keys it does not know, kept as they were. */
+function configText(config: HubConfig, extra: Record<string, unknown>): string {
+  return JSON.stringify({ ...config, ...extra }, null, 2) + "\n";
 }
 
 function notFoundAs<T>(value: T) {

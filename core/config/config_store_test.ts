@@ -17,6 +17,28 @@ Deno.test("ensure creates config.json with every default and mode 0600, once", a
   });
 });
 
+Deno.test("10 stores ensuring a missing file at once: one creates it, none takes the lock", async () => {
+  await withTempDir(async (dir) => {
+    const stores = Array.from({ length: 10 }, () => createConfigStore(`${dir}/config.json`));
+    const created = await Promise.all(stores.map((store) => store.ensure()));
+    assertEquals(created.filter(Boolean).length, 1);
+    assertEquals(JSON.parse(await Deno.readTextFile(`${dir}/config.json`)), defaultConfig());
+    // The lock (and the temp files of its owner record) were never written.
+    assertEquals([...Deno.readDirSync(dir)].map((e) => e.name), ["config.json"]);
+  });
+});
+
+Deno.test("ensure with a lock beside a missing file goes through the lock and clears a dead one", async () => {
+  await withTempDir(async (dir) => {
+    const store = createConfigStore(`${dir}/config.json`);
+    const dead = JSON.stringify({ pid: 2 ** 22 + 17, startTime: "never", token: "t" });
+    await Deno.writeTextFile(`${dir}/config.json.lock`, dead + "\n");
+    assertEquals(await store.ensure(), true);
+    assertEquals(JSON.parse(await Deno.readTextFile(store.path)), defaultConfig());
+    assertEquals([...Deno.readDirSync(dir)].map((e) => e.name), ["config.json"]);
+  });
+});
+
 Deno.test("a missing file loads as defaults without being created", async () => {
   await withTempDir(async (dir) => {
     const store = createConfigStore(`${dir}/config.json`);

@@ -11,9 +11,8 @@
  * (no `ps`, Windows) or the lock has no owner record (an older hub), a lock older than `staleMs`
  * is broken instead. A lock held by a live owner is waited for, up to `timeoutMs` in all.
  */
-import { basename, dirname, join } from "node:path";
 import { UserError } from "../user_error.ts";
-import { tempFileName } from "./atomic_write.ts";
+import { createFileAtomic } from "./atomic_write.ts";
 import { currentStartTime, type ProcessState, processState } from "./process_identity.ts";
 
 /** Not `node:timers/promises`: on `hub start` it would load Deno's Node compatibility layer. */
@@ -60,26 +59,12 @@ export async function withFileLock<T>(
   }
 }
 
-/** The temp-file name our lock writer uses beside `lockPath` (removed at start if orphaned). */
-function tempName(lockPath: string): string {
-  const random = crypto.getRandomValues(new Uint32Array(1))[0].toString(36);
-  return join(dirname(lockPath), tempFileName(basename(lockPath), Deno.pid, random));
-}
-
 /** Creates `lockPath` holding `text` if it does not exist; true when this call created it. */
 async function tryCreate(lockPath: string, text: string): Promise<boolean> {
   if (await stat(lockPath)) return false; // the common case while waiting: no temp file needed
-  const temp = tempName(lockPath);
-  await Deno.writeTextFile(temp, text, { createNew: true, mode: 0o600 });
-  try {
-    await Deno.link(temp, lockPath);
-    return true;
-  } catch (error) {
-    if (error instanceof Deno.errors.AlreadyExists) return false;
-    return await createDirectly(lockPath, text); // a file system without hard links
-  } finally {
-    await Deno.remove(temp).catch(() => {});
-  }
+  // A lock lives for milliseconds and is checked by its owner record, so it is not flushed.
+  return await createFileAtomic(lockPath, text, { flush: false }) ??
+    await createDirectly(lockPath, text); // a file system without hard links
 }
 
 async function createDirectly(lockPath: string, text: string): Promise<boolean> {
