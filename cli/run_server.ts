@@ -12,7 +12,7 @@ import {
   startMemorySettle,
 } from "../server/mod.ts";
 import { VERSION } from "../protocol/version.ts";
-import { readOpenFileLimit } from "../core/open_file_limit.ts";
+import { FALLBACK_OPEN_FILE_LIMIT, readOpenFileLimit } from "../core/open_file_limit.ts";
 import { telemetrySettingsFromEnv } from "../core/telemetry/settings.ts";
 
 export interface RunServerOptions {
@@ -36,7 +36,6 @@ export async function runServer(options: RunServerOptions): Promise<void> {
     terminal: !options.background,
   });
   const mode = options.dev || Deno.env.get("HUB_DEV") === "1" ? "dev" : "production";
-  const maxConnections = connectionCap(await readOpenFileLimit()); // asked for by runStart
   const skipPermissions = Deno.env.get("HUB_DANGEROUSLY_SKIP_PERMISSIONS") === "1";
   let hub;
   let server;
@@ -52,7 +51,8 @@ export async function runServer(options: RunServerOptions): Promise<void> {
     const trusted = hub;
     server = listen(hub.handler, options.port, logger, {
       socketDir: paths.dir,
-      maxConnections,
+      // The cap for the smallest common limit until the real one is read, after the start.
+      maxConnections: connectionCap(FALLBACK_OPEN_FILE_LIMIT),
       isTrusted: (authorization, wsProtocol) => trusted.isAuthorized(authorization, wsProtocol),
     });
   } catch (error) {
@@ -71,6 +71,10 @@ export async function runServer(options: RunServerOptions): Promise<void> {
     `hub ${VERSION} listening on http://127.0.0.1:${server.port} ` +
       `(${mode} mode, config ${paths.dir}${skipPermissions ? ", SKIPPING PERMISSIONS" : ""})`,
   );
+  // Under the scoped flags a `deno eval` child reads the limit (core/open_file_limit.ts); asked
+  // for only now, it does not compete with the start for the CPU.
+  const running = server;
+  void readOpenFileLimit().then((limit) => running.setMaxConnections(connectionCap(limit)));
   hub.preload().catch((error) =>
     logger.warn(`Could not load part of hub's code: ${(error as Error).message}`)
   );

@@ -12,7 +12,6 @@
  * of up to four words (from these options, `-h`, `--` and a stray word) that this file accepts.
  */
 import { CliError } from "../core/cli_error.ts";
-import { readOpenFileLimit } from "../core/open_file_limit.ts";
 
 export interface StartArgs {
   port?: string;
@@ -61,8 +60,5 @@ export async function runStart(options: StartArgs): Promise<void> {
   if (options.gateway && !options.stdio) throw new CliError("--gateway only goes with --stdio.");
   // The bridge brings the MCP SDK's client; `hub start` does not load it.
   if (options.stdio) return (await import("./stdio_bridge.ts")).stdioBridge(options);
-  // A server in this process: reading the open-file limit may take a child process, which runs
-  // while the server's modules load (core/open_file_limit.ts).
-  if (!options.showConfig && !options.background) void readOpenFileLimit();
   return (await import("./start.ts")).startCommand(options);
 }

@@ -3,8 +3,8 @@
  * cap (server/http/conn_cap.ts).
  */
 
-/** Assumed where the limit cannot be read: the smallest common default (macOS). */
-const FALLBACK_OPEN_FILE_LIMIT = 256;
+/** Assumed where the limit cannot be read, and until it is: the smallest common default (macOS). */
+export const FALLBACK_OPEN_FILE_LIMIT = 256;
 
 /**
  * The soft RLIMIT_NOFILE from /proc/self/limits on Linux, read synchronously: this needs every
@@ -41,9 +41,8 @@ let reading: Promise<number> | undefined;
 /**
  * The open-file limit, read once per process: from /proc/self/limits where the flags allow it,
  * else from a short-lived `deno eval` child (the hub may run `deno`), which inherits our limits
- * and prints its own. The child takes 20–30 ms (2 s at most), without blocking: `hub start` asks for the
- * limit before it loads the server's modules (cli/start_args.ts), and it is known by the time the
- * hub listens.
+ * and prints its own. The child takes 20–30 ms (2 s at most), without blocking: `hub start` asks
+ * once it serves (cli/run_server.ts) and raises the connection cap from the fallback's then.
  */
 export function readOpenFileLimit(): Promise<number> {
   reading ??= (async () => {

@@ -21,6 +21,8 @@ export interface RunningServer {
   shutdown(deadlineMs?: number): Promise<void>;
   /** Resolves once the server stopped. */
   finished: Promise<void>;
+  /** Changes the connection cap: a higher one at once, a lower one for the next connections. */
+  setMaxConnections(cap: number): void;
 }
 
 export interface ListenOptions {
@@ -33,7 +35,8 @@ export interface ListenOptions {
   headTimeoutMs?: number;
   /**
    * The connection cap; default `connectionCap(openFileLimit())`, which reads the limit only with
-   * every permission (else assumes 256). `hub start` passes the cap from `readOpenFileLimit()`.
+   * every permission (else assumes 256). `hub start` starts with the cap for 256 and sets the one
+   * from `readOpenFileLimit()` once that has answered.
    */
   maxConnections?: number;
   /**
@@ -91,6 +94,7 @@ export function listen(
     hostname,
     port: publicPort,
     finished,
+    setMaxConnections: (cap) => guard.setMaxConnections(cap),
     async shutdown(deadlineMs = 5_000) {
       await guard.stopAccepting();
       await withTimeout(inner.shutdown().catch(() => {}), deadlineMs, undefined);

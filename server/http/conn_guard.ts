@@ -46,6 +46,8 @@ export interface ConnGuard {
   stopAccepting(): Promise<void>;
   /** Closes every connection still open. */
   closeAll(): void;
+  /** Changes the cap: a higher one at once, a lower one for the connections that come next. */
+  setMaxConnections(cap: number): void;
 }
 
 export function guardConnections(listener: Deno.Listener, options: ConnGuardOptions): ConnGuard {
@@ -56,6 +58,7 @@ export function guardConnections(listener: Deno.Listener, options: ConnGuardOpti
     },
     stopAccepting: () => guard.stop(),
     closeAll: () => guard.closeAll(),
+    setMaxConnections: (cap) => void (guard.table.capacity = cap),
   };
 }
 

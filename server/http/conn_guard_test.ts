@@ -27,6 +27,14 @@ async function get(port: number): Promise<string> {
   return text;
 }
 
+/** One request on an open connection; the answer's text. */
+async function request(conn: Deno.Conn): Promise<string> {
+  await conn.write(new TextEncoder().encode("GET / HTTP/1.1\r\nHost: x\r\n\r\n"));
+  const buffer = new Uint8Array(4096);
+  const n = await conn.read(buffer);
+  return new TextDecoder().decode(buffer.subarray(0, n ?? 0));
+}
+
 Deno.test("accept errors (out of descriptors) are logged at most once a minute and the loop goes on", async () => {
   const upstream = Deno.serve(
     { hostname: "127.0.0.1", port: 0, onListen: () => {} },
@@ -90,4 +98,42 @@ Deno.test("stopAccepting closes the port; closeAll ends connections that never s
     () => true,
   );
   assert(refused, "nothing listens any more");
+});
+
+Deno.test("setMaxConnections: at a cap of 1 a newcomer replaces the idle one; raised, both stay", async () => {
+  const upstream = Deno.serve(
+    { hostname: "127.0.0.1", port: 0, onListen: () => {} },
+    () => new Response("ok"),
+  );
+  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const guard = guardConnections(listener, {
+    connectUpstream: () => Deno.connect({ hostname: "127.0.0.1", port: upstream.addr.port }),
+    maxConnections: 1,
+    headTimeoutMs: 10_000,
+    maxWsMessageBytes: 1024,
+    logger: recordingLogger().logger,
+  });
+  const port = listener.addr.port;
+  const opened: Deno.Conn[] = [];
+  const open = async (count: number) => {
+    opened.push(await Deno.connect({ hostname: "127.0.0.1", port }));
+    // Accepted (or, at the cap, having replaced another): bounded, so a failure does not hang.
+    for (let i = 0; i < 200 && guard.open < count; i++) await new Promise((r) => setTimeout(r, 5));
+  };
+  try {
+    await open(1);
+    await open(1); // at the cap: the first gives way
+    assertEquals(await opened[0].read(new Uint8Array(16)), null, "the first was evicted");
+    guard.setMaxConnections(3);
+    await open(2);
+    await open(3);
+    for (const conn of opened.slice(1)) {
+      assertMatch(await request(conn), /^HTTP\/1\.1 200[\s\S]*ok$/, "not evicted: served");
+    }
+  } finally {
+    for (const conn of opened) conn.close();
+    await guard.stopAccepting();
+    guard.closeAll();
+    await upstream.shutdown();
+  }
 });

@@ -26,7 +26,8 @@ export interface ConnTable<C extends TrackedConn> {
   readonly size: number;
   /** Connections that are not closing. */
   readonly live: number;
-  readonly capacity: number;
+  /** The cap; a lower one applies as connections end (none is closed to reach it). */
+  capacity: number;
   add(conn: C): void;
   remove(conn: C): void;
   /**
