@@ -43,7 +43,8 @@ export interface CreateFileOptions {
  * Creates `path` holding `data` only if it does not exist yet, without a lock: the content is
  * written beside it and hard-linked into place, which is atomic and fails when the path exists.
  * Readers see the complete file or none. True when this call created it, false when it was already
- * there, undefined where the file system has no hard links (the caller needs another way then).
+ * there, undefined when the link failed otherwise (a file system without hard links, a full disk):
+ * the caller takes another way, which reports the real error.
  */
 export async function createFileAtomic(
   path: string,

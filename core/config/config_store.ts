@@ -91,14 +91,15 @@ export function createConfigStore(path: string, options: ConfigStoreOptions = {}
     // there with no lock beside it (nearly always) costs a read and a stat. A missing one is
     // created only if it is still missing (a hard link, see createFileAtomic): a writer that gets
     // there first wins, and its file is read and checked instead. With a lock there, such as one
-    // left by a killed writer, it goes through the lock like every writer, which clears it.
+    // left by a killed writer, it goes through the lock like every writer, which clears it; so
+    // does a creation that failed otherwise, or whose rival file is gone again.
     ensure: async () => {
       if (!(await Deno.lstat(lockPath).then(() => true, () => false))) {
         if (await read()) return false; // a broken file throws here, writing nothing
         await Deno.mkdir(dirname(path), { recursive: true, mode: 0o700 });
         const created = await createFileAtomic(path, configText(defaultConfig(), {}));
-        if (created === false) await read(); // another writer's file, checked
-        if (created !== undefined) return created;
+        if (created === true) return true;
+        if (created === false && await read()) return false; // another writer's file, checked
       }
       return serialized(async () => {
         if (await read()) return false;

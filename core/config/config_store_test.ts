@@ -19,11 +19,15 @@ Deno.test("ensure creates config.json with every default and mode 0600, once", a
 
 Deno.test("10 stores ensuring a missing file at once: one creates it, none takes the lock", async () => {
   await withTempDir(async (dir) => {
-    const stores = Array.from({ length: 10 }, () => createConfigStore(`${dir}/config.json`));
+    // The locked way writes with a rename; here a rename fails, so only the lockless way works.
+    const rename = () => Promise.reject(new Error("the locked way was taken"));
+    const stores = Array.from(
+      { length: 10 },
+      () => createConfigStore(`${dir}/config.json`, { rename }),
+    );
     const created = await Promise.all(stores.map((store) => store.ensure()));
     assertEquals(created.filter(Boolean).length, 1);
     assertEquals(JSON.parse(await Deno.readTextFile(`${dir}/config.json`)), defaultConfig());
-    // The lock (and the temp files of its owner record) were never written.
     assertEquals([...Deno.readDirSync(dir)].map((e) => e.name), ["config.json"]);
   });
 });
@@ -36,6 +40,15 @@ Deno.test("ensure with a lock beside a missing file goes through the lock and cl
     assertEquals(await store.ensure(), true);
     assertEquals(JSON.parse(await Deno.readTextFile(store.path)), defaultConfig());
     assertEquals([...Deno.readDirSync(dir)].map((e) => e.name), ["config.json"]);
+  });
+});
+
+Deno.test("ensure creates the file when the one another writer linked is gone again (a dangling link)", async () => {
+  await withTempDir(async (dir) => {
+    const store = createConfigStore(`${dir}/config.json`);
+    await Deno.symlink(`${dir}/nowhere.json`, `${dir}/config.json`);
+    assertEquals(await store.ensure(), true);
+    assertEquals(JSON.parse(await Deno.readTextFile(store.path)), defaultConfig());
   });
 });
 
