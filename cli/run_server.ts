@@ -72,9 +72,12 @@ export async function runServer(options: RunServerOptions): Promise<void> {
       `(${mode} mode, config ${paths.dir}${skipPermissions ? ", SKIPPING PERMISSIONS" : ""})`,
   );
   // Under the scoped flags a `deno eval` child reads the limit (core/open_file_limit.ts); asked
-  // for only now, it does not compete with the start for the CPU.
+  // for only now, it does not compete with the start (plugin loading included) for the CPU.
   const running = server;
-  void readOpenFileLimit().then((limit) => running.setMaxConnections(connectionCap(limit)));
+  void readOpenFileLimit().then((limit) => {
+    running.setMaxConnections(connectionCap(limit));
+    logger.debug(`Connection cap ${connectionCap(limit)} (open-file limit ${limit})`);
+  });
   hub.preload().catch((error) =>
     logger.warn(`Could not load part of hub's code: ${(error as Error).message}`)
   );

@@ -58,7 +58,7 @@ export function guardConnections(listener: Deno.Listener, options: ConnGuardOpti
     },
     stopAccepting: () => guard.stop(),
     closeAll: () => guard.closeAll(),
-    setMaxConnections: (cap) => void (guard.table.capacity = cap),
+    setMaxConnections: (cap) => guard.setCapacity(cap),
   };
 }
 
@@ -107,6 +107,12 @@ class Guard {
     }
     this.#wake?.();
     await this.#loop;
+  }
+
+  /** A paused accept loop looks again at once: a higher cap may let it go on. */
+  setCapacity(cap: number): void {
+    this.table.capacity = cap;
+    this.#slotFreed?.();
   }
 
   closeAll(): void {

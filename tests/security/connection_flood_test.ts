@@ -50,6 +50,35 @@ Deno.test({
   },
 });
 
+Deno.test({
+  name:
+    "the cap starts at the one for 256 descriptors and rises to the real limit's once it is read",
+  ignore: Deno.build.os !== "linux",
+  fn: async () => {
+    await withTempDir(async (dir) => {
+      const hub = await startHubWithFdLimit(dir, 1024, { HUB_LOG_LEVEL: "debug" });
+      let idle: Deno.Conn[] = [];
+      try {
+        for (let i = 0; i < 100 && !/Connection cap/.test(hub.output()); i++) {
+          await new Promise((r) => setTimeout(r, 50));
+        }
+        assert(/Connection cap 192 \(open-file limit 1024\)/.test(hub.output()), hub.output());
+        idle = await openIdle(hub.port, 60); // over the 48 of the start
+        const first = idle[0];
+        const head = `GET /health HTTP/1.1\r\nHost: 127.0.0.1:${hub.port}\r\n\r\n`;
+        await first.write(new TextEncoder().encode(head));
+        const answer = new Uint8Array(64);
+        const n = await first.read(answer);
+        assert(n !== null && /^HTTP\/1\.1 200/.test(new TextDecoder().decode(answer)), "kept");
+        assert(!/connections open \(the limit\)/.test(hub.output()), hub.output());
+      } finally {
+        closeAll(idle);
+        assertEquals(await hub.stop(), 0, hub.output());
+      }
+    });
+  },
+});
+
 /** Loopback TCP ports `pid` listens on, from /proc (its socket inodes matched to /proc/net/tcp). */
 async function listeningPorts(pid: number): Promise<number[]> {
   const inodes = new Set<string>();
