@@ -111,6 +111,8 @@ function provenFetch(client: HubClient): Fetch {
  */
 function hubSession(url: URL, fetch: Fetch, forward: Send) {
   let initialize: { params?: unknown } | undefined;
+  /** The client's `initialize` while it is on its way: its answer brings the session id. */
+  let opening: Promise<unknown> = Promise.resolve();
   const internal = new Map<string, (message: JSONRPCMessage) => void>();
   let next = 1;
   let http = open();
@@ -150,7 +152,15 @@ function hubSession(url: URL, fetch: Fetch, forward: Send) {
     start: () => http.start(),
     async send(message: JSONRPCMessage) {
       const m = message as { method?: string; params?: unknown };
-      if (m.method === "initialize") initialize = { params: m.params };
+      if (m.method === "initialize") {
+        initialize = { params: m.params };
+        const sending = http.send(message);
+        opening = sending.catch(() => {});
+        return await sending;
+      }
+      // A client that sends on before initialize is answered (pipelining) would reach the hub
+      // without a session: its messages wait for that answer, and then go in their order.
+      await opening;
       try {
         await http.send(message);
       } catch (error) {
@@ -158,7 +168,7 @@ function hubSession(url: URL, fetch: Fetch, forward: Send) {
         // connection died. Either way a fresh session may work; if not, the error stands.
         const code = (error as { code?: number }).code;
         const retry = code === 404 || error instanceof TypeError;
-        if (!retry || !initialize || m.method === "initialize") throw error;
+        if (!retry || !initialize) throw error;
         await reopen();
         await http.send(message);
       }

@@ -203,7 +203,9 @@ Deno.test("--gateway bridges /mcp/gateway: exactly hub_list_tools and hub_call",
   await waitUntil(async () => (await mcpClients()) === 0, "the gateway session to close");
 });
 
-Deno.test("the bridge writes only JSON-RPC on stdout and exits 0 when its stdin closes", async () => {
+// The messages go in one write, without waiting for initialize's answer (pipelining): the bridge
+// holds them until the session exists, then sends them in their order.
+Deno.test("the bridge writes only JSON-RPC on stdout, serves a pipelining client, exits 0 when its stdin closes", async () => {
   const child = new Deno.Command(Deno.execPath(), {
     args: bridgeArgs(),
     cwd: ROOT,
@@ -220,12 +222,15 @@ Deno.test("the bridge writes only JSON-RPC on stdout and exits 0 when its stdin 
     })();
     const stderr = new Response(child.stderr).text();
     const writer = child.stdin.getWriter();
-    const send = (m: Json) => writer.write(new TextEncoder().encode(JSON.stringify(m) + "\n"));
-    await send(initializeRequest("raw"));
-    await waitUntil(() => stdout.includes('"id":1'), "the initialize response", 15_000);
-    await send({ jsonrpc: "2.0", method: "notifications/initialized" });
-    await send({ jsonrpc: "2.0", id: 2, method: "tools/list" });
-    await waitUntil(() => stdout.includes('"id":2'), "the tools/list response");
+    await writer.write(new TextEncoder().encode(
+      [
+        initializeRequest("raw"),
+        { jsonrpc: "2.0", method: "notifications/initialized" },
+        { jsonrpc: "2.0", id: 2, method: "tools/list" },
+        { jsonrpc: "2.0", id: 3, method: "ping" },
+      ].map((m) => JSON.stringify(m) + "\n").join(""),
+    ));
+    await waitUntil(() => stdout.includes('"id":3'), "the answers", 15_000);
     await writer.close();
     const started = performance.now();
     const status = await child.status;
@@ -235,7 +240,8 @@ Deno.test("the bridge writes only JSON-RPC on stdout and exits 0 when its stdin 
     const messages = stdout.trim().split("\n").map((line) => JSON.parse(line));
     assert(messages.every((m) => m.jsonrpc === "2.0"), stdout);
     assertEquals(messages.find((m) => m.id === 1).result.serverInfo !== undefined, true);
-    assert(messages.find((m) => m.id === 2).result.tools.length > 0);
+    assert(messages.find((m) => m.id === 2)?.result?.tools.length > 0, stdout);
+    assertEquals(messages.find((m) => m.id === 3)?.result, {}, stdout);
     assertMatch(await stderr, /hub --stdio: bridging stdio to /);
   } finally {
     clearTimeout(killer);
