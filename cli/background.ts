@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { HubPaths } from "../core/config/paths.ts";
 import { CliError } from "../core/cli_error.ts";
+import { denoCommand } from "../core/deno_command.ts";
 import { HubClient } from "../core/hub_client.ts";
 import { HUB_PERMISSION_FLAGS } from "./permissions.ts";
 import { pidOf, readPidFile } from "./pid_file.ts";
@@ -16,14 +17,12 @@ const PROGRAM_DIR = join(import.meta.dirname ?? ".", "..");
 
 /** The command line that runs `hub start` again: the compiled binary, or deno with our flags. */
 export function selfCommand(args: string[]): { command: string; args: string[] } {
-  const exec = Deno.execPath();
-  if (Deno.build.standalone) return { command: exec, args };
-  const granted = Deno.permissions.querySync({ name: "run", command: exec }).state === "granted";
+  if (Deno.build.standalone) return { command: Deno.execPath(), args };
   const main = Deno.mainModule.startsWith("file:")
     ? fileURLToPath(Deno.mainModule)
     : join(PROGRAM_DIR, "main.ts");
   return {
-    command: granted ? exec : "deno",
+    command: denoCommand() ?? "deno", // not allowed: the spawn fails and says so
     args: [
       "run",
       "--quiet",

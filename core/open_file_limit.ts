@@ -2,6 +2,7 @@
  * The process's soft limit on open files (RLIMIT_NOFILE), from which the hub sizes its connection
  * cap (server/http/conn_cap.ts).
  */
+import { denoCommand } from "./deno_command.ts";
 
 /** Assumed where the limit cannot be read, and until it is: the smallest common default (macOS). */
 export const FALLBACK_OPEN_FILE_LIMIT = 256;
@@ -61,10 +62,7 @@ export function readOpenFileLimit(): Promise<number> {
 
 async function readLimitsInChild(): Promise<string> {
   if (Deno.build.standalone) throw new Error("a compiled hub cannot run deno eval");
-  const allowed = (command: string) =>
-    Deno.permissions.querySync({ name: "run", command }).state === "granted";
-  // The scoped flags name "deno", which may resolve to another path than this binary (a symlink).
-  const exec = allowed(Deno.execPath()) ? Deno.execPath() : allowed("deno") ? "deno" : undefined;
+  const exec = denoCommand();
   if (!exec) throw new Error("may not run deno");
   const out = await new Deno.Command(exec, {
     args: ["eval", "--quiet", "--no-config", "-A", PRINT_LIMITS],
