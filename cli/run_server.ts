@@ -71,19 +71,8 @@ export async function runServer(options: RunServerOptions): Promise<void> {
     `hub ${VERSION} listening on http://127.0.0.1:${server.port} ` +
       `(${mode} mode, config ${paths.dir}${skipPermissions ? ", SKIPPING PERMISSIONS" : ""})`,
   );
-  // Under the scoped flags a `deno eval` child reads the limit (core/open_file_limit.ts); asked
-  // for only now, it does not compete with the start (plugin loading included) for the CPU.
-  const running = server;
-  void readOpenFileLimit().then((limit) => {
-    running.setMaxConnections(connectionCap(limit));
-    logger.debug(`Connection cap ${connectionCap(limit)} (open-file limit ${limit})`);
-  });
-  hub.preload().catch((error) =>
-    logger.warn(`Could not load part of hub's code: ${(error as Error).message}`)
-  );
-
   // Resolves once shutdown is complete, so the process exits only after cleanup and logging.
-  await new Promise<void>((resolve) => {
+  const stopped = new Promise<void>((resolve) => {
     let stopping = false;
     const stop = async (signal: string) => {
       if (stopping) return;
@@ -101,6 +90,15 @@ export async function runServer(options: RunServerOptions): Promise<void> {
       Deno.addSignalListener(signal, () => void stop(signal));
     }
   });
+  // Only now that a signal stops the hub cleanly (until then it ends the process): this work
+  // starts child processes and module loads, which would widen that window.
+  // Under the scoped flags a `deno eval` child reads the limit (core/open_file_limit.ts); asked
+  // for only now, it does not compete with the start (plugin loading included) for the CPU.
+  void readOpenFileLimit().then((limit) => server.setMaxConnections(connectionCap(limit)));
+  hub.preload().catch((error) =>
+    logger.warn(`Could not load part of hub's code: ${(error as Error).message}`)
+  );
+  await stopped;
 }
 
 /** Puts the extension where the user loads it from, and says so when it changed. */

@@ -7,11 +7,7 @@ import { HUB_CHILD_ENV, ROOT, taskPermissionFlags } from "./hub_process.ts";
 import { closeQuietly } from "./raw_http.ts";
 
 /** Starts `hub start --port 0` under `ulimit -n <limit>`; returns its port and a stop function. */
-export async function startHubWithFdLimit(
-  configDir: string,
-  limit: number,
-  env: Record<string, string> = {},
-) {
+export async function startHubWithFdLimit(configDir: string, limit: number) {
   const command = [
     Deno.execPath(),
     "run",
@@ -26,7 +22,6 @@ export async function startHubWithFdLimit(
     env: {
       HUB_CONFIG_DIR: configDir,
       ...HUB_CHILD_ENV,
-      ...env,
     },
     stdin: "null",
     stdout: "piped",

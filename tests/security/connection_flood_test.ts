@@ -56,21 +56,19 @@ Deno.test({
   ignore: Deno.build.os !== "linux",
   fn: async () => {
     await withTempDir(async (dir) => {
-      const hub = await startHubWithFdLimit(dir, 1024, { HUB_LOG_LEVEL: "debug" });
+      const hub = await startHubWithFdLimit(dir, 1024);
       let idle: Deno.Conn[] = [];
       try {
-        for (let i = 0; i < 100 && !/Connection cap/.test(hub.output()); i++) {
-          await new Promise((r) => setTimeout(r, 50));
+        // 60 idle connections: over the cap of 48, 12 give way; under 192, all stay and are served.
+        let kept = false;
+        for (let round = 0; round < 50 && !kept; round++) {
+          closeAll(idle);
+          idle = await openIdle(hub.port, 60);
+          kept = true;
+          for (const conn of idle) kept = await servedOn(conn, hub.port) && kept;
+          if (!kept) await new Promise((r) => setTimeout(r, 100));
         }
-        assert(/Connection cap 192 \(open-file limit 1024\)/.test(hub.output()), hub.output());
-        idle = await openIdle(hub.port, 60); // over the 48 of the start
-        const first = idle[0];
-        const head = `GET /health HTTP/1.1\r\nHost: 127.0.0.1:${hub.port}\r\n\r\n`;
-        await first.write(new TextEncoder().encode(head));
-        const answer = new Uint8Array(64);
-        const n = await first.read(answer);
-        assert(n !== null && /^HTTP\/1\.1 200/.test(new TextDecoder().decode(answer)), "kept");
-        assert(!/connections open \(the limit\)/.test(hub.output()), hub.output());
+        assert(kept, `some of 60 connections were always evicted:\n${hub.output()}`);
       } finally {
         closeAll(idle);
         assertEquals(await hub.stop(), 0, hub.output());
@@ -78,6 +76,20 @@ Deno.test({
     });
   },
 });
+
+/** Whether GET /health on an open connection is answered 200 (false when it was closed). */
+async function servedOn(conn: Deno.Conn, port: number): Promise<boolean> {
+  try {
+    await conn.write(
+      new TextEncoder().encode(`GET /health HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n\r\n`),
+    );
+    const answer = new Uint8Array(64);
+    const n = await conn.read(answer);
+    return n !== null && /^HTTP\/1\.1 200/.test(new TextDecoder().decode(answer));
+  } catch {
+    return false;
+  }
+}
 
 /** Loopback TCP ports `pid` listens on, from /proc (its socket inodes matched to /proc/net/tcp). */
 async function listeningPorts(pid: number): Promise<number[]> {
