@@ -66,12 +66,9 @@ export async function runServer(options: RunServerOptions): Promise<void> {
   await installBrowserExtension(paths, server.port, logger);
   await hub.ready.catch(() => {}); // logged by the hub; the server runs without plugins then
   if (options.background) await writePidFile(paths, server.port);
-  options.onListening?.(server.port);
-  logger.info(
-    `hub ${VERSION} listening on http://127.0.0.1:${server.port} ` +
-      `(${mode} mode, config ${paths.dir}${skipPermissions ? ", SKIPPING PERMISSIONS" : ""})`,
-  );
   // Resolves once shutdown is complete, so the process exits only after cleanup and logging.
+  // Listened for before "listening on" is printed, when scripts start sending signals (until
+  // then a signal ends the process); nothing below awaits before the listeners are there.
   const stopped = new Promise<void>((resolve) => {
     let stopping = false;
     const stop = async (signal: string) => {
@@ -90,8 +87,11 @@ export async function runServer(options: RunServerOptions): Promise<void> {
       Deno.addSignalListener(signal, () => void stop(signal));
     }
   });
-  // Only now that a signal stops the hub cleanly (until then it ends the process): this work
-  // starts child processes and module loads, which would widen that window.
+  options.onListening?.(server.port);
+  logger.info(
+    `hub ${VERSION} listening on http://127.0.0.1:${server.port} ` +
+      `(${mode} mode, config ${paths.dir}${skipPermissions ? ", SKIPPING PERMISSIONS" : ""})`,
+  );
   // Under the scoped flags a `deno eval` child reads the limit (core/open_file_limit.ts); asked
   // for only now, it does not compete with the start (plugin loading included) for the CPU.
   void readOpenFileLimit().then((limit) => server.setMaxConnections(connectionCap(limit)));

@@ -130,14 +130,16 @@ function hubSession(url: URL, fetch: Fetch, forward: Send) {
     return transport;
   }
 
+  /** A new session on a new transport, which is `http` from the first step on. */
   async function reopen() {
     log("the hub lost this session (restarted?); opening a new one");
-    await http.close().catch(() => {});
-    http = open();
-    await http.start();
+    const old = http;
+    const transport = (http = open());
+    await old.close().catch(() => {});
+    await transport.start();
     const id = `hub-bridge-${next++}`;
     const answered = new Promise<JSONRPCMessage>((resolve) => internal.set(id, resolve));
-    await http.send(
+    await transport.send(
       { jsonrpc: "2.0", id, method: "initialize", params: initialize!.params } as JSONRPCMessage,
     );
     const reply = await answered;
@@ -145,7 +147,7 @@ function hubSession(url: URL, fetch: Fetch, forward: Send) {
     if ("error" in reply) {
       throw new Error(`the hub refused a new session: ${JSON.stringify(reply.error)}`);
     }
-    await http.send({ jsonrpc: "2.0", method: "notifications/initialized" });
+    await transport.send({ jsonrpc: "2.0", method: "notifications/initialized" });
   }
 
   return {
@@ -159,17 +161,24 @@ function hubSession(url: URL, fetch: Fetch, forward: Send) {
         return await sending;
       }
       // A client that sends on before initialize is answered (pipelining) would reach the hub
-      // without a session: its messages wait for that answer, and then go in their order.
+      // without a session: its messages wait until the session exists, as they do while a lost
+      // one is replaced, and are sent as usual then.
       await opening;
+      const used = http;
       try {
-        await http.send(message);
+        await used.send(message);
       } catch (error) {
         // 404: the hub no longer knows the session; a network error: it restarted and the kept-alive
-        // connection died. Either way a fresh session may work; if not, the error stands.
+        // connection died; a replaced transport: another message found that out first. Either way
+        // a fresh session may work; if not, the error stands.
         const code = (error as { code?: number }).code;
-        const retry = code === 404 || error instanceof TypeError;
+        const retry = code === 404 || error instanceof TypeError || http !== used;
         if (!retry || !initialize) throw error;
-        await reopen();
+        if (http === used) {
+          const reopening = reopen(); // one new session for every message that failed on the old
+          opening = reopening.catch(() => {});
+          await reopening;
+        } else await opening;
         await http.send(message);
       }
     },

@@ -34,7 +34,7 @@ function readProcLimits(): string {
   return Deno.readTextFileSync("/proc/self/limits");
 }
 
-const CHILD_TIMEOUT_MS = 2_000;
+const CHILD_TIMEOUT_MS = 10_000;
 const PRINT_LIMITS = 'Deno.stdout.writeSync(Deno.readFileSync("/proc/self/limits"))';
 
 let reading: Promise<number> | undefined;
@@ -42,7 +42,7 @@ let reading: Promise<number> | undefined;
 /**
  * The open-file limit, read once per process: from /proc/self/limits where the flags allow it,
  * else from a short-lived `deno eval` child (the hub may run `deno`), which inherits our limits
- * and prints its own. The child takes 20–30 ms (2 s at most), without blocking: `hub start` asks
+ * and prints its own. The child takes 20–30 ms (10 s at most), without blocking: `hub start` asks
  * once it serves (cli/run_server.ts) and raises the connection cap from the fallback's then.
  */
 export function readOpenFileLimit(): Promise<number> {
@@ -70,7 +70,8 @@ async function readLimitsInChild(): Promise<string> {
     stdout: "piped",
     stderr: "null",
     env: { NO_COLOR: "1" },
-    // A `deno` that hangs must not hold the start: the fallback limit applies then.
+    // A `deno` that hangs gets stopped: the fallback limit stays then. Nothing waits for this, so
+    // the limit is generous for a loaded machine (a start takes 20–30 ms).
     signal: AbortSignal.timeout(CHILD_TIMEOUT_MS),
   }).output();
   if (!out.success) throw new Error("deno eval failed");

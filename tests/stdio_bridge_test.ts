@@ -204,7 +204,7 @@ Deno.test("--gateway bridges /mcp/gateway: exactly hub_list_tools and hub_call",
 });
 
 // The messages go in one write, without waiting for initialize's answer (pipelining): the bridge
-// holds them until the session exists, then sends them in their order.
+// holds them until the session exists, then sends them.
 Deno.test("the bridge writes only JSON-RPC on stdout, serves a pipelining client, exits 0 when its stdin closes", async () => {
   const child = new Deno.Command(Deno.execPath(), {
     args: bridgeArgs(),
@@ -230,7 +230,11 @@ Deno.test("the bridge writes only JSON-RPC on stdout, serves a pipelining client
         { jsonrpc: "2.0", id: 3, method: "ping" },
       ].map((m) => JSON.stringify(m) + "\n").join(""),
     ));
-    await waitUntil(() => stdout.includes('"id":3'), "the answers", 15_000);
+    await waitUntil(
+      () => stdout.includes('"id":2') && stdout.includes('"id":3'),
+      "the answers",
+      15_000,
+    );
     await writer.close();
     const started = performance.now();
     const status = await child.status;
