@@ -3,6 +3,7 @@
  * cap (server/http/conn_cap.ts).
  */
 import { denoCommand } from "./deno_command.ts";
+import { loadOnce } from "./load_once.ts";
 
 /** Assumed where the limit cannot be read, and until it is: the smallest common default (macOS). */
 export const FALLBACK_OPEN_FILE_LIMIT = 256;
@@ -37,28 +38,23 @@ function readProcLimits(): string {
 const CHILD_TIMEOUT_MS = 10_000;
 const PRINT_LIMITS = 'Deno.stdout.writeSync(Deno.readFileSync("/proc/self/limits"))';
 
-let reading: Promise<number> | undefined;
-
 /**
  * The open-file limit, read once per process: from /proc/self/limits where the flags allow it,
  * else from a short-lived `deno eval` child (the hub may run `deno`), which inherits our limits
  * and prints its own. The child takes 20–30 ms (10 s at most), without blocking: `hub start` asks
  * once it serves (cli/run_server.ts) and raises the connection cap from the fallback's then.
  */
-export function readOpenFileLimit(): Promise<number> {
-  reading ??= (async () => {
-    let text: string;
-    try {
-      text = readProcLimits();
-    } catch (error) {
-      const denied = error instanceof Deno.errors.NotCapable ||
-        error instanceof Deno.errors.PermissionDenied;
-      text = denied ? await readLimitsInChild().catch(() => "") : "";
-    }
-    return openFileLimit(() => text);
-  })();
-  return reading;
-}
+export const readOpenFileLimit: () => Promise<number> = loadOnce(async () => {
+  let text: string;
+  try {
+    text = readProcLimits();
+  } catch (error) {
+    const denied = error instanceof Deno.errors.NotCapable ||
+      error instanceof Deno.errors.PermissionDenied;
+    text = denied ? await readLimitsInChild().catch(() => "") : "";
+  }
+  return openFileLimit(() => text);
+});
 
 async function readLimitsInChild(): Promise<string> {
   if (Deno.build.standalone) throw new Error("a compiled hub cannot run deno eval");

@@ -11,6 +11,7 @@
  */
 import type { Logger } from "./log/logger.ts";
 import { errorText } from "../protocol/clip.ts";
+import { loadOnce } from "../core/load_once.ts";
 
 /** How often the heap is looked at. */
 export const SETTLE_INTERVAL_MS = 2_500;
@@ -69,12 +70,14 @@ export function startMemorySettle(options: MemorySettleOptions): MemorySettle {
     previous = after.used;
     return true;
   };
-  let loaded: Promise<void> | undefined = injected ? Promise.resolve() : undefined;
-  const ready = () =>
-    loaded ??= exposeGc(options.logger).then((gc) => {
-      collect = gc;
-      if (!gc) clearInterval(timer);
-    });
+  const ready = injected
+    ? () => Promise.resolve()
+    : loadOnce(() =>
+      exposeGc(options.logger).then((gc) => {
+        collect = gc;
+        if (!gc) clearInterval(timer);
+      })
+    );
   const timer = injected && !collect
     ? undefined
     : setInterval(() => void ready().then(check), options.intervalMs ?? SETTLE_INTERVAL_MS);

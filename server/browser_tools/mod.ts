@@ -59,7 +59,7 @@ export const BROWSER_TOOLS = [
   extensionReload,
 ];
 
-/** The declarations with their JSON Schemas; built once per hub. */
+/** The declarations, once per hub; each JSON Schema is derived on first use (browser_tool.ts). */
 export function registerBrowserTools(tools = BROWSER_TOOLS): RegisteredBrowserTool[] {
   const seen = new Set<string>();
   return tools.map((tool) => {

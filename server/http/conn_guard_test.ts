@@ -1,6 +1,7 @@
 import { assert, assertEquals, assertMatch } from "../../tests/helpers/assert.ts";
 import type { Logger } from "../log/logger.ts";
 import { guardConnections } from "./conn_guard.ts";
+import { until } from "../../tests/helpers/until.ts";
 
 function recordingLogger() {
   const lines: string[] = [];
@@ -117,8 +118,8 @@ Deno.test("setMaxConnections: at a cap of 1 a newcomer replaces the idle one; ra
   const opened: Deno.Conn[] = [];
   const open = async (count: number) => {
     opened.push(await Deno.connect({ hostname: "127.0.0.1", port }));
-    // Accepted (or, at the cap, having replaced another): bounded, so a failure does not hang.
-    for (let i = 0; i < 200 && guard.open < count; i++) await new Promise((r) => setTimeout(r, 5));
+    // Accepted (or, at the cap, having replaced another).
+    await until(() => guard.open >= count, `${count} connections in the table`, 1_000);
   };
   try {
     await open(1);

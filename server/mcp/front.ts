@@ -16,7 +16,7 @@ import type { JSONRPCMessage } from "./sdk.ts";
 import type { ResumePoint, SessionEventStore } from "./event_store.ts";
 import { CallStream, primingEvent, SSE_HEADERS, sseEvent, sseEvents } from "./call_stream.ts";
 import { acceptsEventStream, type FastRequest, fastRequest, rpcErrorOf } from "./fast_request.ts";
-import type { RpcErrorObject, RpcId } from "../../protocol/rpc.ts";
+import { RPC_ERRORS, type RpcErrorObject, type RpcId } from "../../protocol/rpc.ts";
 import {
   type CallParams,
   callParams,
@@ -53,7 +53,7 @@ export interface FrontOptions extends McpServerDeps {
 const CLOSE_BRACE = new TextEncoder().encode("}");
 type Outcome = { result: unknown } | { error: RpcErrorObject };
 const DUPLICATE_ID: RpcErrorObject = {
-  code: -32600,
+  code: RPC_ERRORS.INVALID_REQUEST,
   message: "Invalid Request: a call with this id is still running in this session; use a new id.",
 };
 

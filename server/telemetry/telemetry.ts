@@ -14,6 +14,7 @@ import { errorText } from "../../protocol/clip.ts";
 import { type TelemetryDecision, telemetryDecision } from "../../core/telemetry/decision.ts";
 import { ensureInstallationId } from "../../core/telemetry/installation_id.ts";
 import { telemetryNotice } from "../../core/telemetry/notice.ts";
+import { loadOnce } from "../../core/load_once.ts";
 import type { TelemetrySettings } from "../../core/telemetry/settings.ts";
 import type { Logger } from "../log/logger.ts";
 import { hubStartedEvent, type PluginCounts, type TelemetryEvent, usageEvent } from "./events.ts";
@@ -116,7 +117,7 @@ function createEmitter(parts: Parts) {
   const { options, active, debugLine } = parts;
   const print = options.print ?? ((line: string) => console.error(line));
   const made = () => options.logger.info(telemetryNotice(parts.decision()).join(" "));
-  const installationId = onceUntilItFails(() =>
+  const installationId = loadOnce(() =>
     (options.installationId ?? ensureInstallationId)(options.configDir, made)
   );
   const pending = new Set<Promise<void>>();
@@ -187,16 +188,6 @@ function announce(options: TelemetryOptions, first: TelemetryDecision): void {
       (first.note ? `. ${first.note}` : "") +
       (settings.debug ? "; debug mode prints events and sends nothing" : ""),
   );
-}
-
-/** `make()` once, the same promise afterwards; after a failure the next call tries again. */
-function onceUntilItFails<T>(make: () => Promise<T>): () => Promise<T> {
-  let promise: Promise<T> | undefined;
-  return () =>
-    promise ??= make().catch((error) => {
-      promise = undefined;
-      throw error;
-    });
 }
 
 /** Debug log lines about telemetry, at most MAX_ERROR_LINES, then one line saying so. */
