@@ -1,6 +1,7 @@
 /**
  * The hub of any checkout (`--root`) as a child process, for the performance table: started from
- * `<root>/main.ts start` under the permission flags of that checkout's `start` task, with a temp
+ * `<root>/main.ts start` under the permission flags of that checkout's `start` task (or as
+ * `options.command`, such as an installed package, says), with a temp
  * HUB_CONFIG_DIR, DO_NOT_TRACK=1 and a free port; its CPU time and resident memory from /proc.
  */
 import { join } from "node:path";

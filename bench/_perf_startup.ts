@@ -6,9 +6,8 @@
  * (`npm/build.ts`, its dependencies linked from the checkout's node_modules): `deno run <flags.json>
  * main.js start`, as its launcher runs it, and through that Node launcher (`bin/hub.cjs start`,
  * what a user types), whose wall time adds Node's own start. Sizes: the adapter of a plugin
- * scaffolded with
- * `hub plugin create` and built with `hub-plugin build` of that checkout, and its extension's
- * service worker bundle.
+ * scaffolded with `hub plugin create` and built with `hub-plugin build` of that checkout, and its
+ * extension's service worker bundle.
  */
 import { dirname, join } from "node:path";
 import {

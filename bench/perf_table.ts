@@ -56,7 +56,7 @@ try {
     ? "skipped (--skip-browser)"
     : await browserRows(root).catch((e) => `failed: ${String(e).slice(0, 300)}`);
 
-  const rows: [string, string, string, string][] = [
+  const rows: Row[] = [
     [
       "MCP `tools/call` p50, fake extension, sequential (relay p50; ratio)",
       "0.86–0.97 ms (relay 0.15–0.19 ms)",
@@ -151,9 +151,13 @@ function browserTableRows(
 type Row = [string, string, string, string];
 
 /** The throughput and latency rows of one Chromium measurement, with the issue's targets. */
-function rateRows(r: BrowserRates, labels: [string, string], today: [string, string] = ["", ""]) {
+function rateRows(
+  r: BrowserRates,
+  labels: [string, string],
+  today: [string, string] = ["", ""],
+): Row[] {
   return [
     [labels[0], today[0], `${rate(r.restRate)} / ${rate(r.mcpRate)}`, "≥ 2,000 / ≥ 1,500"],
     [labels[1], today[1], `${ms(r.restP50)} / ${ms(r.mcpP50)}`, "≤ 1.8 / ≤ 2.2 ms"],
-  ] as Row[];
+  ];
 }

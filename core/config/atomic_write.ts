@@ -33,8 +33,6 @@ export async function writeFileAtomic(
 }
 
 export interface CreateFileOptions {
-  /** File mode of the new file; default 0o600 (owner read/write only). */
-  mode?: number;
   /** Flush the content and the directory entry to disk; default true. */
   flush?: boolean;
 }
@@ -52,7 +50,7 @@ export async function createFileAtomic(
   options: CreateFileOptions = {},
 ): Promise<boolean | undefined> {
   const flush = options.flush ?? true;
-  const temp = await writeTemp(path, data, options.mode ?? 0o600, flush);
+  const temp = await writeTemp(path, data, 0o600, flush);
   try {
     await Deno.link(temp, path);
   } catch (error) {

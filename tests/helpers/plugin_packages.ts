@@ -153,19 +153,16 @@ export async function publishTestPlugins(registry: TestRegistry): Promise<Publis
   } finally {
     await Deno.remove(work, { recursive: true }).catch(() => {});
   }
-  await searchable(registry, [
-    OFFICIAL_PACKAGE,
-    COMMUNITY_PACKAGE,
-    DECOY_PACKAGE,
-    BROKEN_PACKAGE,
-    FUTURE_SDK_PACKAGE,
-  ]);
-  return {
+  const names = {
     official: OFFICIAL_PACKAGE,
     community: COMMUNITY_PACKAGE,
     decoy: DECOY_PACKAGE,
     broken: BROKEN_PACKAGE,
     futureSdk: FUTURE_SDK_PACKAGE,
+  };
+  await searchable(registry, Object.values(names));
+  return {
+    ...names,
     versions: TEST_PLUGIN_VERSIONS,
     seconds: (performance.now() - started) / 1000,
   };

@@ -79,16 +79,22 @@ Deno.test({
 
 /** Whether GET /health on an open connection is answered 200 (false when it was closed). */
 async function servedOn(conn: Deno.Conn, port: number): Promise<boolean> {
-  try {
-    await conn.write(
-      new TextEncoder().encode(`GET /health HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n\r\n`),
-    );
-    const answer = new Uint8Array(64);
-    const n = await conn.read(answer);
-    return n !== null && /^HTTP\/1\.1 200/.test(new TextDecoder().decode(answer));
-  } catch {
-    return false;
+  return (await askHealth(conn, port).catch(() => "")).startsWith("HTTP/1.1 200");
+}
+
+/** GET /health on an open connection; the answer as far as it came (to its closing brace). */
+async function askHealth(conn: Deno.Conn, port: number): Promise<string> {
+  await conn.write(
+    new TextEncoder().encode(`GET /health HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n\r\n`),
+  );
+  let text = "";
+  const buffer = new Uint8Array(4096);
+  while (!text.endsWith("}")) {
+    const n = await conn.read(buffer);
+    if (n === null) break;
+    text += new TextDecoder().decode(buffer.subarray(0, n));
   }
+  return text;
 }
 
 /** Loopback TCP ports `pid` listens on, from /proc (its socket inodes matched to /proc/net/tcp). */
@@ -299,16 +305,7 @@ Deno.test("at the connection cap, idle newcomers give way and legitimate clients
 async function keepAliveAfterHealth(port: number): Promise<Deno.Conn | undefined> {
   try {
     const conn = await Deno.connect({ hostname: "127.0.0.1", port });
-    await conn.write(
-      new TextEncoder().encode(`GET /health HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n\r\n`),
-    );
-    let text = "";
-    const buffer = new Uint8Array(4096);
-    while (!text.endsWith("}")) {
-      const n = await conn.read(buffer);
-      if (n === null) break;
-      text += new TextDecoder().decode(buffer.subarray(0, n));
-    }
+    await askHealth(conn, port);
     return conn;
   } catch {
     return undefined; // evicted by a later one: the flood goes on
