@@ -1,5 +1,6 @@
 /** Authenticated JSON requests to a hub started with `startHub`, and its config file. */
 import { join } from "node:path";
+import { writeFileAtomic } from "../../core/config/atomic_write.ts";
 import type { HealthPayload } from "../../protocol/health.ts";
 import { assertEquals } from "./assert.ts";
 import { type RunningHub, startHub } from "./hub_process.ts";
@@ -59,9 +60,13 @@ export async function listTools(hub: RunningHub, plugin?: string): Promise<Liste
 }
 
 /** Writes `<configDir>/config.json` with `config` (hub fills in the defaults). */
+/**
+ * Replaces `config.json` the way the hub does (temp file + rename), so a hub reading it meanwhile,
+ * such as a reload already running, sees the old or the new text, never half of it.
+ */
 export async function writeConfig(configDir: string, config: Record<string, unknown>) {
   await Deno.mkdir(configDir, { recursive: true });
-  await Deno.writeTextFile(join(configDir, "config.json"), JSON.stringify(config, null, 2));
+  await writeFileAtomic(join(configDir, "config.json"), JSON.stringify(config, null, 2));
 }
 
 // deno-lint-ignore no-explicit-any
