@@ -59,10 +59,10 @@ export async function listTools(hub: RunningHub, plugin?: string): Promise<Liste
   return reply.body.tools;
 }
 
-/** Writes `<configDir>/config.json` with `config` (hub fills in the defaults). */
 /**
- * Replaces `config.json` the way the hub does (temp file + rename), so a hub reading it meanwhile,
- * such as a reload already running, sees the old or the new text, never half of it.
+ * Writes `<configDir>/config.json` with `config` (hub fills in the defaults) the way the hub does
+ * (temp file + rename), so a hub reading it meanwhile, such as a reload already running, sees the
+ * old or the new text, never half of it.
  */
 export async function writeConfig(configDir: string, config: Record<string, unknown>) {
   await Deno.mkdir(configDir, { recursive: true });
