@@ -8,16 +8,18 @@ import {
   installExtension,
   listen,
   type Logger,
-  parseLogLevel,
   startMemorySettle,
 } from "../server/mod.ts";
 import { VERSION } from "../protocol/version.ts";
+import type { LogLevel } from "../core/log_level.ts";
 import { FALLBACK_OPEN_FILE_LIMIT, readOpenFileLimit } from "../core/open_file_limit.ts";
 import { telemetrySettingsFromEnv } from "../core/telemetry/settings.ts";
 
 export interface RunServerOptions {
   paths: HubPaths;
   port: number;
+  /** From HUB_LOG_LEVEL, checked by `hub start` before anything is written. */
+  level: LogLevel;
   /** Detached child of `hub start --background`: no terminal, owns the PID file. */
   background: boolean;
   /** Called once the server listens, with the real port (known only then for port 0). */
@@ -31,7 +33,7 @@ const SHUTDOWN_DEADLINE_MS = 5_000;
 export async function runServer(options: RunServerOptions): Promise<void> {
   const { paths } = options;
   const logger = createLogger({
-    level: parseLogLevel(Deno.env.get("HUB_LOG_LEVEL")),
+    level: options.level,
     file: paths.serverLog,
     terminal: !options.background,
   });

@@ -19,7 +19,7 @@ export interface StartOptions {
 
 export async function startCommand(options: StartOptions): Promise<void> {
   const paths = cliPaths();
-  parseLogLevel(Deno.env.get("HUB_LOG_LEVEL")); // a typo fails here, before anything is written
+  const level = parseLogLevel(Deno.env.get("HUB_LOG_LEVEL")); // a typo fails before any write
   const isChild = Deno.env.get("HUB_BACKGROUND") === "1";
   const setup = await setupConfigDir(paths, isChild ? undefined : warn);
   const port = resolveServerPort({
@@ -59,5 +59,12 @@ export async function startCommand(options: StartOptions): Promise<void> {
   }
   // Only a hub that serves in this process loads the server (not --background, --show-config).
   const { runServer } = await import("./run_server.ts");
-  await runServer({ paths, port, background: isChild, onListening: welcome, dev: options.dev });
+  await runServer({
+    paths,
+    port,
+    level,
+    background: isChild,
+    onListening: welcome,
+    dev: options.dev,
+  });
 }

@@ -6,7 +6,7 @@
 export { createHub, type Hub, type HubOptions } from "./hub.ts";
 export { listen, type ListenOptions } from "./serve.ts";
 export { connectionCap } from "./http/conn_cap.ts";
-export { createLogger, type Logger, parseLogLevel } from "./log/logger.ts";
+export { createLogger, type Logger } from "./log/logger.ts";
 export { startMemorySettle } from "./memory_settle.ts";
 export { installExtension } from "./extension/install.ts";
 export { BROWSER_TOOLS } from "./browser_tools/mod.ts";

@@ -9,8 +9,6 @@
 import { clip } from "../../protocol/clip.ts";
 import { LOG_LEVELS, type LogLevel } from "../../core/log_level.ts";
 
-export { parseLogLevel } from "../../core/log_level.ts";
-
 /** `server.log` rotates to `server.log.1` at this size. */
 export const SERVER_LOG_MAX_BYTES = 10 * 1024 * 1024;
 /** Characters of one logged message (stack traces included); the rest is cut with "…". */

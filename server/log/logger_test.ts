@@ -1,12 +1,5 @@
 import { assert, assertEquals, assertMatch, assertThrows } from "../../tests/helpers/assert.ts";
-import { createLogger, MAX_LOG_MESSAGE_CHARS, parseLogLevel, redact } from "./logger.ts";
-
-Deno.test("parseLogLevel accepts the five levels, defaults to info, rejects others", () => {
-  assertEquals(parseLogLevel(undefined), "info");
-  assertEquals(parseLogLevel("DEBUG"), "debug");
-  assertEquals(parseLogLevel("silent"), "silent");
-  assertThrows(() => parseLogLevel("verbose"), /debug, info, warn, error, silent/);
-});
+import { createLogger, MAX_LOG_MESSAGE_CHARS, redact } from "./logger.ts";
 
 Deno.test("redact removes 64-hex secrets and Bearer tokens", () => {
   const secret = "0123456789abcdef".repeat(4);
