@@ -126,9 +126,9 @@ function rpcError(status: number, code: number, message: string, headers = {}) {
   return jsonResponse({ jsonrpc: "2.0", id: null, error: { code, message } }, status, headers);
 }
 
-/** The SDK's server pieces, imported once (a failed import is tried again next time). */
 type SdkServer = typeof import("./sdk_server.ts");
-const loadSdkServer = loadOnce<SdkServer>(() => import("./sdk_server.ts"));
+/** The SDK's server pieces, imported once (a failed import is tried again next time). */
+const loadSdkServer = loadOnce(() => import("./sdk_server.ts"));
 
 const LOG_LEVEL = { debug: "debug", info: "info", warn: "warning", error: "error" } as const;
 
