@@ -150,15 +150,19 @@ function hubSession(url: URL, fetch: Fetch, forward: Send) {
     await transport.send({ jsonrpc: "2.0", method: "notifications/initialized" });
   }
 
+  /** Messages wait for `step` (an `initialize` or a new session) before they are sent. */
+  function opensSession<T>(step: Promise<T>): Promise<T> {
+    opening = step.catch(() => {});
+    return step;
+  }
+
   return {
     start: () => http.start(),
     async send(message: JSONRPCMessage) {
       const m = message as { method?: string; params?: unknown };
       if (m.method === "initialize") {
         initialize = { params: m.params };
-        const sending = http.send(message);
-        opening = sending.catch(() => {});
-        return await sending;
+        return await opensSession(http.send(message));
       }
       // A client that sends on before initialize is answered (pipelining) would reach the hub
       // without a session: its messages wait until the session exists, as they do while a lost
@@ -168,17 +172,14 @@ function hubSession(url: URL, fetch: Fetch, forward: Send) {
       try {
         await used.send(message);
       } catch (error) {
-        // 404: the hub no longer knows the session; a network error: it restarted and the kept-alive
-        // connection died; a replaced transport: another message found that out first. Either way
-        // a fresh session may work; if not, the error stands.
-        const code = (error as { code?: number }).code;
-        const retry = code === 404 || error instanceof TypeError || http !== used;
-        if (!retry || !initialize) throw error;
         if (http === used) {
-          const reopening = reopen(); // one new session for every message that failed on the old
-          opening = reopening.catch(() => {});
-          await reopening;
-        } else await opening;
+          // 404: the hub no longer knows the session; a network error: it restarted and the
+          // kept-alive connection died. Either way a fresh session may work; if not, the error
+          // stands. One new session serves every message that failed on the old one.
+          const code = (error as { code?: number }).code;
+          if (!(code === 404 || error instanceof TypeError) || !initialize) throw error;
+          await opensSession(reopen());
+        } else await opening; // another message found the session lost first and replaces it
         await http.send(message);
       }
     },
