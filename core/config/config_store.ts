@@ -30,8 +30,11 @@ export interface ConfigStore {
   exists(): Promise<boolean>;
   /** Reads the file; a missing file yields the defaults. Throws ConfigError if unusable. */
   load(): Promise<HubConfig>;
-  /** Creates the file with every default if it is missing. Returns true when it created it. */
-  ensure(): Promise<boolean>;
+  /**
+   * Creates the file with every default if it is missing; the config in force either way, and
+   * whether this call created the file.
+   */
+  ensure(): Promise<{ created: boolean; config: HubConfig }>;
   /** Re-reads the file under the lock, lets `mutate` change it in place, writes the result. */
   update(mutate: (config: HubConfig) => void): Promise<HubConfig>;
   /** Deletes the file (it is recreated with defaults on the next start). Returns true if it existed. */
@@ -45,12 +48,13 @@ export function createConfigStore(path: string, options: ConfigStoreOptions = {}
   const lockPath = `${path}.lock`;
   const warned = new Set<string>();
   let queue: Promise<unknown> = Promise.resolve();
+  // The config dir may not exist yet (a command that writes config before the first start).
+  const makeDir = () => Deno.mkdir(dirname(path), { recursive: true, mode: 0o700 });
 
   /** Runs `task` after every earlier task of this store, holding the cross-process lock. */
   function serialized<T>(task: () => Promise<T>): Promise<T> {
-    // The config dir may not exist yet (a command that writes config before the first start).
     const run = queue.then(async () => {
-      await Deno.mkdir(dirname(path), { recursive: true, mode: 0o700 });
+      await makeDir();
       return withFileLock(lockPath, task);
     });
     queue = run.catch(() => {});
@@ -94,17 +98,22 @@ export function createConfigStore(path: string, options: ConfigStoreOptions = {}
     // left by a killed writer, it goes through the lock like every writer, which clears it; so
     // does a creation that failed otherwise, or whose rival file is gone again.
     ensure: async () => {
+      const found = (parsed: ParsedConfig) => ({ created: false, config: parsed.config });
+      const made = { created: true, config: defaultConfig() };
       if (!(await Deno.lstat(lockPath).then(() => true, () => false))) {
-        if (await read()) return false; // a broken file throws here, writing nothing
-        await Deno.mkdir(dirname(path), { recursive: true, mode: 0o700 });
-        const created = await createFileAtomic(path, configText(defaultConfig(), {}));
-        if (created === true) return true;
-        if (created === false && await read()) return false; // another writer's file, checked
+        const parsed = await read(); // a broken file throws here, writing nothing
+        if (parsed) return found(parsed);
+        await makeDir();
+        const created = await createFileAtomic(path, configText(made.config, {}));
+        if (created === true) return made;
+        const rival = created === false ? await read() : undefined; // another writer's, checked
+        if (rival) return found(rival);
       }
       return serialized(async () => {
-        if (await read()) return false;
-        await write(defaultConfig(), {});
-        return true;
+        const parsed = await read();
+        if (parsed) return found(parsed);
+        await write(made.config, {});
+        return made;
       });
     },
     update: (mutate) =>

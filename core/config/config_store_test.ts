@@ -6,8 +6,8 @@ import { withTempDir } from "../../tests/helpers/hub_process.ts";
 Deno.test("ensure creates config.json with every default and mode 0600, once", async () => {
   await withTempDir(async (dir) => {
     const store = createConfigStore(`${dir}/config.json`);
-    assertEquals(await store.ensure(), true);
-    assertEquals(await store.ensure(), false);
+    assertEquals((await store.ensure()).created, true);
+    assertEquals((await store.ensure()).created, false);
     const onDisk = JSON.parse(await Deno.readTextFile(store.path));
     assertEquals(onDisk, defaultConfig());
     assertEquals(onDisk.port, 9515);
@@ -26,7 +26,7 @@ Deno.test("10 stores ensuring a missing file at once: one creates it, none takes
       () => createConfigStore(`${dir}/config.json`, { rename }),
     );
     const created = await Promise.all(stores.map((store) => store.ensure()));
-    assertEquals(created.filter(Boolean).length, 1);
+    assertEquals(created.filter((r) => r.created).length, 1);
     assertEquals(JSON.parse(await Deno.readTextFile(`${dir}/config.json`)), defaultConfig());
     assertEquals([...Deno.readDirSync(dir)].map((e) => e.name), ["config.json"]);
   });
@@ -37,7 +37,7 @@ Deno.test("ensure with a lock beside a missing file goes through the lock and cl
     const store = createConfigStore(`${dir}/config.json`);
     const dead = JSON.stringify({ pid: 2 ** 22 + 17, startTime: "never", token: "t" });
     await Deno.writeTextFile(`${dir}/config.json.lock`, dead + "\n");
-    assertEquals(await store.ensure(), true);
+    assertEquals((await store.ensure()).created, true);
     assertEquals(JSON.parse(await Deno.readTextFile(store.path)), defaultConfig());
     assertEquals([...Deno.readDirSync(dir)].map((e) => e.name), ["config.json"]);
   });
@@ -47,7 +47,7 @@ Deno.test("ensure creates the file when the one another writer linked is gone ag
   await withTempDir(async (dir) => {
     const store = createConfigStore(`${dir}/config.json`);
     await Deno.symlink(`${dir}/nowhere.json`, `${dir}/config.json`);
-    assertEquals(await store.ensure(), true);
+    assertEquals((await store.ensure()).created, true);
     assertEquals(JSON.parse(await Deno.readTextFile(store.path)), defaultConfig());
   });
 });

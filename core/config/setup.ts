@@ -30,8 +30,8 @@ export async function setupConfigDir(
   await removeOrphanTempFiles(paths.dir);
   await removeOrphanTempFiles(paths.extensionDir);
   const store = createConfigStore(paths.config, { onWarning });
-  const createdConfig = await store.ensure(); // throws on a broken file, writing nothing
-  const config = await store.load();
+  // Throws on a broken file, writing nothing.
+  const { created: createdConfig, config } = await store.ensure();
   const { secret, created } = await ensureSecret(paths.auth);
   return { createdConfig, createdSecret: created, secret, config };
 }
