@@ -1,4 +1,4 @@
-import { assert, assertEquals, assertMatch, assertThrows } from "../../tests/helpers/assert.ts";
+import { assert, assertEquals, assertMatch } from "../../tests/helpers/assert.ts";
 import { createLogger, MAX_LOG_MESSAGE_CHARS, redact } from "./logger.ts";
 
 Deno.test("redact removes 64-hex secrets and Bearer tokens", () => {
