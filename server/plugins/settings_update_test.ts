@@ -41,7 +41,7 @@ function fake(stored: Record<string, Record<string, unknown>> = {}): Fake {
     path: "/fake/config.json",
     exists: () => Promise.resolve(true),
     load: () => Promise.resolve(structuredClone(config)),
-    ensure: () => Promise.resolve(false),
+    ensure: () => Promise.resolve({ created: false, config: structuredClone(config) }),
     update: (mutate) => {
       writes++;
       mutate(config);
