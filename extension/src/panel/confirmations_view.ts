@@ -1,10 +1,12 @@
 /**
- * Pending confirmations, oldest first: the tool, its plugin, the parameters (long values folded),
- * a live countdown and Allow / Deny / Always allow. New requests are announced, never focused; a
- * card the state no longer lists disappears, and focus inside it moves to the next one.
+ * Pending confirmations, oldest first: the tool (its title and, beside it, its real name), its
+ * plugin, the parameters (hidden characters escaped, long values folded behind a visible "show
+ * all"), a live countdown and Allow / Deny / Always allow. New requests are announced, never
+ * focused; a card the state no longer lists disappears, and focus inside it moves to the next one.
  */
 import { h, type Keyed, reconcile, setText, uid } from "./dom.ts";
-import { charCount, countdown, countdownWords, showParameters } from "./format.ts";
+import { countdown, countdownWords, foldSummary, showParameters } from "./format.ts";
+import { hasHiddenCharacters } from "../../../protocol/visible_text.ts";
 import type { PanelState, PendingConfirmation } from "../shared/panel_messages.ts";
 import { errorText, type ViewContext } from "./view_context.ts";
 
@@ -25,6 +27,19 @@ function pluginTitle(c: PendingConfirmation): string {
   return c.pluginDisplayName ? `${c.pluginDisplayName} (${c.plugin})` : c.plugin;
 }
 
+/** The title, and the real name when the title is something else: "Read-only (x__delete)". */
+function toolWords(c: PendingConfirmation): string {
+  const title = toolTitle(c);
+  return title === c.tool ? title : `${title} (${c.tool})`;
+}
+
+/** Whether a name, title or parameter of the call holds characters that do not show. */
+function hidesCharacters(c: PendingConfirmation): boolean {
+  const names = [c.tool, c.toolDisplayName ?? "", c.plugin, c.pluginDisplayName ?? ""];
+  return names.some((n) => hasHiddenCharacters(n)) ||
+    showParameters(c.parameters).some((p) => p.hidden);
+}
+
 /** One parameter value: inline when short; a preview and a "show all" fold when long. */
 function valueNode(value: ReturnType<typeof showParameters>[number]): HTMLElement {
   const cls = value.kind === "json" ? "value json" : "value";
@@ -36,7 +51,7 @@ function valueNode(value: ReturnType<typeof showParameters>[number]): HTMLElemen
     h(
       "details",
       {},
-      h("summary", {}, `Show all ${charCount(value.full)}`),
+      h("summary", { "data-testid": "show-all" }, foldSummary(value)),
       h("pre", { class: cls }, value.full),
     ),
   );
@@ -60,7 +75,13 @@ function card(ctx: ViewContext, first: PendingConfirmation): Keyed<PendingConfir
   let answered = false;
   const titleId = uid("confirm-title");
   const toolName = h("span", { class: "tool-title" });
-  const heading = h("h3", { id: titleId, tabindex: "-1" }, toolName);
+  // The tool's real name beside its title, which the plugin chose and can make say anything.
+  const realName = h("code", {
+    class: "real-name",
+    "data-testid": "tool-name",
+    title: "The tool's real name",
+  });
+  const heading = h("h3", { id: titleId, tabindex: "-1" }, toolName, realName);
   const plugin = h("p", { class: "from" });
   const time = h("span", { class: "time", "data-testid": "countdown" });
   const timeLine = h("p", { class: "countdown" }, time);
@@ -88,6 +109,15 @@ function card(ctx: ViewContext, first: PendingConfirmation): Keyed<PendingConfir
     heading,
     plugin,
     parametersNode(first.parameters),
+    hidesCharacters(first)
+      ? h(
+        "p",
+        { class: "note warning hidden-chars", "data-testid": "hidden-chars" },
+        h("strong", {}, "Hidden characters. "),
+        "This call has characters that do not show or that reorder text; each is shown as a " +
+          "code like ⟨U+202E⟩. Allow only if you know why they are there.",
+      )
+      : undefined,
     timeLine,
     h("div", { class: "actions" }, buttons),
     error,
@@ -138,9 +168,8 @@ function card(ctx: ViewContext, first: PendingConfirmation): Keyed<PendingConfir
     update(c) {
       current = c;
       setText(toolName, toolTitle(c));
-      if (c.toolDisplayName && !heading.querySelector("code")) {
-        heading.append(" ", h("code", { class: "muted" }, c.tool));
-      }
+      setText(realName, c.tool);
+      realName.hidden = toolTitle(c) === c.tool;
       setText(plugin, `Plugin: ${pluginTitle(c)}`);
       tick();
     },
@@ -183,7 +212,7 @@ export function confirmationsView(ctx: ViewContext): ConfirmationsView {
       const added = items.filter((c) => !seen.has(c.id));
       added.forEach((c) => seen.add(c.id));
       if (added.length) {
-        const who = added.map((c) => `${toolTitle(c)} from ${pluginTitle(c)}`).join("; ");
+        const who = added.map((c) => `${toolWords(c)} from ${pluginTitle(c)}`).join("; ");
         ctx.announce(
           `Confirmation needed: ${who}. ${items.length} waiting. ` +
             "Answer with Allow, Deny or Always allow.",

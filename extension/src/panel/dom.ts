@@ -2,11 +2,29 @@
  * A tiny DOM helper for the side panel: `h("button", { class: "x", onclick }, "Allow")` builds an
  * element; `reconcile` keeps a keyed list of elements in place, so a state push updates what is
  * there instead of rebuilding it (focus, open `<details>` and half-made choices survive).
+ *
+ * Every text it puts on screen (text children, `setText`, and the attributes a person sees or
+ * hears: title, aria-label, placeholder, alt) goes through `shown`, so a hidden character in a
+ * plugin's name, title or error, or an agent's parameter, shows as an escape like `⟨U+202E⟩`.
  */
+import { visibleText } from "../../../protocol/visible_text.ts";
 
 export type Child = Node | string | number | false | null | undefined;
 
 type Attrs = Record<string, unknown>;
+
+/** Text as the panel shows it: hidden characters escaped, line breaks and tabs kept. */
+export function shown(text: string): string {
+  return visibleText(text, { lines: true });
+}
+
+/** Attributes whose value a person sees (a tooltip, a placeholder) or hears (a screen reader). */
+const SHOWN_ATTRIBUTES = new Set(["title", "aria-label", "aria-description", "placeholder", "alt"]);
+
+/** Sets an attribute, escaping it when it is one a person sees or hears. */
+export function setShownAttribute(el: Element, name: string, value: string): void {
+  el.setAttribute(name, SHOWN_ATTRIBUTES.has(name) ? shown(value) : value);
+}
 
 /** Creates `<tag>` with attributes (`on*` functions become listeners; false/undefined are skipped). */
 export function h<K extends keyof HTMLElementTagNameMap>(
@@ -22,7 +40,7 @@ export function h<K extends keyof HTMLElementTagNameMap>(
     } else if (name === "value" && "value" in el) {
       (el as HTMLInputElement).value = String(value);
     } else {
-      el.setAttribute(name, value === true ? "" : String(value));
+      setShownAttribute(el, name, value === true ? "" : String(value));
     }
   }
   append(el, children);
@@ -33,7 +51,9 @@ export function h<K extends keyof HTMLElementTagNameMap>(
 export function append(parent: Node, children: (Child | Child[])[]): void {
   for (const child of children.flat()) {
     if (child === undefined || child === null || child === false) continue;
-    parent.appendChild(child instanceof Node ? child : document.createTextNode(String(child)));
+    parent.appendChild(
+      child instanceof Node ? child : document.createTextNode(shown(String(child))),
+    );
   }
 }
 
@@ -43,9 +63,10 @@ export function replaceChildren(parent: Element, ...children: (Child | Child[])[
   append(parent, children);
 }
 
-/** Sets an element's text only when it changed (keeps screen readers quiet otherwise). */
+/** Sets an element's text (escaped, see `shown`) only when it changed (keeps screen readers quiet). */
 export function setText(el: Element, text: string): void {
-  if (el.textContent !== text) el.textContent = text;
+  const visible = shown(text);
+  if (el.textContent !== visible) el.textContent = visible;
 }
 
 /** A view of one list item: its element, and how to bring it up to date. */

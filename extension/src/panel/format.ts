@@ -1,7 +1,9 @@
 /**
- * Pure text formatting for the side panel: tool parameters a person can read (long values folded
- * behind a preview), countdowns, relative times and durations. No DOM here, so it is unit-tested.
+ * Pure text formatting for the side panel: tool parameters a person can read (hidden characters
+ * escaped, long values folded behind a preview and a visible "show all"), countdowns, relative
+ * times and durations. No DOM here, so it is unit-tested.
  */
+import { visibleText } from "../../../protocol/visible_text.ts";
 
 /** Values longer than this (characters) or taller than FOLD_LINES are folded behind a preview. */
 export const FOLD_CHARS = 160;
@@ -13,10 +15,12 @@ export const PREVIEW_LINES = 3;
 export interface ShownValue {
   /** `text`: a string, shown as is; `json`: anything else, as (pretty) JSON. */
   kind: "text" | "json";
-  /** The whole value as text. */
+  /** The whole value as text, hidden characters escaped (see protocol/visible_text.ts). */
   full: string;
   /** Set when the value is folded: what to show before "show all". */
   preview?: string;
+  /** Set when the value (or, for a parameter, its key) held characters that do not show. */
+  hidden?: true;
 }
 
 export interface ShownParameter extends ShownValue {
@@ -50,23 +54,39 @@ export function isLong(text: string): boolean {
   return text.length > FOLD_CHARS || text.split("\n").length > FOLD_LINES;
 }
 
-/** How one parameter value is shown: strings as text, the rest as JSON; long ones folded. */
+/**
+ * How one parameter value is shown: strings as text, the rest as JSON, hidden characters escaped
+ * (line breaks kept); long ones folded.
+ */
 export function showValue(value: unknown): ShownValue {
-  const shown: ShownValue = typeof value === "string"
-    ? { kind: "text", full: value }
-    : { kind: "json", full: jsonText(value) };
-  if (isLong(shown.full)) shown.preview = previewOf(shown.full);
+  const raw = typeof value === "string" ? value : jsonText(value);
+  const full = visibleText(raw, { lines: true });
+  const shown: ShownValue = { kind: typeof value === "string" ? "text" : "json", full };
+  if (full !== raw) shown.hidden = true;
+  if (isLong(full)) shown.preview = previewOf(full);
   return shown;
 }
 
-/** Every parameter in the order the caller sent them. */
+/** Every parameter in the order the caller sent them; keys are one line, escaped the same way. */
 export function showParameters(parameters: Record<string, unknown>): ShownParameter[] {
-  return Object.entries(parameters).map(([key, value]) => ({ key, ...showValue(value) }));
+  return Object.entries(parameters).map(([rawKey, value]) => {
+    const key = visibleText(rawKey);
+    const shown: ShownParameter = { key, ...showValue(value) };
+    if (key !== rawKey) shown.hidden = true;
+    return shown;
+  });
 }
 
 /** "1,234 chars" style count for the fold's summary. */
 export function charCount(text: string): string {
   return `${text.length.toLocaleString("en-US")} chars`;
+}
+
+/** The fold's control: "Show all 2,000 chars (1,900 not shown above)". */
+export function foldSummary(value: ShownValue): string {
+  const shownChars = (value.preview ?? value.full).replace(/…$/, "").length;
+  const left = Math.max(0, value.full.length - shownChars);
+  return `Show all ${charCount(value.full)} (${left.toLocaleString("en-US")} not shown above)`;
 }
 
 /** Time left until `expiresAt` as "4:59" (minutes:seconds), "0:00" once it passed. */

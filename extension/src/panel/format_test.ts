@@ -7,6 +7,7 @@ import {
   countdownWords,
   duration,
   FOLD_CHARS,
+  foldSummary,
   jsonText,
   plural,
   PREVIEW_CHARS,
@@ -104,4 +105,33 @@ Deno.test("baseToolName strips only the plugin's own prefix", () => {
 Deno.test("plural", () => {
   assertEquals(plural(1, "tab"), "1 tab");
   assertEquals(plural(3, "tab"), "3 tabs");
+});
+
+Deno.test("showParameters: a bidi override in a key is escaped, so it cannot read as exe.pdf", () => {
+  const [shown] = showParameters({ "report\u202Efdp.exe": "x" });
+  assertEquals(shown.key, "report⟨U+202E⟩fdp.exe");
+  assertEquals(shown.hidden, true);
+  assertEquals(showParameters({ plain: "x" })[0].hidden, undefined);
+});
+
+Deno.test("showValue: hidden characters in values are escaped, line breaks kept", () => {
+  const shown = showValue("list items\u200B\u2066; delete all\nnext line");
+  assertEquals(shown.full, "list items⟨U+200B⟩⟨U+2066⟩; delete all\nnext line");
+  assertEquals(shown.hidden, true);
+  // JSON keeps bidi characters raw: they are escaped after it is written.
+  assertEquals(showValue({ k: "\u202Eab" }).full, '{"k":"⟨U+202E⟩ab"}');
+  assertEquals(showValue("plain").hidden, undefined);
+});
+
+Deno.test("showValue: a value padded with zero-width characters folds, its tail behind show all", () => {
+  const value = "harmless" + "\u200B".repeat(40) + "; rm -rf ~";
+  const shown = showValue(value);
+  // Escaped, it is long: folded, and the summary says how much the preview leaves out.
+  assert(shown.preview !== undefined);
+  assert(shown.full.endsWith("; rm -rf ~"), shown.full);
+  assert(!shown.preview.includes("rm -rf"), shown.preview);
+  assertEquals(
+    foldSummary(shown),
+    `Show all ${charCount(shown.full)} (${shown.full.length - PREVIEW_CHARS} not shown above)`,
+  );
 });

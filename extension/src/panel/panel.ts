@@ -6,7 +6,7 @@
 import { activityView } from "./activity_view.ts";
 import { confirmationsView } from "./confirmations_view.ts";
 import { connectionView } from "./connection_view.ts";
-import { setText } from "./dom.ts";
+import { setText, shown } from "./dom.ts";
 import { createPanelClient, type PortLike } from "./panel_client.ts";
 import { PANEL_PORT, type PanelState } from "../shared/panel_messages.ts";
 import { pluginsView } from "./plugins_view.ts";
@@ -26,7 +26,7 @@ function announcer(): ViewContext["announce"] {
   return (text, urgent = false) => {
     const region = urgent ? assertive : polite;
     region.textContent = "";
-    setTimeout(() => (region.textContent = text), 50);
+    setTimeout(() => (region.textContent = shown(text)), 50);
   };
 }
 

@@ -3,7 +3,15 @@
  * a needs-review note, the plugin's permission and a collapsible list of its tools, each with its
  * own permission), then the built-in browser tools grouped the same way.
  */
-import { h, type Keyed, reconcile, replaceChildren, setText, uid } from "./dom.ts";
+import {
+  h,
+  type Keyed,
+  reconcile,
+  replaceChildren,
+  setShownAttribute,
+  setText,
+  uid,
+} from "./dom.ts";
 import { baseToolName, plural } from "./format.ts";
 import type { HubView, PanelState, Permission, ProgressEntry } from "../shared/panel_messages.ts";
 import { permissionSelect } from "./permission_select.ts";
@@ -106,7 +114,7 @@ function toolRow(ctx: ViewContext, group: () => Group, tool: SyncTool): Keyed<Sy
   return {
     el,
     update(t) {
-      control.el.querySelector("label")!.title = t.description;
+      setShownAttribute(control.el.querySelector("label")!, "title", t.description);
       // What is stored: the tool's own setting, else its plugin's default (the effective value
       // differs while skip-permissions is on or a new version awaits review).
       control.update(t.override ?? group().permission, group().enabled);
@@ -140,14 +148,19 @@ function groupCard(ctx: ViewContext, first: Group): Keyed<Group> {
   const tools = h("details", { class: "tools" }, toolsSummary, skipNote, toolList, disabledList);
   const rows = new Map<string, Keyed<SyncTool>>();
   const isPlugin = first.plugin !== undefined;
+  // Who a group is, beside the name it gives itself (a display name can say anything, even
+  // "Browser tools"): the built-in group says so; a plugin shows its name and where it comes from.
   const source = h("span", { class: "chip", "data-testid": "plugin-source", hidden: true });
+  const identity = isPlugin
+    ? h("code", { class: "muted plugin-name", "data-testid": "plugin-name" }, first.name)
+    : h("span", { class: "chip builtin", "data-testid": "builtin" }, "Built into the hub");
   const scope = h("div", { class: "scope-slot" });
   const settings = isPlugin ? settingsForm(ctx) : undefined;
   const actions = isPlugin ? pluginActions(ctx) : undefined;
   const el = h(
     "article",
     { class: "group", "data-testid": `plugin-${first.name}`, "aria-labelledby": headingId },
-    h("div", { class: "group-head" }, title, version, source),
+    h("div", { class: "group-head" }, title, version, identity, source),
     about,
     scope,
     control.el,
@@ -168,7 +181,14 @@ function groupCard(ctx: ViewContext, first: Group): Keyed<Group> {
       replaceChildren(about, parts);
       if (g.plugin) {
         replaceChildren(scope, showsScope(g.plugin) ? scopeNode(g.plugin) : undefined);
-        setText(source, g.plugin.source === "local" ? "Local" : g.plugin.packageName ?? "");
+        setText(
+          source,
+          g.plugin.source === "local"
+            ? "Local plugin"
+            : g.plugin.packageName
+            ? `Package ${g.plugin.packageName}`
+            : "",
+        );
         source.hidden = !g.plugin.source;
         settings?.update(g.plugin, g.enabled);
         actions?.update(g.plugin, g.hub, g.progress, g.enabled);

@@ -4,7 +4,7 @@
  * button), the update check, and what running package operations are doing. Install sends the
  * package name; the hub installs it Off, and its card appears under Permissions.
  */
-import { h, type Keyed, reconcile, setText } from "./dom.ts";
+import { h, type Keyed, reconcile, setShownAttribute, setText } from "./dom.ts";
 import { relativeTime } from "./format.ts";
 import {
   progressOf,
@@ -81,7 +81,7 @@ function resultView(deps: RowDeps): Keyed<ResultRow & { progress?: string; enabl
           ? `Update to ${row.version}`
           : "Install",
       );
-      button.setAttribute("aria-label", `${button.textContent} ${row.name}`);
+      setShownAttribute(button, "aria-label", `${button.textContent} ${row.name}`);
       button.disabled = busy || !row.enabled;
       const message = own.version === row.installedVersion ? own.message : undefined;
       setText(status, busy ? row.progress ?? "Asking the hub…" : message ?? "");

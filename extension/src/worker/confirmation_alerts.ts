@@ -2,9 +2,12 @@
  * Tells the person about a confirmation when the side panel is not open: a system notification
  * with "Review in panel" and "Deny". It has no Allow button on purpose: a notification can show
  * only a short summary of the parameters, and allowing must happen where the whole call is shown
- * (the panel). The toolbar badge shows the count (status_badge.ts).
+ * (the panel). The toolbar badge shows the count (status_badge.ts). Every text in it is the
+ * plugin's or the agent's, so hidden characters are escaped (protocol/visible_text.ts), and the
+ * tool's real name stands beside its title.
  */
 import type { ConfirmationAlerts } from "./confirmation_queue.ts";
+import { visibleText } from "../../../protocol/visible_text.ts";
 import type { PendingConfirmation } from "../shared/panel_messages.ts";
 import type { ExtensionLog } from "./extension_log.ts";
 
@@ -30,12 +33,31 @@ export interface NotificationAlerts extends ConfirmationAlerts {
   clearStale(): void;
 }
 
-/** A one-line summary of the parameters for the notification text. */
+/**
+ * A one-line summary of the parameters for the notification text, hidden characters escaped.
+ * Cut with "…" when long: the notification cannot allow the call, the panel shows all of it.
+ */
 export function parameterSummary(parameters: Record<string, unknown>, max = 120): string {
-  const text = Object.entries(parameters).map(([key, value]) =>
-    `${key}: ${typeof value === "string" ? value : JSON.stringify(value)}`
-  ).join(", ");
+  const text = visibleText(
+    Object.entries(parameters).map(([key, value]) =>
+      `${key}: ${typeof value === "string" ? value : JSON.stringify(value)}`
+    ).join(", "),
+  );
   return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+}
+
+/** The notification's title and message: escaped, the real tool name beside its title. */
+export function notificationText(c: PendingConfirmation): { title: string; message: string } {
+  const tool = visibleText(c.tool);
+  const title = c.toolDisplayName ? visibleText(c.toolDisplayName) : tool;
+  const plugin = c.pluginDisplayName
+    ? `${visibleText(c.pluginDisplayName)} (${visibleText(c.plugin)})`
+    : visibleText(c.plugin);
+  return {
+    title: title === tool ? `Allow ${tool}?` : `Allow ${title} (${tool})?`,
+    message: `An agent wants to run the tool ${tool} of ${plugin}. Review the call in the hub ` +
+      "side panel to allow it.",
+  };
 }
 
 export function createNotificationAlerts(deps: AlertDeps): NotificationAlerts {
@@ -61,13 +83,12 @@ export function createNotificationAlerts(deps: AlertDeps): NotificationAlerts {
     show(c: PendingConfirmation) {
       if (deps.panelOpen()) return;
       shown.add(c.id);
-      const plugin = c.pluginDisplayName ?? c.plugin;
+      const { title, message } = notificationText(c);
       chrome.notifications.create(NOTIFICATION_PREFIX + c.id, {
         type: "basic",
         iconUrl: chrome.runtime.getURL("icon128.png"),
-        title: `Allow ${c.toolDisplayName ?? c.tool}?`,
-        message: `An agent wants to run ${c.tool} (${plugin}). Review the call in the hub side ` +
-          "panel to allow it.",
+        title,
+        message,
         contextMessage: parameterSummary(c.parameters),
         buttons: [{ title: "Review in panel" }, { title: "Deny" }],
         requireInteraction: true,
