@@ -66,6 +66,20 @@ Deno.test("entries are appended as NDJSON lines, in order", async () => {
   });
 });
 
+Deno.test("an entry is in the file when append() returns, before any await (an answer may follow)", async () => {
+  await withDir(async (_dir, path) => {
+    const file = createAuditFile(path);
+    try {
+      file.append(entry(0));
+      assertEquals(Deno.readTextFileSync(path), JSON.stringify(entry(0)) + "\n");
+      file.append(entry(1));
+      assertEquals(Deno.readTextFileSync(path).split("\n").length, 3, "two whole lines");
+    } finally {
+      await file.flush();
+    }
+  });
+});
+
 Deno.test("flush waits for entries appended while an earlier write is running", async () => {
   await withDir(async (_dir, path) => {
     const file = createAuditFile(path);
