@@ -42,6 +42,32 @@ export function visibleText(text: string, options: VisibleOptions = {}): string 
   return text.replace(HIDDEN, (match) => escapeMatch(match, lines));
 }
 
+/** A run of text as shown: plain text, or the escape of one hidden character. */
+export interface VisibleSegment {
+  text: string;
+  /** True for an escape made here (a styled mark in the panel), never for literal text. */
+  escaped: boolean;
+}
+
+/**
+ * `visibleText` as segments, so a view can style the escapes it made apart from text that merely
+ * looks like one (a plugin may write "⟨U+202E⟩" itself). Joined, the texts equal `visibleText`.
+ */
+export function visibleSegments(text: string, options: VisibleOptions = {}): VisibleSegment[] {
+  const lines = options.lines === true;
+  const out: VisibleSegment[] = [];
+  let at = 0;
+  for (const match of text.matchAll(HIDDEN)) {
+    const escaped = escapeMatch(match[0], lines);
+    if (escaped === match[0]) continue; // a kept line break or tab stays in the plain run
+    if (match.index > at) out.push({ text: text.slice(at, match.index), escaped: false });
+    out.push({ text: escaped, escaped: true });
+    at = match.index + match[0].length;
+  }
+  if (at < text.length) out.push({ text: text.slice(at), escaped: false });
+  return out;
+}
+
 /** Whether `visibleText(text, options)` changes anything: the text hides something. */
 export function hasHiddenCharacters(text: string, options: VisibleOptions = {}): boolean {
   return visibleText(text, options) !== text;

@@ -1,6 +1,11 @@
 /// <reference lib="deno.ns" />
 import { assert, assertEquals } from "../tests/helpers/assert.ts";
-import { escapeCodePoint, hasHiddenCharacters, visibleText } from "./visible_text.ts";
+import {
+  escapeCodePoint,
+  hasHiddenCharacters,
+  visibleSegments,
+  visibleText,
+} from "./visible_text.ts";
 
 Deno.test("visibleText: a right-to-left override is escaped, so the name reads as stored", () => {
   // Stored backwards after U+202E, it would show as "Browser Tools ✔ Official".
@@ -89,4 +94,16 @@ Deno.test("visibleText is idempotent: an escape shows as itself", () => {
 Deno.test("escapeCodePoint pads to four hex digits and keeps longer ones", () => {
   assertEquals(escapeCodePoint(0x1b), "⟨U+001B⟩");
   assertEquals(escapeCodePoint(0xe0001), "⟨U+E0001⟩");
+});
+
+Deno.test("visibleSegments: escapes made here are marked, look-alike text is not", () => {
+  const text = "a\u202Eb⟨U+202E⟩c\nd\r\n";
+  assertEquals(visibleSegments(text, { lines: true }), [
+    { text: "a", escaped: false },
+    { text: "⟨U+202E⟩", escaped: true },
+    { text: "b⟨U+202E⟩c\nd\r\n", escaped: false },
+  ]);
+  assertEquals(visibleSegments(text).map((s) => s.text).join(""), visibleText(text));
+  assertEquals(visibleSegments(""), []);
+  assertEquals(visibleSegments("plain"), [{ text: "plain", escaped: false }]);
 });

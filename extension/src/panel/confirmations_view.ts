@@ -4,7 +4,7 @@
  * all"), a live countdown and Allow / Deny / Always allow. New requests are announced, never
  * focused; a card the state no longer lists disappears, and focus inside it moves to the next one.
  */
-import { h, type Keyed, reconcile, setText, uid } from "./dom.ts";
+import { h, type Keyed, reconcile, setText, textNodes, uid } from "./dom.ts";
 import { countdown, countdownWords, foldSummary, showParameters } from "./format.ts";
 import { hasHiddenCharacters } from "../../../protocol/visible_text.ts";
 import type { PanelState, PendingConfirmation } from "../shared/panel_messages.ts";
@@ -43,7 +43,8 @@ function hidesCharacters(c: PendingConfirmation): boolean {
 /** One parameter value: inline when short; a preview and a "show all" fold when long. */
 function valueNode(value: ReturnType<typeof showParameters>[number]): HTMLElement {
   const cls = value.kind === "json" ? "value json" : "value";
-  if (value.preview === undefined) return h("dd", {}, h("pre", { class: cls }, value.full));
+  // The value as received: `h` escapes it and marks each escape as it draws.
+  if (value.preview === undefined) return h("dd", {}, h("pre", { class: cls }, value.text));
   return h(
     "dd",
     { class: "folded" },
@@ -52,7 +53,7 @@ function valueNode(value: ReturnType<typeof showParameters>[number]): HTMLElemen
       "details",
       {},
       h("summary", { "data-testid": "show-all" }, foldSummary(value)),
-      h("pre", { class: cls }, value.full),
+      h("pre", { class: cls }, value.text),
     ),
   );
 }
@@ -63,7 +64,7 @@ export function parametersNode(parameters: Record<string, unknown>): HTMLElement
   return h(
     "dl",
     { class: "params", "data-testid": "parameters" },
-    shown.flatMap((p) => [h("dt", {}, p.key), valueNode(p)]),
+    shown.flatMap((p) => [h("dt", {}, textNodes(p.rawKey, false)), valueNode(p)]),
   );
 }
 
@@ -76,11 +77,8 @@ function card(ctx: ViewContext, first: PendingConfirmation): Keyed<PendingConfir
   const titleId = uid("confirm-title");
   const toolName = h("span", { class: "tool-title" });
   // The tool's real name beside its title, which the plugin chose and can make say anything.
-  const realName = h("code", {
-    class: "real-name",
-    "data-testid": "tool-name",
-    title: "The tool's real name",
-  });
+  const realNameCode = h("code", { "data-testid": "tool-name" });
+  const realName = h("span", { class: "real-name" }, "tool ", realNameCode);
   const heading = h("h3", { id: titleId, tabindex: "-1" }, toolName, realName);
   const plugin = h("p", { class: "from" });
   const time = h("span", { class: "time", "data-testid": "countdown" });
@@ -168,7 +166,7 @@ function card(ctx: ViewContext, first: PendingConfirmation): Keyed<PendingConfir
     update(c) {
       current = c;
       setText(toolName, toolTitle(c));
-      setText(realName, c.tool);
+      setText(realNameCode, c.tool);
       realName.hidden = toolTitle(c) === c.tool;
       setText(plugin, `Plugin: ${pluginTitle(c)}`);
       tick();

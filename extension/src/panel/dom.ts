@@ -7,7 +7,7 @@
  * hears: title, aria-label, placeholder, alt) goes through `shown`, so a hidden character in a
  * plugin's name, title or error, or an agent's parameter, shows as an escape like `⟨U+202E⟩`.
  */
-import { visibleText } from "../../../protocol/visible_text.ts";
+import { visibleSegments, visibleText } from "../../../protocol/visible_text.ts";
 
 export type Child = Node | string | number | false | null | undefined;
 
@@ -20,6 +20,21 @@ export function shown(text: string): string {
 
 /** Attributes whose value a person sees (a tooltip, a placeholder) or hears (a screen reader). */
 const SHOWN_ATTRIBUTES = new Set(["title", "aria-label", "aria-description", "placeholder", "alt"]);
+
+/**
+ * Text as nodes: plain runs as text, each escape this panel made as a highlighted
+ * `<span class="escape">` (text that only looks like an escape stays plain).
+ */
+export function textNodes(text: string, lines = true): Node[] {
+  return visibleSegments(text, { lines }).map((s) => {
+    if (!s.escaped) return document.createTextNode(s.text);
+    const mark = document.createElement("span");
+    mark.className = "escape";
+    mark.title = "A character that does not show, or that reorders text, was here";
+    mark.textContent = s.text;
+    return mark;
+  });
+}
 
 /** Sets an attribute, escaping it when it is one a person sees or hears. */
 export function setShownAttribute(el: Element, name: string, value: string): void {
@@ -51,9 +66,8 @@ export function h<K extends keyof HTMLElementTagNameMap>(
 export function append(parent: Node, children: (Child | Child[])[]): void {
   for (const child of children.flat()) {
     if (child === undefined || child === null || child === false) continue;
-    parent.appendChild(
-      child instanceof Node ? child : document.createTextNode(shown(String(child))),
-    );
+    if (child instanceof Node) parent.appendChild(child);
+    else for (const node of textNodes(String(child))) parent.appendChild(node);
   }
 }
 
@@ -65,8 +79,7 @@ export function replaceChildren(parent: Element, ...children: (Child | Child[])[
 
 /** Sets an element's text (escaped, see `shown`) only when it changed (keeps screen readers quiet). */
 export function setText(el: Element, text: string): void {
-  const visible = shown(text);
-  if (el.textContent !== visible) el.textContent = visible;
+  if (el.textContent !== shown(text)) el.replaceChildren(...textNodes(text));
 }
 
 /** A view of one list item: its element, and how to bring it up to date. */

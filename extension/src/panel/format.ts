@@ -15,16 +15,38 @@ export const PREVIEW_LINES = 3;
 export interface ShownValue {
   /** `text`: a string, shown as is; `json`: anything else, as (pretty) JSON. */
   kind: "text" | "json";
-  /** The whole value as text, hidden characters escaped (see protocol/visible_text.ts). */
+  /** The whole value as text, as received: the view escapes it as it draws (dom.ts). */
+  text: string;
+  /** The same, hidden characters escaped (see protocol/visible_text.ts): what a person reads. */
   full: string;
-  /** Set when the value is folded: what to show before "show all". */
+  /** Set when the value is folded: the start of `text` to show before "show all", with "…". */
   preview?: string;
   /** Set when the value (or, for a parameter, its key) held characters that do not show. */
   hidden?: true;
 }
 
 export interface ShownParameter extends ShownValue {
+  /** The key as received (the view escapes it on one line). */
+  rawKey: string;
+  /** The key on one line, hidden characters (line breaks too) escaped. */
   key: string;
+}
+
+/** Length of `text` once its hidden characters are escaped (line breaks kept). */
+function shownLength(text: string): number {
+  return visibleText(text, { lines: true }).length;
+}
+
+/** The longest start of `text` whose escaped form is at most `max` characters. */
+function cutShown(text: string, max: number): string {
+  let used = 0;
+  let end = 0;
+  for (const char of text) {
+    used += shownLength(char);
+    if (used > max) break;
+    end += char.length;
+  }
+  return text.slice(0, end);
 }
 
 /** Short JSON stays on one line; longer objects and arrays are pretty-printed. */
@@ -42,16 +64,20 @@ export function jsonText(value: unknown): string {
   }
 }
 
-/** The start of `text` that fits PREVIEW_CHARS and PREVIEW_LINES, with "…" when cut. */
+/**
+ * The start of `text` that fits PREVIEW_CHARS (counted escaped) and PREVIEW_LINES, with "…" when
+ * cut.
+ */
 export function previewOf(text: string): string {
   const lines = text.split("\n");
   let preview = lines.slice(0, PREVIEW_LINES).join("\n");
-  if (preview.length > PREVIEW_CHARS) preview = preview.slice(0, PREVIEW_CHARS);
+  if (shownLength(preview) > PREVIEW_CHARS) preview = cutShown(preview, PREVIEW_CHARS);
   return preview.length < text.length ? `${preview.trimEnd()}…` : preview;
 }
 
+/** Whether `text` folds: longer than FOLD_CHARS once escaped, or taller than FOLD_LINES. */
 export function isLong(text: string): boolean {
-  return text.length > FOLD_CHARS || text.split("\n").length > FOLD_LINES;
+  return shownLength(text) > FOLD_CHARS || text.split("\n").length > FOLD_LINES;
 }
 
 /**
@@ -59,11 +85,11 @@ export function isLong(text: string): boolean {
  * (line breaks kept); long ones folded.
  */
 export function showValue(value: unknown): ShownValue {
-  const raw = typeof value === "string" ? value : jsonText(value);
-  const full = visibleText(raw, { lines: true });
-  const shown: ShownValue = { kind: typeof value === "string" ? "text" : "json", full };
-  if (full !== raw) shown.hidden = true;
-  if (isLong(full)) shown.preview = previewOf(full);
+  const text = typeof value === "string" ? value : jsonText(value);
+  const full = visibleText(text, { lines: true });
+  const shown: ShownValue = { kind: typeof value === "string" ? "text" : "json", text, full };
+  if (full !== text) shown.hidden = true;
+  if (isLong(text)) shown.preview = previewOf(text);
   return shown;
 }
 
@@ -71,7 +97,7 @@ export function showValue(value: unknown): ShownValue {
 export function showParameters(parameters: Record<string, unknown>): ShownParameter[] {
   return Object.entries(parameters).map(([rawKey, value]) => {
     const key = visibleText(rawKey);
-    const shown: ShownParameter = { key, ...showValue(value) };
+    const shown: ShownParameter = { rawKey, key, ...showValue(value) };
     if (key !== rawKey) shown.hidden = true;
     return shown;
   });
@@ -84,7 +110,9 @@ export function charCount(text: string): string {
 
 /** The fold's control: "Show all 2,000 chars (1,900 not shown above)". */
 export function foldSummary(value: ShownValue): string {
-  const shownChars = (value.preview ?? value.full).replace(/…$/, "").length;
+  const shownChars = value.preview === undefined
+    ? value.full.length
+    : shownLength(value.preview.replace(/…$/, ""));
   const left = Math.max(0, value.full.length - shownChars);
   return `Show all ${charCount(value.full)} (${left.toLocaleString("en-US")} not shown above)`;
 }

@@ -18,12 +18,13 @@ import {
 } from "./format.ts";
 
 Deno.test("showValue: short strings as text, other values as JSON, nothing folded", () => {
-  assertEquals(showValue("hello"), { kind: "text", full: "hello" });
-  assertEquals(showValue(3), { kind: "json", full: "3" });
-  assertEquals(showValue(null), { kind: "json", full: "null" });
-  assertEquals(showValue(true), { kind: "json", full: "true" });
-  assertEquals(showValue(["a", "b"]), { kind: "json", full: '["a","b"]' });
-  assertEquals(showValue({ a: 1 }), { kind: "json", full: '{"a":1}' });
+  const same = (kind: "text" | "json", text: string) => ({ kind, text, full: text });
+  assertEquals(showValue("hello"), same("text", "hello"));
+  assertEquals(showValue(3), same("json", "3"));
+  assertEquals(showValue(null), same("json", "null"));
+  assertEquals(showValue(true), same("json", "true"));
+  assertEquals(showValue(["a", "b"]), same("json", '["a","b"]'));
+  assertEquals(showValue({ a: 1 }), same("json", '{"a":1}'));
 });
 
 Deno.test("showValue: long strings fold behind a preview that ends in an ellipsis", () => {
@@ -126,12 +127,16 @@ Deno.test("showValue: hidden characters in values are escaped, line breaks kept"
 Deno.test("showValue: a value padded with zero-width characters folds, its tail behind show all", () => {
   const value = "harmless" + "\u200B".repeat(40) + "; rm -rf ~";
   const shown = showValue(value);
-  // Escaped, it is long: folded, and the summary says how much the preview leaves out.
+  // Escaped, it is long: folded, and the summary says how much the preview leaves out. The
+  // preview is a start of the value as received, whose escaped form fits PREVIEW_CHARS.
   assert(shown.preview !== undefined);
   assert(shown.full.endsWith("; rm -rf ~"), shown.full);
-  assert(!shown.preview.includes("rm -rf"), shown.preview);
+  assertEquals(shown.preview, "harmless" + "\u200B".repeat(11) + "…");
+  const previewChars = 8 + 11 * "⟨U+200B⟩".length;
+  assert(previewChars <= PREVIEW_CHARS);
   assertEquals(
     foldSummary(shown),
-    `Show all ${charCount(shown.full)} (${shown.full.length - PREVIEW_CHARS} not shown above)`,
+    `Show all ${charCount(shown.full)} (${shown.full.length - previewChars} not shown above)`,
   );
+  assertEquals(showValue("a\u200Bb").preview, undefined);
 });

@@ -1,9 +1,11 @@
 /**
  * What a plugin may do, shown on its card before it is allowed (its permission is Off, or a new
- * version waits for review): the sites it runs on (and never on), and each tool with what it says
- * it does. This is what the person agrees to when they choose Ask me or Auto.
+ * version waits for review): the sites it runs on (and never on), marked in plain words when they
+ * are every site, and each tool with what it says it does. This is what the person agrees to when
+ * they choose Ask me or Auto.
  */
 import type { SyncPlugin } from "../../../protocol/events.ts";
+import { broadWarning } from "../../../protocol/broad_patterns.ts";
 import { h } from "./dom.ts";
 import { baseToolName, plural } from "./format.ts";
 
@@ -40,6 +42,7 @@ export function scopeNode(plugin: SyncPlugin): HTMLElement {
       h("strong", {}, "Before you allow it: "),
       "choosing Ask me or Auto lets agents use these tools in your logged-in tabs.",
     ),
+    broadNote(plugin),
     h("p", { class: "small scope-label" }, "Runs in tabs on"),
     h("div", { "data-testid": "scope-patterns" }, patterns(plugin.urlPatterns)),
     plugin.excludePatterns.length
@@ -47,5 +50,23 @@ export function scopeNode(plugin: SyncPlugin): HTMLElement {
       : undefined,
     h("p", { class: "small scope-label" }, `Its ${plural(plugin.tools.length, "tool")}`),
     tools,
+    h(
+      "p",
+      { class: "muted small", "data-testid": "scope-off" },
+      "While it is Off, its code is not put into any tab. Turning it Off again takes it out of " +
+        "open tabs at once; anything it already started in a page ends when you reload that page.",
+    ),
+  );
+}
+
+/** A plugin on every site (or a whole top-level domain) says so in plain words. */
+function broadNote(plugin: SyncPlugin): HTMLElement | undefined {
+  const warning = broadWarning(plugin.urlPatterns);
+  if (!warning) return undefined;
+  return h(
+    "p",
+    { class: "note warning", "data-testid": "scope-broad" },
+    h("strong", {}, "Every site. "),
+    `${warning} Once allowed, its code can read and change those pages while you are logged in.`,
   );
 }
