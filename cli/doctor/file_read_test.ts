@@ -33,11 +33,11 @@ Deno.test("readForCheck: read, missing, a folder and an oversized file", async (
     const big = await readForCheck(path, LINE, FIXES, 50);
     if (big.kind !== "failed") throw new Error("an oversized file was read");
     assertEquals([big.check.id, big.check.status], ["config", "error"]);
-    assertMatch(big.check.message, /is larger than 50 bytes/);
+    assertMatch(big.check.message, /is 100 bytes, over the limit of 50 bytes/);
     assertMatch(big.check.fix!, /^move it away/);
     const folder = await readForCheck(dir, LINE, FIXES);
     if (folder.kind !== "failed") throw new Error("a folder was read");
-    assertMatch(folder.check.message, /is not a file/);
+    assertMatch(folder.check.message, /is a folder, not a regular file/);
     assertEquals(folder.check.fix!.includes("chmod"), false);
   });
 });

@@ -10,6 +10,7 @@ import { parseSecret } from "../../core/config/secret.ts";
 import { clip } from "../../protocol/clip.ts";
 import { readForCheck } from "./file_read.ts";
 import { type Check, pass, problem, skip } from "./report.ts";
+import { parseBoundedJson } from "../../core/json_depth.ts";
 
 export function runtimeCheck(denoVersion: string, installedByNpm: boolean): Check {
   const major = Number(denoVersion.split(".")[0]);
@@ -130,7 +131,7 @@ export async function extensionInstalledCheck(
   }
   let manifest: unknown;
   try {
-    manifest = JSON.parse(read.file.text);
+    manifest = parseBoundedJson(read.file.text);
   } catch (error) {
     return {
       check: problem(

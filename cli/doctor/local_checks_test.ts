@@ -100,7 +100,7 @@ Deno.test("a folder or an oversized file where a checked file should be: an erro
     const extension = await extensionInstalledCheck(dir);
     for (const c of [config.check, secret.check, extension.check]) {
       assertEquals(c.status, "error", c.id);
-      assertMatch(c.message, /is not a file/);
+      assertMatch(c.message, /is a folder, not a regular file/);
       assertMatch(c.fix!, /^move it away \(mv /);
     }
     assertMatch(extension.check.fix!, /hub stop && hub start/);
@@ -108,6 +108,6 @@ Deno.test("a folder or an oversized file where a checked file should be: an erro
     await Deno.writeTextFile(big, `{"x": "${"a".repeat(2 * 1024 * 1024)}"}`);
     const large = await configCheck(big);
     assertEquals(large.check.status, "error");
-    assertMatch(large.check.message, /is larger than 1048576 bytes/);
+    assertMatch(large.check.message, /over the limit of 1 MB/);
   });
 });

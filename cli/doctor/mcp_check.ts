@@ -1,11 +1,13 @@
 /**
  * The MCP client check: reads each client's config file (bounded in size; JSON with comments and
- * trailing commas accepted, as VS Code writes them), finds the entries that point at this hub and
+ * trailing commas accepted, as VS Code writes them; nested at most MAX_JSON_DEPTH deep), finds the entries that point at this hub and
  * says, per client and file, which are current and which are stale. A missing file is normal; a
  * file too big, unreadable or broken is a warning, never a crash.
  */
 import { parse, type ParseError } from "jsonc-parser";
 import { describeJsonError, loadJsonErrors } from "../../core/config/json_errors.ts";
+import { jsonDepthProblem } from "../../core/json_depth.ts";
+import { readBoundedText } from "../../core/bounded_read.ts";
 import { clip } from "../../protocol/clip.ts";
 import { boundLines, type Check, pass, problem } from "./report.ts";
 import type { ClientFile } from "./mcp_locations.ts";
@@ -33,6 +35,9 @@ export interface ScanResult {
 }
 
 function parseJsonc(text: string): { doc?: unknown; error?: string } {
+  // jsonc-parser recurses per level: a deeper text would end it (and doctor) with a RangeError.
+  const deep = jsonDepthProblem(text);
+  if (deep) return { error: `not used: it ${deep}` };
   const errors: ParseError[] = [];
   const doc = parse(text, errors, { allowTrailingComma: true, disallowComments: false });
   if (errors.length === 0) return { doc };
@@ -146,5 +151,6 @@ export const realFiles: FileAccess = {
       throw error;
     }
   },
-  readText: (path) => Deno.readTextFile(path),
+  // Bounded: a file swapped for a FIFO or a device after `size` is refused, not read.
+  readText: (path) => readBoundedText(path, { maxBytes: MAX_CONFIG_BYTES }),
 };

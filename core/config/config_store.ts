@@ -9,6 +9,11 @@ import { defaultConfig, type HubConfig, type ParsedConfig, validateConfig } from
 import { type AtomicWriteOptions, createFileAtomic, writeFileAtomic } from "./atomic_write.ts";
 import { withFileLock } from "./file_lock.ts";
 import { UserError } from "../user_error.ts";
+import { readBoundedText, UnusableFileError } from "../bounded_read.ts";
+import { parseBoundedJson } from "../json_depth.ts";
+
+/** The most of config.json read; a real one is a few kilobytes. */
+export const MAX_CONFIG_FILE_BYTES = 1024 * 1024;
 
 /** A config file that exists but cannot be used. The message names the file, the spot and the fix. */
 export class ConfigError extends UserError {
@@ -148,14 +153,32 @@ function notFoundAs<T>(value: T) {
 
 /** Reads and parses the config file; undefined when it does not exist. */
 async function readConfigFile(path: string): Promise<ParsedConfig | undefined> {
-  let text: string;
+  const text = await readConfigText(path);
+  return text === undefined ? undefined : parseConfig(path, text);
+}
+
+/**
+ * The config file's text, bounded (a regular file of at most MAX_CONFIG_FILE_BYTES, read in bounded
+ * time); undefined when it does not exist; ConfigError with the fix when it cannot be read.
+ */
+export async function readConfigText(path: string): Promise<string | undefined> {
   try {
-    text = await Deno.readTextFile(path);
+    return await readBoundedText(path, { maxBytes: MAX_CONFIG_FILE_BYTES });
   } catch (error) {
     if (error instanceof Deno.errors.NotFound) return undefined;
-    throw new ConfigError(`Cannot read ${path}: ${(error as Error).message}`);
+    throw unreadableConfig(path, error);
   }
-  return parseConfig(path, text);
+}
+
+/** Why config.json could not be read, with the fix; UnusableFileError's own words say what it is. */
+function unreadableConfig(path: string, error: unknown): ConfigError {
+  if (error instanceof UnusableFileError) {
+    return new ConfigError(
+      `Cannot use ${error.message}. Move it away (mv "${path}" "${path}.old") and put a ` +
+        `regular file there, ${RESET_HINT}.`,
+    );
+  }
+  return new ConfigError(`Cannot read ${path}: ${(error as Error).message}`);
 }
 
 /**
@@ -170,7 +193,7 @@ export function parseConfig(path: string, text: string): Promise<ParsedConfig> {
 export function parseConfigText(path: string, text: string): ParsedConfig {
   let value: unknown;
   try {
-    value = JSON.parse(text);
+    value = parseBoundedJson(text);
   } catch (error) {
     throw new ConfigError(
       `Cannot read ${path}: invalid JSON${describeJsonError(text, (error as Error).message)}. ` +

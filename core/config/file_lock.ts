@@ -11,6 +11,7 @@
  * (no `ps`, Windows) or the lock has no owner record (an older hub), a lock older than `staleMs`
  * is broken instead. A lock held by a live owner is waited for, up to `timeoutMs` in all.
  */
+import { readBoundedText } from "../bounded_read.ts";
 import { UserError } from "../user_error.ts";
 import { createFileAtomic } from "./atomic_write.ts";
 import { currentStartTime, type ProcessState, processState } from "./process_identity.ts";
@@ -180,8 +181,7 @@ function parseOwner(text: string): LockOwner | undefined {
 
 async function readText(path: string): Promise<string | undefined> {
   try {
-    const text = await Deno.readTextFile(path);
-    return text.length > 4096 ? text.slice(0, 4096) : text;
+    return await readBoundedText(path, { maxBytes: 4096 }); // a FIFO or device is not opened
   } catch {
     return undefined;
   }

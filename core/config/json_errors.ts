@@ -7,6 +7,7 @@
  * V8's own message.
  */
 import { loadOnce } from "../load_once.ts";
+import { jsonDepthProblem } from "../json_depth.ts";
 
 type JsoncParser = typeof import("jsonc-parser");
 
@@ -35,7 +36,8 @@ export async function withJsonErrors<T>(parse: () => T): Promise<T> {
 
 /**
  * " at line L, column C (what is wrong)" for text that JSON.parse rejected, or ` (<v8Message>)`
- * when the locator is not loaded or finds nothing. With `jsonc`, for text read as JSON with
+ * when the locator is not loaded or finds nothing, or `(it nests deeper than …)` for text nested too
+ * deeply to be walked. With `jsonc`, for text read as JSON with
  * comments and trailing commas (as VS Code writes it).
  */
 export function describeJsonError(
@@ -44,6 +46,9 @@ export function describeJsonError(
   options: { jsonc?: boolean } = {},
 ): string {
   if (!parser) return ` (${v8Message})`;
+  // jsonc-parser recurses per level: too deep a text is described by its depth, not parsed.
+  const deep = jsonDepthProblem(text);
+  if (deep) return ` (it ${deep})`;
   const errors: import("jsonc-parser").ParseError[] = [];
   const jsonc = options.jsonc === true;
   parser.parse(text, errors, { disallowComments: !jsonc, allowTrailingComma: jsonc });

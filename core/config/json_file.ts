@@ -1,18 +1,38 @@
-/** Reading files: text that may not exist yet, and JSON with errors that name the file and spot. */
+/**
+ * Reading files: text that may not exist yet, and JSON with errors that name the file and spot.
+ * Every read is bounded (core/bounded_read.ts): regular files only, up to a size, in bounded time.
+ */
 import { describeJsonError, loadJsonErrors } from "./json_errors.ts";
-import { concatBytes } from "../../protocol/bytes.ts";
+import {
+  readBoundedFile,
+  readBoundedText,
+  readBoundedTextIfExists,
+  UnusableFileError,
+} from "../bounded_read.ts";
+import { parseBoundedJson } from "../json_depth.ts";
 
-/** Reads and parses `path`; throws an Error saying which file and where it is broken. */
-export async function readJsonFile(path: string): Promise<unknown> {
+/** The most of a JSON file read when the caller names no bound. */
+export const MAX_JSON_FILE_BYTES = 1024 * 1024;
+
+/**
+ * Reads and parses `path` (at most `maxBytes`, nested at most MAX_JSON_DEPTH deep); throws an Error
+ * saying which file and what is wrong: missing ("… does not exist"), unusable (UnusableFileError:
+ * not a regular file, too large, too slow), unreadable, or where it is broken.
+ */
+export async function readJsonFile(
+  path: string,
+  maxBytes = MAX_JSON_FILE_BYTES,
+): Promise<unknown> {
   let text: string;
   try {
-    text = await Deno.readTextFile(path);
+    text = await readBoundedText(path, { maxBytes });
   } catch (error) {
     if (error instanceof Deno.errors.NotFound) throw new Error(`${path} does not exist`);
+    if (error instanceof UnusableFileError) throw error;
     throw new Error(`Cannot read ${path}: ${(error as Error).message}`);
   }
   try {
-    return JSON.parse(text);
+    return parseBoundedJson(text);
   } catch (error) {
     await loadJsonErrors().catch(() => {}); // described with V8's message then
     throw new Error(
@@ -21,23 +41,18 @@ export async function readJsonFile(path: string): Promise<unknown> {
   }
 }
 
-/** The file's text, or undefined when it does not exist; other errors are thrown. */
-export async function readTextIfExists(path: string): Promise<string | undefined> {
-  try {
-    return await Deno.readTextFile(path);
-  } catch (error) {
-    if (error instanceof Deno.errors.NotFound) return undefined;
-    throw error;
-  }
+/**
+ * The file's text (at most `maxBytes`), or undefined when it does not exist; other errors,
+ * UnusableFileError among them, are thrown.
+ */
+export function readTextIfExists(
+  path: string,
+  maxBytes = MAX_JSON_FILE_BYTES,
+): Promise<string | undefined> {
+  return readBoundedTextIfExists(path, { maxBytes });
 }
 
-/** Why a file could not be used although it exists: it is not a regular file, or it is too big. */
-export class UnusableFileError extends Error {
-  constructor(readonly path: string, readonly kind: "not_a_file" | "too_large", detail: string) {
-    super(`${path} ${detail}`);
-    this.name = "UnusableFileError";
-  }
-}
+export { UnusableFileError } from "../bounded_read.ts";
 
 /** A small file's text and the file's details (mode, size) from the same look. */
 export interface SmallFile {
@@ -47,44 +62,18 @@ export interface SmallFile {
 
 /**
  * Reads a file that should be small, never more than `maxBytes` of it: undefined when it does not
- * exist; UnusableFileError when it is not a regular file (a folder, a pipe) or is larger; other
- * errors (no permission, I/O) are thrown as they come.
+ * exist; UnusableFileError when it is not a regular file (a folder, a pipe, a device) or is larger;
+ * other errors (no permission, I/O) are thrown as they come.
  */
 export async function readSmallFileIfExists(
   path: string,
   maxBytes: number,
 ): Promise<SmallFile | undefined> {
-  let info: Deno.FileInfo;
   try {
-    info = await Deno.stat(path);
+    const { bytes, info } = await readBoundedFile(path, { maxBytes });
+    return { text: new TextDecoder().decode(bytes), info };
   } catch (error) {
     if (error instanceof Deno.errors.NotFound) return undefined;
     throw error;
-  }
-  if (!info.isFile) throw new UnusableFileError(path, "not_a_file", "is not a file (a folder?)");
-  const tooLarge = () =>
-    new UnusableFileError(path, "too_large", `is larger than ${maxBytes} bytes, the most read`);
-  if (info.size > maxBytes) throw tooLarge();
-  let file: Deno.FsFile;
-  try {
-    file = await Deno.open(path, { read: true });
-  } catch (error) {
-    if (error instanceof Deno.errors.NotFound) return undefined; // removed meanwhile
-    throw error;
-  }
-  try {
-    const chunks: Uint8Array[] = [];
-    let size = 0;
-    while (size <= maxBytes) {
-      const chunk = new Uint8Array(Math.min(64 * 1024, maxBytes + 1 - size));
-      const n = await file.read(chunk);
-      if (n === null) break;
-      chunks.push(chunk.subarray(0, n));
-      size += n;
-    }
-    if (size > maxBytes) throw tooLarge(); // it grew meanwhile
-    return { text: new TextDecoder().decode(concatBytes(chunks)), info };
-  } finally {
-    file.close();
   }
 }

@@ -5,8 +5,12 @@
  * (`touched()`, see watch_files.ts) or when its last look is older than `maxAgeMs`, so an edit is
  * seen within that bound even where native watching fails. A change that does not parse is reported
  * once and the last good value stays in force, so a half-edited or deleted file never leaves the
- * hub without a config or, worse, without its secret.
+ * hub without a config or, worse, without its secret. Each read is bounded (core/bounded_read.ts):
+ * a path that is not a regular file (a FIFO, /dev/zero, a folder) or is larger than `maxBytes` is
+ * refused without being opened, so it cannot block the hub or fill its memory.
  */
+import { readBoundedTextSync } from "../bounded_read.ts";
+
 export interface LiveFile<T> {
   /** The current value (re-read if the file changed). Never throws. */
   get(): T;
@@ -32,8 +36,13 @@ export const LIVE_FILE_MAX_AGE_MS = 100;
 /** The shortest time between two looks that `fresh()` asks for. */
 export const LIVE_FILE_FRESH_GAP_MS = 10;
 
+/** The most of a live file read by default; config.json and auth.json are a few kilobytes. */
+export const MAX_LIVE_FILE_BYTES = 1024 * 1024;
+
 export interface LiveFileOptions {
   maxAgeMs?: number;
+  /** The largest file accepted (default MAX_LIVE_FILE_BYTES). */
+  maxBytes?: number;
   freshGapMs?: number;
   /** Milliseconds, monotonic (default `performance.now`). */
   clock?: () => number;
@@ -51,6 +60,7 @@ export function liveFile<T>(
   const maxAgeMs = options.maxAgeMs ?? LIVE_FILE_MAX_AGE_MS;
   const freshGapMs = options.freshGapMs ?? LIVE_FILE_FRESH_GAP_MS;
   const clock = options.clock ?? (() => performance.now());
+  const maxBytes = options.maxBytes ?? MAX_LIVE_FILE_BYTES;
   let value: T;
   let seen: string | undefined;
   /** The stamp of the last version that failed (reported once, not read again). */
@@ -61,7 +71,7 @@ export function liveFile<T>(
   /** Reads and parses the file whose stamp (one `stat`) is `stamp`. */
   function load(stamp = fingerprint(path)): T {
     if (stamp === undefined) throw new Deno.errors.NotFound(`${path} does not exist`);
-    const next = parse(Deno.readTextFileSync(path));
+    const next = parse(readBoundedTextSync(path, maxBytes));
     value = next;
     seen = stamp;
     failed = undefined;

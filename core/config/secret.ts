@@ -2,7 +2,7 @@
  * The shared secret in `extension/auth.json` (`{ "secret": "<64 hex chars>" }`, mode 0600). The
  * file is the source of truth: the server re-reads it on reload, the CLI reads it to call the server.
  */
-import { readTextIfExists } from "./json_file.ts";
+import { readTextIfExists, UnusableFileError } from "./json_file.ts";
 import { dirname } from "node:path";
 import { writeFileAtomic } from "./atomic_write.ts";
 import { ConfigError } from "./config_store.ts";
@@ -32,9 +32,24 @@ export function parseSecret(authPath: string, text: string): string {
   return secret;
 }
 
-/** Reads the secret; undefined when the file does not exist. Throws if the file is invalid. */
+/** The most of auth.json read; the real file is under 100 bytes. */
+export const MAX_AUTH_FILE_BYTES = 64 * 1024;
+
+/**
+ * Reads the secret; undefined when the file does not exist. Throws ConfigError if the file is
+ * invalid, or is not a regular file of at most MAX_AUTH_FILE_BYTES (it is then not read).
+ */
 export async function readSecret(authPath: string): Promise<string | undefined> {
-  const text = await readTextIfExists(authPath);
+  let text: string | undefined;
+  try {
+    text = await readTextIfExists(authPath, MAX_AUTH_FILE_BYTES);
+  } catch (error) {
+    if (!(error instanceof UnusableFileError)) throw error;
+    throw new ConfigError(
+      `Cannot use ${error.message}. Move it away (mv "${authPath}" "${authPath}.old"), then run ` +
+        `"hub config rotate-secret --confirm" to write a new secret.`,
+    );
+  }
   return text === undefined ? undefined : parseSecret(authPath, text);
 }
 

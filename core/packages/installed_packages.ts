@@ -8,6 +8,9 @@ import { join } from "node:path";
 import { pluginNameFromPackage } from "../../protocol/plugin_manifest.ts";
 import { isPlainObject } from "../../protocol/plain_object.ts";
 import { isPluginPackageName, PLUGIN_PREFIX } from "./package_names.ts";
+import { readBoundedText } from "../bounded_read.ts";
+import { parseBoundedJson } from "../json_depth.ts";
+import { MAX_PACKAGE_JSON_BYTES } from "../../protocol/plugin_limits.ts";
 
 export interface InstalledPackage {
   name: string;
@@ -37,7 +40,8 @@ const isFolder = (entry: Deno.DirEntry) => entry.isDirectory || entry.isSymlink;
 export async function readInstalled(dir: string): Promise<InstalledPackage | undefined> {
   let pkg: unknown;
   try {
-    pkg = JSON.parse(await Deno.readTextFile(join(dir, "package.json")));
+    const path = join(dir, "package.json");
+    pkg = parseBoundedJson(await readBoundedText(path, { maxBytes: MAX_PACKAGE_JSON_BYTES }));
   } catch {
     return undefined;
   }

@@ -7,6 +7,8 @@ import { join } from "node:path";
 import { resolvePluginPath } from "../config/paths.ts";
 import type { HubConfig } from "../config/schema.ts";
 import { readInstalled } from "./installed_packages.ts";
+import { readBoundedText } from "../bounded_read.ts";
+import { MAX_PACKAGE_JSON_BYTES } from "../../protocol/plugin_limits.ts";
 
 export interface LocalPlugin {
   /** The config entry: a `localPlugins` entry, or the `localPluginDirs` entry it was found in. */
@@ -28,7 +30,8 @@ async function describe(entry: string, dir: string, inPluginDirs: boolean): Prom
 
 async function hasHubField(dir: string): Promise<boolean> {
   try {
-    return /"hub"\s*:/.test(await Deno.readTextFile(join(dir, "package.json")));
+    const path = join(dir, "package.json");
+    return /"hub"\s*:/.test(await readBoundedText(path, { maxBytes: MAX_PACKAGE_JSON_BYTES }));
   } catch {
     return false;
   }

@@ -2,7 +2,8 @@
  * Checks that a downloaded package is a hub plugin this hub can load, before it is installed where
  * the hub finds it: package.json has a valid `hub` field, `dist/tools.json` was built for this
  * package and version with an SDK of this hub's compatibility line, and `dist/adapter.iife.js`
- * exists. The same rules the hub applies when it loads a plugin, minus the tool schemas.
+ * exists. The same rules the hub applies when it loads a plugin, minus the tool schemas; and the
+ * package, unpacked, within the size limits (package_size.ts), checked before any file is read.
  */
 import { join } from "node:path";
 import {
@@ -16,6 +17,13 @@ import { SDK_VERSION, sdkCompatLine } from "../../protocol/version.ts";
 import { clip } from "../../protocol/clip.ts";
 import { readJsonFile } from "../config/json_file.ts";
 import { PackageError } from "./package_error.ts";
+import { checkPackageSize } from "./package_size.ts";
+import { checkRegularFile } from "../bounded_read.ts";
+import {
+  MAX_ADAPTER_BYTES,
+  MAX_PACKAGE_JSON_BYTES,
+  MAX_TOOLS_FILE_BYTES,
+} from "../../protocol/plugin_limits.ts";
 
 export interface CheckedPlugin {
   manifest: PluginManifest;
@@ -33,15 +41,18 @@ function notAPlugin(label: string, why: string): PackageError {
 
 /** Checks the package in `dir`; `label` names it in messages (`hub-plugin-x@1.0.0`). */
 export async function checkPluginPackage(dir: string, label: string): Promise<CheckedPlugin> {
+  await checkPackageSize(dir, label); // before any of its files is read
   let manifest: PluginManifest;
   try {
-    manifest = parsePluginPackage(await readJsonFile(join(dir, "package.json")));
+    manifest = parsePluginPackage(
+      await readJsonFile(join(dir, "package.json"), MAX_PACKAGE_JSON_BYTES),
+    );
   } catch (error) {
     throw notAPlugin(label, (error as Error).message.replace(dir, "<package>"));
   }
   let tools;
   try {
-    tools = parseToolsFile(await readJsonFile(join(dir, TOOLS_FILE)));
+    tools = parseToolsFile(await readJsonFile(join(dir, TOOLS_FILE), MAX_TOOLS_FILE_BYTES));
   } catch (error) {
     const message = (error as Error).message;
     throw notAPlugin(
@@ -58,10 +69,13 @@ export async function checkPluginPackage(dir: string, label: string): Promise<Ch
         `${manifest.name} ${manifest.version}`,
     );
   }
+  const adapter = join(dir, ADAPTER_FILE);
+  const info = await Deno.stat(adapter).catch(() => undefined);
+  if (!info) throw notAPlugin(label, `it has no ${ADAPTER_FILE}`);
   try {
-    if (!(await Deno.stat(join(dir, ADAPTER_FILE))).isFile) throw new Error("not a file");
-  } catch {
-    throw notAPlugin(label, `it has no ${ADAPTER_FILE}`);
+    checkRegularFile(adapter, info, MAX_ADAPTER_BYTES);
+  } catch (error) {
+    throw notAPlugin(label, (error as Error).message.replace(dir, "<package>"));
   }
   if (sdkCompatLine(tools.sdkVersion) !== sdkCompatLine(SDK_VERSION)) {
     throw new PackageError(

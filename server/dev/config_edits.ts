@@ -14,7 +14,7 @@
  * applied, so a hand edit of `localPlugins` that lands while a plugin reloads is still rediscovered.
  * A broken edit is rejected with the reason in the log while the last good config stays in force.
  */
-import { parseConfig } from "../../core/config/config_store.ts";
+import { parseConfig, readConfigText } from "../../core/config/config_store.ts";
 import type { HubConfig } from "../../core/config/schema.ts";
 import type { Logger } from "../log/logger.ts";
 
@@ -59,12 +59,11 @@ export function createConfigEdits(deps: ConfigEditsDeps): ConfigEdits {
 
   async function read(): Promise<HubConfig | string> {
     try {
-      const text = await Deno.readTextFile(deps.path);
+      const text = await readConfigText(deps.path); // bounded: a FIFO or /dev/zero is refused
+      if (text === undefined) return "the file was removed.";
       return (await parseConfig(deps.path, text)).config;
     } catch (error) {
-      return error instanceof Deno.errors.NotFound
-        ? "the file was removed."
-        : (error as Error).message;
+      return (error as Error).message;
     }
   }
 

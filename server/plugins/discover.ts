@@ -10,6 +10,8 @@ import { resolvePluginPath } from "../../core/config/paths.ts";
 import type { HubConfig } from "../../core/config/schema.ts";
 import { allowedRoots, outsideRootsError } from "../../core/allowed_roots.ts";
 import type { NpmRoot } from "./npm_root.ts";
+import { readBoundedText, UnusableFileError } from "../../core/bounded_read.ts";
+import { MAX_PACKAGE_JSON_BYTES } from "../../protocol/plugin_limits.ts";
 
 export interface Candidate {
   source: "npm" | "local";
@@ -74,9 +76,9 @@ async function npmCandidates(npmRoot: NpmRoot, out: DiscoveryResult): Promise<vo
 async function looksLikePlugin(dir: string): Promise<boolean> {
   let text: string;
   try {
-    text = await Deno.readTextFile(join(dir, "package.json"));
-  } catch {
-    return false;
+    text = await readBoundedText(join(dir, "package.json"), { maxBytes: MAX_PACKAGE_JSON_BYTES });
+  } catch (error) {
+    return error instanceof UnusableFileError; // loading it says why (a FIFO, too large)
   }
   try {
     const pkg = JSON.parse(text);

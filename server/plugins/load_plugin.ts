@@ -17,6 +17,13 @@ import {
 } from "../../protocol/plugin_manifest.ts";
 import { SDK_VERSION, sdkCompatLine } from "../../protocol/version.ts";
 import { readJsonFile } from "../../core/config/json_file.ts";
+import { readBounded, readBoundedText, UnusableFileError } from "../../core/bounded_read.ts";
+import {
+  MAX_ADAPTER_BYTES,
+  MAX_ICON_BYTES,
+  MAX_PACKAGE_JSON_BYTES,
+  MAX_TOOLS_FILE_BYTES,
+} from "../../protocol/plugin_limits.ts";
 import type { Candidate } from "./discover.ts";
 
 export interface LoadedPlugin {
@@ -29,8 +36,6 @@ export interface LoadedPlugin {
   iconSvg?: string;
 }
 
-const MAX_ICON_BYTES = 64 * 1024;
-
 async function sha256Hex(data: Uint8Array): Promise<string> {
   const digest = await crypto.subtle.digest("SHA-256", data as Uint8Array<ArrayBuffer>);
   return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
@@ -42,18 +47,34 @@ function rebuildHint(candidate: Candidate): string {
     : `reinstall the package, or ask its author to publish a fixed build`;
 }
 
+/**
+ * The icon's SVG text; undefined when it is missing, outside the folder or not SVG. An icon that is
+ * not a regular file or is over MAX_ICON_BYTES fails the plugin (it is never read).
+ */
 async function readIcon(dir: string, icon: string | undefined): Promise<string | undefined> {
   if (!icon) return undefined;
   const path = join(dir, icon);
   const rel = relative(dir, path);
   if (isAbsolute(icon) || rel.startsWith("..")) return undefined;
+  let text: string;
   try {
-    const text = await Deno.readTextFile(path);
-    if (text.length > MAX_ICON_BYTES || !/<svg[\s>]/i.test(text)) return undefined;
-    return text.trim();
-  } catch {
+    text = await readBoundedText(path, { maxBytes: MAX_ICON_BYTES });
+  } catch (error) {
+    if (error instanceof UnusableFileError) throw unusable(dir, "the icon", error);
     return undefined;
   }
+  return /<svg[\s>]/i.test(text) ? text.trim() : undefined;
+}
+
+/** A plugin file that is not read: what it is, and why (its path shown relative to the plugin). */
+function unusable(dir: string, what: string, error: UnusableFileError): Error {
+  const problem = error.message.startsWith(dir)
+    ? error.message.slice(dir.length + 1)
+    : error.message;
+  const fix = error.kind === "too_large"
+    ? 'make it smaller (docs/plugins.md, "Size limits")'
+    : "make it a regular file in the plugin's folder";
+  return new Error(`${what} cannot be used: ${problem}; ${fix}`);
 }
 
 /**
@@ -98,8 +119,11 @@ export async function loadPlugin(candidate: Candidate): Promise<LoadedPlugin> {
   const hint = rebuildHint(candidate);
   let manifest: PluginManifest;
   try {
-    manifest = parsePluginPackage(await readJsonFile(join(dir, "package.json")));
+    manifest = parsePluginPackage(
+      await readJsonFile(join(dir, "package.json"), MAX_PACKAGE_JSON_BYTES),
+    );
   } catch (error) {
+    if (error instanceof UnusableFileError) throw unusable(dir, "package.json", error);
     const message = (error as Error).message;
     if (message.endsWith("does not exist")) {
       throw new Error(
@@ -111,8 +135,9 @@ export async function loadPlugin(candidate: Candidate): Promise<LoadedPlugin> {
   }
   let toolsFile;
   try {
-    toolsFile = parseToolsFile(await readJsonFile(join(dir, TOOLS_FILE)));
+    toolsFile = parseToolsFile(await readJsonFile(join(dir, TOOLS_FILE), MAX_TOOLS_FILE_BYTES));
   } catch (error) {
+    if (error instanceof UnusableFileError) throw unusable(dir, TOOLS_FILE, error);
     const message = (error as Error).message;
     if (message.endsWith("does not exist")) {
       throw new Error(`${TOOLS_FILE} is missing: the plugin was never built; ${hint}`);
@@ -134,9 +159,13 @@ export async function loadPlugin(candidate: Candidate): Promise<LoadedPlugin> {
   checkTools(manifest, toolsFile.tools, hint);
   let code: Uint8Array;
   try {
-    code = await Deno.readFile(join(dir, ADAPTER_FILE));
-  } catch {
-    throw new Error(`${ADAPTER_FILE} is missing; ${hint}`);
+    code = await readBounded(join(dir, ADAPTER_FILE), { maxBytes: MAX_ADAPTER_BYTES });
+  } catch (error) {
+    if (error instanceof UnusableFileError) throw unusable(dir, ADAPTER_FILE, error);
+    if (error instanceof Deno.errors.NotFound) {
+      throw new Error(`${ADAPTER_FILE} is missing; ${hint}`);
+    }
+    throw new Error(`${ADAPTER_FILE} cannot be read (${(error as Error).message}); ${hint}`);
   }
   return {
     manifest,

@@ -1,0 +1,187 @@
+/**
+ * Reading a file whose contents someone else controls (a plugin package, config.json, auth.json, an
+ * MCP client's config) without trusting its kind, size or speed. The path is looked at first
+ * (`stat`, which follows links and never blocks, even on a named pipe): anything but a regular file
+ * (a folder, a FIFO, a device such as /dev/zero, a socket, or a link to one) is refused before it
+ * is opened, as is a file larger than the caller's bound. The opened handle is looked at again
+ * (`fstat`): it must still be a regular file, and the same one. Then at most `maxBytes + 1` bytes
+ * are read, so a file that grows meanwhile is refused too, and never more than the bound is held in
+ * memory. Asynchronous reads also have a time bound (`timeoutMs`). The synchronous read (for the
+ * hub's live config) cannot be interrupted; it relies on the look before the open, so a file
+ * swapped for a FIFO between that look and the open (which needs write access to its folder) would
+ * still block it.
+ */
+import { concatBytes } from "../protocol/bytes.ts";
+
+/** How long an asynchronous bounded read may take, open to last byte, by default. */
+export const DEFAULT_READ_TIMEOUT_MS = 5_000;
+
+const CHUNK_BYTES = 64 * 1024;
+
+export type UnusableKind = "not_a_file" | "too_large" | "too_slow";
+
+/** A file that exists but is not read: not a regular file, larger than the bound, or too slow. */
+export class UnusableFileError extends Error {
+  constructor(readonly path: string, readonly kind: UnusableKind, detail: string) {
+    super(`${path} ${detail}`);
+    this.name = "UnusableFileError";
+  }
+}
+
+export interface ReadBound {
+  /** The most bytes accepted; a larger file is refused without being read. */
+  maxBytes: number;
+  /** Asynchronous reads only: the most milliseconds the open and read may take. */
+  timeoutMs?: number;
+}
+
+/** What a file is, in words, when it is not a regular file. */
+export function fileKind(info: Deno.FileInfo): string {
+  if (info.isDirectory) return "a folder";
+  if (info.isFifo) return "a named pipe (FIFO)";
+  if (info.isCharDevice) return "a character device (such as /dev/zero)";
+  if (info.isBlockDevice) return "a block device";
+  if (info.isSocket) return "a socket";
+  return "not a regular file";
+}
+
+/** A size in words: "300 bytes", "64 KB", "5.5 MB". */
+export function formatBytes(bytes: number): string {
+  if (bytes >= 1024 * 1024) return `${Math.round((bytes / 1024 / 1024) * 10) / 10} MB`;
+  if (bytes >= 1024) return `${Math.round(bytes / 1024)} KB`;
+  return `${bytes} bytes`;
+}
+
+export function tooLarge(path: string, maxBytes: number, size?: number): UnusableFileError {
+  const is = size === undefined ? "grew past" : `is ${formatBytes(size)}, over`;
+  return new UnusableFileError(
+    path,
+    "too_large",
+    `${is} the limit of ${formatBytes(maxBytes)}; it was not read`,
+  );
+}
+
+/** Throws UnusableFileError unless `info` is a regular file of at most `maxBytes`. */
+export function checkRegularFile(path: string, info: Deno.FileInfo, maxBytes: number): void {
+  if (!info.isFile) {
+    throw new UnusableFileError(
+      path,
+      "not_a_file",
+      `is ${fileKind(info)}, not a regular file; it was not opened`,
+    );
+  }
+  if (info.size > maxBytes) throw tooLarge(path, maxBytes, info.size);
+}
+
+/** The handle's own look: still a regular file within the bound, and the file looked at before. */
+function checkHandle(path: string, before: Deno.FileInfo, now: Deno.FileInfo, max: number): void {
+  checkRegularFile(path, now, max);
+  if (before.ino !== null && (now.ino !== before.ino || now.dev !== before.dev)) {
+    throw new UnusableFileError(path, "not_a_file", "was replaced while being opened; try again");
+  }
+}
+
+/** A bounded read's bytes, and the opened file's details (mode, size) from the same look. */
+export interface BoundedFile {
+  bytes: Uint8Array;
+  info: Deno.FileInfo;
+}
+
+/** Reads `path` (at most `bound.maxBytes`), within `bound.timeoutMs`. NotFound is thrown as is. */
+export async function readBounded(path: string, bound: ReadBound): Promise<Uint8Array> {
+  return (await readBoundedFile(path, bound)).bytes;
+}
+
+/** `readBounded` with the file's details. */
+export async function readBoundedFile(path: string, bound: ReadBound): Promise<BoundedFile> {
+  const timeoutMs = bound.timeoutMs ?? DEFAULT_READ_TIMEOUT_MS;
+  const state = { late: false };
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const expired = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      state.late = true;
+      reject(
+        new UnusableFileError(path, "too_slow", `took over ${timeoutMs} ms to read; given up`),
+      );
+    }, timeoutMs);
+  });
+  try {
+    return await Promise.race([readChecked(path, bound.maxBytes, state), expired]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+async function readChecked(
+  path: string,
+  max: number,
+  state: { late: boolean },
+): Promise<BoundedFile> {
+  const before = await Deno.stat(path);
+  checkRegularFile(path, before, max);
+  const opening = Deno.open(path, { read: true });
+  // Given up meanwhile: the file is closed whenever its open completes.
+  opening.then((f) => state.late && f.close(), () => {});
+  const file = await opening;
+  try {
+    const info = await file.stat();
+    checkHandle(path, before, info, max);
+    const chunks: Uint8Array[] = [];
+    let size = 0;
+    while (size <= max && !state.late) {
+      const chunk = new Uint8Array(Math.min(CHUNK_BYTES, max + 1 - size));
+      const n = await file.read(chunk);
+      if (n === null) break;
+      chunks.push(chunk.subarray(0, n));
+      size += n;
+    }
+    if (size > max) throw tooLarge(path, max);
+    return { bytes: concatBytes(chunks), info };
+  } finally {
+    file.close();
+  }
+}
+
+/** `readBounded` as UTF-8 text. */
+export async function readBoundedText(path: string, bound: ReadBound): Promise<string> {
+  return new TextDecoder().decode(await readBounded(path, bound));
+}
+
+/** `readBoundedText`, or undefined when the file does not exist. */
+export async function readBoundedTextIfExists(
+  path: string,
+  bound: ReadBound,
+): Promise<string | undefined> {
+  try {
+    return await readBoundedText(path, bound);
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return undefined;
+    throw error;
+  }
+}
+
+/**
+ * The synchronous form, for a value read on the spot (the hub's live config.json and auth.json):
+ * the same checks, no time bound (see the module note). NotFound is thrown as is.
+ */
+export function readBoundedTextSync(path: string, maxBytes: number): string {
+  const before = Deno.statSync(path);
+  checkRegularFile(path, before, maxBytes);
+  const file = Deno.openSync(path, { read: true });
+  try {
+    checkHandle(path, before, file.statSync(), maxBytes);
+    const chunks: Uint8Array[] = [];
+    let size = 0;
+    while (size <= maxBytes) {
+      const chunk = new Uint8Array(Math.min(CHUNK_BYTES, maxBytes + 1 - size));
+      const n = file.readSync(chunk);
+      if (n === null) break;
+      chunks.push(chunk.subarray(0, n));
+      size += n;
+    }
+    if (size > maxBytes) throw tooLarge(path, maxBytes);
+    return new TextDecoder().decode(concatBytes(chunks));
+  } finally {
+    file.close();
+  }
+}
