@@ -1,6 +1,8 @@
 /**
  * `hub logs [--lines 50] [-f] [--plugin <name>]`: reads `server.log` (and `server.log.1`, the
- * part before the last rotation, when `server.log` has fewer lines than asked for).
+ * part before the last rotation, when `server.log` has fewer lines than asked for). With
+ * `--plugin` it reads the plugins' own log, `plugins.log` (and `plugins.log.1`), instead, keeping
+ * that plugin's `[plugin:<name>]` lines.
  */
 import { setTimeout as delay } from "node:timers/promises";
 import { CliError } from "../core/cli_error.ts";
@@ -13,7 +15,8 @@ export interface LogsOptions {
 }
 
 export async function logsCommand(options: LogsOptions, signal?: AbortSignal): Promise<void> {
-  const path = cliPaths().serverLog;
+  const paths = cliPaths();
+  const path = options.plugin ? paths.pluginsLog : paths.serverLog;
   const count = parseLineCount(options.lines ?? "50");
   const keep = (line: string) => !options.plugin || line.includes(`[plugin:${options.plugin}]`);
   let text: string;
@@ -28,7 +31,7 @@ export async function logsCommand(options: LogsOptions, signal?: AbortSignal): P
   }
   let lines = text.split("\n").filter((l) => l !== "" && keep(l));
   if (lines.length < count) {
-    // server.log rotated lately: the lines before it are in server.log.1.
+    // The log rotated lately: the lines before it are in <log>.1.
     const older = await Deno.readTextFile(`${path}.1`).catch(() => "");
     lines = [...older.split("\n").filter((l) => l !== "" && keep(l)), ...lines];
   }

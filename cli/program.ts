@@ -82,7 +82,10 @@ export function buildProgram(): Command {
     .description("show the server log (<config dir>/server.log)")
     .option("--lines <n>", "how many recent lines", "50")
     .option("-f, --follow", "keep printing new lines")
-    .option("--plugin <name>", "only lines of this plugin ([plugin:<name>])")
+    .option(
+      "--plugin <name>",
+      "only lines of this plugin ([plugin:<name>]), from <config dir>/plugins.log",
+    )
     .action((_o: Opts, cmd: Command) => import("./logs.ts").then((m) => m.logsCommand(opts(cmd))));
 
   program.command("doctor")

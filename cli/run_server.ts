@@ -37,6 +37,13 @@ export async function runServer(options: RunServerOptions): Promise<void> {
     file: paths.serverLog,
     terminal: !options.background,
   });
+  // Pages decide what plugins log: their lines go to a file of their own, so a flood of them
+  // never rotates the hub's own history out of server.log.
+  const pluginLogger = createLogger({
+    level: options.level,
+    file: paths.pluginsLog,
+    terminal: !options.background,
+  });
   const mode = options.dev || Deno.env.get("HUB_DEV") === "1" ? "dev" : "production";
   const skipPermissions = Deno.env.get("HUB_DANGEROUSLY_SKIP_PERMISSIONS") === "1";
   let hub;
@@ -45,6 +52,7 @@ export async function runServer(options: RunServerOptions): Promise<void> {
     hub = createHub({
       paths,
       logger,
+      pluginLogger,
       mode,
       skipPermissions,
       skipPackageDiscovery: Deno.env.get("HUB_SKIP_PKG_DISCOVERY") === "1",

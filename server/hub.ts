@@ -52,6 +52,8 @@ import { type DevMode, startDevMode } from "./dev/dev_mode.ts";
 export interface HubOptions {
   paths: HubPaths;
   logger: Logger;
+  /** Writes the plugins' log lines (`plugins.log`); default `logger`. */
+  pluginLogger?: Logger;
   mode: "dev" | "production";
   skipPermissions: boolean;
   /** Do not look for globally installed plugin packages (HUB_SKIP_PKG_DISCOVERY=1). */
@@ -116,7 +118,7 @@ export function createHub(options: HubOptions): Hub {
   const link = createExtensionLink({}, logger); // handlers below, once their parts exist
   const door = createExtensionDoor(link, secret);
   const tabs = createTabStates();
-  const logs = createPluginLogs(logger);
+  const logs = createPluginLogs(options.pluginLogger ?? logger, { hubLogger: logger });
   const dispatcher = createDispatcher(link, { ...options.timeouts, clock });
   const timeoutMs = options.timeouts?.confirmationMs;
   const confirmations = createConfirmations(link, { timeoutMs, clock });
@@ -258,6 +260,7 @@ export function createHub(options: HubOptions): Hub {
       dev?.close();
       link.disconnect(1001, "hub shutting down");
       await Promise.all([sessions.closeAll(), telemetry?.stop()]);
+      logs.close();
       await audit.flush();
       files.close();
     },

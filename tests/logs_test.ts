@@ -1,6 +1,7 @@
 /**
- * End to end: `hub logs [--lines n] [-f] [--plugin name]` on the server.log a real hub wrote.
- * The tests share one config dir whose log they extend; they run in order.
+ * End to end: `hub logs [--lines n] [-f] [--plugin name]` on the server.log a real hub wrote, and
+ * with `--plugin` on its plugins.log. The tests share one config dir whose logs they extend; they
+ * run in order.
  */
 import { join } from "node:path";
 import { assert, assertEquals, assertMatch } from "./helpers/assert.ts";
@@ -8,10 +9,12 @@ import { runHub, spawnHub, startHub, tempConfigDir } from "./helpers/hub_process
 
 let configDir = "";
 let logPath = "";
+let pluginLogPath = "";
 
 Deno.test.beforeAll(async () => {
   configDir = await tempConfigDir();
   logPath = join(configDir, "server.log");
+  pluginLogPath = join(configDir, "plugins.log");
   const hub = await startHub({ configDir });
   try {
     const res = await fetch(`${hub.url}/health`);
@@ -31,6 +34,10 @@ function logs(args: string[], dir = configDir) {
 
 async function append(...lines: string[]): Promise<void> {
   await Deno.writeTextFile(logPath, lines.map((l) => `${l}\n`).join(""), { append: true });
+}
+
+async function appendPlugins(...lines: string[]): Promise<void> {
+  await Deno.writeTextFile(pluginLogPath, lines.map((l) => `${l}\n`).join(""), { append: true });
 }
 
 async function logLines(): Promise<string[]> {
@@ -78,8 +85,15 @@ Deno.test("hub logs prints the last 50 lines by default", async () => {
   assertEquals(printed(r.stdout).length, 50);
 });
 
-Deno.test("hub logs --plugin foo keeps only lines containing [plugin:foo]", async () => {
-  await append(
+Deno.test("the hub writes plugins.log beside server.log, private", async () => {
+  const info = await Deno.stat(pluginLogPath);
+  assert(info.isFile);
+  if (Deno.build.os !== "windows") assertEquals(info.mode! & 0o777, 0o600);
+});
+
+Deno.test("hub logs --plugin foo reads plugins.log and keeps only lines containing [plugin:foo]", async () => {
+  await append("INFO  [plugin:foo] in server.log, from an older hub");
+  await appendPlugins(
     "INFO  [plugin:foo] first",
     "INFO  [plugin:bar] other plugin",
     "INFO  [plugin:foobar] similar name",
@@ -115,28 +129,36 @@ Deno.test({
 });
 
 Deno.test("hub logs -f prints lines appended after it started, filtered by --plugin", async () => {
-  await append("INFO  [plugin:foo] before follow");
+  await append("INFO  hub line before follow");
+  await appendPlugins("INFO  [plugin:foo] before follow");
   const follow = spawnHub(["logs", "-f", "--lines", "1"], { configDir });
   const filtered = spawnHub(["logs", "--follow", "--plugin", "foo", "--lines", "1"], { configDir });
   try {
     await follow.waitFor("before follow");
     await filtered.waitFor("before follow");
-    await append("INFO  [plugin:bar] appended for bar", "INFO  [plugin:foo] appended for foo");
-    await Deno.writeTextFile(logPath, "INFO  split ", { append: true });
-    await follow.waitFor("appended for foo");
-    await filtered.waitFor("appended for foo");
-    await Deno.writeTextFile(logPath, "across two writes\n", { append: true });
-    await follow.waitFor("INFO  split across two writes\n");
-
-    assertEquals(printed(follow.stdout()), [
-      "INFO  [plugin:foo] before follow",
+    await appendPlugins(
       "INFO  [plugin:bar] appended for bar",
       "INFO  [plugin:foo] appended for foo",
+    );
+    await append("INFO  hub line appended");
+    await Deno.writeTextFile(logPath, "INFO  split ", { append: true });
+    await Deno.writeTextFile(pluginLogPath, "INFO  [plugin:foo] split ", { append: true });
+    await follow.waitFor("hub line appended");
+    await filtered.waitFor("appended for foo");
+    await Deno.writeTextFile(logPath, "across two writes\n", { append: true });
+    await Deno.writeTextFile(pluginLogPath, "across two writes\n", { append: true });
+    await follow.waitFor("INFO  split across two writes\n");
+    await filtered.waitFor("INFO  [plugin:foo] split across two writes\n");
+
+    assertEquals(printed(follow.stdout()), [
+      "INFO  hub line before follow",
+      "INFO  hub line appended",
       "INFO  split across two writes",
     ]);
     assertEquals(printed(filtered.stdout()), [
       "INFO  [plugin:foo] before follow",
       "INFO  [plugin:foo] appended for foo",
+      "INFO  [plugin:foo] split across two writes",
     ]);
   } finally {
     await follow.stop();

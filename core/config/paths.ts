@@ -8,6 +8,8 @@ export interface HubPaths {
   extensionDir: string;
   auth: string;
   serverLog: string;
+  /** Plugins' log lines, apart from the hub's own (`server.log`). */
+  pluginsLog: string;
   pidFile: string;
   auditLog: string;
 }
@@ -45,6 +47,7 @@ export function hubPaths(dir: string = configDirFromEnv()): HubPaths {
     extensionDir,
     auth: join(extensionDir, "auth.json"),
     serverLog: join(dir, "server.log"),
+    pluginsLog: join(dir, "plugins.log"),
     pidFile: join(dir, "server.pid"),
     auditLog: join(dir, "audit.log"),
   };
