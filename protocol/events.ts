@@ -218,7 +218,12 @@ export const EXTENSION_METHODS = {
   },
   "plugin.log": {
     type: "notification",
-    params: z.object({ plugin: z.string(), entries: z.array(logEntry).max(1000) }),
+    params: z.object({
+      plugin: z.string(),
+      entries: z.array(logEntry).max(1000),
+      /** The tab the entries came from, for the hub's per-tab rate limit. */
+      tabId: z.number().int().optional(),
+    }),
   },
   "config.getState": { type: "request", params: z.object({}).optional(), result: z.unknown() },
   "config.setToolPermission": {

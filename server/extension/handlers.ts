@@ -127,7 +127,7 @@ export function createExtensionHandlers(deps: HandlerDeps): ExtensionHandlers {
       return { ok: true };
     },
     "tool.progress": (params) => deps.dispatcher.progress(params),
-    "plugin.log": ({ plugin, entries }) => deps.logs.add(plugin, entries),
+    "plugin.log": ({ plugin, entries, tabId }) => deps.logs.add(plugin, entries, tabId),
     "config.getState": () => changes.state(),
     "config.setToolPermission": ({ plugin, tool, permission }) =>
       thenState(() => changes.setPermission({ plugin, tool }, permission)),
