@@ -1,7 +1,7 @@
 /** `hub config show|set|path|reset|rotate-secret`. */
 import { generateSecret, readSecret, redactSecret, writeSecret } from "../core/config/secret.ts";
 import { CliError } from "../core/cli_error.ts";
-import { cliClient, cliConfigStore, cliPaths, notifyHub } from "../core/client_context.ts";
+import { cliClient, cliConfigStore, cliPaths, notifyHub, userCwd } from "../core/client_context.ts";
 import { parseSetCommand } from "./config_keys.ts";
 import { HubClient } from "../core/hub_client.ts";
 
@@ -34,7 +34,8 @@ export async function configSet(
 ) {
   const paths = cliPaths();
   const change = parseSetCommand(key, value, {
-    cwd: Deno.cwd(),
+    // The user's folder: `deno task --cwd <hub>` and npm scripts run elsewhere, with INIT_CWD set.
+    cwd: userCwd(),
     configDir: paths.dir,
     force: options.force === true,
     isDirectory: (p) => {

@@ -33,9 +33,21 @@ Deno.test.afterAll(async () => {
   }
 });
 
-/** `hub config <args>` in `dir` with no hub to notify. */
-function config(dir: string, args: string[], cwd?: string): Promise<RunResult> {
-  return runHub(["config", ...args], { configDir: dir, env: NO_HUB, cwd });
+/**
+ * `hub config <args>` in `dir` with no hub to notify. `deno task` sets INIT_CWD; an inherited one
+ * would move relative paths out of `cwd`, so it is cleared unless `initCwd` is given.
+ */
+function config(
+  dir: string,
+  args: string[],
+  cwd?: string,
+  initCwd = "",
+): Promise<RunResult> {
+  return runHub(["config", ...args], {
+    configDir: dir,
+    env: { ...NO_HUB, INIT_CWD: initCwd },
+    cwd,
+  });
 }
 
 async function set(dir: string, key: string, value?: string, extra: string[] = []) {
@@ -197,6 +209,23 @@ Deno.test("config set localPlugins.add/remove: absolute, relative to cwd, --forc
     assertEquals((await fileConfig(dir)).localPlugins, [missing]);
     const unknown = await setFails(dir, "localPlugins.remove", join(dir, "never-added"));
     assertMatch(unknown.stderr, /not in localPlugins/);
+  });
+});
+
+Deno.test("config set localPlugins.add/remove: relative paths resolve against INIT_CWD (deno task --cwd)", async () => {
+  await withTempDir(async (dir) => {
+    await setUp(dir);
+    // `deno task --cwd <hub>` runs in the hub checkout; INIT_CWD is the folder the user is in.
+    const checkout = join(dir, "hub-checkout");
+    const user = join(dir, "user");
+    await Deno.mkdir(join(checkout, "my-app"), { recursive: true });
+    await Deno.mkdir(join(user, "my-app"), { recursive: true });
+    const added = await config(dir, ["set", "localPlugins.add", "./my-app"], checkout, user);
+    assertEquals(added.code, 0, added.stderr);
+    assertEquals((await fileConfig(dir)).localPlugins, [join(user, "my-app")]);
+    const removed = await config(dir, ["set", "localPlugins.remove", "my-app"], checkout, user);
+    assertEquals(removed.code, 0, removed.stderr);
+    assertEquals((await fileConfig(dir)).localPlugins, []);
   });
 });
 
