@@ -37,6 +37,13 @@ export const installResultSchema = z.object({
   version: z.string(),
   /** The version that was installed before, if any. */
   previousVersion: z.string().optional(),
+  /** The plugin's URL patterns (`hub plugin install` names them when they cover every site). */
+  urlPatterns: z.array(z.string()).optional(),
+  /**
+   * Programs (`bin`) and manual pages (`man`) the package declares, none of which was linked:
+   * plugin packages never put programs on the PATH. Absent when it declares none.
+   */
+  notLinked: z.object({ bin: z.array(z.string()), man: z.array(z.string()) }).optional(),
 });
 
 /** What `plugin.remove` and `plugin.removeBySpecifier` answer. */

@@ -1,7 +1,7 @@
 /**
  * The npm calls behind plugin packages, each with its flags and its time limit: `view` (the
  * version a name or range resolves to on the registry), a global `install` with install scripts
- * disabled, a global `uninstall`, and `search`. Reads go to the registry itself (an empty cache
+ * and bin/man links disabled, a global `uninstall`, and `search`. Reads go to the registry itself (an empty cache
  * folder and `--prefer-online`), so a registry that is down is never hidden by a warm cache.
  */
 // @ts-types="@types/semver"
@@ -152,7 +152,17 @@ const REGISTRY_ONLY = [
   "--allow-directory=none",
 ];
 
-/** `npm install --global --prefix <prefix> --ignore-scripts <name>@<version>`. */
+/**
+ * Never link a package's `bin` or `man` entries: a plugin package must not put programs on the
+ * user's PATH (a `bin` named `git` would run instead of git). npm skips every bin and man link with
+ * this flag; a bin whose name is already a real file in npm's bin folder still makes npm refuse
+ * the install (EEXIST), which leaves the machine as it was.
+ */
+export const NO_LINKS = "--no-bin-links";
+
+/**
+ * `npm install --global --prefix <prefix> --ignore-scripts --no-bin-links <name>@<version>`.
+ */
 export async function installGlobal(
   ctx: PackageContext,
   opts: { prefix: string; name: string; version: string; cache: string; offline?: boolean },
@@ -163,6 +173,7 @@ export async function installGlobal(
     "--global",
     `--prefix=${opts.prefix}`,
     "--ignore-scripts",
+    NO_LINKS,
     ...REGISTRY_ONLY,
     `--cache=${opts.cache}`,
     ...(opts.offline ? ["--prefer-offline"] : ["--prefer-online", ...FAIL_FAST_FLAGS]),
@@ -175,7 +186,7 @@ export async function installGlobal(
     doing: `installing ${spec}`,
     name: opts.name,
     timeoutMs: ctx.changeMs,
-    command: `npm install --global --prefix "${opts.prefix}" --ignore-scripts ${spec}`,
+    command: `npm install --global --prefix "${opts.prefix}" --ignore-scripts ${NO_LINKS} ${spec}`,
   });
 }
 

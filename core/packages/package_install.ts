@@ -4,11 +4,14 @@
  * it when one of its dependencies would come from outside the registry (git, URL, file), let npm
  * download that exact version into a staging prefix, check it is a hub plugin this hub can load,
  * and only then install the same version (from the npm cache just filled) where the hub finds it.
+ * No install links the package's `bin` or `man` entries; the result lists the ones it declared.
  */
 import { join } from "node:path";
 import type { InstallResult, PackageOperation } from "../../protocol/packages.ts";
 import { clipForMessage } from "../../protocol/clip.ts";
-import { installGlobal, viewDependencies, viewVersion } from "./npm_commands.ts";
+import { installGlobal, NO_LINKS, viewDependencies, viewVersion } from "./npm_commands.ts";
+import { declaredLinks } from "./declared_links.ts";
+import { readJsonFile } from "../config/json_file.ts";
 import { checkDependencies } from "./dependency_check.ts";
 import type { PackageContext } from "./package_context.ts";
 import { PackageError } from "./package_error.ts";
@@ -78,7 +81,9 @@ export function installResolved(
       cache,
     });
     ctx.progress(operation, input, `Checking that ${label} is a hub plugin`);
-    const checked = await checkPluginPackage(join(globalRootOf(staging), target.name), label);
+    const stagedDir = join(globalRootOf(staging), target.name);
+    const checked = await checkPluginPackage(stagedDir, label);
+    const links = declaredLinks(await readJsonFile(join(stagedDir, "package.json")));
     ctx.progress(operation, input, `Installing ${label} into ${prefix}`);
     await installGlobal(ctx, {
       prefix,
@@ -94,15 +99,17 @@ export function installResolved(
         `npm finished installing ${label}, but ${join(root, target.name)} holds ` +
           `${now ? `version ${now.version}` : "no package"}. Is HUB_NPM_ROOT (or "npm root -g") ` +
           `the folder npm installs into? Run "npm install --global --prefix "${prefix}" ` +
-          `--ignore-scripts ${label}" yourself and check its output.`,
+          `--ignore-scripts ${NO_LINKS} ${label}" yourself and check its output.`,
       );
     }
     const result: InstallResult = {
       name: target.name,
       plugin: checked.manifest.name,
       version: target.version,
+      urlPatterns: checked.manifest.urlPatterns,
     };
     if (previous) result.previousVersion = previous.version;
+    if (links.bin.length + links.man.length > 0) result.notLinked = links;
     return result;
   });
 }
