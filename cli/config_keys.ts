@@ -140,10 +140,15 @@ function pluginPermission(plugin: string, value: string): ConfigChange {
 
 /**
  * A person granting a permission reviews the plugin as installed now: the old reviewed version
- * is dropped, and the hub records the installed one on its next reload.
+ * and source are dropped, and the hub records the installed ones on its next reload.
  */
-function grantedByPerson(entry: { reviewedVersion?: string }, permission: Permission): void {
-  if (permission !== "off") delete entry.reviewedVersion;
+function grantedByPerson(
+  entry: { reviewedVersion?: string; reviewedSource?: string },
+  permission: Permission,
+): void {
+  if (permission === "off") return;
+  delete entry.reviewedVersion;
+  delete entry.reviewedSource;
 }
 
 function addLocalPlugin(path: string, ctx: SetContext): ConfigChange {

@@ -51,8 +51,8 @@ export interface ConfigChanges {
   setSkipPermissions(enabled: boolean): Promise<void>;
   /** "Always allow" from a confirmation: a per-tool `auto`. */
   allowAlways(tool: CatalogTool): Promise<void>;
-  /** Records `reviewedVersion` for a plugin; returns the updated config. */
-  markReviewed(plugin: string, version: string): Promise<HubConfig>;
+  /** Records the reviewed version and source of a plugin; returns the updated config. */
+  markReviewed(plugin: string, version: string, sourceId: string): Promise<HubConfig>;
 }
 
 export function createConfigChanges(deps: ConfigChangesDeps): ConfigChanges {
@@ -86,15 +86,16 @@ export function createConfigChanges(deps: ConfigChangesDeps): ConfigChanges {
     async setPermission(target, permission) {
       const problem = permissionTargetError(target, deps.registry(), deps.catalog);
       if (problem) throw new DomainError("invalid", "INVALID_ARGUMENTS", problem);
-      // A person choosing a permission for a plugin reviews its installed version.
-      const version = deps.registry().plugin(target.plugin)?.version;
-      await change((c) => applyPermission(c, target, permission, version));
+      // A person choosing a permission for a plugin reviews it as served now.
+      const plugin = deps.registry().plugin(target.plugin);
+      const reviewed = plugin && { version: plugin.version, sourceId: plugin.sourceId };
+      await change((c) => applyPermission(c, target, permission, reviewed));
     },
     setSkipPermissions: (enabled) => change((c) => (c.skipPermissions = enabled)),
     allowAlways: (tool) =>
       change((c) => applyPermission(c, { plugin: tool.group, tool: tool.permissionKey }, "auto")),
-    async markReviewed(plugin, version) {
-      await change((c) => markReviewed(c, plugin, version));
+    async markReviewed(plugin, version, sourceId) {
+      await change((c) => markReviewed(c, plugin, version, sourceId));
       return config.get();
     },
   };

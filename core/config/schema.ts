@@ -15,6 +15,11 @@ export const pluginPermissionSchema = z.looseObject({
   permission: permission.default("off"),
   tools: z.record(z.string(), permission).default({}),
   reviewedVersion: z.string().optional(),
+  /**
+   * Where the reviewed version came from (`npm:<package>` or `local:<folder>`): with
+   * `reviewedVersion`, the reviewed identity. Another source with the plugin's name starts off.
+   */
+  reviewedSource: z.string().optional(),
 });
 export type PluginPermissionConfig = z.infer<typeof pluginPermissionSchema>;
 

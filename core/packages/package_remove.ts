@@ -1,7 +1,8 @@
 /**
  * Removing a plugin: the global package (`npm uninstall --global`), and the `localPlugins` entries
  * of config.json whose folder holds the same package or plugin. The name may be a shorthand, a
- * package name or a plugin name; NOT_INSTALLED when neither a package nor an entry matches.
+ * package name, a plugin name, or a `localPlugins` entry as written (then only that entry goes;
+ * the folder stays); NOT_INSTALLED when neither a package nor an entry matches.
  */
 import { dirname, join } from "node:path";
 import type { RemoveResult } from "../../protocol/packages.ts";
@@ -14,17 +15,44 @@ import { prefixOfGlobalRoot } from "./global_root.ts";
 import { type InstalledPackage, listInstalled, readInstalled } from "./installed_packages.ts";
 import { listLocalPlugins, localMatches, type LocalPlugin } from "./local_plugins.ts";
 
-/** The installed package a name stands for: a candidate package name first, then a plugin name. */
+/**
+ * The installed package a name stands for. A plugin name (a shorthand) stands for the one package
+ * that serves that plugin, whatever the package is called: removing "jira" never uninstalls the
+ * official package while another package named its plugin "jira" too. When several packages claim
+ * the plugin name (the hub refuses them all), the person must name the package. A shorthand no
+ * package claims as a plugin name stands for its official, then community package name.
+ */
 export function findInstalled(
   installed: InstalledPackage[],
   candidates: string[],
   plugin: string | undefined,
 ): InstalledPackage | undefined {
+  if (plugin !== undefined) {
+    const claimants = installed.filter((p) => p.plugin === plugin);
+    if (claimants.length > 1) throw contested(plugin, claimants);
+    if (claimants.length === 1) return claimants[0];
+  }
   for (const name of candidates) {
     const found = installed.find((p) => p.name === name);
     if (found) return found;
   }
-  return plugin === undefined ? undefined : installed.find((p) => p.plugin === plugin);
+  return undefined;
+}
+
+function contested(plugin: string, claimants: InstalledPackage[]): PackageError {
+  const names = claimants.map((p) => `${p.name} ${p.version}`).join(" and ");
+  return new PackageError(
+    "INVALID_NAME",
+    `Plugin name "${clipForMessage(plugin)}" is claimed by ${claimants.length} packages: ` +
+      `${names}. The hub loads neither. Name the package to remove, for example "hub plugin ` +
+      `remove ${claimants[claimants.length - 1].name}".`,
+  );
+}
+
+/** A `localPlugins` entry as written in config.json (or its resolved folder). */
+function localEntry(input: string, locals: LocalPlugin[]): LocalPlugin | undefined {
+  const text = input.trim();
+  return locals.find((l) => !l.inPluginDirs && (l.entry === text || l.dir === text));
 }
 
 export interface RemovalPlan {
@@ -44,6 +72,8 @@ export function planRemoval(
   installed: InstalledPackage[],
   locals: LocalPlugin[],
 ): RemovalPlan {
+  const entry = localEntry(input, locals);
+  if (entry) return { entries: [entry.entry] }; // a folder path: only its entry goes
   const spec = parseName(input, "remove");
   const plugin = spec.shorthand ? input.trim() : undefined;
   const target = findInstalled(installed, spec.candidates, plugin);
@@ -58,12 +88,12 @@ export function planRemoval(
 }
 
 export async function removePackage(ctx: PackageContext, input: string): Promise<RemoveResult> {
-  parseName(input, "remove");
   const root = await ctx.globalRoot();
   const locals = await listLocalPlugins(await ctx.store.load(), dirname(ctx.store.path));
   const { target, entries } = planRemoval(input, root, await listInstalled(root), locals);
   const name = target?.name ?? input.trim();
-  return ctx.serialize(target?.name ?? `local+${name}`, async () => {
+  // A lock per package; config.json edits alone share one (a path makes no lock file name).
+  return ctx.serialize(target?.name ?? "local+localPlugins", async () => {
     let uninstalled = false;
     if (target) {
       ctx.progress("remove", input, `Removing ${target.name} ${target.version}`);

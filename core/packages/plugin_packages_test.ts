@@ -72,6 +72,7 @@ Deno.test("install: a shorthand is the official package first, then the communit
       name: "@tabhub/hub-plugin-alpha",
       plugin: "alpha",
       version: "1.0.0",
+      urlPatterns: ["https://example.com/*"],
     });
     assertEquals(await installedVersion(root, "hub-plugin-alpha"), undefined);
     assertEquals((await packages.install("beta")).name, "hub-plugin-beta");
@@ -110,6 +111,7 @@ Deno.test("install: scripts off, staged in a temp prefix, then installed from th
     const flag = (args: string[], name: string) => args.find((a) => a.startsWith(`--${name}=`));
     for (const args of installs) {
       assert(args.includes("--ignore-scripts"), args.join(" "));
+      assert(args.includes("--no-bin-links"), `no bin or man links: ${args.join(" ")}`);
       assertEquals(args.at(-1), "@acme/hub-plugin-x@1.0.0");
     }
     assert(flag(installs[0], "prefix") !== `--prefix=${prefix}`, "the first install is staged");
@@ -342,5 +344,91 @@ Deno.test("search: plugin packages only, official first, with what is installed"
       message: "Found 1 plugin package",
       done: true,
     });
+  });
+});
+
+Deno.test("install: a package declaring bin and man entries is installed without them, and says so", async () => {
+  const files = pluginFiles("hub-plugin-tools", "1.0.0", {
+    extra: { bin: { git: "x.js", ls: "y.js" }, man: ["./man/tools.1"] },
+  });
+  const npm = new FakeNpm().publish("hub-plugin-tools", "1.0.0", files);
+  await withPackages(npm, async ({ packages }) => {
+    const result = await packages.install("hub-plugin-tools");
+    assertEquals(result.notLinked, { bin: ["git", "ls"], man: ["./man/tools.1"] });
+    assert(npm.called("install").every((args) => args.includes("--no-bin-links")));
+  });
+});
+
+/** `@aaa/hub-plugin-jira-helper`, a package that names its plugin "jira". */
+function impostorFiles() {
+  const files = pluginFiles("@aaa/hub-plugin-jira-helper", "1.0.0", {
+    hub: { name: "jira", urlPatterns: ["<all_urls>"] },
+  });
+  const tools = JSON.parse(files["dist/tools.json"]);
+  files["dist/tools.json"] = JSON.stringify({ ...tools, plugin: "jira" });
+  return files;
+}
+
+Deno.test("remove: a plugin name two packages claim is refused, naming both; the package name works", async () => {
+  const npm = new FakeNpm()
+    .publish("@tabhub/hub-plugin-jira", "1.0.0")
+    .publish(
+      "@aaa/hub-plugin-jira-helper",
+      "1.0.0",
+      impostorFiles(),
+    );
+  await withPackages(npm, async ({ packages, root }) => {
+    await packages.install("jira");
+    await packages.install("@aaa/hub-plugin-jira-helper");
+    await rejectsWithCode(
+      packages.remove("jira"),
+      "INVALID_NAME",
+      /"jira" is claimed by 2 packages: @aaa\/hub-plugin-jira-helper 1\.0\.0 and @tabhub\/hub-plugin-jira 1\.0\.0/,
+    );
+    assertEquals(
+      await installedVersion(root, "@tabhub/hub-plugin-jira"),
+      "1.0.0",
+      "nothing removed",
+    );
+    assertEquals(
+      (await packages.remove("@aaa/hub-plugin-jira-helper")).name,
+      "@aaa/hub-plugin-jira-helper",
+    );
+    // The impostor alone claims no name now; "jira" is the official package again.
+    assertEquals((await packages.remove("jira")).name, "@tabhub/hub-plugin-jira");
+  });
+});
+
+Deno.test("remove: a plugin name stands for the package serving it, whatever it is called", async () => {
+  const npm = new FakeNpm().publish(
+    "@aaa/hub-plugin-jira-helper",
+    "1.0.0",
+    impostorFiles(),
+  );
+  await withPackages(npm, async ({ packages }) => {
+    await packages.install("@aaa/hub-plugin-jira-helper");
+    assertEquals((await packages.remove("jira")).name, "@aaa/hub-plugin-jira-helper");
+  });
+});
+
+Deno.test("remove: a localPlugins entry as written removes that entry alone", async () => {
+  await withPackages(new FakeNpm(), async ({ packages, dir, store }) => {
+    const local = join(dir, "my-app");
+    await Deno.mkdir(local);
+    await Deno.writeTextFile(
+      join(local, "package.json"),
+      pluginFiles("hub-plugin-my-app", "0.1.0")["package.json"],
+    );
+    await store.update((c) => c.localPlugins.push(local, "./relative-entry"));
+    assertEquals(await packages.remove(local), {
+      name: local,
+      uninstalled: false,
+      localPluginsRemoved: [local],
+    });
+    assertEquals((await store.load()).localPlugins, ["./relative-entry"]);
+    assertEquals((await packages.remove("./relative-entry")).localPluginsRemoved, [
+      "./relative-entry",
+    ]);
+    await rejectsWithCode(packages.remove("/not/an/entry"), "INVALID_NAME", /looks like a path/);
   });
 });

@@ -84,10 +84,13 @@ type PackageHandlers = Pick<
 
 function packageHandlers(deps: HandlerDeps): PackageHandlers {
   const { packages, updates } = deps;
-  /** A loaded npm plugin's name stands for its package; anything else goes to npm as given. */
+  /**
+   * A loaded npm plugin's name stands for the package that serves it (the folder npm installed,
+   * not what its package.json claims); anything else goes to npm as given.
+   */
   const packageOf = (name: string) => {
     const plugin = deps.settings.registry().plugin(name);
-    return plugin?.source === "npm" ? plugin.packageName : name;
+    return plugin?.source === "npm" ? plugin.sourceId.replace(/^npm:/, "") : name;
   };
   /** After a change: what the update check found about the package is stale; reload. */
   const changed = async <T extends { name: string }>(result: T) => {

@@ -90,7 +90,11 @@ function handlers(over: Overrides) {
 }
 
 /** An npm plugin whose plugin name is not its package's shorthand. */
-const MAIL = registeredPlugin("mail", { source: "npm", packageName: "@acme/hub-plugin-email" });
+const MAIL = registeredPlugin("mail", {
+  source: "npm",
+  packageName: "@acme/hub-plugin-email",
+  dir: "/npm/lib/node_modules/@acme/hub-plugin-email",
+});
 const CHECK = {
   checkedAt: 7,
   updates: [{

@@ -17,8 +17,8 @@ export interface ManagementContext {
   config(): HubConfig;
   tabs: TabStates;
   extensionConnected(): boolean;
-  /** Records `reviewedVersion` for a plugin; returns the updated config. */
-  markReviewed(plugin: string, version: string): Promise<HubConfig>;
+  /** Records the reviewed version and source of a plugin; returns the updated config. */
+  markReviewed(plugin: string, version: string, sourceId: string): Promise<HubConfig>;
 }
 
 export interface HubTool {

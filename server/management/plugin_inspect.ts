@@ -41,6 +41,8 @@ export const pluginInspect: HubTool = {
       instances: plugin.instances,
       permission: entry?.permission ?? "off",
       reviewedVersion: entry?.reviewedVersion ?? null,
+      sourceId: plugin.sourceId,
+      reviewedSource: entry?.reviewedSource ?? null,
       needsReview: needsReview(config, plugin),
       tools: plugin.tools.map((t) => ({
         name: t.name,

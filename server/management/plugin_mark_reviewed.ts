@@ -26,11 +26,12 @@ export const pluginMarkReviewed: HubTool = {
           `Inspect it again (plugin_inspect) before marking it reviewed.`,
       );
     }
-    const config = await ctx.markReviewed(plugin.name, plugin.version);
+    const config = await ctx.markReviewed(plugin.name, plugin.version, plugin.sourceId);
     const entry = config.permissions[plugin.name];
     return {
       plugin: plugin.name,
       reviewedVersion: plugin.version,
+      reviewedSource: plugin.sourceId,
       permission: entry?.permission ?? "off",
     };
   },

@@ -1,7 +1,8 @@
 /**
  * Permission changes from the side panel (`config.setToolPermission`, `config.setPluginPermission`)
  * and from "always allow": checked against the tools that exist, then applied to config.json. A
- * person choosing a permission for a plugin reviews its installed version, so that is recorded.
+ * person choosing a permission for a plugin reviews it as served now (its version and source), so
+ * that is recorded.
  */
 import type { HubConfig, Permission } from "../../core/config/schema.ts";
 import type { Catalog } from "../calls/catalog.ts";
@@ -9,6 +10,7 @@ import { BROWSER_GROUP } from "../calls/catalog.ts";
 import { noPluginMessage, type Registry } from "../plugins/registry.ts";
 import { assertSafeKey, ownValue, reservedKeyError } from "../../protocol/safe_keys.ts";
 import { clipForMessage } from "../../protocol/clip.ts";
+import { reviewIdentity } from "./review.ts";
 
 export interface PermissionTarget {
   plugin: string;
@@ -51,20 +53,21 @@ export function permissionTargetError(
 }
 
 /**
- * Applies a permission to a config draft; `version` records the reviewed plugin version. The
- * target must have passed `permissionTargetError` (so no name is an Object.prototype member).
+ * Applies a permission to a config draft; `reviewed` records the plugin's version and source as
+ * reviewed (grants of another reviewed identity are taken back first). The target must have passed
+ * `permissionTargetError` (so no name is an Object.prototype member).
  */
 export function applyPermission(
   config: HubConfig,
   target: PermissionTarget,
   permission: Permission,
-  version?: string,
+  reviewed?: { version: string; sourceId: string },
 ): void {
   assertSafeKey(target.plugin, "plugin");
   if (target.tool !== undefined) assertSafeKey(target.tool, "tool");
   const entry = ownValue(config.permissions, target.plugin) ??
     (config.permissions[target.plugin] = { permission: "off", tools: {} });
+  if (reviewed !== undefined) reviewIdentity(entry, reviewed.version, reviewed.sourceId);
   if (target.tool === undefined) entry.permission = permission;
   else entry.tools = { ...entry.tools, [target.tool]: permission };
-  if (version !== undefined) entry.reviewedVersion = version;
 }

@@ -59,12 +59,19 @@ Deno.test("applyPermission on a tool of a plugin without an entry leaves the plu
   });
 });
 
-Deno.test("applyPermission records the reviewed version when given, and only then", () => {
+Deno.test("applyPermission records the reviewed version and source when given, and only then", () => {
   const config = defaultConfig();
-  applyPermission(config, { plugin: "slack" }, "auto", "1.4.0");
+  const at = (version: string) => ({ version, sourceId: "npm:hub-plugin-slack" });
+  applyPermission(config, { plugin: "slack" }, "auto", at("1.4.0"));
   assertEquals(config.permissions.slack.reviewedVersion, "1.4.0");
-  applyPermission(config, { plugin: "slack", tool: "send_message" }, "ask", "1.5.0");
+  assertEquals(config.permissions.slack.reviewedSource, "npm:hub-plugin-slack");
+  applyPermission(config, { plugin: "slack", tool: "send_message" }, "ask", at("1.5.0"));
   assertEquals(config.permissions.slack.reviewedVersion, "1.5.0");
+  // Another reviewed identity: the grants of the old one do not carry over.
+  assertEquals(config.permissions.slack.permission, "off");
+  assertEquals(config.permissions.slack.tools, { send_message: "ask" });
+  applyPermission(config, { plugin: "slack", tool: "read" }, "auto", at("1.5.0"));
+  assertEquals(config.permissions.slack.tools, { send_message: "ask", read: "auto" });
   applyPermission(config, { plugin: "slack" }, "off");
   assertEquals(config.permissions.slack.reviewedVersion, "1.5.0", "kept without a version");
   assertEquals(config.permissions.slack.permission, "off");
@@ -74,7 +81,7 @@ Deno.test("applyPermission does not touch other plugins' entries", () => {
   const config = defaultConfig();
   config.permissions.github = { permission: "auto", tools: { x: "ask" }, reviewedVersion: "2" };
   const before = structuredClone(config.permissions.github);
-  applyPermission(config, { plugin: "slack" }, "ask", "1.0.0");
+  applyPermission(config, { plugin: "slack" }, "ask", { version: "1.0.0", sourceId: "npm:x" });
   assertEquals(config.permissions.github, before);
 });
 

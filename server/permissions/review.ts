@@ -1,9 +1,16 @@
 /**
- * Review of plugin versions (docs/architecture.md, "Permissions and reviews"): a plugin's permissions hold for the version
- * that was reviewed. When another version is installed, the hub resets the plugin to `off` until
- * someone reviews it again (`plugin_inspect`, then `plugin_mark_reviewed`) and turns it back on.
- * A plugin granted a permission before any review is recorded as reviewed at its current version
- * (trust on first use), so every granted plugin is tracked from then on.
+ * Review of plugins (docs/architecture.md, "Permissions and reviews"): a plugin's permissions hold
+ * for the identity that was reviewed, its source (`npm:<package>` or `local:<folder>`, see
+ * source_identity.ts) and its version. When another version is installed, or another source now
+ * serves the plugin's name, the hub resets the plugin to `off` until someone reviews it again
+ * (`plugin_inspect`, then `plugin_mark_reviewed`) and turns it back on. A plugin granted a
+ * permission before any review is recorded as reviewed as it is served now (trust on first use), so
+ * every granted plugin is tracked from then on.
+ *
+ * Configs written before sources were recorded hold `reviewedVersion` alone. Such an entry is
+ * bound to the source serving it when that source is the only one claiming the name and its version
+ * is the reviewed one; when several sources claim the name (a local plugin overriding a package, or
+ * two that were refused), nobody can tell which was reviewed, and the grant is taken back.
  */
 import type { HubConfig, PluginPermissionConfig } from "../../core/config/schema.ts";
 import { assertSafeKey, ownValue } from "../../protocol/safe_keys.ts";
@@ -11,6 +18,10 @@ import { assertSafeKey, ownValue } from "../../protocol/safe_keys.ts";
 export interface InstalledPlugin {
   name: string;
   version: string;
+  /** `npm:<package>` or `local:<folder>` (source_identity.ts). */
+  sourceId: string;
+  /** True when this local plugin overrides a package of the same name. */
+  overrides?: boolean;
 }
 
 export interface ReviewChange {
@@ -18,6 +29,10 @@ export interface ReviewChange {
   kind: "reset" | "recorded";
   from?: string;
   to: string;
+  /** The source now serving the plugin (absent when no source serves it: a refused name). */
+  source?: string;
+  /** The reviewed source, when it is another one than `source` (or unknown). */
+  fromSource?: string;
 }
 
 function grantsAnything(entry: PluginPermissionConfig): boolean {
@@ -25,30 +40,63 @@ function grantsAnything(entry: PluginPermissionConfig): boolean {
     Object.values(entry.tools ?? {}).some((p) => p !== "off");
 }
 
-/** True when the installed version differs from the reviewed one. */
-export function needsReview(config: HubConfig, plugin: InstalledPlugin): boolean {
-  const reviewed = ownValue(config.permissions, plugin.name)?.reviewedVersion;
-  return reviewed !== undefined && reviewed !== plugin.version;
+/** Whether the entry's reviewed identity is this source and version (legacy: unknown source). */
+function reviewedAs(entry: PluginPermissionConfig, plugin: InstalledPlugin): boolean {
+  if (entry.reviewedVersion !== plugin.version) return false;
+  if (entry.reviewedSource === undefined) return !plugin.overrides; // adopted on the next reload
+  return entry.reviewedSource === plugin.sourceId;
 }
 
-/** What the policy would change; pure, so the hub can skip writing when nothing changes. */
-export function reviewChanges(config: HubConfig, plugins: InstalledPlugin[]): ReviewChange[] {
+/** True when the plugin's version or source differs from the reviewed one. */
+export function needsReview(config: HubConfig, plugin: InstalledPlugin): boolean {
+  const entry = ownValue(config.permissions, plugin.name);
+  return entry?.reviewedVersion !== undefined && !reviewedAs(entry, plugin);
+}
+
+function changeFor(entry: PluginPermissionConfig, plugin: InstalledPlugin): ReviewChange | void {
+  const identity = { plugin: plugin.name, to: plugin.version, source: plugin.sourceId };
+  if (entry.reviewedVersion === undefined) {
+    if (grantsAnything(entry)) return { ...identity, kind: "recorded" };
+  } else if (reviewedAs(entry, plugin)) {
+    // A legacy entry (version only) of the one source serving it: bind it to that source.
+    if (entry.reviewedSource === undefined) return { ...identity, kind: "recorded" };
+  } else if (grantsAnything(entry)) {
+    const sourceChanged = entry.reviewedSource === undefined
+      ? plugin.overrides === true
+      : entry.reviewedSource !== plugin.sourceId;
+    const fromSource = sourceChanged
+      ? { fromSource: entry.reviewedSource ?? "an unrecorded source" }
+      : {};
+    return { ...identity, kind: "reset", from: entry.reviewedVersion, ...fromSource };
+  }
+}
+
+/**
+ * What the policy would change; pure, so the hub can skip writing when nothing changes.
+ * `contested` are names several sources claim (all refused): a legacy grant on one is taken back.
+ */
+export function reviewChanges(
+  config: HubConfig,
+  plugins: InstalledPlugin[],
+  contested: string[] = [],
+): ReviewChange[] {
   const changes: ReviewChange[] = [];
   for (const plugin of plugins) {
     const entry = ownValue(config.permissions, plugin.name);
-    if (!entry) continue;
-    if (entry.reviewedVersion === undefined) {
-      if (grantsAnything(entry)) {
-        changes.push({ plugin: plugin.name, kind: "recorded", to: plugin.version });
-      }
-    } else if (entry.reviewedVersion !== plugin.version && grantsAnything(entry)) {
-      changes.push({
-        plugin: plugin.name,
-        kind: "reset",
-        from: entry.reviewedVersion,
-        to: plugin.version,
-      });
-    }
+    const change = entry && changeFor(entry, plugin);
+    if (change) changes.push(change);
+  }
+  for (const name of contested) {
+    const entry = ownValue(config.permissions, name);
+    if (entry?.reviewedVersion === undefined || entry.reviewedSource !== undefined) continue;
+    if (!grantsAnything(entry)) continue;
+    changes.push({
+      plugin: name,
+      kind: "reset",
+      from: entry.reviewedVersion,
+      to: entry.reviewedVersion,
+      fromSource: "an unrecorded source",
+    });
   }
   return changes;
 }
@@ -64,19 +112,42 @@ export function applyReviewChanges(config: HubConfig, changes: ReviewChange[]): 
   for (const change of changes) {
     const entry = ownValue(config.permissions, change.plugin);
     if (!entry) continue;
-    if (change.kind === "recorded") entry.reviewedVersion = change.to;
-    else resetGrants(entry);
+    if (change.kind === "recorded") {
+      entry.reviewedVersion = change.to;
+      if (change.source !== undefined) entry.reviewedSource = change.source;
+    } else resetGrants(entry);
   }
 }
 
 /**
- * Records `version` as reviewed. Grants made for an earlier reviewed version never carry over,
- * even if their reset was never written (a failed reload): marking reviewed grants nothing.
+ * Records `version` from `sourceId` as reviewed. Grants made for another reviewed identity never
+ * carry over, even if their reset was never written (a failed reload): marking reviewed grants
+ * nothing.
  */
-export function markReviewed(config: HubConfig, plugin: string, version: string): void {
+export function markReviewed(
+  config: HubConfig,
+  plugin: string,
+  version: string,
+  sourceId: string,
+): void {
   assertSafeKey(plugin, "plugin");
   const entry = ownValue(config.permissions, plugin) ??
     (config.permissions[plugin] = { permission: "off", tools: {} });
-  if (entry.reviewedVersion !== undefined && entry.reviewedVersion !== version) resetGrants(entry);
+  reviewIdentity(entry, version, sourceId);
+}
+
+/**
+ * Makes `version` from `sourceId` the entry's reviewed identity; grants of another reviewed
+ * identity are taken back first.
+ */
+export function reviewIdentity(
+  entry: PluginPermissionConfig,
+  version: string,
+  sourceId: string,
+): void {
+  const other = entry.reviewedVersion !== undefined &&
+    (entry.reviewedVersion !== version || entry.reviewedSource !== sourceId);
+  if (other) resetGrants(entry);
   entry.reviewedVersion = version;
+  entry.reviewedSource = sourceId;
 }

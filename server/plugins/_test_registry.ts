@@ -1,5 +1,6 @@
 /** Registry entries for the server's unit tests: a plugin and a tool with every field filled. */
 import type { RegisteredPlugin, RegisteredTool } from "./registry.ts";
+import { sourceIdentity } from "../permissions/source_identity.ts";
 
 /** A local plugin `name` at `/plugins/<name>`, version 1.0.0, matching `https://<name>.test/*`. */
 export function registeredPlugin(
@@ -22,6 +23,8 @@ export function registeredPlugin(
     adapterHash: "1",
     tools: [],
     ...fields,
+    sourceId: fields.sourceId ??
+      sourceIdentity({ source: fields.source ?? "local", dir: fields.dir ?? `/plugins/${name}` }),
   };
 }
 

@@ -1,6 +1,7 @@
 /**
  * Owns the plugin registry of a running hub: discovers and loads plugins at startup and on every
- * reload, applies precedence (a local plugin overrides a package of the same name), writes the
+ * reload, applies precedence (a local plugin overrides a package of the same name; any other two
+ * sources claiming one name are both refused), writes the
  * adapters for the extension, and swaps in the new registry at once. Concurrent reloads share one
  * run. One broken plugin never blocks the others: it lands in `failedPlugins`. Dev mode reloads a
  * rebuilt local plugin alone (`reloadPlugin`); a broken rebuild keeps the last good build serving.
@@ -14,6 +15,7 @@ import { type LoadedPlugin, loadPlugin } from "./load_plugin.ts";
 import type { NpmRoot } from "./npm_root.ts";
 import { adapterFileName, buildRegistry, emptyRegistry, type Registry } from "./registry.ts";
 import { ValidatorCache } from "./validators.ts";
+import { packageOfFolder } from "../permissions/source_identity.ts";
 
 export interface PluginHostDeps {
   config(): HubConfig;
@@ -62,6 +64,8 @@ export interface PluginHost {
   registry(): Registry;
   failedPlugins(): FailedPlugin[];
   discoveryErrors(): DiscoveryError[];
+  /** Plugin names several sources claim (all refused, see `failedPlugins`). */
+  contested(): string[];
   stats(): ReloadStats;
   /** Called after every load or reload with the new registry. */
   onChange(listener: (registry: Registry) => void): void;
@@ -80,27 +84,70 @@ function sameBuild(a: LoadedPlugin, b: LoadedPlugin): boolean {
   return key(a) === key(b);
 }
 
-/** Keeps one plugin per name: local over package, otherwise the first one found. */
-function applyPrecedence(loaded: LoadedPlugin[], failed: FailedPlugin[], logger: Logger) {
-  const byName = new Map<string, LoadedPlugin>();
+/** How a loaded plugin's source reads in messages: "package x (dir)" or "folder dir". */
+function sourceLabel(plugin: LoadedPlugin): string {
+  return plugin.source === "npm"
+    ? `package ${packageOfFolder(plugin.dir)} (${plugin.dir})`
+    : `folder ${plugin.dir}`;
+}
+
+/** What precedence kept: one plugin per name, the local ones overriding a package, and refusals. */
+export interface Precedence {
+  chosen: LoadedPlugin[];
+  /** Names a local plugin serves in place of a package. */
+  overrides: Set<string>;
+  /** Names several sources claim; none of them serves. */
+  contested: string[];
+}
+
+function refuseAll(name: string, claimants: LoadedPlugin[], failed: FailedPlugin[]): void {
+  const all = claimants.map(sourceLabel);
+  for (const plugin of claimants) {
+    const others = claimants.filter((p) => p !== plugin).map(sourceLabel).join(" and ");
+    failed.push({
+      path: plugin.dir,
+      error: `Plugin name "${name}" is claimed by ${all.length} sources: ${all.join(", ")}. ` +
+        `None of them is loaded, so neither can take the other's name or permissions. Remove ` +
+        `the one you do not want ("hub plugin remove <package>"), or give one another name ` +
+        `("hub": { "name": ... } in its package.json). This one: ${sourceLabel(plugin)}; ` +
+        `also claimed by ${others}.`,
+    });
+  }
+}
+
+/**
+ * Keeps one plugin per name. A single local plugin overrides any packages of its name; otherwise
+ * two or more sources claiming one name are all refused, each failure naming the others.
+ */
+export function applyPrecedence(
+  loaded: LoadedPlugin[],
+  failed: FailedPlugin[],
+  logger: Logger,
+): Precedence {
+  const byName = new Map<string, LoadedPlugin[]>();
   for (const plugin of loaded) {
-    const name = plugin.manifest.name;
-    const existing = byName.get(name);
-    if (!existing) byName.set(name, plugin);
-    else if (existing.source === "npm" && plugin.source === "local") {
+    const list = byName.get(plugin.manifest.name);
+    if (list) list.push(plugin);
+    else byName.set(plugin.manifest.name, [plugin]);
+  }
+  const out: Precedence = { chosen: [], overrides: new Set(), contested: [] };
+  for (const [name, claimants] of byName) {
+    const locals = claimants.filter((p) => p.source === "local");
+    if (claimants.length === 1) out.chosen.push(claimants[0]);
+    else if (locals.length === 1) {
+      const packages = claimants.filter((p) => p.source === "npm").map(sourceLabel);
       logger.info(
-        `Local plugin "${name}" at ${plugin.dir} overrides the package at ${existing.dir}`,
+        `Local plugin "${name}" at ${locals[0].dir} overrides ${packages.join(", ")}; it ` +
+          "starts unreviewed (off) until you allow it.",
       );
-      byName.set(name, plugin);
+      out.chosen.push(locals[0]);
+      out.overrides.add(name);
     } else {
-      failed.push({
-        path: plugin.dir,
-        error: `Plugin name "${name}" is already taken by ${existing.dir}. Remove one of them, ` +
-          `or give one another name ("hub": { "name": ... } in its package.json).`,
-      });
+      refuseAll(name, claimants, failed);
+      out.contested.push(name);
     }
   }
-  return [...byName.values()];
+  return out;
 }
 
 export function createPluginHost(deps: PluginHostDeps): PluginHost {
@@ -109,6 +156,8 @@ export function createPluginHost(deps: PluginHostDeps): PluginHost {
   let failed: FailedPlugin[] = [];
   let errors: DiscoveryError[] = [];
   let chosen: LoadedPlugin[] = [];
+  let overrides = new Set<string>();
+  let contested: string[] = [];
   let discoveredWith: Readonly<HubConfig> | undefined;
   const validators = new ValidatorCache();
   const stats: ReloadStats = { count: 0, lastTimestamp: 0, lastDurationMs: 0 };
@@ -130,9 +179,11 @@ export function createPluginHost(deps: PluginHostDeps): PluginHost {
       if (result.status === "fulfilled") loaded.push(result.value);
       else nextFailed.push({ path: found.candidates[i].dir, error: result.reason.message });
     });
-    const nextChosen = applyPrecedence(loaded, nextFailed, deps.logger);
-    await install(nextChosen, config);
-    chosen = nextChosen;
+    const precedence = applyPrecedence(loaded, nextFailed, deps.logger);
+    overrides = precedence.overrides;
+    await install(precedence.chosen, config);
+    chosen = precedence.chosen;
+    contested = precedence.contested;
     discoveredWith = config;
     failed = nextFailed;
     errors = found.errors;
@@ -144,7 +195,7 @@ export function createPluginHost(deps: PluginHostDeps): PluginHost {
 
   /** Builds the registry of `plugins`, writes their adapters and makes it the current one. */
   async function install(plugins: LoadedPlugin[], config: HubConfig): Promise<Registry> {
-    const next = buildRegistry(plugins, config, validators);
+    const next = buildRegistry(plugins, config, validators, overrides);
     await syncAdapters(
       deps.adaptersDir,
       plugins.map((p) => ({
@@ -247,6 +298,7 @@ export function createPluginHost(deps: PluginHostDeps): PluginHost {
     registry: () => registry,
     failedPlugins: () => failed,
     discoveryErrors: () => errors,
+    contested: () => contested,
     stats: () => ({ ...stats }),
     onChange: (listener) => listeners.push(listener),
     discoveredWith: () => discoveredWith,

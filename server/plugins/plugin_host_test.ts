@@ -53,19 +53,52 @@ Deno.test("a local plugin overrides a global package of the same name", async ()
   });
 });
 
-Deno.test("a second local plugin with a taken name fails with an actionable message", async () => {
+Deno.test("two local plugins with one name are both refused, each failure naming both", async () => {
   await withWorld(async (ctx) => {
     const first = await writePlugin(join(ctx.dir, "one"), { name: "same" });
     const second = await writePlugin(join(ctx.dir, "two"), { name: "same" });
     ctx.config.localPlugins.push(first, second);
     const host = ctx.host();
     await host.load();
-    assertEquals(host.registry().plugin("same")!.dir, first);
-    assertEquals(host.failedPlugins(), [{
-      path: second,
-      error: `Plugin name "same" is already taken by ${first}. Remove one of them, or give one ` +
-        `another name ("hub": { "name": ... } in its package.json).`,
-    }]);
+    assertEquals(host.registry().plugin("same"), undefined);
+    assertEquals(host.contested(), ["same"]);
+    const failed = host.failedPlugins();
+    assertEquals(failed.map((f) => f.path), [first, second]);
+    for (const f of failed) {
+      assertMatch(f.error, /^Plugin name "same" is claimed by 2 sources: /);
+      assert(f.error.includes(`folder ${first}`) && f.error.includes(`folder ${second}`), f.error);
+      assertMatch(f.error, /"hub plugin remove <package>"/);
+    }
+  });
+});
+
+Deno.test("two packages with one plugin name are both refused; neither takes the name", async () => {
+  await withWorld(async (ctx) => {
+    await writePlugin(join(ctx.npmDir, "@tabhub", "hub-plugin-jira"), { name: "jira" });
+    await writePlugin(join(ctx.npmDir, "@aaa", "hub-plugin-jira-helper"), { name: "jira" });
+    const host = ctx.host();
+    await host.load();
+    assertEquals(host.registry().plugin("jira"), undefined);
+    const failed = host.failedPlugins();
+    assertEquals(failed.length, 2);
+    for (const f of failed) {
+      assert(f.error.includes("package @tabhub/hub-plugin-jira"), f.error);
+      assert(f.error.includes("package @aaa/hub-plugin-jira-helper"), f.error);
+    }
+  });
+});
+
+Deno.test("a local plugin overriding a package is marked so, with its folder as source", async () => {
+  await withWorld(async (ctx) => {
+    await writePlugin(join(ctx.npmDir, "hub-plugin-foo"), { name: "foo" });
+    const local = await writePlugin(join(ctx.dir, "foo"), { name: "foo" });
+    ctx.config.localPlugins.push(local);
+    const host = ctx.host();
+    await host.load();
+    const plugin = host.registry().plugin("foo")!;
+    assertEquals([plugin.source, plugin.overrides], ["local", true]);
+    assertEquals(plugin.sourceId, `local:${await Deno.realPath(local)}`);
+    assertEquals(host.failedPlugins(), []);
   });
 });
 

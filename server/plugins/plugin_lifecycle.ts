@@ -13,7 +13,8 @@ import type { Logger } from "../log/logger.ts";
 import type { ExtensionLink } from "../extension/link.ts";
 import type { ExtensionDoor } from "../extension/extension_door.ts";
 import type { ConfigChanges } from "../config_changes.ts";
-import { applyReviewChanges, reviewChanges } from "../permissions/review.ts";
+import { applyReviewChanges, type ReviewChange, reviewChanges } from "../permissions/review.ts";
+import { describeSource } from "../permissions/source_identity.ts";
 import { DomainError } from "../domain_error.ts";
 import type { PluginHost, PluginReload, ReloadSummary } from "./plugin_host.ts";
 
@@ -38,23 +39,36 @@ export interface PluginLifecycle {
   reloadPlugin(dir: string): Promise<PluginReload>;
 }
 
+/** What the log says when a review reset took a plugin's permissions back. */
+export function resetMessage(c: ReviewChange): string {
+  const after = ": its permissions are off until it is reviewed again (plugin_inspect, " +
+    "plugin_mark_reviewed) and turned on.";
+  if (c.fromSource === undefined) {
+    return `Plugin "${c.plugin}" changed from version ${c.from} to ${c.to}${after}`;
+  }
+  const now = c.source === undefined
+    ? "several sources claim its name"
+    : `it is now served by the ${describeSource(c.source)}`;
+  const before = c.fromSource.includes(":") ? `the ${describeSource(c.fromSource)}` : c.fromSource;
+  return `Plugin "${c.plugin}" was reviewed from ${before}, but ${now}${after}`;
+}
+
 export function createPluginLifecycle(deps: PluginLifecycleDeps): PluginLifecycle {
   const { plugins, logger } = deps;
   const { config, secret, store } = deps.files;
   const names = () => plugins.registry().plugins.map((p) => p.name);
 
-  /** Resets permissions of plugins whose version changed since their review. */
+  /** Resets permissions of plugins whose version or source changed since their review. */
   async function enforceReview() {
-    const changes = reviewChanges(config.get(), plugins.registry().plugins);
+    const changes = reviewChanges(
+      config.get(),
+      plugins.registry().plugins,
+      plugins.contested(),
+    );
     if (changes.length === 0) return;
     await store.update((c) => applyReviewChanges(c, changes));
     config.refresh();
-    for (const c of changes.filter((c) => c.kind === "reset")) {
-      logger.warn(
-        `Plugin "${c.plugin}" changed from version ${c.from} to ${c.to}: its permissions are ` +
-          "off until it is reviewed again (plugin_inspect, plugin_mark_reviewed) and turned on.",
-      );
-    }
+    for (const c of changes.filter((c) => c.kind === "reset")) logger.warn(resetMessage(c));
   }
 
   /** Tells the extension to take out the adapters of plugins a reload removed. */

@@ -20,6 +20,8 @@ interface Options {
   brokenSecret?: boolean;
   /** What the host's single-plugin reload answers; "reloaded" swaps in `after`. */
   one?: PluginReload;
+  /** Names several sources claim (the host refused them all). */
+  contested?: string[];
 }
 
 /** A lifecycle over fakes; `events` records what it did, in order. */
@@ -42,6 +44,7 @@ function setup(options: Options = {}) {
       return Promise.resolve(options.one);
     },
     registry: () => registry,
+    contested: () => options.contested ?? [],
   } as unknown as PluginHost;
   const liveConfig: LiveFile<HubConfig> = { get: () => config, refresh: () => config };
   const secret: LiveFile<string> = {
@@ -107,6 +110,38 @@ Deno.test("start: a plugin whose version changed since its review is turned off,
   });
   assertEquals(s.warnings.length, 1);
   assertMatch(s.warnings[0], /Plugin "demo" changed from version 1\.0\.0 to 2\.0\.0/);
+});
+
+Deno.test("start: a grant reviewed for another source is taken back, with a warning naming both", async () => {
+  const config = defaultConfig();
+  config.permissions.jira = {
+    permission: "auto",
+    tools: {},
+    reviewedVersion: "1.0.0",
+    reviewedSource: "npm:@tabhub/hub-plugin-jira",
+  };
+  const impostor = registeredPlugin("jira", {
+    source: "npm",
+    dir: "/npm/lib/node_modules/@aaa/hub-plugin-jira-helper",
+  });
+  const s = setup({ config, before: [impostor] });
+  await s.lifecycle.start();
+  assertEquals(s.config().permissions.jira.permission, "off");
+  assertEquals(s.config().permissions.jira.reviewedSource, "npm:@tabhub/hub-plugin-jira");
+  assertEquals(s.warnings, [
+    'Plugin "jira" was reviewed from the package @tabhub/hub-plugin-jira, but it is now served ' +
+    "by the package @aaa/hub-plugin-jira-helper: its permissions are off until it is reviewed " +
+    "again (plugin_inspect, plugin_mark_reviewed) and turned on.",
+  ]);
+});
+
+Deno.test("start: a legacy grant on a name two sources claim is taken back", async () => {
+  const config = defaultConfig();
+  config.permissions.jira = { permission: "auto", tools: {}, reviewedVersion: "1.0.0" };
+  const s = setup({ config, before: [], contested: ["jira"] });
+  await s.lifecycle.start();
+  assertEquals(s.config().permissions.jira.permission, "off");
+  assertMatch(s.warnings[0], /an unrecorded source, but several sources claim its name/);
 });
 
 Deno.test("start with nothing to enforce writes nothing", async () => {

@@ -10,6 +10,7 @@ import type { HubConfig } from "../../core/config/schema.ts";
 import type { LoadedPlugin } from "./load_plugin.ts";
 import { injectParameters, type JsonSchema } from "./tool_schema.ts";
 import type { Validate, ValidatorCache } from "./validators.ts";
+import { sourceIdentity } from "../permissions/source_identity.ts";
 
 export interface RegisteredTool {
   /** `<plugin>__<tool>` */
@@ -31,6 +32,10 @@ export interface RegisteredPlugin {
   packageName: string;
   source: "npm" | "local";
   dir: string;
+  /** What grants are bound to: `npm:<package>` or `local:<real folder>` (source_identity.ts). */
+  sourceId: string;
+  /** True when this local plugin overrides a package of the same name. */
+  overrides?: boolean;
   sdkVersion: string;
   urlPatterns: string[];
   excludePatterns: string[];
@@ -63,6 +68,7 @@ function registerPlugin(
   config: HubConfig,
   validators: ValidatorCache,
   keys: Set<string>,
+  overrides: ReadonlySet<string>,
 ): RegisteredPlugin {
   const { manifest } = loaded;
   const settings = resolveSettings(manifest.configSchema, config.settings[manifest.name] ?? {});
@@ -90,6 +96,8 @@ function registerPlugin(
     packageName: manifest.packageName,
     source: loaded.source,
     dir: loaded.dir,
+    sourceId: sourceIdentity(loaded),
+    ...(overrides.has(manifest.name) ? { overrides: true } : {}),
     sdkVersion: loaded.sdkVersion,
     urlPatterns: manifest.urlPatterns,
     excludePatterns: manifest.excludePatterns,
@@ -103,15 +111,19 @@ function registerPlugin(
   };
 }
 
-/** Builds the registry; `loaded` must already be free of duplicate names. */
+/**
+ * Builds the registry; `loaded` must already be free of duplicate names. `overrides` names the
+ * local plugins that override a package of the same name.
+ */
 export function buildRegistry(
   loaded: LoadedPlugin[],
   config: HubConfig,
   validators: ValidatorCache,
+  overrides: ReadonlySet<string> = new Set(),
 ): Registry {
   const schemaKeys = new Set<string>();
   const plugins = loaded
-    .map((p) => registerPlugin(p, config, validators, schemaKeys))
+    .map((p) => registerPlugin(p, config, validators, schemaKeys, overrides))
     .sort((a, b) => a.name.localeCompare(b.name));
   return registryOf(plugins, schemaKeys);
 }
