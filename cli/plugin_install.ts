@@ -2,9 +2,19 @@
  * `hub plugin install <name>` (alias `add`) and `hub plugin update [name] [--check]`: install a
  * plugin package from the npm registry, or its latest version, then have a running hub reload.
  */
-import type { HubPaths } from "../core/config/paths.ts";
+import { join } from "node:path";
+import { cliClient, cliConfigStore } from "../core/client_context.ts";
+import type { FailedPlugin } from "../protocol/health.ts";
 import type { InstallResult, UpdateCheck } from "../protocol/packages.ts";
-import { allowHint, pluginCommandContext, printJson, reloadRunningHub } from "./plugin_context.ts";
+import {
+  allowHint,
+  type PluginCommandContext,
+  pluginCommandContext,
+  printJson,
+  reloadRunningHub,
+} from "./plugin_context.ts";
+import { broadLine, failedLine, notLinkedLine, permissionLine } from "./plugin_outcome.ts";
+import { visibleText } from "../protocol/visible_text.ts";
 
 export interface PackageCommandOptions {
   json?: boolean;
@@ -12,13 +22,13 @@ export interface PackageCommandOptions {
 }
 
 const REVIEW_HINT = "A new version stays off until it is reviewed: the hub turns off the " +
-  "permissions of a plugin whose version changed since they were granted (plugin_inspect, " +
-  "plugin_mark_reviewed, then turn it on again).";
+  "permissions of a plugin whose version or source changed since they were granted " +
+  "(plugin_inspect, plugin_mark_reviewed, then turn it on again).";
 
 export async function pluginInstallCommand(name: string, options: PackageCommandOptions) {
   const ctx = pluginCommandContext();
   const result = await ctx.packages.install(name);
-  await report(result, options, ctx.paths);
+  await report(result, options, ctx);
 }
 
 export async function pluginUpdateCommand(
@@ -42,29 +52,52 @@ export async function pluginUpdateCommand(
       `${result.name} ${result.version} is the latest version; nothing to update.`,
     );
   }
-  await report(result, options, ctx.paths);
+  await report(result, options, ctx);
 }
 
 async function report(
   result: InstallResult,
   options: PackageCommandOptions,
-  paths: HubPaths,
+  ctx: PluginCommandContext,
 ) {
   if (options.json) {
     printJson(result);
-    await reloadRunningHub(options.port, paths, console.error);
+    await reloadRunningHub(options.port, ctx.paths, console.error);
     return;
   }
-  const what = `${result.name} ${result.version} (plugin "${result.plugin}")`;
+  // Names, versions, programs and errors come from the package: escaped, one line each.
+  const what = visibleText(`${result.name} ${result.version} (plugin "${result.plugin}")`);
   const changed = result.previousVersion !== undefined && result.previousVersion !== result.version;
   console.log(
     result.previousVersion === result.version
       ? `${what} was installed already; npm installed it again.`
-      : `Installed ${what}${changed ? `, replacing ${result.previousVersion}` : ""}.`,
+      : `Installed ${what}${changed ? `, replacing ${visibleText(result.previousVersion!)}` : ""}.`,
   );
-  const hub = await reloadRunningHub(options.port, paths);
+  for (const line of [broadLine(result.plugin, result.urlPatterns), notLinkedLine(result)]) {
+    if (line) console.log(visibleText(line));
+  }
+  const hub = await reloadRunningHub(options.port, ctx.paths);
   if (!hub.running) console.log('No hub is running; "hub start" loads the plugin.');
-  console.log(changed ? REVIEW_HINT : allowHint(result.plugin));
+  const failed = hub.reloaded ? await failureOf(result, options.port, ctx) : undefined;
+  if (failed) return console.log(visibleText(failedLine(failed) ?? ""));
+  const config = await cliConfigStore(ctx.paths).load();
+  const line = permissionLine(config, result);
+  console.log(changed && line === allowHint(result.plugin) ? `${line} ${REVIEW_HINT}` : line);
+}
+
+/** The running hub's reason for not loading the package just installed, if it did not. */
+async function failureOf(
+  result: InstallResult,
+  port: string | undefined,
+  ctx: PluginCommandContext,
+): Promise<FailedPlugin | undefined> {
+  try {
+    const dir = join(await ctx.globalRoot(), result.name);
+    const health = await (await cliClient(port, ctx.paths)).health();
+    return health?.failedPlugins.find((f) => f.path === dir);
+  } catch {
+    return undefined; // the install is done; the hub's own log says why it did not load it
+  }
 }
 
 export function formatUpdateCheck(check: UpdateCheck): string {
@@ -77,5 +110,5 @@ export function formatUpdateCheck(check: UpdateCheck): string {
     'Install one with "hub plugin update <name>".',
   ];
   if (check.error) lines.push(`warning: ${check.error}`);
-  return lines.join("\n");
+  return lines.map((line) => visibleText(line)).join("\n");
 }

@@ -1,7 +1,8 @@
 /**
  * `hub plugin list [--json] [-v]` (alias `ls`): the plugins of the running hub (`/health`), with
- * their version, package or folder and permission; with no hub running, what the hub would load:
- * the global plugin packages and the local plugin folders of config.json.
+ * their version, package or folder and permission, and a warning under each plugin that runs on
+ * every site; with no hub running, what the hub would load: the global plugin packages and the
+ * local plugin folders of config.json.
  */
 import { dirname, join } from "node:path";
 import { cliClient, cliConfigStore, warn } from "../core/client_context.ts";
@@ -11,8 +12,12 @@ import { listLocalPlugins, type LocalPlugin } from "../core/packages/local_plugi
 import type { FailedPlugin, HealthPayload } from "../protocol/health.ts";
 import type { Permission } from "../protocol/permission.ts";
 import { TOOLS_FILE } from "../protocol/plugin_manifest.ts";
+import { MAX_TOOLS_FILE_BYTES } from "../protocol/plugin_limits.ts";
+import { readJsonFile } from "../core/config/json_file.ts";
 import { ownValue } from "../protocol/safe_keys.ts";
+import { broadWarning } from "../protocol/broad_patterns.ts";
 import { pluginCommandContext, printJson } from "./plugin_context.ts";
+import { visibleText } from "../protocol/visible_text.ts";
 
 export interface ListedPlugin {
   name: string;
@@ -20,8 +25,14 @@ export interface ListedPlugin {
   source: "npm" | "local";
   packageName?: string;
   dir?: string;
-  /** The plugin's permission in config.json (off when it has none). */
+  /**
+   * The plugin's permission in config.json (off when it has none, or when it was granted to
+   * another source of the same plugin name).
+   */
   permission: Permission;
+  urlPatterns?: string[];
+  /** Set when the URL patterns cover every site: "Runs on every website you visit (…)". */
+  broad?: string;
   /** Loaded by the running hub (false when listed offline). */
   loaded: boolean;
   toolCount?: number;
@@ -42,12 +53,47 @@ interface Found {
   dir: string;
 }
 
-const permissionOf = (config: HubConfig, plugin: string): Permission =>
-  ownValue(config.permissions, plugin)?.permission ?? "off";
+/** What grants are bound to, as the hub computes it: `npm:<package>` or `local:<real folder>`. */
+async function sourceIdOf(s: Found): Promise<string> {
+  if (s.source === "npm") return `npm:${s.packageName}`;
+  return `local:${await Deno.realPath(s.dir).catch(() => s.dir)}`;
+}
+
+/** The plugin's permission; a grant recorded for another source does not count for this one. */
+async function permissionOf(config: HubConfig, plugin: string, s?: Found): Promise<Permission> {
+  const entry = ownValue(config.permissions, plugin);
+  if (!entry) return "off";
+  if (s && entry.reviewedSource !== undefined && entry.reviewedSource !== await sourceIdOf(s)) {
+    return "off";
+  }
+  return entry.permission;
+}
+
+/** The `hub.urlPatterns` of the package.json in `dir`, when it can be read. */
+async function urlPatternsOf(dir: string | undefined): Promise<string[] | undefined> {
+  if (dir === undefined) return undefined;
+  try {
+    const pkg = JSON.parse(await Deno.readTextFile(join(dir, "package.json")));
+    const patterns = pkg?.hub?.urlPatterns;
+    return Array.isArray(patterns) ? patterns.filter((p) => typeof p === "string") : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The URL patterns and, when they cover every site, the warning. */
+async function reach(
+  dir: string | undefined,
+): Promise<Pick<ListedPlugin, "urlPatterns" | "broad">> {
+  const urlPatterns = await urlPatternsOf(dir);
+  const broad = broadWarning(urlPatterns ?? []);
+  return { ...(urlPatterns ? { urlPatterns } : {}), ...(broad ? { broad } : {}) };
+}
 
 async function toolNames(dir: string): Promise<string[] | undefined> {
   try {
-    const tools = JSON.parse(await Deno.readTextFile(join(dir, TOOLS_FILE))).tools;
+    const file = await readJsonFile(join(dir, TOOLS_FILE), MAX_TOOLS_FILE_BYTES); // bounded
+    const tools = (file as { tools?: unknown } | null)?.tools;
     return Array.isArray(tools) ? tools.map((t) => String(t?.name)) : undefined;
   } catch {
     return undefined;
@@ -73,8 +119,12 @@ function found(packages: InstalledPackage[], locals: LocalPlugin[]): Found[] {
   ];
 }
 
-function fromHealth(health: HealthPayload, sources: Found[], config: HubConfig): ListedPlugin[] {
-  return health.pluginDetails.map((p) => {
+function fromHealth(
+  health: HealthPayload,
+  sources: Found[],
+  config: HubConfig,
+): Promise<ListedPlugin[]> {
+  return Promise.all(health.pluginDetails.map(async (p) => {
     const source = sources.find((s) => s.plugin === p.name && s.source === p.source);
     return {
       name: p.name,
@@ -82,12 +132,13 @@ function fromHealth(health: HealthPayload, sources: Found[], config: HubConfig):
       source: p.source,
       packageName: source?.packageName,
       dir: source?.dir,
-      permission: permissionOf(config, p.name),
+      permission: await permissionOf(config, p.name, source),
+      ...(await reach(source?.dir)),
       loaded: true,
       toolCount: p.toolCount,
       tools: p.tools,
     };
-  });
+  }));
 }
 
 async function offline(sources: Found[], config: HubConfig): Promise<ListedPlugin[]> {
@@ -100,7 +151,8 @@ async function offline(sources: Found[], config: HubConfig): Promise<ListedPlugi
       source: s.source,
       packageName: s.packageName,
       dir: s.dir,
-      permission: permissionOf(config, s.plugin ?? ""),
+      permission: await permissionOf(config, s.plugin ?? "", s),
+      ...(await reach(s.dir)),
       loaded: false,
       toolCount: tools?.length,
       tools,
@@ -130,7 +182,7 @@ export async function collectPluginList(port: string | undefined): Promise<Plugi
   }
   return {
     hub: { running: true, port: client.port },
-    plugins: fromHealth(health, sources, config),
+    plugins: await fromHealth(health, sources, config),
     failed: health.failedPlugins,
   };
 }
@@ -143,7 +195,30 @@ export async function pluginListCommand(
   console.log(formatPluginList(list, options.verbose === true));
 }
 
-export function formatPluginList(list: PluginList, verbose: boolean): string {
+/** The list with every plugin-supplied word escaped (protocol/visible_text.ts), one line each. */
+function shownList(list: PluginList): PluginList {
+  const v = (text: string | undefined) => text === undefined ? undefined : visibleText(text);
+  return {
+    ...list,
+    plugins: list.plugins.map((p) => ({
+      ...p,
+      name: visibleText(p.name),
+      version: v(p.version),
+      packageName: v(p.packageName),
+      dir: v(p.dir),
+      broad: v(p.broad),
+      tools: p.tools?.map((t) => visibleText(t)),
+    })),
+    failed: list.failed.map((f) => ({
+      ...f,
+      path: visibleText(f.path),
+      error: visibleText(f.error),
+    })),
+  };
+}
+
+export function formatPluginList(found: PluginList, verbose: boolean): string {
+  const list = shownList(found);
   const lines = [
     list.hub.running
       ? `Plugins of the hub running on port ${list.hub.port}:`
@@ -164,6 +239,7 @@ export function formatPluginList(list: PluginList, verbose: boolean): string {
       `  ${p.name.padEnd(width)}  ${(p.version ?? "?").padEnd(8)}  ${p.source.padEnd(5)}  ` +
         `${p.permission.padEnd(4)}  ${tools.padEnd(8)}  ${where}`,
     );
+    if (p.broad) lines.push(`      warning: ${p.broad}`);
     if (verbose) {
       if (p.dir) lines.push(`      folder: ${p.dir}`);
       if (p.tools?.length) lines.push(`      tools:  ${p.tools.join(", ")}`);

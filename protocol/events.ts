@@ -68,8 +68,14 @@ export const syncPluginSchema = z.object({
   iconSvg: z.string().optional(),
   permission,
   reviewedVersion: z.string().optional(),
-  /** The installed version differs from the reviewed one: permissions were reset to off. */
+  /** The installed version or source differs from the reviewed one: permissions were reset to off. */
   needsReview: z.boolean(),
+  /**
+   * Whether the extension may put the adapter into tabs: the plugin or one of its tools is not
+   * `off` (and it needs no review). An `off` plugin's adapter is never injected, and is removed
+   * from open tabs when the plugin is turned off.
+   */
+  enabled: z.boolean(),
   tools: z.array(syncToolSchema),
   /** Where the plugin comes from: a global npm package or a local folder. */
   source: z.enum(["npm", "local"]).optional(),

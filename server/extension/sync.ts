@@ -38,8 +38,11 @@ export function syncPlugin(
     instances: plugin.instances,
     permission: entry?.permission ?? "off",
     needsReview: needsReview(config, plugin),
+    enabled: false,
     tools,
   };
+  synced.enabled = !synced.needsReview &&
+    (synced.permission !== "off" || tools.some((t) => t.permission !== "off"));
   if (plugin.description !== undefined) synced.description = plugin.description;
   if (plugin.iconSvg !== undefined) synced.iconSvg = plugin.iconSvg;
   if (entry?.reviewedVersion !== undefined) synced.reviewedVersion = entry.reviewedVersion;

@@ -17,6 +17,7 @@ export function syncPlugin(name: string, fields: Partial<SyncPlugin> = {}): Sync
     instances: {},
     permission: "auto",
     needsReview: false,
+    enabled: true,
     tools: [],
     ...fields,
   };

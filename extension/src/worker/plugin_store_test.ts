@@ -85,3 +85,26 @@ Deno.test("matching() follows the current set of plugins", () => {
   store.remove("b");
   assertEquals(store.matching(url), []);
 });
+
+Deno.test("an off plugin never matches a tab; turning it off asks for its adapter to leave", () => {
+  const store = createPluginStore();
+  const url = "http://127.0.0.1/page";
+  // A plugin first seen off (a new install, or a restarted worker): its adapter must leave.
+  assertEquals(store.replace([plugin("on"), plugin("off", { enabled: false })]), ["off"]);
+  assertEquals(names(store.matching(url)), ["on"]);
+  // Staying off asks nothing more; turning one on makes it match.
+  assertEquals(store.replace([plugin("on"), plugin("off", { enabled: false })]), []);
+  assertEquals(store.replace([plugin("on"), plugin("off")]), []);
+  assertEquals(names(store.matching(url)), ["off", "on"]);
+  // Turning it off again, by a full sync or a single update, asks for removal.
+  assertEquals(store.replace([plugin("on"), plugin("off", { enabled: false })]), ["off"]);
+  assertEquals(names(store.matching(url)), ["on"]);
+  assertEquals(store.set(plugin("on", { enabled: false })), true);
+  assertEquals(store.set(plugin("on", { enabled: false })), false);
+  assertEquals(store.matching(url), []);
+  // A hub that does not say whether a plugin is enabled gets it treated as off.
+  const unsaid = plugin("old") as Partial<SyncPlugin>;
+  delete unsaid.enabled;
+  store.replace([unsaid as SyncPlugin]);
+  assertEquals(store.matching(url), []);
+});

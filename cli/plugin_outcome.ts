@@ -1,0 +1,82 @@
+/**
+ * What `hub plugin install` and `update` tell a person after npm is done: the sites the plugin runs
+ * on when they are every site, the programs and manual pages it declared and hub did not link, why
+ * the hub did not load it (a name another source claims), and the permission it really has now.
+ * Grants belong to a source (`npm:<package>`) and version, so a grant made for another package of
+ * the same plugin name is never reported as this one's.
+ */
+import type { HubConfig, PluginPermissionConfig } from "../core/config/schema.ts";
+import { broadWarning } from "../protocol/broad_patterns.ts";
+import type { FailedPlugin } from "../protocol/health.ts";
+import type { InstallResult } from "../protocol/packages.ts";
+import { ownValue } from "../protocol/safe_keys.ts";
+import { allowHint } from "./plugin_context.ts";
+
+/** "Runs on every website you visit (<all_urls>)." as a warning line, or undefined. */
+export function broadLine(
+  plugin: string,
+  patterns: readonly string[] | undefined,
+): string | undefined {
+  const warning = broadWarning(patterns ?? []);
+  if (!warning) return undefined;
+  return `Warning: plugin "${plugin}" r${warning.slice(1)} Once allowed, its code can read and ` +
+    "change those pages while you are logged in.";
+}
+
+/** The bin and man entries npm was told not to link, or undefined when there were none. */
+export function notLinkedLine(result: InstallResult): string | undefined {
+  const links = result.notLinked;
+  if (!links || links.bin.length + links.man.length === 0) return undefined;
+  const parts = [
+    ...(links.bin.length ? [`programs (${links.bin.join(", ")})`] : []),
+    ...(links.man.length ? [`manual pages (${links.man.join(", ")})`] : []),
+  ];
+  return `${result.name} declares ${parts.join(" and ")}; none was linked: plugin packages ` +
+    "never put programs on your PATH.";
+}
+
+function grantsOf(entry: PluginPermissionConfig | undefined): string | undefined {
+  if (!entry) return undefined;
+  const tools = Object.entries(entry.tools ?? {}).filter(([, p]) => p !== "off");
+  if (entry.permission === "off" && tools.length === 0) return undefined;
+  const toolText = tools.map(([tool, p]) => `${tool}: ${p}`).join(", ");
+  if (entry.permission === "off") return `off, except ${toolText}`;
+  return tools.length ? `${entry.permission} (${toolText})` : entry.permission;
+}
+
+function sourceText(source: string | undefined, version: string | undefined): string {
+  const where = source?.startsWith("npm:")
+    ? `the package ${source.slice(4)}`
+    : source?.startsWith("local:")
+    ? `the folder ${source.slice(6)}`
+    : "an earlier install";
+  return version === undefined ? where : `${where} ${version}`;
+}
+
+/**
+ * The permission line. After a running hub reloaded, config.json already holds its review
+ * decisions (grants of another source or version taken back, a first grant recorded).
+ */
+export function permissionLine(config: HubConfig, result: InstallResult): string {
+  const entry = ownValue(config.permissions, result.plugin);
+  const grants = grantsOf(entry);
+  if (!entry || grants === undefined) return allowHint(result.plugin);
+  const source = `npm:${result.name}`;
+  const same = entry.reviewedVersion === result.version && entry.reviewedSource === source;
+  if (same) {
+    return `It keeps the permission you gave ${result.name} ${result.version}: ${grants}.`;
+  }
+  if (entry.reviewedVersion === undefined) {
+    return `config.json allows plugin "${result.plugin}" (${grants}) without a review; the hub ` +
+      `records ${result.name} ${result.version} as reviewed when it loads it.`;
+  }
+  return `config.json allows plugin "${result.plugin}" (${grants}) for ` +
+    `${sourceText(entry.reviewedSource, entry.reviewedVersion)}, not for this install: the hub ` +
+    "turns it off when it loads this one, until it is reviewed (plugin_inspect, " +
+    "plugin_mark_reviewed) and allowed again.";
+}
+
+/** Why the running hub did not load the package, from its `failedPlugins`. */
+export function failedLine(failed: FailedPlugin | undefined): string | undefined {
+  return failed && `The hub did not load it: ${failed.error}`;
+}
