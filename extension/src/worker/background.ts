@@ -86,6 +86,7 @@ async function dropPlugins(names: string[]) {
   );
 }
 
+/** Takes `removed` (gone or turned off) out of open tabs, then injects what is enabled. */
 function applyPlugins(removed: string[]) {
   void dropPlugins(removed).then(() => tracker.refreshAll()).catch(console.warn);
 }
@@ -113,8 +114,8 @@ const handlers: ServerHandlers = {
     void reloadIfUpdated(params.hubVersion);
   },
   "plugin.update": ({ plugin }) => {
-    store.set(plugin);
-    applyPlugins([]);
+    // Dev mode follows the same rule: an `off` plugin's rebuilt adapter is not injected.
+    applyPlugins(store.set(plugin) ? [plugin.name] : []);
   },
   "plugin.uninstall": async ({ plugin }) => {
     const known = store.remove(plugin);

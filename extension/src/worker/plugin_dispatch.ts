@@ -20,7 +20,7 @@ import {
 } from "../../../protocol/tab_readiness.ts";
 import type { Injector } from "./injector.ts";
 import type { PageLinks } from "./page_links.ts";
-import { pluginMatches, type PluginStore } from "./plugin_store.ts";
+import { pluginEnabled, pluginMatches, type PluginStore } from "./plugin_store.ts";
 import { rankTabs } from "./tab_ranking.ts";
 import { CallFailure, type TabCalls } from "./tab_calls.ts";
 import { pluginTabState, type TabTracker } from "./tab_tracker.ts";
@@ -122,6 +122,14 @@ async function dispatchPluginTool(
   const plugin = deps.store.get(params.plugin);
   if (!plugin) {
     throw fail("TOOL_NOT_FOUND", `The extension does not know plugin "${params.plugin}" yet.`);
+  }
+  if (!pluginEnabled(plugin)) {
+    // The hub refuses calls to `off` tools; this covers a call that crossed turning it off.
+    throw fail(
+      "PERMISSION_OFF",
+      `Plugin "${plugin.name}" is off, so its adapter is not in any tab. Allow it in the side ` +
+        "panel first.",
+    );
   }
   const tabId = await pickTab(plugin, params);
   const request: AdapterCall = {

@@ -10,7 +10,7 @@ import type { SyncPlugin, TabStateChange } from "../../../protocol/events.ts";
 import type { Injector } from "./injector.ts";
 import { ADAPTER_MARK, probeAdapter } from "../shared/page_functions.ts";
 import type { MaybeMissing } from "../shared/page_messages.ts";
-import type { PluginStore } from "./plugin_store.ts";
+import { pluginEnabled, type PluginStore } from "./plugin_store.ts";
 import type { RpcPeer } from "./rpc_peer.ts";
 import { withTimeout } from "../../../protocol/with_timeout.ts";
 
@@ -97,7 +97,9 @@ export function createTabTracker(
         do {
           state.again = false;
           const plugin = store.get(name);
-          if (plugin) await probeOnce(tabId, plugin);
+          // Never inject an `off` plugin (it may have been turned off since this was asked).
+          if (pluginEnabled(plugin)) await probeOnce(tabId, plugin!);
+          else if (ready.get(tabId)?.delete(name)) report();
         } while (state.again);
       } finally {
         probing.delete(key);
