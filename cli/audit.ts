@@ -6,6 +6,7 @@
 import { AUDIT_RING_SIZE, type AuditEntry } from "../protocol/audit.ts";
 import { CliError } from "../core/cli_error.ts";
 import { cliClient, cliPaths, warn } from "../core/client_context.ts";
+import { visibleJson, visibleText } from "../protocol/visible_text.ts";
 
 export interface AuditOptions {
   port?: string;
@@ -100,7 +101,7 @@ export async function auditCommand(options: AuditOptions): Promise<void> {
     (since === undefined || Date.parse(e.timestamp) >= since)
   ).slice(0, limit);
   if (options.json) {
-    console.log(JSON.stringify(entries, null, 2));
+    console.log(visibleJson(JSON.stringify(entries, null, 2)));
     return;
   }
   if (entries.length === 0) {
@@ -110,9 +111,10 @@ export async function auditCommand(options: AuditOptions): Promise<void> {
   console.log(entries.map(formatEntry).join("\n"));
 }
 
+/** One line per call; the tool and its error (a plugin's words) escaped, so nothing hides. */
 export function formatEntry(e: AuditEntry): string {
-  const when = e.timestamp.replace("T", " ").replace(/\.\d+Z$/, "Z");
+  const when = visibleText(e.timestamp.replace("T", " ").replace(/\.\d+Z$/, "Z"));
   const status = e.success ? "ok  " : "FAIL";
-  const tail = e.error ? `  ${e.error.code}: ${e.error.message}` : "";
-  return `${when}  ${status}  ${`${e.durationMs}ms`.padStart(7)}  ${e.tool}${tail}`;
+  const tail = e.error ? `  ${visibleText(e.error.code)}: ${visibleText(e.error.message)}` : "";
+  return `${when}  ${status}  ${`${e.durationMs}ms`.padStart(7)}  ${visibleText(e.tool)}${tail}`;
 }

@@ -10,6 +10,7 @@ import { runNpm } from "../core/npm_runner.ts";
 import { globalRootFinder } from "../core/packages/global_root.ts";
 import { createPluginPackages, type PluginPackages } from "../core/packages/plugin_packages.ts";
 import type { PackageProgress } from "../protocol/packages.ts";
+import { visibleJson, visibleText } from "../protocol/visible_text.ts";
 
 export interface PluginCommandContext {
   paths: HubPaths;
@@ -21,7 +22,7 @@ export interface PluginCommandContext {
 function progressPrinter(): ((progress: PackageProgress) => void) | undefined {
   if (!Deno.stderr.isTerminal()) return undefined;
   return (progress) => {
-    if (!progress.done) console.error(`… ${progress.message}`);
+    if (!progress.done) console.error(`… ${visibleText(progress.message)}`);
   };
 }
 
@@ -81,5 +82,5 @@ export function allowHint(plugin: string): string {
 }
 
 export function printJson(value: unknown): void {
-  console.log(JSON.stringify(value, null, 2));
+  console.log(visibleJson(JSON.stringify(value, null, 2)));
 }

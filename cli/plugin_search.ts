@@ -1,6 +1,7 @@
 /** `hub plugin search [query] [--json]`: plugin packages on the npm registry npm is set up with. */
 import type { SearchResult } from "../protocol/packages.ts";
 import { clip } from "../protocol/clip.ts";
+import { visibleText } from "../protocol/visible_text.ts";
 import { pluginCommandContext, printJson } from "./plugin_context.ts";
 
 export async function pluginSearchCommand(query: string | undefined, options: { json?: boolean }) {
@@ -9,8 +10,23 @@ export async function pluginSearchCommand(query: string | undefined, options: { 
   console.log(formatSearch(result));
 }
 
-export function formatSearch(result: SearchResult): string {
-  const about = result.query ? ` matching "${result.query}"` : "";
+/** The registry's words (names, descriptions, authors) escaped: nothing hidden or reordered. */
+function shownPackage(p: SearchResult["packages"][number]): SearchResult["packages"][number] {
+  return {
+    ...p,
+    name: visibleText(p.name),
+    version: visibleText(p.version),
+    ...(p.installedVersion !== undefined
+      ? { installedVersion: visibleText(p.installedVersion) }
+      : {}),
+    ...(p.description !== undefined ? { description: visibleText(p.description) } : {}),
+    ...(p.author !== undefined ? { author: visibleText(p.author) } : {}),
+  };
+}
+
+export function formatSearch(found: SearchResult): string {
+  const result = { ...found, packages: found.packages.map(shownPackage) };
+  const about = result.query ? ` matching "${visibleText(result.query)}"` : "";
   if (result.packages.length === 0) {
     return `No plugin packages${about} on the registry. Plugin packages are named ` +
       `hub-plugin-<name> or @<scope>/hub-plugin-<name>.`;

@@ -2,6 +2,7 @@
 import type { HealthPayload } from "../protocol/health.ts";
 import { CliError } from "../core/cli_error.ts";
 import { cliClient } from "../core/client_context.ts";
+import { visibleJson, visibleText } from "../protocol/visible_text.ts";
 
 export async function statusCommand(options: { port?: string; json?: boolean }): Promise<void> {
   const client = await cliClient(options.port);
@@ -9,10 +10,14 @@ export async function statusCommand(options: { port?: string; json?: boolean }):
   if (!health) {
     throw new CliError(`hub is not running on port ${client.port}. Start it with "hub start".`);
   }
-  console.log(options.json ? JSON.stringify(health, null, 2) : formatStatus(health, client.port));
+  console.log(
+    options.json ? visibleJson(JSON.stringify(health, null, 2)) : formatStatus(health, client.port),
+  );
 }
 
+/** Plugin names, paths and errors come from plugins: each is escaped (protocol/visible_text.ts). */
 export function formatStatus(h: HealthPayload, port: number): string {
+  const v = (text: string) => visibleText(text);
   const lines = [
     `hub ${h.version} (SDK ${h.sdkVersion}) running on http://127.0.0.1:${port}`,
     `  mode:        ${h.mode}${h.skipPermissions ? " (permission checks SKIPPED)" : ""}`,
@@ -26,14 +31,14 @@ export function formatStatus(h: HealthPayload, port: number): string {
   ];
   for (const p of h.pluginDetails) {
     lines.push(
-      `    ${p.name.padEnd(20)} ${p.tabState.padEnd(11)} ${p.toolCount} tool${
+      `    ${v(p.name).padEnd(20)} ${p.tabState.padEnd(11)} ${p.toolCount} tool${
         p.toolCount === 1 ? " " : "s"
       }  ${p.source}`,
     );
   }
-  for (const f of h.failedPlugins) lines.push(`    failed: ${f.path}: ${f.error}`);
+  for (const f of h.failedPlugins) lines.push(`    failed: ${v(f.path)}: ${v(f.error)}`);
   for (const e of h.discoveryErrors) {
-    lines.push(`    discovery (${e.source}) ${e.specifier}: ${e.error}`);
+    lines.push(`    discovery (${e.source}) ${v(e.specifier)}: ${v(e.error)}`);
   }
   return lines.join("\n");
 }

@@ -4,6 +4,7 @@ import { CliError } from "../core/cli_error.ts";
 import { cliClient } from "../core/client_context.ts";
 import type { HubClient } from "../core/hub_client.ts";
 import { readArguments } from "./tool_arguments.ts";
+import { visibleJson, visibleText } from "../protocol/visible_text.ts";
 
 /** `hub tool call` waits this long: the longest a call may run (5 minutes, README). */
 export const TOOL_CALL_TIMEOUT_MS = 5 * 60_000;
@@ -26,11 +27,13 @@ function replyError(status: number, body: unknown): string {
   };
   const e = b?.structuredContent?.error ?? b?.error;
   if (e?.message) {
-    return `${e.message} (${
-      [e.code, (e as { category?: string }).category].filter(Boolean).join(", ")
-    })`;
+    return visibleText(
+      `${e.message} (${
+        [e.code, (e as { category?: string }).category].filter(Boolean).join(", ")
+      })`,
+    );
   }
-  return `HTTP ${status}: ${typeof body === "string" ? body : JSON.stringify(body)}`;
+  return visibleText(`HTTP ${status}: ${typeof body === "string" ? body : JSON.stringify(body)}`);
 }
 
 async function fetchTools(client: HubClient, plugin?: string): Promise<ListedTool[]> {
@@ -45,17 +48,20 @@ export async function toolList(options: ToolOptions): Promise<void> {
   const client = await cliClient(options.port);
   const tools = await fetchTools(client, options.plugin);
   if (options.json) {
-    console.log(JSON.stringify({ tools }, null, 2));
+    console.log(visibleJson(JSON.stringify({ tools }, null, 2)));
     return;
   }
   const groups = Map.groupBy(tools, (t) => t.plugin);
   const width = Math.min(48, Math.max(...tools.map((t) => t.name.length), 4));
   const lines: string[] = [];
   for (const [plugin, list] of groups) {
-    lines.push(`${plugin} (${list.length} tool${list.length === 1 ? "" : "s"})`);
+    lines.push(`${visibleText(plugin)} (${list.length} tool${list.length === 1 ? "" : "s"})`);
     for (const t of list) {
-      const text = t.description.replace(/^\[Disabled\] /, "").split("\n")[0];
-      lines.push(`  ${t.name.padEnd(width)}  ${t.permission.padEnd(4)}  ${truncate(text, 70)}`);
+      // A plugin's words: hidden characters escaped, so a description cannot reorder the line.
+      const text = visibleText(t.description.replace(/^\[Disabled\] /, "").split("\n")[0]);
+      lines.push(
+        `  ${visibleText(t.name).padEnd(width)}  ${t.permission.padEnd(4)}  ${truncate(text, 70)}`,
+      );
     }
   }
   if (lines.length === 0) lines.push("No tools.");
@@ -84,17 +90,17 @@ export async function toolSchema(name: string, options: ToolOptions): Promise<vo
     );
   }
   if (options.json) {
-    console.log(JSON.stringify(tool, null, 2));
+    console.log(visibleJson(JSON.stringify(tool, null, 2)));
     return;
   }
   console.log(
     [
-      `name:        ${tool.name}`,
-      `plugin:      ${tool.plugin}`,
+      `name:        ${visibleText(tool.name)}`,
+      `plugin:      ${visibleText(tool.plugin)}`,
       `permission:  ${tool.permission}`,
-      `description: ${tool.description}`,
+      `description: ${visibleText(tool.description, { lines: true })}`,
       "input schema:",
-      JSON.stringify(tool.inputSchema, null, 2),
+      visibleJson(JSON.stringify(tool.inputSchema, null, 2)),
     ].join("\n"),
   );
 }
@@ -125,12 +131,18 @@ export async function toolCall(
   console.log(formatResult(res.body));
 }
 
-/** The result as JSON on stdout: the structured value, else the text, else the content list. */
+/**
+ * The result as JSON on stdout: the structured value, else the text, else the content list.
+ * Hidden characters are escaped (`\uXXXX` in JSON, the same value; `⟨U+…⟩` in text, line breaks
+ * kept), so a plugin's result cannot move the terminal's cursor or reorder what it shows.
+ */
 export function formatResult(result: CallToolResult): string {
   if (result.structuredContent !== undefined) {
-    return JSON.stringify(result.structuredContent, null, 2);
+    return visibleJson(JSON.stringify(result.structuredContent, null, 2));
   }
   const content = result.content ?? [];
-  if (content.length === 1 && content[0].type === "text") return content[0].text;
-  return JSON.stringify(content, null, 2);
+  if (content.length === 1 && content[0].type === "text") {
+    return visibleText(content[0].text, { lines: true });
+  }
+  return visibleJson(JSON.stringify(content, null, 2));
 }

@@ -42,6 +42,25 @@ export function visibleText(text: string, options: VisibleOptions = {}): string 
   return text.replace(HIDDEN, (match) => escapeMatch(match, lines));
 }
 
+/** The same characters as HIDDEN, one at a time, for JSON text. */
+const HIDDEN_CHAR = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}\p{Default_Ignorable_Code_Point}\u2800]/gu;
+
+/**
+ * JSON text (as `JSON.stringify` writes it) with every hidden character inside its strings written
+ * as a `\uXXXX` escape: the same JSON value, but a terminal shows nothing reordered or hidden.
+ * Line breaks and spaces between tokens stay (JSON.stringify never puts raw ones in strings).
+ */
+export function visibleJson(json: string): string {
+  return json.replace(HIDDEN_CHAR, (match) => {
+    if (match === "\n") return match;
+    let out = "";
+    for (let i = 0; i < match.length; i++) {
+      out += `\\u${match.charCodeAt(i).toString(16).padStart(4, "0")}`;
+    }
+    return out;
+  });
+}
+
 /** A run of text as shown: plain text, or the escape of one hidden character. */
 export interface VisibleSegment {
   text: string;

@@ -3,6 +3,7 @@ import { assert, assertEquals } from "../tests/helpers/assert.ts";
 import {
   escapeCodePoint,
   hasHiddenCharacters,
+  visibleJson,
   visibleSegments,
   visibleText,
 } from "./visible_text.ts";
@@ -106,4 +107,15 @@ Deno.test("visibleSegments: escapes made here are marked, look-alike text is not
   assertEquals(visibleSegments(text).map((s) => s.text).join(""), visibleText(text));
   assertEquals(visibleSegments(""), []);
   assertEquals(visibleSegments("plain"), [{ text: "plain", escaped: false }]);
+});
+
+Deno.test("visibleJson: hidden characters in strings become \\u escapes of the same value", () => {
+  const value = { "report\u202Efdp.exe": ["a\u200Bb", "tag\u{E0041}"], n: 1 };
+  const json = JSON.stringify(value, null, 2);
+  const shown = visibleJson(json);
+  assert(!hasHiddenCharacters(shown, { lines: true }), shown);
+  assert(shown.includes("report\\u202efdp.exe"), shown);
+  assert(shown.includes("tag\\udb40\\udc41"), shown);
+  assertEquals(JSON.parse(shown), value);
+  assertEquals(visibleJson(JSON.stringify({ a: "plain" })), '{"a":"plain"}');
 });
