@@ -15,6 +15,7 @@ import { clipForMessage } from "../protocol/clip.ts";
 import { parsePluginPackage, type PluginManifest } from "../protocol/plugin_manifest.ts";
 import { settingsErrors } from "../protocol/plugin_settings.ts";
 import { ownValue } from "../protocol/safe_keys.ts";
+import { visibleText } from "../protocol/visible_text.ts";
 import { parseSetCommand } from "./config_keys.ts";
 import { pluginCommandContext, reloadRunningHub } from "./plugin_context.ts";
 import {
@@ -73,7 +74,9 @@ export async function pluginConfigureCommand(
   if (options.set?.length) changes = parseSetFlags(schema, options.set);
   else if (ask) {
     console.log(
-      `Settings of ${manifest.displayName} (${manifest.name}). Enter keeps the value in ` +
+      `Settings of ${
+        visibleText(manifest.displayName)
+      } (${manifest.name}). Enter keeps the value in ` +
         `[brackets], "-" clears it.`,
     );
     changes = promptSettings(schema, current, ask, (line) => console.log(line));

@@ -9,6 +9,7 @@ import { instanceMap, settingValueError } from "../protocol/plugin_settings.ts";
 import { ownValue } from "../protocol/safe_keys.ts";
 import { clipForMessage } from "../protocol/clip.ts";
 import { CliError } from "../core/cli_error.ts";
+import { visibleText } from "../protocol/visible_text.ts";
 
 /** A value to store, or null to clear the setting. */
 export type SettingValue = unknown | null;
@@ -140,9 +141,12 @@ export type Ask = (question: string) => string | null;
 export function promptSettings(
   schema: ConfigSchema,
   current: Record<string, unknown>,
-  ask: Ask,
-  tell: (line: string) => void,
+  askRaw: Ask,
+  tellRaw: (line: string) => void,
 ): Record<string, SettingValue> {
+  // Labels, descriptions and options are the plugin's words: hidden characters are escaped.
+  const ask: Ask = (question) => askRaw(visibleText(question));
+  const tell = (line: string) => tellRaw(visibleText(line));
   const changes: Record<string, SettingValue> = {};
   for (const [key, field] of Object.entries(schema)) {
     const stored = ownValue(current, key);

@@ -77,3 +77,23 @@ Deno.test("promptSettings: current values as defaults, asks again until the answ
   assertThrows(() => promptSettings(schema, {}, () => null, () => {}), /Cancelled/);
   assertEquals(settingText(schema.instances, "https://a.test"), "https://a.test");
 });
+
+Deno.test("promptSettings: a plugin's label, description and options are escaped", () => {
+  const asked: string[] = [];
+  const told: string[] = [];
+  promptSettings(
+    {
+      mode: {
+        type: "select",
+        label: "Mode\u202E",
+        description: "How\x1b[2J",
+        options: ["fast", "slow\u200B"],
+      },
+    },
+    {},
+    (question) => (asked.push(question), ""),
+    (line) => told.push(line),
+  );
+  assertEquals(told, ["Mode⟨U+202E⟩: How⟨U+001B⟩[2J"]);
+  assertEquals(asked, ["Mode⟨U+202E⟩ (mode; fast | slow⟨U+200B⟩) []:"]);
+});

@@ -4,10 +4,12 @@
  */
 import { CliError } from "./cli_error.ts";
 import { UserError } from "./user_error.ts";
+import { visibleText } from "../protocol/visible_text.ts";
 
 export function exitCodeFor(error: unknown, product = "hub"): number {
   if (error instanceof UserError || error instanceof Deno.errors.NotCapable) {
-    console.error(`error: ${(error as Error).message}`);
+    // A message may quote a plugin's or a registry's words: hidden characters are escaped.
+    console.error(`error: ${visibleText(String((error as Error).message), { lines: true })}`);
     return error instanceof CliError ? error.exitCode : 1;
   }
   console.error(
