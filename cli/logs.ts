@@ -7,6 +7,7 @@
 import { setTimeout as delay } from "node:timers/promises";
 import { CliError } from "../core/cli_error.ts";
 import { cliPaths } from "../core/client_context.ts";
+import { visibleText } from "../protocol/visible_text.ts";
 
 export interface LogsOptions {
   lines?: string;
@@ -35,7 +36,8 @@ export async function logsCommand(options: LogsOptions, signal?: AbortSignal): P
     const older = await Deno.readTextFile(`${path}.1`).catch(() => "");
     lines = [...older.split("\n").filter((l) => l !== "" && keep(l)), ...lines];
   }
-  for (const line of count === 0 ? [] : lines.slice(-count)) console.log(line);
+  // Plugin lines hold a page's or plugin's words: hidden characters and terminal escapes escaped.
+  for (const line of count === 0 ? [] : lines.slice(-count)) console.log(visibleText(line));
   if (options.follow) await follow(path, new TextEncoder().encode(text).length, keep, signal);
 }
 
@@ -79,7 +81,7 @@ async function follow(
       const chunk = partial + decoder.decode(buffer.subarray(0, read), { stream: true });
       const lines = chunk.split("\n");
       partial = lines.pop() ?? "";
-      for (const line of lines) if (line !== "" && keep(line)) console.log(line);
+      for (const line of lines) if (line !== "" && keep(line)) console.log(visibleText(line));
     } finally {
       file.close();
     }
