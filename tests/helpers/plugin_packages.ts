@@ -58,11 +58,17 @@ async function copyInto(from: string, to: string): Promise<void> {
 /**
  * Builds the fixture as package `name`@`version` into a new folder under `work` and returns it:
  * package.json renamed, public, with the marker scripts; dist/ written by `hub-plugin build`.
+ * `edit` may change package.json (a plugin name, URL patterns, bin entries) and add files to the
+ * folder before the build.
  */
 export async function buildTestPluginPackage(
   work: string,
   name: string,
   version: string,
+  edit?: (
+    pkg: Record<string, unknown> & { hub: Record<string, unknown> },
+    dir: string,
+  ) => Promise<void> | void,
 ): Promise<string> {
   const dir = join(work, `${name.replace("/", "+")}-${version}`);
   await copyInto(TEST_PLUGIN_FIXTURE, dir);
@@ -74,6 +80,7 @@ export async function buildTestPluginPackage(
   pkg.author = "hub tests";
   pkg.scripts = SCRIPTS;
   pkg.hub.displayName = `Test ${name.replace(/^.*hub-plugin-/, "")}`;
+  await edit?.(pkg, dir);
   await Deno.writeTextFile(join(dir, "package.json"), JSON.stringify(pkg, null, 2) + "\n");
   const configDir = join(work, "build-config");
   await buildPluginDir(dir, configDir);
