@@ -108,3 +108,30 @@ Deno.test("updates are absent before the first check, then sent as found; the pa
   const parsed = SERVER_METHODS["sync.full"].params.safeParse(state);
   assertEquals(parsed.success, true, JSON.stringify(parsed.error?.issues));
 });
+
+Deno.test("a plugin is enabled (its adapter may be injected) only when it or a tool is not off", () => {
+  const enabled = (entry?: HubConfig["permissions"][string]) => {
+    const config = defaultConfig();
+    if (entry) config.permissions.slack = entry;
+    return sync(config).plugins[0].enabled;
+  };
+  assertEquals(enabled(), false, "no entry: off");
+  assertEquals(enabled({ permission: "off", tools: {} }), false);
+  assertEquals(enabled({ permission: "off", tools: { send_message: "off" } }), false);
+  assertEquals(enabled({ permission: "ask", tools: {} }), true);
+  assertEquals(enabled({ permission: "off", tools: { read_channel: "auto" } }), true);
+  // Granted for another version or source: reset pending, so nothing is injected.
+  assertEquals(
+    enabled({ permission: "auto", tools: {}, reviewedVersion: "1.0.0", reviewedSource: "npm:x" }),
+    false,
+  );
+  assertEquals(
+    enabled({
+      permission: "auto",
+      tools: {},
+      reviewedVersion: "1.0.0",
+      reviewedSource: slack.sourceId,
+    }),
+    true,
+  );
+});
