@@ -85,11 +85,15 @@ function tabStateNode(group: Group): HTMLElement[] {
 
 function reviewNote(plugin: SyncPlugin): HTMLElement {
   const reviewed = plugin.reviewedVersion ? ` (you reviewed ${plugin.reviewedVersion})` : "";
+  // The same version needing review: another package or folder now serves this plugin name.
+  const what = plugin.reviewedVersion === plugin.version
+    ? "It now comes from another package or folder than the one you reviewed"
+    : `Version ${plugin.version} is new${reviewed}`;
   return h(
     "p",
     { class: "note warning", "data-testid": "needs-review" },
     h("strong", {}, "Needs review. "),
-    `Version ${plugin.version} is new${reviewed}, so its permissions were reset to Off. ` +
+    `${what}, so its permissions were reset to Off. ` +
       "Check what it may do below, then choose its permission (or review it with " +
       "plugin_inspect and plugin_mark_reviewed).",
   );
