@@ -163,9 +163,9 @@ Deno.test("broken plugins are reported with their fix; good ones still load", as
     };
     await withHub({ configDir, cwd, env }, async (hub) => {
       let h = await health(hub);
-      assertEquals(h.pluginDetails.map((d) => d.name), ["good", "rel", "tilde", "twin"]);
-      assertEquals(detail(h, "twin").tools, ["twin__from_a"], "the first folder keeps the name");
-      assertEquals(h.plugins, 4);
+      // Two folders claiming "twin" are both refused: neither takes the other's name.
+      assertEquals(h.pluginDetails.map((d) => d.name), ["good", "rel", "tilde"]);
+      assertEquals(h.plugins, 3);
       const build = /build it again \("deno task build" or "hub-plugin build" in /;
       assertMatch(
         failure(h, p("no-tools")),
@@ -186,11 +186,12 @@ Deno.test("broken plugins are reported with their fix; good ones still load", as
       );
       assertMatch(failure(h, p("future")), /plugin SDK 9\.0\.0, but this hub speaks SDK /);
       assertMatch(failure(h, p("future")), build);
-      assertMatch(
-        failure(h, p("dup-b")),
-        new RegExp(`"twin" is already taken by ${p("dup-a")}\\. Remove one of them, or give one`),
-      );
-      assertEquals(h.failedPlugins.length, 6, JSON.stringify(h.failedPlugins, null, 1));
+      for (const dup of [p("dup-a"), p("dup-b")]) {
+        assertMatch(failure(h, dup), /^Plugin name "twin" is claimed by 2 sources: /);
+        assert(failure(h, dup).includes(`folder ${p("dup-a")}`), failure(h, dup));
+        assert(failure(h, dup).includes(`folder ${p("dup-b")}`), failure(h, dup));
+      }
+      assertEquals(h.failedPlugins.length, 7, JSON.stringify(h.failedPlugins, null, 1));
 
       assertEquals(h.discoveryErrors.map((e) => [e.source, e.specifier]), [
         ["npm", "npm root -g"],
@@ -219,12 +220,12 @@ Deno.test("broken plugins are reported with their fix; good ones still load", as
       });
       const reload = await api(hub, "POST", "/reload");
       assertEquals(reload.status, 200, JSON.stringify(reload.body));
-      assertEquals(reload.body.plugins, 5);
+      assertEquals(reload.body.plugins, 4);
       h = await health(hub);
-      assertEquals(h.pluginDetails.map((d) => d.name), ["far", "good", "rel", "tilde", "twin"]);
+      assertEquals(h.pluginDetails.map((d) => d.name), ["far", "good", "rel", "tilde"]);
       assert(h.pluginDetails.every((d) => d.source === "local"));
       assertEquals(h.discoveryErrors.map((e) => e.specifier), ["npm root -g", p("missing")]);
-      assertEquals(h.failedPlugins.length, 6);
+      assertEquals(h.failedPlugins.length, 7);
     });
   });
 });
