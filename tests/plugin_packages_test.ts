@@ -205,7 +205,12 @@ async function installOfficial(s: Suite): Promise<void> {
 async function installCommunity(s: Suite): Promise<void> {
   const { ok, root } = s;
   const result = JSON.parse((await ok(["plugin", "add", "beta", "--json"])).stdout);
-  assertEquals(result, { name: COMMUNITY_PACKAGE, plugin: "beta", version: "1.1.0" });
+  assertEquals(result, {
+    name: COMMUNITY_PACKAGE,
+    plugin: "beta",
+    version: "1.1.0",
+    urlPatterns: ["http://127.0.0.1/*", "http://localhost/*"],
+  });
   assertEquals(await scriptsRan(join(root, COMMUNITY_PACKAGE)), undefined);
   const found = JSON.parse((await ok(["plugin", "search", "alpha", "--json"])).stdout);
   const official = found.packages.find((p: { name: string }) => p.name === OFFICIAL_PACKAGE);

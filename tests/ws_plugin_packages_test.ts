@@ -19,6 +19,8 @@ import { COMMUNITY_PACKAGE, publishTestPlugin, TEST_TOOL } from "./helpers/plugi
 
 const PLUGIN = "beta";
 const TOOL = `${PLUGIN}__${TEST_TOOL}`;
+/** The test plugin's URL patterns, which install results carry. */
+const TEST_URL_PATTERNS = ["http://127.0.0.1/*", "http://localhost/*"];
 
 /** The result of a request, failing the test with the error when there is one. */
 async function result(ext: FakeExtension, method: string, params?: Json): Promise<Json> {
@@ -89,7 +91,12 @@ Deno.test("/ws plugin packages against a real registry: search, install, update 
         console.log(
           `plugin.install over /ws to the tool listed by the running hub: ${ms.toFixed(0)} ms`,
         );
-        assertEquals(installed, { name: COMMUNITY_PACKAGE, plugin: PLUGIN, version: "1.0.0" });
+        assertEquals(installed, {
+          name: COMMUNITY_PACKAGE,
+          plugin: PLUGIN,
+          version: "1.0.0",
+          urlPatterns: TEST_URL_PATTERNS,
+        });
         assert(tools.some((tool) => tool.name === TOOL), tools.map((tool) => tool.name).join(", "));
         assert(tools.every((tool) => tool.permission === "off"), "a new plugin starts off");
         const progress = since(ext, from, "plugin.progress").map((m) => m.params);
@@ -158,6 +165,7 @@ Deno.test("/ws plugin packages against a real registry: search, install, update 
           name: COMMUNITY_PACKAGE,
           plugin: PLUGIN,
           version: "1.1.0",
+          urlPatterns: TEST_URL_PATTERNS,
           previousVersion: "1.0.0",
         });
         await ext.waitFor((m) => m.method === "plugins.changed" && ext.received.indexOf(m) >= from);
