@@ -4,10 +4,14 @@
  * is not complete within a short timeout (slowloris), and relays every connection to the real HTTP
  * server through a proxy that refuses oversized WebSocket messages from their frame headers.
  *
- * At the cap a newcomer takes the place of, in this order: the connection that has been sending a
- * request head the longest; the least recently active connection that never showed the hub's
- * secret; the least recently active authenticated one. WebSockets never give way. So a flood of
- * strangers takes its own connections, not an agent's stream waiting minutes for a tool's result.
+ * The cap counts descriptors: a connection that has sent nothing yet holds one, a busy one up to
+ * FDS_PER_CONNECTION. At the cap a newcomer takes the place of, in this order: the connection that
+ * has been sending a request head the longest; the silent one accepted first; the least recently
+ * active connection that never showed the hub's secret; the least recently active authenticated
+ * one. WebSockets never give way. So a flood of strangers takes its own connections, not an
+ * agent's stream waiting minutes for a tool's result. A silent connection gives way only after the
+ * event loop had a turn to read it, so a client whose request already arrived is never taken for
+ * an idle socket, however fast a flood is accepted.
  * A connection closed by the guard stays counted until the real server has closed its side too,
  * so a flood that churns connections cannot pile up descriptors the server has not freed yet.
  */
@@ -16,7 +20,7 @@ import { errorText } from "../../protocol/clip.ts";
 import { createConnTable } from "./conn_table.ts";
 import { type ProxiedConn, proxyConnection, type ProxyDeps } from "./proxied_conn.ts";
 import { closeQuietly } from "./conn_io.ts";
-import { closingCapacity } from "./conn_cap.ts";
+import { closingCapacity, FDS_PER_CONNECTION } from "./conn_cap.ts";
 
 /** A client has this long to send a complete request head (after connecting or after its first byte). */
 export const REQUEST_HEAD_TIMEOUT_MS = 10_000;
@@ -25,6 +29,11 @@ const MIN_ACCEPT_BACKOFF_MS = 10;
 const MAX_ACCEPT_BACKOFF_MS = 1_000;
 /** At most one warning about the connection cap (and one about accept errors) per this period. */
 const CAP_WARNING_INTERVAL_MS = 60_000;
+/**
+ * The accept loop lets the event loop run after this many accepts: one turn completes at most 128
+ * reads, so the reads of the connections accepted meanwhile (and the closes of their victims) fit.
+ */
+const ACCEPTS_PER_TURN = 32;
 /** A fresh connection is not a slow head at the cap before this (or a tenth of the timeout). */
 const HEAD_GRACE_MS = 500;
 
@@ -71,6 +80,8 @@ class Guard {
   #wake: (() => void) | undefined;
   #slotFreed: (() => void) | undefined;
   #lastCapWarning = -Infinity;
+  /** Connections accepted since the event loop last had a turn (see #turn). */
+  #sinceTurn = 0;
   #evictions = 0;
   #lastAcceptWarning = -Infinity;
   #lastAcceptRecovery = -Infinity;
@@ -89,6 +100,9 @@ class Guard {
         this.#slotFreed?.();
         if (reason) options.logger.debug(`Closed a connection: ${reason}`);
       },
+      // A silent connection that speaks needs FDS_PER_CONNECTION - 1 more descriptors.
+      onFirstBytes: (conn) =>
+        this.#overBudget(0) ? this.#makeRoom(0, FDS_PER_CONNECTION - 1, conn) : undefined,
     };
     const sweepMs = Math.max(50, Math.min(1_000, Math.floor(options.headTimeoutMs / 4)));
     this.#sweep = setInterval(() => this.#closeExpired(), sweepMs);
@@ -144,8 +158,20 @@ class Guard {
       if (failures > 0) this.#recovered();
       failures = 0;
       if (this.#stopped) return closeQuietly(client);
-      this.#admit(client);
+      await this.#admit(client);
+      if (++this.#sinceTurn >= ACCEPTS_PER_TURN) await this.#turn();
     }
+  }
+
+  /**
+   * Lets the event loop run. `accept()` answers at once while connections wait in the system's
+   * queue, so under a flood the loop would otherwise go on accepting (and evicting) without ever
+   * letting the server answer or a client's first bytes be read.
+   */
+  async #turn(): Promise<void> {
+    this.#sinceTurn = 0;
+    await readTurn();
+    this.table.settle();
   }
 
   /**
@@ -207,15 +233,8 @@ class Guard {
   }
 
   /** Takes a new connection, replacing a victim at the cap (it stays counted while it closes). */
-  #admit(client: Deno.Conn): void {
-    if (this.table.live >= this.table.capacity) {
-      const victim = this.table.victim();
-      this.#evictions++;
-      this.#warnAtCap();
-      if (!victim) return closeQuietly(client);
-      victim.close("evicted: connection limit reached");
-    }
-
+  async #admit(client: Deno.Conn): Promise<void> {
+    if (this.#overBudget(1) && !await this.#makeRoom(1, 1)) return closeQuietly(client);
     try {
       (client as Deno.TcpConn).setNoDelay?.(true);
     } catch {
@@ -226,14 +245,43 @@ class Guard {
     void conn.run();
   }
 
+  /** Whether `more` descriptors would take the live connections over the cap's. */
+  #overBudget(more: number): boolean {
+    return this.table.descriptors + more > this.table.capacity * FDS_PER_CONNECTION;
+  }
+
+  /**
+   * Closes up to `most` victims (never `keep`) until `more` descriptors fit; false when none could
+   * give way. A silent victim that has not had a turn to be read (see `unread`) is spared until the
+   * event loop has read what already arrived: a flood's accepts come faster than reads complete,
+   * and a real client's request would lose its place before the guard has seen a byte of it.
+   */
+  async #makeRoom(more: number, most: number, keep?: ProxiedConn): Promise<boolean> {
+    let closed = 0;
+    while (closed < most && this.#overBudget(more)) {
+      const victim = this.table.victim();
+      if (victim && this.table.unread(victim)) {
+        await this.#turn();
+        continue;
+      }
+      this.#warnAtCap();
+      if (!victim || victim === keep) return false;
+      this.#evictions++;
+      victim.close("evicted: connection limit reached");
+      closed++;
+    }
+    return true;
+  }
+
   #warnAtCap(): void {
     const now = Date.now();
     if (now - this.#lastCapWarning < CAP_WARNING_INTERVAL_MS) return;
     this.#lastCapWarning = now;
     this.options.logger.warn(
-      `${this.table.capacity} connections open (the limit); each new one replaces an unfinished ` +
-        "request, else the least recently active connection that did not send the secret, and " +
-        "only then an authenticated one (WebSockets stay). " +
+      `${this.table.capacity} connections open (the limit; idle ones count a quarter); each new ` +
+        "one replaces an unfinished request or an idle connection, else the least recently active " +
+        "connection that did not send the secret, and only then an authenticated one (WebSockets " +
+        "stay). " +
         `${this.#evictions} closed so far. A local process may be flooding the hub.`,
     );
   }
@@ -249,4 +297,9 @@ class Guard {
       this.#wake = done;
     });
   }
+}
+
+/** One turn of the event loop: reads whose bytes already arrived complete before it ends. */
+function readTurn(): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, 0));
 }

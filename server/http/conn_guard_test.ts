@@ -1,6 +1,7 @@
 import { assert, assertEquals, assertMatch } from "../../tests/helpers/assert.ts";
 import type { Logger } from "../log/logger.ts";
 import { guardConnections } from "./conn_guard.ts";
+import { FDS_PER_CONNECTION } from "./conn_cap.ts";
 import { until } from "../../tests/helpers/until.ts";
 
 function recordingLogger() {
@@ -101,7 +102,7 @@ Deno.test("stopAccepting closes the port; closeAll ends connections that never s
   assert(refused, "nothing listens any more");
 });
 
-Deno.test("setMaxConnections: at a cap of 1 a newcomer replaces the idle one; raised, both stay", async () => {
+Deno.test("setMaxConnections: at a cap of 1, four silent connections fit and a fifth replaces the first; raised, all stay", async () => {
   const upstream = Deno.serve(
     { hostname: "127.0.0.1", port: 0, onListen: () => {} },
     () => new Response("ok"),
@@ -119,20 +120,59 @@ Deno.test("setMaxConnections: at a cap of 1 a newcomer replaces the idle one; ra
   const open = async (count: number) => {
     opened.push(await Deno.connect({ hostname: "127.0.0.1", port }));
     // Accepted (or, at the cap, having replaced another).
-    await until(() => guard.open >= count, `${count} connections in the table`, 1_000);
+    await until(() => guard.open >= count, `${count} connections in the table`, 5_000);
   };
   try {
-    await open(1);
-    await open(1); // at the cap: the first gives way
+    // A silent connection holds one descriptor of the FDS_PER_CONNECTION a cap of 1 allows.
+    for (let i = 1; i <= FDS_PER_CONNECTION; i++) await open(i);
+    await open(FDS_PER_CONNECTION); // over: the first gives way
     assertEquals(await opened[0].read(new Uint8Array(16)), null, "the first was evicted");
-    guard.setMaxConnections(3);
-    await open(2);
-    await open(3);
+    guard.setMaxConnections(FDS_PER_CONNECTION + 1);
+    await open(FDS_PER_CONNECTION + 1);
     for (const conn of opened.slice(1)) {
       assertMatch(await request(conn), /^HTTP\/1\.1 200[\s\S]*ok$/, "not evicted: served");
     }
+    assertEquals(guard.open, FDS_PER_CONNECTION + 1);
   } finally {
     for (const conn of opened) conn.close();
+    await guard.stopAccepting();
+    guard.closeAll();
+    await upstream.shutdown();
+  }
+});
+
+Deno.test("an idle flood accepted faster than reads complete never evicts a client that already sent its request", async () => {
+  const upstream = Deno.serve(
+    { hostname: "127.0.0.1", port: 0, onListen: () => {} },
+    () => new Response("ok"),
+  );
+  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const guard = guardConnections(listener, {
+    connectUpstream: () => Deno.connect({ hostname: "127.0.0.1", port: upstream.addr.port }),
+    maxConnections: 2, // eight silent connections
+    headTimeoutMs: 60_000,
+    maxWsMessageBytes: 1024,
+    logger: recordingLogger().logger,
+  });
+  const port = listener.addr.port;
+  const flood: Deno.Conn[] = [];
+  try {
+    // The guard is paused by a timer the test holds up: the request and 300 idle connections
+    // after it wait together in the system's queue, and `accept()` then answers at once for each.
+    const blocker = Date.now() + 200;
+    const real = await Deno.connect({ hostname: "127.0.0.1", port });
+    const sent = real.write(new TextEncoder().encode("GET / HTTP/1.1\r\nHost: x\r\n\r\n"));
+    for (let i = 0; i < 300; i++) flood.push(await Deno.connect({ hostname: "127.0.0.1", port }));
+    while (Date.now() < blocker) {
+      // busy: the guard cannot read anything before the whole flood is queued
+    }
+    await sent;
+    const answer = new Uint8Array(4096);
+    const n = await real.read(answer);
+    assertMatch(new TextDecoder().decode(answer.subarray(0, n ?? 0)), /^HTTP\/1\.1 200/);
+    real.close();
+  } finally {
+    for (const conn of flood) conn.close();
     await guard.stopAccepting();
     guard.closeAll();
     await upstream.shutdown();

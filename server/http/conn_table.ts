@@ -2,6 +2,7 @@
  * The bookkeeping of open client connections: how many there are, which ones are still sending a
  * request head and since when, and which one gives way when a newcomer arrives at the cap.
  */
+import { FDS_PER_CONNECTION } from "./conn_cap.ts";
 
 /** What the table knows of a connection; the proxy keeps these fields current. */
 export interface TrackedConn {
@@ -9,6 +10,8 @@ export interface TrackedConn {
   lastActive: number;
   /** Since when the connection has been sending a request head that is not complete, if it is. */
   headSince: number | undefined;
+  /** Not one byte has arrived from the client yet (an idle socket, or one not read yet). */
+  silent: boolean;
   /** A WebSocket: it pings by itself and is never evicted. */
   upgraded: boolean;
   /** A request head on it carried the hub's secret: given way last. */
@@ -18,7 +21,10 @@ export interface TrackedConn {
   close(reason?: string): void;
 }
 
-/** Which connections may give way: all but WebSockets, or only the ones named. */
+/**
+ * Which connections may give way: all but WebSockets, only those that never showed the secret, or
+ * only those still sending their head (silent ones included).
+ */
 export type VictimScope = "any" | "untrusted" | "head-pending";
 
 export interface ConnTable<C extends TrackedConn> {
@@ -26,17 +32,34 @@ export interface ConnTable<C extends TrackedConn> {
   readonly size: number;
   /** Connections that are not closing. */
   readonly live: number;
-  /** The cap; a lower one applies as connections end (none is closed to reach it). */
+  /**
+   * The descriptors the live connections may hold: FDS_PER_CONNECTION for one that has sent a
+   * byte (its relay to the server included), one for a silent one (its socket alone). So the cap
+   * holds FDS_PER_CONNECTION times more idle sockets than busy connections, and an idle flood
+   * churns that much slower.
+   */
+  readonly descriptors: number;
+  /** The cap, in connections that sent a byte; `capacity * FDS_PER_CONNECTION` descriptors. */
   capacity: number;
   add(conn: C): void;
   remove(conn: C): void;
   /**
    * Who gives way to a newcomer, in this order: the connection that has been sending a request
-   * head the longest (for more than the grace period: a client just accepted is still sending it);
-   * then the least recently active one that never showed the secret; then the least recently
-   * active trusted one. Never a WebSocket nor a closing one. `scope` stops the search early.
+   * head the longest (for more than the grace period); then the silent one accepted first (no byte
+   * yet: an idle socket); then the least recently active one that never showed the secret; then
+   * the least recently active trusted one. Never a WebSocket nor a closing one. `scope` stops the
+   * search early.
    */
   victim(scope?: VictimScope, now?: number): C | undefined;
+  /**
+   * Whether `conn` is silent and was added after the last `settle()`: its client may well have
+   * sent its request already, and the bytes wait to be read. Such a victim must wait until the
+   * event loop has had a turn to read them (then `settle()`), or an idle flood accepted faster
+   * than reads complete would evict real clients before their first byte is seen.
+   */
+  unread(conn: C): boolean;
+  /** Every connection in the table has had a turn to be read. */
+  settle(): void;
   /** Connections whose request head has been arriving for longer than `timeoutMs`. */
   expired(now: number, timeoutMs: number): C[];
   all(): C[];
@@ -51,6 +74,7 @@ export function createConnTable<C extends TrackedConn>(
   headGraceMs = 0,
 ): ConnTable<C> {
   const conns = new Set<C>();
+  let fresh = new Set<C>();
   return {
     get size() {
       return conns.size;
@@ -60,22 +84,40 @@ export function createConnTable<C extends TrackedConn>(
       for (const conn of conns) if (!conn.closing) live++;
       return live;
     },
+    get descriptors() {
+      let fds = 0;
+      for (const conn of conns) if (!conn.closing) fds += conn.silent ? 1 : FDS_PER_CONNECTION;
+      return fds;
+    },
     capacity,
-    add: (conn) => void conns.add(conn),
-    remove: (conn) => void conns.delete(conn),
+    add(conn) {
+      conns.add(conn);
+      fresh.add(conn);
+    },
+    remove(conn) {
+      conns.delete(conn);
+      fresh.delete(conn);
+    },
     victim(scope = "any", now = Date.now()) {
       let slowHead: C | undefined;
+      let silent: C | undefined;
       let stranger: C | undefined;
       let trusted: C | undefined;
       for (const conn of conns) {
         if (conn.closing || conn.upgraded) continue;
         if (conn.headSince !== undefined && now - conn.headSince >= headGraceMs) {
           if (!slowHead || conn.headSince < slowHead.headSince!) slowHead = conn;
-        } else if (!conn.trusted) stranger = leastActive(stranger, conn);
+        } else if (conn.silent) silent = leastActive(silent, conn);
+        else if (!conn.trusted) stranger = leastActive(stranger, conn);
         else trusted = leastActive(trusted, conn);
       }
-      if (slowHead || scope === "head-pending") return slowHead;
+      const pending = slowHead ?? silent;
+      if (pending || scope === "head-pending") return pending;
       return stranger ?? (scope === "untrusted" ? undefined : trusted);
+    },
+    unread: (conn) => conn.silent && fresh.has(conn),
+    settle() {
+      fresh = new Set();
     },
     expired(now, timeoutMs) {
       return [...conns].filter((c) =>

@@ -1,12 +1,13 @@
 import { assertEquals } from "../../tests/helpers/assert.ts";
 import { createConnTable, type TrackedConn } from "./conn_table.ts";
-import { connectionCap, MAX_CONNECTIONS_CEILING } from "./conn_cap.ts";
+import { connectionCap, FDS_PER_CONNECTION, MAX_CONNECTIONS_CEILING } from "./conn_cap.ts";
 
 function conn(name: string, fields: Partial<TrackedConn>): TrackedConn & { name: string } {
   return {
     name,
     lastActive: 0,
     headSince: undefined,
+    silent: false,
     upgraded: false,
     trusted: false,
     closing: false,
@@ -58,6 +59,39 @@ Deno.test("a connection just accepted is not a slow head yet: a finished strange
   assertEquals(table.victim("any", 1_200)?.name, "flood", "within the grace period");
   assertEquals(table.victim("any", 1_500)?.name, "fresh", "after it, a slow head goes first");
   assertEquals(table.victim("head-pending", 1_200), undefined);
+});
+
+Deno.test("silent connections (not one byte yet) give way before finished strangers, oldest first", () => {
+  const table = createConnTable<ReturnType<typeof conn>>(10, 500);
+  table.add(conn("stranger waiting for its answer", { lastActive: 100 }));
+  table.add(conn("silent-late", { lastActive: 1_100, headSince: 1_100, silent: true }));
+  table.add(conn("silent-early", { lastActive: 1_000, headSince: 1_000, silent: true }));
+  table.add(conn("trusted", { lastActive: 50, trusted: true }));
+  assertEquals(table.victim("any", 1_200)?.name, "silent-early", "within the grace period too");
+  assertEquals(table.victim("head-pending", 1_200)?.name, "silent-early");
+  assertEquals(table.victim("untrusted", 1_200)?.name, "silent-early");
+});
+
+Deno.test("a silent connection added since the last settle() is unread until the event loop had a turn", () => {
+  const table = createConnTable<ReturnType<typeof conn>>(10);
+  const silent = conn("silent", { headSince: 0, silent: true });
+  const spoke = conn("spoke", { headSince: 0 });
+  table.add(silent);
+  table.add(spoke);
+  assertEquals([table.unread(silent), table.unread(spoke)], [true, false]);
+  table.settle();
+  assertEquals(table.unread(silent), false);
+  const later = conn("later", { headSince: 0, silent: true });
+  table.add(later);
+  assertEquals([table.unread(silent), table.unread(later)], [false, true]);
+});
+
+Deno.test("descriptors: a silent connection holds one, one that spoke FDS_PER_CONNECTION, a closing one none of the live count", () => {
+  const table = createConnTable<ReturnType<typeof conn>>(10);
+  table.add(conn("silent", { silent: true }));
+  table.add(conn("busy", {}));
+  table.add(conn("closing", { closing: true }));
+  assertEquals(table.descriptors, 1 + FDS_PER_CONNECTION);
 });
 
 Deno.test("closing connections count but never give way nor expire", () => {

@@ -46,6 +46,11 @@ export interface ProxyDeps {
   isTrusted?(authorization: string | undefined, wsProtocol: string | undefined): boolean;
   /** Called once when the connection closes, with why when it was closed on purpose. */
   onClose(conn: ProxiedConn, reason?: string): void;
+  /**
+   * Called once when the client's first bytes arrive, before the connection to the server is
+   * opened: it will hold more descriptors now. A promise is awaited (room is being made).
+   */
+  onFirstBytes?(conn: ProxiedConn): Promise<unknown> | void;
 }
 
 export function proxyConnection(client: Deno.Conn, deps: ProxyDeps): ProxiedConn {
@@ -55,6 +60,7 @@ export function proxyConnection(client: Deno.Conn, deps: ProxyDeps): ProxiedConn
 class ProxiedConnection implements ProxiedConn {
   lastActive = Date.now();
   headSince: number | undefined = this.lastActive;
+  silent = true;
   upgraded = false;
   trusted = false;
   closing = false;
@@ -146,6 +152,15 @@ class ProxiedConnection implements ProxiedConn {
       if (n === null) {
         this.#clientEnded = true;
         return this.#lingering ? this.close() : this.#halfClose();
+      }
+      if (this.silent) {
+        // Silence ended: the head deadline counts from the first byte (a client slow to start
+        // is no slowloris, and must not be the first to give way while room is made for it).
+        this.silent = false;
+        this.headSince = Date.now();
+        const room = this.deps.onFirstBytes?.(this);
+        if (room) await room;
+        if (this.#closed) return;
       }
       if (this.#refused || this.#lingering || this.#upstreamBroken) continue; // see #linger()
       this.lastActive = Date.now();
