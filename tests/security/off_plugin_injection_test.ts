@@ -5,7 +5,7 @@
  * even in tabs where another plugin was injected); turning it on injects it (marker set, its tab
  * ready, its tool answers); turning it off again takes it out of the open tab without a reload (the
  * tab stops being ready: its readiness and calls are no longer answered), and a new tab never gets
- * it.
+ * it. The side panel's "Before you allow it" box says the plugin runs on every website.
  */
 import { join } from "node:path";
 import type { Page } from "playwright-core";
@@ -15,6 +15,7 @@ import { runHub } from "../helpers/hub_process.ts";
 import { callTool, e2eTest, PLUGIN, readyTabId } from "../helpers/e2e_fixture.ts";
 import type { E2E } from "../helpers/e2e_fixture.ts";
 import { buildTestPluginPackage } from "../helpers/plugin_packages.ts";
+import { openPanel } from "../helpers/panel_page.ts";
 import type { PluginDetail } from "../../protocol/health.ts";
 
 const SPY = "spy";
@@ -93,6 +94,21 @@ e2eTest(
       assert(spy.tabs.some((tab) => tab.url === page.url() && !tab.ready), JSON.stringify(spy));
       await markerStaysAbsent(page, "the off plugin's adapter never ran");
     });
+
+    await t.step(
+      "the side panel's Before you allow it box says it runs on every site",
+      async () => {
+        const panel = await openPanel(e2e);
+        const scope = panel.getByTestId(`plugin-${SPY}`).getByTestId("plugin-scope");
+        const broad = scope.getByTestId("scope-broad");
+        await broad.waitFor({ state: "visible", timeout: 20_000 });
+        const text = (await broad.textContent()) ?? "";
+        assert(text.includes("Runs on every website you visit (<all_urls>)."), text);
+        const off = (await scope.getByTestId("scope-off").textContent()) ?? "";
+        assert(off.includes("its code is not put into any tab"), off);
+        await panel.close();
+      },
+    );
 
     await t.step("on: the adapter is injected, ready, and answers calls", async () => {
       await setSpy(e2e, "auto");
