@@ -16,6 +16,7 @@ import type { NpmRoot } from "./npm_root.ts";
 import { adapterFileName, buildRegistry, emptyRegistry, type Registry } from "./registry.ts";
 import { ValidatorCache } from "./validators.ts";
 import { packageOfFolder } from "../permissions/source_identity.ts";
+import { clip } from "../../protocol/clip.ts";
 
 export interface PluginHostDeps {
   config(): HubConfig;
@@ -100,17 +101,23 @@ export interface Precedence {
   contested: string[];
 }
 
+/** A name many sources claim still gets a bounded message. */
+const MAX_CONFLICT_MESSAGE = 2_000;
+
 function refuseAll(name: string, claimants: LoadedPlugin[], failed: FailedPlugin[]): void {
   const all = claimants.map(sourceLabel);
   for (const plugin of claimants) {
     const others = claimants.filter((p) => p !== plugin).map(sourceLabel).join(" and ");
     failed.push({
       path: plugin.dir,
-      error: `Plugin name "${name}" is claimed by ${all.length} sources: ${all.join(", ")}. ` +
-        `None of them is loaded, so neither can take the other's name or permissions. Remove ` +
-        `the one you do not want ("hub plugin remove <package>"), or give one another name ` +
-        `("hub": { "name": ... } in its package.json). This one: ${sourceLabel(plugin)}; ` +
-        `also claimed by ${others}.`,
+      error: clip(
+        `Plugin name "${name}" is claimed by ${all.length} sources: ${all.join(", ")}. ` +
+          `None of them is loaded, so neither can take the other's name or permissions. Remove ` +
+          `the one you do not want ("hub plugin remove <package>"), or give one another name ` +
+          `("hub": { "name": ... } in its package.json). This one: ${sourceLabel(plugin)}; ` +
+          `also claimed by ${others}.`,
+        MAX_CONFLICT_MESSAGE,
+      ),
     });
   }
 }
