@@ -3,7 +3,6 @@ import { join } from "node:path";
 import { assertEquals } from "../tests/helpers/assert.ts";
 import { buildExtension, DIST } from "./build.ts";
 import { buildManifest, manifestVersion } from "./manifest.ts";
-import { EXTENSION_BUNDLES } from "../protocol/extension_files.ts";
 import { VERSION } from "../protocol/version.ts";
 
 Deno.test("extension/dist is the build of the current sources (run: deno task build:extension)", async () => {
@@ -57,9 +56,11 @@ Deno.test("the manifest's shape", () => {
   assertEquals(manifest.permissions, [
     "alarms",
     "cookies",
+    "debugger",
     "notifications",
     "scripting",
     "sidePanel",
+    "storage",
     "tabs",
     "webNavigation",
   ]);
@@ -67,24 +68,8 @@ Deno.test("the manifest's shape", () => {
   assertEquals(manifest.background, { service_worker: "background.js" });
 });
 
-Deno.test("the console recorder runs in every site's top frame, before the page's scripts", () => {
-  const scripts = buildManifest().content_scripts as Record<string, unknown>[];
-  assertEquals(scripts, [{
-    matches: ["<all_urls>"],
-    js: ["console_capture.js"],
-    run_at: "document_start",
-    world: "MAIN",
-    all_frames: false,
-  }]);
-  for (const script of scripts) {
-    for (const file of script.js as string[]) {
-      assertEquals(
-        file in EXTENSION_BUNDLES,
-        true,
-        `${file} is not built (protocol/extension_files.ts)`,
-      );
-    }
-  }
+Deno.test("no content script: nothing of the extension runs in pages it has no plugin for", () => {
+  assertEquals(buildManifest().content_scripts, undefined);
 });
 
 Deno.test("manifest versions keep only the numeric part Chromium accepts", () => {

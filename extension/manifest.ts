@@ -3,15 +3,15 @@
  * adapters, run tools), `tabs` (every tab's URL and title for tab states and browser_list_tabs),
  * `alarms` (the wake-up that reconnects a stopped service worker), `webNavigation` (tell a new
  * document from a same-document URL change, so a pushState does not fail a running call),
- * `sidePanel` (the panel the toolbar icon opens), `notifications` (a confirmation waiting while
+ * `sidePanel` (the panel the toolbar icon opens), `storage` (the keys of the adapters' private
+ * doors, in session storage, so a restarted service worker still reaches them), `notifications` (a confirmation waiting while
  * the panel is closed), `cookies` (browser_get_cookies reads the cookies the browser would send
  * to a tab's URL, HttpOnly ones included) and host access to all sites, because plugins decide
  * at run time which sites they work on.
  *
- * One content script: `console_capture.js` runs in every site's top frame at `document_start`,
- * in the page's MAIN world, so it wraps `console` before the page's own scripts run and records
- * messages, uncaught errors and unhandled rejections for browser_get_console_logs (a bounded
- * buffer in the page; nothing leaves the page unless that tool reads it).
+ * `debugger`: browser_get_console_logs attaches it to the tab for the read only (Chromium shows
+ * its "started debugging this browser" bar meanwhile) to have V8 replay the console messages it
+ * keeps. No content script: nothing of the extension is on a page it has no plugin for.
  */
 import { VERSION } from "../protocol/version.ts";
 import { EXTENSION_ICON_SIZES, iconFile } from "../protocol/extension_files.ts";
@@ -36,20 +36,15 @@ export function buildManifest(version = VERSION): Record<string, unknown> {
     permissions: [
       "alarms",
       "cookies",
+      "debugger",
       "notifications",
       "scripting",
       "sidePanel",
+      "storage",
       "tabs",
       "webNavigation",
     ],
     host_permissions: ["<all_urls>"],
-    content_scripts: [{
-      matches: ["<all_urls>"],
-      js: ["console_capture.js"],
-      run_at: "document_start",
-      world: "MAIN",
-      all_frames: false,
-    }],
     icons,
     action: { default_title: "hub", default_icon: icons },
     side_panel: { default_path: "panel.html" },

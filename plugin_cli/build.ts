@@ -69,7 +69,8 @@ export async function buildPlugin(dir: string): Promise<BuildResult> {
       `import ${JSON.stringify(SDK_ZOD)};`,
       `import * as entry from ${JSON.stringify(project.entry)};`,
       `import { registerAdapter } from ${JSON.stringify(SDK_ADAPTER_RUNTIME)};`,
-      `registerAdapter(entry.default, ${JSON.stringify(meta)});`,
+      // The bundle's completion value: the door's key and secret, for the extension alone.
+      `export default registerAdapter(entry.default, ${JSON.stringify(meta)});`,
     ].join("\n"),
     "iife",
     `/* hub adapter: ${manifest.name} ${manifest.version}, SDK ${SDK_VERSION} */`,

@@ -73,7 +73,26 @@ function formatMessages(messages: esbuild.Message[]): string {
   }).join("\n");
 }
 
-/** Bundles generated entry code that imports the plugin; returns the output text. */
+/** The name esbuild gives an IIFE's exports; `completionValue` removes the variable again. */
+const COMPLETION_NAME = "__hubAdapterCompletion";
+
+/**
+ * An IIFE bundle as a bare expression statement `(() => { ... return exports })();`, so the
+ * script's completion value is the entry's exports (what `chrome.scripting.executeScript` hands
+ * back to the extension) and no global variable holds them.
+ */
+export function completionValue(text: string): string {
+  const declaration = new RegExp(`^((?:/\\*[^]*?\\*/\\s*)?)var ${COMPLETION_NAME}\\s*=\\s*`);
+  if (!declaration.test(text)) {
+    throw new Error("esbuild wrote the adapter IIFE in an unexpected shape; update hub-plugin.");
+  }
+  return text.replace(declaration, "$1");
+}
+
+/**
+ * Bundles generated entry code that imports the plugin; returns the output text. An IIFE's
+ * completion value is the entry's exports.
+ */
 export async function bundle(
   pluginDir: string,
   contents: string,
@@ -87,6 +106,7 @@ export async function bundle(
       bundle: true,
       write: false,
       format,
+      globalName: format === "iife" ? COMPLETION_NAME : undefined,
       platform: "browser",
       target: "es2022",
       minify: format === "iife",
@@ -99,7 +119,8 @@ export async function bundle(
         ? [sdkResolver, zodNamespace(pluginDir), noJsonSchema(esbuild, "plugin adapters")]
         : [sdkResolver, zodNamespace(pluginDir)],
     });
-    return result.outputFiles[0].text;
+    const text = result.outputFiles[0].text;
+    return format === "iife" ? completionValue(text) : text;
   } catch (error) {
     const failure = error as esbuild.BuildFailure;
     if (Array.isArray(failure.errors) && failure.errors.length > 0) {

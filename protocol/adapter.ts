@@ -2,18 +2,24 @@
  * The contract between a plugin adapter running in a page (built from the SDK by `hub-plugin
  * build`) and the extension that injects and calls it. Types only, plus constant names.
  *
- * - An injected adapter registers itself as `globalThis[ADAPTER_REGISTRY][<plugin>]`. Injecting
- *   a newer build replaces the entry.
- * - The extension calls `isReady` and `call` in the page's MAIN world; both always resolve (never
- *   reject) so an error keeps its code and category across `executeScript`.
- * - The page reports progress, log entries and "please probe readiness again" with
- *   `window.postMessage(event, "*")` where `event.source === PAGE_EVENT_SOURCE`. The extension's
- *   bridge forwards them to the service worker in the order they were posted.
+ * The hand-over is private: page scripts share the MAIN world with the adapter, so nothing goes
+ * through window events, window messages or a registry they could read or answer.
+ *
+ * - The extension injects the adapter file with `chrome.scripting.executeScript({ files })`. The
+ *   file's completion value (the IIFE's return) is the adapter's `DoorKey`: the random name of a
+ *   non-configurable, non-writable, non-enumerable property of the page's global object holding a
+ *   frozen `AdapterDoor`, and the random secret every door method wants. The completion value goes
+ *   from the page straight to the extension; no page script sees it.
+ * - The extension calls the door with `executeScript({ world: "MAIN", func, args })`, whose
+ *   arguments and return value page scripts cannot observe either. A call to a door with the
+ *   wrong secret, or a closed one, does nothing and returns null.
+ * - The adapter's events (progress, log batches, "probe me again") and call results go into a
+ *   queue inside the adapter, numbered in the order they happened; `exchange` hands them out.
  */
 import type { ErrorPayload } from "./errors.ts";
 
-export const ADAPTER_REGISTRY = "__hubAdapters";
-export const PAGE_EVENT_SOURCE = "hub-adapter";
+/** Names of door properties on the page's global object start with this, then the plugin. */
+export const DOOR_PREFIX = "__hubAdapter:";
 
 export interface AdapterCall {
   tool: string;
@@ -30,14 +36,32 @@ export type AdapterResult =
   | { ok: true; value: unknown }
   | { ok: false; error: ErrorPayload };
 
-export interface PageAdapter {
+/** What the adapter file evaluates to: where its door is and the secret it opens with. */
+export interface DoorKey {
+  /** `DOOR_PREFIX + plugin + ":" + random`. */
+  key: string;
+  secret: string;
   plugin: string;
-  version: string;
   sdkVersion: string;
-  tools: string[];
-  /** Resolves to `{ ok: true, value: boolean }`; false when not ready or after 5 s. */
-  isReady(settings: Record<string, unknown>): Promise<AdapterResult>;
-  call(request: AdapterCall): Promise<AdapterResult>;
+}
+
+/** One call handed to the adapter; its answer comes back as a `result` item with the same id. */
+export interface DoorCall {
+  id: number;
+  request: AdapterCall;
+}
+
+/** The adapter's entry points (all take the door's secret first). */
+export interface AdapterDoor {
+  /**
+   * Starts `calls`, then waits: until all of them have answered when there are any, else until
+   * something is queued or `waitMs` passed. Returns (and removes) everything queued.
+   */
+  exchange(secret: string, calls: DoorCall[], waitMs: number): Promise<DoorItem[] | null>;
+  /** `isReady(settings)`: `{ ok: true, value: boolean }`, false when not ready or after 5 s. */
+  probe(secret: string, settings: Record<string, unknown>): Promise<AdapterResult | null>;
+  /** Closes the door for good (the plugin was turned off, removed or replaced). */
+  close(secret: string): boolean;
 }
 
 export type LogLevel = "debug" | "info" | "warn" | "error";
@@ -50,21 +74,16 @@ export interface LogEntry {
   data?: unknown;
 }
 
+/** An event of the adapter. The plugin is the door's: an adapter can only speak for itself. */
 export type PageEvent =
-  | {
-    source: typeof PAGE_EVENT_SOURCE;
-    kind: "progress";
-    plugin: string;
-    dispatchId: string;
-    progress: number;
-    total?: number;
-    message?: string;
-  }
-  | { source: typeof PAGE_EVENT_SOURCE; kind: "log"; plugin: string; entries: LogEntry[] }
-  | { source: typeof PAGE_EVENT_SOURCE; kind: "readiness"; plugin: string };
+  | { kind: "progress"; dispatchId: string; progress: number; total?: number; message?: string }
+  | { kind: "log"; entries: LogEntry[] }
+  | { kind: "readiness" };
 
-/** What the extension's own page scripts (bridge, runner) post to each other in the window. */
-export const BRIDGE_EVENT_SOURCE = "hub-bridge";
+/** What `exchange` hands out, numbered from 1 in the order it was queued. */
+export type DoorItem =
+  & { seq: number }
+  & (PageEvent | { kind: "result"; id: number; result: AdapterResult });
 
 /** Readiness probe limit (docs/plugins.md). */
 export const READY_TIMEOUT_MS = 5_000;

@@ -7,10 +7,7 @@
 /** Bundled script (dist name) → its entry point under `extension/src/`. */
 export const EXTENSION_BUNDLES: Record<string, string> = {
   "background.js": "worker/background.ts",
-  "bridge.js": "page/bridge.ts",
-  "runner.js": "page/runner.ts",
   "dom_kit.js": "page/dom_kit.ts",
-  "console_capture.js": "page/console_capture.ts",
   "panel.js": "panel/panel.ts",
 };
 

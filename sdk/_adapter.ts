@@ -1,19 +1,22 @@
 /**
- * The page-side runtime of a built adapter: `hub-plugin build` generates an entry that calls
- * `registerAdapter` with the plugin and its manifest facts, and bundles it as an IIFE. The
- * extension then calls the registered adapter (protocol/adapter.ts).
+ * The page-side runtime of a built adapter: `hub-plugin build` generates an entry that returns
+ * `registerAdapter(plugin, meta)` from the bundle's IIFE, so injecting the file hands the
+ * extension the door's key and secret and nothing else sees them (protocol/adapter.ts).
  */
 import {
-  ADAPTER_REGISTRY,
   type AdapterCall,
+  type AdapterDoor,
   type AdapterResult,
-  type PageAdapter,
+  DOOR_PREFIX,
+  type DoorCall,
+  type DoorItem,
+  type DoorKey,
   READY_TIMEOUT_MS,
 } from "../protocol/adapter.ts";
 import { withTimeout } from "../protocol/with_timeout.ts";
 import { hubError, type HubErrorCode } from "../protocol/errors.ts";
 import type { PluginDefinition, ToolDefinition } from "./plugin.ts";
-import { postPageEvent, toJsonSafe } from "./channel.ts";
+import { eventQueued, postPageEvent, queueItem, takeItems, toJsonSafe } from "./channel.ts";
 import { flushLogs, log } from "./log.ts";
 import { pluginState } from "./_state.ts";
 import { toErrorPayload } from "./tool_error.ts";
@@ -67,7 +70,6 @@ async function runTool(tool: ToolDefinition<any, any>, call: AdapterCall): Promi
       reportProgress: ({ progress, total, message }) =>
         postPageEvent({
           kind: "progress",
-          plugin: pluginState.name,
           dispatchId: call.dispatchId,
           progress: Number(progress),
           ...(total === undefined ? {} : { total: Number(total) }),
@@ -103,15 +105,16 @@ async function runTool(tool: ToolDefinition<any, any>, call: AdapterCall): Promi
   }
 }
 
-/** Registers the plugin's adapter in this page, replacing an older build of the same plugin. */
-export function registerAdapter(plugin: PluginDefinition, meta: AdapterMeta): PageAdapter {
+/** The adapter's `isReady` and `call`, as the door runs them. */
+export interface Adapter {
+  isReady(settings: Record<string, unknown>): Promise<AdapterResult>;
+  call(request: AdapterCall): Promise<AdapterResult>;
+}
+
+export function createAdapter(plugin: PluginDefinition, meta: AdapterMeta): Adapter {
   pluginState.name = meta.name;
   const tools = new Map(plugin.tools.map((t) => [t.name, t]));
-  const adapter: PageAdapter = {
-    plugin: meta.name,
-    version: meta.version,
-    sdkVersion: meta.sdkVersion,
-    tools: [...tools.keys()],
+  return {
     isReady: (settings) => probe(plugin, settings),
     call(request) {
       pluginState.settings = request.settings ?? pluginState.settings;
@@ -124,9 +127,64 @@ export function registerAdapter(plugin: PluginDefinition, meta: AdapterMeta): Pa
       return runTool(tool, request);
     },
   };
-  const scope = globalThis as unknown as Record<string, Record<string, PageAdapter>>;
-  const registry = scope[ADAPTER_REGISTRY] ?? (scope[ADAPTER_REGISTRY] = {});
-  registry[meta.name] = adapter;
-  postPageEvent({ kind: "readiness", plugin: meta.name });
-  return adapter;
+}
+
+/** Runs one call; its answer is queued after every event it caused. Never rejects. */
+async function answer(adapter: Adapter, call: DoorCall): Promise<void> {
+  let result: AdapterResult;
+  try {
+    result = await adapter.call(call.request);
+  } catch (error) {
+    result = { ok: false, error: toErrorPayload(error) };
+  }
+  queueItem({ kind: "result", id: Number(call.id), result });
+}
+
+function randomHex(bytes: number): string {
+  const random = crypto.getRandomValues(new Uint8Array(bytes));
+  return Array.from(random, (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+/** The door of `adapter`, opened by `secret` (protocol/adapter.ts). */
+export function createDoor(adapter: Adapter, secret: string): AdapterDoor {
+  let open = true;
+  const allowed = (given: unknown) => open && typeof given === "string" && given === secret;
+  return Object.freeze({
+    async exchange(given: string, calls: DoorCall[], waitMs: number) {
+      if (!allowed(given)) return null;
+      const list = Array.isArray(calls) ? calls : [];
+      const running = list.map((call) => answer(adapter, call));
+      if (running.length > 0) await Promise.all(running);
+      else await eventQueued(Math.min(Math.max(Number(waitMs) || 0, 0), 60_000));
+      return open ? takeItems() as DoorItem[] : null;
+    },
+    async probe(given: string, settings: Record<string, unknown>) {
+      if (!allowed(given)) return null;
+      return await adapter.isReady(settings);
+    },
+    close(given: string) {
+      if (!allowed(given)) return false;
+      open = false;
+      takeItems();
+      return true;
+    },
+  });
+}
+
+/**
+ * Registers the plugin's adapter in this page: its door goes on the global object under a random
+ * name that no page script can replace, and the bundle returns where it is and its secret.
+ */
+export function registerAdapter(plugin: PluginDefinition, meta: AdapterMeta): DoorKey {
+  const secret = randomHex(32);
+  const key = `${DOOR_PREFIX}${meta.name}:${randomHex(16)}`;
+  const door = createDoor(createAdapter(plugin, meta), secret);
+  Object.defineProperty(globalThis, key, {
+    value: door,
+    enumerable: false,
+    writable: false,
+    configurable: false,
+  });
+  postPageEvent({ kind: "readiness" });
+  return { key, secret, plugin: meta.name, sdkVersion: meta.sdkVersion };
 }

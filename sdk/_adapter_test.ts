@@ -1,17 +1,19 @@
 /// <reference lib="deno.ns" />
 import { assert, assertEquals, assertMatch } from "../tests/helpers/assert.ts";
 import {
-  ADAPTER_REGISTRY,
   type AdapterCall,
+  type AdapterDoor,
   type AdapterResult,
-  PAGE_EVENT_SOURCE,
-  type PageAdapter,
+  DOOR_PREFIX,
+  type DoorItem,
   READY_TIMEOUT_MS,
 } from "../protocol/adapter.ts";
-import { registerAdapter } from "./_adapter.ts";
+import { createAdapter, registerAdapter } from "./_adapter.ts";
+import { takeItems } from "./channel.ts";
 import { flushLogs } from "./log.ts";
 import { definePlugin, defineTool, type PluginDefinition, type ToolContext } from "./plugin.ts";
 import { getSettings } from "./_state.ts";
+import { notifyReadinessChanged } from "./readiness.ts";
 import { ToolError } from "./tool_error.ts";
 import { z } from "./zod.ts";
 
@@ -19,8 +21,10 @@ const META = { name: "demo", version: "1.0.0", sdkVersion: "0.1.0" };
 const LEVELS = ["debug", "info", "warn", "error"] as const;
 
 interface Harness {
-  /** Messages posted with globalThis.postMessage, as [message, targetOrigin]. */
+  /** Messages posted with globalThis.postMessage (none: the outbox is private). */
   posted: [Record<string, unknown>, string][];
+  /** What the adapter queued for the extension, without the numbers. */
+  queued(): Record<string, unknown>[];
   /** Console calls, as [level, ...args]. */
   printed: unknown[][];
 }
@@ -34,7 +38,12 @@ async function withPage(fn: (h: Harness) => Promise<void> | void): Promise<void>
   const postDescriptor = Object.getOwnPropertyDescriptor(globalThis, "postMessage");
   const consoleScope = console as unknown as Record<string, unknown>;
   const originalConsole = LEVELS.map((level) => consoleScope[level]);
-  const h: Harness = { posted: [], printed: [] };
+  takeItems();
+  const h: Harness = {
+    posted: [],
+    printed: [],
+    queued: () => takeItems().map(({ seq: _, ...item }) => item),
+  };
   scope.postMessage = (message: Record<string, unknown>, origin: string) =>
     h.posted.push([message, origin]);
   for (const level of LEVELS) {
@@ -47,19 +56,19 @@ async function withPage(fn: (h: Harness) => Promise<void> | void): Promise<void>
     LEVELS.forEach((level, i) => (consoleScope[level] = originalConsole[i]));
     if (postDescriptor) Object.defineProperty(globalThis, "postMessage", postDescriptor);
     else delete scope.postMessage;
-    delete scope[ADAPTER_REGISTRY];
+    takeItems();
   }
 }
 
-const registry = () =>
-  (globalThis as unknown as Record<string, Record<string, PageAdapter>>)[ADAPTER_REGISTRY];
+/** The doors registered on globalThis (their names). */
+const doorNames = () =>
+  Object.getOwnPropertyNames(globalThis).filter((n) => n.startsWith(DOOR_PREFIX));
 
 /** A tool with an empty input whose handler is `handle`. */
 const toolWith = (name: string, handle: (ctx: ToolContext) => unknown) =>
   defineTool({ name, description: "d", input: z.object({}), handle: (_input, ctx) => handle(ctx) });
 
-const events = (h: Harness, kind: string) =>
-  h.posted.map(([m]) => m).filter((m) => m.kind === kind);
+const events = (h: Harness, kind: string) => h.queued().filter((m) => m.kind === kind);
 
 function request(tool: string, input: Record<string, unknown> = {}): AdapterCall {
   return { tool, input, dispatchId: "d-1", settings: { apiUrl: { default: "https://a.test" } } };
@@ -81,40 +90,72 @@ async function callTool(
   tool: PluginDefinition["tools"][number],
   input = {},
 ): Promise<AdapterResult> {
-  return await registerAdapter(plugin({ tools: [tool] }), META).call(request(tool.name, input));
+  return await createAdapter(plugin({ tools: [tool] }), META).call(request(tool.name, input));
 }
 
 // --- registration ---
 
-Deno.test("registerAdapter registers the adapter under globalThis.__hubAdapters[name]", async () => {
-  await withPage(() => {
-    const adapter = registerAdapter(plugin(), META);
-    assert(registry()[META.name] === adapter);
-    assertEquals([adapter.plugin, adapter.version, adapter.sdkVersion, adapter.tools], [
-      "demo",
-      "1.0.0",
-      "0.1.0",
-      ["echo"],
-    ]);
-  });
-});
-
-Deno.test("registering a newer build of the same plugin replaces the entry", async () => {
-  await withPage(() => {
-    registerAdapter(plugin(), META);
-    const newer = registerAdapter(plugin(), { ...META, version: "1.0.1" });
-    assertEquals(Object.keys(registry()), ["demo"]);
-    assert(registry().demo === newer);
-  });
-});
-
-Deno.test("registerAdapter posts a readiness event to the window", async () => {
+Deno.test("registerAdapter puts a door under a random name no page script can replace", async () => {
   await withPage((h) => {
-    registerAdapter(plugin(), META);
-    assertEquals(h.posted, [[
-      { kind: "readiness", plugin: "demo", source: PAGE_EVENT_SOURCE },
-      "*",
-    ]]);
+    const before = doorNames();
+    const key = registerAdapter(plugin(), META);
+    assertEquals([key.plugin, key.sdkVersion], ["demo", "0.1.0"]);
+    assertMatch(key.key, /^__hubAdapter:demo:[0-9a-f]{32}$/);
+    assertMatch(key.secret, /^[0-9a-f]{64}$/);
+    assertEquals(doorNames(), [...before, key.key]);
+    const found = Object.getOwnPropertyDescriptor(globalThis, key.key)!;
+    assertEquals([found.enumerable, found.writable, found.configurable], [false, false, false]);
+    assert(Object.isFrozen(found.value));
+    // Registering asks the extension to probe readiness, through the private outbox.
+    assertEquals(h.queued(), [{ kind: "readiness" }]);
+    assertEquals(h.posted, []);
+    // A second build gets a door of its own.
+    assert(registerAdapter(plugin(), META).key !== key.key);
+  });
+});
+
+Deno.test("the door does nothing without its secret; with it, it runs calls and hands out their events in order", async () => {
+  await withPage(async () => {
+    const { key, secret } = registerAdapter(
+      plugin({
+        tools: [toolWith("chatty", (ctx) => {
+          ctx.reportProgress({ progress: 1 });
+          ctx.log.info("hi");
+          return "done";
+        })],
+      }),
+      META,
+    );
+    const door = (globalThis as unknown as Record<string, AdapterDoor>)[key];
+    const call = { id: 7, request: request("chatty") };
+    assertEquals(await door.exchange("guess", [call], 0), null);
+    assertEquals(await door.probe("guess", {}), null);
+    assertEquals(door.close("guess"), false);
+    takeItems();
+    const items = (await door.exchange(secret, [call], 0))!;
+    assertEquals(items.map((i: DoorItem) => i.kind), ["progress", "log", "result"]);
+    assert(items.every((item, i) => i === 0 || item.seq > items[i - 1].seq));
+    assertEquals(items[2], {
+      kind: "result",
+      id: 7,
+      result: { ok: true, value: "done" },
+      seq: items[2].seq,
+    });
+    assertEquals(await door.probe(secret, {}), { ok: true, value: true });
+    assert(door.close(secret));
+    assertEquals(await door.exchange(secret, [call], 0), null);
+  });
+});
+
+Deno.test("a wait exchange returns once an event is queued, or after its time", async () => {
+  await withPage(async () => {
+    const { key, secret } = registerAdapter(plugin(), META);
+    const door = (globalThis as unknown as Record<string, AdapterDoor>)[key];
+    takeItems();
+    assertEquals(await door.exchange(secret, [], 10), []);
+    const waiting = door.exchange(secret, [], 60_000);
+    setTimeout(() => notifyReadinessChanged(), 5);
+    assertEquals((await waiting)!.map((i) => i.kind), ["readiness"]);
   });
 });
 
@@ -150,7 +191,7 @@ Deno.test("call refuses input that fails the zod schema as INVALID_ARGUMENTS", a
 
 Deno.test("call names an unknown tool and lists the plugin's tools", async () => {
   await withPage(async () => {
-    const result = await registerAdapter(plugin(), META).call(request("nope"));
+    const result = await createAdapter(plugin(), META).call(request("nope"));
     assertEquals(result, {
       ok: false,
       error: {
@@ -167,7 +208,7 @@ Deno.test("call passes settings and the chosen instance to the handler", async (
   await withPage(async () => {
     let seen: unknown;
     const probe = toolWith("probe", (ctx) => (seen = [ctx.settings, ctx.instance], null));
-    const adapter = registerAdapter(plugin({ tools: [probe] }), META);
+    const adapter = createAdapter(plugin({ tools: [probe] }), META);
     const instance = { name: "default", url: "https://a.test" };
     await adapter.call({ ...request("probe"), instance });
     assertEquals(seen, [{ apiUrl: { default: "https://a.test" } }, instance]);
@@ -229,14 +270,14 @@ Deno.test("a result that does not match the output schema is INVALID_OUTPUT", as
 
 // --- events ---
 
-Deno.test("reportProgress posts a progress event with the call's dispatch id", async () => {
+Deno.test("reportProgress queues a progress event with the call's dispatch id", async () => {
   await withPage(async (h) => {
     await callTool(toolWith("slow", (ctx) => {
       ctx.reportProgress({ progress: 1, total: 4, message: "first" });
       ctx.reportProgress({ progress: 2 });
       return null;
     }));
-    const base = { kind: "progress", plugin: "demo", dispatchId: "d-1", source: PAGE_EVENT_SOURCE };
+    const base = { kind: "progress", dispatchId: "d-1" };
     assertEquals(events(h, "progress"), [
       { ...base, progress: 1, total: 4, message: "first" },
       { ...base, progress: 2 },
@@ -244,7 +285,7 @@ Deno.test("reportProgress posts a progress event with the call's dispatch id", a
   });
 });
 
-Deno.test("log calls in a handler are posted as one batch when the call ends", async () => {
+Deno.test("log calls in a handler are queued as one batch when the call ends", async () => {
   await withPage(async (h) => {
     await callTool(toolWith("chatty", (ctx) => {
       ctx.log.info("fetching", { page: 1 });
@@ -273,22 +314,22 @@ Deno.test("log calls are mirrored to the page console with the plugin prefix", a
 
 Deno.test("isReady is true for a plugin without an isReady function", async () => {
   await withPage(async () => {
-    assertEquals(await registerAdapter(plugin(), META).isReady({}), { ok: true, value: true });
+    assertEquals(await createAdapter(plugin(), META).isReady({}), { ok: true, value: true });
   });
 });
 
 Deno.test("isReady reports true and false answers", async () => {
   await withPage(async () => {
-    const yes = registerAdapter(plugin({ isReady: () => Promise.resolve(true) }), META);
+    const yes = createAdapter(plugin({ isReady: () => Promise.resolve(true) }), META);
     assertEquals(await yes.isReady({}), { ok: true, value: true });
-    const no = registerAdapter(plugin({ isReady: () => false }), META);
+    const no = createAdapter(plugin({ isReady: () => false }), META);
     assertEquals(await no.isReady({}), { ok: true, value: false });
   });
 });
 
 Deno.test("isReady treats a truthy answer that is not true as not ready", async () => {
   await withPage(async () => {
-    const adapter = registerAdapter(plugin({ isReady: () => "yes" as unknown as boolean }), META);
+    const adapter = createAdapter(plugin({ isReady: () => "yes" as unknown as boolean }), META);
     assertEquals(await adapter.isReady({}), { ok: true, value: false });
   });
 });
@@ -296,7 +337,7 @@ Deno.test("isReady treats a truthy answer that is not true as not ready", async 
 Deno.test("isReady passes the settings it is given to the plugin", async () => {
   await withPage(async () => {
     let seen: unknown;
-    const adapter = registerAdapter(
+    const adapter = createAdapter(
       plugin({ isReady: ({ settings }) => (seen = settings, true) }),
       META,
     );
@@ -307,7 +348,7 @@ Deno.test("isReady passes the settings it is given to the plugin", async () => {
 
 Deno.test("isReady that throws resolves to not ready and logs a warning", async () => {
   await withPage(async (h) => {
-    const adapter = registerAdapter(
+    const adapter = createAdapter(
       plugin({
         isReady: () => {
           throw new Error("no session");
@@ -327,7 +368,7 @@ Deno.test("isReady that throws resolves to not ready and logs a warning", async 
 
 Deno.test("isReady that never answers resolves to not ready after the 5 s limit", async () => {
   await withPage(async () => {
-    const adapter = registerAdapter(
+    const adapter = createAdapter(
       plugin({ isReady: () => new Promise<boolean>(() => {}) }),
       META,
     );

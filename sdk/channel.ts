@@ -1,20 +1,60 @@
 /**
- * The page side of the adapter's event channel: progress, log batches and readiness hints are
- * posted to the window, where the extension's listener picks them up (protocol/adapter.ts).
+ * The adapter's private outbox: progress, log batches, readiness hints and call results wait in a
+ * queue inside the adapter until the extension takes them through the adapter's door
+ * (protocol/adapter.ts). Nothing is posted to the window, so page scripts can neither read these
+ * events nor forge them. Each item is numbered in the order it was queued.
  */
-import { PAGE_EVENT_SOURCE, type PageEvent } from "../protocol/adapter.ts";
+import type { DoorItem, PageEvent } from "../protocol/adapter.ts";
 
-type EventBody = PageEvent extends infer E ? E extends PageEvent ? Omit<E, "source"> : never
-  : never;
+type ItemBody = DoorItem extends infer I ? I extends DoorItem ? Omit<I, "seq"> : never : never;
 
-export function postPageEvent(event: EventBody): void {
-  const target = globalThis as { postMessage?: (message: unknown, origin: string) => void };
-  if (typeof target.postMessage !== "function") return;
-  try {
-    target.postMessage({ ...event, source: PAGE_EVENT_SOURCE }, "*");
-  } catch {
-    // A value that cannot be cloned must not break the tool; logs sanitize before posting.
+/** Events kept for the extension at most; more are dropped (results always stay). */
+export const MAX_QUEUED_EVENTS = 2_000;
+
+let queue: DoorItem[] = [];
+let seq = 0;
+let queuedEvents = 0;
+const waiters = new Set<() => void>();
+
+/**
+ * Queues an item for the extension. An event wakes whoever waits for one; a result does not, as
+ * the exchange that carried its call takes it (one `executeScript` per call, not two).
+ */
+export function queueItem(item: ItemBody): void {
+  if (item.kind !== "result") {
+    if (queuedEvents >= MAX_QUEUED_EVENTS) return;
+    queuedEvents++;
   }
+  queue.push({ ...item, seq: ++seq } as DoorItem);
+  if (item.kind === "result") return;
+  for (const wake of waiters) wake();
+  waiters.clear();
+}
+
+export function postPageEvent(event: PageEvent): void {
+  queueItem(event);
+}
+
+/** Everything queued, oldest first; the queue is empty afterwards. */
+export function takeItems(): DoorItem[] {
+  const items = queue;
+  queue = [];
+  queuedEvents = 0;
+  return items;
+}
+
+/** Resolves once an event is queued, or after `ms`. */
+export function eventQueued(ms: number): Promise<void> {
+  if (queuedEvents > 0) return Promise.resolve();
+  return new Promise((resolve) => {
+    const timer = setTimeout(done, ms);
+    function done() {
+      clearTimeout(timer);
+      waiters.delete(done);
+      resolve();
+    }
+    waiters.add(done);
+  });
 }
 
 /**

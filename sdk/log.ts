@@ -1,7 +1,7 @@
 /**
  * `log.debug/info/warn/error`: plugin log entries. They are mirrored to the page console and sent
- * to the extension in batches (every 250 ms or 50 entries), which forwards them to the hub's log
- * and to connected MCP clients.
+ * to the extension in batches (every 250 ms or 50 entries) through the adapter's private outbox
+ * (channel.ts); the extension forwards them to the hub's log and to connected MCP clients.
  */
 import type { LogEntry, LogLevel } from "../protocol/adapter.ts";
 import { postPageEvent, toJsonSafe } from "./channel.ts";
@@ -21,7 +21,7 @@ export function flushLogs(): void {
   if (buffer.length === 0) return;
   const entries = buffer;
   buffer = [];
-  postPageEvent({ kind: "log", plugin: pluginState.name, entries });
+  postPageEvent({ kind: "log", entries });
 }
 
 function write(level: LogLevel, message: string, data?: unknown): void {

@@ -132,21 +132,27 @@ async function consoleSteps(t: Deno.TestContext, e2e: E2E) {
       });
     });
 
-    await t.step("clear empties the log; the page keeps the last 1000", async () => {
+    await t.step("clear empties the log; Chromium keeps the last 1000", async () => {
       const cleared = ok(await consoleLogs(e2e, tabId, { clear: true }), "clear") as ConsoleValue;
       assertEquals(cleared.entries.length, 37);
       assertEquals(ok(await consoleLogs(e2e, tabId), "after clear").entries, []);
       await page.evaluate("logMany(1100, 'info')");
       const full = ok(await consoleLogs(e2e, tabId, { limit: 1000 }), "full") as ConsoleValue;
-      assertEquals([full.entries.length, full.dropped, full.total], [1000, 100, 1000]);
+      // V8 drops its oldest messages without counting them: dropped stays 0.
+      assertEquals([full.entries.length, full.dropped, full.total], [1000, 0, 1000]);
       assertEquals([full.entries[0].text, full.entries[999].text], ["many 100", "many 1099"]);
     });
 
-    await t.step("a page without the recorder: empty, with a note to reload", async () => {
-      await page.evaluate("delete window[Symbol.for('hub.consoleBuffer')]");
-      const value = ok(await consoleLogs(e2e, tabId), "no recorder") as ConsoleValue;
-      assertEquals(value.entries, []);
-      assertMatch(value.note!, /Reload the page/);
+    await t.step("no recorder on the page: console.log is native, no hub global", async () => {
+      // The test plugin matches this page: its adapter's door is the one hub name there.
+      const probe = await page.evaluate(() => ({
+        log: console.log.toString(),
+        buffer: Symbol.for("hub.consoleBuffer") in globalThis,
+        names: Object.getOwnPropertyNames(globalThis).filter((n) =>
+          /hub/i.test(n) && !n.startsWith("__hubAdapter:test-app:")
+        ),
+      }));
+      assertEquals(probe, { log: "function log() { [native code] }", buffer: false, names: [] });
       await page.reload();
       await eventually(
         async () =>
@@ -156,13 +162,13 @@ async function consoleSteps(t: Deno.TestContext, e2e: E2E) {
       );
     });
 
-    await t.step("the recorder runs under a strict CSP too", async () => {
+    await t.step("a strict CSP page's console is read too", async () => {
       const csp = await e2e.open("/csp?tab=console");
       try {
         const cspTab = await tabIdOf(e2e, csp);
         await csp.evaluate("console.warn('under csp')"); // through DevTools, not the page's eval
         const value = ok(await consoleLogs(e2e, cspTab), "csp") as ConsoleValue;
-        assertEquals(value.note, undefined, "the recorder is installed");
+        assertEquals(value.note, undefined);
         assertEquals(value.entries.map((e) => e.text), ["under csp"]);
       } finally {
         await csp.close();

@@ -30,26 +30,45 @@ async function openCollected(e2e: E2E, path: string): Promise<Page> {
   return page;
 }
 
-/** How many times an adapter build of the test plugin registered itself in the current document. */
+/** How many adapter doors of the test plugin the current document holds (one per injection). */
 function registrations(page: Page): Promise<number> {
-  return page.evaluate((plugin) => {
-    const c = (globalThis as Json).__collected as { events: Json[] };
-    return c.events.filter((e) => e.kind === "readiness" && e.plugin === plugin).length;
-  }, PLUGIN);
+  return page.evaluate(
+    (plugin) =>
+      Object.getOwnPropertyNames(globalThis).filter((n) => n.startsWith(`__hubAdapter:${plugin}:`))
+        .length,
+    PLUGIN,
+  );
 }
 
-/** Sets a marker on the registered adapter object, to see later whether it was replaced. */
+/** Remembers the newest door under `mark`, to see later whether another build came. */
 function markAdapter(page: Page, mark: string): Promise<void> {
   return page.evaluate(({ plugin, mark }) => {
-    (globalThis as Json).__hubAdapters[plugin].__testMark = mark;
+    const doors = Object.getOwnPropertyNames(globalThis)
+      .filter((n) => n.startsWith(`__hubAdapter:${plugin}:`));
+    (globalThis as Json).__testMark = { mark, door: doors.at(-1), count: doors.length };
   }, { plugin: PLUGIN, mark });
 }
 
+/** The mark, while the marked door is still the newest (null in a new document). */
 function adapterMark(page: Page): Promise<string | null> {
-  return page.evaluate(
-    (plugin) => (globalThis as Json).__hubAdapters?.[plugin]?.__testMark ?? null,
-    PLUGIN,
-  );
+  return page.evaluate((plugin) => {
+    const marked = (globalThis as Json).__testMark;
+    const doors = Object.getOwnPropertyNames(globalThis)
+      .filter((n) => n.startsWith(`__hubAdapter:${plugin}:`));
+    return marked && doors.at(-1) === marked.door ? marked.mark : null;
+  }, PLUGIN);
+}
+
+/** Starts `slow` over MCP and resolves `started` at its first progress report. */
+// deno-lint-ignore no-explicit-any
+function slowCall(mcp: any, tabId: number, count: number, delayMs: number) {
+  let started = false;
+  const result = mcp.callTool(
+    { name: `${PLUGIN}__slow`, arguments: { count, delayMs, tabId } },
+    undefined,
+    { onprogress: () => void (started = true) },
+  ) as Promise<Json>;
+  return { result, started: () => Promise.resolve(started) };
 }
 
 /** A successful REST call's structured value (fails with the reply otherwise). */
@@ -203,23 +222,16 @@ e2eTest(
       const page = await openCollected(e2e, "/?tab=doomed");
       const tabId = await readyTabId(e2e, page);
       // 50 steps, 1 s apart: without the close it would run for 50 s.
-      const call = callTool(e2e, `${PLUGIN}__slow`, { count: 50, delayMs: 1_000, tabId });
-      // Wait until the handler runs in the page (its first progress report).
-      await eventually(
-        () =>
-          page.evaluate(() =>
-            (globalThis as Json).__collected.events.some((e: Json) => e.kind === "progress")
-          ),
-        () => "the slow call never started in the page",
-      );
+      const call = slowCall(mcp, tabId, 50, 1_000);
+      // Wait until the handler runs in the page (its first progress report reached the client).
+      await eventually(call.started, () => "the slow call never started in the page");
       const closedAt = Date.now();
       await page.close();
-      const reply = await call;
+      const reply = await call.result;
       const afterClose = Date.now() - closedAt;
-      assertEquals(reply.status, 503, JSON.stringify(reply.body));
-      assertEquals(reply.body.isError, true);
-      assertEquals(reply.body.structuredContent.error.code, "TAB_CLOSED");
-      assertEquals(reply.body.structuredContent.error.category, "unavailable");
+      assertEquals(reply.isError, true, JSON.stringify(reply));
+      assertEquals(reply.structuredContent.error.code, "TAB_CLOSED");
+      assertEquals(reply.structuredContent.error.category, "unavailable");
       // Generous: the hub's own timeout is 30 s and the tool had 49 s left.
       assert.ok(afterClose < 20_000, `the call ended ${afterClose} ms after the tab closed`);
       // The hub heard that the tab is gone; the home tab still works.
@@ -297,20 +309,14 @@ e2eTest(
     await t.step({
       name: "a same-document navigation during a call does not fail it",
       fn: async () => {
-        const call = callTool(e2e, `${PLUGIN}__slow`, { count: 6, delayMs: 250, tabId });
-        await eventually(
-          () =>
-            page.evaluate(() =>
-              (globalThis as Json).__collected.events.some((e: Json) => e.kind === "progress")
-            ),
-          () => "the slow call never started in the page",
-        );
+        const call = slowCall(mcp, tabId, 6, 250);
+        await eventually(call.started, () => "the slow call never started in the page");
         await page.evaluate(() =>
           (globalThis as Json).history.pushState({}, "", "/spa/during-call")
         );
-        const reply = await call;
-        assertEquals(reply.status, 200, JSON.stringify(reply.body));
-        assertEquals(reply.body.structuredContent, { steps: 6 });
+        const reply = await call.result;
+        assertEquals(reply.isError, undefined, JSON.stringify(reply));
+        assertEquals(reply.structuredContent, { steps: 6 });
         assertEquals(await registrations(page), 1);
       },
     });

@@ -96,18 +96,11 @@ function errorOf(body: any): { code: string; message: string; category?: string 
   return body?.structuredContent?.error;
 }
 
-/** The page globals the extension's injection sets: the adapter registry and its build mark. */
-const ADAPTER_REGISTRY = "__hubAdapters"; // protocol/adapter.ts
-const ADAPTER_MARK = "__hubAdapterBuilds"; // extension/src/worker/injector.ts
-
-/** Waits until the extension finished injecting the plugin's adapter into `page`'s document. */
+/** Waits until the extension finished injecting the plugin's adapter (its door) into `page`. */
 async function adapterInstalled(page: Page): Promise<void> {
   await page.waitForFunction(
-    ([registry, mark, plugin]) => {
-      const scope = globalThis as unknown as Record<string, Record<string, unknown> | undefined>;
-      return scope[registry]?.[plugin] !== undefined && scope[mark]?.[plugin] !== undefined;
-    },
-    [ADAPTER_REGISTRY, ADAPTER_MARK, PLUGIN],
+    (prefix) => Object.getOwnPropertyNames(globalThis).some((n) => n.startsWith(prefix)),
+    `__hubAdapter:${PLUGIN}:`,
     { timeout: 20_000 },
   );
 }

@@ -36,23 +36,27 @@ export function launchChromium(): Promise<Browser> {
 
 /** What the collector (see `installCollector`) saw in the page. */
 export interface Collected {
+  /** What the adapters' doors handed out besides call results (`exposeDoor`), oldest first. */
   events: PageEvent[];
   /** `securitypolicyviolation` events as `directive blockedURI`. */
   violations: string[];
 }
 
 /**
- * Before any page script runs, records every message the adapter posts
- * (`source === "hub-adapter"`) and every CSP violation, in `window.__collected`.
+ * The adapter bundle as a script that also keeps its completion value (the door's key and
+ * secret, which only the extension gets when it injects the file) in `window.__testDoors`, so a
+ * test without the extension can call the adapter the way the extension does.
  */
+export function exposeDoor(adapterCode: string): string {
+  const match = /^(\/\*[^]*?\*\/\s*)?([^]*?);?\s*$/.exec(adapterCode)!;
+  return `${match[1] ?? ""}(globalThis.__testDoors ??= []).push(${match[2]});\n`;
+}
+
+/** Before any page script runs, records every CSP violation in `window.__collected`. */
 export async function installCollector(page: Page): Promise<void> {
   await page.addInitScript(() => {
     const collected: Collected = { events: [], violations: [] };
     Object.assign(globalThis, { __collected: collected });
-    addEventListener("message", (e) => {
-      const data = (e as MessageEvent).data;
-      if (data?.source === "hub-adapter") collected.events.push(data);
-    });
     addEventListener("securitypolicyviolation", (e) => {
       // A SecurityPolicyViolationEvent (a DOM type; these tests type-check against Deno's lib).
       const v = e as unknown as { effectiveDirective: string; blockedURI: string };
@@ -61,8 +65,19 @@ export async function installCollector(page: Page): Promise<void> {
   });
 }
 
+/** What the collector holds, after taking what the exposed doors queued (`exposeDoor`). */
 export function collected(page: Page): Promise<Collected> {
-  return page.evaluate(() => (globalThis as unknown as { __collected: Collected }).__collected);
+  return page.evaluate(async () => {
+    const scope = globalThis as unknown as Record<string, unknown>;
+    const all = scope.__collected as Collected;
+    const doors = (scope.__testDoors ?? []) as { default: { key: string; secret: string } }[];
+    for (const { default: { key, secret } } of doors) {
+      const door = scope[key] as { exchange(s: string, c: unknown[], w: number): Promise<unknown> };
+      const items = await door.exchange(secret, [], 0) as ({ seq: number } & PageEvent)[] | null;
+      all.events.push(...(items ?? []).map(({ seq: _, ...e }) => e as PageEvent));
+    }
+    return all;
+  });
 }
 
 /** Waits until the page collected at least `count` events of `kind`, and returns those. */
@@ -83,9 +98,10 @@ export async function eventsOf<K extends PageEvent["kind"]>(
 }
 
 /**
- * Calls `adapter.call(...)` of `plugin` in the page, the way the extension does. The call starts
- * from a page task (after a `setTimeout`), not inside DevTools' evaluation, because Chromium lets
- * code evaluated by DevTools use `eval` even where the page's CSP forbids it.
+ * Calls `plugin`'s adapter in the page through its door, the way the extension does (the newest
+ * exposed door of the plugin, `exposeDoor`). The call starts from a page task (after a
+ * `setTimeout`), not inside DevTools' evaluation, because Chromium lets code evaluated by DevTools
+ * use `eval` even where the page's CSP forbids it. Events the call queued go to the collector.
  */
 export function callTool(
   page: Page,
@@ -100,15 +116,26 @@ export function callTool(
   };
   return page.evaluate(async ({ plugin, request }) => {
     await new Promise((resolve) => setTimeout(resolve, 0));
-    const registry = (globalThis as Record<string, unknown>).__hubAdapters as Record<
-      string,
-      { call(r: unknown): Promise<unknown> }
-    >;
-    return await registry[plugin].call(request) as AdapterResult;
+    const scope = globalThis as unknown as Record<string, unknown>;
+    const doors = (scope.__testDoors ?? []) as {
+      default: { key: string; secret: string; plugin: string };
+    }[];
+    const { key, secret } = doors.filter((d) => d.default.plugin === plugin).at(-1)!.default;
+    const door = scope[key] as { exchange(s: string, c: unknown[], w: number): Promise<unknown> };
+    const items = await door.exchange(secret, [{ id: 1, request }], 0) as {
+      seq: number;
+      kind: string;
+      result?: AdapterResult;
+    }[];
+    const events = (scope.__collected as Collected | undefined)?.events;
+    for (const { seq: _, ...item } of items) {
+      if (item.kind !== "result") events?.push(item as PageEvent);
+    }
+    return items.find((i) => i.kind === "result")!.result!;
   }, { plugin, request });
 }
 
-/** `adapter.isReady(settings)` of `plugin` in the page, from a page task like `callTool`. */
+/** The door's `probe(settings)` of `plugin` in the page, from a page task like `callTool`. */
 export function probeReady(
   page: Page,
   plugin: string,
@@ -116,10 +143,12 @@ export function probeReady(
 ): Promise<AdapterResult> {
   return page.evaluate(async ({ plugin, settings }) => {
     await new Promise((resolve) => setTimeout(resolve, 0));
-    const registry = (globalThis as Record<string, unknown>).__hubAdapters as Record<
-      string,
-      { isReady(s: unknown): Promise<unknown> }
-    >;
-    return await registry[plugin].isReady(settings) as AdapterResult;
+    const scope = globalThis as unknown as Record<string, unknown>;
+    const doors = (scope.__testDoors ?? []) as {
+      default: { key: string; secret: string; plugin: string };
+    }[];
+    const { key, secret } = doors.filter((d) => d.default.plugin === plugin).at(-1)!.default;
+    const door = scope[key] as { probe(s: string, settings: unknown): Promise<unknown> };
+    return await door.probe(secret, settings) as AdapterResult;
   }, { plugin, settings });
 }

@@ -1,59 +1,77 @@
 /**
- * Functions the service worker runs inside pages with `chrome.scripting.executeScript({ func })`.
- * Chromium serializes each one by its source, so they must not use anything from outside their
- * own body (no imports, no closures); the names they use are passed as arguments.
+ * Functions the service worker runs inside pages with `chrome.scripting.executeScript({ func })`
+ * to reach an adapter's door (protocol/adapter.ts). Chromium serializes each one by its source,
+ * so they must not use anything from outside their own body (no imports, no closures); what they
+ * need comes as arguments, which page scripts cannot see, and so do their results. They find the
+ * door as `window[key]`: `window` cannot be replaced by a page, and the door property cannot be
+ * redefined; nothing goes through a built-in (`Object.*`, `Array.*`) a page may have swapped.
  */
-import type { AdapterResult } from "../../../protocol/adapter.ts";
-import type { MaybeMissing } from "./page_messages.ts";
+import type { AdapterDoor, AdapterResult, DoorCall, DoorItem } from "../../../protocol/adapter.ts";
 
-/** Where a page records which adapter build it holds: `globalThis[ADAPTER_MARK][plugin] = hash`. */
-export const ADAPTER_MARK = "__hubAdapterBuilds";
-
-/** MAIN world: whether this document already holds the adapter build with `hash`. */
-export function hasAdapterBuild(marker: string, plugin: string, hash: string): boolean {
-  const marks = (globalThis as unknown as Record<string, Record<string, string>>)[marker];
-  return marks?.[plugin] === hash;
+/** The answer of a page whose door is gone (it navigated, or the door was closed). */
+export interface Missing {
+  missing: true;
 }
 
-/**
- * MAIN world: records that the adapter build with `hash` is in this document, if the adapter
- * file really registered itself (it can throw while loading); returns whether it did.
- */
-export function markAdapterBuild(
-  registry: string,
-  marker: string,
-  plugin: string,
-  hash: string,
-): boolean {
-  const scope = globalThis as unknown as Record<string, Record<string, unknown> | undefined>;
-  if (!scope[registry]?.[plugin]) return false;
-  (scope[marker] ??= {})[plugin] = hash;
-  return true;
+/** MAIN world: whether the door at `key` is there (it stays until the document goes away). */
+export function hasDoor(key: string): boolean {
+  if (!key) return false;
+  const scope = (typeof window === "object" ? window : globalThis) as unknown as Record<
+    string,
+    { exchange?: unknown } | undefined
+  >;
+  return typeof scope[key]?.exchange === "function";
 }
 
-/** MAIN world: removes a plugin's adapter and its mark (the plugin was uninstalled). */
-export function dropAdapter(registry: string, marker: string, plugin: string): void {
-  const scope = globalThis as unknown as Record<string, Record<string, unknown> | undefined>;
-  delete scope[registry]?.[plugin];
-  delete scope[marker]?.[plugin];
-}
-
-/** MAIN world: `isReady(settings)` of the adapter, or `missing`. Never rejects. */
-export async function probeAdapter(
-  registry: string,
-  marker: string,
-  plugin: string,
-  hash: string,
-  settings: Record<string, unknown>,
-): Promise<MaybeMissing> {
-  const scope = globalThis as unknown as Record<string, Record<string, unknown> | undefined>;
-  const adapter = scope[registry]?.[plugin] as
-    | { isReady(s: unknown): Promise<AdapterResult> }
-    | undefined;
-  if (!adapter || scope[marker]?.[plugin] !== hash) return { missing: true };
+/** MAIN world: `exchange` on the door at `key`; `missing` when there is none or it refused. */
+export async function doorExchange(
+  key: string,
+  secret: string,
+  calls: DoorCall[],
+  waitMs: number,
+): Promise<{ items: DoorItem[] } | Missing> {
+  const scope = (typeof window === "object" ? window : globalThis) as unknown as Record<
+    string,
+    AdapterDoor | undefined
+  >;
+  const door = scope[key];
+  if (typeof door?.exchange !== "function") return { missing: true };
   try {
-    return await adapter.isReady(settings);
+    const items = await door.exchange(secret, calls, waitMs);
+    return items ? { items } : { missing: true };
+  } catch {
+    return { missing: true };
+  }
+}
+
+/** MAIN world: the door's `isReady(settings)`, or `missing`. Never rejects. */
+export async function doorProbe(
+  key: string,
+  secret: string,
+  settings: Record<string, unknown>,
+): Promise<AdapterResult | Missing> {
+  const scope = (typeof window === "object" ? window : globalThis) as unknown as Record<
+    string,
+    AdapterDoor | undefined
+  >;
+  const door = scope[key];
+  if (typeof door?.probe !== "function") return { missing: true };
+  try {
+    return (await door.probe(secret, settings)) ?? { missing: true };
   } catch (error) {
     return { ok: true, value: false, reason: String(error) } as AdapterResult;
+  }
+}
+
+/** MAIN world: closes the door (the plugin was turned off, removed or replaced). */
+export function doorClose(key: string, secret: string): boolean {
+  const scope = (typeof window === "object" ? window : globalThis) as unknown as Record<
+    string,
+    AdapterDoor | undefined
+  >;
+  try {
+    return scope[key]?.close?.(secret) === true;
+  } catch {
+    return false;
   }
 }

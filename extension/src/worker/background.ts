@@ -8,6 +8,7 @@ import type { DispatchParams, DispatchResult, SyncPlugin } from "../../../protoc
 import { hubError } from "../../../protocol/errors.ts";
 import { dispatchBrowserTool } from "./browser_methods/mod.ts";
 import { createConnection } from "./connection.ts";
+import { createAdapterDoors } from "./adapter_doors.ts";
 import { createInjector } from "./injector.ts";
 import { handlePageEvent } from "./page_events.ts";
 import { createPageLinks } from "./page_links.ts";
@@ -26,13 +27,15 @@ export const KEEPALIVE_ALARM = "hub-keepalive";
 
 const log = createExtensionLog();
 const store = createPluginStore();
-const injector = createInjector();
+const doors = createAdapterDoors();
+const injector = createInjector(doors, (tabId, plugin, door) => links.watch(tabId, plugin, door));
 const calls = createTabCalls();
 const peer = () => connection.peer();
 const tracker = createTabTracker(store, injector, peer, pluginMatches, () => panel.tabsChanged());
 const panel = createSidePanel({ connection: () => connection, store, tracker, log });
-const links = createPageLinks((message, sender) =>
-  handlePageEvent(message, sender, { store, tracker, peer })
+const links = createPageLinks(
+  doors,
+  (tabId, plugin, event) => handlePageEvent(tabId, plugin, event, { store, tracker, peer }),
 );
 const dispatchPluginTool = createPluginDispatcher({ store, injector, tracker, calls, links });
 
@@ -170,7 +173,7 @@ chrome.tabs.onActivated.addListener(({ tabId }) => {
   void chrome.tabs.get(tabId).then((tab) => tracker.refreshTab(tab)).catch(() => {});
 });
 chrome.windows.onFocusChanged.addListener(() => tracker.report());
-chrome.runtime.onConnect.addListener((port) => panel.accept(port) || links.accept(port));
+chrome.runtime.onConnect.addListener((port) => panel.accept(port));
 chrome.alarms.onAlarm.addListener((alarm) => {
   if (alarm.name === KEEPALIVE_ALARM) connection.ensure();
 });

@@ -1,30 +1,41 @@
 /**
- * Puts plugin adapters into tabs: the runner (MAIN world) and the bridge (isolated world) that
- * carry calls and page events (page_messages.ts), and the adapter file itself
- * (`adapters/<plugin>-<hash>.js`, MAIN world). All by file, so a strict CSP allows them. A mark in the page remembers which build is there, so the same hash
- * is never injected twice into one document, even after the service worker restarted. Work on one
- * tab runs one step at a time.
+ * Puts plugin adapters into tabs: the adapter file (`adapters/<plugin>-<hash>.js`, MAIN world,
+ * by file so a strict CSP allows it) evaluates to its door's key and secret (protocol/adapter.ts),
+ * which only the extension receives and keeps (adapter_doors.ts). A build is never injected twice
+ * into one document, even after the service worker restarted. Work on one tab runs one step at
+ * a time.
  */
-import { ADAPTER_REGISTRY } from "../../../protocol/adapter.ts";
+import type { AdapterResult, DoorKey } from "../../../protocol/adapter.ts";
 import type { SyncPlugin } from "../../../protocol/events.ts";
-import {
-  ADAPTER_MARK,
-  dropAdapter,
-  hasAdapterBuild,
-  markAdapterBuild,
-} from "../shared/page_functions.ts";
-
-export const BRIDGE_FILE = "bridge.js";
-export const RUNNER_FILE = "runner.js";
+import { doorClose, doorProbe, hasDoor, type Missing } from "../shared/page_functions.ts";
+import type { AdapterDoors, DoorRecord } from "./adapter_doors.ts";
 
 export interface Injector {
   /** Injects the plugin's current build unless the page has it; returns whether it injected. */
   ensure(tabId: number, plugin: SyncPlugin): Promise<boolean>;
+  /** The adapter's `isReady(settings)`; `missing` when the tab has not got this build. */
+  probe(tabId: number, plugin: SyncPlugin): Promise<AdapterResult | Missing>;
   remove(tabId: number, plugin: string): Promise<void>;
   forget(tabId: number): void;
 }
 
-export function createInjector(): Injector {
+/** The door key an adapter file evaluated to (its bundle's exports' default), if it is one. */
+export function doorKeyOf(completion: unknown, plugin: string): DoorKey | undefined {
+  const value = (completion as { default?: unknown } | null)?.default as Partial<DoorKey>;
+  if (
+    typeof value?.key !== "string" || typeof value.secret !== "string" ||
+    value.plugin !== plugin || !value.key.startsWith(`__hubAdapter:${plugin}:`)
+  ) return undefined;
+  return value as DoorKey;
+}
+
+/**
+ * `onDoor` hears of every door found or made, so events from it are collected (page_links.ts).
+ */
+export function createInjector(
+  doors: AdapterDoors,
+  onDoor: (tabId: number, plugin: string, door: DoorRecord) => void = () => {},
+): Injector {
   const queues = new Map<number, Promise<unknown>>();
 
   /** Runs `work` after everything queued for the tab. */
@@ -39,54 +50,74 @@ export function createInjector(): Injector {
   }
 
   async function inject(tabId: number, plugin: SyncPlugin): Promise<boolean> {
+    const known = await doors.get(tabId, plugin.name);
     const [check] = await chrome.scripting.executeScript({
       target: { tabId },
       world: "MAIN",
-      func: hasAdapterBuild,
-      args: [ADAPTER_MARK, plugin.name, plugin.adapterHash],
+      func: hasDoor,
+      args: [known?.key ?? ""],
     });
     if (!check) throw new Error(`tab ${tabId} has no page to inject into`);
-    // Every later step targets this very document: if the tab navigates meanwhile, they fail
-    // instead of marking a new document that never got the adapter.
+    const here = known?.documentId === check.documentId && check.result === true;
+    if (here && known.hash === plugin.adapterHash) {
+      onDoor(tabId, plugin.name, known);
+      return false;
+    }
+    // Targets this very document: if the tab navigated meanwhile, it fails instead of recording
+    // a door for a document that does not have it.
     const target = { tabId, documentIds: [check.documentId] };
-    // Both guard themselves, so injecting them again is harmless; it reopens a bridge port that
-    // died with a restarted service worker.
-    await chrome.scripting.executeScript({ target, world: "MAIN", files: [RUNNER_FILE] });
-    await chrome.scripting.executeScript({ target, files: [BRIDGE_FILE] });
-    if (check.result === true) return false;
-    await chrome.scripting.executeScript({
+    const [loaded] = await chrome.scripting.executeScript({
       target,
       world: "MAIN",
       files: [`adapters/${plugin.adapterFile}`],
     });
-    const [marked] = await chrome.scripting.executeScript({
-      target,
-      world: "MAIN",
-      func: markAdapterBuild,
-      args: [ADAPTER_REGISTRY, ADAPTER_MARK, plugin.name, plugin.adapterHash],
-    });
-    if (marked?.result !== true) {
+    const door = doorKeyOf(loaded?.result, plugin.name);
+    if (!door) {
       throw new Error(
-        `the ${plugin.displayName} adapter did not register in tab ${tabId}; the page's ` +
-          "console (DevTools) shows why",
+        `the ${plugin.displayName} adapter did not register in tab ${tabId}: it threw while ` +
+          "loading (the page's console in DevTools shows why), or it was built by a hub-plugin " +
+          "older than this extension. Rebuild it with this hub's hub-plugin.",
       );
     }
+    if (here) await closeDoor(tabId, known); // the older build of the same document
+    const record = { documentId: check.documentId, hash: plugin.adapterHash, ...door };
+    doors.set(tabId, plugin.name, record);
+    onDoor(tabId, plugin.name, record);
     return true;
+  }
+
+  async function closeDoor(tabId: number, door: DoorRecord) {
+    await chrome.scripting.executeScript({
+      target: { tabId, documentIds: [door.documentId] },
+      world: "MAIN",
+      func: doorClose,
+      args: [door.key, door.secret],
+    }).catch(() => {}); // the document is gone: so is its door
   }
 
   return {
     ensure: (tabId, plugin) => serialize(tabId, () => inject(tabId, plugin)),
+    async probe(tabId, plugin) {
+      const door = await doors.get(tabId, plugin.name);
+      if (!door || door.hash !== plugin.adapterHash) return { missing: true };
+      const [frame] = await chrome.scripting.executeScript({
+        target: { tabId, documentIds: [door.documentId] },
+        world: "MAIN",
+        func: doorProbe,
+        args: [door.key, door.secret, plugin.settings],
+      });
+      return (frame?.result as AdapterResult | Missing | undefined) ?? { missing: true };
+    },
     remove: (tabId, plugin) =>
       serialize(tabId, async () => {
-        await chrome.scripting.executeScript({
-          target: { tabId },
-          world: "MAIN",
-          func: dropAdapter,
-          args: [ADAPTER_REGISTRY, ADAPTER_MARK, plugin],
-        });
+        const door = await doors.get(tabId, plugin);
+        if (!door) return;
+        doors.delete(tabId, plugin);
+        await closeDoor(tabId, door);
       }),
     forget(tabId) {
       queues.delete(tabId);
+      doors.forgetTab(tabId);
     },
   };
 }

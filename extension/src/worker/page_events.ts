@@ -1,13 +1,13 @@
 /**
- * Events from pages (through the bridge) reach the hub: `tool.progress`, `plugin.log`, and
- * readiness hints that trigger a new probe. An event counts only for a plugin whose patterns
- * match the tab it came from, so one site cannot write another plugin's logs.
+ * Events from adapters (taken out of their doors by page_links.ts) reach the hub: `tool.progress`,
+ * `plugin.log`, and readiness hints that trigger a new probe. An event belongs to the plugin whose
+ * door it came out of, whatever it says, and counts only while that plugin's patterns match the
+ * tab, so no adapter and no page script can write another plugin's logs.
  */
 import type { LogEntry, PageEvent } from "../../../protocol/adapter.ts";
 import type { PluginStore } from "./plugin_store.ts";
 import type { RpcPeer } from "./rpc_peer.ts";
 import type { TabTracker } from "./tab_tracker.ts";
-import { PAGE_EVENT_MESSAGE } from "../shared/page_messages.ts";
 
 const MAX_ENTRIES = 1000;
 
@@ -22,8 +22,7 @@ const LEVELS = ["debug", "info", "warn", "error"];
 
 function isEvent(value: unknown): value is PageEvent {
   const v = value as PageEvent;
-  return typeof v === "object" && v !== null && typeof v.plugin === "string" &&
-    KINDS.includes(v.kind);
+  return typeof v === "object" && v !== null && KINDS.includes(v.kind);
 }
 
 /** Well-formed entries only, rebuilt field by field: one bad entry must not sink the batch. */
@@ -40,22 +39,19 @@ function logEntries(entries: unknown): LogEntry[] {
   return valid;
 }
 
-/** Handles one event the bridge of a tab sent (`sender` is its port's sender). */
+/** Handles one event that came out of `plugin`'s door in tab `tabId`. */
 export function handlePageEvent(
-  message: unknown,
-  sender: chrome.runtime.MessageSender,
+  tabId: number,
+  plugin: string,
+  event: unknown,
   deps: PageEventDeps,
 ): void {
-  const m = message as { type?: unknown; event?: unknown };
-  const tab = sender.tab;
-  if (m?.type !== PAGE_EVENT_MESSAGE || tab?.id === undefined || !isEvent(m.event)) return;
-  const event = m.event;
-  // The port's sender is a snapshot from when it opened; the page may have moved (pushState).
-  const url = deps.tracker.urlOf?.(tab.id) ?? tab.url;
-  if (!deps.store.matching(url).some((p) => p.name === event.plugin)) return;
+  if (!isEvent(event)) return;
+  const url = deps.tracker.urlOf?.(tabId);
+  if (!deps.store.matching(url).some((p) => p.name === plugin)) return;
   const peer = deps.peer();
   if (event.kind === "readiness") {
-    void deps.tracker.reprobe(tab.id, event.plugin);
+    void deps.tracker.reprobe(tabId, plugin);
   } else if (event.kind === "progress" && peer) {
     if (typeof event.dispatchId !== "string" || !Number.isFinite(event.progress)) return;
     peer.notify("tool.progress", {
@@ -66,6 +62,6 @@ export function handlePageEvent(
     });
   } else if (event.kind === "log" && peer) {
     const entries = logEntries(event.entries);
-    if (entries.length > 0) peer.notify("plugin.log", { plugin: event.plugin, entries });
+    if (entries.length > 0) peer.notify("plugin.log", { plugin, tabId, entries });
   }
 }

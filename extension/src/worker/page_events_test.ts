@@ -2,8 +2,7 @@
 import { assertEquals } from "../../../tests/helpers/assert.ts";
 import { EXTENSION_METHODS } from "../../../protocol/events.ts";
 import { syncPlugin } from "./_test_fixtures.ts";
-import { handlePageEvent, type PageEventDeps } from "./page_events.ts";
-import { PAGE_EVENT_MESSAGE } from "../shared/page_messages.ts";
+import { handlePageEvent as handle, type PageEventDeps } from "./page_events.ts";
 import { createPluginStore } from "./plugin_store.ts";
 import type { RpcPeer } from "./rpc_peer.ts";
 import type { TabTracker } from "./tab_tracker.ts";
@@ -22,7 +21,9 @@ function setup() {
   const peer = {
     notify: (method: string, params: unknown) => void notified.push([method, params]),
   } as unknown as RpcPeer;
+  const urls = new Map([[9, "http://127.0.0.1:8000/inbox"], [3, "https://other.test/home"]]);
   const tracker = {
+    urlOf: (tabId: number) => urls.get(tabId),
     reprobe: (tabId: number, name: string) => {
       reprobed.push([tabId, name]);
       return Promise.resolve();
@@ -36,10 +37,20 @@ function setup() {
 const appTab = {
   tab: { id: 9, url: "http://127.0.0.1:8000/inbox" },
 } as chrome.runtime.MessageSender;
-const message = (event: Record<string, unknown>) => ({
-  type: PAGE_EVENT_MESSAGE,
-  event: { source: "hub-adapter", ...event },
-});
+const PAGE_EVENT_MESSAGE = "page-event";
+/** An event as it came out of the door of `event.plugin` (the door decides the plugin). */
+const message = (event: Record<string, unknown>) => ({ type: PAGE_EVENT_MESSAGE, event });
+
+/** Hands `m.event` on as coming from the door of its `plugin` in the sender's tab. */
+function handlePageEvent(
+  m: unknown,
+  sender: chrome.runtime.MessageSender,
+  deps: PageEventDeps,
+): void {
+  const event = (m as { event?: { plugin?: unknown } } | null)?.event;
+  const plugin = typeof event?.plugin === "string" ? event.plugin : "";
+  handle(sender.tab?.id ?? -1, plugin, event, deps);
+}
 
 Deno.test("progress becomes a tool.progress notification with its fields", () => {
   const t = setup();
@@ -100,6 +111,7 @@ Deno.test("log becomes plugin.log with only the valid entries", () => {
   );
   assertEquals(t.notified, [["plugin.log", {
     plugin: "app",
+    tabId: 9,
     entries: [
       { level: "info", message: "loaded", timestamp: 1 },
       { level: "error", message: "failed", timestamp: 2, data: { status: 500 } },
@@ -167,11 +179,12 @@ Deno.test("events for a plugin that does not match the sender tab's URL are igno
   assertEquals(t.reprobed, [[3, "other"]]);
   assertEquals(t.notified, [["plugin.log", {
     plugin: "other",
+    tabId: 3,
     entries: [{ level: "info", message: "spoofed" }],
   }]]);
 });
 
-Deno.test("junk messages and messages from outside a tab are ignored", () => {
+Deno.test("junk events and events from a tab of unknown URL are ignored", () => {
   const t = setup();
   const good = message({ kind: "readiness", plugin: "app" });
   const junk: unknown[] = [
@@ -180,7 +193,6 @@ Deno.test("junk messages and messages from outside a tab are ignored", () => {
     "hub-page-event",
     42,
     {},
-    { type: "something-else", event: good.event },
     { type: PAGE_EVENT_MESSAGE },
     { type: PAGE_EVENT_MESSAGE, event: null },
     { type: PAGE_EVENT_MESSAGE, event: "readiness" },
@@ -189,10 +201,8 @@ Deno.test("junk messages and messages from outside a tab are ignored", () => {
     { type: PAGE_EVENT_MESSAGE, event: { kind: "explode", plugin: "app" } },
   ];
   for (const m of junk) handlePageEvent(m, appTab, t.deps);
-  // A good message without a sender tab (from an extension page) or without a tab id.
-  handlePageEvent(good, {} as chrome.runtime.MessageSender, t.deps);
-  handlePageEvent(good, { tab: { url: appTab.tab!.url } } as chrome.runtime.MessageSender, t.deps);
-  handlePageEvent(good, { tab: { id: 9 } } as chrome.runtime.MessageSender, t.deps); // no URL
+  // A good event from a tab the tracker knows no URL of.
+  handlePageEvent(good, { tab: { id: 77 } } as chrome.runtime.MessageSender, t.deps);
   assertEquals(t.reprobed, []);
   assertEquals(t.notified, []);
   // And the good one does work from the tab (the junk above was not ignored by accident).

@@ -1,41 +1,53 @@
 /**
- * The worker's side of the page channel (page_messages.ts): the open port of each tab's current
- * document, calls sent over it with their answers matched by id, and the page's events handed
- * on. A port that closes fails the calls still waiting on it; an answer of the wrong shape (a
- * page script can post anything) becomes an ADAPTER_ERROR instead of breaking the call.
+ * The worker's side of the private page channel (protocol/adapter.ts): calls go to an adapter's
+ * door as `executeScript` arguments and their answers, progress and logs come back as its
+ * results, which no page script can observe or write. Each door has at most one "wait" exchange
+ * running besides the calls, so progress and logs of a long call, and events between calls,
+ * reach the hub while they happen. Items are handled in the order the adapter queued them, so a
+ * call's progress and logs reach the hub before its answer. An answer of the wrong shape becomes
+ * an ADAPTER_ERROR instead of breaking the call.
  */
-import type { AdapterCall } from "../../../protocol/adapter.ts";
+import type {
+  AdapterCall,
+  AdapterResult,
+  DoorCall,
+  DoorItem,
+  PageEvent,
+} from "../../../protocol/adapter.ts";
 import { hubError, isErrorPayload } from "../../../protocol/errors.ts";
-import {
-  CALL_MESSAGE,
-  CALL_RESULT_MESSAGE,
-  type CallResultMessage,
-  HELLO_MESSAGE,
-  type MaybeMissing,
-  PORT_NAME,
-} from "../shared/page_messages.ts";
+import { doorExchange, type Missing } from "../shared/page_functions.ts";
+import type { AdapterDoors, DoorRecord } from "./adapter_doors.ts";
 import { CallFailure } from "./tab_calls.ts";
-import { CALL_MAX_MS } from "../../../protocol/limits.ts";
+
+/** The answer of a page that does not hold the adapter build asked for. */
+export type MaybeMissing = AdapterResult | Missing;
+
+/** How long one "wait" exchange waits in the page for an event before it is asked again. */
+export const WAIT_MS = 20_000;
 
 export interface PageLinks {
-  /** Takes a port the bridge opened (chrome.runtime.onConnect); ignores others. */
-  accept(port: chrome.runtime.Port): void;
-  has(tabId: number): boolean;
-  /** Waits until the tab's bridge has a port open, up to `timeoutMs`. */
-  waitFor(tabId: number, timeoutMs: number): Promise<boolean>;
-  /** Runs a call in the tab's adapter; `missing` when the tab has no usable port. */
+  /** Runs a call in the tab's adapter; `missing` when the tab has not got this build's door. */
   call(tabId: number, plugin: string, hash: string, request: AdapterCall): Promise<MaybeMissing>;
+  /** Collects the door's events from now on (the injector found or made it). */
+  watch(tabId: number, plugin: string, door: DoorRecord): void;
 }
 
 interface Pending {
   resolve(result: MaybeMissing): void;
   reject(error: Error): void;
-  started: number;
+  dispatchId: string;
 }
 
 interface Link {
-  port: chrome.runtime.Port;
+  tabId: number;
+  plugin: string;
+  door: DoorRecord;
   pending: Map<number, Pending>;
+  /** The next item to hand on, and items that came before an earlier one. */
+  nextSeq: number;
+  held: Map<number, DoorItem>;
+  waiting: boolean;
+  dead: boolean;
 }
 
 /** The answer as the adapter contract allows it, or an ADAPTER_ERROR saying what came instead. */
@@ -52,105 +64,128 @@ export function checkedAnswer(result: unknown): MaybeMissing {
   return { ok: false, error: hubError("ADAPTER_ERROR", message) };
 }
 
+/** Chromium's words for a target document that is no longer there (nothing ran). */
+const NO_DOCUMENT = /No document with id|Frame with ID \d+ was removed|No frame with id/i;
+
+async function lostAnswer(tabId: number): Promise<CallFailure> {
+  const exists = await chrome.tabs.get(tabId).then(() => true, () => false);
+  return new CallFailure(
+    exists
+      ? hubError(
+        "TAB_NAVIGATED",
+        `Tab ${tabId}'s page went away while the call ran (it navigated or reloaded), so ` +
+          "its answer was lost. Try again once the page has loaded.",
+      )
+      : hubError("TAB_CLOSED", `Tab ${tabId} was closed while the call ran.`),
+  );
+}
+
+/** `onEvent` gets each event with the tab and the plugin whose door it came out of. */
 export function createPageLinks(
-  onEvent: (message: unknown, sender: chrome.runtime.MessageSender) => void,
+  doors: AdapterDoors,
+  onEvent: (tabId: number, plugin: string, event: PageEvent) => void,
 ): PageLinks {
-  const links = new Map<number, Link>();
-  const waiters = new Map<number, Set<() => void>>();
+  /** By door key. */
+  const links = new Map<string, Link>();
   let nextId = 1;
 
-  function adopt(tabId: number, link: Link) {
-    links.set(tabId, link);
-    for (const wake of waiters.get(tabId) ?? []) wake();
-    waiters.delete(tabId);
+  function linkOf(tabId: number, plugin: string, door: DoorRecord): Link {
+    let link = links.get(door.key);
+    if (!link) {
+      link = { tabId, plugin, door, pending: new Map(), nextSeq: 1, held: new Map() } as Link;
+      link.waiting = link.dead = false;
+      links.set(door.key, link);
+    }
+    return link;
   }
 
-  async function closed(tabId: number, link: Link) {
-    if (links.get(tabId) === link) links.delete(tabId);
-    if (link.pending.size === 0) return;
-    const exists = await chrome.tabs.get(tabId).then(() => true, () => false);
-    const error = new CallFailure(
-      exists
-        ? hubError(
-          "TAB_NAVIGATED",
-          `Tab ${tabId}'s page went away while the call ran (it navigated or reloaded), so ` +
-            "its answer was lost. Try again once the page has loaded.",
-        )
-        : hubError("TAB_CLOSED", `Tab ${tabId} was closed while the call ran.`),
-    );
-    for (const waiting of link.pending.values()) waiting.reject(error);
-    link.pending.clear();
-  }
-
-  /** Calls the page never answered (the caller gave up after 5 minutes) are dropped. */
-  function sweep(link: Link) {
-    const cutoff = Date.now() - CALL_MAX_MS;
-    for (const [id, waiting] of link.pending) if (waiting.started < cutoff) link.pending.delete(id);
-  }
-
-  function accept(port: chrome.runtime.Port) {
-    const sender = port.sender;
-    const tabId = sender?.tab?.id;
-    if (port.name !== PORT_NAME || tabId === undefined || sender?.frameId !== 0) return;
-    // A document on its way out (bfcache, unload) must not take over from the current one.
-    if (sender.documentLifecycle !== undefined && sender.documentLifecycle !== "active") {
-      port.disconnect();
+  function handOn(link: Link, item: DoorItem) {
+    if (item.kind === "result") {
+      const waiting = link.pending.get(item.id);
+      link.pending.delete(item.id);
+      waiting?.resolve(checkedAnswer(item.result));
       return;
     }
-    const link: Link = { port, pending: new Map() };
-    port.onMessage.addListener((message: { type?: unknown }) => {
-      if (message?.type === CALL_RESULT_MESSAGE) {
-        const { id, result } = message as CallResultMessage;
-        const waiting = link.pending.get(id);
-        link.pending.delete(id);
-        waiting?.resolve(checkedAnswer(result));
-      } else if (message?.type === HELLO_MESSAGE) {
-        // The bridge was injected again into a document whose port we still hold: it is the
-        // tab's current document.
-        if (links.get(tabId) !== link) adopt(tabId, link);
-      } else onEvent(message, sender);
-    });
-    port.onDisconnect.addListener(() => void closed(tabId, link));
-    adopt(tabId, link);
+    if (item.kind === "progress") {
+      // Progress counts only for a call this door is running.
+      const mine = [...link.pending.values()].some((p) => p.dispatchId === item.dispatchId);
+      if (!mine) return;
+    }
+    const { seq: _, ...event } = item;
+    onEvent(link.tabId, link.plugin, event as PageEvent);
+  }
+
+  function deliver(link: Link, items: DoorItem[]) {
+    for (const item of items) {
+      if (Number.isInteger(item?.seq) && item.seq >= link.nextSeq) link.held.set(item.seq, item);
+    }
+    for (let item; (item = link.held.get(link.nextSeq));) {
+      link.held.delete(link.nextSeq++);
+      handOn(link, item);
+    }
+  }
+
+  /**
+   * The door is gone. The calls of the exchange that found out either never ran (`ran` false:
+   * they may run again elsewhere) or lost their answer; other calls hear it from their own.
+   */
+  async function close(link: Link, calls: DoorCall[], ran: boolean) {
+    link.dead = true;
+    if (links.get(link.door.key) === link) links.delete(link.door.key);
+    const error = ran && calls.length > 0 ? await lostAnswer(link.tabId) : undefined;
+    for (const call of calls) {
+      const waiting = link.pending.get(call.id);
+      link.pending.delete(call.id);
+      if (error) waiting?.reject(error);
+      else waiting?.resolve({ missing: true });
+    }
+  }
+
+  async function exchange(link: Link, calls: DoorCall[], waitMs: number) {
+    let answer: { items: DoorItem[] } | Missing | undefined;
+    try {
+      const [frame] = await chrome.scripting.executeScript({
+        // No documentIds: the door's random key exists in no other document, and Chromium finds
+        // the tab's main frame faster than a document by id.
+        target: { tabId: link.tabId },
+        world: "MAIN",
+        func: doorExchange,
+        args: [link.door.key, link.door.secret, calls, waitMs],
+      });
+      answer = frame?.result as typeof answer;
+    } catch (error) {
+      const nothingRan = NO_DOCUMENT.test((error as Error)?.message ?? "");
+      return void await close(link, calls, !nothingRan);
+    }
+    if (!answer || "missing" in answer) return void await close(link, calls, false);
+    deliver(link, Array.isArray(answer.items) ? answer.items : []);
+  }
+
+  async function waitLoop(link: Link) {
+    link.waiting = true;
+    try {
+      while (!link.dead) await exchange(link, [], WAIT_MS);
+    } finally {
+      link.waiting = false;
+    }
+  }
+
+  function watch(tabId: number, plugin: string, door: DoorRecord) {
+    const link = linkOf(tabId, plugin, door);
+    if (!link.waiting && !link.dead) void waitLoop(link);
   }
 
   return {
-    accept,
-    has: (tabId) => links.has(tabId),
-    waitFor(tabId, timeoutMs) {
-      if (links.has(tabId)) return Promise.resolve(true);
-      return new Promise((resolve) => {
-        const wake = () => {
-          clearTimeout(timer);
-          resolve(true);
-        };
-        const timer = setTimeout(() => {
-          const set = waiters.get(tabId);
-          set?.delete(wake);
-          if (set?.size === 0) waiters.delete(tabId);
-          resolve(links.has(tabId));
-        }, timeoutMs);
-        let set = waiters.get(tabId);
-        if (!set) waiters.set(tabId, set = new Set());
-        set.add(wake);
-      });
-    },
-    call(tabId, plugin, hash, request) {
-      const link = links.get(tabId);
-      if (!link) return Promise.resolve({ missing: true });
-      if (link.pending.size > 100) sweep(link);
+    watch,
+    async call(tabId, plugin, hash, request) {
+      const door = await doors.get(tabId, plugin);
+      if (!door || door.hash !== hash) return { missing: true };
+      const link = linkOf(tabId, plugin, door);
+      if (!link.waiting) void waitLoop(link);
       const id = nextId++;
-      return new Promise((resolve, reject) => {
-        link.pending.set(id, { resolve, reject, started: Date.now() });
-        try {
-          link.port.postMessage({ type: CALL_MESSAGE, id, plugin, hash, request });
-        } catch {
-          // The port died before we heard of it: treat the page as not set up, so the
-          // dispatcher injects again and retries.
-          link.pending.delete(id);
-          if (links.get(tabId) === link) links.delete(tabId);
-          resolve({ missing: true });
-        }
+      return await new Promise<MaybeMissing>((resolve, reject) => {
+        link.pending.set(id, { resolve, reject, dispatchId: request.dispatchId });
+        void exchange(link, [{ id, request }], 0);
       });
     },
   };

@@ -4,8 +4,8 @@
  * hub's own check before dispatching is a fast-fail with the same codes and messages
  * (protocol/tab_readiness.ts). Then it runs the handler through the
  * adapter in the page's MAIN world, and returns its `{ ok, value | error }` envelope with the tab
- * it ran in. Calls travel the tab's bridge port (page_links.ts); a page that lost the adapter
- * (it navigated) or its port (the worker restarted) gets them injected again first.
+ * it ran in. Calls go to the adapter's private door (page_links.ts); a page that lost the adapter
+ * (it navigated) gets it injected again first.
  */
 import type { AdapterCall, AdapterResult } from "../../../protocol/adapter.ts";
 import type { DispatchParams, DispatchResult, SyncPlugin } from "../../../protocol/events.ts";
@@ -32,9 +32,6 @@ export interface PluginDispatchDeps {
   calls: TabCalls;
   links: PageLinks;
 }
-
-/** How long a freshly injected bridge may take to open its port. */
-const BRIDGE_WAIT_MS = 3_000;
 
 const fail = (...args: Parameters<typeof hubError>) => new CallFailure(hubError(...args));
 
@@ -143,11 +140,8 @@ async function dispatchPluginTool(
   const run = () => deps.links.call(tabId, plugin.name, plugin.adapterHash, request);
   let result = await deps.calls.run(tabId, what, run);
   if ("missing" in result) {
-    // The page lost the adapter (it reloaded) or its bridge port (the worker restarted).
-    await deps.calls.run(tabId, what, async () => {
-      await deps.injector.ensure(tabId, plugin);
-      await deps.links.waitFor(tabId, BRIDGE_WAIT_MS);
-    });
+    // The page lost the adapter (it reloaded), or the call came before the first injection.
+    await deps.calls.run(tabId, what, () => deps.injector.ensure(tabId, plugin));
     result = await deps.calls.run(tabId, what, run);
   }
   if ("missing" in result) {

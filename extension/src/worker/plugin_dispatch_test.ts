@@ -8,10 +8,9 @@ import { assert, assertEquals, assertMatch } from "../../../tests/helpers/assert
 import type { AdapterCall } from "../../../protocol/adapter.ts";
 import type { DispatchParams, DispatchResult, SyncPlugin } from "../../../protocol/events.ts";
 import { noTabMessage, notReadyMessage } from "../../../protocol/tab_readiness.ts";
-import type { MaybeMissing } from "../shared/page_messages.ts";
 import { failureOf, syncPlugin, withChrome } from "./_test_fixtures.ts";
 import type { Injector } from "./injector.ts";
-import type { PageLinks } from "./page_links.ts";
+import type { MaybeMissing, PageLinks } from "./page_links.ts";
 import { createPluginDispatcher } from "./plugin_dispatch.ts";
 import { createPluginStore } from "./plugin_store.ts";
 import { createTabCalls } from "./tab_calls.ts";
@@ -95,7 +94,6 @@ function parts(options: Options) {
       calls.push({ tabId, plugin, hash, request });
       return Promise.resolve(answer(tabId, request, injected.includes(tabId)));
     },
-    waitFor: () => Promise.resolve(true),
   } as unknown as PageLinks;
   ctx.dispatch = createPluginDispatcher({
     store,

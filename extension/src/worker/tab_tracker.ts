@@ -5,11 +5,10 @@
  * sends plugins. The hub hears `tab.syncAll` on connect and `tab.stateChanged` for every plugin
  * whose tabs or readiness changed.
  */
-import { ADAPTER_REGISTRY, READY_TIMEOUT_MS } from "../../../protocol/adapter.ts";
+import { READY_TIMEOUT_MS } from "../../../protocol/adapter.ts";
 import type { SyncPlugin, TabStateChange } from "../../../protocol/events.ts";
 import type { Injector } from "./injector.ts";
-import { ADAPTER_MARK, probeAdapter } from "../shared/page_functions.ts";
-import type { MaybeMissing } from "../shared/page_messages.ts";
+import type { MaybeMissing } from "./page_links.ts";
 import { pluginEnabled, type PluginStore } from "./plugin_store.ts";
 import type { RpcPeer } from "./rpc_peer.ts";
 import { withTimeout } from "../../../protocol/with_timeout.ts";
@@ -114,13 +113,7 @@ export function createTabTracker(
     const started = gen(tabId);
     const work = async () => {
       await injector.ensure(tabId, plugin);
-      const [frame] = await chrome.scripting.executeScript({
-        target: { tabId },
-        world: "MAIN",
-        func: probeAdapter,
-        args: [ADAPTER_REGISTRY, ADAPTER_MARK, plugin.name, plugin.adapterHash, plugin.settings],
-      });
-      return frame?.result as MaybeMissing | undefined;
+      return await injector.probe(tabId, plugin) as MaybeMissing;
     };
     let result: MaybeMissing | undefined;
     try {

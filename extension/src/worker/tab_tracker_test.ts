@@ -4,6 +4,7 @@ import { assert, assertEquals } from "../../../tests/helpers/assert.ts";
 import type { SyncPlugin, TabStateChange } from "../../../protocol/events.ts";
 import { syncPlugin } from "./_test_fixtures.ts";
 import type { Injector } from "./injector.ts";
+import type { AdapterResult } from "../../../protocol/adapter.ts";
 import { createPluginStore, pluginMatches } from "./plugin_store.ts";
 import type { RpcPeer } from "./rpc_peer.ts";
 import { createTabTracker, pluginTabState } from "./tab_tracker.ts";
@@ -148,6 +149,12 @@ function fakeInjector() {
     ensure: (tabId, p) => {
       ensured.push([tabId, p.name]);
       return Promise.resolve(true);
+    },
+    // The door's isReady, through the fake browser's executeScript (it reads the plugin at [2]).
+    probe: async (tabId, p) => {
+      const injection = { target: { tabId }, args: ["key", "secret", p.name] };
+      const [frame] = await chrome.scripting.executeScript(injection as never);
+      return frame.result as AdapterResult;
     },
     remove: () => Promise.resolve(),
     forget: (tabId) => void forgotten.push(tabId),

@@ -1,17 +1,13 @@
 /**
  * `page.console` (browser_get_console_logs): the console messages, uncaught errors and unhandled
- * rejections of a tab's page, read from the buffer the `console_capture.js` content script keeps
- * in the page (see page/console_recorder.ts). Only messages since the page loaded are there, and
- * only for pages loaded after the extension was installed or reloaded.
+ * rejections of a tab's top frame, as Chromium's V8 keeps them for the document (its last 1000),
+ * read through the debugger while the tool runs (console_debugger.ts). Nothing of the extension
+ * is in the page: no recorder, no global, no wrapped console.
  */
 import type { BrowserResult } from "../../../../protocol/browser_methods/mod.ts";
-import { type BrowserMethod, firstResult, webPageTab } from "./browser_method.ts";
-import {
-  CONSOLE_BUFFER_KEY,
-  type ConsoleEntry,
-  type ConsoleLevel,
-} from "../../page/console_recorder.ts";
-import { MAX_ENTRY_CHARS } from "../../page/console_format.ts";
+import { type BrowserMethod, webPageTab } from "./browser_method.ts";
+import type { ConsoleEntry, ConsoleLevel } from "./console_entries.ts";
+import { readConsole } from "./console_debugger.ts";
 
 /** Level filter ranks: `log` counts as `info`, as in DevTools. */
 export const LEVEL_RANK: Record<ConsoleLevel, number> = {
@@ -23,54 +19,6 @@ export const LEVEL_RANK: Record<ConsoleLevel, number> = {
 };
 /** The most characters of entry text one answer carries; older entries beyond it are left out. */
 export const MAX_ANSWER_CHARS = 100_000;
-
-interface Read {
-  installed: boolean;
-  entries: ConsoleEntry[];
-  /** Entries at or above the level, before `limit`. */
-  total: number;
-  dropped: number;
-}
-
-/** Runs in the page's MAIN world; self-contained. Reads (and maybe clears) the buffer. */
-function readBuffer(
-  key: string,
-  ranks: Record<string, number>,
-  minRank: number,
-  limit: number,
-  clear: boolean,
-  maxText: number,
-): Read {
-  try {
-    return read();
-  } catch {
-    return { installed: false, entries: [], total: 0, dropped: 0 };
-  }
-  function read(): Read {
-    const buffer = (globalThis as unknown as Record<symbol, unknown>)[Symbol.for(key)] as {
-      entries?: unknown;
-      dropped?: unknown;
-    } | undefined;
-    if (!buffer || !Array.isArray(buffer.entries)) {
-      return { installed: false, entries: [], total: 0, dropped: 0 };
-    }
-    const matching = (buffer.entries as ConsoleEntry[]).filter((e) =>
-      e && Object.hasOwn(ranks, e.level) && ranks[e.level] >= minRank
-    );
-    const entries = matching.slice(Math.max(matching.length - limit, 0)).map((e) => ({
-      time: Number(e.time),
-      level: e.level,
-      text: String(e.text).slice(0, maxText + 100),
-      ...(typeof e.source === "string" ? { source: e.source.slice(0, 40) as typeof e.source } : {}),
-    }));
-    const dropped = Number(buffer.dropped) || 0;
-    if (clear) {
-      buffer.entries.length = 0;
-      buffer.dropped = 0;
-    }
-    return { installed: true, entries, total: matching.length, dropped };
-  }
-}
 
 /** The newest entries whose texts fit in `budget` characters, oldest first. */
 export function fitEntries(entries: ConsoleEntry[], budget = MAX_ANSWER_CHARS): ConsoleEntry[] {
@@ -87,45 +35,36 @@ export const pageConsole: BrowserMethod<"page.console"> = async (input, { calls 
     input,
     "; console messages are recorded only on http(s) pages. Navigate the tab to a site first.",
   );
-  const read = await calls.run(tabId, "browser_get_console_logs", async () =>
-    firstResult<Read>(
-      await chrome.scripting.executeScript({
-        target: { tabId },
-        world: "MAIN",
-        func: readBuffer,
-        args: [
-          CONSOLE_BUFFER_KEY,
-          LEVEL_RANK,
-          LEVEL_RANK[input.level],
-          input.limit,
-          input.clear,
-          MAX_ENTRY_CHARS,
-        ],
-      }),
-    ));
-  return answer(tabId, url, read);
+  const minRank = LEVEL_RANK[input.level];
+  let total = 0;
+  const read = await calls.run(
+    tabId,
+    "browser_get_console_logs",
+    () =>
+      readConsole(tabId, (messages) => {
+        const matching = messages.filter((m) => LEVEL_RANK[m.level] >= minRank);
+        total = matching.length;
+        return matching.slice(Math.max(matching.length - input.limit, 0));
+      }, input.clear),
+  );
+  return answer(tabId, url, read.entries, total);
 };
 
-function answer(tabId: number, url: string, read: Read | null): BrowserResult<"page.console"> {
-  if (!read?.installed) read = { installed: false, entries: [], total: 0, dropped: 0 };
-  const entries = fitEntries(read.entries).map((e) => ({
+function answer(
+  tabId: number,
+  url: string,
+  read: ConsoleEntry[],
+  total: number,
+): BrowserResult<"page.console"> {
+  const entries = fitEntries(read).map((e) => ({
     ...e,
     time: new Date(Number.isFinite(e.time) ? e.time : 0).toISOString(),
   }));
-  const result: BrowserResult<"page.console"> = {
-    tabId,
-    url,
-    entries,
-    total: read.total,
-    dropped: read.dropped,
-  };
-  if (!read.installed) {
-    result.note = "This page has no console recorder: it was loaded before the hub extension was " +
-      "installed or reloaded. Reload the page (browser_reload_tab) and the messages from then " +
-      "on are recorded.";
-  } else if (entries.length < read.total) {
-    result.note = `Showing the newest ${entries.length} of ${read.total} matching entries. ` +
-      (entries.length < read.entries.length
+  // V8 drops its oldest messages past 1000 without counting them.
+  const result: BrowserResult<"page.console"> = { tabId, url, entries, total, dropped: 0 };
+  if (entries.length < total) {
+    result.note = `Showing the newest ${entries.length} of ${total} matching entries. ` +
+      (entries.length < read.length
         ? `The older ones did not fit in one answer (${MAX_ANSWER_CHARS} characters of ` +
           "text); pass a higher level to narrow them down."
         : "Pass a larger limit (at most 1000) to see more.");

@@ -1,53 +1,107 @@
 /// <reference lib="deno.ns" />
+/**
+ * page.console with a fake `chrome.debugger` that replays console messages on Runtime.enable the
+ * way V8 does: levels, limit, clear, uncaught errors and rejections, other frames left out, and
+ * the debugger always detached again.
+ */
 import { assert, assertEquals, assertMatch } from "../../../../tests/helpers/assert.ts";
 import { failureOf, withChrome } from "../_test_fixtures.ts";
 import { createTabCalls } from "../tab_calls.ts";
 import type { MethodContext } from "./browser_method.ts";
 import { parsedInput } from "./_parsed_input.ts";
 import { fitEntries, MAX_ANSWER_CHARS, pageConsole } from "./page_console.ts";
-import {
-  CONSOLE_BUFFER_KEY,
-  type ConsoleBuffer,
-  type ConsoleEntry,
-} from "../../page/console_recorder.ts";
+import type { ConsoleEntry } from "./console_entries.ts";
 
 const context = { calls: createTabCalls() } as MethodContext;
-const KEY = Symbol.for(CONSOLE_BUFFER_KEY);
 
-/** A fake chrome whose executeScript runs the function here, where `buffer` is the page's. */
-async function withPage(url: string, buffer: ConsoleBuffer | undefined, body: () => Promise<void>) {
-  const global = globalThis as unknown as Record<symbol, unknown>;
-  if (buffer) global[KEY] = buffer;
-  try {
-    await withChrome({
-      tabs: { get: (tabId: number) => Promise.resolve({ id: tabId, url }) },
-      scripting: {
-        executeScript: (details: { func: (...args: unknown[]) => unknown; args: unknown[] }) =>
-          Promise.resolve([{ result: structuredClone(details.func(...details.args)) }]),
+type Event = [string, Record<string, unknown>];
+const MAIN = "frame-main";
+
+const log = (type: string, time: number, ...args: unknown[]): Event => [
+  "Runtime.consoleAPICalled",
+  {
+    type,
+    timestamp: time,
+    executionContextId: 1,
+    args: args.map((value) =>
+      typeof value === "object"
+        ? { type: "object", objectId: `o-${time}` }
+        : { type: typeof value, value }
+    ),
+  },
+];
+
+function sample(): Event[] {
+  return [
+    ["Runtime.executionContextCreated", {
+      context: { id: 1, auxData: { isDefault: true, frameId: MAIN } },
+    }],
+    ["Runtime.executionContextCreated", {
+      context: { id: 2, auxData: { isDefault: true, frameId: "frame-child" } },
+    }],
+    ["Runtime.executionContextCreated", {
+      context: { id: 3, auxData: { isDefault: false, frameId: MAIN } },
+    }],
+    log("debug", 0, "d"),
+    log("log", 1000, "l %s", "x"),
+    log("info", 2000, "i"),
+    log("warning", 3000, "w"),
+    log("table", 3500, "not recorded"),
+    ["Runtime.consoleAPICalled", { type: "log", timestamp: 1, executionContextId: 2, args: [] }],
+    ["Runtime.consoleAPICalled", { type: "log", timestamp: 1, executionContextId: 3, args: [] }],
+    ["Runtime.exceptionThrown", {
+      timestamp: 4000,
+      exceptionDetails: {
+        text: "Uncaught",
+        executionContextId: 1,
+        exception: { type: "object", description: "Error: e\n    at x" },
       },
-    }, body);
-  } finally {
-    delete global[KEY];
-  }
+    }],
+    ["Runtime.exceptionThrown", {
+      timestamp: 5000,
+      exceptionDetails: {
+        text: "Uncaught (in promise)",
+        executionContextId: 1,
+        exception: { type: "object", description: "Error: r" },
+      },
+    }],
+    log("error", 6000, "with object", {}),
+  ];
 }
 
-const entry = (time: number, level: ConsoleEntry["level"], text: string): ConsoleEntry => ({
-  time,
-  level,
-  text,
-});
+interface Fake {
+  commands: string[];
+  attached: boolean;
+}
 
-function sample(): ConsoleBuffer {
-  return {
-    entries: [
-      entry(0, "debug", "d"),
-      entry(1000, "log", "l"),
-      entry(2000, "info", "i"),
-      entry(3000, "warn", "w"),
-      { ...entry(4000, "error", "Uncaught Error: e"), source: "uncaught" },
-    ],
-    dropped: 7,
-  };
+async function withDebugger(url: string, events: Event[], body: (fake: Fake) => Promise<void>) {
+  const fake: Fake = { commands: [], attached: false };
+  const listeners = new Set<(source: unknown, method: string, params: unknown) => void>();
+  await withChrome({
+    tabs: { get: (tabId: number) => Promise.resolve({ id: tabId, url }) },
+    debugger: {
+      attach: () => Promise.resolve(void (fake.attached = true)),
+      detach: () => Promise.resolve(void (fake.attached = false)),
+      onEvent: {
+        addListener: (l: never) => listeners.add(l),
+        removeListener: (l: never) => listeners.delete(l),
+      },
+      sendCommand: (target: { tabId: number }, method: string) => {
+        assert(fake.attached, `${method} while detached`);
+        fake.commands.push(method);
+        if (method === "Page.getFrameTree") {
+          return Promise.resolve({ frameTree: { frame: { id: MAIN } } });
+        }
+        if (method === "Runtime.enable") {
+          for (const [name, params] of events) for (const l of listeners) l(target, name, params);
+        }
+        if (method === "Runtime.callFunctionOn") {
+          return Promise.resolve({ result: { value: 'with object {"formatted": true}' } });
+        }
+        return Promise.resolve({});
+      },
+    },
+  }, () => body(fake));
 }
 
 type Answer = {
@@ -57,76 +111,62 @@ type Answer = {
   note?: string;
 };
 
-Deno.test("entries come back oldest first with ISO times, dropped and total", async () => {
-  await withPage("https://example.com/", sample(), async () => {
-    const value = await pageConsole(parsedInput("page.console", { tabId: 4 }), context) as
-      & Answer
-      & Record<string, unknown>;
-    assertEquals(value.tabId, 4);
-    assertEquals(value.url, "https://example.com/");
-    assertEquals(value.entries.map((e) => e.text), ["d", "l", "i", "w", "Uncaught Error: e"]);
-    assertEquals(value.entries[1], { time: "1970-01-01T00:00:01.000Z", level: "log", text: "l" });
-    assertEquals(value.entries[4].source, "uncaught");
-    assertEquals([value.total, value.dropped, value.note], [5, 7, undefined]);
+const read = async (input: Record<string, unknown> = {}) =>
+  await pageConsole(parsedInput("page.console", { tabId: 4, ...input }), context) as
+    & Answer
+    & Record<string, unknown>;
+
+Deno.test("the top frame's messages and errors, oldest first, with ISO times; detached after", async () => {
+  await withDebugger("https://example.com/", sample(), async (fake) => {
+    const value = await read();
+    assertEquals([value.tabId, value.url, value.total, value.dropped], [
+      4,
+      "https://example.com/",
+      7,
+      0,
+    ]);
+    assertEquals(value.entries.map((e) => [e.level, e.text, e.source]), [
+      ["debug", "d", undefined],
+      ["log", "l x", undefined],
+      ["info", "i", undefined],
+      ["warn", "w", undefined],
+      ["error", "Uncaught Error: e\n    at x", "uncaught"],
+      ["error", "Uncaught (in promise) Error: r", "unhandledrejection"],
+      ["error", 'with object {"formatted": true}', undefined],
+    ]);
+    assertEquals(value.entries[1].time, "1970-01-01T00:00:01.000Z");
+    assertEquals(value.note, undefined);
+    assertEquals(fake.attached, false);
+    assert(!fake.commands.includes("Runtime.discardConsoleEntries"));
   });
 });
 
-Deno.test("level is a minimum (log counts as info); limit keeps the newest", async () => {
-  await withPage("https://example.com/", sample(), async () => {
-    const levels = async (input: Record<string, unknown>) =>
-      ((await pageConsole(parsedInput("page.console", { tabId: 4, ...input }), context)) as Answer)
-        .entries.map((e) => e.level);
-    assertEquals(await levels({ level: "info" }), ["log", "info", "warn", "error"]);
-    assertEquals(await levels({ level: "warn" }), ["warn", "error"]);
-    assertEquals(await levels({ level: "error" }), ["error"]);
-    assertEquals(await levels({ limit: 2 }), ["warn", "error"]);
-    const limited = await pageConsole(
-      parsedInput("page.console", { tabId: 4, limit: 2 }),
-      context,
-    ) as Answer;
-    assertEquals(limited.total, 5);
-    assertMatch(limited.note!, /newest 2 of 5 .*larger limit/);
+Deno.test("level is a minimum (log counts as info); limit keeps the newest; clear discards", async () => {
+  await withDebugger("https://example.com/", sample(), async (fake) => {
+    assertEquals((await read({ level: "warn" })).entries.length, 4);
+    const info = await read({ level: "info" });
+    assertEquals(info.entries.map((e) => e.level).slice(0, 2), ["log", "info"]);
+    const last = await read({ limit: 2 });
+    assertEquals(last.entries.map((e) => e.source), ["unhandledrejection", undefined]);
+    assertMatch(last.note!, /newest 2 of 7/);
+    await read({ clear: true });
+    assertEquals(fake.commands.at(-2), "Runtime.discardConsoleEntries");
+    assertEquals(fake.attached, false);
   });
 });
 
-Deno.test("clear empties the buffer after reading it", async () => {
-  const buffer = sample();
-  await withPage("https://example.com/", buffer, async () => {
-    const first = await pageConsole(
-      parsedInput("page.console", { tabId: 4, level: "error", clear: true }),
-      context,
-    ) as Answer;
-    assertEquals(first.entries.length, 1);
-    assertEquals(buffer, { entries: [], dropped: 0 }, "every level is cleared");
-    const second = await pageConsole(parsedInput("page.console", { tabId: 4 }), context) as Answer;
-    assertEquals([second.entries, second.total, second.dropped], [[], 0, 0]);
-  });
-});
-
-Deno.test("a page without the recorder gives an empty list and says to reload", async () => {
-  await withPage("https://example.com/", undefined, async () => {
-    const value = await pageConsole(parsedInput("page.console", { tabId: 4 }), context) as Answer;
-    assertEquals(value.entries, []);
-    assertMatch(value.note!, /loaded before the hub extension .* Reload the page/);
-  });
-  // Whatever a page put there instead is ignored.
-  await withPage(
-    "https://example.com/",
-    { entries: "nope" } as unknown as ConsoleBuffer,
-    async () => {
-      assertMatch(
-        (await pageConsole(parsedInput("page.console", { tabId: 4 }), context) as Answer).note!,
-        /Reload the page/,
-      );
-    },
-  );
-});
-
-Deno.test("a tab without a web page is NOT_A_WEB_PAGE", async () => {
-  await withPage("about:blank", sample(), async () => {
+Deno.test("a tab without a web page is NOT_A_WEB_PAGE, without attaching", async () => {
+  await withDebugger("about:blank", sample(), async (fake) => {
     const failed = await failureOf(pageConsole(parsedInput("page.console", { tabId: 4 }), context));
     assertEquals(failed.payload.code, "NOT_A_WEB_PAGE");
+    assertEquals(fake.commands, []);
   });
+});
+
+const entry = (time: number, level: ConsoleEntry["level"], text: string): ConsoleEntry => ({
+  time,
+  level,
+  text,
 });
 
 Deno.test("fitEntries keeps the newest entries whose texts fit the budget", () => {
