@@ -247,6 +247,7 @@ Deno.test("a new plugin version resets its permissions to off until reviewed", a
     assertEquals(marked.structuredContent, {
       plugin: "demo",
       reviewedVersion: "2.0.0",
+      reviewedSource: info.sourceId,
       permission: "off",
     });
     assertEquals((await f.readConfig()).permissions.demo.reviewedVersion, "2.0.0");
@@ -318,6 +319,7 @@ Deno.test("plugin_mark_reviewed never revives grants of an earlier reviewed vers
     assertEquals(marked.body.structuredContent, {
       plugin: "demo",
       reviewedVersion: "1.0.0",
+      reviewedSource: `local:${await Deno.realPath(join(f.dir, "plugins", "demo"))}`,
       permission: "off",
     });
     const entry = (await f.readConfig()).permissions.demo;

@@ -20,6 +20,7 @@ import type { InFlight } from "./in_flight.ts";
 import { checkTabs } from "./tab_target.ts";
 import { capOutput } from "./output_cap.ts";
 import { needsReview } from "../permissions/review.ts";
+import { ownValue } from "../../protocol/safe_keys.ts";
 import type { HubConfig, Permission } from "../../core/config/schema.ts";
 import { isPlainObject } from "../../protocol/plain_object.ts";
 import { loadValidators } from "../plugins/validators.ts";
@@ -284,11 +285,15 @@ function noSaveFile(): Promise<string> {
 /** PERMISSION_OFF, saying why: a version awaiting review, or a permission set to off. */
 function offError(tool: CatalogTool, config: HubConfig): CallError {
   if (tool.kind === "plugin" && needsReview(config, tool.plugin)) {
+    // The same version needing review: another package or folder serves the plugin's name now.
+    const reviewed = ownValue(config.permissions, tool.plugin.name)?.reviewedVersion;
+    const what = reviewed === tool.plugin.version
+      ? "is served by another package or folder than the one reviewed"
+      : `changed to version ${tool.plugin.version} since it was reviewed`;
     return callError(
       "PERMISSION_OFF",
-      `${tool.plugin.displayName} changed to version ${tool.plugin.version} since it was ` +
-        "reviewed, so its tools are off. Inspect it (plugin_inspect), mark it reviewed " +
-        "(plugin_mark_reviewed), then a person turns its tools on again.",
+      `${tool.plugin.displayName} ${what}, so its tools are off. Inspect it (plugin_inspect), ` +
+        "mark it reviewed (plugin_mark_reviewed), then a person turns its tools on again.",
     );
   }
   return callError(
