@@ -2,18 +2,20 @@
  * `hub start --stdio`: a bridge, not a server. An MCP client that spawns this process talks MCP on
  * stdin/stdout; every message goes to the running hub's `/mcp` (or `/mcp/gateway`) over Streamable
  * HTTP, and everything the hub sends (responses, progress, logs, list changes) comes back. Stdout
- * carries only protocol messages; diagnostics go to stderr.
+ * carries only protocol messages; diagnostics go to stderr. Lines and requests in flight are
+ * bounded (stdio_lines.ts, stdio_flow.ts): past a bound the client gets a JSON-RPC error saying so.
  */
-// @ts-types="@modelcontextprotocol/sdk/server/stdio"
-import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 // @ts-types="@modelcontextprotocol/sdk/client/streamableHttp"
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 // @ts-types="@modelcontextprotocol/sdk/types"
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
-import process from "node:process";
 import { CliError } from "../core/cli_error.ts";
 import { cliClient, cliPaths } from "../core/client_context.ts";
 import { type HubClient, UnprovenHubError } from "../core/hub_client.ts";
+import { errorText } from "../protocol/clip.ts";
+import { boundedLines } from "./stdio_lines.ts";
+import { BRIDGE_FLOW_LIMITS } from "./stdio_flow.ts";
+import { createRelay } from "./stdio_relay.ts";
 
 export interface BridgeOptions {
   port?: string;
@@ -41,43 +43,46 @@ export async function stdioBridge(options: BridgeOptions): Promise<void> {
   }
   const path = options.gateway ? "/mcp/gateway" : "/mcp";
   const url = new URL(`${client.baseUrl}${path}`);
-  const stdio = new StdioServerTransport();
-  const session = hubSession(
-    url,
-    provenFetch(client),
-    (message) =>
-      void stdio.send(message).catch((error: Error) => log(`stdout closed: ${error.message}`)),
-  );
-
-  stdio.onmessage = (message: JSONRPCMessage) => {
-    session.send(message).catch((error: Error) => {
-      log(`could not reach the hub at ${url}: ${error.message}`);
-      const m = message as { id?: string | number; method?: string };
-      if (m.id === undefined || m.method === undefined) return;
-      void stdio.send({
-        jsonrpc: "2.0",
-        id: m.id,
-        error: {
-          code: -32000,
-          message: `hub on port ${client.port} did not take the request: ${error.message}`,
-        },
-      });
-    });
-  };
-
-  const done = new Promise<void>((resolve) => {
-    stdio.onclose = () => resolve();
+  const write = stdoutWriter();
+  const relay = createRelay({
+    send: (message) => session.send(message),
+    write,
+    log,
+    port: client.port,
+    limits: BRIDGE_FLOW_LIMITS,
   });
+  const session = hubSession(url, provenFetch(client), (message) => relay.fromHub(message));
+
+  let close = () => {};
+  const closed = new Promise<void>((resolve) => (close = resolve));
   // The client closing our stdin (or stopping us) ends the bridge and its hub session.
-  process.stdin.on("end", () => void stdio.close());
-  for (const signal of ["SIGINT", "SIGTERM"] as const) {
-    Deno.addSignalListener(signal, () => void stdio.close());
-  }
+  for (const signal of ["SIGINT", "SIGTERM"] as const) Deno.addSignalListener(signal, close);
   await session.start();
-  await stdio.start();
   log(`bridging stdio to ${url}`);
-  await done;
+  const reading = (async () => {
+    for await (const event of boundedLines(Deno.stdin.readable)) await relay.line(event);
+  })().catch((error) => log(`reading stdin failed: ${errorText(error)}`));
+  await Promise.race([reading, closed]);
   await session.close();
+}
+
+/**
+ * Writes messages to stdout one after the other, each as one line. A write resolves once the
+ * system took it, so a client that stops reading holds the bridge's answers back (and with them
+ * the places of its requests, see stdio_flow.ts) instead of piling them up in memory.
+ */
+function stdoutWriter(): (message: JSONRPCMessage) => Promise<void> {
+  const writer = Deno.stdout.writable.getWriter();
+  let broken = false;
+  return async (message) => {
+    try {
+      await writer.write(new TextEncoder().encode(JSON.stringify(message) + "\n"));
+    } catch (error) {
+      if (!broken) log(`stdout closed: ${errorText(error)}`);
+      broken = true;
+      throw error;
+    }
+  };
 }
 
 type Send = (message: JSONRPCMessage) => void;
