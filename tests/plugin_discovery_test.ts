@@ -17,12 +17,6 @@ function denoDir(): string {
   return Deno.env.get("DENO_DIR") ?? join(cache, "deno");
 }
 
-function detail(h: HealthPayload, name: string) {
-  const found = h.pluginDetails.find((p) => p.name === name);
-  assert(found, `plugin ${name} is loaded: ${JSON.stringify(h.pluginDetails)}`);
-  return found;
-}
-
 function failure(h: HealthPayload, path: string): string {
   const found = h.failedPlugins.find((f) => f.path === path);
   assert(found, `${path} is in failedPlugins: ${JSON.stringify(h.failedPlugins, null, 1)}`);
