@@ -14,7 +14,7 @@ import {
 } from "../helpers/cli_tool_fixture.ts";
 
 const BURST = 20_000;
-/** The bridge at rest is a Deno process of about 100 MB; 846 MB were seen before the bound. */
+/** The bridge at rest is a Deno process of about 75 MB; 846 MB were seen before the bound. */
 const MAX_RSS_MB = 400;
 const LONG_LINE_BYTES = 64 * 1024 * 1024;
 
