@@ -24,6 +24,13 @@ export type MaybeMissing = AdapterResult | Missing;
 
 /** How long one "wait" exchange waits in the page for an event before it is asked again. */
 export const WAIT_MS = 20_000;
+/**
+ * Call exchanges one door has running at once; calls that come meanwhile go together in the next
+ * one, when one returns or after `BATCH_MS`, whichever is first (so a slow call delays others by
+ * that much at most). Under load this sends many calls per `executeScript`.
+ */
+export const PARALLEL_EXCHANGES = 2;
+export const BATCH_MS = 4;
 
 export interface PageLinks {
   /** Runs a call in the tab's adapter; `missing` when the tab has not got this build's door. */
@@ -48,6 +55,10 @@ interface Link {
   held: Map<number, DoorItem>;
   waiting: boolean;
   dead: boolean;
+  /** Calls not yet sent, call exchanges running, and the timer that sends the queue anyway. */
+  queue: DoorCall[];
+  running: number;
+  timer?: ReturnType<typeof setTimeout>;
 }
 
 /** The answer as the adapter contract allows it, or an ADAPTER_ERROR saying what came instead. */
@@ -94,6 +105,8 @@ export function createPageLinks(
     if (!link) {
       link = { tabId, plugin, door, pending: new Map(), nextSeq: 1, held: new Map() } as Link;
       link.waiting = link.dead = false;
+      link.queue = [];
+      link.running = 0;
       links.set(door.key, link);
     }
     return link;
@@ -161,6 +174,26 @@ export function createPageLinks(
     deliver(link, Array.isArray(answer.items) ? answer.items : []);
   }
 
+  /** Sends the queued calls in one exchange now. */
+  function flush(link: Link) {
+    clearTimeout(link.timer);
+    link.timer = undefined;
+    if (link.queue.length === 0) return;
+    const calls = link.queue;
+    link.queue = [];
+    link.running++;
+    void exchange(link, calls, 0).finally(() => {
+      link.running--;
+      flush(link);
+    });
+  }
+
+  function send(link: Link, call: DoorCall) {
+    link.queue.push(call);
+    if (link.running < PARALLEL_EXCHANGES) flush(link);
+    else link.timer ??= setTimeout(() => flush(link), BATCH_MS);
+  }
+
   async function waitLoop(link: Link) {
     link.waiting = true;
     try {
@@ -185,7 +218,7 @@ export function createPageLinks(
       const id = nextId++;
       return await new Promise<MaybeMissing>((resolve, reject) => {
         link.pending.set(id, { resolve, reject, dispatchId: request.dispatchId });
-        void exchange(link, [{ id, request }], 0);
+        send(link, { id, request });
       });
     },
   };
