@@ -212,7 +212,7 @@ Deno.test({
           assertEquals(manifest.manifest_version, 3);
           assertEquals(manifest.version, VERSION);
           assertEquals(manifest.background.service_worker, "background.js");
-          for (const file of ["background.js", "bridge.js", "runner.js"]) {
+          for (const file of ["background.js", "dom_kit.js", "panel.js"]) {
             const info = await Deno.stat(join(dir, file));
             assert(info.isFile && info.size > 0, `${file} is empty`);
           }
