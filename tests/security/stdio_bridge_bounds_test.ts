@@ -42,6 +42,7 @@ type Message = {
 class RawBridge {
   readonly answers = new Map<string | number | null, Message>();
   stderr = "";
+  readonly notJson: string[] = [];
   readonly #child: Deno.ChildProcess;
   readonly #writer: WritableStreamDefaultWriter<Uint8Array>;
   readonly #done: Promise<unknown>;
@@ -70,7 +71,13 @@ class RawBridge {
       const lines = (rest + text).split("\n");
       rest = lines.pop()!;
       for (const line of lines) {
-        const message = JSON.parse(line) as Message;
+        let message: Message;
+        try {
+          message = JSON.parse(line);
+        } catch {
+          this.notJson.push(line.slice(0, 200)); // stdout must carry only protocol messages
+          continue;
+        }
         if (message.id !== undefined) this.answers.set(message.id, message);
       }
     }
@@ -111,6 +118,7 @@ class RawBridge {
     await this.#writer.close().catch(() => {});
     await this.#child.status;
     await this.#done;
+    assertEquals(this.notJson, [], "stdout carries only JSON-RPC messages");
   }
 }
 
