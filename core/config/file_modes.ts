@@ -9,10 +9,13 @@
  * - `config.json` writable by group or others: refused (as dangerous as a writable dir).
  * - `config.json` readable by group or others: a warning. It holds settings, not the secret.
  *
- * Every message gives the exact `chmod` that fixes it.
+ * - `config.json` or `auth.json` that is not a regular file (a FIFO, a link to /dev/zero): refused.
+ *
+ * Every message gives the exact `chmod` (or `mv`) that fixes it.
  */
 import type { HubPaths } from "./paths.ts";
 import { ConfigError } from "./config_store.ts";
+import { fileKind } from "../bounded_read.ts";
 
 const GROUP_OTHER_WRITE = 0o022;
 const GROUP_OTHER_READ = 0o044;
@@ -41,6 +44,18 @@ export async function checkFileModes(
       );
     }
   }
+  let oddFile = false;
+  for (const file of [paths.config, paths.auth]) {
+    const info = await statOf(file);
+    if (info && !info.isFile) {
+      oddFile = true;
+      problems.push(
+        `${file} is ${fileKind(info)}, not a regular file, and is never read. Fix: move it away ` +
+          `(mv ${quote(file)} ${quote(`${file}.old`)}) and start hub again (it writes a new one)`,
+      );
+    }
+  }
+  if (oddFile) throw unsafe(problems); // a FIFO or a device has no mode worth checking
   const auth = await modeOf(paths.auth);
   if (auth !== undefined && auth & (GROUP_OTHER_READ | GROUP_OTHER_WRITE)) {
     problems.push(
@@ -61,21 +76,24 @@ export async function checkFileModes(
         `Fix: chmod 600 ${quote(paths.config)}`,
     );
   }
-  if (problems.length > 0) {
-    throw new UnsafeModeError(
-      `hub will not start with unsafe permissions:\n- ${problems.join("\n- ")}`,
-    );
-  }
+  if (problems.length > 0) throw unsafe(problems);
 }
 
-async function modeOf(path: string): Promise<number | undefined> {
+const unsafe = (problems: string[]) =>
+  new UnsafeModeError(`hub will not start with unsafe permissions:\n- ${problems.join("\n- ")}`);
+
+async function statOf(path: string): Promise<Deno.FileInfo | undefined> {
   try {
-    const mode = (await Deno.stat(path)).mode;
-    return mode === null ? undefined : mode & 0o7777;
+    return await Deno.stat(path); // follows links: a link to /dev/zero is a device
   } catch (error) {
     if (error instanceof Deno.errors.NotFound) return undefined;
     throw error;
   }
+}
+
+async function modeOf(path: string): Promise<number | undefined> {
+  const mode = (await statOf(path))?.mode;
+  return mode === null || mode === undefined ? undefined : mode & 0o7777;
 }
 
 function octal(mode: number): string {

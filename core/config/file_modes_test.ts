@@ -1,4 +1,5 @@
-import { assertEquals, assertMatch, assertRejects } from "../../tests/helpers/assert.ts";
+import { assert, assertEquals, assertMatch, assertRejects } from "../../tests/helpers/assert.ts";
+import { linkToDevZero, replaceWithFifo } from "../../tests/helpers/file_kinds.ts";
 import { withTempDir } from "../../tests/helpers/hub_process.ts";
 import { checkFileModes, UnsafeModeError } from "./file_modes.ts";
 import { hubPaths } from "./paths.ts";
@@ -82,6 +83,27 @@ Deno.test({
         assertMatch(e.message, /chmod 700 '.*\/my hub'\\''s dir'/);
         return true;
       });
+    });
+  },
+});
+
+Deno.test({
+  name:
+    "config.json or auth.json that is a FIFO or a link to /dev/zero is refused with mv, not chmod",
+  ignore: Deno.build.os !== "linux",
+  fn: async () => {
+    await withTempDir(async (dir) => {
+      const paths = await layout(dir);
+      await linkToDevZero(paths.config);
+      await replaceWithFifo(paths.auth);
+      const error = await checkFileModes(paths).then(() => undefined, (e: Error) => e);
+      if (!(error instanceof UnsafeModeError)) throw new Error(`not refused: ${error}`);
+      assertMatch(
+        error.message,
+        /config\.json is a character device \(such as \/dev\/zero\)[^\n]*Fix: move it away \(mv /,
+      );
+      assertMatch(error.message, /auth\.json is a named pipe \(FIFO\), not a regular file/);
+      assert(!/chmod/.test(error.message), error.message);
     });
   },
 });

@@ -10,6 +10,7 @@
  * (live_file.ts).
  */
 import { dirname, resolve } from "node:path";
+import { safeWatchFs } from "./safe_watch.ts";
 
 export interface FsWatcher extends AsyncIterable<Deno.FsEvent> {
   close(): void;
@@ -28,7 +29,8 @@ export interface FilesWatch {
   close(): void;
 }
 
-const nativeWatch = (paths: string[]): FsWatcher => Deno.watchFs(paths, { recursive: false });
+/** Made and closed in a worker: a FIFO at a watched path cannot block the hub (safe_watch.ts). */
+const nativeWatch = (paths: string[]): FsWatcher => safeWatchFs(paths);
 
 /**
  * Kinds that say nothing about the contents: "access" (an open, a read, or the close after a write,

@@ -5,6 +5,7 @@
  * a temporary failure (a folder missing while a build swaps it) does not leave polling for good.
  * `onFailed` is said once per run of failures, `onRestored` when a new watcher starts after one.
  */
+import { safeWatchFs } from "../../core/config/safe_watch.ts";
 
 export interface FsWatcher extends AsyncIterable<Deno.FsEvent> {
   close(): void;
@@ -28,7 +29,8 @@ export interface NativeWatch {
   close(): void;
 }
 
-const denoWatch = (paths: string[]): FsWatcher => Deno.watchFs(paths, { recursive: false });
+/** Made and closed in a worker: a FIFO at a watched path cannot block the hub (safe_watch.ts). */
+const denoWatch = (paths: string[]): FsWatcher => safeWatchFs(paths);
 
 export function createNativeWatch(deps: NativeWatchDeps): NativeWatch {
   let current: FsWatcher | undefined;
