@@ -9,6 +9,7 @@ import type { HubPaths } from "../core/config/paths.ts";
 import { currentStartTime } from "../core/config/process_identity.ts";
 import { UserError } from "../core/user_error.ts";
 import { VERSION } from "../protocol/version.ts";
+import { readBoundedText } from "../core/bounded_read.ts";
 
 export interface PidRecord {
   pid: number;
@@ -33,8 +34,8 @@ const MAX_PID_FILE_BYTES = 4096;
 export async function readPidFile(path: string): Promise<PidFile | undefined> {
   let text: string;
   try {
-    const bytes = await Deno.readFile(path);
-    text = new TextDecoder().decode(bytes.subarray(0, MAX_PID_FILE_BYTES)).trim();
+    // Bounded: a FIFO, a device or an oversized file there is refused, never read.
+    text = (await readBoundedText(path, { maxBytes: MAX_PID_FILE_BYTES })).trim();
   } catch {
     return undefined;
   }

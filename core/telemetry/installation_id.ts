@@ -19,7 +19,8 @@ export function telemetryIdPath(configDir: string): string {
 
 /** The id in the file; undefined when the file is missing or does not hold a UUID. */
 export async function readInstallationId(configDir: string): Promise<string | undefined> {
-  const text = await readTextIfExists(telemetryIdPath(configDir));
+  // Not a regular file (a FIFO, /dev/zero) or too large: no usable id, a new one replaces it.
+  const text = await readTextIfExists(telemetryIdPath(configDir), 4096).catch(() => undefined);
   const id = text?.trim().toLowerCase();
   return id !== undefined && UUID.test(id) ? id : undefined;
 }

@@ -9,6 +9,7 @@ import { readTextIfExists } from "../../core/config/json_file.ts";
 import { join } from "node:path";
 import { writeFileAtomic } from "../../core/config/atomic_write.ts";
 import { EXTENSION_FILES } from "../../protocol/extension_files.ts";
+import { readBounded } from "../../core/bounded_read.ts";
 
 export { EXTENSION_FILES } from "../../protocol/extension_files.ts";
 export const SERVER_FILE = "server.json";
@@ -33,7 +34,8 @@ function versionOf(manifest: string | undefined): string | undefined {
 
 /** Writes `data` unless the file already holds it; returns whether it wrote. */
 async function writeIfChanged(path: string, data: Uint8Array): Promise<boolean> {
-  const old = await Deno.readFile(path).catch(() => undefined);
+  // Bounded: what is there (a FIFO, a link to /dev/zero) is never trusted, only replaced.
+  const old = await readBounded(path, { maxBytes: data.length }).catch(() => undefined);
   if (old?.length === data.length && old.every((b, i) => b === data[i])) return false;
   // Extension files are public code, not secrets; Chromium must be able to read them.
   await writeFileAtomic(path, data, { mode: 0o644 });
@@ -74,7 +76,7 @@ export async function installExtension(
   }
   const server = JSON.stringify({ port }, null, 2) + "\n";
   await writeIfChanged(join(dir, SERVER_FILE), new TextEncoder().encode(server));
-  const version = versionOf(await Deno.readTextFile(join(dir, "manifest.json"))) ?? "unknown";
+  const version = versionOf(await readTextIfExists(join(dir, "manifest.json"))) ?? "unknown";
   if (before === undefined) return { action: "installed", version };
   if (!changed) return { action: "unchanged", version };
   return { action: "updated", version, previousVersion: versionOf(before) };
