@@ -4,7 +4,7 @@ import { simplePluginSource, writePluginProject } from "../tests/helpers/plugin_
 import { SDK_VERSION, sdkRange } from "../protocol/version.ts";
 import { CliError } from "../core/cli_error.ts";
 import { buildPlugin } from "./build.ts";
-import { stopBundler } from "./bundle.ts";
+import { completionValue, stopBundler } from "./bundle.ts";
 
 async function withProject(fn: (dir: string) => Promise<void>): Promise<void> {
   const dir = await Deno.makeTempDir({ prefix: "hub-plugin-build-" });
@@ -76,4 +76,35 @@ Deno.test("an adapter bundles only the parts of zod its plugin uses", async () =
     assert(adapter.indexOf("jitless:!0") > 0, "the adapter sets jitless");
     assert(adapter.indexOf("jitless:!0") < adapter.indexOf("What to echo"), "before the schemas");
   });
+});
+
+Deno.test("an adapter evaluates to its door's key and secret, and leaves no global variable", async () => {
+  await withProject(async (dir) => {
+    await buildPlugin(dir);
+    const adapter = await Deno.readTextFile(join(dir, "dist", "adapter.iife.js"));
+    assertMatch(adapter, /^\/\* hub adapter: notes [^\n]*\*\/\n\(\(\)=>\{/);
+    assert(!adapter.includes("__hubAdapterCompletion"), "esbuild's variable is gone");
+    // What executeScript({ files }) hands the extension: the script's completion value.
+    const before = new Set(Object.getOwnPropertyNames(globalThis));
+    const value = (0, eval)(adapter) as { default: Record<string, string> };
+    const added = Object.getOwnPropertyNames(globalThis).filter((n) => !before.has(n));
+    assertEquals(added, [value.default.key]);
+    assertMatch(value.default.key, /^__hubAdapter:notes:[0-9a-f]{32}$/);
+    assertMatch(value.default.secret, /^[0-9a-f]{64}$/);
+    assertEquals(value.default.plugin, "notes");
+  });
+});
+
+Deno.test("completionValue refuses a bundle of an unexpected shape", () => {
+  assertEquals(
+    completionValue("/* b */\nvar __hubAdapterCompletion=(()=>1)();"),
+    "/* b */\n(()=>1)();",
+  );
+  let message = "";
+  try {
+    completionValue("(()=>1)();");
+  } catch (error) {
+    message = (error as Error).message;
+  }
+  assertMatch(message, /unexpected shape/);
 });

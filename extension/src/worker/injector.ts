@@ -80,7 +80,12 @@ export function createInjector(
       );
     }
     if (here) await closeDoor(tabId, known); // the older build of the same document
-    const record = { documentId: check.documentId, hash: plugin.adapterHash, ...door };
+    const record: DoorRecord = {
+      documentId: check.documentId,
+      hash: plugin.adapterHash,
+      key: door.key,
+      secret: door.secret,
+    };
     doors.set(tabId, plugin.name, record);
     onDoor(tabId, plugin.name, record);
     return true;
