@@ -194,8 +194,8 @@ Deno.test({
 });
 
 Deno.test({
-  // The injector's steps (check, bridge, adapter file, build mark) are separate executeScript
-  // calls; a page navigating between them must not end up marked without the adapter (seen
+  // The injector's steps (look for the door, inject the adapter file) are separate executeScript
+  // calls; a page navigating between them must not end up recorded without the adapter (seen
   // unforced in ~1 of 40 logins under load). This test forces that interleaving.
   name: "a navigation in the middle of injecting the adapter still ends in a ready tab",
   ...options,
