@@ -23,7 +23,8 @@ import {
   liveFile,
   type LiveFileOptions,
 } from "../core/config/live_file.ts";
-import { watchFiles, type WatchFilesOptions } from "../core/config/watch_files.ts";
+import { type FilesWatch, watchFiles, type WatchFilesOptions } from "../core/config/watch_files.ts";
+import { watchWorkerReady } from "../core/config/safe_watch.ts";
 import type { Logger } from "./log/logger.ts";
 
 export interface HubFiles {
@@ -60,20 +61,38 @@ export function openHubFiles(
     options.live,
   );
   const secret = liveFile(paths.auth, (t) => parseSecret(paths.auth, t), onError, options.live);
-  const watch = watchFiles(
-    [paths.config, paths.auth],
-    (path) => (path === paths.config ? config : secret).touched(),
-    {
-      watchFs: options.watchFs,
-      onError: (m) =>
-        logger.debug(`${m}; config.json and auth.json are looked at every ${maxAge} ms instead.`),
-    },
-  );
+  const startWatch = () =>
+    watchFiles(
+      [paths.config, paths.auth],
+      (path) => (path === paths.config ? config : secret).touched(),
+      {
+        watchFs: options.watchFs,
+        onError: (m) =>
+          logger.debug(`${m}; config.json and auth.json are looked at every ${maxAge} ms instead.`),
+      },
+    );
+  // Native watchers live in a worker (safe_watch.ts); the watch starts once the worker answers,
+  // so its start-up stays off the hub's thread. Meanwhile the files are looked at by time, and a
+  // change made before the watch began is looked for once it has.
+  let watch: FilesWatch | undefined;
+  let closed = false;
+  if (options.watchFs) watch = startWatch();
+  else {
+    void watchWorkerReady().then(() => {
+      if (closed) return;
+      watch = startWatch();
+      config.touched();
+      secret.touched();
+    });
+  }
   return {
     config,
     secret,
     store: createConfigStore(paths.config, { onWarning: (m) => logger.warn(m) }),
     freshSecret: secret.fresh,
-    close: watch.close,
+    close() {
+      closed = true;
+      watch?.close();
+    },
   };
 }

@@ -42,6 +42,26 @@ function theWorker(): Worker {
 
 const send = (message: ToWorker) => theWorker().postMessage(message);
 
+let warming: Promise<void> | undefined;
+
+/**
+ * Starts the watch worker without waiting for it, and resolves once it answers: a caller that
+ * awaits this first (the hub's own files) makes its first watch without the worker's start-up
+ * (about 15 ms) on the hub's thread.
+ */
+export function watchWorkerReady(): Promise<void> {
+  warming ??= new Promise<void>((resolve) => {
+    const id = nextId++;
+    sinks.set(id, () => {
+      sinks.delete(id);
+      started = true;
+      resolve();
+    });
+    send({ kind: "ping", id });
+  });
+  return warming;
+}
+
 /** `Deno.watchFs(paths, { recursive: false })`, made in the watch worker (see above). */
 export function safeWatchFs(paths: string[]): FsWatcher {
   const id = nextId++;

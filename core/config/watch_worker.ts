@@ -10,7 +10,8 @@
 
 export type ToWorker =
   | { kind: "watch"; id: number; paths: string[]; flag: SharedArrayBuffer }
-  | { kind: "close"; id: number };
+  | { kind: "close"; id: number }
+  | { kind: "ping"; id: number };
 
 export type FromWorker =
   | { kind: "event"; id: number; event: Deno.FsEvent }
@@ -77,6 +78,10 @@ let work: Promise<void> = Promise.resolve();
 self.onmessage = (e: MessageEvent<ToWorker>) => {
   const message = e.data;
   work = work.then(() =>
-    message.kind === "watch" ? watch(message.id, message.paths, message.flag) : close(message.id)
+    message.kind === "watch"
+      ? watch(message.id, message.paths, message.flag)
+      : message.kind === "ping"
+      ? post({ kind: "end", id: message.id })
+      : close(message.id)
   );
 };
