@@ -22,7 +22,8 @@ export type UnusableKind = "not_a_file" | "too_large" | "too_slow";
 
 /** A file that exists but is not read: not a regular file, larger than the bound, or too slow. */
 export class UnusableFileError extends Error {
-  constructor(readonly path: string, readonly kind: UnusableKind, detail: string) {
+  /** `detail`: what is wrong, after the path ("is a named pipe (FIFO), …"). */
+  constructor(readonly path: string, readonly kind: UnusableKind, readonly detail: string) {
     super(`${path} ${detail}`);
     this.name = "UnusableFileError";
   }

@@ -174,7 +174,7 @@ export async function readConfigText(path: string): Promise<string | undefined> 
 function unreadableConfig(path: string, error: unknown): ConfigError {
   if (error instanceof UnusableFileError) {
     return new ConfigError(
-      `Cannot use ${error.message}. Move it away (mv "${path}" "${path}.old") and put a ` +
+      `Cannot use ${path}: it ${error.detail}. Move it away (mv "${path}" "${path}.old") and put a ` +
         `regular file there, ${RESET_HINT}.`,
     );
   }

@@ -46,7 +46,7 @@ export async function readSecret(authPath: string): Promise<string | undefined> 
   } catch (error) {
     if (!(error instanceof UnusableFileError)) throw error;
     throw new ConfigError(
-      `Cannot use ${error.message}. Move it away (mv "${authPath}" "${authPath}.old"), then run ` +
+      `Cannot use ${authPath}: it ${error.detail}. Move it away (mv "${authPath}" "${authPath}.old"), then run ` +
         `"hub config rotate-secret --confirm" to write a new secret.`,
     );
   }

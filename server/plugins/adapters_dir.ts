@@ -11,10 +11,11 @@ export interface AdapterFile {
   code: Uint8Array;
 }
 
-async function exists(path: string): Promise<boolean> {
+/** Whether `path` is already this adapter: a regular file of its size (its name is its hash). */
+async function inPlace(path: string, size: number): Promise<boolean> {
   try {
-    await Deno.stat(path);
-    return true;
+    const info = await Deno.lstat(path); // a link or a FIFO put there is replaced, never kept
+    return info.isFile && info.size === size;
   } catch {
     return false;
   }
@@ -25,7 +26,7 @@ export async function syncAdapters(dir: string, adapters: AdapterFile[]): Promis
   const wanted = new Set(adapters.map((a) => a.fileName));
   for (const adapter of adapters) {
     const path = join(dir, adapter.fileName);
-    if (await exists(path)) continue;
+    if (await inPlace(path, adapter.code.length)) continue;
     // Adapter files are public code (not secrets); the browser must be able to read them.
     await writeFileAtomic(path, new TextDecoder().decode(adapter.code), { mode: 0o644 });
   }
