@@ -8,6 +8,10 @@ import { setTimeout as delay } from "node:timers/promises";
 import { CliError } from "../core/cli_error.ts";
 import { cliPaths } from "../core/client_context.ts";
 import { visibleText } from "../protocol/visible_text.ts";
+import { readBoundedText, UnusableFileError } from "../core/bounded_read.ts";
+
+/** The most of a log file read (logs rotate at 10 MB); a FIFO or device there is never opened. */
+const MAX_LOG_READ_BYTES = 16 * 1024 * 1024;
 
 export interface LogsOptions {
   lines?: string;
@@ -22,8 +26,13 @@ export async function logsCommand(options: LogsOptions, signal?: AbortSignal): P
   const keep = (line: string) => !options.plugin || line.includes(`[plugin:${options.plugin}]`);
   let text: string;
   try {
-    text = await Deno.readTextFile(path);
+    text = await readBoundedText(path, { maxBytes: MAX_LOG_READ_BYTES });
   } catch (error) {
+    if (error instanceof UnusableFileError) {
+      throw new CliError(
+        `Cannot show the log: ${error.message}. Move it away; hub writes a new one.`,
+      );
+    }
     if (!(error instanceof Deno.errors.NotFound)) throw error;
     if (!options.follow) {
       throw new CliError(`No log yet: ${path} does not exist. It is written by "hub start".`);
@@ -33,7 +42,8 @@ export async function logsCommand(options: LogsOptions, signal?: AbortSignal): P
   let lines = text.split("\n").filter((l) => l !== "" && keep(l));
   if (lines.length < count) {
     // The log rotated lately: the lines before it are in <log>.1.
-    const older = await Deno.readTextFile(`${path}.1`).catch(() => "");
+    const older = await readBoundedText(`${path}.1`, { maxBytes: MAX_LOG_READ_BYTES })
+      .catch(() => "");
     lines = [...older.split("\n").filter((l) => l !== "" && keep(l)), ...lines];
   }
   // Plugin lines hold a page's or plugin's words: hidden characters and terminal escapes escaped.
