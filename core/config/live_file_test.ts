@@ -1,5 +1,6 @@
 import { assert, assertEquals, assertThrows } from "../../tests/helpers/assert.ts";
 import { liveFile } from "./live_file.ts";
+import { linkToDevZero, replaceWithFifo } from "../../tests/helpers/file_kinds.ts";
 
 async function withFile(fn: (path: string) => void | Promise<void>) {
   const dir = await Deno.makeTempDir();
@@ -155,4 +156,35 @@ Deno.test("liveFile throws at creation when the file is missing or invalid", asy
     Deno.writeTextFileSync(path, "{");
     assertThrows(() => liveFile(path, JSON.parse, () => {}), SyntaxError);
   });
+});
+
+Deno.test({
+  name: "a FIFO, a link to /dev/zero or an oversized file keeps the last good value, never opened",
+  ignore: Deno.build.os !== "linux",
+  fn: async () => {
+    await withFile(async (path) => {
+      const f = follow(path);
+      for (
+        const [spoil, reason] of [
+          [() => replaceWithFifo(path), /is a named pipe \(FIFO\), not a regular file/],
+          [() => linkToDevZero(path), /is a character device/],
+          [
+            () => Deno.writeTextFile(path, `{"v": 3, "pad": "${"x".repeat(2 << 20)}"}`),
+            /over the limit of 1 MB/,
+          ],
+        ] as const
+      ) {
+        await spoil();
+        f.advance(100);
+        assertEquals(f.file.get(), 1, String(reason));
+        assert(reason.test(f.errors.at(-1) ?? ""), f.errors.at(-1));
+        assertThrows(() => f.file.refresh(), reason);
+        await Deno.remove(path);
+        Deno.writeTextFileSync(path, '{"v": 1}');
+      }
+      Deno.writeTextFileSync(path, '{"v": 2}');
+      f.file.touched();
+      assertEquals(f.file.get(), 2, "a good file is taken again");
+    });
+  },
 });
