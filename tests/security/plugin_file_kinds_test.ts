@@ -11,7 +11,7 @@ import { assert, assertEquals, assertMatch } from "../helpers/assert.ts";
 import { api, health, listTools, writeConfig } from "../helpers/hub_api.ts";
 import { startHub, withTempDir } from "../helpers/hub_process.ts";
 import { linkToDevZero, replaceWithFifo } from "../helpers/file_kinds.ts";
-import { writePlugin } from "../../server/plugins/_test_plugin_world.ts";
+import { writePluginFolder } from "../helpers/plugin_cli.ts";
 
 /** The hub's resident memory now and at its peak, in MB (/proc). */
 async function memoryMb(pid: number): Promise<{ rss: number; peak: number }> {
@@ -19,13 +19,6 @@ async function memoryMb(pid: number): Promise<{ rss: number; peak: number }> {
   const kb = (key: string) => Number(new RegExp(`^${key}:\\s+(\\d+) kB`, "m").exec(status)![1]);
   return { rss: kb("VmRSS") / 1024, peak: kb("VmHWM") / 1024 };
 }
-
-const withIcon = (name: string) =>
-  JSON.stringify({
-    name: `hub-plugin-${name}`,
-    version: "1.0.0",
-    hub: { urlPatterns: ["*://example.com/*"], icon: "icon.svg" },
-  });
 
 /** Each spoiled plugin: its name, how it is spoiled, and the reason it must fail with. */
 const SPOILED: [string, (dir: string) => Promise<void>, RegExp][] = [
@@ -61,11 +54,11 @@ Deno.test({
   ignore: Deno.build.os !== "linux",
   fn: async () => {
     await withTempDir(async (dir) => {
-      const good = await writePlugin(join(dir, "plugins", "good"), { name: "good" });
+      const good = await writePluginFolder(join(dir, "plugins", "good"), { name: "good" });
       const spoiled: string[] = [];
       for (const [name] of SPOILED) {
-        const packageJson = name === "zeroicon" ? withIcon(name) : undefined;
-        spoiled.push(await writePlugin(join(dir, "plugins", name), { name, packageJson }));
+        const extra = name === "zeroicon" ? { icon: "icon.svg" } : {};
+        spoiled.push(await writePluginFolder(join(dir, "plugins", name), { name, hub: extra }));
       }
       await writeConfig(dir, { localPlugins: [good] });
       const hub = await startHub({ configDir: dir });
