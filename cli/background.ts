@@ -9,6 +9,7 @@ import { HUB_PERMISSION_FLAGS } from "./permissions.ts";
 import { pidOf, readPidFile } from "./pid_file.ts";
 import { checkPidFile } from "./pid_check.ts";
 import { setTimeout as delay } from "node:timers/promises";
+import { readBoundedText } from "../core/bounded_read.ts";
 
 const STARTUP_TIMEOUT_MS = 15_000;
 
@@ -110,7 +111,9 @@ function spawnDetached(paths: HubPaths, port: number, dev: boolean): Deno.ChildP
 
 async function tail(path: string, lines: number): Promise<string> {
   try {
-    return (await Deno.readTextFile(path)).trimEnd().split("\n").slice(-lines).join("\n");
+    // Bounded: a FIFO or /dev/zero as the log is refused, never read (logs rotate at 10 MB).
+    const text = await readBoundedText(path, { maxBytes: 16 * 1024 * 1024 });
+    return text.trimEnd().split("\n").slice(-lines).join("\n");
   } catch {
     return "(no log)";
   }
