@@ -107,10 +107,11 @@ Deno.test("the skip switch shows in the side panel's state; the environment forc
   );
 });
 
-Deno.test("marking reviewed records the version and returns the new config", async () => {
+Deno.test("marking reviewed records the source and version and returns the new config", async () => {
   const s = setup();
-  const config = await s.changes.markReviewed("demo", "2.0.0");
+  const config = await s.changes.markReviewed("demo", "2.0.0", "npm:hub-plugin-demo");
   assertEquals(config.permissions.demo.reviewedVersion, "2.0.0");
+  assertEquals(config.permissions.demo.reviewedSource, "npm:hub-plugin-demo");
   assertEquals(s.log.at(-1), "listener:permissions");
 });
 
