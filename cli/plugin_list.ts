@@ -12,7 +12,7 @@ import { listLocalPlugins, type LocalPlugin } from "../core/packages/local_plugi
 import type { FailedPlugin, HealthPayload } from "../protocol/health.ts";
 import type { Permission } from "../protocol/permission.ts";
 import { TOOLS_FILE } from "../protocol/plugin_manifest.ts";
-import { MAX_TOOLS_FILE_BYTES } from "../protocol/plugin_limits.ts";
+import { MAX_PACKAGE_JSON_BYTES, MAX_TOOLS_FILE_BYTES } from "../protocol/plugin_limits.ts";
 import { readJsonFile } from "../core/config/json_file.ts";
 import { ownValue } from "../protocol/safe_keys.ts";
 import { broadWarning } from "../protocol/broad_patterns.ts";
@@ -69,14 +69,28 @@ async function permissionOf(config: HubConfig, plugin: string, s?: Found): Promi
   return entry.permission;
 }
 
-/** The `hub.urlPatterns` of the package.json in `dir`, when it can be read. */
-async function urlPatternsOf(dir: string | undefined): Promise<string[] | undefined> {
+/**
+ * The `hub.urlPatterns` of the package.json in `dir`, read through the bounded reader (a FIFO, a
+ * device or an oversized file is refused at once); a file that cannot be used gives a short note.
+ */
+export async function urlPatternsOf(
+  dir: string | undefined,
+  note: (message: string) => void = warn,
+): Promise<string[] | undefined> {
   if (dir === undefined) return undefined;
+  const path = join(dir, "package.json");
   try {
-    const pkg = JSON.parse(await Deno.readTextFile(join(dir, "package.json")));
+    const pkg = await readJsonFile(path, MAX_PACKAGE_JSON_BYTES) as {
+      hub?: { urlPatterns?: unknown };
+    };
     const patterns = pkg?.hub?.urlPatterns;
     return Array.isArray(patterns) ? patterns.filter((p) => typeof p === "string") : undefined;
-  } catch {
+  } catch (error) {
+    note(
+      visibleText(
+        `Cannot read the plugin's URL patterns: ${(error as Error).message}`.slice(0, 300),
+      ),
+    );
     return undefined;
   }
 }
