@@ -18,6 +18,7 @@
  * file created, so making the log private can never change the mode of another file.
  */
 import { AUDIT_FILE_MAX_BYTES, type AuditEntry } from "../../protocol/audit.ts";
+import { replaceNonFile } from "../log/log_path.ts";
 
 /** The longest the writer goes without checking that its open file is still `audit.log`. */
 export const AUDIT_CHECK_MS = 1_000;
@@ -70,12 +71,6 @@ function lstat(path: string): Deno.FileInfo | undefined {
   } catch {
     return undefined;
   }
-}
-
-/** Removes a symbolic link (or anything else not a plain file) found where the log belongs. */
-function replaceNonFile(path: string) {
-  const info = lstat(path);
-  if (info && !info.isFile) Deno.removeSync(path);
 }
 
 /** Makes the open file 0600 when it is not, only while the path still leads to it, then checks. */

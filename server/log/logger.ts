@@ -4,10 +4,12 @@
  * to a bounded length (an error's stack or a hostile message cannot flood the log). The hub
  * process is the only writer of `server.log` (a background hub has no stdout), so the logger
  * rotates it like `audit.log`: before a line would take it past its limit, `server.log` becomes
- * `server.log.1` (replacing the older one) and a new `server.log` starts.
+ * `server.log.1` (replacing the older one) and a new `server.log` starts. Anything but a plain
+ * file at the path (a FIFO, a link) is replaced before each open (./log_path.ts), never waited on.
  */
 import { clip } from "../../protocol/clip.ts";
 import { LOG_LEVELS, type LogLevel } from "../../core/log_level.ts";
+import { replaceNonFile } from "./log_path.ts";
 
 /** `server.log` rotates to `server.log.1` at this size. */
 export const SERVER_LOG_MAX_BYTES = 10 * 1024 * 1024;
@@ -72,7 +74,11 @@ export function createLogger(options: LoggerOptions): Logger {
 
 /** An append-only file that becomes `<path>.1` before a write would take it past `maxBytes`. */
 function rotatingFile(path: string, maxBytes = SERVER_LOG_MAX_BYTES) {
-  const open = () => Deno.openSync(path, { append: true, create: true, mode: 0o600 });
+  // A FIFO (or a link) at the path would block the open or redirect the lines: replaced first.
+  const open = () => {
+    replaceNonFile(path);
+    return Deno.openSync(path, { append: true, create: true, mode: 0o600 });
+  };
   let file: Deno.FsFile | undefined = open();
   let size = file.statSync().size;
 

@@ -1,5 +1,6 @@
 import { assert, assertEquals, assertMatch } from "../../tests/helpers/assert.ts";
 import { createLogger, MAX_LOG_MESSAGE_CHARS, redact } from "./logger.ts";
+import { makeFifo } from "../../tests/helpers/file_kinds.ts";
 
 Deno.test("redact removes 64-hex secrets and Bearer tokens", () => {
   const secret = "0123456789abcdef".repeat(4);
@@ -76,4 +77,39 @@ Deno.test("a huge message is cut to a bounded line, still scrubbed", async () =>
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
+});
+
+Deno.test({
+  name: "a FIFO at server.log is replaced by a plain file at start: the hub never blocks on it",
+  ignore: Deno.build.os === "windows",
+  fn: async () => {
+    const dir = await Deno.makeTempDir();
+    try {
+      const file = `${dir}/server.log`;
+      await makeFifo(file);
+      createLogger({ level: "info", file, terminal: false }).info("started");
+      assert((await Deno.lstat(file)).isFile, "server.log is a plain file now");
+      assertMatch(await Deno.readTextFile(file), /INFO {2}started\n$/);
+    } finally {
+      await Deno.remove(dir, { recursive: true });
+    }
+  },
+});
+
+Deno.test({
+  name: "a link at server.log is replaced by a plain file; its target gets no line",
+  ignore: Deno.build.os === "windows",
+  fn: async () => {
+    const dir = await Deno.makeTempDir();
+    try {
+      const file = `${dir}/server.log`;
+      await Deno.writeTextFile(`${dir}/other.txt`, "keep\n");
+      await Deno.symlink(`${dir}/other.txt`, file);
+      createLogger({ level: "info", file, terminal: false }).info("started");
+      assert((await Deno.lstat(file)).isFile);
+      assertEquals(await Deno.readTextFile(`${dir}/other.txt`), "keep\n");
+    } finally {
+      await Deno.remove(dir, { recursive: true });
+    }
+  },
 });
