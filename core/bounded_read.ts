@@ -6,7 +6,8 @@
  * is opened, as is a file larger than the caller's bound. The opened handle is looked at again
  * (`fstat`): it must still be a regular file, and the same one. Then at most `maxBytes + 1` bytes
  * are read, so a file that grows meanwhile is refused too, and never more than the bound is held in
- * memory. Asynchronous reads also have a time bound (`timeoutMs`). The synchronous read (for the
+ * memory. A tail read (`readBoundedTail`, for logs) takes the last `maxBytes` of a regular file of
+ * any size instead. Asynchronous reads also have a time bound (`timeoutMs`). The synchronous read (for the
  * hub's live config) cannot be interrupted; it relies on the look before the open, so a file
  * swapped for a FIFO between that look and the open (which needs write access to its folder) would
  * still block it.
@@ -88,14 +89,65 @@ export interface BoundedFile {
   info: Deno.FileInfo;
 }
 
+/**
+ * The one chunk loop of every read here, asynchronous or not: buffers of at most CHUNK_BYTES, never
+ * more than `limit` bytes in all (a whole read asks for the bound plus one byte, to notice a file
+ * that grew past it).
+ */
+class Chunks {
+  readonly #parts: Uint8Array[] = [];
+  size = 0;
+  constructor(readonly limit: number) {}
+
+  /** The buffer for the next read, or undefined once `limit` bytes are in. */
+  next(): Uint8Array | undefined {
+    return this.size >= this.limit
+      ? undefined
+      : new Uint8Array(Math.min(CHUNK_BYTES, this.limit - this.size));
+  }
+
+  /** Keeps the `n` bytes read into `buffer`; false at the end of the file. */
+  took(buffer: Uint8Array, n: number | null): boolean {
+    if (n === null || n === 0) return false;
+    this.#parts.push(buffer.subarray(0, n));
+    this.size += n;
+    return true;
+  }
+
+  bytes(): Uint8Array {
+    return concatBytes(this.#parts);
+  }
+}
+
 /** Reads `path` (at most `bound.maxBytes`), within `bound.timeoutMs`. NotFound is thrown as is. */
 export async function readBounded(path: string, bound: ReadBound): Promise<Uint8Array> {
   return (await readBoundedFile(path, bound)).bytes;
 }
 
 /** `readBounded` with the file's details. */
-export async function readBoundedFile(path: string, bound: ReadBound): Promise<BoundedFile> {
-  const timeoutMs = bound.timeoutMs ?? DEFAULT_READ_TIMEOUT_MS;
+export function readBoundedFile(path: string, bound: ReadBound): Promise<BoundedFile> {
+  return withTimeBound(path, bound.timeoutMs, (state) => readChecked(path, bound.maxBytes, state));
+}
+
+/** The end of a file, `start` bytes in, to its end as it was looked at. */
+export interface BoundedTail extends BoundedFile {
+  start: number;
+}
+
+/**
+ * The last `bound.maxBytes` of `path`, a regular file of any size (a log that may have grown past
+ * its rotation size), with the same checks and time bound as `readBounded`.
+ */
+export function readBoundedTail(path: string, bound: ReadBound): Promise<BoundedTail> {
+  return withTimeBound(path, bound.timeoutMs, (state) => readTail(path, bound.maxBytes, state));
+}
+
+/** Runs `read`, refusing it with "too_slow" after `timeoutMs` (`state.late` tells it to stop). */
+async function withTimeBound<T>(
+  path: string,
+  timeoutMs = DEFAULT_READ_TIMEOUT_MS,
+  read: (state: { late: boolean }) => Promise<T>,
+): Promise<T> {
   const state = { late: false };
   let timer: ReturnType<typeof setTimeout> | undefined;
   const expired = new Promise<never>((_, reject) => {
@@ -107,17 +159,18 @@ export async function readBoundedFile(path: string, bound: ReadBound): Promise<B
     }, timeoutMs);
   });
   try {
-    return await Promise.race([readChecked(path, bound.maxBytes, state), expired]);
+    return await Promise.race([read(state), expired]);
   } finally {
     clearTimeout(timer);
   }
 }
 
-async function readChecked(
+/** Opens `path` after looking at it, and looks at the handle again (see `checkHandle`). */
+async function openChecked(
   path: string,
   max: number,
   state: { late: boolean },
-): Promise<BoundedFile> {
+): Promise<{ file: Deno.FsFile; info: Deno.FileInfo }> {
   const before = await Deno.stat(path);
   checkRegularFile(path, before, max);
   const opening = Deno.open(path, { read: true });
@@ -127,17 +180,47 @@ async function readChecked(
   try {
     const info = await file.stat();
     checkHandle(path, before, info, max);
-    const chunks: Uint8Array[] = [];
-    let size = 0;
-    while (size <= max && !state.late) {
-      const chunk = new Uint8Array(Math.min(CHUNK_BYTES, max + 1 - size));
-      const n = await file.read(chunk);
-      if (n === null) break;
-      chunks.push(chunk.subarray(0, n));
-      size += n;
-    }
-    if (size > max) throw tooLarge(path, max);
-    return { bytes: concatBytes(chunks), info };
+    return { file, info };
+  } catch (error) {
+    file.close();
+    throw error;
+  }
+}
+
+async function readAll(file: Deno.FsFile, limit: number, state: { late: boolean }) {
+  const chunks = new Chunks(limit);
+  for (let b = chunks.next(); b && !state.late; b = chunks.next()) {
+    if (!chunks.took(b, await file.read(b))) break;
+  }
+  return chunks;
+}
+
+async function readChecked(
+  path: string,
+  max: number,
+  state: { late: boolean },
+): Promise<BoundedFile> {
+  const { file, info } = await openChecked(path, max, state);
+  try {
+    const chunks = await readAll(file, max + 1, state);
+    if (chunks.size > max) throw tooLarge(path, max);
+    return { bytes: chunks.bytes(), info };
+  } finally {
+    file.close();
+  }
+}
+
+async function readTail(
+  path: string,
+  max: number,
+  state: { late: boolean },
+): Promise<BoundedTail> {
+  const { file, info } = await openChecked(path, Number.MAX_SAFE_INTEGER, state);
+  try {
+    const start = Math.max(0, info.size - max);
+    await file.seek(start, Deno.SeekMode.Start);
+    const chunks = await readAll(file, Math.min(max, info.size), state);
+    return { bytes: chunks.bytes(), info, start };
   } finally {
     file.close();
   }
@@ -171,17 +254,10 @@ export function readBoundedTextSync(path: string, maxBytes: number): string {
   const file = Deno.openSync(path, { read: true });
   try {
     checkHandle(path, before, file.statSync(), maxBytes);
-    const chunks: Uint8Array[] = [];
-    let size = 0;
-    while (size <= maxBytes) {
-      const chunk = new Uint8Array(Math.min(CHUNK_BYTES, maxBytes + 1 - size));
-      const n = file.readSync(chunk);
-      if (n === null) break;
-      chunks.push(chunk.subarray(0, n));
-      size += n;
-    }
-    if (size > maxBytes) throw tooLarge(path, maxBytes);
-    return new TextDecoder().decode(concatBytes(chunks));
+    const chunks = new Chunks(maxBytes + 1);
+    for (let b = chunks.next(); b; b = chunks.next()) if (!chunks.took(b, file.readSync(b))) break;
+    if (chunks.size > maxBytes) throw tooLarge(path, maxBytes);
+    return new TextDecoder().decode(chunks.bytes());
   } finally {
     file.close();
   }

@@ -6,6 +6,7 @@ import {
   checkRegularFile,
   readBounded,
   readBoundedFile,
+  readBoundedTail,
   readBoundedText,
   readBoundedTextIfExists,
   readBoundedTextSync,
@@ -84,4 +85,34 @@ Deno.test("checkRegularFile: the size and kind from a look, before any open", ()
     () => checkRegularFile("/x", info({ isFile: false, isSocket: true }), 5),
     unusable("not_a_file", /is a socket/),
   );
+});
+
+Deno.test("bounded tail: the last bytes of a file of any size, with where they start", async () => {
+  await withTempDir(async (dir) => {
+    const path = join(dir, "log");
+    await Deno.writeTextFile(path, "a".repeat(150_000) + "tail");
+    const tail = await readBoundedTail(path, { maxBytes: 100_000 });
+    assertEquals(tail.start, 50_004);
+    assertEquals(tail.bytes.length, 100_000);
+    assert(new TextDecoder().decode(tail.bytes).endsWith("atail"));
+    const whole = await readBoundedTail(path, { maxBytes: 1 << 20 });
+    assertEquals([whole.start, whole.bytes.length], [0, 150_004]);
+  });
+});
+
+Deno.test("bounded tail: a FIFO and a link to /dev/zero are refused, never opened", async () => {
+  await withTempDir(async (dir) => {
+    const pipe = join(dir, "pipe");
+    await makeFifo(pipe);
+    await assertRejects(
+      () => readBoundedTail(pipe, { maxBytes: 1000 }),
+      unusable("not_a_file", /named pipe/),
+    );
+    const zero = join(dir, "zero");
+    await linkToDevZero(zero);
+    await assertRejects(
+      () => readBoundedTail(zero, { maxBytes: 1000 }),
+      unusable("not_a_file", /character device/),
+    );
+  });
 });
