@@ -7,6 +7,8 @@ import { AUDIT_RING_SIZE, type AuditEntry } from "../protocol/audit.ts";
 import { CliError } from "../core/cli_error.ts";
 import { cliClient, cliPaths, warn } from "../core/client_context.ts";
 import { visibleJson, visibleText } from "../protocol/visible_text.ts";
+import { clip } from "../protocol/clip.ts";
+import { readLogTail } from "./logs.ts";
 
 export interface AuditOptions {
   port?: string;
@@ -52,10 +54,15 @@ export async function readAuditFiles(path: string): Promise<AuditEntry[]> {
   for (const file of [`${path}.1`, path]) {
     let text: string;
     try {
-      text = await Deno.readTextFile(file);
+      // Bounded: the file's end (it rotates at 10 MB); a FIFO or /dev/zero there is never read.
+      text = (await readLogTail(file)).text;
     } catch (error) {
       if (error instanceof Deno.errors.NotFound) continue;
-      throw new CliError(`Cannot read ${file}: ${(error as Error).message}`);
+      throw new CliError(clip(
+        `Cannot read ${file}: ${(error as Error).message}. Move it away (mv "${file}" ` +
+          `"${file}.old"); the hub writes a new one.`,
+        600,
+      ));
     }
     for (const line of text.split("\n")) {
       if (line.trim() === "") continue;

@@ -9,7 +9,7 @@ import { HUB_PERMISSION_FLAGS } from "./permissions.ts";
 import { pidOf, readPidFile } from "./pid_file.ts";
 import { checkPidFile } from "./pid_check.ts";
 import { setTimeout as delay } from "node:timers/promises";
-import { readBoundedText } from "../core/bounded_read.ts";
+import { readLogTail } from "./logs.ts";
 
 const STARTUP_TIMEOUT_MS = 15_000;
 
@@ -64,7 +64,7 @@ export async function startInBackground(
     if (exited) {
       throw new CliError(
         `The background hub exited during startup (code ${exited.code}). ` +
-          `Last lines of ${paths.serverLog}:\n${await tail(paths.serverLog, 5)}`,
+          `Last lines of ${paths.serverLog}:\n${await lastLogLines(paths.serverLog, 5)}`,
       );
     }
     if (await client.isUp(500) && pidOf(await readPidFile(paths.pidFile)) === child.pid) {
@@ -109,10 +109,11 @@ function spawnDetached(paths: HubPaths, port: number, dev: boolean): Deno.ChildP
   }
 }
 
-async function tail(path: string, lines: number): Promise<string> {
+/** The log's last `lines` lines, or "(no log)" when it cannot be read. */
+export async function lastLogLines(path: string, lines: number): Promise<string> {
   try {
-    // Bounded: a FIFO or /dev/zero as the log is refused, never read (logs rotate at 10 MB).
-    const text = await readBoundedText(path, { maxBytes: 16 * 1024 * 1024 });
+    // Bounded: a FIFO or /dev/zero as the log is refused, never read.
+    const { text } = await readLogTail(path);
     return text.trimEnd().split("\n").slice(-lines).join("\n");
   } catch {
     return "(no log)";

@@ -8,10 +8,35 @@ import { setTimeout as delay } from "node:timers/promises";
 import { CliError } from "../core/cli_error.ts";
 import { cliPaths } from "../core/client_context.ts";
 import { visibleText } from "../protocol/visible_text.ts";
-import { readBoundedText, UnusableFileError } from "../core/bounded_read.ts";
+import { readBoundedTail, UnusableFileError } from "../core/bounded_read.ts";
 
-/** The most of a log file read (logs rotate at 10 MB); a FIFO or device there is never opened. */
-const MAX_LOG_READ_BYTES = 16 * 1024 * 1024;
+/**
+ * The most of a log file read (logs rotate at 10 MB): its end, when it grew larger. A FIFO or
+ * device there is never opened.
+ */
+export const MAX_LOG_READ_BYTES = 16 * 1024 * 1024;
+
+/** A log's last lines as read, and the offset in the file its text ends at. */
+export interface LogTail {
+  text: string;
+  end: number;
+}
+
+/**
+ * The end of the log at `path`: its last `maxBytes` (default MAX_LOG_READ_BYTES), from the start
+ * of a line, through the bounded reader. NotFound and UnusableFileError are thrown as they come.
+ */
+export async function readLogTail(path: string, maxBytes = MAX_LOG_READ_BYTES): Promise<LogTail> {
+  const { bytes, start } = await readBoundedTail(path, { maxBytes });
+  const end = start + bytes.length;
+  let from = 0;
+  if (start > 0) {
+    // Cut in the middle of a line: the part before its first newline is left out.
+    const newline = bytes.indexOf(0x0a);
+    from = newline === -1 ? bytes.length : newline + 1;
+  }
+  return { text: new TextDecoder().decode(bytes.subarray(from)), end };
+}
 
 export interface LogsOptions {
   lines?: string;
@@ -24,9 +49,10 @@ export async function logsCommand(options: LogsOptions, signal?: AbortSignal): P
   const path = options.plugin ? paths.pluginsLog : paths.serverLog;
   const count = parseLineCount(options.lines ?? "50");
   const keep = (line: string) => !options.plugin || line.includes(`[plugin:${options.plugin}]`);
-  let text: string;
+  let text = "";
+  let end = 0;
   try {
-    text = await readBoundedText(path, { maxBytes: MAX_LOG_READ_BYTES });
+    ({ text, end } = await readLogTail(path));
   } catch (error) {
     if (error instanceof UnusableFileError) {
       throw new CliError(
@@ -37,18 +63,16 @@ export async function logsCommand(options: LogsOptions, signal?: AbortSignal): P
     if (!options.follow) {
       throw new CliError(`No log yet: ${path} does not exist. It is written by "hub start".`);
     }
-    text = "";
   }
   let lines = text.split("\n").filter((l) => l !== "" && keep(l));
   if (lines.length < count) {
     // The log rotated lately: the lines before it are in <log>.1.
-    const older = await readBoundedText(`${path}.1`, { maxBytes: MAX_LOG_READ_BYTES })
-      .catch(() => "");
+    const older = (await readLogTail(`${path}.1`).catch(() => ({ text: "" }))).text;
     lines = [...older.split("\n").filter((l) => l !== "" && keep(l)), ...lines];
   }
   // Plugin lines hold a page's or plugin's words: hidden characters and terminal escapes escaped.
   for (const line of count === 0 ? [] : lines.slice(-count)) console.log(visibleText(line));
-  if (options.follow) await follow(path, new TextEncoder().encode(text).length, keep, signal);
+  if (options.follow) await follow(path, end, keep, signal);
 }
 
 function parseLineCount(value: string): number {
