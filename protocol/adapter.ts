@@ -15,6 +15,8 @@
  *   wrong secret, or a closed one, does nothing and returns null.
  * - The adapter's events (progress, log batches, "probe me again") and call results go into a
  *   queue inside the adapter, numbered in the order they happened; `exchange` hands them out.
+ *   A call's exchange returns once its calls answered, or after `CALL_MAX_MS` (a later answer
+ *   goes out with a later exchange).
  */
 import type { ErrorPayload } from "./errors.ts";
 
@@ -58,6 +60,12 @@ export interface AdapterDoor {
    * something is queued or `waitMs` passed. Returns (and removes) everything queued.
    */
   exchange(secret: string, calls: DoorCall[], waitMs: number): Promise<DoorItem[] | null>;
+  /**
+   * The number of the oldest item not handed out yet (of the next one queued, when none waits).
+   * A new link (the service worker restarted) starts counting there: items handed out before it
+   * went to a worker that is gone.
+   */
+  nextSeq(secret: string): number | null;
   /** `isReady(settings)`: `{ ok: true, value: boolean }`, false when not ready or after 5 s. */
   probe(secret: string, settings: Record<string, unknown>): Promise<AdapterResult | null>;
   /** Closes the door for good (the plugin was turned off, removed or replaced). */

@@ -14,9 +14,17 @@ import {
   READY_TIMEOUT_MS,
 } from "../protocol/adapter.ts";
 import { withTimeout } from "../protocol/with_timeout.ts";
+import { CALL_MAX_MS } from "../protocol/limits.ts";
 import { hubError, type HubErrorCode } from "../protocol/errors.ts";
 import type { PluginDefinition, ToolDefinition } from "./plugin.ts";
-import { eventQueued, postPageEvent, queueItem, takeItems, toJsonSafe } from "./channel.ts";
+import {
+  eventQueued,
+  firstQueuedSeq,
+  postPageEvent,
+  queueItem,
+  takeItems,
+  toJsonSafe,
+} from "./channel.ts";
 import { flushLogs, log } from "./log.ts";
 import { pluginState } from "./_state.ts";
 import { toErrorPayload } from "./tool_error.ts";
@@ -154,9 +162,13 @@ export function createDoor(adapter: Adapter, secret: string): AdapterDoor {
       if (!allowed(given)) return null;
       const list = Array.isArray(calls) ? calls : [];
       const running = list.map((call) => answer(adapter, call));
-      if (running.length > 0) await Promise.all(running);
+      // A handler that never ends holds no exchange open past the extension's own limit.
+      if (running.length > 0) await withTimeout(Promise.all(running), CALL_MAX_MS, []);
       else await eventQueued(Math.min(Math.max(Number(waitMs) || 0, 0), 60_000));
       return open ? takeItems() as DoorItem[] : null;
+    },
+    nextSeq(given: string) {
+      return allowed(given) ? firstQueuedSeq() : null;
     },
     async probe(given: string, settings: Record<string, unknown>) {
       if (!allowed(given)) return null;

@@ -407,3 +407,18 @@ Deno.test("with an output schema, the agent gets the parsed output (extra keys s
     assertEquals(await callTool(extra), { ok: true, value: { kept: 1 } });
   });
 });
+
+Deno.test("nextSeq tells where the door counts from: its oldest item not handed out yet", async () => {
+  await withPage(async () => {
+    const { key, secret } = registerAdapter(plugin(), META);
+    const door = (globalThis as unknown as Record<string, AdapterDoor>)[key];
+    assertEquals(door.nextSeq("guess"), null);
+    const queued = door.nextSeq(secret)!;
+    const items = (await door.exchange(secret, [], 0))!;
+    assertEquals(items[0].seq, queued);
+    const next = door.nextSeq(secret)!;
+    assertEquals(next, items[items.length - 1].seq + 1);
+    notifyReadinessChanged();
+    assertEquals((await door.exchange(secret, [], 0))!.map((i) => i.seq), [next]);
+  });
+});

@@ -43,6 +43,11 @@ export function takeItems(): DoorItem[] {
   return items;
 }
 
+/** The number of the oldest item still queued, or of the next one when none is. */
+export function firstQueuedSeq(): number {
+  return queue[0]?.seq ?? seq + 1;
+}
+
 /** Resolves once an event is queued, or after `ms`. */
 export function eventQueued(ms: number): Promise<void> {
   if (queuedEvents > 0) return Promise.resolve();

@@ -44,6 +44,20 @@ export async function doorExchange(
   }
 }
 
+/** MAIN world: where the door at `key` counts its items from now on (`nextSeq`), or `missing`. */
+export function doorNextSeq(key: string, secret: string): { seq: number } | Missing {
+  const scope = (typeof window === "object" ? window : globalThis) as unknown as Record<
+    string,
+    AdapterDoor | undefined
+  >;
+  try {
+    const seq = scope[key]?.nextSeq?.(secret);
+    return typeof seq === "number" ? { seq } : { missing: true };
+  } catch {
+    return { missing: true };
+  }
+}
+
 /** MAIN world: the door's `isReady(settings)`, or `missing`. Never rejects. */
 export async function doorProbe(
   key: string,

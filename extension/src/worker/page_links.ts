@@ -5,7 +5,8 @@
  * running besides the calls, so progress and logs of a long call, and events between calls,
  * reach the hub while they happen. Items are handled in the order the adapter queued them, so a
  * call's progress and logs reach the hub before its answer. An answer of the wrong shape becomes
- * an ADAPTER_ERROR instead of breaking the call.
+ * an ADAPTER_ERROR instead of breaking the call. A call its caller gave up on (the tab navigated,
+ * the time cap) is forgotten at once, whether or not the page ever answers it.
  */
 import type {
   AdapterCall,
@@ -15,7 +16,7 @@ import type {
   PageEvent,
 } from "../../../protocol/adapter.ts";
 import { hubError, isErrorPayload } from "../../../protocol/errors.ts";
-import { doorExchange, type Missing } from "../shared/page_functions.ts";
+import { doorExchange, doorNextSeq, type Missing } from "../shared/page_functions.ts";
 import type { AdapterDoors, DoorRecord } from "./adapter_doors.ts";
 import { CallFailure } from "./tab_calls.ts";
 
@@ -33,10 +34,21 @@ export const PARALLEL_EXCHANGES = 2;
 export const BATCH_MS = 4;
 
 export interface PageLinks {
-  /** Runs a call in the tab's adapter; `missing` when the tab has not got this build's door. */
-  call(tabId: number, plugin: string, hash: string, request: AdapterCall): Promise<MaybeMissing>;
+  /**
+   * Runs a call in the tab's adapter; `missing` when the tab has not got this build's door. When
+   * `signal` aborts, the call is dropped and the promise rejects with its reason.
+   */
+  call(
+    tabId: number,
+    plugin: string,
+    hash: string,
+    request: AdapterCall,
+    signal?: AbortSignal,
+  ): Promise<MaybeMissing>;
   /** Collects the door's events from now on (the injector found or made it). */
   watch(tabId: number, plugin: string, door: DoorRecord): void;
+  /** Calls sent and not answered yet, over all doors (for tests). */
+  waitingCalls(): number;
 }
 
 interface Pending {
@@ -50,6 +62,8 @@ interface Link {
   plugin: string;
   door: DoorRecord;
   pending: Map<number, Pending>;
+  /** Settles once the link knows where the door counts from; exchanges wait for it. */
+  synced: Promise<void>;
   /** The next item to hand on, and items that came before an earlier one. */
   nextSeq: number;
   held: Map<number, DoorItem>;
@@ -107,9 +121,26 @@ export function createPageLinks(
       link.waiting = link.dead = false;
       link.queue = [];
       link.running = 0;
+      link.synced = sync(link);
       links.set(door.key, link);
     }
     return link;
+  }
+
+  /**
+   * A door numbers its items for as long as it lives, and a service worker that stopped took the
+   * ones it had taken with it: a new link starts where the door is now, before any exchange. A
+   * door that does not answer leaves it at 1; the first exchange then finds out what is wrong.
+   */
+  async function sync(link: Link) {
+    const frames = await chrome.scripting.executeScript({
+      target: { tabId: link.tabId },
+      world: "MAIN",
+      func: doorNextSeq,
+      args: [link.door.key, link.door.secret],
+    }).catch(() => undefined);
+    const seq = (frames?.[0]?.result as { seq?: unknown } | undefined)?.seq;
+    if (typeof seq === "number" && Number.isInteger(seq) && seq >= 1) link.nextSeq = seq;
   }
 
   function handOn(link: Link, item: DoorItem) {
@@ -156,6 +187,7 @@ export function createPageLinks(
 
   async function exchange(link: Link, calls: DoorCall[], waitMs: number) {
     let answer: { items: DoorItem[] } | Missing | undefined;
+    await link.synced;
     try {
       const [frame] = await chrome.scripting.executeScript({
         // No documentIds: the door's random key exists in no other document, and Chromium finds
@@ -203,6 +235,25 @@ export function createPageLinks(
     }
   }
 
+  /** The answer to call `id`, unless `signal` aborts first: then the link forgets the call. */
+  function answerOf(link: Link, call: DoorCall, signal?: AbortSignal): Promise<MaybeMissing> {
+    return new Promise<MaybeMissing>((resolve, reject) => {
+      const giveUp = () => {
+        link.pending.delete(call.id);
+        link.queue = link.queue.filter((queued) => queued.id !== call.id);
+        reject(signal!.reason);
+      };
+      const settled = () => signal?.removeEventListener("abort", giveUp);
+      link.pending.set(call.id, {
+        resolve: (result) => (settled(), resolve(result)),
+        reject: (error) => (settled(), reject(error)),
+        dispatchId: call.request.dispatchId,
+      });
+      signal?.addEventListener("abort", giveUp, { once: true });
+      send(link, call);
+    });
+  }
+
   function watch(tabId: number, plugin: string, door: DoorRecord) {
     const link = linkOf(tabId, plugin, door);
     if (!link.waiting && !link.dead) void waitLoop(link);
@@ -210,16 +261,14 @@ export function createPageLinks(
 
   return {
     watch,
-    async call(tabId, plugin, hash, request) {
+    async call(tabId, plugin, hash, request, signal) {
       const door = await doors.get(tabId, plugin);
+      signal?.throwIfAborted();
       if (!door || door.hash !== hash) return { missing: true };
       const link = linkOf(tabId, plugin, door);
       if (!link.waiting) void waitLoop(link);
-      const id = nextId++;
-      return await new Promise<MaybeMissing>((resolve, reject) => {
-        link.pending.set(id, { resolve, reject, dispatchId: request.dispatchId });
-        send(link, { id, request });
-      });
+      return await answerOf(link, { id: nextId++, request }, signal);
     },
+    waitingCalls: () => [...links.values()].reduce((sum, link) => sum + link.pending.size, 0),
   };
 }

@@ -6,6 +6,7 @@
  */
 import { assert, assertEquals } from "../../../tests/helpers/assert.ts";
 import type { DoorCall, DoorItem, PageEvent } from "../../../protocol/adapter.ts";
+import { until } from "../../../tests/helpers/until.ts";
 import { failureOf, withChrome } from "./_test_fixtures.ts";
 import type { AdapterDoors, DoorRecord } from "./adapter_doors.ts";
 import { createPageLinks } from "./page_links.ts";
@@ -136,4 +137,59 @@ Deno.test("a document that is gone before the call: missing; gone during it: TAB
     const failure = await failureOf(links.call(4, "app", "abc", request("d")));
     assertEquals(failure.payload.code, "TAB_NAVIGATED");
   }, "The frame was removed.");
+});
+
+/**
+ * A door as the SDK makes it: it numbers its items for its whole life, hands out `nextSeq`, and
+ * answers each call once the test lets it (`hang` keeps a call unanswered).
+ */
+function countingDoor(start: number) {
+  let seq = start;
+  const hang = new Set<string>();
+  const door = {
+    nextSeq: (secret: string) => secret === DOOR.secret ? seq + 1 : null,
+    exchange(_secret: string, calls: DoorCall[], _waitMs: number) {
+      if (calls.length === 0) return new Promise(() => {}); // the wait exchange: never returns
+      const answered = calls.filter((call) => !hang.has(call.request.dispatchId));
+      if (answered.length < calls.length) return new Promise(() => {}); // a handler that hangs
+      return Promise.resolve(answered.flatMap((call): DoorItem[] => [
+        { seq: ++seq, kind: "progress", dispatchId: call.request.dispatchId, progress: 1 },
+        { seq: ++seq, kind: "result", id: call.id, result: { ok: true, value: call.id } },
+      ]));
+    },
+  };
+  return { door, hang };
+}
+
+Deno.test("a link made after a worker restart starts where the door counts now", async () => {
+  const { door } = countingDoor(0);
+  await withDoor(door, async () => {
+    const records = { "4/app": DOOR };
+    const before = createPageLinks(memoryDoors(records), () => {});
+    for (let i = 0; i < 3; i++) await before.call(4, "app", "abc", request(`old-${i}`));
+    // The worker stopped: a new one finds the same door (kept in session storage), at item 7.
+    const events: PageEvent[] = [];
+    const after = createPageLinks(memoryDoors(records), (_t, _p, e) => events.push(e));
+    const result = await after.call(4, "app", "abc", request("new"));
+    assert("ok" in result && result.ok);
+    assertEquals(events, [{ kind: "progress", dispatchId: "new", progress: 1 }]);
+    assertEquals(after.waitingCalls(), 0);
+  });
+});
+
+Deno.test("a call its caller gave up on is forgotten, though the page never answers it", async () => {
+  const { door, hang } = countingDoor(0);
+  hang.add("stuck");
+  await withDoor(door, async () => {
+    const links = createPageLinks(memoryDoors({ "4/app": DOOR }), () => {});
+    const stop = new AbortController();
+    const stuck = links.call(4, "app", "abc", request("stuck"), stop.signal);
+    await until(() => links.waitingCalls() === 1, "the call to be sent");
+    stop.abort(new Error("gave up"));
+    assertEquals(await stuck.then(() => "answered", (error) => error.message), "gave up");
+    assertEquals(links.waitingCalls(), 0);
+    // The link still serves other calls.
+    assertEquals(await links.call(4, "app", "abc", request("next")), { ok: true, value: 2 });
+    assertEquals(links.waitingCalls(), 0);
+  });
 });

@@ -137,7 +137,8 @@ async function dispatchPluginTool(
     ...(params.instance ? { instance: params.instance } : {}),
   };
   const what = params.tool;
-  const run = () => deps.links.call(tabId, plugin.name, plugin.adapterHash, request);
+  const run = (signal: AbortSignal) =>
+    deps.links.call(tabId, plugin.name, plugin.adapterHash, request, signal);
   let result = await deps.calls.run(tabId, what, run);
   if ("missing" in result) {
     // The page lost the adapter (it reloaded), or the call came before the first injection.

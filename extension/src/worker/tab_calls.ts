@@ -13,8 +13,11 @@ export class CallFailure extends Error {
 }
 
 export interface TabCalls {
-  /** Runs `work` for `tabId`; rejects with a CallFailure when the tab goes away first. */
-  run<T>(tabId: number, what: string, work: () => Promise<T>): Promise<T>;
+  /**
+   * Runs `work` for `tabId`; rejects with a CallFailure when the tab goes away first. `signal`
+   * aborts once `run` is done with the work, so work it gave up on can let go of what it holds.
+   */
+  run<T>(tabId: number, what: string, work: (signal: AbortSignal) => Promise<T>): Promise<T>;
   /** The tab closed: fail its calls. */
   closed(tabId: number): void;
   /** The tab's document was replaced: fail its calls. */
@@ -35,6 +38,7 @@ export function createTabCalls(): TabCalls {
 
   return {
     async run(tabId, what, work) {
+      const done = new AbortController();
       let fail!: (error: CallFailure) => void;
       const gone = new Promise<never>((_, reject) => (fail = reject));
       let set = waiting.get(tabId);
@@ -50,11 +54,12 @@ export function createTabCalls(): TabCalls {
           ),
         ), CALL_MAX_MS);
       try {
-        return await Promise.race([work(), gone]);
+        return await Promise.race([work(done.signal), gone]);
       } catch (error) {
         if (error instanceof CallFailure) throw error;
         throw await explain(tabId, what, error);
       } finally {
+        done.abort();
         clearTimeout(cap);
         waiting.get(tabId)?.delete(fail);
         if (waiting.get(tabId)?.size === 0) waiting.delete(tabId);

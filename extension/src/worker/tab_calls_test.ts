@@ -163,3 +163,21 @@ Deno.test("closed() after a call finished does not touch later calls", async () 
     assertEquals(await calls.run(8, "y", () => Promise.resolve(2)), 2);
   });
 });
+
+Deno.test("the work's signal aborts once run() gave up on it, and after it ended", async () => {
+  await withTabs(new Set([1]), async () => {
+    const calls = createTabCalls();
+    let given: AbortSignal | undefined;
+    const stuck = calls.run(1, "a", (signal) => {
+      given = signal;
+      return new Promise<never>(() => {});
+    });
+    assertEquals(given?.aborted, false);
+    calls.navigated(1);
+    assertEquals((await failureOf(stuck)).payload.code, "TAB_NAVIGATED");
+    assertEquals(given?.aborted, true);
+    let finished: AbortSignal | undefined;
+    await calls.run(1, "b", (signal) => Promise.resolve(finished = signal));
+    assertEquals(finished?.aborted, true);
+  });
+});
