@@ -16,6 +16,8 @@ import { MAX_PACKAGE_JSON_BYTES, MAX_TOOLS_FILE_BYTES } from "../protocol/plugin
 import { readJsonFile } from "../core/config/json_file.ts";
 import { ownValue } from "../protocol/safe_keys.ts";
 import { broadWarning } from "../protocol/broad_patterns.ts";
+import { sourceIdentity } from "../core/plugin_source/source_identity.ts";
+import { reviewReason } from "../core/plugin_source/review_rules.ts";
 import { pluginCommandContext, printJson } from "./plugin_context.ts";
 import { visibleText } from "../protocol/visible_text.ts";
 
@@ -26,8 +28,8 @@ export interface ListedPlugin {
   packageName?: string;
   dir?: string;
   /**
-   * The plugin's permission in config.json (off when it has none, or when it was granted to
-   * another source of the same plugin name).
+   * The plugin's permission as the hub applies it (off when it has none, or when it was granted
+   * to another source or version of the same plugin name).
    */
   permission: Permission;
   urlPatterns?: string[];
@@ -45,7 +47,7 @@ export interface PluginList {
   failed: FailedPlugin[];
 }
 
-interface Found {
+export interface Found {
   source: "npm" | "local";
   plugin?: string;
   version?: string;
@@ -53,20 +55,28 @@ interface Found {
   dir: string;
 }
 
-/** What grants are bound to, as the hub computes it: `npm:<package>` or `local:<real folder>`. */
-async function sourceIdOf(s: Found): Promise<string> {
-  if (s.source === "npm") return `npm:${s.packageName}`;
-  return `local:${await Deno.realPath(s.dir).catch(() => s.dir)}`;
-}
-
-/** The plugin's permission; a grant recorded for another source does not count for this one. */
-async function permissionOf(config: HubConfig, plugin: string, s?: Found): Promise<Permission> {
+/**
+ * The plugin's permission as the hub applies it: off when it has none, or when its reviewed
+ * identity is another source or version (the hub resets such grants when it loads the plugin).
+ * `overrides`: this local plugin overrides a package of the same name.
+ */
+export async function permissionOf(
+  config: HubConfig,
+  plugin: string,
+  s?: Found,
+  overrides = false,
+): Promise<Permission> {
   const entry = ownValue(config.permissions, plugin);
   if (!entry) return "off";
-  if (s && entry.reviewedSource !== undefined && entry.reviewedSource !== await sourceIdOf(s)) {
-    return "off";
-  }
-  return entry.permission;
+  if (!s) return entry.permission;
+  const reviewed = { version: s.version ?? "", sourceId: await sourceIdentity(s), overrides };
+  return reviewReason(entry, reviewed) === undefined ? entry.permission : "off";
+}
+
+/** Whether the local source `s` overrides a package that claims the same plugin name. */
+export function overridesPackage(s: Found | undefined, sources: Found[]): boolean {
+  return s?.source === "local" &&
+    sources.some((o) => o.source === "npm" && o.plugin !== undefined && o.plugin === s.plugin);
 }
 
 /**
@@ -146,7 +156,7 @@ function fromHealth(
       source: p.source,
       packageName: source?.packageName,
       dir: source?.dir,
-      permission: await permissionOf(config, p.name, source),
+      permission: await permissionOf(config, p.name, source, overridesPackage(source, sources)),
       ...(await reach(source?.dir)),
       loaded: true,
       toolCount: p.toolCount,
@@ -165,7 +175,7 @@ async function offline(sources: Found[], config: HubConfig): Promise<ListedPlugi
       source: s.source,
       packageName: s.packageName,
       dir: s.dir,
-      permission: await permissionOf(config, s.plugin ?? "", s),
+      permission: await permissionOf(config, s.plugin ?? "", s, overridesPackage(s, sources)),
       ...(await reach(s.dir)),
       loaded: false,
       toolCount: tools?.length,

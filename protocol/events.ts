@@ -71,6 +71,11 @@ export const syncPluginSchema = z.object({
   /** The installed version or source differs from the reviewed one: permissions were reset to off. */
   needsReview: z.boolean(),
   /**
+   * Why it needs review (set with `needsReview`): "version" (another version than the reviewed
+   * one) or "source" (another package or folder now serves the plugin's name).
+   */
+  reviewReason: z.enum(["version", "source"]).optional(),
+  /**
    * Whether the extension may put the adapter into tabs: the plugin or one of its tools is not
    * `off` (and it needs no review). An `off` plugin's adapter is never injected, and is removed
    * from open tabs when the plugin is turned off.
@@ -79,7 +84,10 @@ export const syncPluginSchema = z.object({
   tools: z.array(syncToolSchema),
   /** Where the plugin comes from: a global npm package or a local folder. */
   source: z.enum(["npm", "local"]).optional(),
-  /** npm plugins: the package name (`hub-plugin-x`, `@scope/hub-plugin-x`). */
+  /**
+   * npm plugins: the package name (`hub-plugin-x`, `@scope/hub-plugin-x`), from the folder npm
+   * installed, never from what the package's own package.json claims.
+   */
   packageName: z.string().optional(),
   /** Local plugins: the folder (the side panel's "Open folder"). */
   dir: z.string().optional(),

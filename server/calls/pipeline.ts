@@ -20,7 +20,6 @@ import type { InFlight } from "./in_flight.ts";
 import { checkTabs } from "./tab_target.ts";
 import { capOutput } from "./output_cap.ts";
 import { needsReview } from "../permissions/review.ts";
-import { ownValue } from "../../protocol/safe_keys.ts";
 import type { HubConfig, Permission } from "../../core/config/schema.ts";
 import { isPlainObject } from "../../protocol/plain_object.ts";
 import { loadValidators } from "../plugins/validators.ts";
@@ -284,10 +283,9 @@ function noSaveFile(): Promise<string> {
 
 /** PERMISSION_OFF, saying why: a version awaiting review, or a permission set to off. */
 function offError(tool: CatalogTool, config: HubConfig): CallError {
-  if (tool.kind === "plugin" && needsReview(config, tool.plugin)) {
-    // The same version needing review: another package or folder serves the plugin's name now.
-    const reviewed = ownValue(config.permissions, tool.plugin.name)?.reviewedVersion;
-    const what = reviewed === tool.plugin.version
+  const reason = tool.kind === "plugin" ? needsReview(config, tool.plugin) : undefined;
+  if (tool.kind === "plugin" && reason !== undefined) {
+    const what = reason === "source"
       ? "is served by another package or folder than the one reviewed"
       : `changed to version ${tool.plugin.version} since it was reviewed`;
     return callError(

@@ -90,7 +90,7 @@ function packageHandlers(deps: HandlerDeps): PackageHandlers {
    */
   const packageOf = (name: string) => {
     const plugin = deps.settings.registry().plugin(name);
-    return plugin?.source === "npm" ? plugin.sourceId.replace(/^npm:/, "") : name;
+    return plugin?.source === "npm" ? plugin.packageName : name;
   };
   /** After a change: what the update check found about the package is stale; reload. */
   const changed = async <T extends { name: string }>(result: T) => {

@@ -25,6 +25,11 @@ export function syncPlugin(
       permission: permissions.get(t.name) ?? "off",
     }, entry?.tools?.[t.baseName])
   );
+  const reason = needsReview(config, plugin);
+  const permission = entry?.permission ?? "off";
+  // Injected only when it is reviewed and something of it is allowed.
+  const enabled = reason === undefined &&
+    (permission !== "off" || tools.some((t) => t.permission !== "off"));
   const synced: SyncPlugin = {
     name: plugin.name,
     displayName: plugin.displayName,
@@ -36,13 +41,12 @@ export function syncPlugin(
     sdkVersion: plugin.sdkVersion,
     settings: plugin.settings,
     instances: plugin.instances,
-    permission: entry?.permission ?? "off",
-    needsReview: needsReview(config, plugin),
-    enabled: false,
+    permission,
+    needsReview: reason !== undefined,
+    ...(reason !== undefined ? { reviewReason: reason } : {}),
+    enabled,
     tools,
   };
-  synced.enabled = !synced.needsReview &&
-    (synced.permission !== "off" || tools.some((t) => t.permission !== "off"));
   if (plugin.description !== undefined) synced.description = plugin.description;
   if (plugin.iconSvg !== undefined) synced.iconSvg = plugin.iconSvg;
   if (entry?.reviewedVersion !== undefined) synced.reviewedVersion = entry.reviewedVersion;

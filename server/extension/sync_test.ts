@@ -135,3 +135,21 @@ Deno.test("a plugin is enabled (its adapter may be injected) only when it or a t
     true,
   );
 });
+
+Deno.test("needsReview comes with its reason: another version or another source", () => {
+  const reviewed = (fields: Partial<HubConfig["permissions"][string]>) => {
+    const config = defaultConfig();
+    config.permissions.slack = {
+      permission: "off",
+      tools: {},
+      reviewedVersion: "1.0.0",
+      reviewedSource: slack.sourceId,
+      ...fields,
+    };
+    const [plugin] = sync(config).plugins;
+    return [plugin.needsReview, plugin.reviewReason];
+  };
+  assertEquals(reviewed({}), [false, undefined]);
+  assertEquals(reviewed({ reviewedVersion: "0.9.0" }), [true, "version"]);
+  assertEquals(reviewed({ reviewedSource: "npm:@aaa/hub-plugin-slack" }), [true, "source"]);
+});

@@ -43,7 +43,7 @@ export const pluginInspect: HubTool = {
       reviewedVersion: entry?.reviewedVersion ?? null,
       sourceId: plugin.sourceId,
       reviewedSource: entry?.reviewedSource ?? null,
-      needsReview: needsReview(config, plugin),
+      needsReview: needsReview(config, plugin) !== undefined,
       tools: plugin.tools.map((t) => ({
         name: t.name,
         displayName: t.displayName,

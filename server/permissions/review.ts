@@ -1,7 +1,7 @@
 /**
  * Review of plugins (docs/architecture.md, "Permissions and reviews"): a plugin's permissions hold
  * for the identity that was reviewed, its source (`npm:<package>` or `local:<folder>`, see
- * source_identity.ts) and its version. When another version is installed, or another source now
+ * core/plugin_source/source_identity.ts) and its version. When another version is installed, or another source now
  * serves the plugin's name, the hub resets the plugin to `off` until someone reviews it again
  * (`plugin_inspect`, then `plugin_mark_reviewed`) and turns it back on. A plugin granted a
  * permission before any review is recorded as reviewed as it is served now (trust on first use), so
@@ -13,15 +13,17 @@
  * two that were refused), nobody can tell which was reviewed, and the grant is taken back.
  */
 import type { HubConfig, PluginPermissionConfig } from "../../core/config/schema.ts";
+import {
+  grantsAnything,
+  type ReviewedPlugin,
+  type ReviewReason,
+  reviewReason,
+  sourceDiffers,
+} from "../../core/plugin_source/review_rules.ts";
 import { assertSafeKey, ownValue } from "../../protocol/safe_keys.ts";
 
-export interface InstalledPlugin {
+export interface InstalledPlugin extends ReviewedPlugin {
   name: string;
-  version: string;
-  /** `npm:<package>` or `local:<folder>` (source_identity.ts). */
-  sourceId: string;
-  /** True when this local plugin overrides a package of the same name. */
-  overrides?: boolean;
 }
 
 export interface ReviewChange {
@@ -31,43 +33,34 @@ export interface ReviewChange {
   to: string;
   /** The source now serving the plugin (absent when no source serves it: a refused name). */
   source?: string;
-  /** The reviewed source, when it is another one than `source` (or unknown). */
+  /** The reviewed source's identity, when it is another one than `source`. */
   fromSource?: string;
+  /** The source changed, and the reviewed one was never recorded (a legacy version-only grant). */
+  fromUnrecorded?: true;
 }
 
-function grantsAnything(entry: PluginPermissionConfig): boolean {
-  return entry.permission !== "off" ||
-    Object.values(entry.tools ?? {}).some((p) => p !== "off");
-}
-
-/** Whether the entry's reviewed identity is this source and version (legacy: unknown source). */
-function reviewedAs(entry: PluginPermissionConfig, plugin: InstalledPlugin): boolean {
-  if (entry.reviewedVersion !== plugin.version) return false;
-  if (entry.reviewedSource === undefined) return !plugin.overrides; // adopted on the next reload
-  return entry.reviewedSource === plugin.sourceId;
-}
-
-/** True when the plugin's version or source differs from the reviewed one. */
-export function needsReview(config: HubConfig, plugin: InstalledPlugin): boolean {
-  const entry = ownValue(config.permissions, plugin.name);
-  return entry?.reviewedVersion !== undefined && !reviewedAs(entry, plugin);
+/**
+ * Why the plugin needs review: its source ("source") or its version ("version") differs from the
+ * reviewed one; undefined when it needs none.
+ */
+export function needsReview(config: HubConfig, plugin: InstalledPlugin): ReviewReason | undefined {
+  return reviewReason(ownValue(config.permissions, plugin.name), plugin);
 }
 
 function changeFor(entry: PluginPermissionConfig, plugin: InstalledPlugin): ReviewChange | void {
   const identity = { plugin: plugin.name, to: plugin.version, source: plugin.sourceId };
   if (entry.reviewedVersion === undefined) {
     if (grantsAnything(entry)) return { ...identity, kind: "recorded" };
-  } else if (reviewedAs(entry, plugin)) {
+  } else if (reviewReason(entry, plugin) === undefined) {
     // A legacy entry (version only) of the one source serving it: bind it to that source.
     if (entry.reviewedSource === undefined) return { ...identity, kind: "recorded" };
   } else if (grantsAnything(entry)) {
-    const sourceChanged = entry.reviewedSource === undefined
-      ? plugin.overrides === true
-      : entry.reviewedSource !== plugin.sourceId;
-    const fromSource = sourceChanged
-      ? { fromSource: entry.reviewedSource ?? "an unrecorded source" }
-      : {};
-    return { ...identity, kind: "reset", from: entry.reviewedVersion, ...fromSource };
+    const from = { kind: "reset" as const, from: entry.reviewedVersion };
+    if (!sourceDiffers(entry, plugin)) return { ...identity, ...from };
+    const before = entry.reviewedSource === undefined
+      ? { fromUnrecorded: true as const }
+      : { fromSource: entry.reviewedSource };
+    return { ...identity, ...from, ...before };
   }
 }
 
@@ -95,7 +88,7 @@ export function reviewChanges(
       kind: "reset",
       from: entry.reviewedVersion,
       to: entry.reviewedVersion,
-      fromSource: "an unrecorded source",
+      fromUnrecorded: true,
     });
   }
   return changes;

@@ -70,7 +70,7 @@ Deno.test("a new version of a granted plugin resets it: permission off, tool ove
     tools: {},
     reviewedVersion: "1.0.0",
   });
-  assertEquals(needsReview(config, p("slack", "1.1.0")), true);
+  assertEquals(needsReview(config, p("slack", "1.1.0")), "version");
   // Once reset, nothing is granted any more, so the next reload changes nothing.
   assertEquals(reviewChanges(config, [p("slack", "1.1.0")]), []);
 });
@@ -157,7 +157,7 @@ Deno.test("applyReviewChanges skips a change whose entry has gone meanwhile", ()
   assertEquals(config.permissions, {});
 });
 
-Deno.test("needsReview is true only when a reviewed version exists and differs", () => {
+Deno.test("needsReview gives a reason only when a reviewed identity exists and differs", () => {
   const config = configWith({
     slack: {
       permission: "auto",
@@ -167,10 +167,12 @@ Deno.test("needsReview is true only when a reviewed version exists and differs",
     },
     fresh: { permission: "auto", tools: {} },
   });
-  assertEquals(needsReview(config, p("slack", "1.0.0")), false);
-  assertEquals(needsReview(config, p("slack", "1.0.1")), true);
-  assertEquals(needsReview(config, p("fresh", "1.0.0")), false);
-  assertEquals(needsReview(config, p("unknown", "1.0.0")), false);
+  assertEquals(needsReview(config, p("slack", "1.0.0")), undefined);
+  assertEquals(needsReview(config, p("slack", "1.0.1")), "version");
+  assertEquals(needsReview(config, p("slack", "1.0.0", "local:/elsewhere")), "source");
+  assertEquals(needsReview(config, p("slack", "1.0.1", "local:/elsewhere")), "source");
+  assertEquals(needsReview(config, p("fresh", "1.0.0")), undefined);
+  assertEquals(needsReview(config, p("unknown", "1.0.0")), undefined);
 });
 
 // --- grants belong to a source ---
@@ -185,7 +187,7 @@ Deno.test("another source with the plugin's name needs review and has its grants
     },
   });
   const impostor = p("jira", "1.0.0", "npm:@aaa/hub-plugin-jira-helper");
-  assertEquals(needsReview(config, impostor), true);
+  assertEquals(needsReview(config, impostor), "source");
   assertEquals(enforce(config, [impostor]), [{
     plugin: "jira",
     kind: "reset",
@@ -203,7 +205,7 @@ Deno.test("another source with the plugin's name needs review and has its grants
 
 Deno.test("a legacy entry (version only) binds to its single source when the version matches", () => {
   const config = configWith({ slack: { permission: "auto", tools: {}, reviewedVersion: "1.0.0" } });
-  assertEquals(needsReview(config, p("slack", "1.0.0")), false, "a single source is not reset");
+  assertEquals(needsReview(config, p("slack", "1.0.0")), undefined, "a single source is not reset");
   assertEquals(enforce(config, [p("slack", "1.0.0")]), [
     { plugin: "slack", kind: "recorded", to: "1.0.0", source: src("slack") },
   ]);
@@ -218,14 +220,14 @@ Deno.test("a legacy entry (version only) binds to its single source when the ver
 Deno.test("a legacy entry is taken back when a local plugin overrides or the name is contested", () => {
   const overriding = configWith({ a: { permission: "ask", tools: {}, reviewedVersion: "1.0.0" } });
   const local = p("a", "1.0.0", "local:/work/a", true);
-  assertEquals(needsReview(overriding, local), true);
+  assertEquals(needsReview(overriding, local), "source");
   assertEquals(enforce(overriding, [local]), [{
     plugin: "a",
     kind: "reset",
     from: "1.0.0",
     to: "1.0.0",
     source: "local:/work/a",
-    fromSource: "an unrecorded source",
+    fromUnrecorded: true,
   }]);
   assertEquals(overriding.permissions.a.permission, "off");
 
@@ -238,7 +240,7 @@ Deno.test("a legacy entry is taken back when a local plugin overrides or the nam
     kind: "reset",
     from: "1.0.0",
     to: "1.0.0",
-    fromSource: "an unrecorded source",
+    fromUnrecorded: true,
   }]);
   assertEquals(contested.permissions.jira.permission, "off");
   assertEquals(
@@ -253,7 +255,7 @@ Deno.test("a local plugin overriding a package starts unreviewed", () => {
     a: { permission: "auto", tools: {}, reviewedVersion: "1.0.0", reviewedSource: src("a") },
   });
   const local = p("a", "1.0.0", "local:/work/a", true);
-  assertEquals(needsReview(config, local), true);
+  assertEquals(needsReview(config, local), "source");
   assertEquals(enforce(config, [local])[0].kind, "reset");
   assertEquals(config.permissions.a.permission, "off");
 });

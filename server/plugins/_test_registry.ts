@@ -1,12 +1,13 @@
 /** Registry entries for the server's unit tests: a plugin and a tool with every field filled. */
 import type { RegisteredPlugin, RegisteredTool } from "./registry.ts";
-import { sourceIdentity } from "../permissions/source_identity.ts";
+import { packageIdentity, packageOfFolder } from "../../core/plugin_source/source_identity.ts";
 
 /** A local plugin `name` at `/plugins/<name>`, version 1.0.0, matching `https://<name>.test/*`. */
 export function registeredPlugin(
   name: string,
   fields: Partial<RegisteredPlugin> = {},
 ): RegisteredPlugin {
+  const dir = fields.dir ?? `/plugins/${name}`; // no such folder: its path is its real path
   return {
     name,
     displayName: name[0].toUpperCase() + name.slice(1),
@@ -24,7 +25,7 @@ export function registeredPlugin(
     tools: [],
     ...fields,
     sourceId: fields.sourceId ??
-      sourceIdentity({ source: fields.source ?? "local", dir: fields.dir ?? `/plugins/${name}` }),
+      (fields.source === "npm" ? packageIdentity(packageOfFolder(dir)) : `local:${dir}`),
   };
 }
 

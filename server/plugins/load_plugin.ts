@@ -25,11 +25,14 @@ import {
   MAX_TOOLS_FILE_BYTES,
 } from "../../protocol/plugin_limits.ts";
 import type { Candidate } from "./discover.ts";
+import { sourceIdentity } from "../../core/plugin_source/source_identity.ts";
 
 export interface LoadedPlugin {
   manifest: PluginManifest;
   source: "npm" | "local";
   dir: string;
+  /** What grants are bound to: `npm:<package>` or `local:<real folder>` (resolved once, here). */
+  sourceId: string;
   sdkVersion: string;
   tools: ToolEntry[];
   adapter: { code: Uint8Array; hash: string };
@@ -171,6 +174,7 @@ export async function loadPlugin(candidate: Candidate): Promise<LoadedPlugin> {
     manifest,
     source: candidate.source,
     dir,
+    sourceId: await sourceIdentity(candidate),
     sdkVersion: toolsFile.sdkVersion,
     tools: toolsFile.tools,
     adapter: { code, hash: (await sha256Hex(code)).slice(0, 16) },

@@ -13,9 +13,15 @@ import { syncAdapters } from "./adapters_dir.ts";
 import { discoverPlugins } from "./discover.ts";
 import { type LoadedPlugin, loadPlugin } from "./load_plugin.ts";
 import type { NpmRoot } from "./npm_root.ts";
-import { adapterFileName, buildRegistry, emptyRegistry, type Registry } from "./registry.ts";
+import {
+  adapterFileName,
+  buildRegistry,
+  type ChosenPlugin,
+  emptyRegistry,
+  type Registry,
+} from "./registry.ts";
 import { ValidatorCache } from "./validators.ts";
-import { packageOfFolder } from "../permissions/source_identity.ts";
+import { describeSource } from "../../core/plugin_source/source_identity.ts";
 import { clip } from "../../protocol/clip.ts";
 
 export interface PluginHostDeps {
@@ -85,18 +91,21 @@ function sameBuild(a: LoadedPlugin, b: LoadedPlugin): boolean {
   return key(a) === key(b);
 }
 
-/** How a loaded plugin's source reads in messages: "package x (dir)" or "folder dir". */
+/**
+ * How a loaded plugin's source reads in messages: "package x (dir)", "folder dir", or, for a
+ * folder reached through a link, "folder real (dir)".
+ */
 function sourceLabel(plugin: LoadedPlugin): string {
-  return plugin.source === "npm"
-    ? `package ${packageOfFolder(plugin.dir)} (${plugin.dir})`
-    : `folder ${plugin.dir}`;
+  const named = describeSource(plugin.sourceId);
+  return named === `folder ${plugin.dir}` ? named : `${named} (${plugin.dir})`;
 }
 
-/** What precedence kept: one plugin per name, the local ones overriding a package, and refusals. */
+/**
+ * What precedence kept: one plugin per name (a local one overriding a package is marked
+ * `overrides`), and refusals.
+ */
 export interface Precedence {
-  chosen: LoadedPlugin[];
-  /** Names a local plugin serves in place of a package. */
-  overrides: Set<string>;
+  chosen: ChosenPlugin[];
   /** Names several sources claim; none of them serves. */
   contested: string[];
 }
@@ -137,7 +146,7 @@ export function applyPrecedence(
     if (list) list.push(plugin);
     else byName.set(plugin.manifest.name, [plugin]);
   }
-  const out: Precedence = { chosen: [], overrides: new Set(), contested: [] };
+  const out: Precedence = { chosen: [], contested: [] };
   for (const [name, claimants] of byName) {
     const locals = claimants.filter((p) => p.source === "local");
     if (claimants.length === 1) out.chosen.push(claimants[0]);
@@ -147,8 +156,7 @@ export function applyPrecedence(
         `Local plugin "${name}" at ${locals[0].dir} overrides ${packages.join(", ")}; it ` +
           "starts unreviewed (off) until you allow it.",
       );
-      out.chosen.push(locals[0]);
-      out.overrides.add(name);
+      out.chosen.push({ ...locals[0], overrides: true });
     } else {
       refuseAll(name, claimants, failed);
       out.contested.push(name);
@@ -162,8 +170,7 @@ export function createPluginHost(deps: PluginHostDeps): PluginHost {
   let registry = emptyRegistry();
   let failed: FailedPlugin[] = [];
   let errors: DiscoveryError[] = [];
-  let chosen: LoadedPlugin[] = [];
-  let overrides = new Set<string>();
+  let chosen: ChosenPlugin[] = [];
   let contested: string[] = [];
   let discoveredWith: Readonly<HubConfig> | undefined;
   const validators = new ValidatorCache();
@@ -187,7 +194,6 @@ export function createPluginHost(deps: PluginHostDeps): PluginHost {
       else nextFailed.push({ path: found.candidates[i].dir, error: result.reason.message });
     });
     const precedence = applyPrecedence(loaded, nextFailed, deps.logger);
-    overrides = precedence.overrides;
     await install(precedence.chosen, config);
     chosen = precedence.chosen;
     contested = precedence.contested;
@@ -201,8 +207,8 @@ export function createPluginHost(deps: PluginHostDeps): PluginHost {
   }
 
   /** Builds the registry of `plugins`, writes their adapters and makes it the current one. */
-  async function install(plugins: LoadedPlugin[], config: HubConfig): Promise<Registry> {
-    const next = buildRegistry(plugins, config, validators, overrides);
+  async function install(plugins: ChosenPlugin[], config: HubConfig): Promise<Registry> {
+    const next = buildRegistry(plugins, config, validators);
     await syncAdapters(
       deps.adaptersDir,
       plugins.map((p) => ({
@@ -222,9 +228,13 @@ export function createPluginHost(deps: PluginHostDeps): PluginHost {
     if (index < 0) return { kind: "full", reason: `${dir} is not a loaded local plugin` };
     const previous = chosen[index];
     const name = previous.manifest.name;
-    let next: LoadedPlugin;
+    let next: ChosenPlugin;
     try {
-      next = await loadPlugin({ source: "local", dir, specifier: dir });
+      // Still the same folder in the same place among the sources: it overrides what it did.
+      next = {
+        ...await loadPlugin({ source: "local", dir, specifier: dir }),
+        ...(previous.overrides ? { overrides: true } : {}),
+      };
     } catch (error) {
       const message = `${(error as Error).message} (the last good build keeps serving)`;
       failed = [...failed.filter((f) => f.path !== dir), { path: dir, error: message }];

@@ -102,6 +102,36 @@ Deno.test("a local plugin overriding a package is marked so, with its folder as 
   });
 });
 
+Deno.test("a rebuilt overriding local plugin stays marked as overriding (dev mode)", async () => {
+  await withWorld(async (ctx) => {
+    await writePlugin(join(ctx.npmDir, "hub-plugin-foo"), { name: "foo" });
+    const local = await writePlugin(join(ctx.dir, "foo"), { name: "foo" });
+    ctx.config.localPlugins.push(local);
+    const host = ctx.host();
+    await host.load();
+    await writePlugin(local, { name: "foo", version: "1.0.1" });
+    assertEquals((await host.reloadPlugin(local)).kind, "reloaded");
+    const plugin = host.registry().plugin("foo")!;
+    assertEquals([plugin.version, plugin.overrides], ["1.0.1", true]);
+  });
+});
+
+Deno.test("an npm plugin's package name is its folder's, not what its package.json claims", async () => {
+  await withWorld(async (ctx) => {
+    await writePlugin(join(ctx.npmDir, "@aaa", "hub-plugin-jira-helper"), {
+      name: "jira",
+      packageName: "@tabhub/hub-plugin-jira",
+    });
+    const host = ctx.host();
+    await host.load();
+    const plugin = host.registry().plugin("jira")!;
+    assertEquals([plugin.packageName, plugin.sourceId], [
+      "@aaa/hub-plugin-jira-helper",
+      "npm:@aaa/hub-plugin-jira-helper",
+    ]);
+  });
+});
+
 // --- broken plugins land in failedPlugins ---
 
 Deno.test("a broken package.json fails that plugin only", async () => {

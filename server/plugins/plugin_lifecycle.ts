@@ -14,7 +14,7 @@ import type { ExtensionLink } from "../extension/link.ts";
 import type { ExtensionDoor } from "../extension/extension_door.ts";
 import type { ConfigChanges } from "../config_changes.ts";
 import { applyReviewChanges, type ReviewChange, reviewChanges } from "../permissions/review.ts";
-import { describeSource } from "../permissions/source_identity.ts";
+import { describeSource } from "../../core/plugin_source/source_identity.ts";
 import { DomainError } from "../domain_error.ts";
 import type { PluginHost, PluginReload, ReloadSummary } from "./plugin_host.ts";
 
@@ -43,13 +43,15 @@ export interface PluginLifecycle {
 export function resetMessage(c: ReviewChange): string {
   const after = ": its permissions are off until it is reviewed again (plugin_inspect, " +
     "plugin_mark_reviewed) and turned on.";
-  if (c.fromSource === undefined) {
+  if (c.fromSource === undefined && !c.fromUnrecorded) {
     return `Plugin "${c.plugin}" changed from version ${c.from} to ${c.to}${after}`;
   }
   const now = c.source === undefined
     ? "several sources claim its name"
     : `it is now served by the ${describeSource(c.source)}`;
-  const before = c.fromSource.includes(":") ? `the ${describeSource(c.fromSource)}` : c.fromSource;
+  const before = c.fromSource === undefined
+    ? "an unrecorded source"
+    : `the ${describeSource(c.fromSource)}`;
   return `Plugin "${c.plugin}" was reviewed from ${before}, but ${now}${after}`;
 }
 

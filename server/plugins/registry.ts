@@ -10,7 +10,7 @@ import type { HubConfig } from "../../core/config/schema.ts";
 import type { LoadedPlugin } from "./load_plugin.ts";
 import { injectParameters, type JsonSchema } from "./tool_schema.ts";
 import type { Validate, ValidatorCache } from "./validators.ts";
-import { sourceIdentity } from "../permissions/source_identity.ts";
+import { packageOfFolder } from "../../core/plugin_source/source_identity.ts";
 
 export interface RegisteredTool {
   /** `<plugin>__<tool>` */
@@ -29,10 +29,14 @@ export interface RegisteredPlugin {
   displayName: string;
   description?: string;
   version: string;
+  /**
+   * npm plugins: the package npm installed (its folder's name), never what its package.json
+   * claims; local plugins: the name in their package.json.
+   */
   packageName: string;
   source: "npm" | "local";
   dir: string;
-  /** What grants are bound to: `npm:<package>` or `local:<real folder>` (source_identity.ts). */
+  /** What grants are bound to: `npm:<package>` or `local:<real folder>` (core/plugin_source/source_identity.ts). */
   sourceId: string;
   /** True when this local plugin overrides a package of the same name. */
   overrides?: boolean;
@@ -63,12 +67,14 @@ export function adapterFileName(manifest: PluginManifest, hash: string): string 
   return `${manifest.name}-${hash}.js`;
 }
 
+/** A loaded plugin precedence kept; `overrides` when this local plugin overrides a package. */
+export type ChosenPlugin = LoadedPlugin & { overrides?: boolean };
+
 function registerPlugin(
-  loaded: LoadedPlugin,
+  loaded: ChosenPlugin,
   config: HubConfig,
   validators: ValidatorCache,
   keys: Set<string>,
-  overrides: ReadonlySet<string>,
 ): RegisteredPlugin {
   const { manifest } = loaded;
   const settings = resolveSettings(manifest.configSchema, config.settings[manifest.name] ?? {});
@@ -93,11 +99,11 @@ function registerPlugin(
     displayName: manifest.displayName,
     description: manifest.description,
     version: manifest.version,
-    packageName: manifest.packageName,
+    packageName: loaded.source === "npm" ? packageOfFolder(loaded.dir) : manifest.packageName,
     source: loaded.source,
     dir: loaded.dir,
-    sourceId: sourceIdentity(loaded),
-    ...(overrides.has(manifest.name) ? { overrides: true } : {}),
+    sourceId: loaded.sourceId,
+    ...(loaded.overrides ? { overrides: true } : {}),
     sdkVersion: loaded.sdkVersion,
     urlPatterns: manifest.urlPatterns,
     excludePatterns: manifest.excludePatterns,
@@ -111,19 +117,15 @@ function registerPlugin(
   };
 }
 
-/**
- * Builds the registry; `loaded` must already be free of duplicate names. `overrides` names the
- * local plugins that override a package of the same name.
- */
+/** Builds the registry; `loaded` must already be free of duplicate names. */
 export function buildRegistry(
-  loaded: LoadedPlugin[],
+  loaded: ChosenPlugin[],
   config: HubConfig,
   validators: ValidatorCache,
-  overrides: ReadonlySet<string> = new Set(),
 ): Registry {
   const schemaKeys = new Set<string>();
   const plugins = loaded
-    .map((p) => registerPlugin(p, config, validators, schemaKeys, overrides))
+    .map((p) => registerPlugin(p, config, validators, schemaKeys))
     .sort((a, b) => a.name.localeCompare(b.name));
   return registryOf(plugins, schemaKeys);
 }

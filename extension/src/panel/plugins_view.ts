@@ -85,8 +85,8 @@ function tabStateNode(group: Group): HTMLElement[] {
 
 function reviewNote(plugin: SyncPlugin): HTMLElement {
   const reviewed = plugin.reviewedVersion ? ` (you reviewed ${plugin.reviewedVersion})` : "";
-  // The same version needing review: another package or folder now serves this plugin name.
-  const what = plugin.reviewedVersion === plugin.version
+  // The hub says why; a hub before `reviewReason` only ever reset for a new version.
+  const what = plugin.reviewReason === "source"
     ? "It now comes from another package or folder than the one you reviewed"
     : `Version ${plugin.version} is new${reviewed}`;
   return h(

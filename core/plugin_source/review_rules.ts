@@ -1,0 +1,50 @@
+/**
+ * The pure rules of reviews (docs/architecture.md, "Permissions and reviews"), shared by the hub
+ * (which enforces them), `hub plugin list` and `hub plugin install` (which report them): whether a
+ * permission entry grants anything, and whether its reviewed identity (source + version) is the
+ * plugin served now.
+ */
+import type { PluginPermissionConfig } from "../config/schema.ts";
+
+/** A plugin as the review rules see it. */
+export interface ReviewedPlugin {
+  version: string;
+  /** `npm:<package>` or `local:<folder>` (source_identity.ts). */
+  sourceId: string;
+  /** True when this local plugin overrides a package of the same name. */
+  overrides?: boolean;
+}
+
+/** Why a plugin needs review: another version, or another source, than the reviewed one. */
+export type ReviewReason = "version" | "source";
+
+/** Whether the entry grants anything: its default or any per-tool permission is not off. */
+export function grantsAnything(entry: PluginPermissionConfig): boolean {
+  return entry.permission !== "off" ||
+    Object.values(entry.tools ?? {}).some((p) => p !== "off");
+}
+
+/**
+ * Whether the reviewed source differs from the plugin's. A legacy entry (no recorded source)
+ * counts as another source only when a local plugin overrides a package: nobody can tell which of
+ * the two was reviewed. Otherwise the hub adopts the one source serving it on the next reload.
+ */
+export function sourceDiffers(entry: PluginPermissionConfig, plugin: ReviewedPlugin): boolean {
+  return entry.reviewedSource === undefined
+    ? plugin.overrides === true
+    : entry.reviewedSource !== plugin.sourceId;
+}
+
+/**
+ * Why the entry's reviewed identity is not this plugin (the source first, as it weighs more), or
+ * undefined when it is, or when the entry records no review.
+ */
+export function reviewReason(
+  entry: PluginPermissionConfig | undefined,
+  plugin: ReviewedPlugin,
+): ReviewReason | undefined {
+  if (entry?.reviewedVersion === undefined) return undefined;
+  if (sourceDiffers(entry, plugin)) return "source";
+  if (entry.reviewedVersion !== plugin.version) return "version";
+  return undefined;
+}
