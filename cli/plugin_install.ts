@@ -7,7 +7,6 @@ import { cliClient, cliConfigStore } from "../core/client_context.ts";
 import type { FailedPlugin } from "../protocol/health.ts";
 import type { InstallResult, UpdateCheck } from "../protocol/packages.ts";
 import {
-  allowHint,
   type PluginCommandContext,
   pluginCommandContext,
   printJson,
@@ -82,7 +81,7 @@ async function report(
   if (failed) return console.log(visibleText(failedLine(failed) ?? ""));
   const config = await cliConfigStore(ctx.paths).load();
   const line = permissionLine(config, result);
-  console.log(changed && line === allowHint(result.plugin) ? `${line} ${REVIEW_HINT}` : line);
+  console.log(changed && line.kind === "none" ? `${line.text} ${REVIEW_HINT}` : line.text);
 }
 
 /** The running hub's reason for not loading the package just installed, if it did not. */

@@ -6,21 +6,21 @@
  * the same plugin name is never reported as this one's.
  */
 import type { HubConfig, PluginPermissionConfig } from "../core/config/schema.ts";
-import { broadWarning } from "../protocol/broad_patterns.ts";
+import { grantsAnything, reviewReason } from "../core/plugin_source/review_rules.ts";
+import { describeSource, packageIdentity } from "../core/plugin_source/source_identity.ts";
+import { broadNotice } from "../protocol/broad_patterns.ts";
 import type { FailedPlugin } from "../protocol/health.ts";
 import type { InstallResult } from "../protocol/packages.ts";
 import { ownValue } from "../protocol/safe_keys.ts";
 import { allowHint } from "./plugin_context.ts";
 
-/** "Runs on every website you visit (<all_urls>)." as a warning line, or undefined. */
+/** `Warning: plugin "x" runs on every website you visit (<all_urls>). …`, or undefined. */
 export function broadLine(
   plugin: string,
   patterns: readonly string[] | undefined,
 ): string | undefined {
-  const warning = broadWarning(patterns ?? []);
-  if (!warning) return undefined;
-  return `Warning: plugin "${plugin}" r${warning.slice(1)} Once allowed, its code can read and ` +
-    "change those pages while you are logged in.";
+  const notice = broadNotice(patterns ?? [], `plugin "${plugin}"`);
+  return notice && `Warning: ${notice}`;
 }
 
 /** The bin and man entries npm was told not to link, or undefined when there were none. */
@@ -36,44 +36,60 @@ export function notLinkedLine(result: InstallResult): string | undefined {
 }
 
 function grantsOf(entry: PluginPermissionConfig | undefined): string | undefined {
-  if (!entry) return undefined;
+  if (!entry || !grantsAnything(entry)) return undefined;
   const tools = Object.entries(entry.tools ?? {}).filter(([, p]) => p !== "off");
-  if (entry.permission === "off" && tools.length === 0) return undefined;
   const toolText = tools.map(([tool, p]) => `${tool}: ${p}`).join(", ");
   if (entry.permission === "off") return `off, except ${toolText}`;
   return tools.length ? `${entry.permission} (${toolText})` : entry.permission;
 }
 
 function sourceText(source: string | undefined, version: string | undefined): string {
-  const where = source?.startsWith("npm:")
-    ? `the package ${source.slice(4)}`
-    : source?.startsWith("local:")
-    ? `the folder ${source.slice(6)}`
-    : "an earlier install";
+  const where = source === undefined ? "an earlier install" : `the ${describeSource(source)}`;
   return version === undefined ? where : `${where} ${version}`;
 }
 
 /**
- * The permission line. After a running hub reloaded, config.json already holds its review
- * decisions (grants of another source or version taken back, a first grant recorded).
+ * Which permission line it is: `none` (nothing granted: how to allow it), `kept` (granted to
+ * this very package and version), `unreviewed` (granted with no review recorded) or `other`
+ * (granted to another source or version: the hub turns it off).
  */
-export function permissionLine(config: HubConfig, result: InstallResult): string {
+export type PermissionCase = "none" | "kept" | "unreviewed" | "other";
+
+/**
+ * The permission line, and which case it is. After a running hub reloaded, config.json already
+ * holds its review decisions (grants of another source or version taken back, a first grant
+ * recorded).
+ */
+export function permissionLine(
+  config: HubConfig,
+  result: InstallResult,
+): { kind: PermissionCase; text: string } {
   const entry = ownValue(config.permissions, result.plugin);
   const grants = grantsOf(entry);
-  if (!entry || grants === undefined) return allowHint(result.plugin);
-  const source = `npm:${result.name}`;
-  const same = entry.reviewedVersion === result.version && entry.reviewedSource === source;
-  if (same) {
-    return `It keeps the permission you gave ${result.name} ${result.version}: ${grants}.`;
-  }
+  if (!entry || grants === undefined) return { kind: "none", text: allowHint(result.plugin) };
   if (entry.reviewedVersion === undefined) {
-    return `config.json allows plugin "${result.plugin}" (${grants}) without a review; the hub ` +
-      `records ${result.name} ${result.version} as reviewed when it loads it.`;
+    return {
+      kind: "unreviewed",
+      text: `config.json allows plugin "${result.plugin}" (${grants}) without a review; the ` +
+        `hub records ${result.name} ${result.version} as reviewed when it loads it.`,
+    };
   }
-  return `config.json allows plugin "${result.plugin}" (${grants}) for ` +
-    `${sourceText(entry.reviewedSource, entry.reviewedVersion)}, not for this install: the hub ` +
-    "turns it off when it loads this one, until it is reviewed (plugin_inspect, " +
-    "plugin_mark_reviewed) and allowed again.";
+  // A grant with no recorded source is bound by the hub when it loads the plugin, and only when
+  // no other source claims the name: until then it is not this install's.
+  const installed = { version: result.version, sourceId: packageIdentity(result.name) };
+  if (entry.reviewedSource !== undefined && reviewReason(entry, installed) === undefined) {
+    return {
+      kind: "kept",
+      text: `It keeps the permission you gave ${result.name} ${result.version}: ${grants}.`,
+    };
+  }
+  return {
+    kind: "other",
+    text: `config.json allows plugin "${result.plugin}" (${grants}) for ` +
+      `${sourceText(entry.reviewedSource, entry.reviewedVersion)}, not for this install: the ` +
+      "hub turns it off when it loads this one, until it is reviewed (plugin_inspect, " +
+      "plugin_mark_reviewed) and allowed again.",
+  };
 }
 
 /** Why the running hub did not load the package, from its `failedPlugins`. */

@@ -31,25 +31,35 @@ Deno.test("notLinkedLine names the programs and manual pages that were not linke
 
 Deno.test("permissionLine tells the truth: off, kept for this very package, or not this one's", () => {
   const config = defaultConfig();
-  assertEquals(permissionLine(config, result), allowHint("jira"));
+  assertEquals(permissionLine(config, result), { kind: "none", text: allowHint("jira") });
   config.permissions.jira = {
     permission: "auto",
     tools: {},
     reviewedVersion: "1.0.0",
     reviewedSource: "npm:@tabhub/hub-plugin-jira",
   };
+  assertEquals(permissionLine(config, result).kind, "other");
   assertMatch(
-    permissionLine(config, result),
+    permissionLine(config, result).text,
     /allows plugin "jira" \(auto\) for the package @tabhub\/hub-plugin-jira 1\.0\.0, not for this install: the hub turns it off/,
   );
   config.permissions.jira.reviewedSource = "npm:@aaa/hub-plugin-jira-helper";
-  assertEquals(
-    permissionLine(config, result),
-    "It keeps the permission you gave @aaa/hub-plugin-jira-helper 1.0.0: auto.",
-  );
-  config.permissions.jira = { permission: "off", tools: { search: "ask" } };
+  assertEquals(permissionLine(config, result), {
+    kind: "kept",
+    text: "It keeps the permission you gave @aaa/hub-plugin-jira-helper 1.0.0: auto.",
+  });
+  config.permissions.jira.reviewedVersion = "0.9.0";
   assertMatch(
-    permissionLine(config, result),
+    permissionLine(config, result).text,
+    /for the package @aaa\/hub-plugin-jira-helper 0\.9\.0, not for this install/,
+  );
+  delete config.permissions.jira.reviewedSource;
+  config.permissions.jira.reviewedVersion = "1.0.0";
+  assertMatch(permissionLine(config, result).text, /for an earlier install 1\.0\.0, not for this/);
+  config.permissions.jira = { permission: "off", tools: { search: "ask" } };
+  assertEquals(permissionLine(config, result).kind, "unreviewed");
+  assertMatch(
+    permissionLine(config, result).text,
     /allows plugin "jira" \(off, except search: ask\) without a review/,
   );
 });

@@ -46,15 +46,37 @@ export function broadPatterns(patterns: readonly string[]): string[] {
   return patterns.filter((p) => broadReach(p) !== undefined);
 }
 
-/**
- * One sentence for a person, or undefined when no pattern is broad: "Runs on every website you
- * visit (<all_urls>)." Several reaches are joined.
- */
-export function broadWarning(patterns: readonly string[]): string | undefined {
+/** What broad patterns cover, with the patterns: "every website you visit (<all_urls>)". */
+function broadReachText(patterns: readonly string[]): string | undefined {
   const broad = broadPatterns(patterns);
   if (broad.length === 0) return undefined;
   const reaches = [...new Set(broad.map((p) => broadReach(p)!))];
   const everywhere = reaches.includes("every website you visit");
   const shown = everywhere ? ["every website you visit"] : reaches;
-  return `Runs on ${shown.join(" and on ")} (${broad.join(", ")}).`;
+  return `${shown.join(" and on ")} (${broad.join(", ")})`;
+}
+
+/**
+ * One sentence for a person, or undefined when no pattern is broad: "Runs on every website you
+ * visit (<all_urls>)." Several reaches are joined.
+ */
+export function broadWarning(patterns: readonly string[]): string | undefined {
+  const reach = broadReachText(patterns);
+  return reach === undefined ? undefined : `Runs on ${reach}.`;
+}
+
+/** What allowing a broad plugin means, after the warning. */
+const BROAD_CONSEQUENCE =
+  "Once allowed, its code can read and change those pages while you are logged in.";
+
+/**
+ * The warning with what allowing it means, or undefined when no pattern is broad. Without a
+ * subject (the panel's card, which names the plugin already): "Runs on … (<all_urls>). Once
+ * allowed, …"; with one (`plugin "x"`): `Plugin "x" runs on … (<all_urls>). Once allowed, …`.
+ */
+export function broadNotice(patterns: readonly string[], subject?: string): string | undefined {
+  const reach = broadReachText(patterns);
+  if (reach === undefined) return undefined;
+  const runs = subject === undefined ? "Runs" : `${subject} runs`;
+  return `${runs} on ${reach}. ${BROAD_CONSEQUENCE}`;
 }

@@ -1,6 +1,6 @@
 /// <reference lib="deno.ns" />
 import { assertEquals } from "../tests/helpers/assert.ts";
-import { broadPatterns, broadReach, broadWarning } from "./broad_patterns.ts";
+import { broadNotice, broadPatterns, broadReach, broadWarning } from "./broad_patterns.ts";
 
 Deno.test("patterns that match every site are broad", () => {
   for (const p of ["<all_urls>", "*://*/*", "https://*/*", "http://*/*", "*://*/login*"]) {
@@ -34,4 +34,18 @@ Deno.test("the warning says where it runs, in words, and names the patterns", ()
       "*://*.org/*).",
   );
   assertEquals(broadPatterns(["https://*/*", "https://a.test/*"]), ["https://*/*"]);
+});
+
+Deno.test("broadNotice: the warning and what allowing means, with or without a subject", () => {
+  const consequence =
+    "Once allowed, its code can read and change those pages while you are logged in.";
+  assertEquals(
+    broadNotice(["<all_urls>"]),
+    `Runs on every website you visit (<all_urls>). ${consequence}`,
+  );
+  assertEquals(
+    broadNotice(["*://*.com/*"], 'plugin "x"'),
+    `plugin "x" runs on every .com website you visit (*://*.com/*). ${consequence}`,
+  );
+  assertEquals(broadNotice(["https://a.example/*"]), undefined);
 });

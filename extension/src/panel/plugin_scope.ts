@@ -5,7 +5,7 @@
  * they choose Ask me or Auto.
  */
 import type { SyncPlugin } from "../../../protocol/events.ts";
-import { broadWarning } from "../../../protocol/broad_patterns.ts";
+import { broadNotice } from "../../../protocol/broad_patterns.ts";
 import { h } from "./dom.ts";
 import { baseToolName, plural } from "./format.ts";
 
@@ -61,12 +61,12 @@ export function scopeNode(plugin: SyncPlugin): HTMLElement {
 
 /** A plugin on every site (or a whole top-level domain) says so in plain words. */
 function broadNote(plugin: SyncPlugin): HTMLElement | undefined {
-  const warning = broadWarning(plugin.urlPatterns);
-  if (!warning) return undefined;
+  const notice = broadNotice(plugin.urlPatterns);
+  if (!notice) return undefined;
   return h(
     "p",
     { class: "note warning", "data-testid": "scope-broad" },
     h("strong", {}, "Every site. "),
-    `${warning} Once allowed, its code can read and change those pages while you are logged in.`,
+    notice,
   );
 }
