@@ -2,18 +2,19 @@
  * Console arguments as one line of text, the way DevTools would print them: `%s %d %i %f %o %O %c`
  * substitutions, strings as they are, everything else through a safe JSON-ish formatter.
  *
- * Runs inside pages on every console call, so it is cheap and side-effect free: it stops once the
- * text is `max` characters long, reads only own data properties (never calls getters), marks
- * cycles, limits depth and items, and never throws (a value it cannot read prints as
- * `[unreadable]`). Everything it uses is inside `formatArgs`, so its source alone runs in a page:
- * browser_get_console_logs has the debugger run it on the logged values.
+ * browser_get_console_logs has the debugger run it in the page on the logged values themselves,
+ * once per entry it returns, so it must not change the page: it stops once the text is `max`
+ * characters long, reads only own data properties (never calls getters), marks cycles, limits
+ * depth and items, and never throws (a value it cannot read prints as `[unreadable]`). Everything
+ * it uses is declared inside `formatArgs`, so its source alone runs in a page; the page side always
+ * passes `max`, so the default (a name from outside) is never evaluated there.
  */
 
 /** The most characters one console entry keeps. */
 export const MAX_ENTRY_CHARS = 2000;
 
 /** Formats console arguments as one text of at most `max` characters (plus a cut marker). */
-export function formatArgs(args: readonly unknown[], max = 2000): string {
+export function formatArgs(args: readonly unknown[], max = MAX_ENTRY_CHARS): string {
   const MAX_DEPTH = 4;
   const MAX_ITEMS = 100;
   const CUT = "…[truncated]";

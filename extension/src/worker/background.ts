@@ -7,6 +7,7 @@ import * as z from "zod";
 import type { DispatchParams, DispatchResult, SyncPlugin } from "../../../protocol/events.ts";
 import { hubError } from "../../../protocol/errors.ts";
 import { dispatchBrowserTool } from "./browser_methods/mod.ts";
+import { createTabDebugger } from "./browser_methods/console_debugger.ts";
 import { createConnection } from "./connection.ts";
 import { createAdapterDoors } from "./adapter_doors.ts";
 import { createInjector } from "./injector.ts";
@@ -30,6 +31,7 @@ const store = createPluginStore();
 const doors = createAdapterDoors();
 const injector = createInjector(doors, (tabId, plugin, door) => links.watch(tabId, plugin, door));
 const calls = createTabCalls();
+const tabDebugger = createTabDebugger();
 const peer = () => connection.peer();
 const tracker = createTabTracker(store, injector, peer, pluginMatches, () => panel.tabsChanged());
 const panel = createSidePanel({ connection: () => connection, store, tracker, log });
@@ -71,7 +73,13 @@ async function run(params: DispatchParams): Promise<DispatchResult> {
   try {
     return params.kind === "plugin"
       ? await dispatchPluginTool(params)
-      : await dispatchBrowserTool(params, { calls, log, state: panel.state, reload: reloadSoon });
+      : await dispatchBrowserTool(params, {
+        calls,
+        debugger: tabDebugger,
+        log,
+        state: panel.state,
+        reload: reloadSoon,
+      });
   } catch (error) {
     if (error instanceof CallFailure) return { ok: false, error: error.payload };
     const message = (error as Error)?.message ?? String(error);

@@ -12,10 +12,13 @@ import type {
 import { hubError, type HubErrorCode } from "../../../../protocol/errors.ts";
 import { CallFailure, type TabCalls } from "../tab_calls.ts";
 import type { ExtensionLog } from "../extension_log.ts";
+import type { TabDebugger } from "./console_debugger.ts";
 import type { PanelState } from "../../shared/panel_messages.ts";
 
 export interface MethodContext {
   calls: TabCalls;
+  /** The tabs' debugger sessions (browser_get_console_logs). */
+  debugger: TabDebugger;
   /** The extension's own log (extension_get_logs). */
   log: ExtensionLog;
   /** Everything the side panel shows: link, hub sync, tab states, activity, confirmations. */

@@ -28,31 +28,40 @@ interface Message {
   text?: string;
 }
 
-/** Which messages to return, from all of them, oldest first. */
-export type Pick = <T extends { level: ConsoleLevel }>(messages: T[]) => T[];
-
-type Params = Record<string, unknown>;
-
-const reads = new Map<number, Promise<unknown>>();
-
-/** Runs `work` with the debugger attached to the tab, one read per tab at a time. */
-export function withDebugger<T>(
-  tabId: number,
-  work: (send: (method: string, params?: Params) => Promise<Params>) => Promise<T>,
-): Promise<T> {
-  const previous = reads.get(tabId) ?? Promise.resolve();
-  const next = previous.catch(() => {}).then(() => attached(tabId, work));
-  reads.set(tabId, next);
-  void next.catch(() => {}).finally(() => {
-    if (reads.get(tabId) === next) reads.delete(tabId);
-  });
-  return next;
+/** Which messages to read: the levels to keep, and at most how many of the newest. */
+export interface ConsoleQuery {
+  keep(level: ConsoleLevel): boolean;
+  limit: number;
+  /** V8 forgets its messages after the read. */
+  clear: boolean;
 }
 
-async function attached<T>(
-  tabId: number,
-  work: (send: (method: string, params?: Params) => Promise<Params>) => Promise<T>,
-): Promise<T> {
+type Params = Record<string, unknown>;
+type Send = (method: string, params?: Params) => Promise<Params>;
+
+/** The debugger sessions of the extension: one per tab at a time. */
+export interface TabDebugger {
+  /** Runs `work` with the debugger attached to the tab, after the tab's earlier reads. */
+  attached<T>(tabId: number, work: (send: Send) => Promise<T>): Promise<T>;
+}
+
+/** Made once by whoever creates the browser methods' context. */
+export function createTabDebugger(): TabDebugger {
+  const reads = new Map<number, Promise<unknown>>();
+  return {
+    attached(tabId, work) {
+      const previous = reads.get(tabId) ?? Promise.resolve();
+      const next = previous.catch(() => {}).then(() => attached(tabId, work));
+      reads.set(tabId, next);
+      void next.catch(() => {}).finally(() => {
+        if (reads.get(tabId) === next) reads.delete(tabId);
+      });
+      return next;
+    },
+  };
+}
+
+async function attached<T>(tabId: number, work: (send: Send) => Promise<T>): Promise<T> {
   const target = { tabId };
   await chrome.debugger.attach(target, PROTOCOL).catch((error) => {
     throw new Error(
@@ -71,15 +80,15 @@ async function attached<T>(
 }
 
 /**
- * The main frame's console messages and uncaught errors, as V8 kept them (oldest first), and the
- * ones `pick` chose, formatted. With `clear`, V8 forgets them after the read.
+ * The main frame's console messages and uncaught errors that `query` keeps, as V8 kept them: how
+ * many there are, and the newest `query.limit` of them formatted, oldest first.
  */
 export function readConsole(
+  tabs: TabDebugger,
   tabId: number,
-  pick: Pick,
-  clear: boolean,
-): Promise<{ all: number; entries: ConsoleEntry[] }> {
-  return withDebugger(tabId, async (send) => {
+  query: ConsoleQuery,
+): Promise<{ total: number; entries: ConsoleEntry[] }> {
+  return tabs.attached(tabId, async (send) => {
     const contexts = new Set<number>();
     const messages: Message[] = [];
     let mainFrame = "";
@@ -108,10 +117,12 @@ export function readConsole(
       mainFrame = tree.frameTree?.frame?.id ?? "";
       await send("Runtime.enable"); // V8 replays what it kept before it answers
       // Formatted while attached: the logged objects' ids die with the session or the clear.
-      const entries = await Promise.all(pick(messages).map((m) => entryOf(m, send)));
-      if (clear) await send("Runtime.discardConsoleEntries");
+      const kept = messages.filter((m) => query.keep(m.level));
+      const newest = kept.slice(Math.max(kept.length - query.limit, 0));
+      const entries = await Promise.all(newest.map((m) => entryOf(m, send)));
+      if (query.clear) await send("Runtime.discardConsoleEntries");
       await send("Runtime.disable");
-      return { all: messages.length, entries };
+      return { total: kept.length, entries };
     } finally {
       chrome.debugger.onEvent.removeListener(onEvent);
     }
@@ -145,10 +156,7 @@ function primitive(arg: RemoteObject): unknown {
 const FORMAT_IN_PAGE =
   `function (...args) { return (${formatArgs.toString()})(args, ${MAX_ENTRY_CHARS}); }`;
 
-async function entryOf(
-  message: Message,
-  send: (method: string, params?: Params) => Promise<Params>,
-): Promise<ConsoleEntry> {
+async function entryOf(message: Message, send: Send): Promise<ConsoleEntry> {
   const base = { time: message.time, level: message.level };
   if (message.text !== undefined) {
     return { ...base, text: message.text.slice(0, MAX_ENTRY_CHARS + 100), source: message.source };

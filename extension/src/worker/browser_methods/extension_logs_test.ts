@@ -2,6 +2,7 @@
 import { assertEquals, assertMatch } from "../../../../tests/helpers/assert.ts";
 import { createExtensionLog } from "../extension_log.ts";
 import { createTabCalls } from "../tab_calls.ts";
+import { createTabDebugger } from "./console_debugger.ts";
 import type { MethodContext } from "./browser_method.ts";
 import { parsedInput } from "./_parsed_input.ts";
 import { extensionLogs, MAX_MESSAGE_CHARS } from "./extension_logs.ts";
@@ -13,6 +14,7 @@ function withLog() {
   const log = createExtensionLog({ console: quiet, clock: () => now++ });
   const context: MethodContext = {
     calls: createTabCalls(),
+    debugger: createTabDebugger(),
     log,
     state: () => {
       throw new Error("not used");

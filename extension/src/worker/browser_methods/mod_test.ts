@@ -5,6 +5,7 @@ import type { DispatchParams } from "../../../../protocol/events.ts";
 import { failureOf } from "../_test_fixtures.ts";
 import { createExtensionLog } from "../extension_log.ts";
 import { createTabCalls } from "../tab_calls.ts";
+import { createTabDebugger } from "./console_debugger.ts";
 import type { BrowserHandlers, MethodContext } from "./browser_method.ts";
 import { BROWSER_HANDLERS, dispatchBrowserTool } from "./mod.ts";
 
@@ -14,6 +15,7 @@ function context(): MethodContext {
   let now = Date.UTC(2025, 0, 2, 3, 4, 5);
   return {
     calls: createTabCalls(),
+    debugger: createTabDebugger(),
     log: createExtensionLog({ console: quiet, clock: () => now++ }),
     state: () => Promise.reject(new Error("not used")),
     reload() {},

@@ -30,24 +30,23 @@ export function fitEntries(entries: ConsoleEntry[], budget = MAX_ANSWER_CHARS): 
   return entries.slice(first);
 }
 
-export const pageConsole: BrowserMethod<"page.console"> = async (input, { calls }) => {
+export const pageConsole: BrowserMethod<"page.console"> = async (input, context) => {
   const { tabId, url } = await webPageTab(
     input,
     "; console messages are recorded only on http(s) pages. Navigate the tab to a site first.",
   );
   const minRank = LEVEL_RANK[input.level];
-  let total = 0;
-  const read = await calls.run(
+  const query = {
+    keep: (level: ConsoleLevel) => LEVEL_RANK[level] >= minRank,
+    limit: input.limit,
+    clear: input.clear,
+  };
+  const read = await context.calls.run(
     tabId,
     "browser_get_console_logs",
-    () =>
-      readConsole(tabId, (messages) => {
-        const matching = messages.filter((m) => LEVEL_RANK[m.level] >= minRank);
-        total = matching.length;
-        return matching.slice(Math.max(matching.length - input.limit, 0));
-      }, input.clear),
+    () => readConsole(context.debugger, tabId, query),
   );
-  return answer(tabId, url, read.entries, total);
+  return answer(tabId, url, read.entries, read.total);
 };
 
 function answer(

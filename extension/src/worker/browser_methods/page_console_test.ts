@@ -7,12 +7,13 @@
 import { assert, assertEquals, assertMatch } from "../../../../tests/helpers/assert.ts";
 import { failureOf, withChrome } from "../_test_fixtures.ts";
 import { createTabCalls } from "../tab_calls.ts";
+import { createTabDebugger } from "./console_debugger.ts";
 import type { MethodContext } from "./browser_method.ts";
 import { parsedInput } from "./_parsed_input.ts";
 import { fitEntries, MAX_ANSWER_CHARS, pageConsole } from "./page_console.ts";
 import type { ConsoleEntry } from "./console_entries.ts";
 
-const context = { calls: createTabCalls() } as MethodContext;
+const context = { calls: createTabCalls(), debugger: createTabDebugger() } as MethodContext;
 
 type Event = [string, Record<string, unknown>];
 const MAIN = "frame-main";
