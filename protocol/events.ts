@@ -95,6 +95,16 @@ export const syncPluginSchema = z.object({
   configSchema: z.record(z.string(), z.unknown()).optional(),
 });
 
+/**
+ * What `plugin.removeBySpecifier` takes: a package or plugin name (npm caps names at 214
+ * characters), or a `localPlugins` entry, which is a path (up to 4,096 characters, the usual
+ * PATH_MAX): anything longer than a name must hold a `/` or a backslash.
+ */
+const removeSpecifier = z.string().min(1).max(4096).refine(
+  (s) => s.length <= 214 || /[\\/]/.test(s),
+  "is longer than a package name (214 characters) and is no path",
+);
+
 export const dispatchResultSchema = z.union([
   z.object({ ok: z.literal(true), value: z.unknown(), tabId: z.number().int().optional() }),
   z.object({ ok: z.literal(false), error: errorPayloadSchema }),
@@ -287,7 +297,7 @@ export const EXTENSION_METHODS = {
   },
   "plugin.removeBySpecifier": {
     type: "request",
-    params: z.object({ specifier: z.string().min(1).max(214) }),
+    params: z.object({ specifier: removeSpecifier }),
     result: removeResultSchema,
   },
   "folder.open": {

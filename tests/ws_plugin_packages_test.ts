@@ -4,7 +4,8 @@
  * registry on loopback (verdaccio) and installs into a temp global prefix. Search, install (progress
  * frames, plugins.changed, the plugin synced as an npm package and `off`), the background update
  * check turned on by a config change, plugin.checkUpdates after 1.1.0 is published, the update
- * (permissions reset until reviewed), remove (plugin.uninstall), folder.open's refusal, and a
+ * (permissions reset until reviewed), remove (plugin.uninstall), folder.open's refusal, removing a
+ * localPlugins entry by its path (longer than a package name may be), and a
  * registry that is down (an error reply with its code in `data`). Prints the install-to-listed and
  * search times.
  */
@@ -207,6 +208,24 @@ Deno.test("/ws plugin packages against a real registry: search, install, update 
         assertEquals(syncedPlugin(ext), undefined);
         const tools = await listTools(hub);
         assertEquals(tools.filter((tool) => tool.plugin === PLUGIN), [], "its tools are gone");
+      },
+    );
+
+    await t.step(
+      "plugin.removeBySpecifier removes a localPlugins entry longer than a package name",
+      async () => {
+        // A path longer than npm's 214-character name limit, as a real folder can be.
+        const folder = join(work, "a".repeat(80), "b".repeat(80), "c".repeat(80), "plugin");
+        await Deno.mkdir(folder, { recursive: true });
+        assert(folder.length > 214);
+        const config = await readConfig(configDir);
+        await writeConfig(configDir, { ...config, localPlugins: [folder] });
+        const removed = await result(ext, "plugin.removeBySpecifier", { specifier: folder });
+        assertEquals([removed.uninstalled, removed.localPluginsRemoved], [false, [folder]]);
+        assertEquals((await readConfig(configDir)).localPlugins, []);
+        assert((await Deno.stat(folder)).isDirectory, "the folder stays");
+        const long = await ext.request("plugin.removeBySpecifier", { specifier: "x".repeat(215) });
+        assertEquals(long.error?.code, -32602, "a name longer than npm allows is still refused");
       },
     );
 
