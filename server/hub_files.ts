@@ -24,7 +24,7 @@ import {
   type LiveFileOptions,
 } from "../core/config/live_file.ts";
 import { type FilesWatch, watchFiles, type WatchFilesOptions } from "../core/config/watch_files.ts";
-import { watchWorkerReady } from "../core/config/safe_watch.ts";
+import { createWatchWorker, type WatchFs } from "../core/config/safe_watch.ts";
 import type { Logger } from "./log/logger.ts";
 
 export interface HubFiles {
@@ -36,12 +36,20 @@ export interface HubFiles {
    * refused credential and the challenge.
    */
   freshSecret(): string;
-  /** Stops watching (the hub's close). The files still answer, looking at the disk by time. */
+  /**
+   * Native watching through the hub's watch worker (safe_watch.ts), for dev mode too; it ends with
+   * `close()`.
+   */
+  watchFs: WatchFs;
+  /**
+   * Stops watching and ends the watch worker (the hub's close, after dev mode's). The files still
+   * answer, looking at the disk by time.
+   */
   close(): void;
 }
 
 export interface HubFilesOptions {
-  /** Native watching (tests inject a failing one). */
+  /** Native watching (tests inject a failing one); default a watch worker of these files' own. */
   watchFs?: WatchFilesOptions["watchFs"];
   live?: LiveFileOptions;
 }
@@ -61,12 +69,14 @@ export function openHubFiles(
     options.live,
   );
   const secret = liveFile(paths.auth, (t) => parseSecret(paths.auth, t), onError, options.live);
+  const worker = options.watchFs ? undefined : createWatchWorker();
+  const watchFs = options.watchFs ?? worker!.watchFs;
   const startWatch = () =>
     watchFiles(
       [paths.config, paths.auth],
       (path) => (path === paths.config ? config : secret).touched(),
       {
-        watchFs: options.watchFs,
+        watchFs,
         onError: (m) =>
           logger.debug(`${m}; config.json and auth.json are looked at every ${maxAge} ms instead.`),
       },
@@ -76,9 +86,9 @@ export function openHubFiles(
   // change made before the watch began is looked for once it has.
   let watch: FilesWatch | undefined;
   let closed = false;
-  if (options.watchFs) watch = startWatch();
+  if (!worker) watch = startWatch();
   else {
-    void watchWorkerReady().then(() => {
+    void worker.ready().then(() => {
       if (closed) return;
       watch = startWatch();
       config.touched();
@@ -90,9 +100,11 @@ export function openHubFiles(
     secret,
     store: createConfigStore(paths.config, { onWarning: (m) => logger.warn(m) }),
     freshSecret: secret.fresh,
+    watchFs,
     close() {
       closed = true;
       watch?.close();
+      worker?.terminate();
     },
   };
 }

@@ -10,15 +10,14 @@
  * (live_file.ts).
  */
 import { dirname, resolve } from "node:path";
-import { safeWatchFs } from "./safe_watch.ts";
-
-export interface FsWatcher extends AsyncIterable<Deno.FsEvent> {
-  close(): void;
-}
+import type { FsWatcher, WatchFs } from "./safe_watch.ts";
 
 export interface WatchFilesOptions {
-  /** Native watching; default `Deno.watchFs` (non-recursive). Tests inject their own. */
-  watchFs?: (paths: string[]) => FsWatcher;
+  /**
+   * Native watching: a watch worker's `watchFs` (safe_watch.ts: a FIFO at a watched path cannot
+   * block the caller), or a stand-in in tests.
+   */
+  watchFs: WatchFs;
   /** Why native watching could not start or stopped (not called after `close()`). */
   onError?: (message: string) => void;
 }
@@ -28,9 +27,6 @@ export interface FilesWatch {
   active(): boolean;
   close(): void;
 }
-
-/** Made and closed in a worker: a FIFO at a watched path cannot block the hub (safe_watch.ts). */
-const nativeWatch = (paths: string[]): FsWatcher => safeWatchFs(paths);
 
 /**
  * Kinds that say nothing about the contents: "access" (an open, a read, or the close after a write,
@@ -55,9 +51,9 @@ function exists(path: string): boolean {
 export function watchFiles(
   paths: string[],
   onChange: (path: string) => void,
-  options: WatchFilesOptions = {},
+  options: WatchFilesOptions,
 ): FilesWatch {
-  const watchFs = options.watchFs ?? nativeWatch;
+  const { watchFs } = options;
   const byResolved = new Map(paths.map((p) => [resolve(p), p]));
   let watcher: FsWatcher | undefined;
   let closed = false;

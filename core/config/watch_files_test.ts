@@ -1,14 +1,19 @@
 import { join } from "node:path";
 import { assert, assertEquals, assertMatch } from "../../tests/helpers/assert.ts";
 import { liveFile } from "./live_file.ts";
-import { type FsWatcher, watchFiles } from "./watch_files.ts";
+import { watchFiles } from "./watch_files.ts";
+import { createWatchWorker, type FsWatcher, type WatchFs } from "./safe_watch.ts";
 import { until } from "../../tests/helpers/until.ts";
 
-async function withDir(fn: (dir: string) => Promise<void>) {
+/** A temp folder, and a watch worker's native watching (ended afterwards). */
+async function withDir(fn: (dir: string, native: { watchFs: WatchFs }) => Promise<void>) {
   const dir = await Deno.makeTempDir({ prefix: "hub_watch_files_" });
+  const worker = createWatchWorker();
   try {
-    await fn(dir);
+    await worker.ready();
+    await fn(dir, { watchFs: worker.watchFs });
   } finally {
+    worker.terminate();
     await Deno.remove(dir, { recursive: true });
   }
 }
@@ -48,14 +53,14 @@ function fakeWatcher() {
 }
 
 Deno.test("files replaced by rename, written in place, removed and re-created are reported", async () => {
-  await withDir(async (dir) => {
+  await withDir(async (dir, native) => {
     await Deno.mkdir(join(dir, "extension"));
     const config = join(dir, "config.json");
     const auth = join(dir, "extension", "auth.json");
     await Deno.writeTextFile(config, "{}");
     await Deno.writeTextFile(auth, "{}");
     const seen: string[] = [];
-    const watch = watchFiles([config, auth], (p) => seen.push(p));
+    const watch = watchFiles([config, auth], (p) => seen.push(p), native);
     const replace = async (text: string) => {
       const temp = join(dir, ".config.json.1.tmp");
       await Deno.writeTextFile(temp, text);
@@ -157,7 +162,7 @@ Deno.test("access events (opens, reads, closes) are not changes", async () => {
 });
 
 Deno.test("a live file read after an event does not report itself changed again", async () => {
-  await withDir(async (dir) => {
+  await withDir(async (dir, native) => {
     const path = join(dir, "config.json");
     Deno.writeTextFileSync(path, '{"v": 1}');
     let parses = 0;
@@ -165,7 +170,7 @@ Deno.test("a live file read after an event does not report itself changed again"
       maxAgeMs: 60_000,
     });
     let events = 0;
-    const watch = watchFiles([path], () => (events++, file.touched()));
+    const watch = watchFiles([path], () => (events++, file.touched()), native);
     try {
       Deno.writeTextFileSync(path, '{"v": 22}');
       await until(() => file.get().v === 22, "the change");

@@ -76,6 +76,7 @@ export function startDevMode(deps: DevModeDeps): DevMode {
     configChanged: async () => ({ outcome: edits ? await edits.check() : "unchanged" }),
     logger,
     clock: deps.clock,
+    watchFs: deps.files.watchFs, // made in the hub's watch worker
     ...deps.watcher,
   });
   let closed = false;

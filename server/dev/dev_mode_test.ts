@@ -6,6 +6,7 @@ import type { Logger } from "../log/logger.ts";
 import type { PluginReload } from "../plugins/plugin_host.ts";
 import type { AnnounceReason } from "../config_changes.ts";
 import { startDevMode } from "./dev_mode.ts";
+import { createWatchWorker } from "../../core/config/safe_watch.ts";
 
 const delay = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -40,10 +41,11 @@ async function withDevMode(
   const announce = (reason: AnnounceReason) => listeners.forEach((l) => l(reason, live()));
   let markReady = () => {};
   const ready = new Promise<void>((resolve) => (markReady = resolve));
+  const worker = createWatchWorker();
   const dev = startDevMode({
     configPath,
     configDir: root,
-    files: { config: { get: live, refresh: live } } as unknown as HubFiles,
+    files: { config: { get: live, refresh: live }, watchFs: worker.watchFs } as unknown as HubFiles,
     plugins: { onChange() {}, discoveredWith: () => discovered },
     lifecycle: {
       reload() {
@@ -82,6 +84,7 @@ async function withDevMode(
     });
   } finally {
     dev.close();
+    worker.terminate();
     await Deno.remove(root, { recursive: true });
   }
 }

@@ -11,12 +11,11 @@ import type { FileWatcherEvent, FileWatcherStatus } from "../../protocol/health.
 import type { Logger } from "../log/logger.ts";
 import { createDebouncer } from "./debouncer.ts";
 import { buildStamp, fileStamp } from "./build_stamp.ts";
-import { createNativeWatch, type FsWatcher, type NativeWatch } from "./native_watch.ts";
+import { createNativeWatch, type NativeWatch } from "./native_watch.ts";
+import type { WatchFs } from "../../core/config/safe_watch.ts";
 import { createStampPoll, type StampPoll } from "./stamp_poll.ts";
 import { CONFIG, routeEvent, type Watched, watchTargets } from "./watched_set.ts";
 import { dirname } from "node:path";
-
-export type { FsWatcher };
 
 /** The quiet time after the last change before acting: a build writes two files in a row. */
 export const DEBOUNCE_MS = 150;
@@ -43,8 +42,8 @@ export interface DevWatcherDeps {
   configChanged(): Promise<ChangeResult>;
   logger: Logger;
   clock?: () => number;
-  /** Native watching; default `Deno.watchFs` (non-recursive). Tests inject a failing one. */
-  watchFs?: (paths: string[]) => FsWatcher;
+  /** Native watching: the hub's watch worker's `watchFs` (safe_watch.ts); tests inject others. */
+  watchFs: WatchFs;
   debounceMs?: number;
   pollMs?: number;
   fallbackPollMs?: number;

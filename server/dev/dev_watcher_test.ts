@@ -1,7 +1,8 @@
 import { join } from "node:path";
 import { assert, assertEquals, assertMatch } from "../../tests/helpers/assert.ts";
 import type { Logger } from "../log/logger.ts";
-import { createDevWatcher, type DevWatcherDeps, type FsWatcher } from "./dev_watcher.ts";
+import { createDevWatcher, type DevWatcherDeps } from "./dev_watcher.ts";
+import { createWatchWorker, type FsWatcher } from "../../core/config/safe_watch.ts";
 import { until } from "../../tests/helpers/until.ts";
 
 const delay = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -36,8 +37,11 @@ async function withWorld(
   await Deno.writeTextFile(w.configPath, "{}");
   const logger = { debug() {}, info() {}, warn: (m: string) => w.warnings.push(m), error() {} };
   const watchers: ReturnType<typeof createDevWatcher>[] = [];
+  const worker = createWatchWorker();
+  await worker.ready();
   const make = (deps: Partial<DevWatcherDeps> = {}) => {
     const watcher = createDevWatcher({
+      watchFs: worker.watchFs,
       configPath: w.configPath,
       pluginDirs: () => Promise.resolve([...w.dirs]),
       async pluginChanged(dir) {
@@ -59,6 +63,7 @@ async function withWorld(
     await fn(w, make);
   } finally {
     for (const watcher of watchers) watcher.close();
+    worker.terminate();
     await Deno.remove(root, { recursive: true });
   }
 }

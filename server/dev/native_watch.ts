@@ -5,15 +5,11 @@
  * a temporary failure (a folder missing while a build swaps it) does not leave polling for good.
  * `onFailed` is said once per run of failures, `onRestored` when a new watcher starts after one.
  */
-import { safeWatchFs } from "../../core/config/safe_watch.ts";
-
-export interface FsWatcher extends AsyncIterable<Deno.FsEvent> {
-  close(): void;
-}
+import type { FsWatcher, WatchFs } from "../../core/config/safe_watch.ts";
 
 export interface NativeWatchDeps {
-  /** Default `Deno.watchFs` (non-recursive). Tests inject a failing one. */
-  watchFs?: (paths: string[]) => FsWatcher;
+  /** The hub's watch worker's `watchFs` (safe_watch.ts); tests inject a failing one. */
+  watchFs: WatchFs;
   onEvent(event: Deno.FsEvent): void;
   /** Native watching failed (its watcher could not start, or it broke). */
   onFailed(error: Error): void;
@@ -28,9 +24,6 @@ export interface NativeWatch {
   failing(): boolean;
   close(): void;
 }
-
-/** Made and closed in a worker: a FIFO at a watched path cannot block the hub (safe_watch.ts). */
-const denoWatch = (paths: string[]): FsWatcher => safeWatchFs(paths);
 
 export function createNativeWatch(deps: NativeWatchDeps): NativeWatch {
   let current: FsWatcher | undefined;
@@ -63,7 +56,7 @@ export function createNativeWatch(deps: NativeWatchDeps): NativeWatch {
       current = undefined;
       let watcher: FsWatcher;
       try {
-        watcher = (deps.watchFs ?? denoWatch)(paths);
+        watcher = deps.watchFs(paths);
       } catch (error) {
         fail(error as Error);
         return;
