@@ -1,6 +1,6 @@
 /// <reference lib="deno.ns" />
 import { assert, assertEquals } from "../../../tests/helpers/assert.ts";
-import { formatArgs, MAX_ENTRY_CHARS } from "./console_format.ts";
+import { formatArgs, formatSource, MAX_ENTRY_CHARS } from "./console_format.ts";
 
 Deno.test("strings print as they are, other values JSON-ish, joined by spaces", () => {
   assertEquals(formatArgs(["hello", "world"]), "hello world");
@@ -93,4 +93,17 @@ Deno.test("text is capped at MAX_ENTRY_CHARS with a marker, without formatting e
   assert(formatArgs([proxy], 500).endsWith("…[truncated]"));
   assert(reads < 20, `read ${reads} items to write 500 characters`);
   assertEquals(formatArgs(["ab"], 2), "ab", "exactly max is not cut");
+});
+
+Deno.test("formatSource runs on its own, in a scope without this module, as formatArgs does", () => {
+  const inPage = new Function(`return (${formatSource(50)});`)() as (...args: unknown[]) => string;
+  const cycle: Record<string, unknown> = { name: "loop" };
+  cycle.self = cycle;
+  const samples: unknown[][] = [
+    ["%s is %d", "Ada", 36.6, { extra: [1, 2] }],
+    [new Map([["k", new Set([1])]]), cycle, new Error("boom")],
+    ["x".repeat(80)],
+  ];
+  for (const args of samples) assertEquals(inPage(...args), formatArgs(args, 50));
+  assert(inPage("x".repeat(80)).endsWith("…[truncated]"));
 });

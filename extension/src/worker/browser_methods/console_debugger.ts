@@ -6,7 +6,7 @@
  * bar meanwhile) and detached at once; reads of one tab take turns.
  */
 import { type ConsoleEntry, type ConsoleLevel, LEVEL_OF_TYPE } from "./console_entries.ts";
-import { formatArgs, MAX_ENTRY_CHARS } from "../../page/console_format.ts";
+import { formatArgs, formatSource, MAX_ENTRY_CHARS } from "../../page/console_format.ts";
 
 const PROTOCOL = "1.3";
 
@@ -152,9 +152,8 @@ function primitive(arg: RemoteObject): unknown {
   return arg.value;
 }
 
-/** The page's source of formatArgs, called on the logged values themselves. */
-const FORMAT_IN_PAGE =
-  `function (...args) { return (${formatArgs.toString()})(args, ${MAX_ENTRY_CHARS}); }`;
+/** formatArgs as the debugger runs it in the page, on the logged values themselves. */
+const FORMAT_IN_PAGE = formatSource(MAX_ENTRY_CHARS);
 
 async function entryOf(message: Message, send: Send): Promise<ConsoleEntry> {
   const base = { time: message.time, level: message.level };
