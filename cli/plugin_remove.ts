@@ -24,7 +24,21 @@ export function describePlan(plan: RemovalPlan): string {
       : []),
     ...plan.entries.map((entry) => `the localPlugins entry ${entry}`),
   ];
-  return parts.join(" and ");
+  return parts.join(" and ") + keptText(plan.foldersKept);
+}
+
+/**
+ * What stays: plugin folders inside a localPluginDirs folder claiming the plugin. One of them may
+ * be what serves it (a local plugin overrides a package), so removing the package alone would
+ * leave it serving without a word.
+ */
+function keptText(folders: string[] | undefined): string {
+  if (!folders?.length) return "";
+  const one = folders.length === 1;
+  return `. The plugin folder${one ? "" : "s"} ${folders.join(", ")} inside a localPluginDirs ` +
+    `folder stay${one ? "s" : ""}, and the hub keeps loading ${one ? "it" : "them"}: hub ` +
+    `deletes no folder, so move or delete ${one ? "it" : "them"} yourself, or take the parent ` +
+    'folder out of "localPluginDirs" in config.json';
 }
 
 export async function pluginRemoveCommand(name: string, options: RemoveOptions) {
@@ -56,6 +70,6 @@ export function formatRemoved(result: RemoveResult): string {
       ? [`removed ${result.localPluginsRemoved.join(", ")} from localPlugins (the folder stays)`]
       : []),
   ];
-  const text = parts.join("; ");
+  const text = parts.join("; ") + keptText(result.foldersKept);
   return `${text.charAt(0).toUpperCase()}${text.slice(1)}.`;
 }

@@ -53,6 +53,12 @@ export const removeResultSchema = z.object({
   uninstalled: z.boolean(),
   /** `localPlugins` entries removed from config.json because they pointed at this plugin. */
   localPluginsRemoved: z.array(z.string()),
+  /**
+   * Plugin folders inside a `localPluginDirs` folder that claim the same plugin: hub never
+   * deletes folders, so they stay (one of them may serve the plugin, overriding the package that
+   * was removed) until someone moves or deletes them.
+   */
+  foldersKept: z.array(z.string()).optional(),
 });
 
 /** An installed plugin package with a newer version on the registry. */

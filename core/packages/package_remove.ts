@@ -60,6 +60,8 @@ export interface RemovalPlan {
   target?: InstalledPackage;
   /** The localPlugins entries to remove. */
   entries: string[];
+  /** Plugin folders inside localPluginDirs that claim the plugin: they stay (hub deletes no folder). */
+  foldersKept?: string[];
 }
 
 /**
@@ -84,13 +86,19 @@ export function planRemoval(
   const matching = locals.filter((local) => localMatches(local, match));
   const entries = matching.filter((l) => !l.inPluginDirs).map((l) => l.entry);
   if (!target && entries.length === 0) throw notInstalled(input, root, matching[0]?.dir);
-  return { target, entries };
+  const kept = matching.filter((l) => l.inPluginDirs).map((l) => l.dir);
+  return { target, entries, ...(kept.length > 0 ? { foldersKept: kept } : {}) };
 }
 
 export async function removePackage(ctx: PackageContext, input: string): Promise<RemoveResult> {
   const root = await ctx.globalRoot();
   const locals = await listLocalPlugins(await ctx.store.load(), dirname(ctx.store.path));
-  const { target, entries } = planRemoval(input, root, await listInstalled(root), locals);
+  const { target, entries, foldersKept } = planRemoval(
+    input,
+    root,
+    await listInstalled(root),
+    locals,
+  );
   const name = target?.name ?? input.trim();
   // A lock per package; config.json edits alone share one (a path makes no lock file name).
   return ctx.serialize(target?.name ?? "local+localPlugins", async () => {
@@ -113,7 +121,12 @@ export async function removePackage(ctx: PackageContext, input: string): Promise
         config.localPlugins = config.localPlugins.filter((entry) => !entries.includes(entry));
       });
     }
-    return { name, uninstalled, localPluginsRemoved: entries };
+    return {
+      name,
+      uninstalled,
+      localPluginsRemoved: entries,
+      ...(foldersKept ? { foldersKept } : {}),
+    };
   });
 }
 

@@ -8,11 +8,15 @@
  * - `hub plugin remove jira` refuses to guess, naming both packages;
  * - once the official package is gone, the impostor serves `jira` but starts `off`: the grant was
  *   bound to the official package (`reviewedSource`) and does not transfer;
- * - it runs on every site (`<all_urls>`), and `hub plugin install` and `hub plugin list` say so.
+ * - it runs on every site (`<all_urls>`), and `hub plugin install` and `hub plugin list` say so;
+ * - `hub plugin remove jira --confirm` then removes the impostor (the source serving the name),
+ *   leaving nothing that serves `jira`;
+ * - when a folder inside `localPluginDirs` overrides the package, `remove jira` uninstalls the
+ *   package and says that the folder stays and keeps serving (hub deletes no folder).
  */
 import { join } from "node:path";
-import { assert, assertEquals, assertMatch } from "../helpers/assert.ts";
-import { health, listTools, readConfig } from "../helpers/hub_api.ts";
+import { assert, assertEquals, assertMatch, assertRejects } from "../helpers/assert.ts";
+import { api, health, listTools, readConfig, writeConfig } from "../helpers/hub_api.ts";
 import { runHub, type RunResult, startHub } from "../helpers/hub_process.ts";
 import { globalRoot } from "../helpers/npm_install.ts";
 import { buildTestPluginPackage } from "../helpers/plugin_packages.ts";
@@ -123,6 +127,57 @@ Deno.test("a package cannot take over another plugin's name or its grant", async
         // remove jira now names the package that actually serves it.
         const plan = await cli(["plugin", "remove", "jira"], 1);
         assertMatch(plan.stderr, /This removes the package @aaa\/hub-plugin-jira-helper 1\.0\.0/);
+      },
+    );
+
+    await t.step(
+      "remove jira removes the impostor that serves it, and nothing is left",
+      async () => {
+        const r = await cli(["plugin", "remove", "jira", "--confirm"]);
+        assertMatch(r.stdout, /^Uninstalled @aaa\/hub-plugin-jira-helper\./);
+        await assertRejects(() => Deno.stat(join(root, IMPOSTOR)), Deno.errors.NotFound);
+        await assertRejects(() => Deno.stat(join(root, OFFICIAL)), Deno.errors.NotFound);
+        const h = await health(hub);
+        assertEquals(h.pluginDetails.filter((p) => p.name === "jira"), [], "nothing serves jira");
+        assertEquals(h.failedPlugins, []);
+        assertEquals(await jiraTools(), []);
+      },
+    );
+
+    await t.step(
+      "a localPluginDirs folder overriding the package: remove jira says that folder stays",
+      async () => {
+        await cli(["plugin", "install", "jira"]);
+        const built = await buildTestPluginPackage(
+          join(work, "build"),
+          "jira-dev",
+          "0.1.0",
+          (pkg) => {
+            pkg.hub.name = "jira";
+          },
+        );
+        const folder = join(work, "dev-plugins", "jira-dev");
+        await Deno.mkdir(join(work, "dev-plugins"));
+        await Deno.rename(built, folder);
+        const config = await readConfig(configDir);
+        await writeConfig(configDir, { ...config, localPluginDirs: [join(work, "dev-plugins")] });
+        assertEquals((await api(hub, "POST", "/reload")).status, 200);
+        const served = async () => (await health(hub)).pluginDetails.find((p) => p.name === "jira");
+        assertEquals((await served())?.source, "local", "the folder overrides the package");
+        const plan = await cli(["plugin", "remove", "jira"], 1);
+        assertMatch(plan.stderr, /This removes the package @tabhub\/hub-plugin-jira 1\.0\.0/);
+        assertMatch(
+          plan.stderr,
+          /The plugin folder \S*jira-dev inside a localPluginDirs folder stays/,
+        );
+        const r = await cli(["plugin", "remove", "jira", "--confirm"]);
+        assertMatch(
+          r.stdout,
+          /^Uninstalled @tabhub\/hub-plugin-jira\. The plugin folder \S*jira-dev/,
+        );
+        assertMatch(r.stdout, /move or delete it yourself/);
+        await assertRejects(() => Deno.stat(join(root, OFFICIAL)), Deno.errors.NotFound);
+        assertEquals((await served())?.source, "local", "what is left: the folder, as it said");
       },
     );
   } finally {
