@@ -1,24 +1,33 @@
 /**
  * Idle sockets cannot starve real clients: against a hub limited to 1,024 open files, a local
- * process holds 1,500 connections that never send a byte, once kept and once reopened as soon as
- * the hub closes them. Every authenticated `GET /tools` and every unauthenticated `GET /health`
- * sent meanwhile is answered 200. (A slow machine may make a request wait in the system's queue
- * for a second or more; the timeouts are generous and nothing is timed.)
+ * process holds 1,500 connections that never send a byte and reopens each one the hub closes.
+ * `held`: the requests start as soon as the flood is open; `churn`: once the hub has closed (and
+ * the flood reopened) as many again. Every authenticated `GET /tools` and every unauthenticated
+ * `GET /health` sent meanwhile is answered 200, and the flood's open sockets, counted before and
+ * after each request, never fall below what the hub's cap holds: the requests ran under pressure.
+ * (A slow machine may make a request wait in the system's queue for a second or more; the
+ * timeouts are generous and nothing is timed.)
  */
 import { join } from "node:path";
 import { assert, assertEquals } from "../helpers/assert.ts";
 import { ROOT, withTempDir } from "../helpers/hub_process.ts";
 import { startHubWithFdLimit } from "../helpers/fd_limit_hub.ts";
+import { connectionCap, FDS_PER_CONNECTION } from "../../server/http/conn_cap.ts";
 import { rawSend } from "../helpers/raw_http.ts";
 
 const FD_LIMIT = 1024;
 const FLOOD = 1500;
 const REQUESTS = 33;
 const CHILD = join(ROOT, "tests", "helpers", "idle_flood_child.ts");
+/**
+ * Silent sockets the hub keeps at this limit (one descriptor each); the flood must hold at least
+ * half of that around every request (its count is sampled every 100 ms).
+ */
+const PRESSURE = (connectionCap(FD_LIMIT) * FDS_PER_CONNECTION) / 2;
 
 /** The flood in its own process (and with room for its descriptors), as an attacker runs it. */
-function startFlood(port: number, mode: "held" | "churn") {
-  const command = [Deno.execPath(), "run", "--allow-net=127.0.0.1", CHILD, port, FLOOD, mode]
+function startFlood(port: number) {
+  const command = [Deno.execPath(), "run", "--allow-net=127.0.0.1", CHILD, port, FLOOD]
     .map((word) => `'${String(word).replaceAll("'", "'\\''")}'`).join(" ");
   const child = new Deno.Command("bash", {
     args: ["-c", `ulimit -n ${FLOOD + 500} 2>/dev/null; exec ${command}`],
@@ -70,8 +79,9 @@ for (const mode of ["held", "churn"] as const) {
           .secret;
         // The cap for the real limit is set once it has been read, just after the start.
         await until(() => hub.output().includes("Loaded"), "the hub to load its plugins", 30_000);
-        const flood = startFlood(hub.port, mode);
+        const flood = startFlood(hub.port);
         const failures: string[] = [];
+        const pressure: number[] = [];
         try {
           await until(() => flood.progress.opened >= FLOOD, `${FLOOD} flood sockets`, 120_000);
           if (mode === "churn") {
@@ -80,17 +90,27 @@ for (const mode of ["held", "churn"] as const) {
             await until(() => flood.progress.opened >= from + FLOOD, "the churn", 120_000);
           }
           for (let i = 0; i < REQUESTS; i++) {
+            pressure.push(flood.progress.open);
             const tools = await status(hub.port, "/tools", secret);
             if (tools !== 200) failures.push(`/tools #${i}: ${tools}`);
+            pressure.push(flood.progress.open);
             const health = await status(hub.port, "/health");
             if (health !== 200) failures.push(`/health #${i}: ${health}`);
           }
+          pressure.push(flood.progress.open);
           assert(hub.isAlive(), `the hub died:\n${hub.output()}`);
-          console.log(`${mode}: the flood opened ${flood.progress.opened} connections in all`);
+          console.log(
+            `${mode}: the flood opened ${flood.progress.opened} connections in all, ` +
+              `${Math.min(...pressure)}-${Math.max(...pressure)} open around the requests`,
+          );
         } finally {
           await flood.stop();
         }
         assertEquals(failures, [], `requests not answered during the flood:\n${hub.output()}`);
+        assert(
+          Math.min(...pressure) >= PRESSURE,
+          `the flood held fewer than ${PRESSURE} sockets around a request: ${pressure.join(" ")}`,
+        );
         assertEquals(await status(hub.port, "/health"), 200, "after the flood");
         const log = await Deno.readTextFile(join(dir, "server.log"));
         assert(
