@@ -9,6 +9,7 @@ import { cliClient, cliPaths, warn } from "../core/client_context.ts";
 import { visibleJson, visibleText } from "../protocol/visible_text.ts";
 import { clip } from "../protocol/clip.ts";
 import { readLogTail } from "./logs.ts";
+import { moveAwayAdvice, UnusableFileError, unusableFileMessage } from "../core/bounded_read.ts";
 
 export interface AuditOptions {
   port?: string;
@@ -58,11 +59,11 @@ export async function readAuditFiles(path: string): Promise<AuditEntry[]> {
       text = (await readLogTail(file)).text;
     } catch (error) {
       if (error instanceof Deno.errors.NotFound) continue;
-      throw new CliError(clip(
-        `Cannot read ${file}: ${(error as Error).message}. Move it away (mv "${file}" ` +
-          `"${file}.old"); the hub writes a new one.`,
-        600,
-      ));
+      if (error instanceof UnusableFileError) {
+        const fix = `${moveAwayAdvice(file)}; the hub writes a new one`;
+        throw new CliError(`Cannot read the audit log: ${unusableFileMessage(file, error, fix)}.`);
+      }
+      throw new CliError(`Cannot read ${file}: ${clip((error as Error).message, 200)}`);
     }
     for (const line of text.split("\n")) {
       if (line.trim() === "") continue;

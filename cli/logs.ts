@@ -8,7 +8,12 @@ import { setTimeout as delay } from "node:timers/promises";
 import { CliError } from "../core/cli_error.ts";
 import { cliPaths } from "../core/client_context.ts";
 import { visibleText } from "../protocol/visible_text.ts";
-import { readBoundedTail, UnusableFileError } from "../core/bounded_read.ts";
+import {
+  moveAwayAdvice,
+  readBoundedTail,
+  UnusableFileError,
+  unusableFileMessage,
+} from "../core/bounded_read.ts";
 
 /**
  * The most of a log file read (logs rotate at 10 MB): its end, when it grew larger. A FIFO or
@@ -55,9 +60,8 @@ export async function logsCommand(options: LogsOptions, signal?: AbortSignal): P
     ({ text, end } = await readLogTail(path));
   } catch (error) {
     if (error instanceof UnusableFileError) {
-      throw new CliError(
-        `Cannot show the log: ${error.message}. Move it away; hub writes a new one.`,
-      );
+      const fix = `${moveAwayAdvice(path)}; the hub writes a new one`;
+      throw new CliError(`Cannot show the log: ${unusableFileMessage(path, error, fix)}.`);
     }
     if (!(error instanceof Deno.errors.NotFound)) throw error;
     if (!options.follow) {

@@ -8,6 +8,7 @@ import { dirname, join } from "node:path";
 import { CliError } from "../core/cli_error.ts";
 import { cliConfigStore } from "../core/client_context.ts";
 import { readJsonFile } from "../core/config/json_file.ts";
+import { MAX_PACKAGE_JSON_BYTES } from "../protocol/plugin_limits.ts";
 import { listLocalPlugins } from "../core/packages/local_plugins.ts";
 import { parseName } from "../core/packages/package_names.ts";
 import { findInstalled } from "../core/packages/package_remove.ts";
@@ -49,7 +50,9 @@ async function findPlugin(name: string, ctx: ReturnType<typeof pluginCommandCont
     );
   }
   try {
-    return parsePluginPackage(await readJsonFile(join(dir, "package.json")));
+    return parsePluginPackage(
+      await readJsonFile(join(dir, "package.json"), MAX_PACKAGE_JSON_BYTES),
+    );
   } catch (error) {
     throw new CliError(`Cannot read the plugin in ${dir}: ${(error as Error).message}`);
   }

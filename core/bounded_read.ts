@@ -13,6 +13,7 @@
  * still block it.
  */
 import { concatBytes } from "../protocol/bytes.ts";
+import { clip } from "../protocol/clip.ts";
 
 /** How long an asynchronous bounded read may take, open to last byte, by default. */
 export const DEFAULT_READ_TIMEOUT_MS = 5_000;
@@ -28,6 +29,27 @@ export class UnusableFileError extends Error {
     super(`${path} ${detail}`);
     this.name = "UnusableFileError";
   }
+}
+
+/** The longest message `unusableFileMessage` makes. */
+const MAX_MESSAGE_CHARS = 600;
+
+/** A path as a POSIX shell reads it: as is when it holds only safe characters, else single-quoted. */
+export function shellQuote(path: string): string {
+  return /^[\w@%+=:,./-]+$/.test(path) ? path : `'${path.replaceAll("'", `'\\''`)}'`;
+}
+
+/** The one advice for a file that must not be used where it is: "move it away (mv … ….old)". */
+export function moveAwayAdvice(path: string): string {
+  return `move it away (mv ${shellQuote(path)} ${shellQuote(`${path}.old`)})`;
+}
+
+/**
+ * The one wording of a file that is not used, bounded: `<name> <what is wrong>; <fix>`. `name` is
+ * the file as the reader knows it (its path, or its path inside a plugin); `fix` starts lowercase.
+ */
+export function unusableFileMessage(name: string, error: UnusableFileError, fix?: string): string {
+  return clip(`${name} ${error.detail}${fix ? `; ${fix}` : ""}`, MAX_MESSAGE_CHARS);
 }
 
 export interface ReadBound {

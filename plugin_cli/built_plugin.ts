@@ -8,6 +8,7 @@ import {
   type ToolsFile,
 } from "../protocol/plugin_manifest.ts";
 import { readJsonFile } from "../core/config/json_file.ts";
+import { MAX_PACKAGE_JSON_BYTES, MAX_TOOLS_FILE_BYTES } from "../protocol/plugin_limits.ts";
 import { CliError } from "../core/cli_error.ts";
 
 export interface BuiltPlugin {
@@ -19,7 +20,9 @@ export interface BuiltPlugin {
 export async function readBuiltPlugin(dir: string): Promise<BuiltPlugin> {
   let manifest: PluginManifest;
   try {
-    manifest = parsePluginPackage(await readJsonFile(join(dir, "package.json")));
+    manifest = parsePluginPackage(
+      await readJsonFile(join(dir, "package.json"), MAX_PACKAGE_JSON_BYTES),
+    );
   } catch (error) {
     throw new CliError(`${join(dir, "package.json")}: ${(error as Error).message}`);
   }
@@ -32,7 +35,7 @@ export async function readBuiltPlugin(dir: string): Promise<BuiltPlugin> {
     );
   }
   try {
-    return { manifest, tools: parseToolsFile(await readJsonFile(path)) };
+    return { manifest, tools: parseToolsFile(await readJsonFile(path, MAX_TOOLS_FILE_BYTES)) };
   } catch (error) {
     throw new CliError(
       `${path}: ${

@@ -10,6 +10,7 @@ import {
   unknownHubKeys,
 } from "../protocol/plugin_manifest.ts";
 import { readJsonFile } from "../core/config/json_file.ts";
+import { MAX_PACKAGE_JSON_BYTES } from "../protocol/plugin_limits.ts";
 import { CliError } from "../core/cli_error.ts";
 
 export interface PluginProject {
@@ -26,7 +27,7 @@ export async function loadProject(dir: string): Promise<PluginProject> {
   const pkgPath = join(dir, "package.json");
   let pkg: unknown;
   try {
-    pkg = await readJsonFile(pkgPath);
+    pkg = await readJsonFile(pkgPath, MAX_PACKAGE_JSON_BYTES);
   } catch (error) {
     const hint = (error as Error).message.endsWith("does not exist")
       ? ' Run hub-plugin in a plugin folder, or create one with "hub plugin create".'

@@ -3,7 +3,7 @@
  * The generated part sits between two marker comments; text outside them is the author's and is
  * kept. A README without markers gets the generated part on top, its old text below.
  */
-import { readTextIfExists } from "../core/config/json_file.ts";
+import { readBoundedTextIfExists } from "../core/bounded_read.ts";
 import { join } from "node:path";
 import type { ConfigField } from "../protocol/plugin_manifest.ts";
 import { writeFileAtomic } from "../core/config/atomic_write.ts";
@@ -11,6 +11,9 @@ import { CliError } from "../core/cli_error.ts";
 import { type BuiltPlugin, readBuiltPlugin } from "./built_plugin.ts";
 import { fieldsOf } from "./schema_summary.ts";
 import { BEGIN, END } from "../core/readme_markers.ts";
+
+/** The most of an existing README.md read before it is merged. */
+const MAX_README_BYTES = 1024 * 1024;
 
 export { BEGIN, END };
 
@@ -106,7 +109,7 @@ export async function readmeCommand(
     throw new CliError("Use either --dry-run or --check, not both.");
   }
   const path = join(dir, "README.md");
-  const current = await readTextIfExists(path);
+  const current = await readBoundedTextIfExists(path, { maxBytes: MAX_README_BYTES });
   const next = mergeReadme(current, generatedReadme(await readBuiltPlugin(dir)));
   if (options.dryRun) {
     console.log(next.trimEnd());

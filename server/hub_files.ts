@@ -17,6 +17,7 @@ import {
 } from "../core/config/config_store.ts";
 import type { HubConfig } from "../core/config/schema.ts";
 import { parseSecret } from "../core/config/secret.ts";
+import { MAX_AUTH_FILE_BYTES, MAX_CONFIG_FILE_BYTES } from "../core/config/file_limits.ts";
 import {
   LIVE_FILE_MAX_AGE_MS,
   type LiveFile,
@@ -51,7 +52,7 @@ export interface HubFiles {
 export interface HubFilesOptions {
   /** Native watching (tests inject a failing one); default a watch worker of these files' own. */
   watchFs?: WatchFilesOptions["watchFs"];
-  live?: LiveFileOptions;
+  live?: Omit<LiveFileOptions, "maxBytes">;
 }
 
 /** Reads config.json and auth.json now (throwing when one is missing or broken), then follows them. */
@@ -66,9 +67,12 @@ export function openHubFiles(
     paths.config,
     (t) => parseConfigText(paths.config, t).config,
     onError,
-    options.live,
+    { ...options.live, maxBytes: MAX_CONFIG_FILE_BYTES },
   );
-  const secret = liveFile(paths.auth, (t) => parseSecret(paths.auth, t), onError, options.live);
+  const secret = liveFile(paths.auth, (t) => parseSecret(paths.auth, t), onError, {
+    ...options.live,
+    maxBytes: MAX_AUTH_FILE_BYTES,
+  });
   const worker = options.watchFs ? undefined : createWatchWorker();
   const watchFs = options.watchFs ?? worker!.watchFs;
   const startWatch = () =>

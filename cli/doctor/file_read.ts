@@ -5,14 +5,18 @@
  * anything else is looked at), instead of one fix for every case.
  */
 import {
-  readSmallFileIfExists,
-  type SmallFile,
+  moveAwayAdvice,
+  readBoundedFile,
   UnusableFileError,
-} from "../../core/config/json_file.ts";
+  unusableFileMessage,
+} from "../../core/bounded_read.ts";
 import { clip } from "../../protocol/clip.ts";
 import { type Check, problem } from "./report.ts";
 
-/** The most of a checked file doctor reads; a real one is a few kilobytes at most. */
+/**
+ * The most of a checked file doctor reads when the check names no bound (the extension's
+ * manifest); config.json and auth.json use the hub's own bounds (core/config/file_limits.ts).
+ */
 export const MAX_CHECKED_FILE_BYTES = 1024 * 1024;
 
 export interface FileFixes {
@@ -22,8 +26,14 @@ export interface FileFixes {
   remake: string;
 }
 
+/** A checked file's text and its details (mode, size) from the same look. */
+export interface CheckedFile {
+  text: string;
+  info: Deno.FileInfo;
+}
+
 export type CheckedRead =
-  | { kind: "read"; file: SmallFile }
+  | { kind: "read"; file: CheckedFile }
   | { kind: "missing" }
   | { kind: "failed"; check: Check };
 
@@ -35,11 +45,12 @@ export async function readForCheck(
   maxBytes = MAX_CHECKED_FILE_BYTES,
 ): Promise<CheckedRead> {
   try {
-    const file = await readSmallFileIfExists(path, maxBytes);
-    return file ? { kind: "read", file } : { kind: "missing" };
+    const { bytes, info } = await readBoundedFile(path, { maxBytes });
+    return { kind: "read", file: { text: new TextDecoder().decode(bytes), info } };
   } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return { kind: "missing" };
     const message = error instanceof UnusableFileError
-      ? error.message
+      ? unusableFileMessage(path, error)
       : `cannot read ${path}: ${clip((error as Error).message, 200)}`;
     return {
       kind: "failed",
@@ -51,7 +62,7 @@ export async function readForCheck(
 /** The fix for a file that exists but could not be read, by what went wrong. */
 export function cannotReadFix(path: string, error: unknown, fixes: FileFixes): string {
   if (error instanceof UnusableFileError) {
-    return `move it away (mv "${path}" "${path}.old"), then ${fixes.remake}`;
+    return `${moveAwayAdvice(path)}, then ${fixes.remake}`;
   }
   if (error instanceof Deno.errors.PermissionDenied) {
     return `chmod ${fixes.mode} "${path}" (as the file's owner; "ls -l" shows who that is)`;

@@ -7,6 +7,7 @@ import { join } from "node:path";
 import { parseConfig } from "../../core/config/config_store.ts";
 import { defaultConfig, type HubConfig } from "../../core/config/schema.ts";
 import { parseSecret } from "../../core/config/secret.ts";
+import { MAX_AUTH_FILE_BYTES, MAX_CONFIG_FILE_BYTES } from "../../core/config/file_limits.ts";
 import { clip } from "../../protocol/clip.ts";
 import { readForCheck } from "./file_read.ts";
 import { type Check, pass, problem, skip } from "./report.ts";
@@ -32,7 +33,7 @@ export async function configCheck(path: string): Promise<{ check: Check; config?
   const read = await readForCheck(path, { id, title }, {
     mode: "600",
     remake: "hub start (it writes a config.json with the defaults)",
-  });
+  }, MAX_CONFIG_FILE_BYTES);
   if (read.kind === "failed") return { check: read.check };
   if (read.kind === "missing") {
     return {
@@ -65,7 +66,7 @@ export async function secretCheck(
   const read = await readForCheck(path, { id, title }, {
     mode: "600",
     remake: 'hub start (it makes a new secret; "hub start --show-config" prints it for clients)',
-  });
+  }, MAX_AUTH_FILE_BYTES);
   if (read.kind === "failed") return { check: read.check };
   if (read.kind === "missing") {
     return { check: problem("error", id, title, `${path} does not exist`, "hub start") };

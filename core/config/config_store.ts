@@ -9,11 +9,14 @@ import { defaultConfig, type HubConfig, type ParsedConfig, validateConfig } from
 import { type AtomicWriteOptions, createFileAtomic, writeFileAtomic } from "./atomic_write.ts";
 import { withFileLock } from "./file_lock.ts";
 import { UserError } from "../user_error.ts";
-import { readBoundedText, UnusableFileError } from "../bounded_read.ts";
+import {
+  moveAwayAdvice,
+  readBoundedText,
+  UnusableFileError,
+  unusableFileMessage,
+} from "../bounded_read.ts";
 import { parseBoundedJson } from "../json_depth.ts";
-
-/** The most of config.json read; a real one is a few kilobytes. */
-export const MAX_CONFIG_FILE_BYTES = 1024 * 1024;
+import { MAX_CONFIG_FILE_BYTES } from "./file_limits.ts";
 
 /** A config file that exists but cannot be used. The message names the file, the spot and the fix. */
 export class ConfigError extends UserError {
@@ -173,10 +176,8 @@ export async function readConfigText(path: string): Promise<string | undefined> 
 /** Why config.json could not be read, with the fix; UnusableFileError's own words say what it is. */
 function unreadableConfig(path: string, error: unknown): ConfigError {
   if (error instanceof UnusableFileError) {
-    return new ConfigError(
-      `Cannot use ${path}: it ${error.detail}. Move it away (mv "${path}" "${path}.old") and put a ` +
-        `regular file there, ${RESET_HINT}.`,
-    );
+    const fix = `${moveAwayAdvice(path)} and put a regular file there, ${RESET_HINT}`;
+    return new ConfigError(`${unusableFileMessage(path, error, fix)}.`);
   }
   return new ConfigError(`Cannot read ${path}: ${(error as Error).message}`);
 }

@@ -15,7 +15,13 @@
  */
 import type { HubPaths } from "./paths.ts";
 import { ConfigError } from "./config_store.ts";
-import { fileKind } from "../bounded_read.ts";
+import {
+  fileKind,
+  moveAwayAdvice,
+  shellQuote as quote,
+  UnusableFileError,
+  unusableFileMessage,
+} from "../bounded_read.ts";
 
 const GROUP_OTHER_WRITE = 0o022;
 const GROUP_OTHER_READ = 0o044;
@@ -49,10 +55,11 @@ export async function checkFileModes(
     const info = await statOf(file);
     if (info && !info.isFile) {
       oddFile = true;
-      problems.push(
-        `${file} is ${fileKind(info)}, not a regular file, and is never read. Fix: move it away ` +
-          `(mv ${quote(file)} ${quote(`${file}.old`)}) and start hub again (it writes a new one)`,
-      );
+      problems.push(unusableFileMessage(
+        file,
+        new UnusableFileError(file, "not_a_file", `is ${fileKind(info)}, not a regular file`),
+        `it is never read. Fix: ${moveAwayAdvice(file)} and start hub again (it writes a new one)`,
+      ));
     }
   }
   if (oddFile) throw unsafe(problems); // a FIFO or a device has no mode worth checking
@@ -98,9 +105,4 @@ async function modeOf(path: string): Promise<number | undefined> {
 
 function octal(mode: number): string {
   return `0${(mode & 0o777).toString(8).padStart(3, "0")}`;
-}
-
-/** A path as the shell reads it: quoted when it holds anything but safe characters. */
-function quote(path: string): string {
-  return /^[\w@%+=:,./-]+$/.test(path) ? path : `'${path.replaceAll("'", `'\\''`)}'`;
 }

@@ -1,25 +1,22 @@
 import { join } from "node:path";
-import { assert, assertEquals } from "../../tests/helpers/assert.ts";
+import { assertEquals, assertRejects } from "../../tests/helpers/assert.ts";
 import { withTempDir } from "../../tests/helpers/hub_process.ts";
-import { readSmallFileIfExists, readTextIfExists, UnusableFileError } from "./json_file.ts";
+import { UnusableFileError } from "../bounded_read.ts";
+import { readJsonFile } from "./json_file.ts";
 
-Deno.test("readSmallFileIfExists: text and details, missing, a folder, too large", async () => {
+Deno.test("readJsonFile: parsed within its bound; missing, too large, a folder, broken", async () => {
   await withTempDir(async (dir) => {
     const path = join(dir, "a.json");
-    assertEquals(await readSmallFileIfExists(path, 10), undefined);
-    await Deno.writeTextFile(path, "héllo");
-    const small = await readSmallFileIfExists(path, 6);
-    assertEquals(small?.text, "héllo");
-    assertEquals([small?.info.isFile, small?.info.size], [true, 6]);
-    const failure = (p: string, max: number) =>
-      readSmallFileIfExists(p, max).then(() => undefined, (e: Error) => e);
-    const tooLarge = await failure(path, 5);
-    assert(tooLarge instanceof UnusableFileError && tooLarge.kind === "too_large", `${tooLarge}`);
-    const folder = await failure(dir, 5);
-    assert(folder instanceof UnusableFileError && folder.kind === "not_a_file", `${folder}`);
-    assert(folder.message.startsWith(dir));
-    await Deno.writeTextFile(path, "x".repeat(200_000));
-    assertEquals((await readSmallFileIfExists(path, 200_000))?.text.length, 200_000);
-    assertEquals(await readTextIfExists(join(dir, "none")), undefined);
+    await assertRejects(() => readJsonFile(path, 100), Error, `${path} does not exist`);
+    await Deno.writeTextFile(path, '{"a": [1, 2]}');
+    assertEquals(await readJsonFile(path, 100), { a: [1, 2] });
+    await assertRejects(
+      () => readJsonFile(path, 5),
+      UnusableFileError,
+      "over the limit of 5 bytes",
+    );
+    await assertRejects(() => readJsonFile(dir, 100), UnusableFileError, "is a folder");
+    await Deno.writeTextFile(path, "{ broken");
+    await assertRejects(() => readJsonFile(path, 100), Error, `${path} is not valid JSON`);
   });
 });

@@ -36,13 +36,10 @@ export const LIVE_FILE_MAX_AGE_MS = 100;
 /** The shortest time between two looks that `fresh()` asks for. */
 export const LIVE_FILE_FRESH_GAP_MS = 10;
 
-/** The most of a live file read by default; config.json and auth.json are a few kilobytes. */
-export const MAX_LIVE_FILE_BYTES = 1024 * 1024;
-
 export interface LiveFileOptions {
   maxAgeMs?: number;
-  /** The largest file accepted (default MAX_LIVE_FILE_BYTES). */
-  maxBytes?: number;
+  /** The largest file accepted (file_limits.ts has the hub's). */
+  maxBytes: number;
   freshGapMs?: number;
   /** Milliseconds, monotonic (default `performance.now`). */
   clock?: () => number;
@@ -55,12 +52,12 @@ export function liveFile<T>(
   path: string,
   parse: (text: string) => T,
   onError: (message: string) => void,
-  options: LiveFileOptions = {},
+  options: LiveFileOptions,
 ): FollowedFile<T> {
   const maxAgeMs = options.maxAgeMs ?? LIVE_FILE_MAX_AGE_MS;
   const freshGapMs = options.freshGapMs ?? LIVE_FILE_FRESH_GAP_MS;
   const clock = options.clock ?? (() => performance.now());
-  const maxBytes = options.maxBytes ?? MAX_LIVE_FILE_BYTES;
+  const { maxBytes } = options;
   let value: T;
   let seen: string | undefined;
   /** The stamp of the last version that failed (reported once, not read again). */

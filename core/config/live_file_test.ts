@@ -1,5 +1,8 @@
 import { assert, assertEquals, assertThrows } from "../../tests/helpers/assert.ts";
 import { liveFile } from "./live_file.ts";
+
+/** The bound of these tests' files. */
+const maxBytes = 1024 * 1024;
 import { linkToDevZero, replaceWithFifo } from "../../tests/helpers/file_kinds.ts";
 
 async function withFile(fn: (path: string) => void | Promise<void>) {
@@ -22,7 +25,11 @@ function follow(path: string, maxAgeMs = 100) {
     parses++;
     return JSON.parse(t).v as number;
   };
-  const file = liveFile(path, parse, (m) => errors.push(m), { maxAgeMs, clock: () => now });
+  const file = liveFile(path, parse, (m) => errors.push(m), {
+    maxAgeMs,
+    maxBytes,
+    clock: () => now,
+  });
   return {
     file,
     errors,
@@ -116,6 +123,7 @@ Deno.test("a flood of fresh() calls costs one stat per gap", async () => {
     let stats = 0;
     const realStat = Deno.statSync;
     const file = liveFile(path, (t) => JSON.parse(t).v as number, () => {}, {
+      maxBytes,
       clock: () => now,
     });
     Deno.statSync = ((p: string | URL) => {
@@ -151,10 +159,13 @@ Deno.test("a broken version is read once, not at every look", async () => {
 });
 
 Deno.test("liveFile throws at creation when the file is missing or invalid", async () => {
-  assertThrows(() => liveFile("/nonexistent/x.json", JSON.parse, () => {}), /does not exist/);
+  assertThrows(
+    () => liveFile("/nonexistent/x.json", JSON.parse, () => {}, { maxBytes }),
+    /does not exist/,
+  );
   await withFile((path) => {
     Deno.writeTextFileSync(path, "{");
-    assertThrows(() => liveFile(path, JSON.parse, () => {}), SyntaxError);
+    assertThrows(() => liveFile(path, JSON.parse, () => {}, { maxBytes }), SyntaxError);
   });
 });
 

@@ -2,7 +2,13 @@
  * The shared secret in `extension/auth.json` (`{ "secret": "<64 hex chars>" }`, mode 0600). The
  * file is the source of truth: the server re-reads it on reload, the CLI reads it to call the server.
  */
-import { readTextIfExists, UnusableFileError } from "./json_file.ts";
+import {
+  moveAwayAdvice,
+  readBoundedTextIfExists,
+  UnusableFileError,
+  unusableFileMessage,
+} from "../bounded_read.ts";
+import { MAX_AUTH_FILE_BYTES } from "./file_limits.ts";
 import { dirname } from "node:path";
 import { writeFileAtomic } from "./atomic_write.ts";
 import { ConfigError } from "./config_store.ts";
@@ -32,9 +38,6 @@ export function parseSecret(authPath: string, text: string): string {
   return secret;
 }
 
-/** The most of auth.json read; the real file is under 100 bytes. */
-export const MAX_AUTH_FILE_BYTES = 64 * 1024;
-
 /**
  * Reads the secret; undefined when the file does not exist. Throws ConfigError if the file is
  * invalid, or is not a regular file of at most MAX_AUTH_FILE_BYTES (it is then not read).
@@ -42,13 +45,12 @@ export const MAX_AUTH_FILE_BYTES = 64 * 1024;
 export async function readSecret(authPath: string): Promise<string | undefined> {
   let text: string | undefined;
   try {
-    text = await readTextIfExists(authPath, MAX_AUTH_FILE_BYTES);
+    text = await readBoundedTextIfExists(authPath, { maxBytes: MAX_AUTH_FILE_BYTES });
   } catch (error) {
     if (!(error instanceof UnusableFileError)) throw error;
-    throw new ConfigError(
-      `Cannot use ${authPath}: it ${error.detail}. Move it away (mv "${authPath}" "${authPath}.old"), then run ` +
-        `"hub config rotate-secret --confirm" to write a new secret.`,
-    );
+    const fix = `${moveAwayAdvice(authPath)}, then run "hub config rotate-secret --confirm" to ` +
+      "write a new secret";
+    throw new ConfigError(`${unusableFileMessage(authPath, error, fix)}.`);
   }
   return text === undefined ? undefined : parseSecret(authPath, text);
 }

@@ -168,6 +168,7 @@ Deno.test("a live file read after an event does not report itself changed again"
     let parses = 0;
     const file = liveFile(path, (t) => (parses++, JSON.parse(t) as { v: number }), () => {}, {
       maxAgeMs: 60_000,
+      maxBytes: 1024,
     });
     let events = 0;
     const watch = watchFiles([path], () => (events++, file.touched()), native);

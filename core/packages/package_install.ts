@@ -10,8 +10,6 @@ import { join } from "node:path";
 import type { InstallResult, PackageOperation } from "../../protocol/packages.ts";
 import { clipForMessage } from "../../protocol/clip.ts";
 import { installGlobal, NO_LINKS, viewDependencies, viewVersion } from "./npm_commands.ts";
-import { declaredLinks } from "./declared_links.ts";
-import { readJsonFile } from "../config/json_file.ts";
 import { checkDependencies } from "./dependency_check.ts";
 import type { PackageContext } from "./package_context.ts";
 import { PackageError } from "./package_error.ts";
@@ -83,7 +81,7 @@ export function installResolved(
     ctx.progress(operation, input, `Checking that ${label} is a hub plugin`);
     const stagedDir = join(globalRootOf(staging), target.name);
     const checked = await checkPluginPackage(stagedDir, label);
-    const links = declaredLinks(await readJsonFile(join(stagedDir, "package.json")));
+    const { links } = checked; // read with the check: package.json is not read twice
     ctx.progress(operation, input, `Installing ${label} into ${prefix}`);
     await installGlobal(ctx, {
       prefix,

@@ -5,7 +5,7 @@
  * exists. The same rules the hub applies when it loads a plugin, minus the tool schemas; and the
  * package, unpacked, within the size limits (package_size.ts), checked before any file is read.
  */
-import { join } from "node:path";
+import { join, relative } from "node:path";
 import {
   ADAPTER_FILE,
   parsePluginPackage,
@@ -18,7 +18,8 @@ import { clip } from "../../protocol/clip.ts";
 import { readJsonFile } from "../config/json_file.ts";
 import { PackageError } from "./package_error.ts";
 import { checkPackageSize } from "./package_size.ts";
-import { checkRegularFile } from "../bounded_read.ts";
+import { checkRegularFile, UnusableFileError, unusableFileMessage } from "../bounded_read.ts";
+import { type DeclaredLinks, declaredLinks } from "./declared_links.ts";
 import {
   MAX_ADAPTER_BYTES,
   MAX_PACKAGE_JSON_BYTES,
@@ -29,6 +30,8 @@ export interface CheckedPlugin {
   manifest: PluginManifest;
   sdkVersion: string;
   toolCount: number;
+  /** The `bin` and `man` entries package.json declares (never linked), from the same read. */
+  links: DeclaredLinks;
 }
 
 function notAPlugin(label: string, why: string): PackageError {
@@ -39,16 +42,28 @@ function notAPlugin(label: string, why: string): PackageError {
   );
 }
 
+/**
+ * What is wrong with one of the package's files: an unusable file (UnusableFileError) named inside
+ * the package; other errors with the package's folder shown as `<package>`.
+ */
+function fileProblem(dir: string, error: unknown): string {
+  if (error instanceof UnusableFileError) {
+    return unusableFileMessage(`<package>/${relative(dir, error.path)}`, error);
+  }
+  return (error as Error).message.replace(dir, "<package>");
+}
+
 /** Checks the package in `dir`; `label` names it in messages (`hub-plugin-x@1.0.0`). */
 export async function checkPluginPackage(dir: string, label: string): Promise<CheckedPlugin> {
   await checkPackageSize(dir, label); // before any of its files is read
   let manifest: PluginManifest;
+  let links: DeclaredLinks;
   try {
-    manifest = parsePluginPackage(
-      await readJsonFile(join(dir, "package.json"), MAX_PACKAGE_JSON_BYTES),
-    );
+    const pkg = await readJsonFile(join(dir, "package.json"), MAX_PACKAGE_JSON_BYTES);
+    manifest = parsePluginPackage(pkg);
+    links = declaredLinks(pkg);
   } catch (error) {
-    throw notAPlugin(label, (error as Error).message.replace(dir, "<package>"));
+    throw notAPlugin(label, fileProblem(dir, error));
   }
   let tools;
   try {
@@ -59,7 +74,7 @@ export async function checkPluginPackage(dir: string, label: string): Promise<Ch
       label,
       message.endsWith("does not exist")
         ? `it has no ${TOOLS_FILE} (the package holds no built plugin)`
-        : `${TOOLS_FILE} is broken (${message.replace(dir, "<package>")})`,
+        : `${TOOLS_FILE} is broken (${fileProblem(dir, error)})`,
     );
   }
   if (tools.plugin !== manifest.name || tools.version !== manifest.version) {
@@ -75,7 +90,7 @@ export async function checkPluginPackage(dir: string, label: string): Promise<Ch
   try {
     checkRegularFile(adapter, info, MAX_ADAPTER_BYTES);
   } catch (error) {
-    throw notAPlugin(label, (error as Error).message.replace(dir, "<package>"));
+    throw notAPlugin(label, fileProblem(dir, error));
   }
   if (sdkCompatLine(tools.sdkVersion) !== sdkCompatLine(SDK_VERSION)) {
     throw new PackageError(
@@ -85,5 +100,5 @@ export async function checkPluginPackage(dir: string, label: string): Promise<Ch
         `version of the plugin built for SDK ${sdkCompatLine(SDK_VERSION)}.x.`,
     );
   }
-  return { manifest, sdkVersion: tools.sdkVersion, toolCount: tools.tools.length };
+  return { manifest, sdkVersion: tools.sdkVersion, toolCount: tools.tools.length, links };
 }

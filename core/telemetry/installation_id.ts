@@ -7,7 +7,7 @@
 import { join } from "node:path";
 import { writeFileAtomic } from "../config/atomic_write.ts";
 import { withFileLock } from "../config/file_lock.ts";
-import { readTextIfExists } from "../config/json_file.ts";
+import { readBoundedTextIfExists } from "../bounded_read.ts";
 
 export const TELEMETRY_ID_FILE = "telemetry_id";
 
@@ -20,7 +20,9 @@ export function telemetryIdPath(configDir: string): string {
 /** The id in the file; undefined when the file is missing or does not hold a UUID. */
 export async function readInstallationId(configDir: string): Promise<string | undefined> {
   // Not a regular file (a FIFO, /dev/zero) or too large: no usable id, a new one replaces it.
-  const text = await readTextIfExists(telemetryIdPath(configDir), 4096).catch(() => undefined);
+  const text = await readBoundedTextIfExists(telemetryIdPath(configDir), { maxBytes: 4096 }).catch(
+    () => undefined,
+  );
   const id = text?.trim().toLowerCase();
   return id !== undefined && UUID.test(id) ? id : undefined;
 }

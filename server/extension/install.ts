@@ -5,14 +5,15 @@
  * installed and an unchanged one touches nothing. `auth.json` and `adapters/` belong to
  * setup and the plugin host, and are left alone.
  */
-import { readTextIfExists } from "../../core/config/json_file.ts";
 import { join } from "node:path";
 import { writeFileAtomic } from "../../core/config/atomic_write.ts";
 import { EXTENSION_FILES } from "../../protocol/extension_files.ts";
-import { readBounded } from "../../core/bounded_read.ts";
+import { readBounded, readBoundedTextIfExists } from "../../core/bounded_read.ts";
 
 export { EXTENSION_FILES } from "../../protocol/extension_files.ts";
 export const SERVER_FILE = "server.json";
+/** The most of an installed manifest.json read (the real one is a few kilobytes). */
+const MAX_MANIFEST_BYTES = 1024 * 1024;
 // import.meta.dirname rather than node:url's fileURLToPath, which would load Node's layer at start.
 const DIST = join(import.meta.dirname!, "../../extension/dist");
 
@@ -67,7 +68,9 @@ export async function installExtension(
   source: string = DIST,
 ): Promise<InstallResult> {
   await Deno.mkdir(dir, { recursive: true });
-  const before = await readTextIfExists(join(dir, "manifest.json"));
+  const before = await readBoundedTextIfExists(join(dir, "manifest.json"), {
+    maxBytes: MAX_MANIFEST_BYTES,
+  });
   // Everything is read before anything is written: a broken source never leaves half an update.
   const files = await Promise.all(EXTENSION_FILES.map((name) => readSource(source, name)));
   let changed = false;
@@ -76,7 +79,11 @@ export async function installExtension(
   }
   const server = JSON.stringify({ port }, null, 2) + "\n";
   await writeIfChanged(join(dir, SERVER_FILE), new TextEncoder().encode(server));
-  const version = versionOf(await readTextIfExists(join(dir, "manifest.json"))) ?? "unknown";
+  const version = versionOf(
+    await readBoundedTextIfExists(join(dir, "manifest.json"), {
+      maxBytes: MAX_MANIFEST_BYTES,
+    }),
+  ) ?? "unknown";
   if (before === undefined) return { action: "installed", version };
   if (!changed) return { action: "unchanged", version };
   return { action: "updated", version, previousVersion: versionOf(before) };

@@ -7,7 +7,7 @@
  * file. What cannot be removed (a folder with files in it) is refused with a clear error.
  */
 import { clip } from "../../protocol/clip.ts";
-import { fileKind } from "../../core/bounded_read.ts";
+import { fileKind, moveAwayAdvice } from "../../core/bounded_read.ts";
 
 function lstat(path: string): Deno.FileInfo | undefined {
   try {
@@ -31,8 +31,8 @@ export function replaceNonFile(path: string): void {
   } catch (error) {
     throw new Error(clip(
       `Cannot open the log ${path}: it is ${kindOf(info)}, not a regular file, and removing it ` +
-        `failed (${(error as Error).message}). Move it away (mv "${path}" "${path}.old") and ` +
-        `start the hub again.`,
+        `failed (${(error as Error).message}). Fix: ${moveAwayAdvice(path)} and start the hub ` +
+        "again.",
       600,
     ));
   }

@@ -54,7 +54,7 @@ Deno.test("log path: a folder with files in it is refused with a clear, bounded 
       () => replaceNonFile(path),
       (error: Error) =>
         /is a folder, not a regular file/.test(error.message) &&
-        /Move it away/.test(error.message) && error.message.length <= 600,
+        /move it away \(mv /.test(error.message) && error.message.length <= 600,
     );
   });
 });

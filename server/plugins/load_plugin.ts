@@ -17,7 +17,12 @@ import {
 } from "../../protocol/plugin_manifest.ts";
 import { SDK_VERSION, sdkCompatLine } from "../../protocol/version.ts";
 import { readJsonFile } from "../../core/config/json_file.ts";
-import { readBounded, readBoundedText, UnusableFileError } from "../../core/bounded_read.ts";
+import {
+  readBounded,
+  readBoundedText,
+  UnusableFileError,
+  unusableFileMessage,
+} from "../../core/bounded_read.ts";
 import {
   MAX_ADAPTER_BYTES,
   MAX_ICON_BYTES,
@@ -71,13 +76,12 @@ async function readIcon(dir: string, icon: string | undefined): Promise<string |
 
 /** A plugin file that is not read: what it is, and why (its path shown relative to the plugin). */
 function unusable(dir: string, what: string, error: UnusableFileError): Error {
-  const problem = error.message.startsWith(dir)
-    ? error.message.slice(dir.length + 1)
-    : error.message;
   const fix = error.kind === "too_large"
     ? 'make it smaller (docs/plugins.md, "Size limits")'
     : "make it a regular file in the plugin's folder";
-  return new Error(`${what} cannot be used: ${problem}; ${fix}`);
+  return new Error(
+    `${what} cannot be used: ${unusableFileMessage(relative(dir, error.path), error, fix)}`,
+  );
 }
 
 /**
