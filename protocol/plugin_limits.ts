@@ -12,7 +12,7 @@ export const MAX_ADAPTER_BYTES = 5 * 1024 * 1024;
 export const MAX_TOOLS_FILE_BYTES = 2 * 1024 * 1024;
 /** The plugin's package.json. */
 export const MAX_PACKAGE_JSON_BYTES = 1024 * 1024;
-/** The `hub.icon` SVG; a larger icon is not shown (the plugin still loads). */
+/** The `hub.icon` SVG; a larger icon (or one that is not a regular file) fails the plugin. */
 export const MAX_ICON_BYTES = 64 * 1024;
 /** A plugin package as installed: every file in its folder, dependencies included. */
 export const MAX_PACKAGE_BYTES = 50 * 1024 * 1024;
