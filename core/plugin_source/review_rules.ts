@@ -18,8 +18,13 @@ export interface ReviewedPlugin {
 /** Why a plugin needs review: another version, or another source, than the reviewed one. */
 export type ReviewReason = "version" | "source";
 
-/** Whether the entry grants anything: its default or any per-tool permission is not off. */
-export function grantsAnything(entry: PluginPermissionConfig): boolean {
+/**
+ * Whether anything is granted: the default or any per-tool permission is not off. Takes a
+ * config.json entry, or the effective permissions the hub computed for a plugin's tools.
+ */
+export function grantsAnything(
+  entry: Pick<PluginPermissionConfig, "permission"> & { tools?: Record<string, string> },
+): boolean {
   return entry.permission !== "off" ||
     Object.values(entry.tools ?? {}).some((p) => p !== "off");
 }

@@ -6,6 +6,7 @@ import type { HubConfig, Permission } from "../../core/config/schema.ts";
 import { BROWSER_GROUP, type Catalog } from "../calls/catalog.ts";
 import type { RegisteredPlugin, Registry } from "../plugins/registry.ts";
 import { needsReview } from "../permissions/review.ts";
+import { grantsAnything } from "../../core/plugin_source/review_rules.ts";
 
 function withOverride(tool: SyncTool, override: Permission | undefined): SyncTool {
   return override === undefined ? tool : { ...tool, override };
@@ -27,9 +28,10 @@ export function syncPlugin(
   );
   const reason = needsReview(config, plugin);
   const permission = entry?.permission ?? "off";
-  // Injected only when it is reviewed and something of it is allowed.
-  const enabled = reason === undefined &&
-    (permission !== "off" || tools.some((t) => t.permission !== "off"));
+  // Injected only when it is reviewed and something of it is allowed (effective permissions: a
+  // stale override of a tool it no longer has allows nothing).
+  const effective = Object.fromEntries(tools.map((t) => [t.name, t.permission]));
+  const enabled = reason === undefined && grantsAnything({ permission, tools: effective });
   const synced: SyncPlugin = {
     name: plugin.name,
     displayName: plugin.displayName,
