@@ -7,13 +7,7 @@
  * tab 7 in the last 10 s (limits: …)"). Every map here is bounded, so a flood costs no memory.
  */
 import { clip } from "../../protocol/clip.ts";
-
-export interface Rate {
-  /** Entries a second, on average. */
-  perSecond: number;
-  /** Entries that may pass at once after a quiet spell. */
-  burst: number;
-}
+import { hasToken, type Rate, TokenBuckets } from "../http/token_buckets.ts";
 
 export interface PluginLogLimits {
   /** One plugin in one tab. */
@@ -40,11 +34,6 @@ const NAMED_TABS = 5;
 const COUNTED_TABS = 64;
 /** The name drops of plugins beyond MAX_PLUGIN_BUCKETS are counted under. */
 export const OTHER_PLUGINS = "(other plugins)";
-
-interface Bucket {
-  tokens: number;
-  at: number;
-}
 
 interface Drops {
   count: number;
@@ -79,33 +68,14 @@ export function describeLimits(limits: PluginLogLimits): string {
     `${rate(limits.perPlugin, "per plugin")}, ${rate(limits.total, "for all plugins")}`;
 }
 
-/** Looks `key` up, making it the most recently used; the least recently used one gives way. */
-function touch<V>(map: Map<string, V>, key: string, make: () => V, max: number): V {
-  const value = map.get(key) ?? make();
-  map.delete(key);
-  map.set(key, value);
-  if (map.size > max) map.delete(map.keys().next().value!);
-  return value;
-}
-
 export function createPluginLogLimiter(
   limits: PluginLogLimits = PLUGIN_LOG_LIMITS,
   clock: () => number = () => performance.now(),
 ): PluginLogLimiter {
-  const tabs = new Map<string, Bucket>();
-  const plugins = new Map<string, Bucket>();
-  const total: Bucket = { tokens: limits.total.burst, at: clock() };
+  const tabs = new TokenBuckets(limits.perTab, MAX_TAB_BUCKETS);
+  const plugins = new TokenBuckets(limits.perPlugin, MAX_PLUGIN_BUCKETS);
+  const all = new TokenBuckets(limits.total, 1);
   let drops = new Map<string, Drops>();
-
-  /** Tops the bucket up for the time since it was last used; whether one token is there. */
-  const ready = (bucket: Bucket, rate: Rate, now: number) => {
-    bucket.tokens = Math.min(
-      rate.burst,
-      bucket.tokens + ((now - bucket.at) / 1000) * rate.perSecond,
-    );
-    bucket.at = now;
-    return bucket.tokens >= 1;
-  };
 
   function drop(plugin: string, tab: string, now: number) {
     const name = drops.has(plugin) || drops.size < MAX_PLUGIN_BUCKETS ? plugin : OTHER_PLUGINS;
@@ -137,23 +107,11 @@ export function createPluginLogLimiter(
       const now = clock();
       const plugin = clip(name, 200);
       const tab = tabId === undefined ? "?" : String(tabId);
-      const perTab = touch(
-        tabs,
-        `${tab} ${plugin}`,
-        () => fresh(limits.perTab, now),
-        MAX_TAB_BUCKETS,
-      );
-      const perPlugin = touch(
-        plugins,
-        plugin,
-        () => fresh(limits.perPlugin, now),
-        MAX_PLUGIN_BUCKETS,
-      );
       // All three are topped up first, so a refusal by one takes no token from the others.
-      const tabReady = ready(perTab, limits.perTab, now);
-      const pluginReady = ready(perPlugin, limits.perPlugin, now);
-      const totalReady = ready(total, limits.total, now);
-      if (!tabReady || !pluginReady || !totalReady) {
+      const perTab = tabs.bucket(`${tab} ${plugin}`, now);
+      const perPlugin = plugins.bucket(plugin, now);
+      const total = all.bucket("", now);
+      if (!hasToken(perTab) || !hasToken(perPlugin) || !hasToken(total)) {
         drop(plugin, tab, now);
         return false;
       }
@@ -175,5 +133,3 @@ export function createPluginLogLimiter(
     },
   };
 }
-
-const fresh = (rate: Rate, now: number): Bucket => ({ tokens: rate.burst, at: now });

@@ -12,6 +12,7 @@
  */
 import type { PluginLogEntry } from "../../protocol/events.ts";
 import { clip } from "../../protocol/clip.ts";
+import { touch } from "../../core/lru.ts";
 import type { Logger } from "../log/logger.ts";
 import {
   createPluginLogLimiter,
@@ -70,13 +71,9 @@ export function createPluginLogs(logger: Logger, options: PluginLogsOptions = {}
   const listeners: ((plugin: string, entry: PluginLogEntry) => void)[] = [];
   let timer: ReturnType<typeof setTimeout> | undefined;
 
-  function ringOf(plugin: string): Ring {
-    const ring = rings.get(plugin) ?? { entries: [], chars: 0 };
-    rings.delete(plugin); // re-inserted last: the map's order is least recently logged first
-    rings.set(plugin, ring);
-    if (rings.size > PLUGIN_LOG_MAX_PLUGINS) rings.delete(rings.keys().next().value!);
-    return ring;
-  }
+  /** The plugin's ring; the map's order is least recently logged first. */
+  const ringOf = (plugin: string): Ring =>
+    touch(rings, plugin, () => ({ entries: [], chars: 0 }), PLUGIN_LOG_MAX_PLUGINS);
 
   function keep(ring: Ring, plugin: string, raw: PluginLogEntry) {
     const { entry, dataText } = bounded(raw);
