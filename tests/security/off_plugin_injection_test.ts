@@ -21,11 +21,8 @@ import type { PluginDetail } from "../../protocol/health.ts";
 const SPY = "spy";
 const MARKER = "data-spy-adapter";
 
-/** The folder the hub finds the spy plugin in (`localPluginDirs`); it is built by the service. */
-const spyParent = Deno.makeTempDirSync({ prefix: "hub-spy-plugin-" });
-
-/** Builds the spy plugin: the test plugin on `<all_urls>`, setting a marker when injected. */
-async function buildSpy(): Promise<void> {
+/** Builds the spy plugin in `spyParent`: the test plugin on `<all_urls>`, setting a marker. */
+async function buildSpy(spyParent: string): Promise<void> {
   await buildTestPluginPackage(spyParent, "hub-plugin-spy", "1.0.0", async (pkg, dir) => {
     pkg.hub.urlPatterns = ["<all_urls>"];
     const source = join(dir, "src", "index.ts");
@@ -71,17 +68,30 @@ async function setSpy(e2e: E2E, permission: "off" | "auto"): Promise<void> {
   assertEquals(r.code, 0, `${r.stdout}\n${r.stderr}`);
 }
 
+/**
+ * The hub's config; `localPluginDirs` (the folder the hub finds the spy plugin in) is set by the
+ * service, which makes that folder only when the test runs (a skipped test leaves nothing behind).
+ */
+const config: Record<string, unknown> = {
+  permissions: { [PLUGIN]: { permission: "auto" }, [SPY]: { permission: "off" } },
+};
+
 e2eTest(
   import.meta.url,
   "an off plugin on <all_urls> is never injected; on injects it, off takes it out of open tabs",
   {
-    config: {
-      permissions: { [PLUGIN]: { permission: "auto" }, [SPY]: { permission: "off" } },
-      localPluginDirs: [spyParent],
-    },
+    config,
     service: async () => {
-      await buildSpy();
-      return { env: {}, stop: () => Deno.remove(spyParent, { recursive: true }) };
+      const spyParent = await Deno.makeTempDir({ prefix: "hub-spy-plugin-" });
+      const stop = () => Deno.remove(spyParent, { recursive: true });
+      try {
+        await buildSpy(spyParent);
+      } catch (error) {
+        await stop();
+        throw error;
+      }
+      config.localPluginDirs = [spyParent];
+      return { env: {}, stop };
     },
   },
   async (t, { e2e }) => {
