@@ -88,7 +88,7 @@ function perCall(path: string): { record: Record; close(): void } {
       file.append(entry);
       return Promise.resolve();
     },
-    close: () => void file.flush(),
+    close: () => file.close(),
   };
 }
 

@@ -261,7 +261,7 @@ export function createHub(options: HubOptions): Hub {
       link.disconnect(1001, "hub shutting down");
       await Promise.all([sessions.closeAll(), telemetry?.stop()]);
       logs.close();
-      await audit.flush();
+      audit.close();
       files.close();
     },
   };

@@ -10,7 +10,7 @@
  *
  * At most every AUDIT_CHECK_MS the path is looked at once (one `stat`): a file removed, moved or
  * truncated by someone else is reopened (or its size taken again), and a failed write reopens the
- * file and tries once more. `flush()` closes the file, so a stopped hub holds no descriptor; an
+ * file and tries once more. `close()` closes the file, so a stopped hub holds no descriptor; an
  * entry appended after that (a call still finishing while the hub shuts down) is written at once
  * (open, write, close), with no descriptor left behind.
  *
@@ -27,12 +27,7 @@ export interface AuditFile {
   /** Writes the entry's line before it returns (errors go to `onError`, never thrown). */
   append(entry: AuditEntry): void;
   /** Closes the file for good; every entry appended so far is already written. */
-  flush(): Promise<void>;
-}
-
-export interface AuditWriter extends AuditFile {
-  /** Resolves at once: entries are written as they are appended (kept for callers and tests). */
-  written(): Promise<void>;
+  close(): void;
 }
 
 export interface AuditFileOptions {
@@ -158,7 +153,7 @@ function writeLine(t: Target, line: Uint8Array) {
   writeBytes(t, line);
 }
 
-export function createAuditFile(path: string, options: AuditFileOptions = {}): AuditWriter {
+export function createAuditFile(path: string, options: AuditFileOptions = {}): AuditFile {
   const target: Target = {
     path,
     maxBytes: options.maxBytes ?? AUDIT_FILE_MAX_BYTES,
@@ -167,7 +162,7 @@ export function createAuditFile(path: string, options: AuditFileOptions = {}): A
     checkedAt: 0,
   };
   const encoder = new TextEncoder();
-  let flushed = false;
+  let closed = false;
 
   /** Writes one line now. Never throws: a failure is reported and the entry dropped. */
   function write(line: Uint8Array) {
@@ -177,18 +172,16 @@ export function createAuditFile(path: string, options: AuditFileOptions = {}): A
       closeTarget(target);
       options.onError?.(`Cannot write ${path}: ${(error as Error).message}`);
     }
-    if (flushed) closeTarget(target);
+    if (closed) closeTarget(target);
   }
 
   return {
     append(entry) {
       write(encoder.encode(JSON.stringify(entry) + "\n"));
     },
-    written: () => Promise.resolve(),
-    flush() {
-      flushed = true;
+    close() {
+      closed = true;
       closeTarget(target);
-      return Promise.resolve();
     },
   };
 }

@@ -4,7 +4,7 @@ import type { AuditEntry } from "../../protocol/audit.ts";
 import { createAuditFile } from "./audit_file.ts";
 
 /** Runs `fn` with a fresh temp dir and its `audit.log` path; removes the dir afterwards. */
-async function withDir(fn: (dir: string, path: string) => Promise<void>) {
+async function withDir(fn: (dir: string, path: string) => Promise<void> | void) {
   const dir = await Deno.makeTempDir({ prefix: "hub_audit_file_" });
   try {
     await fn(dir, join(dir, "audit.log"));
@@ -55,19 +55,19 @@ Deno.test("entries are appended as NDJSON lines, in order", async () => {
     const file = createAuditFile(path);
     const entries = [entry(0), entry(1), entry(2)];
     for (const e of entries) file.append(e);
-    await file.flush();
+    file.close();
     const text = await Deno.readTextFile(path);
     assertEquals(text, entries.map((e) => JSON.stringify(e) + "\n").join(""));
     assertEquals(await readEntries(path), entries);
 
     file.append(entry(3));
-    await file.flush();
+    file.close();
     assertEquals(await readEntries(path), [...entries, entry(3)]);
   });
 });
 
 Deno.test("an entry is in the file when append() returns, before any await (an answer may follow)", async () => {
-  await withDir(async (_dir, path) => {
+  await withDir((_dir, path) => {
     const file = createAuditFile(path);
     try {
       file.append(entry(0));
@@ -75,21 +75,8 @@ Deno.test("an entry is in the file when append() returns, before any await (an a
       file.append(entry(1));
       assertEquals(Deno.readTextFileSync(path).split("\n").length, 3, "two whole lines");
     } finally {
-      await file.flush();
+      file.close();
     }
-  });
-});
-
-Deno.test("flush waits for entries appended while an earlier write is running", async () => {
-  await withDir(async (_dir, path) => {
-    const file = createAuditFile(path);
-    file.append(entry(0));
-    const first = file.flush();
-    file.append(entry(1));
-    file.append(entry(2));
-    await first;
-    await file.flush();
-    assertEquals(await readEntries(path), [entry(0), entry(1), entry(2)]);
   });
 });
 
@@ -100,7 +87,7 @@ Deno.test("500 concurrent appends with rotation: whole lines, in order, files wi
     const file = createAuditFile(path, { maxBytes, onError: (m) => errors.push(m) });
     const entries = Array.from({ length: 500 }, (_, i) => entry(i));
     for (const e of entries) file.append(e); // fired without awaiting
-    await file.flush();
+    file.close();
     assertEquals(errors, []);
 
     const current = await readEntries(path);
@@ -141,7 +128,7 @@ Deno.test("appends that arrive while writes are running keep the same guarantees
         )
       ),
     );
-    await file.flush();
+    file.close();
     const current = await readEntries(path);
     const previous = await readEntries(`${path}.1`);
     const kept = [...previous, ...current];
@@ -161,7 +148,7 @@ Deno.test("no entry is lost at a rotation: one rotation keeps every entry across
     const maxBytes = Math.ceil(total * 0.6);
     const file = createAuditFile(path, { maxBytes });
     for (const e of entries) file.append(e);
-    await file.flush();
+    file.close();
     const previous = await readEntries(`${path}.1`);
     const current = await readEntries(path);
     assert(previous.length > 0 && current.length > 0);
@@ -178,7 +165,7 @@ Deno.test("entries appended in separate batches rotate at the same line boundary
     const entries = Array.from({ length: 40 }, (_, i) => entry(i));
     for (const e of entries) {
       file.append(e);
-      await file.flush();
+      file.close();
     }
     const kept = [...await readEntries(`${path}.1`), ...await readEntries(path)];
     assertEquals(kept, entries.slice(entries.length - kept.length));
@@ -193,7 +180,7 @@ Deno.test("rotation keeps one .1 file: the older one is replaced, not kept as .2
     const one = lineBytes(entry(0));
     const file = createAuditFile(path, { maxBytes: one * 2 });
     for (let i = 0; i < 6; i++) file.append(entry(0));
-    await file.flush();
+    file.close();
     const previous = await readText(`${path}.1`);
     assertEquals(previous.includes('"old"'), false);
     assertEquals(await readEntries(`${path}.1`), [entry(0), entry(0)]);
@@ -213,7 +200,7 @@ Deno.test("an existing audit.log's size counts at startup", async () => {
 
     const file = createAuditFile(path, { maxBytes });
     file.append(entry(1));
-    await file.flush();
+    file.close();
     assertEquals(await readText(`${path}.1`), old, "the old file was rotated whole");
     assertEquals(await readEntries(path), [entry(1)]);
   });
@@ -225,7 +212,7 @@ Deno.test("an existing small audit.log is appended to, not replaced", async () =
     await Deno.writeTextFile(path, old);
     const file = createAuditFile(path, { maxBytes: 2000 });
     file.append(entry(1));
-    await file.flush();
+    file.close();
     assertEquals(await readEntries(path), [entry(0), entry(1)]);
     assertEquals(await readText(`${path}.1`), "");
   });
@@ -239,10 +226,10 @@ Deno.test({
       const one = lineBytes(entry(0));
       const file = createAuditFile(path, { maxBytes: one });
       file.append(entry(0));
-      await file.flush();
+      file.close();
       assertEquals((await Deno.stat(path)).mode! & 0o777, 0o600);
       file.append(entry(0));
-      await file.flush();
+      file.close();
       assertEquals((await Deno.stat(path)).mode! & 0o777, 0o600);
       assertEquals((await Deno.stat(`${path}.1`)).mode! & 0o777, 0o600);
     });
@@ -255,13 +242,13 @@ Deno.test("a write failure is reported through onError and later entries still g
     const blocked = join(dir, "missing", "audit.log");
     const failing = createAuditFile(blocked, { onError: (m) => errors.push(m) });
     failing.append(entry(0));
-    await failing.flush();
+    failing.close();
     assertEquals(errors.length, 1);
     assertMatch(errors[0], /^Cannot write .*missing.*audit\.log: /);
 
     await Deno.mkdir(join(dir, "missing"));
     failing.append(entry(1));
-    await failing.flush();
+    failing.close();
     assertEquals(await readEntries(blocked), [entry(1)]);
     assertEquals(await readText(path), "");
   });
@@ -280,30 +267,17 @@ function clocked(path: string, maxBytes = 2000) {
   return { file, errors, advance: (ms: number) => (now += ms) };
 }
 
-Deno.test("written() waits for the entries appended so far and keeps the file open", async () => {
-  await withDir(async (_dir, path) => {
-    const { file } = clocked(path);
-    file.append(entry(0));
-    file.append(entry(1));
-    await file.written();
-    assertEquals(await readEntries(path), [entry(0), entry(1)]);
-    await file.flush();
-  });
-});
-
 Deno.test("an audit.log removed by someone else is created again at the next check", async () => {
   await withDir(async (_dir, path) => {
     const { file, errors, advance } = clocked(path);
     file.append(entry(0));
-    await file.written();
     await Deno.remove(path);
     advance(1000);
     file.append(entry(1));
-    await file.written();
     assertEquals(await readEntries(path), [entry(1)]);
     if (Deno.build.os !== "windows") assertEquals((await Deno.stat(path)).mode! & 0o777, 0o600);
     assertEquals(errors, []);
-    await file.flush();
+    file.close();
   });
 });
 
@@ -311,17 +285,14 @@ Deno.test("an audit.log moved away is followed by a new one; the moved file keep
   await withDir(async (dir, path) => {
     const { file, advance } = clocked(path);
     file.append(entry(0));
-    await file.written();
     await Deno.rename(path, join(dir, "audit.log.old"));
     advance(999);
     file.append(entry(1)); // before the check: still the open (moved) file
-    await file.written();
     advance(1);
     file.append(entry(2));
-    await file.written();
     assertEquals(await readEntries(join(dir, "audit.log.old")), [entry(0), entry(1)]);
     assertEquals(await readEntries(path), [entry(2)]);
-    await file.flush();
+    file.close();
   });
 });
 
@@ -331,19 +302,17 @@ Deno.test("an audit.log truncated by someone else: its size is taken again, no e
     const { file, advance } = clocked(path, maxBytes);
     const big = { ...entry(0), tool: "y".repeat(1500) };
     file.append(big);
-    await file.written();
     await Deno.truncate(path, 0);
     advance(1000);
     file.append(entry(1)); // fits in the emptied file: no rotation
-    await file.written();
     assertEquals(await readText(`${path}.1`), "");
     assertEquals(await readEntries(path), [entry(1)]);
-    await file.flush();
+    file.close();
   });
 });
 
 Deno.test({
-  name: "an existing audit.log with a wider mode is made 0600; flush releases the descriptor",
+  name: "an existing audit.log with a wider mode is made 0600; close releases the descriptor",
   ignore: Deno.build.os !== "linux",
   fn: async () => {
     await withDir(async (_dir, path) => {
@@ -351,7 +320,6 @@ Deno.test({
       await Deno.chmod(path, 0o644);
       const { file } = clocked(path);
       file.append(entry(0));
-      await file.written();
       assertEquals((await Deno.stat(path)).mode! & 0o777, 0o600);
       const holders = () =>
         [...Deno.readDirSync("/proc/self/fd")].filter((e) => {
@@ -362,20 +330,20 @@ Deno.test({
           }
         }).length;
       assertEquals(holders(), 1, "the file stays open between entries");
-      await file.flush();
-      assertEquals(holders(), 0, "a flushed writer holds no descriptor");
+      file.close();
+      assertEquals(holders(), 0, "a closed writer holds no descriptor");
       file.append(entry(1));
-      await file.flush();
+      file.close();
       assertEquals(await readEntries(path), [entry(0), entry(1)]);
     });
   },
 });
 
-Deno.test("an entry appended after flush() is written at once, with no timer or descriptor left", async () => {
+Deno.test("an entry appended after close() is written at once, with no timer or descriptor left", async () => {
   await withDir(async (_dir, path) => {
     const file = createAuditFile(path);
     file.append(entry(0));
-    await file.flush();
+    file.close();
     file.append(entry(1)); // a call finishing while the hub shuts down
     assertEquals(await readEntries(path), [entry(0), entry(1)], "on disk before any await");
     // The test's sanitizers fail it if a timer or the file were left open.
@@ -393,7 +361,6 @@ Deno.test({
       await Deno.symlink(other, path);
       const { file, errors, advance } = clocked(path);
       file.append(entry(0));
-      await file.written();
       assertEquals(errors, []);
       assert((await Deno.lstat(path)).isFile, "audit.log is a plain file now");
       assertEquals((await Deno.stat(path)).mode! & 0o777, 0o600);
@@ -408,7 +375,7 @@ Deno.test({
       await Deno.symlink(other, path);
       advance(1000);
       file.append(entry(1));
-      await file.flush();
+      file.close();
       assert((await Deno.lstat(path)).isFile);
       assertEquals(await readEntries(path), [entry(1)]);
       assertEquals(await Deno.readTextFile(other), "keep\n");

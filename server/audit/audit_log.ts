@@ -55,7 +55,8 @@ export interface AuditLog {
   /** Newest first. */
   query(query: AuditQuery): AuditEntry[];
   summary(): AuditSummary;
-  flush(): Promise<void>;
+  /** Closes `audit.log` (entries are on disk as they are recorded; a late one is still written). */
+  close(): void;
 }
 
 const MINUTE = 60_000;
@@ -120,7 +121,7 @@ export function createAuditLog(file: AuditFile | undefined, clock: () => number 
           : Math.round((totals.durationMs / totals.total) * 10) / 10,
       };
     },
-    flush: () => file?.flush() ?? Promise.resolve(),
+    close: () => file?.close(),
   };
   return log;
 }
