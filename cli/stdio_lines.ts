@@ -6,6 +6,7 @@
  */
 import { MAX_MESSAGE_BYTES } from "../protocol/limits.ts";
 import { concatBytes } from "../protocol/bytes.ts";
+import { scanJson } from "../core/json_depth.ts";
 
 /** The hub accepts no larger MCP message, so the bridge keeps no longer line. */
 export const MAX_LINE_BYTES = MAX_MESSAGE_BYTES;
@@ -75,33 +76,23 @@ const ID_VALUE = /^\s*:\s*("(?:[^"\\]|\\.)*"|-?\d{1,20})\s*[,}]/;
  * string or an integer; undefined otherwise. Only the outer object's members count.
  */
 export function topLevelId(text: string): JsonRpcId | undefined {
-  let depth = 0;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i];
-    if (c === '"') {
-      const end = stringEnd(text, i);
-      if (end === -1) return undefined;
-      if (depth === 1 && text.slice(i, end + 1) === '"id"') {
-        const value = ID_VALUE.exec(text.slice(end + 1, end + 1 + MAX_ID_CHARS + 8))?.[1];
-        if (value === undefined || value.length > MAX_ID_CHARS) return undefined;
-        try {
-          return JSON.parse(value) as JsonRpcId;
-        } catch {
-          return undefined;
-        }
-      }
-      i = end;
-    } else if (c === "{" || c === "[") depth++;
-    else if (c === "}" || c === "]") depth--;
-  }
-  return undefined;
+  let id: JsonRpcId | undefined;
+  scanJson(text, (token) => {
+    if (token.kind !== "string" || token.depth !== 1) return false;
+    if (token.end === -1 || text.slice(token.start, token.end) !== '"id"') return false;
+    id = idValue(text.slice(token.end, token.end + MAX_ID_CHARS + 8));
+    return true;
+  });
+  return id;
 }
 
-/** Where the JSON string that opens at `start` closes, or -1 when it does not in `text`. */
-function stringEnd(text: string, start: number): number {
-  for (let i = start + 1; i < text.length; i++) {
-    if (text[i] === "\\") i++;
-    else if (text[i] === '"') return i;
+/** The id value that `rest` (what follows an `"id"` member name) begins with, if it is one. */
+function idValue(rest: string): JsonRpcId | undefined {
+  const value = ID_VALUE.exec(rest)?.[1];
+  if (value === undefined || value.length > MAX_ID_CHARS) return undefined;
+  try {
+    return JSON.parse(value) as JsonRpcId;
+  } catch {
+    return undefined;
   }
-  return -1;
 }
