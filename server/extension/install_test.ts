@@ -131,12 +131,12 @@ Deno.test("a new port rewrites server.json only", async () => {
 Deno.test("a missing source file is an error that says to build the extension", async () => {
   await withDirs(async ({ source, dir }) => {
     await writeSource(source, "1.2.3");
-    await Deno.remove(join(source, "bridge.js"));
+    await Deno.remove(join(source, "dom_kit.js"));
     await assertRejects(
       installExtension(dir, 41234, source),
       (error: Error) => {
         assert(error.message.includes("deno task build:extension"), error.message);
-        assert(error.message.includes(join(source, "bridge.js")), error.message);
+        assert(error.message.includes(join(source, "dom_kit.js")), error.message);
         return true;
       },
     );
@@ -152,7 +152,7 @@ Deno.test({
     await installExtension(dir, 41234, source);
     const before = await stamps(dir, ALL_FILES);
     await writeSource(source, "2.0.0", "// v2\n");
-    await Deno.remove(join(source, "bridge.js"));
+    await Deno.remove(join(source, "dom_kit.js"));
     await assertRejects(installExtension(dir, 41234, source), /deno task build:extension/);
     assertEquals(await stamps(dir, ALL_FILES), before);
   });
