@@ -25,6 +25,7 @@ import { createExtensionLink } from "./extension/link.ts";
 import { createExtensionDoor } from "./extension/extension_door.ts";
 import { createTabStates } from "./extension/tab_states.ts";
 import { createPluginLogs } from "./extension/plugin_logs.ts";
+import type { PluginLogLimits } from "./extension/plugin_log_limit.ts";
 import { createExtensionHandlers, progressToExtension } from "./extension/handlers.ts";
 import { createFolderOpener } from "./extension/folder_open.ts";
 import { createUpdateChecker } from "./plugins/update_check.ts";
@@ -54,6 +55,8 @@ export interface HubOptions {
   logger: Logger;
   /** Writes the plugins' log lines (`plugins.log`); default `logger`. */
   pluginLogger?: Logger;
+  /** Rate limits for plugin log entries; default PLUGIN_LOG_LIMITS (tests lift them). */
+  pluginLogLimits?: PluginLogLimits;
   mode: "dev" | "production";
   skipPermissions: boolean;
   /** Do not look for globally installed plugin packages (HUB_SKIP_PKG_DISCOVERY=1). */
@@ -118,7 +121,10 @@ export function createHub(options: HubOptions): Hub {
   const link = createExtensionLink({}, logger); // handlers below, once their parts exist
   const door = createExtensionDoor(link, secret);
   const tabs = createTabStates();
-  const logs = createPluginLogs(options.pluginLogger ?? logger, { hubLogger: logger });
+  const logs = createPluginLogs(options.pluginLogger ?? logger, {
+    hubLogger: logger,
+    limits: options.pluginLogLimits,
+  });
   const dispatcher = createDispatcher(link, { ...options.timeouts, clock });
   const timeoutMs = options.timeouts?.confirmationMs;
   const confirmations = createConfirmations(link, { timeoutMs, clock });

@@ -150,7 +150,12 @@ Deno.test("a resumed stream counts as a connected client while open, and stops c
 });
 
 Deno.test("a flood of log notifications while away keeps at most 1,000 events and never pushes out a result", async () => {
-  await withFixture(demoFixture("auto"), async (f) => {
+  // The store's own bound is under test: the plugin log rate limit (which drops most of such a
+  // flood before it is stored) is lifted here.
+  const unlimited = { perSecond: 1e9, burst: 1e9 };
+  const limits = { perTab: unlimited, perPlugin: unlimited, total: unlimited };
+  const fixture = demoFixture("auto");
+  await withFixture({ ...fixture, hub: { ...fixture.hub, pluginLogLimits: limits } }, async (f) => {
     const tool = slowTool(f);
     const session = await RawMcpSession.open(`${f.url}/mcp`, f.secret);
     const get = await fetch(session.url, {
