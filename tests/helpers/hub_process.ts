@@ -12,7 +12,16 @@ const MAIN = join(ROOT, "main.ts");
  * The environment of every hub a test or bench starts (over its HUB_CONFIG_DIR): no package
  * discovery, no colours, and no telemetry unless the caller's env says otherwise.
  */
-export const HUB_CHILD_ENV = { HUB_SKIP_PKG_DISCOVERY: "1", NO_COLOR: "1", DO_NOT_TRACK: "1" };
+/**
+ * Set for every hub a test starts. INIT_CWD is emptied: `deno task test` sets it to the checkout,
+ * and a child that inherited it would take the checkout, not its own `cwd`, for the user's folder.
+ */
+export const HUB_CHILD_ENV = {
+  HUB_SKIP_PKG_DISCOVERY: "1",
+  NO_COLOR: "1",
+  DO_NOT_TRACK: "1",
+  INIT_CWD: "",
+};
 
 /** The words of `<root>/deno.json` task `task` between `deno run` and `script`: its flags. */
 export function taskFlags(root: string, task: string, script: string): string[] {
