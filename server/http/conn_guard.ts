@@ -101,8 +101,11 @@ class Guard {
         if (reason) options.logger.debug(`Closed a connection: ${reason}`);
       },
       // A silent connection that speaks needs FDS_PER_CONNECTION - 1 more descriptors.
-      onFirstBytes: (conn) =>
-        this.#overBudget(0) ? this.#makeRoom(0, FDS_PER_CONNECTION - 1, conn) : undefined,
+      onFirstBytes: (conn) => {
+        this.table.refresh(conn);
+        return this.#overBudget(0) ? this.#makeRoom(0, FDS_PER_CONNECTION - 1, conn) : undefined;
+      },
+      onClosing: (conn) => this.table.refresh(conn),
     };
     const sweepMs = Math.max(50, Math.min(1_000, Math.floor(options.headTimeoutMs / 4)));
     this.#sweep = setInterval(() => this.#closeExpired(), sweepMs);

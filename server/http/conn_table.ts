@@ -36,13 +36,16 @@ export interface ConnTable<C extends TrackedConn> {
    * The descriptors the live connections may hold: FDS_PER_CONNECTION for one that has sent a
    * byte (its relay to the server included), one for a silent one (its socket alone). So the cap
    * holds FDS_PER_CONNECTION times more idle sockets than busy connections, and an idle flood
-   * churns that much slower.
+   * churns that much slower. A running count (no walk over the connections): the owner calls
+   * `refresh` when a connection's `silent` or `closing` changes.
    */
   readonly descriptors: number;
   /** The cap, in connections that sent a byte; `capacity * FDS_PER_CONNECTION` descriptors. */
   capacity: number;
   add(conn: C): void;
   remove(conn: C): void;
+  /** `conn`'s `silent` or `closing` changed: what it holds is counted again. */
+  refresh(conn: C): void;
   /**
    * Who gives way to a newcomer, in this order: the connection that has been sending a request
    * head the longest (for more than the grace period); then the silent one accepted first (no byte
@@ -73,37 +76,50 @@ export function createConnTable<C extends TrackedConn>(
   capacity: number,
   headGraceMs = 0,
 ): ConnTable<C> {
-  const conns = new Set<C>();
+  /** Each connection and the descriptors it was last counted for (0: closing, not live). */
+  const conns = new Map<C, number>();
   let fresh = new Set<C>();
+  let live = 0;
+  let descriptors = 0;
+  const count = (conn: C, sign: 1 | -1) => {
+    const fds = sign > 0 ? held(conn) : conns.get(conn) ?? 0;
+    if (sign > 0) conns.set(conn, fds);
+    descriptors += sign * fds;
+    if (fds > 0) live += sign;
+  };
   return {
     get size() {
       return conns.size;
     },
     get live() {
-      let live = 0;
-      for (const conn of conns) if (!conn.closing) live++;
       return live;
     },
     get descriptors() {
-      let fds = 0;
-      for (const conn of conns) if (!conn.closing) fds += conn.silent ? 1 : FDS_PER_CONNECTION;
-      return fds;
+      return descriptors;
     },
     capacity,
     add(conn) {
-      conns.add(conn);
+      if (conns.has(conn)) return;
+      count(conn, 1);
       fresh.add(conn);
     },
     remove(conn) {
+      if (!conns.has(conn)) return;
+      count(conn, -1);
       conns.delete(conn);
       fresh.delete(conn);
+    },
+    refresh(conn) {
+      if (!conns.has(conn)) return;
+      count(conn, -1);
+      count(conn, 1);
     },
     victim(scope = "any", now = Date.now()) {
       let slowHead: C | undefined;
       let silent: C | undefined;
       let stranger: C | undefined;
       let trusted: C | undefined;
-      for (const conn of conns) {
+      for (const conn of conns.keys()) {
         if (conn.closing || conn.upgraded) continue;
         if (conn.headSince !== undefined && now - conn.headSince >= headGraceMs) {
           if (!slowHead || conn.headSince < slowHead.headSince!) slowHead = conn;
@@ -120,12 +136,18 @@ export function createConnTable<C extends TrackedConn>(
       fresh = new Set();
     },
     expired(now, timeoutMs) {
-      return [...conns].filter((c) =>
+      return [...conns.keys()].filter((c) =>
         !c.closing && c.headSince !== undefined && now - c.headSince > timeoutMs
       );
     },
-    all: () => [...conns],
+    all: () => [...conns.keys()],
   };
+}
+
+/** The descriptors `conn` holds of the live count now. */
+function held(conn: TrackedConn): number {
+  if (conn.closing) return 0;
+  return conn.silent ? 1 : FDS_PER_CONNECTION;
 }
 
 function leastActive<C extends TrackedConn>(best: C | undefined, conn: C): C {

@@ -94,6 +94,28 @@ Deno.test("descriptors: a silent connection holds one, one that spoke FDS_PER_CO
   assertEquals(table.descriptors, 1 + FDS_PER_CONNECTION);
 });
 
+Deno.test("descriptors and live are running counts: refresh after silent or closing changes, remove", () => {
+  const table = createConnTable<ReturnType<typeof conn>>(10);
+  const a = conn("a", { silent: true });
+  const b = conn("b", { silent: true });
+  table.add(a);
+  table.add(b);
+  assertEquals([table.descriptors, table.live], [2, 2]);
+  a.silent = false;
+  table.refresh(a);
+  assertEquals([table.descriptors, table.live], [1 + FDS_PER_CONNECTION, 2]);
+  a.closing = true;
+  table.refresh(a);
+  assertEquals([table.descriptors, table.live, table.size], [1, 1, 2]);
+  table.remove(a);
+  table.remove(a); // twice: counted once
+  assertEquals([table.descriptors, table.live, table.size], [1, 1, 1]);
+  table.add(b); // again: counted once
+  table.remove(b);
+  table.refresh(b); // no longer in the table: nothing changes
+  assertEquals([table.descriptors, table.live, table.size], [0, 0, 0]);
+});
+
 Deno.test("closing connections count but never give way nor expire", () => {
   const table = createConnTable<ReturnType<typeof conn>>(10);
   table.add(conn("closing", { lastActive: 0, headSince: 0, closing: true }));

@@ -51,6 +51,8 @@ export interface ProxyDeps {
    * opened: it will hold more descriptors now. A promise is awaited (room is being made).
    */
   onFirstBytes?(conn: ProxiedConn): Promise<unknown> | void;
+  /** Called once when the connection starts closing (`closing` has just become true). */
+  onClosing?(conn: ProxiedConn): void;
 }
 
 export function proxyConnection(client: Deno.Conn, deps: ProxyDeps): ProxiedConn {
@@ -94,6 +96,7 @@ class ProxiedConnection implements ProxiedConn {
     if (this.#closed) return;
     this.#closed = true;
     this.closing = true;
+    this.deps.onClosing?.(this);
     this.#closeReason = reason ?? this.#closeReason; // a linger's reason
     clearTimeout(this.#timer);
     closeQuietly(this.client);
