@@ -81,6 +81,15 @@ export function allowHint(plugin: string): string {
     `"hub config set plugin-permission.${plugin} ask".`;
 }
 
+/**
+ * `value` as indented JSON with every hidden character in its strings written as `\uXXXX`: the
+ * same value, but nothing a plugin or a registry wrote can reorder or hide what a terminal shows.
+ */
+export function jsonText(value: unknown): string {
+  return visibleJson(JSON.stringify(value, null, 2));
+}
+
+/** Prints `value` as `jsonText`: what every `--json` option of the CLI writes. */
 export function printJson(value: unknown): void {
-  console.log(visibleJson(JSON.stringify(value, null, 2)));
+  console.log(jsonText(value));
 }

@@ -10,36 +10,27 @@ export async function pluginSearchCommand(query: string | undefined, options: { 
   console.log(formatSearch(result));
 }
 
-/** The registry's words (names, descriptions, authors) escaped: nothing hidden or reordered. */
-function shownPackage(p: SearchResult["packages"][number]): SearchResult["packages"][number] {
-  return {
-    ...p,
-    name: visibleText(p.name),
-    version: visibleText(p.version),
-    ...(p.installedVersion !== undefined
-      ? { installedVersion: visibleText(p.installedVersion) }
-      : {}),
-    ...(p.description !== undefined ? { description: visibleText(p.description) } : {}),
-    ...(p.author !== undefined ? { author: visibleText(p.author) } : {}),
-  };
-}
-
-export function formatSearch(found: SearchResult): string {
-  const result = { ...found, packages: found.packages.map(shownPackage) };
-  const about = result.query ? ` matching "${visibleText(result.query)}"` : "";
+/**
+ * The registry's words (names, descriptions, authors) are escaped once, line by line, before the
+ * lines are joined: nothing hidden or reordered, and a line break in one cannot start a line.
+ */
+export function formatSearch(result: SearchResult): string {
+  const about = result.query ? ` matching "${result.query}"` : "";
   if (result.packages.length === 0) {
-    return `No plugin packages${about} on the registry. Plugin packages are named ` +
-      `hub-plugin-<name> or @<scope>/hub-plugin-<name>.`;
+    return visibleText(
+      `No plugin packages${about} on the registry. Plugin packages are named ` +
+        `hub-plugin-<name> or @<scope>/hub-plugin-<name>.`,
+    );
   }
   const width = Math.min(40, Math.max(...result.packages.map((p) => p.name.length)));
-  const lines = result.packages.map((p) => {
+  const lines = result.packages.flatMap((p) => {
     const marks = [
       p.official ? "official" : "",
       p.installedVersion ? `installed ${p.installedVersion}` : "",
     ].filter(Boolean).join(", ");
     const head = `${p.name.padEnd(width)}  ${p.version.padEnd(8)}${marks ? `  (${marks})` : ""}`;
     const about = [p.description, p.author ? `by ${p.author}` : ""].filter(Boolean).join(" — ");
-    return about ? `${head}\n    ${clip(about, 160)}` : head;
+    return about ? [head, `    ${clip(about, 160)}`] : [head];
   });
   const count = result.packages.length;
   return [
@@ -48,5 +39,5 @@ export function formatSearch(found: SearchResult): string {
     "",
     'Install one with "hub plugin install <name>" (a short name tries @tabhub/hub-plugin-<name>, ' +
     "then hub-plugin-<name>).",
-  ].join("\n");
+  ].map((line) => visibleText(line)).join("\n");
 }

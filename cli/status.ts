@@ -2,7 +2,8 @@
 import type { HealthPayload } from "../protocol/health.ts";
 import { CliError } from "../core/cli_error.ts";
 import { cliClient } from "../core/client_context.ts";
-import { visibleJson, visibleText } from "../protocol/visible_text.ts";
+import { visibleText } from "../protocol/visible_text.ts";
+import { printJson } from "./plugin_context.ts";
 
 export async function statusCommand(options: { port?: string; json?: boolean }): Promise<void> {
   const client = await cliClient(options.port);
@@ -10,14 +11,15 @@ export async function statusCommand(options: { port?: string; json?: boolean }):
   if (!health) {
     throw new CliError(`hub is not running on port ${client.port}. Start it with "hub start".`);
   }
-  console.log(
-    options.json ? visibleJson(JSON.stringify(health, null, 2)) : formatStatus(health, client.port),
-  );
+  if (options.json) return printJson(health);
+  console.log(formatStatus(health, client.port));
 }
 
-/** Plugin names, paths and errors come from plugins: each is escaped (protocol/visible_text.ts). */
+/**
+ * Plugin names, paths and errors come from plugins: every line is escaped once as a whole
+ * (protocol/visible_text.ts), so a line break in one cannot start a line of its own.
+ */
 export function formatStatus(h: HealthPayload, port: number): string {
-  const v = (text: string) => visibleText(text);
   const lines = [
     `hub ${h.version} (SDK ${h.sdkVersion}) running on http://127.0.0.1:${port}`,
     `  mode:        ${h.mode}${h.skipPermissions ? " (permission checks SKIPPED)" : ""}`,
@@ -31,16 +33,16 @@ export function formatStatus(h: HealthPayload, port: number): string {
   ];
   for (const p of h.pluginDetails) {
     lines.push(
-      `    ${v(p.name).padEnd(20)} ${p.tabState.padEnd(11)} ${p.toolCount} tool${
+      `    ${p.name.padEnd(20)} ${p.tabState.padEnd(11)} ${p.toolCount} tool${
         p.toolCount === 1 ? " " : "s"
       }  ${p.source}`,
     );
   }
-  for (const f of h.failedPlugins) lines.push(`    failed: ${v(f.path)}: ${v(f.error)}`);
+  for (const f of h.failedPlugins) lines.push(`    failed: ${f.path}: ${f.error}`);
   for (const e of h.discoveryErrors) {
-    lines.push(`    discovery (${e.source}) ${v(e.specifier)}: ${v(e.error)}`);
+    lines.push(`    discovery (${e.source}) ${e.specifier}: ${e.error}`);
   }
-  return lines.join("\n");
+  return lines.map((line) => visibleText(line)).join("\n");
 }
 
 export function formatDuration(seconds: number): string {

@@ -4,7 +4,8 @@ import { CliError } from "../core/cli_error.ts";
 import { cliClient } from "../core/client_context.ts";
 import type { HubClient } from "../core/hub_client.ts";
 import { readArguments } from "./tool_arguments.ts";
-import { visibleJson, visibleText } from "../protocol/visible_text.ts";
+import { visibleText } from "../protocol/visible_text.ts";
+import { jsonText, printJson } from "./plugin_context.ts";
 
 /** `hub tool call` waits this long: the longest a call may run (5 minutes, README). */
 export const TOOL_CALL_TIMEOUT_MS = 5 * 60_000;
@@ -47,21 +48,15 @@ async function fetchTools(client: HubClient, plugin?: string): Promise<ListedToo
 export async function toolList(options: ToolOptions): Promise<void> {
   const client = await cliClient(options.port);
   const tools = await fetchTools(client, options.plugin);
-  if (options.json) {
-    console.log(visibleJson(JSON.stringify({ tools }, null, 2)));
-    return;
-  }
+  if (options.json) return printJson({ tools });
   const groups = Map.groupBy(tools, (t) => t.plugin);
   const width = Math.min(48, Math.max(...tools.map((t) => t.name.length), 4));
   const lines: string[] = [];
   for (const [plugin, list] of groups) {
-    lines.push(`${visibleText(plugin)} (${list.length} tool${list.length === 1 ? "" : "s"})`);
+    lines.push(`${plugin} (${list.length} tool${list.length === 1 ? "" : "s"})`);
     for (const t of list) {
-      // A plugin's words: hidden characters escaped, so a description cannot reorder the line.
-      const text = visibleText(t.description.replace(/^\[Disabled\] /, "").split("\n")[0]);
-      lines.push(
-        `  ${visibleText(t.name).padEnd(width)}  ${t.permission.padEnd(4)}  ${truncate(text, 70)}`,
-      );
+      const text = t.description.replace(/^\[Disabled\] /, "").split("\n")[0];
+      lines.push(`  ${t.name.padEnd(width)}  ${t.permission.padEnd(4)}  ${truncate(text, 70)}`);
     }
   }
   if (lines.length === 0) lines.push("No tools.");
@@ -70,11 +65,15 @@ export async function toolList(options: ToolOptions): Promise<void> {
     "Permissions: off (refused), ask (you confirm in the browser), auto. Details: " +
       '"hub tool schema <name>".',
   );
-  console.log(lines.join("\n"));
+  // A plugin's words: each line escaped once, so a name or description cannot reorder the line.
+  console.log(lines.map((line) => visibleText(line)).join("\n"));
 }
 
+/** `text` cut to `max` characters with "…" (never between the halves of a surrogate pair). */
 function truncate(text: string, max: number): string {
-  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
+  if (text.length <= max) return text;
+  const end = /[\uD800-\uDBFF]/.test(text[max - 2]) ? max - 2 : max - 1;
+  return `${text.slice(0, end)}…`;
 }
 
 export async function toolSchema(name: string, options: ToolOptions): Promise<void> {
@@ -83,16 +82,13 @@ export async function toolSchema(name: string, options: ToolOptions): Promise<vo
   const tool = tools.find((t) => t.name === name);
   if (!tool) {
     const near = tools.filter((t) => t.name.includes(name) || name.includes(t.name));
-    throw new CliError(
+    throw new CliError(visibleText(
       `No tool "${name}".` +
         (near.length > 0 ? ` Did you mean: ${near.map((t) => t.name).join(", ")}?` : "") +
         ' List them with "hub tool list".',
-    );
+    ));
   }
-  if (options.json) {
-    console.log(visibleJson(JSON.stringify(tool, null, 2)));
-    return;
-  }
+  if (options.json) return printJson(tool);
   console.log(
     [
       `name:        ${visibleText(tool.name)}`,
@@ -100,7 +96,7 @@ export async function toolSchema(name: string, options: ToolOptions): Promise<vo
       `permission:  ${tool.permission}`,
       `description: ${visibleText(tool.description, { lines: true })}`,
       "input schema:",
-      visibleJson(JSON.stringify(tool.inputSchema, null, 2)),
+      jsonText(tool.inputSchema),
     ].join("\n"),
   );
 }
@@ -138,11 +134,11 @@ export async function toolCall(
  */
 export function formatResult(result: CallToolResult): string {
   if (result.structuredContent !== undefined) {
-    return visibleJson(JSON.stringify(result.structuredContent, null, 2));
+    return jsonText(result.structuredContent);
   }
   const content = result.content ?? [];
   if (content.length === 1 && content[0].type === "text") {
     return visibleText(content[0].text, { lines: true });
   }
-  return visibleJson(JSON.stringify(content, null, 2));
+  return jsonText(content);
 }
