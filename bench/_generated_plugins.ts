@@ -1,6 +1,7 @@
 /** Generated plugins for benchmarks: 100 plugins × 20 tools with realistic schemas. */
 import { join } from "node:path";
 import { SDK_VERSION } from "../protocol/version.ts";
+import { ADAPTER_CONTRACT } from "../protocol/plugin_manifest.ts";
 
 export const PLUGINS = 100;
 export const TOOLS = 20;
@@ -43,7 +44,13 @@ export async function writePlugin(root: string, p: number): Promise<string> {
   await Deno.writeTextFile(join(dir, "package.json"), JSON.stringify(pkg));
   await Deno.writeTextFile(
     join(dir, "dist/tools.json"),
-    JSON.stringify({ sdkVersion: SDK_VERSION, plugin: name, version: "1.0.0", tools }),
+    JSON.stringify({
+      sdkVersion: SDK_VERSION,
+      adapterContract: ADAPTER_CONTRACT,
+      plugin: name,
+      version: "1.0.0",
+      tools,
+    }),
   );
   await Deno.writeTextFile(join(dir, "dist/adapter.iife.js"), ADAPTER + `// ${p}\n`);
   return dir;

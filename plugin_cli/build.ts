@@ -3,7 +3,12 @@
  * `dist/adapter.iife.js`. Nothing in `dist/` changes unless the whole build succeeds.
  */
 import { dirname } from "node:path";
-import { type ToolEntry, toolListProblem, type ToolsFile } from "../protocol/plugin_manifest.ts";
+import {
+  ADAPTER_CONTRACT,
+  type ToolEntry,
+  toolListProblem,
+  type ToolsFile,
+} from "../protocol/plugin_manifest.ts";
 import { SDK_VERSION } from "../protocol/version.ts";
 import { writeFileAtomic } from "../core/config/atomic_write.ts";
 import { CliError } from "../core/cli_error.ts";
@@ -77,6 +82,7 @@ export async function buildPlugin(dir: string): Promise<BuildResult> {
   );
   const toolsFile: ToolsFile = {
     sdkVersion: SDK_VERSION,
+    adapterContract: ADAPTER_CONTRACT,
     plugin: manifest.name,
     version: manifest.version,
     tools: description.tools,

@@ -191,9 +191,17 @@ export const toolEntrySchema = z.object({
 });
 export type ToolEntry = z.infer<typeof toolEntrySchema>;
 
+/**
+ * The adapter contract a build speaks (protocol/adapter.ts), written into `dist/tools.json` by
+ * `hub-plugin build`. 2: the private door. Builds without it (1) handed calls to the page through
+ * window events that any page script could read and answer, so the hub refuses them.
+ */
+export const ADAPTER_CONTRACT = 2;
+
 /** `dist/tools.json`, written by `hub-plugin build`. */
 export const toolsFileSchema = z.object({
   sdkVersion: z.string().min(1),
+  adapterContract: z.number().int().optional(),
   plugin: z.string().min(1),
   version: z.string().min(1),
   tools: z.array(toolEntrySchema),
@@ -204,6 +212,20 @@ export function parseToolsFile(value: unknown): ToolsFile {
   const parsed = toolsFileSchema.safeParse(value);
   if (!parsed.success) throw new Error(formatIssues(parsed.error, ""));
   return parsed.data;
+}
+
+/**
+ * Why a build's adapter cannot be used by this hub, or undefined: one built for another adapter
+ * contract (an older hub-plugin's adapter would let page scripts read and answer its calls).
+ */
+export function adapterContractProblem(tools: ToolsFile): string | undefined {
+  const contract = tools.adapterContract ?? 1;
+  if (contract === ADAPTER_CONTRACT) return undefined;
+  return contract < ADAPTER_CONTRACT
+    ? `its adapter was built by an older hub-plugin, whose hand-over to the page any page ` +
+      `script could read and answer`
+    : `its adapter was built for a newer hub (adapter contract ${contract}, this hub speaks ` +
+      `${ADAPTER_CONTRACT})`;
 }
 
 /**

@@ -11,7 +11,7 @@ import semver from "semver";
 import { dirname, join } from "node:path";
 import type { NpmResult } from "../npm_runner.ts";
 import { SDK_VERSION } from "../../protocol/version.ts";
-import { pluginNameFromPackage } from "../../protocol/plugin_manifest.ts";
+import { ADAPTER_CONTRACT, pluginNameFromPackage } from "../../protocol/plugin_manifest.ts";
 
 export type Files = Record<string, string>;
 
@@ -42,6 +42,7 @@ export function pluginFiles(
     "package.json": JSON.stringify(pkg),
     "dist/tools.json": JSON.stringify({
       sdkVersion: changes.sdkVersion ?? SDK_VERSION,
+      adapterContract: ADAPTER_CONTRACT,
       plugin,
       version: changes.toolsVersion ?? version,
       tools: [{

@@ -8,6 +8,7 @@
 import { join, relative } from "node:path";
 import {
   ADAPTER_FILE,
+  adapterContractProblem,
   parsePluginPackage,
   parseToolsFile,
   type PluginManifest,
@@ -98,6 +99,14 @@ export async function checkPluginPackage(dir: string, label: string): Promise<Ch
       `${label} was built with plugin SDK ${clip(tools.sdkVersion, 40)}, but this hub speaks ` +
         `SDK ${SDK_VERSION}; nothing was installed. Update hub ("hub update"), or install a ` +
         `version of the plugin built for SDK ${sdkCompatLine(SDK_VERSION)}.x.`,
+    );
+  }
+  const contract = adapterContractProblem(tools);
+  if (contract) {
+    throw new PackageError(
+      "INCOMPATIBLE_SDK",
+      `${label}: ${contract}; nothing was installed. Install a version of the plugin built by ` +
+        `this hub's hub-plugin, or ask its author to rebuild it.`,
     );
   }
   return { manifest, sdkVersion: tools.sdkVersion, toolCount: tools.tools.length, links };

@@ -1,6 +1,7 @@
 /** A temp world for plugin host tests: built plugin folders, a config dir, an npm root. */
 import { join } from "node:path";
 import { SDK_VERSION } from "../../protocol/version.ts";
+import { ADAPTER_CONTRACT } from "../../protocol/plugin_manifest.ts";
 import { defaultConfig, type HubConfig } from "../../core/config/schema.ts";
 import { silentLogger } from "../log/logger.ts";
 import { createPluginHost, type PluginHost } from "./plugin_host.ts";
@@ -31,6 +32,7 @@ export async function writePlugin(dir: string, spec: PluginSpec): Promise<string
   if (spec.toolsFile !== null) {
     const tools = {
       sdkVersion: SDK_VERSION,
+      adapterContract: ADAPTER_CONTRACT,
       plugin: spec.name,
       version,
       tools: [{

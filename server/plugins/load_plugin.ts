@@ -8,6 +8,7 @@ import { validate as isJsonSchema } from "./_schema_check.js";
 import { clip } from "../../protocol/clip.ts";
 import {
   ADAPTER_FILE,
+  adapterContractProblem,
   parsePluginPackage,
   parseToolsFile,
   type PluginManifest,
@@ -161,6 +162,12 @@ export async function loadPlugin(candidate: Candidate): Promise<LoadedPlugin> {
     throw new Error(
       `built with plugin SDK ${toolsFile.sdkVersion}, but this hub speaks SDK ${SDK_VERSION}; ` +
         `${candidate.source === "local" ? hint : "update hub or the plugin"}`,
+    );
+  }
+  const contract = adapterContractProblem(toolsFile);
+  if (contract) {
+    throw new Error(
+      `${contract}; ${candidate.source === "local" ? hint : "update the plugin package"}`,
     );
   }
   checkTools(manifest, toolsFile.tools, hint);

@@ -102,3 +102,21 @@ Deno.test("loadPlugin: a tools.json nested a million deep fails with its depth, 
     );
   });
 });
+
+Deno.test("loadPlugin: a build of an older hub-plugin (no adapter contract) is refused, saying to rebuild", async () => {
+  await withTempDir(async (root) => {
+    const old = await writePlugin(join(root, "old"), {
+      name: "old",
+      toolsFile: { adapterContract: undefined },
+    });
+    assertMatch(
+      await failure(old),
+      /^its adapter was built by an older hub-plugin, whose hand-over to the page any page script could read and answer; build it again/,
+    );
+    const newer = await writePlugin(join(root, "newer"), {
+      name: "newer",
+      toolsFile: { adapterContract: 99 },
+    });
+    assertMatch(await failure(newer), /built for a newer hub \(adapter contract 99/);
+  });
+});

@@ -6,6 +6,7 @@
 import { join } from "node:path";
 import { PLUGIN_CLI_PERMISSION_FLAGS } from "../../cli/permissions.ts";
 import { SDK_VERSION } from "../../protocol/version.ts";
+import { ADAPTER_CONTRACT } from "../../protocol/plugin_manifest.ts";
 import {
   freePort,
   ROOT,
@@ -122,6 +123,7 @@ export async function writePluginFolder(dir: string, opts: PluginFolderOptions):
   if (opts.withTools ?? true) {
     const tools = {
       sdkVersion: SDK_VERSION,
+      adapterContract: ADAPTER_CONTRACT,
       plugin: opts.name,
       version,
       tools: (opts.tools ?? ["ping"]).map(toolEntry),
