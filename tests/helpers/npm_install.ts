@@ -145,3 +145,40 @@ async function killFromPidFile(configDir: string): Promise<void> {
     await new Promise((r) => setTimeout(r, 2_000));
   }
 }
+
+/** A temp npm prefix and config folder whose hub installs packages from a test registry. */
+export interface PackageWorld {
+  work: string;
+  configDir: string;
+  prefix: string;
+  /** The global package root inside `prefix` (HUB_NPM_ROOT). */
+  root: string;
+  /** The registry's environment, pointing npm and the hub's package discovery at `prefix`. */
+  env: Record<string, string>;
+  /** Removes the temp folder. */
+  remove(): Promise<void>;
+}
+
+/** Makes a PackageWorld under a new temp folder; `registryEnv` is the test registry's `env()`. */
+export async function packageWorld(
+  prefixName: string,
+  registryEnv: (extra: Record<string, string>) => Record<string, string>,
+): Promise<PackageWorld> {
+  const work = await Deno.makeTempDir({ prefix: prefixName });
+  const prefix = join(work, "prefix");
+  const root = globalRoot(prefix);
+  await Deno.mkdir(root, { recursive: true });
+  const env = registryEnv({
+    HUB_NPM_ROOT: root,
+    NPM_CONFIG_PREFIX: prefix,
+    HUB_SKIP_PKG_DISCOVERY: "0",
+  });
+  return {
+    work,
+    configDir: join(work, "config"),
+    prefix,
+    root,
+    env,
+    remove: () => Deno.remove(work, { recursive: true }).catch(() => {}),
+  };
+}

@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { assert, assertEquals, assertMatch } from "../helpers/assert.ts";
 import { FakeExtension } from "../helpers/fake_extension.ts";
 import { runHub, startHub } from "../helpers/hub_process.ts";
-import { globalRoot } from "../helpers/npm_install.ts";
+import { globalRoot, packageWorld } from "../helpers/npm_install.ts";
 import { buildTestPluginPackage } from "../helpers/plugin_packages.ts";
 import { startRegistry, type TestRegistry } from "../helpers/registry.ts";
 
@@ -64,16 +64,8 @@ async function linksUnder(prefix: string): Promise<string[]> {
 
 Deno.test("plugin packages never link bin or man entries: CLI and /ws installs", async () => {
   const registry = await startRegistry();
-  const work = await Deno.makeTempDir({ prefix: "hub-no-bin-links-" });
-  const configDir = join(work, "config");
-  const prefix = join(work, "prefix");
-  const root = globalRoot(prefix);
-  await Deno.mkdir(root, { recursive: true });
-  const env = registry.env({
-    HUB_NPM_ROOT: root,
-    NPM_CONFIG_PREFIX: prefix,
-    HUB_SKIP_PKG_DISCOVERY: "0",
-  });
+  const world = await packageWorld("hub-no-bin-links-", registry.env);
+  const { configDir, prefix, root, env } = world;
   const hub = await startHub({ configDir, env });
   try {
     await publishPathGrabber(registry, CLI_PACKAGE);
@@ -106,6 +98,6 @@ Deno.test("plugin packages never link bin or man entries: CLI and /ws installs",
   } finally {
     await hub.stop();
     await registry.stop();
-    await Deno.remove(work, { recursive: true }).catch(() => {});
+    await world.remove();
   }
 });

@@ -14,7 +14,7 @@ import { assert, assertEquals, assertMatch } from "../helpers/assert.ts";
 import { FakeExtension } from "../helpers/fake_extension.ts";
 import { health } from "../helpers/hub_api.ts";
 import { exists, runHub, startHub } from "../helpers/hub_process.ts";
-import { globalRoot } from "../helpers/npm_install.ts";
+import { packageWorld } from "../helpers/npm_install.ts";
 import { buildTestPluginPackage } from "../helpers/plugin_packages.ts";
 import { startRegistry, type TestRegistry } from "../helpers/registry.ts";
 import { MAX_ADAPTER_BYTES } from "../../protocol/plugin_limits.ts";
@@ -73,16 +73,8 @@ Deno.test({
   ignore: Deno.build.os !== "linux",
   fn: async () => {
     const registry = await startRegistry();
-    const work = await Deno.makeTempDir({ prefix: "hub-package-bomb-" });
-    const configDir = join(work, "config");
-    const prefix = join(work, "prefix");
-    const root = globalRoot(prefix);
-    await Deno.mkdir(root, { recursive: true });
-    const env = registry.env({
-      HUB_NPM_ROOT: root,
-      NPM_CONFIG_PREFIX: prefix,
-      HUB_SKIP_PKG_DISCOVERY: "0",
-    });
+    const world = await packageWorld("hub-package-bomb-", registry.env);
+    const { configDir, root, env } = world;
     const hub = await startHub({ configDir, env });
     try {
       const tarballBytes = await publishBomb(registry);
@@ -133,7 +125,7 @@ Deno.test({
     } finally {
       await hub.stop();
       await registry.stop();
-      await Deno.remove(work, { recursive: true }).catch(() => {});
+      await world.remove();
     }
   },
 });
