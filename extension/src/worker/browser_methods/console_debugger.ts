@@ -42,16 +42,24 @@ type Send = (method: string, params?: Params) => Promise<Params>;
 /** The debugger sessions of the extension: one per tab at a time. */
 export interface TabDebugger {
   /** Runs `work` with the debugger attached to the tab, after the tab's earlier reads. */
-  attached<T>(tabId: number, work: (send: Send) => Promise<T>): Promise<T>;
+  attached<T>(tabId: number, work: (send: Send, readMs: number) => Promise<T>): Promise<T>;
+}
+
+/** The time bounds of a read (tests shorten them). */
+export interface DebuggerBounds {
+  sendMs: number;
+  readMs: number;
 }
 
 /** Made once by whoever creates the browser methods' context. */
-export function createTabDebugger(): TabDebugger {
+export function createTabDebugger(
+  bounds: DebuggerBounds = { sendMs: SEND_MS, readMs: READ_MS },
+): TabDebugger {
   const reads = new Map<number, Promise<unknown>>();
   return {
     attached(tabId, work) {
       const previous = reads.get(tabId) ?? Promise.resolve();
-      const next = previous.catch(() => {}).then(() => attached(tabId, work));
+      const next = previous.catch(() => {}).then(() => attached(tabId, bounds, work));
       reads.set(tabId, next);
       void next.catch(() => {}).finally(() => {
         if (reads.get(tabId) === next) reads.delete(tabId);
@@ -61,21 +69,65 @@ export function createTabDebugger(): TabDebugger {
   };
 }
 
-async function attached<T>(tabId: number, work: (send: Send) => Promise<T>): Promise<T> {
+/** The longest one debugger command may take; a page stuck in its own loop cannot hold the read. */
+export const SEND_MS = 4_000;
+/** The longest a whole read may take, well under the hub's tool timeout; then entries go unformatted. */
+export const READ_MS = 20_000;
+
+/** A command that did not answer within its bound. */
+export class SendTimeout extends Error {}
+
+/** `promise`, or a SendTimeout after `ms`. */
+export function bounded<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () => reject(new SendTimeout(`${what} did not answer within ${ms} ms`)),
+      ms,
+    );
+  });
+  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
+}
+
+async function attached<T>(
+  tabId: number,
+  { sendMs, readMs }: DebuggerBounds,
+  work: (send: Send, readMs: number) => Promise<T>,
+): Promise<T> {
   const target = { tabId };
-  await chrome.debugger.attach(target, PROTOCOL).catch((error) => {
+  const attaching = chrome.debugger.attach(target, PROTOCOL);
+  await bounded(attaching, sendMs, "attach").catch((error) => {
+    // An attach that answers after its bound is let go of at once.
+    if (error instanceof SendTimeout) {
+      void attaching.then(() => chrome.debugger.detach(target)).catch(() => {});
+    }
     throw new Error(
       `Chromium did not let the extension attach its debugger to tab ${tabId} to read the ` +
         `console (${String((error as Error)?.message ?? error).slice(0, 200)}). Another ` +
         "extension may be debugging the tab; close it and try again.",
     );
   });
+  const send: Send = (method, params) =>
+    bounded(
+      chrome.debugger.sendCommand(target, method, params) as Promise<Params>,
+      sendMs,
+      method,
+    ).catch(async (error) => {
+      // Page code run for the read (a Proxy trap that loops) is stopped at once.
+      if (error instanceof SendTimeout && method === "Runtime.callFunctionOn") {
+        await bounded(
+          chrome.debugger.sendCommand(target, "Runtime.terminateExecution") as Promise<unknown>,
+          sendMs,
+          "Runtime.terminateExecution",
+        ).catch(() => {});
+      }
+      throw error;
+    });
   try {
-    return await work((method, params) =>
-      chrome.debugger.sendCommand(target, method, params) as Promise<Params>
-    );
+    return await work(send, readMs);
   } finally {
-    await chrome.debugger.detach(target).catch(() => {});
+    // Every step of the work is bounded, so this always runs.
+    await bounded(chrome.debugger.detach(target), sendMs, "detach").catch(() => {});
   }
 }
 
@@ -88,7 +140,7 @@ export function readConsole(
   tabId: number,
   query: ConsoleQuery,
 ): Promise<{ total: number; entries: ConsoleEntry[] }> {
-  return tabs.attached(tabId, async (send) => {
+  return tabs.attached(tabId, async (send, readMs) => {
     const contexts = new Set<number>();
     const messages: Message[] = [];
     let mainFrame = "";
@@ -119,14 +171,49 @@ export function readConsole(
       // Formatted while attached: the logged objects' ids die with the session or the clear.
       const kept = messages.filter((m) => query.keep(m.level));
       const newest = kept.slice(Math.max(kept.length - query.limit, 0));
-      const entries = await Promise.all(newest.map((m) => entryOf(m, send)));
+      const entries = await formatAll(newest, send, Date.now() + readMs);
       if (query.clear) await send("Runtime.discardConsoleEntries");
-      await send("Runtime.disable");
+      await send("Runtime.disable").catch(() => {}); // detaching disables it too
       return { total: kept.length, entries };
     } finally {
       chrome.debugger.onEvent.removeListener(onEvent);
     }
   });
+}
+
+/** What an entry that the page did not format in time says after what is known of it. */
+export const NOT_FORMATTED = "[could not be formatted in time]";
+
+/**
+ * The entries formatted one at a time (one page call in flight, so none is left queued behind a
+ * stuck one) until `deadline`; the ones left, or whose page call timed out, keep what the
+ * debugger described of their arguments, marked NOT_FORMATTED.
+ */
+async function formatAll(messages: Message[], send: Send, deadline: number) {
+  const entries: ConsoleEntry[] = [];
+  for (const message of messages) {
+    entries.push(Date.now() < deadline ? await entryOf(message, send) : unformatted(message));
+  }
+  return entries;
+}
+
+/** `text` cut to MAX_ENTRY_CHARS here in the worker, whatever the page's formatter returned. */
+function cut(text: string): string {
+  return text.length > MAX_ENTRY_CHARS
+    ? String.prototype.slice.call(text, 0, MAX_ENTRY_CHARS) + "…[truncated]"
+    : text;
+}
+
+function described(args: RemoteObject[]): string {
+  return cut(args.map((a) => String(a.description ?? a.value).slice(0, MAX_ENTRY_CHARS)).join(" "));
+}
+
+function unformatted(message: Message): ConsoleEntry {
+  const base = { time: message.time, level: message.level };
+  if (message.text !== undefined) {
+    return { ...base, text: cut(message.text), source: message.source };
+  }
+  return { ...base, text: cut(`${described(message.args ?? [])} ${NOT_FORMATTED}`) };
 }
 
 function uncaught(time: number, details: Params): Message {
@@ -158,11 +245,11 @@ const FORMAT_IN_PAGE = formatSource(MAX_ENTRY_CHARS);
 async function entryOf(message: Message, send: Send): Promise<ConsoleEntry> {
   const base = { time: message.time, level: message.level };
   if (message.text !== undefined) {
-    return { ...base, text: message.text.slice(0, MAX_ENTRY_CHARS + 100), source: message.source };
+    return { ...base, text: cut(message.text), source: message.source };
   }
   const args = message.args ?? [];
   const object = args.find((a) => a.objectId !== undefined);
-  if (!object) return { ...base, text: formatArgs(args.map(primitive)) };
+  if (!object) return { ...base, text: cut(formatArgs(args.map(primitive))) };
   try {
     const reply = await send("Runtime.callFunctionOn", {
       objectId: object.objectId,
@@ -178,9 +265,10 @@ async function entryOf(message: Message, send: Send): Promise<ConsoleEntry> {
       silent: true,
     }) as { result?: { value?: unknown } };
     const text = reply.result?.value;
-    if (typeof text === "string") return { ...base, text };
-  } catch {
+    if (typeof text === "string") return { ...base, text: cut(text) };
+  } catch (error) {
+    if (error instanceof SendTimeout) return unformatted(message);
     // the object is gone (its document too): describe what is known
   }
-  return { ...base, text: args.map((a) => a.description ?? String(a.value)).join(" ") };
+  return { ...base, text: described(args) };
 }

@@ -1,0 +1,146 @@
+/// <reference lib="deno.ns" />
+/**
+ * readConsole against a hostile page, with a fake `chrome.debugger`: a formatter call that never
+ * answers (a logged Proxy whose trap loops) is stopped with Runtime.terminateExecution, the entry
+ * keeps what the debugger described with a note, the debugger is always detached, a page that
+ * returns huge texts is cut in the worker, and the next read of the tab still works.
+ */
+import { assert, assertEquals } from "../../../../tests/helpers/assert.ts";
+import { withChrome } from "../_test_fixtures.ts";
+import { createTabDebugger, NOT_FORMATTED, readConsole } from "./console_debugger.ts";
+import { MAX_ENTRY_CHARS } from "../../page/console_format.ts";
+
+const MAIN = "frame-main";
+const bounds = { sendMs: 50, readMs: 400 };
+const all = { keep: () => true, limit: 1000, clear: false };
+
+interface Fake {
+  commands: string[];
+  attached: boolean;
+  /** Formatter calls still running in the "page" (never answered, not terminated). */
+  running: number;
+}
+
+/** `count` logged objects; `format` says what the page's formatter does with object `i`. */
+async function withPage(
+  count: number,
+  format: (i: number) => "hang" | string,
+  body: (fake: Fake) => Promise<void>,
+) {
+  const fake: Fake = { commands: [], attached: false, running: 0 };
+  const listeners = new Set<(source: unknown, method: string, params: unknown) => void>();
+  const hung: (() => void)[] = [];
+  const events: [string, Record<string, unknown>][] = [
+    ["Runtime.executionContextCreated", {
+      context: { id: 1, auxData: { isDefault: true, frameId: MAIN } },
+    }],
+    ...Array.from({ length: count }, (_, i): [string, Record<string, unknown>] => [
+      "Runtime.consoleAPICalled",
+      {
+        type: "log",
+        timestamp: i,
+        executionContextId: 1,
+        args: [{
+          type: "object",
+          className: "Object",
+          description: "Proxy(Object)",
+          objectId: `${i}`,
+        }],
+      },
+    ]),
+  ];
+  await withChrome({
+    debugger: {
+      attach: () => Promise.resolve(void (fake.attached = true)),
+      detach: () => Promise.resolve(void (fake.attached = false)),
+      onEvent: {
+        addListener: (l: never) => listeners.add(l),
+        removeListener: (l: never) => listeners.delete(l),
+      },
+      sendCommand: (target: unknown, method: string, params?: { objectId?: string }) => {
+        assert(fake.attached, `${method} while detached`);
+        fake.commands.push(method);
+        if (method === "Page.getFrameTree") {
+          return Promise.resolve({ frameTree: { frame: { id: MAIN } } });
+        }
+        if (method === "Runtime.enable") {
+          for (const [name, p] of events) for (const l of listeners) l(target, name, p);
+        }
+        if (method === "Runtime.terminateExecution") {
+          fake.running = 0;
+          for (const stop of hung.splice(0)) stop();
+        }
+        if (method === "Runtime.callFunctionOn") {
+          const text = format(Number(params?.objectId));
+          if (text !== "hang") return Promise.resolve({ result: { value: text } });
+          fake.running++;
+          // Answers only once terminated, with the error V8 gives then.
+          return new Promise((_, reject) => hung.push(() => reject(new Error("terminated"))));
+        }
+        return Promise.resolve({});
+      },
+    },
+  }, () => body(fake));
+}
+
+Deno.test("a formatter call that hangs is terminated, the entry noted, the debugger detached", async () => {
+  await withPage(3, (i) => i === 1 ? "hang" : `entry ${i}`, async (fake) => {
+    const tabs = createTabDebugger(bounds);
+    const read = await readConsole(tabs, 4, all);
+    assertEquals(read.total, 3);
+    assertEquals(read.entries.map((e) => e.text), [
+      "entry 0",
+      `Proxy(Object) ${NOT_FORMATTED}`,
+      "entry 2",
+    ]);
+    assert(fake.commands.includes("Runtime.terminateExecution"));
+    assertEquals(fake.running, 0);
+    assertEquals(fake.attached, false);
+    // The tab's reads are not stuck behind it.
+    assertEquals((await readConsole(tabs, 4, all)).entries.length, 3);
+    assertEquals(fake.attached, false);
+  });
+});
+
+Deno.test("past the read's bound the rest keep their description, marked; nothing hangs", async () => {
+  await withPage(40, () => "hang", async (fake) => {
+    const read = await readConsole(createTabDebugger(bounds), 4, all);
+    assertEquals(read.entries.length, 40);
+    assert(read.entries.every((e) => e.text === `Proxy(Object) ${NOT_FORMATTED}`));
+    // One page call at a time, each stopped: far fewer than 40 were tried within the bound.
+    const tried = fake.commands.filter((c) => c === "Runtime.callFunctionOn").length;
+    assert(tried < 40, `${tried} formatter calls`);
+    assertEquals(fake.running, 0);
+    assertEquals(fake.attached, false);
+  });
+});
+
+Deno.test("texts a patched page returns unbounded are cut in the worker", async () => {
+  await withPage(2, () => "x".repeat(5 * MAX_ENTRY_CHARS), async (fake) => {
+    const read = await readConsole(createTabDebugger(bounds), 4, all);
+    for (const entry of read.entries) {
+      assert(entry.text.length <= MAX_ENTRY_CHARS + 20, `${entry.text.length} characters`);
+      assert(entry.text.endsWith("…[truncated]"));
+    }
+    assertEquals(fake.attached, false);
+  });
+});
+
+Deno.test("a debugger command that never answers fails the read in bounded time, detached", async () => {
+  const fake = { attached: false };
+  await withChrome({
+    debugger: {
+      attach: () => Promise.resolve(void (fake.attached = true)),
+      detach: () => Promise.resolve(void (fake.attached = false)),
+      onEvent: { addListener: () => {}, removeListener: () => {} },
+      sendCommand: () => new Promise(() => {}),
+    },
+  }, async () => {
+    const failed = await readConsole(createTabDebugger(bounds), 4, all).then(
+      () => undefined,
+      (error: Error) => error.message,
+    );
+    assert(failed?.includes("did not answer"), failed);
+    assertEquals(fake.attached, false);
+  });
+});
