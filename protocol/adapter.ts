@@ -93,5 +93,11 @@ export type DoorItem =
   & { seq: number }
   & (PageEvent | { kind: "result"; id: number; result: AdapterResult });
 
+/**
+ * Events an adapter keeps for the extension at most (more are dropped; results always stay), so
+ * one exchange hands out at most this many events besides the answers of calls.
+ */
+export const MAX_QUEUED_EVENTS = 2_000;
+
 /** Readiness probe limit (docs/plugins.md). */
 export const READY_TIMEOUT_MS = 5_000;

@@ -4,12 +4,11 @@
  * (protocol/adapter.ts). Nothing is posted to the window, so page scripts can neither read these
  * events nor forge them. Each item is numbered in the order it was queued.
  */
-import type { DoorItem, PageEvent } from "../protocol/adapter.ts";
+import { type DoorItem, MAX_QUEUED_EVENTS, type PageEvent } from "../protocol/adapter.ts";
 
 type ItemBody = DoorItem extends infer I ? I extends DoorItem ? Omit<I, "seq"> : never : never;
 
-/** Events kept for the extension at most; more are dropped (results always stay). */
-export const MAX_QUEUED_EVENTS = 2_000;
+export { MAX_QUEUED_EVENTS };
 
 let queue: DoorItem[] = [];
 let seq = 0;

@@ -23,13 +23,16 @@ export function hasDoor(key: string): boolean {
   return typeof scope[key]?.exchange === "function";
 }
 
-/** MAIN world: `exchange` on the door at `key`; `missing` when there is none or it refused. */
+/**
+ * MAIN world: `exchange` on the door at `key`; `missing` when there is none (nothing ran),
+ * `closed` when it refused or threw (it was closed, maybe while its calls ran).
+ */
 export async function doorExchange(
   key: string,
   secret: string,
   calls: DoorCall[],
   waitMs: number,
-): Promise<{ items: DoorItem[] } | Missing> {
+): Promise<{ items: DoorItem[] } | Missing | { closed: true }> {
   const scope = (typeof window === "object" ? window : globalThis) as unknown as Record<
     string,
     AdapterDoor | undefined
@@ -38,9 +41,9 @@ export async function doorExchange(
   if (typeof door?.exchange !== "function") return { missing: true };
   try {
     const items = await door.exchange(secret, calls, waitMs);
-    return items ? { items } : { missing: true };
+    return items ? { items } : { closed: true };
   } catch {
-    return { missing: true };
+    return { closed: true };
   }
 }
 

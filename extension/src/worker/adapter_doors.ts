@@ -17,8 +17,11 @@ export interface AdapterDoors {
   get(tabId: number, plugin: string): Promise<DoorRecord | undefined>;
   set(tabId: number, plugin: string, record: DoorRecord): void;
   delete(tabId: number, plugin: string): void;
-  /** The tab closed: its doors are gone. */
-  forgetTab(tabId: number): void;
+  /**
+   * The tab closed, or its main frame committed document `current`: the doors of its other
+   * documents are gone, and no call may go to a door the tab's new page might imitate.
+   */
+  forgetTab(tabId: number, current?: string): void;
 }
 
 const STORAGE_KEY = "adapterDoors";
@@ -69,9 +72,12 @@ export function createAdapterDoors(): AdapterDoors {
       doors?.delete(idOf(tabId, plugin));
       change((map) => map.delete(idOf(tabId, plugin)));
     },
-    forgetTab(tabId) {
+    forgetTab(tabId, current) {
+      const gone = (id: string, door: DoorRecord) =>
+        id.startsWith(`${tabId}\n`) && (current === undefined || door.documentId !== current);
+      for (const [id, door] of doors ?? []) if (gone(id, door)) doors!.delete(id);
       change((map) => {
-        for (const id of [...map.keys()]) if (id.startsWith(`${tabId}\n`)) map.delete(id);
+        for (const [id, door] of [...map]) if (gone(id, door)) map.delete(id);
       });
     },
   };

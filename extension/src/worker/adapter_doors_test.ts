@@ -48,3 +48,23 @@ Deno.test("a door set before the stored ones are read is not lost", async () => 
     assertEquals((data.adapterDoors as Record<string, DoorRecord>)["4\napp"].key, "new");
   });
 });
+
+Deno.test("a new main-frame document drops the tab's doors of other documents at once", async () => {
+  const data: Record<string, unknown> = {};
+  const inDoc = (key: string, documentId: string): DoorRecord => ({ ...door(key), documentId });
+  await withChrome(sessionStorage(data), async () => {
+    const doors = createAdapterDoors();
+    doors.set(4, "app", inDoc("k1", "old"));
+    doors.set(4, "other", inDoc("k2", "new")); // already injected into the new document
+    doors.set(5, "app", inDoc("k3", "old"));
+    await doors.get(4, "app");
+    doors.forgetTab(4, "new");
+    assertEquals(await doors.get(4, "app"), undefined);
+    assertEquals(await doors.get(4, "other"), inDoc("k2", "new"));
+    assertEquals(await doors.get(5, "app"), inDoc("k3", "old"));
+    await settle();
+    const restarted = createAdapterDoors();
+    assertEquals(await restarted.get(4, "app"), undefined);
+    assertEquals(await restarted.get(4, "other"), inDoc("k2", "new"));
+  });
+});

@@ -29,7 +29,11 @@ export const KEEPALIVE_ALARM = "hub-keepalive";
 const log = createExtensionLog();
 const store = createPluginStore();
 const doors = createAdapterDoors();
-const injector = createInjector(doors, (tabId, plugin, door) => links.watch(tabId, plugin, door));
+const injector = createInjector(
+  doors,
+  (tabId, plugin, door) => links.watch(tabId, plugin, door),
+  (name) => store.get(name),
+);
 const calls = createTabCalls();
 const tabDebugger = createTabDebugger();
 const peer = () => connection.peer();
@@ -151,9 +155,11 @@ const connection = createConnection(handlers, {
 });
 
 // A new document in a tab (not a same-document change like history.pushState): calls running
-// in the old one lost their answer, and nothing in the new one is probed yet.
-chrome.webNavigation.onCommitted.addListener(({ tabId, frameId, url }) => {
+// in the old one lost their answer, nothing in the new one is probed yet, and the doors of the
+// old one are forgotten (no call may go to a door the new page could imitate).
+chrome.webNavigation.onCommitted.addListener(({ tabId, frameId, url, documentId }) => {
   if (frameId !== 0 || tabId < 1) return;
+  doors.forgetTab(tabId, documentId);
   calls.navigated(tabId, url);
   tracker.navigated(tabId);
 });

@@ -5,10 +5,11 @@
  * into one document, even after the service worker restarted. Work on one tab runs one step at
  * a time.
  */
-import type { AdapterResult, DoorKey } from "../../../protocol/adapter.ts";
+import { type AdapterResult, DOOR_PREFIX, type DoorKey } from "../../../protocol/adapter.ts";
 import type { SyncPlugin } from "../../../protocol/events.ts";
 import { doorClose, doorProbe, hasDoor, type Missing } from "../shared/page_functions.ts";
 import type { AdapterDoors, DoorRecord } from "./adapter_doors.ts";
+import { pluginEnabled } from "./plugin_store.ts";
 
 export interface Injector {
   /** Injects the plugin's current build unless the page has it; returns whether it injected. */
@@ -19,22 +20,35 @@ export interface Injector {
   forget(tabId: number): void;
 }
 
-/** The door key an adapter file evaluated to (its bundle's exports' default), if it is one. */
+/** The random parts of a door key and its secret, as the SDK makes them (sdk/_adapter.ts). */
+const KEY_RANDOM = /^[0-9a-f]{32}$/;
+const SECRET = /^[0-9a-f]{64}$/;
+
+/**
+ * The door key an adapter file evaluated to (its bundle's exports' default), if it is one: the
+ * key and secret must have exactly the SDK's shape, so a page or adapter cannot hand the worker a
+ * huge string to keep (and to save in session storage).
+ */
 export function doorKeyOf(completion: unknown, plugin: string): DoorKey | undefined {
   const value = (completion as { default?: unknown } | null)?.default as Partial<DoorKey>;
+  const prefix = `${DOOR_PREFIX}${plugin}:`;
   if (
     typeof value?.key !== "string" || typeof value.secret !== "string" ||
-    value.plugin !== plugin || !value.key.startsWith(`__hubAdapter:${plugin}:`)
+    value.plugin !== plugin || !value.key.startsWith(prefix) ||
+    !KEY_RANDOM.test(value.key.slice(prefix.length)) || !SECRET.test(value.secret)
   ) return undefined;
-  return value as DoorKey;
+  return { key: value.key, secret: value.secret, plugin, sdkVersion: String(value.sdkVersion) };
 }
 
 /**
  * `onDoor` hears of every door found or made, so events from it are collected (page_links.ts).
+ * `current` gives the plugin as the worker knows it now: a plugin turned off or rebuilt while an
+ * injection waited its turn is not injected.
  */
 export function createInjector(
   doors: AdapterDoors,
   onDoor: (tabId: number, plugin: string, door: DoorRecord) => void = () => {},
+  current?: (name: string) => SyncPlugin | undefined,
 ): Injector {
   const queues = new Map<number, Promise<unknown>>();
 
@@ -50,6 +64,7 @@ export function createInjector(
   }
 
   async function inject(tabId: number, plugin: SyncPlugin): Promise<boolean> {
+    refuseStale(plugin);
     const known = await doors.get(tabId, plugin.name);
     const [check] = await chrome.scripting.executeScript({
       target: { tabId },
@@ -63,6 +78,7 @@ export function createInjector(
       onDoor(tabId, plugin.name, known);
       return false;
     }
+    refuseStale(plugin);
     // Targets this very document: if the tab navigated meanwhile, it fails instead of recording
     // a door for a document that does not have it.
     const target = { tabId, documentIds: [check.documentId] };
@@ -89,6 +105,18 @@ export function createInjector(
     doors.set(tabId, plugin.name, record);
     onDoor(tabId, plugin.name, record);
     return true;
+  }
+
+  /** Throws when `plugin` is off, or is no longer the build the worker knows. */
+  function refuseStale(plugin: SyncPlugin) {
+    const now = current ? current(plugin.name) : plugin;
+    if (pluginEnabled(plugin) && pluginEnabled(now) && now!.adapterHash === plugin.adapterHash) {
+      return;
+    }
+    throw new Error(
+      `not injecting the ${plugin.displayName.slice(0, 100)} adapter: the plugin is off, removed ` +
+        "or was rebuilt meanwhile. Allow it in the side panel, or call again for the new build.",
+    );
   }
 
   async function closeDoor(tabId: number, door: DoorRecord) {

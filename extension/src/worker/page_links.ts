@@ -7,16 +7,24 @@
  * call's progress and logs reach the hub before its answer. An answer of the wrong shape becomes
  * an ADAPTER_ERROR instead of breaking the call. A call its caller gave up on (the tab navigated,
  * the time cap) is forgotten at once, whether or not the page ever answers it.
+ *
+ * Every exchange targets the very document the door was put in. A door that closes while an
+ * exchange carries calls (the plugin was turned off, removed or rebuilt) fails those calls: they
+ * may have run, so they are never sent again. The worker keeps a bounded amount from a door: an
+ * answer holding more items than an honest door can hand out at once, an answer to a call
+ * numbered before the link started, or a gap in the numbering that no exchange still running
+ * can fill breaks the link (its calls fail and the door is closed).
  */
-import type {
-  AdapterCall,
-  AdapterResult,
-  DoorCall,
-  DoorItem,
-  PageEvent,
+import {
+  type AdapterCall,
+  type AdapterResult,
+  type DoorCall,
+  type DoorItem,
+  MAX_QUEUED_EVENTS,
+  type PageEvent,
 } from "../../../protocol/adapter.ts";
 import { hubError, isErrorPayload } from "../../../protocol/errors.ts";
-import { doorExchange, doorNextSeq, type Missing } from "../shared/page_functions.ts";
+import { doorClose, doorExchange, doorNextSeq, type Missing } from "../shared/page_functions.ts";
 import type { AdapterDoors, DoorRecord } from "./adapter_doors.ts";
 import { CallFailure } from "./tab_calls.ts";
 
@@ -32,6 +40,11 @@ export const WAIT_MS = 20_000;
  */
 export const PARALLEL_EXCHANGES = 2;
 export const BATCH_MS = 4;
+/**
+ * How many answers' worth of items the link holds back at most while it waits for an earlier
+ * one: items numbered further ahead are dropped, and more held items break the link.
+ */
+export const HELD_ANSWERS = PARALLEL_EXCHANGES + 2;
 
 export interface PageLinks {
   /**
@@ -69,11 +82,23 @@ interface Link {
   held: Map<number, DoorItem>;
   waiting: boolean;
   dead: boolean;
+  /** It answered what no honest door does: everything it says from now on is ignored. */
+  broken: boolean;
   /** Calls not yet sent, call exchanges running, and the timer that sends the queue anyway. */
   queue: DoorCall[];
   running: number;
   timer?: ReturnType<typeof setTimeout>;
+  /** Calls sent and then given up on, whose answers may still come. */
+  late: number;
+  /** Exchanges started (a count) and the ones not back yet. */
+  started: number;
+  inFlight: Set<number>;
+  /** Held items wait for an exchange numbered up to this; none left: the gap never fills. */
+  gapUntil?: number;
 }
+
+/** How the door of an exchange was found gone: nothing ran, the page went, or it was closed. */
+type Gone = "unsent" | "navigated" | "closed";
 
 /** The answer as the adapter contract allows it, or an ADAPTER_ERROR saying what came instead. */
 export function checkedAnswer(result: unknown): MaybeMissing {
@@ -105,6 +130,19 @@ async function lostAnswer(tabId: number): Promise<CallFailure> {
   );
 }
 
+/** Every door call goes to the document the door is in, never to a later one in the tab. */
+const targetOf = (link: Link) => ({ tabId: link.tabId, documentIds: [link.door.documentId] });
+
+/** The calls of an exchange whose door closed under them. */
+function closedMidCall(link: Link): CallFailure {
+  return new CallFailure(hubError(
+    "ADAPTER_ERROR",
+    `The ${link.plugin.slice(0, 100)} adapter in tab ${link.tabId} was closed while the call ran ` +
+      "(the plugin was turned off, removed or replaced by a new build). The call has probably " +
+      "run and is not run again: check its effect, then call again if the plugin is on.",
+  ));
+}
+
 /** `onEvent` gets each event with the tab and the plugin whose door it came out of. */
 export function createPageLinks(
   doors: AdapterDoors,
@@ -118,9 +156,10 @@ export function createPageLinks(
     let link = links.get(door.key);
     if (!link) {
       link = { tabId, plugin, door, pending: new Map(), nextSeq: 1, held: new Map() } as Link;
-      link.waiting = link.dead = false;
+      link.waiting = link.dead = link.broken = false;
       link.queue = [];
-      link.running = 0;
+      link.running = link.late = link.started = 0;
+      link.inFlight = new Set();
       link.synced = sync(link);
       links.set(door.key, link);
     }
@@ -134,7 +173,7 @@ export function createPageLinks(
    */
   async function sync(link: Link) {
     const frames = await chrome.scripting.executeScript({
-      target: { tabId: link.tabId },
+      target: targetOf(link),
       world: "MAIN",
       func: doorNextSeq,
       args: [link.door.key, link.door.secret],
@@ -146,6 +185,7 @@ export function createPageLinks(
   function handOn(link: Link, item: DoorItem) {
     if (item.kind === "result") {
       const waiting = link.pending.get(item.id);
+      if (!waiting && link.late > 0) link.late--;
       link.pending.delete(item.id);
       waiting?.resolve(checkedAnswer(item.result));
       return;
@@ -159,24 +199,58 @@ export function createPageLinks(
     onEvent(link.tabId, link.plugin, event as PageEvent);
   }
 
-  function deliver(link: Link, items: DoorItem[]) {
+  /** Items one answer may hold: every event the adapter keeps, and the answers still due. */
+  const capOf = (link: Link) => MAX_QUEUED_EVENTS + link.pending.size + link.late;
+
+  /** Takes an answer's items in; says what is wrong when no honest door hands out these. */
+  function deliver(link: Link, items: DoorItem[]): string | undefined {
+    const cap = capOf(link);
+    if (items.length > cap) return `handed out ${items.length} items at once (at most ${cap})`;
+    const before = link.nextSeq;
+    const ahead = link.nextSeq + HELD_ANSWERS * cap;
     for (const item of items) {
-      if (Number.isInteger(item?.seq) && item.seq >= link.nextSeq) link.held.set(item.seq, item);
+      const seq = item?.seq;
+      if (!Number.isInteger(seq) || seq >= ahead) continue;
+      if (seq >= link.nextSeq) link.held.set(seq, item);
+      else if (item.kind === "result" && link.pending.has(item.id)) {
+        return "numbered an answer before the items it had already handed out";
+      }
     }
+    if (link.held.size > HELD_ANSWERS * cap) return `left ${link.held.size} items waiting`;
     for (let item; (item = link.held.get(link.nextSeq));) {
       link.held.delete(link.nextSeq++);
       handOn(link, item);
     }
+    if (link.nextSeq !== before || link.held.size === 0) link.gapUntil = undefined;
+    if (link.held.size > 0) link.gapUntil ??= link.started;
+  }
+
+  /** A gap in the numbering that no exchange still out can fill. */
+  function gapStuck(link: Link): boolean {
+    const until = link.gapUntil;
+    return until !== undefined && ![...link.inFlight].some((n) => n <= until);
+  }
+
+  function forget(link: Link) {
+    link.dead = true;
+    link.held.clear();
+    if (links.get(link.door.key) === link) links.delete(link.door.key);
   }
 
   /**
-   * The door is gone. The calls of the exchange that found out either never ran (`ran` false:
-   * they may run again elsewhere) or lost their answer; other calls hear it from their own.
+   * The door is gone. The calls of the exchange that found out either never ran ("unsent": they
+   * may run elsewhere), lost their answer with the page ("navigated"), or were in the door when
+   * it closed ("closed": they may have run, so they fail and are never sent again). Other calls
+   * hear it from their own exchanges.
    */
-  async function close(link: Link, calls: DoorCall[], ran: boolean) {
-    link.dead = true;
-    if (links.get(link.door.key) === link) links.delete(link.door.key);
-    const error = ran && calls.length > 0 ? await lostAnswer(link.tabId) : undefined;
+  async function close(link: Link, calls: DoorCall[], gone: Gone) {
+    forget(link);
+    if (calls.length === 0) return;
+    const error = gone === "navigated"
+      ? await lostAnswer(link.tabId)
+      : gone === "closed"
+      ? closedMidCall(link)
+      : undefined;
     for (const call of calls) {
       const waiting = link.pending.get(call.id);
       link.pending.delete(call.id);
@@ -185,14 +259,53 @@ export function createPageLinks(
     }
   }
 
+  /**
+   * The door answered what no honest adapter does (a page script tampered with built-ins the
+   * adapter uses): every call of the link fails, and the door is closed and forgotten, so the
+   * next call gets a fresh adapter.
+   */
+  function breakLink(link: Link, why: string) {
+    forget(link);
+    link.broken = true;
+    const error = new CallFailure(hubError(
+      "ADAPTER_ERROR",
+      `The ${link.plugin.slice(0, 100)} adapter in tab ${link.tabId} ${why}, which it never ` +
+        "does on its own (a page script may have tampered with it), so the extension closed " +
+        "it. The call may have run and is not run again; check its effect before calling again.",
+    ));
+    for (const waiting of link.pending.values()) waiting.reject(error);
+    link.pending.clear();
+    link.queue = [];
+    void (async () => {
+      const record = await doors.get(link.tabId, link.plugin);
+      if (record?.key === link.door.key) doors.delete(link.tabId, link.plugin);
+      await chrome.scripting.executeScript({
+        target: targetOf(link),
+        world: "MAIN",
+        func: doorClose,
+        args: [link.door.key, link.door.secret],
+      });
+    })().catch(() => {}); // the document is gone: so is its door
+  }
+
   async function exchange(link: Link, calls: DoorCall[], waitMs: number) {
-    let answer: { items: DoorItem[] } | Missing | undefined;
+    const n = ++link.started;
+    link.inFlight.add(n);
+    try {
+      await send(link, calls, waitMs);
+    } finally {
+      link.inFlight.delete(n);
+      if (!link.dead && gapStuck(link)) breakLink(link, "left a gap in the numbering of its items");
+    }
+  }
+
+  async function send(link: Link, calls: DoorCall[], waitMs: number) {
+    let answer: { items: DoorItem[] } | Missing | { closed: true } | undefined;
     await link.synced;
+    if (link.dead) return void await close(link, calls, "unsent");
     try {
       const [frame] = await chrome.scripting.executeScript({
-        // No documentIds: the door's random key exists in no other document, and Chromium finds
-        // the tab's main frame faster than a document by id.
-        target: { tabId: link.tabId },
+        target: targetOf(link),
         world: "MAIN",
         func: doorExchange,
         args: [link.door.key, link.door.secret, calls, waitMs],
@@ -200,10 +313,15 @@ export function createPageLinks(
       answer = frame?.result as typeof answer;
     } catch (error) {
       const nothingRan = NO_DOCUMENT.test((error as Error)?.message ?? "");
-      return void await close(link, calls, !nothingRan);
+      return void await close(link, calls, nothingRan ? "unsent" : "navigated");
     }
-    if (!answer || "missing" in answer) return void await close(link, calls, false);
-    deliver(link, Array.isArray(answer.items) ? answer.items : []);
+    if (link.broken) return; // its calls have failed already
+    if (answer && "missing" in answer) return void await close(link, calls, "unsent");
+    if (!answer || !("items" in answer)) return void await close(link, calls, "closed");
+    const wrong = deliver(link, Array.isArray(answer.items) ? answer.items : []);
+    if (wrong) breakLink(link, wrong);
+    // The door closed under another exchange: calls of this one still unanswered never will be.
+    else if (link.dead) await close(link, calls, "closed");
   }
 
   /** Sends the queued calls in one exchange now. */
@@ -220,7 +338,7 @@ export function createPageLinks(
     });
   }
 
-  function send(link: Link, call: DoorCall) {
+  function enqueue(link: Link, call: DoorCall) {
     link.queue.push(call);
     if (link.running < PARALLEL_EXCHANGES) flush(link);
     else link.timer ??= setTimeout(() => flush(link), BATCH_MS);
@@ -239,7 +357,8 @@ export function createPageLinks(
   function answerOf(link: Link, call: DoorCall, signal?: AbortSignal): Promise<MaybeMissing> {
     return new Promise<MaybeMissing>((resolve, reject) => {
       const giveUp = () => {
-        link.pending.delete(call.id);
+        const sent = !link.queue.some((queued) => queued.id === call.id);
+        if (link.pending.delete(call.id) && sent && !link.dead) link.late++;
         link.queue = link.queue.filter((queued) => queued.id !== call.id);
         reject(signal!.reason);
       };
@@ -250,7 +369,7 @@ export function createPageLinks(
         dispatchId: call.request.dispatchId,
       });
       signal?.addEventListener("abort", giveUp, { once: true });
-      send(link, call);
+      enqueue(link, call);
     });
   }
 

@@ -4,8 +4,13 @@
  * against a fake door on `globalThis`: calls and their answers, the order of events, and what a
  * door that went away does to calls.
  */
-import { assert, assertEquals } from "../../../tests/helpers/assert.ts";
-import type { DoorCall, DoorItem, PageEvent } from "../../../protocol/adapter.ts";
+import { assert, assertEquals, assertMatch } from "../../../tests/helpers/assert.ts";
+import {
+  type DoorCall,
+  type DoorItem,
+  MAX_QUEUED_EVENTS,
+  type PageEvent,
+} from "../../../protocol/adapter.ts";
 import { until } from "../../../tests/helpers/until.ts";
 import { failureOf, withChrome } from "./_test_fixtures.ts";
 import type { AdapterDoors, DoorRecord } from "./adapter_doors.ts";
@@ -42,6 +47,9 @@ function fakeDoor(answer: (calls: DoorCall[]) => DoorItem[] | null) {
   return { door, seen };
 }
 
+/** What each `executeScript` of the last `withDoor` went to, and which page function it ran. */
+const sent: { target: { tabId: number; documentIds?: string[] }; func: string }[] = [];
+
 async function withDoor(
   door: unknown,
   run: (events: [number, string, PageEvent][]) => Promise<void>,
@@ -49,11 +57,15 @@ async function withDoor(
 ) {
   const scope = globalThis as unknown as Record<string, unknown>;
   scope[DOOR.key] = door;
+  sent.length = 0;
   try {
     await withChrome({
       tabs: { get: (tabId: number) => Promise.resolve({ id: tabId }) },
       scripting: {
-        executeScript: async (d: { func: (...a: unknown[]) => unknown; args: unknown[] }) => {
+        executeScript: async (
+          d: { func: (...a: unknown[]) => unknown; args: unknown[]; target: never },
+        ) => {
+          sent.push({ target: d.target, func: d.func.name });
           if (executeError) throw new Error(executeError);
           return [{ result: structuredClone(await d.func(...d.args)), documentId: "doc-1" }];
         },
@@ -107,11 +119,7 @@ Deno.test("no door for the tab, or a door of another build: missing", async () =
   });
 });
 
-Deno.test("a door that refuses or is gone answers missing; a result of the wrong shape is an ADAPTER_ERROR", async () => {
-  await withDoor(fakeDoor(() => null).door, async () => {
-    const links = createPageLinks(memoryDoors({ "4/app": DOOR }), () => {});
-    assertEquals(await links.call(4, "app", "abc", request("d")), { missing: true });
-  });
+Deno.test("a door that is not there answers missing; a result of the wrong shape is an ADAPTER_ERROR", async () => {
   await withDoor(undefined, async () => {
     const links = createPageLinks(memoryDoors({ "4/app": DOOR }), () => {});
     assertEquals(await links.call(4, "app", "abc", request("d")), { missing: true });
@@ -191,5 +199,116 @@ Deno.test("a call its caller gave up on is forgotten, though the page never answ
     // The link still serves other calls.
     assertEquals(await links.call(4, "app", "abc", request("next")), { ok: true, value: 2 });
     assertEquals(links.waitingCalls(), 0);
+  });
+});
+
+Deno.test("a door closed while its call ran fails the call once, never as missing (so it is not re-run)", async () => {
+  const { door, seen } = fakeDoor(() => null); // closed: the answer of a closed door
+  await withDoor(door, async () => {
+    const links = createPageLinks(memoryDoors({ "4/app": DOOR }), () => {});
+    const failure = await failureOf(links.call(4, "app", "abc", request("d")));
+    assertEquals(failure.payload.code, "ADAPTER_ERROR");
+    assertMatch(failure.message, /closed while the call ran.*not run again/s);
+    assertEquals(seen.length, 1);
+    assertEquals(links.waitingCalls(), 0);
+  });
+});
+
+Deno.test("every door call goes to the door's own document, never just to the tab", async () => {
+  const { door } = countingDoor(0);
+  await withDoor(door, async () => {
+    const links = createPageLinks(memoryDoors({ "4/app": DOOR }), () => {});
+    await links.call(4, "app", "abc", request("d"));
+    assert(sent.length >= 2);
+    for (const { target } of sent) assertEquals(target, { tabId: 4, documentIds: ["doc-1"] });
+    assertEquals(sent[0].func, "doorNextSeq");
+  });
+});
+
+/**
+ * A door whose answer to a call is `extra` items and the call's result as item 3; its wait
+ * exchanges end empty at once, as an honest one does after waiting for events.
+ */
+function tamperedDoor(extra: () => DoorItem[]) {
+  let closed = 0;
+  const door = {
+    nextSeq: () => 1,
+    close: () => (closed++, true),
+    exchange(_secret: string, calls: DoorCall[]) {
+      if (calls.length === 0) return new Promise((resolve) => setTimeout(() => resolve([]), 5));
+      return Promise.resolve([
+        ...extra(),
+        { seq: 3, kind: "result", id: calls[0].id, result: { ok: true, value: 1 } },
+      ]);
+    },
+  };
+  return { door, closed: () => closed };
+}
+
+async function brokenBy(extra: () => DoorItem[], why: RegExp) {
+  const { door, closed } = tamperedDoor(extra);
+  await withDoor(door, async () => {
+    const records: Record<string, DoorRecord> = { "4/app": DOOR };
+    const links = createPageLinks(memoryDoors(records), () => {});
+    const failure = await failureOf(links.call(4, "app", "abc", request("d")));
+    assertEquals(failure.payload.code, "ADAPTER_ERROR");
+    assertMatch(failure.message, why);
+    assertMatch(failure.message, /not run again/);
+    assertEquals(links.waitingCalls(), 0);
+    await until(() => closed() === 1, "the door to be closed");
+    assertEquals(records["4/app"], undefined);
+  });
+}
+
+const log = (seq: number): DoorItem => ({ seq, kind: "log", entries: [] });
+
+Deno.test("an answer with more items than a door keeps breaks the link and closes the door", async () => {
+  await brokenBy(
+    () => Array.from({ length: MAX_QUEUED_EVENTS + 5 }, (_, i) => log(i + 4)),
+    /handed out 2006 items at once/,
+  );
+});
+
+Deno.test("items numbered far ahead are dropped; a gap nothing can fill breaks the link", async () => {
+  await brokenBy(() => [log(1e9), log(1e9 + 1), log(5)], /gap in the numbering/);
+});
+
+Deno.test("an answer numbered before the link started breaks the link", async () => {
+  const { door } = countingDoor(0);
+  const answered = door.exchange;
+  door.exchange = (secret, calls, waitMs) =>
+    calls.length === 0 ? answered(secret, calls, waitMs) : Promise.resolve([
+      { seq: 0, kind: "result", id: calls[0].id, result: { ok: true, value: "old" } },
+    ]);
+  await withDoor(door, async () => {
+    const links = createPageLinks(memoryDoors({ "4/app": DOOR }), () => {});
+    const failure = await failureOf(links.call(4, "app", "abc", request("d")));
+    assertMatch(failure.message, /numbered an answer before/);
+  });
+});
+
+Deno.test("answers that come out of order still arrive: a gap an exchange still out fills is no break", async () => {
+  let release!: () => void;
+  const first = new Promise<void>((resolve) => (release = resolve));
+  let n = 0;
+  const door = {
+    nextSeq: () => 1,
+    async exchange(_secret: string, calls: DoorCall[]) {
+      if (calls.length === 0) return await new Promise(() => {});
+      // The first exchange took item 1 but its answer comes back after the second's (item 2).
+      if (++n === 1) {
+        await first;
+        return [{ seq: 1, kind: "result", id: calls[0].id, result: { ok: true, value: "a" } }];
+      }
+      setTimeout(release, 10);
+      return [{ seq: 2, kind: "result", id: calls[0].id, result: { ok: true, value: "b" } }];
+    },
+  };
+  await withDoor(door, async () => {
+    const links = createPageLinks(memoryDoors({ "4/app": DOOR }), () => {});
+    const a = links.call(4, "app", "abc", request("a"));
+    await until(() => n === 1, "the first call to be sent");
+    const b = links.call(4, "app", "abc", request("b"));
+    assertEquals(await Promise.all([a, b]), [{ ok: true, value: "a" }, { ok: true, value: "b" }]);
   });
 });

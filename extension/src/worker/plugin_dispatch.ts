@@ -5,7 +5,8 @@
  * (protocol/tab_readiness.ts). Then it runs the handler through the
  * adapter in the page's MAIN world, and returns its `{ ok, value | error }` envelope with the tab
  * it ran in. Calls go to the adapter's private door (page_links.ts); a page that lost the adapter
- * (it navigated) gets it injected again first.
+ * (it navigated) gets it injected again first, and only if the plugin is still on and still the
+ * same build. A call that may have run is never run again.
  */
 import type { AdapterCall, AdapterResult } from "../../../protocol/adapter.ts";
 import type { DispatchParams, DispatchResult, SyncPlugin } from "../../../protocol/events.ts";
@@ -141,7 +142,9 @@ async function dispatchPluginTool(
     deps.links.call(tabId, plugin.name, plugin.adapterHash, request, signal);
   let result = await deps.calls.run(tabId, what, run);
   if ("missing" in result) {
-    // The page lost the adapter (it reloaded), or the call came before the first injection.
+    // The page lost the adapter (it reloaded), or the call came before the first injection:
+    // nothing ran. The plugin may have been turned off or rebuilt meanwhile.
+    stillCurrent(deps, plugin);
     await deps.calls.run(tabId, what, () => deps.injector.ensure(tabId, plugin));
     result = await deps.calls.run(tabId, what, run);
   }
@@ -152,6 +155,25 @@ async function dispatchPluginTool(
     );
   }
   return envelope(result, tabId);
+}
+
+/** Throws unless the store still has `plugin` enabled, as the same build. */
+function stillCurrent(deps: PluginDispatchDeps, plugin: SyncPlugin) {
+  const now = deps.store.get(plugin.name);
+  if (!pluginEnabled(now)) {
+    throw fail(
+      "PERMISSION_OFF",
+      `Plugin "${plugin.name}" was turned off or removed before the call reached its adapter; ` +
+        "it did not run. Allow it in the side panel first.",
+    );
+  }
+  if (now!.adapterHash !== plugin.adapterHash) {
+    throw fail(
+      "TAB_UNAVAILABLE",
+      `Plugin "${plugin.name}" got a new build before the call reached its adapter; it did not ` +
+        "run. Call again to run it with the new build.",
+    );
+  }
 }
 
 function envelope(result: AdapterResult, tabId: number): DispatchResult {

@@ -7,13 +7,14 @@
 import { assert, assertEquals, assertMatch } from "../../../tests/helpers/assert.ts";
 import type { AdapterCall } from "../../../protocol/adapter.ts";
 import type { DispatchParams, DispatchResult, SyncPlugin } from "../../../protocol/events.ts";
+import { hubError } from "../../../protocol/errors.ts";
 import { noTabMessage, notReadyMessage } from "../../../protocol/tab_readiness.ts";
 import { failureOf, syncPlugin, withChrome } from "./_test_fixtures.ts";
 import type { Injector } from "./injector.ts";
 import type { MaybeMissing, PageLinks } from "./page_links.ts";
 import { createPluginDispatcher } from "./plugin_dispatch.ts";
 import { createPluginStore } from "./plugin_store.ts";
-import { createTabCalls } from "./tab_calls.ts";
+import { CallFailure, createTabCalls } from "./tab_calls.ts";
 import type { TabTracker } from "./tab_tracker.ts";
 
 const INSTANCES = { work: "https://work.tracker.test", home: "https://tracker.test/home" };
@@ -69,6 +70,7 @@ function parts(options: Options) {
   const injected: number[] = [];
   let epoch = 1;
   const ctx = {
+    store,
     tabs: options.tabs ?? [],
     queries: 0,
     calls,
@@ -92,7 +94,7 @@ function parts(options: Options) {
   const links = {
     call(tabId: number, plugin: string, hash: string, request: AdapterCall) {
       calls.push({ tabId, plugin, hash, request });
-      return Promise.resolve(answer(tabId, request, injected.includes(tabId)));
+      return Promise.resolve().then(() => answer(tabId, request, injected.includes(tabId)));
     },
   } as unknown as PageLinks;
   ctx.dispatch = createPluginDispatcher({
@@ -319,5 +321,40 @@ Deno.test("the tool's own error comes back as the envelope's error", async () =>
   const answer = (): MaybeMissing => ({ ok: false, error });
   await withDispatcher({ tabs, answer }, async ({ dispatch }) => {
     assertEquals(await dispatch(params()), { ok: false, error });
+  });
+});
+
+Deno.test("a plugin turned off or rebuilt before the adapter is injected again: no injection, no second run", async () => {
+  const tabs = [{ id: 4, url: "https://tracker.test/b" }];
+  const cases: [Partial<SyncPlugin>, string][] = [
+    [{ enabled: false }, "PERMISSION_OFF"],
+    [{ adapterHash: "newer" }, "TAB_UNAVAILABLE"],
+  ];
+  for (const [change, code] of cases) {
+    let store!: ReturnType<typeof createPluginStore>;
+    const answer = (): MaybeMissing => {
+      store.set({ ...tracker(), ...change }); // it changed while the call went to the page
+      return { missing: true };
+    };
+    await withDispatcher({ tabs, answer }, async (ctx) => {
+      store = ctx.store;
+      const failure = await failureOf(ctx.dispatch(params()));
+      assertEquals(failure.payload.code, code);
+      assertMatch(failure.message, /did not run/);
+      assertEquals([ctx.calls.length, ctx.injected], [1, []]);
+    });
+  }
+});
+
+Deno.test("a call whose door closed while it ran fails as it is: never injected again nor re-run", async () => {
+  const tabs = [{ id: 4, url: "https://tracker.test/b" }];
+  const closed = new CallFailure(hubError("ADAPTER_ERROR", "closed while the call ran"));
+  const answer = (): MaybeMissing => {
+    throw closed;
+  };
+  await withDispatcher({ tabs, answer }, async ({ dispatch, calls, injected }) => {
+    const failure = await failureOf(dispatch(params()));
+    assertEquals(failure.payload.code, "ADAPTER_ERROR");
+    assertEquals([calls.length, injected], [1, []]);
   });
 });
