@@ -2,7 +2,8 @@
 import { generateSecret, readSecret, redactSecret, writeSecret } from "../core/config/secret.ts";
 import { CliError } from "../core/cli_error.ts";
 import { cliClient, cliConfigStore, cliPaths, notifyHub, userCwd } from "../core/client_context.ts";
-import { parseSetCommand } from "./config_keys.ts";
+import { grantedPlugin, parseSetCommand } from "./config_keys.ts";
+import { servedIdentity } from "./served_source.ts";
 import { HubClient } from "../core/hub_client.ts";
 
 export async function configShow(options: { json?: boolean; showSecret?: boolean }) {
@@ -33,7 +34,13 @@ export async function configSet(
   options: { force?: boolean; port?: string },
 ) {
   const paths = cliPaths();
+  // A grant by name binds to the source serving the name now (never to one that loads later).
+  const plugin = grantedPlugin(key, value);
+  const served = plugin === undefined
+    ? undefined
+    : await servedIdentity(plugin, options.port).catch(() => undefined);
   const change = parseSetCommand(key, value, {
+    served,
     // The user's folder: `deno task --cwd <hub>` and npm scripts run elsewhere, with INIT_CWD set.
     cwd: userCwd(),
     configDir: paths.dir,

@@ -6,6 +6,7 @@ import { resolve } from "node:path";
 import {
   type HubConfig,
   PLUGIN_NAME_PATTERN,
+  type PluginPermissionConfig,
   RESERVED_PLUGIN_NAMES,
 } from "../core/config/schema.ts";
 import { isPermission, type Permission, PERMISSIONS } from "../protocol/permission.ts";
@@ -14,6 +15,8 @@ import { CliError } from "../core/cli_error.ts";
 import { parsePort } from "../core/port.ts";
 import { BROWSER_TOOLS } from "../server/mod.ts";
 import { ownValue, reservedKeyError } from "../protocol/safe_keys.ts";
+import { bindGrant, type ServedIdentity } from "../core/plugin_source/review_rules.ts";
+import { describeSource } from "../core/plugin_source/source_identity.ts";
 
 export const SETTABLE_KEYS = [
   "tool-permission.<plugin>.<tool>  off|ask|auto",
@@ -33,6 +36,11 @@ export interface SetContext {
   configDir: string;
   force: boolean;
   isDirectory(path: string): boolean;
+  /**
+   * For a permission key: the source serving its plugin now (servedPlugin), which a grant binds
+   * to; absent when no single source serves the name, and the grant is stored unbound.
+   */
+  served?: ServedIdentity;
 }
 
 export interface ConfigChange {
@@ -45,10 +53,10 @@ export function parseSetCommand(key: string, value: string | undefined, ctx: Set
   const parts = key.split(".");
   const head = parts[0];
   if (head === "tool-permission" && parts.length === 3) {
-    return toolPermission(parts[1], parts[2], need(key, value));
+    return toolPermission(parts[1], parts[2], need(key, value), ctx.served);
   }
   if (head === "plugin-permission" && parts.length === 2) {
-    return pluginPermission(parts[1], need(key, value));
+    return pluginPermission(parts[1], need(key, value), ctx.served);
   }
   if (key === "port") {
     const port = parsePort(need(key, value), "port");
@@ -105,7 +113,24 @@ function checkPluginName(name: string, allowBrowser: boolean): void {
   }
 }
 
-function toolPermission(plugin: string, tool: string, value: string): ConfigChange {
+/**
+ * The plugin a key grants a permission to (not the built-in "browser" group, not "off"): the one
+ * whose serving source `SetContext.served` must name.
+ */
+export function grantedPlugin(key: string, value: string | undefined): string | undefined {
+  const parts = key.split(".");
+  const permissionKey = (parts[0] === "tool-permission" && parts.length === 3) ||
+    (parts[0] === "plugin-permission" && parts.length === 2);
+  if (!permissionKey || parts[1] === "browser" || value === "off") return undefined;
+  return parts[1];
+}
+
+function toolPermission(
+  plugin: string,
+  tool: string,
+  value: string,
+  served: ServedIdentity | undefined,
+): ConfigChange {
   checkPluginName(plugin, true);
   checkKey(tool, "tool");
   if (tool.includes("__")) {
@@ -119,36 +144,53 @@ function toolPermission(plugin: string, tool: string, value: string): ConfigChan
   }
   const permission = permissionValue(value);
   const name = plugin === "browser" ? tool : `${plugin}__${tool}`;
-  return change(`tool permission of ${name} = ${permission}`, (c) => {
+  return change(`tool permission of ${name} = ${permission}${boundText(plugin, served)}`, (c) => {
     const entry = ownValue(c.permissions, plugin) ?? { permission: "off", tools: {} };
+    if (plugin !== "browser") grantedByPerson(entry, permission, served);
     entry.tools[tool] = permission;
-    grantedByPerson(entry, permission);
     c.permissions[plugin] = entry;
   });
 }
 
-function pluginPermission(plugin: string, value: string): ConfigChange {
+function pluginPermission(
+  plugin: string,
+  value: string,
+  served: ServedIdentity | undefined,
+): ConfigChange {
   checkPluginName(plugin, true);
   const permission = permissionValue(value);
-  return change(`permission of plugin ${plugin} = ${permission}`, (c) => {
-    const entry = ownValue(c.permissions, plugin) ?? { permission: "off", tools: {} };
-    entry.permission = permission;
-    grantedByPerson(entry, permission);
-    c.permissions[plugin] = entry;
-  });
+  return change(
+    `permission of plugin ${plugin} = ${permission}${boundText(plugin, served)}`,
+    (c) => {
+      const entry = ownValue(c.permissions, plugin) ?? { permission: "off", tools: {} };
+      if (plugin !== "browser") grantedByPerson(entry, permission, served);
+      entry.permission = permission;
+      c.permissions[plugin] = entry;
+    },
+  );
+}
+
+/** What the summary adds about the source the grant was bound to (or that it was not). */
+function boundText(plugin: string, served: ServedIdentity | undefined): string {
+  if (plugin === "browser") return "";
+  if (served) return ` (for ${describeSource(served.sourceId)}, version ${served.version})`;
+  return ` (not bound to a source: no single installed source serves "${plugin}" now, so ` +
+    "whichever source serves it later starts off; install it, then set this again or allow it " +
+    "in the side panel)";
 }
 
 /**
- * A person granting a permission reviews the plugin as installed now: the old reviewed version
- * and source are dropped, and the hub records the installed ones on its next reload.
+ * A person granting a permission reviews the plugin as served at that moment (`served`): the
+ * grant is bound to that source and version (grants of another identity are taken back first), or
+ * stored unbound when no single source serves the name. Turning something off binds nothing.
  */
 function grantedByPerson(
-  entry: { reviewedVersion?: string; reviewedSource?: string },
+  entry: PluginPermissionConfig,
   permission: Permission,
+  served: ServedIdentity | undefined,
 ): void {
   if (permission === "off") return;
-  delete entry.reviewedVersion;
-  delete entry.reviewedSource;
+  bindGrant(entry, served);
 }
 
 function addLocalPlugin(path: string, ctx: SetContext): ConfigChange {

@@ -1,5 +1,10 @@
 import { assertEquals, assertThrows } from "../tests/helpers/assert.ts";
-import { parseSetCommand, parseSettingValue, type SetContext } from "./config_keys.ts";
+import {
+  grantedPlugin,
+  parseSetCommand,
+  parseSettingValue,
+  type SetContext,
+} from "./config_keys.ts";
 import { defaultConfig, type HubConfig } from "../core/config/schema.ts";
 
 const ctx: SetContext = {
@@ -16,7 +21,11 @@ function apply(key: string, value?: string, config: HubConfig = defaultConfig(),
 
 Deno.test("tool-permission and plugin-permission set the right entries", () => {
   const config = apply("tool-permission.slack.send_message", "ask");
-  assertEquals(config.permissions.slack, { permission: "off", tools: { send_message: "ask" } });
+  assertEquals(config.permissions.slack, {
+    permission: "off",
+    tools: { send_message: "ask" },
+    unboundGrant: true,
+  });
   apply("plugin-permission.slack", "auto", config);
   assertEquals(config.permissions.slack.permission, "auto");
   assertEquals(config.permissions.slack.tools, { send_message: "ask" });
@@ -139,45 +148,84 @@ Deno.test("disabledBrowserTools.add refuses names that are not browser tools, li
   assertThrows(() => apply("disabledBrowserTools", "browser_click_element"), /Unknown config key/);
 });
 
-// --- a person granting a permission reviews the installed version ---
+// --- a person granting a permission reviews the source serving the name now ---
+
+const SERVED = { version: "1.0.0", sourceId: "npm:x-pkg" };
+const served = (identity = SERVED): SetContext => ({ ...ctx, served: identity });
 
 function reviewed(): HubConfig {
   const config = defaultConfig();
-  config.permissions.x = { permission: "off", tools: { t: "off" }, reviewedVersion: "1.0.0" };
+  config.permissions.x = {
+    permission: "off",
+    tools: { t: "ask" },
+    reviewedVersion: "1.0.0",
+    reviewedSource: "npm:x-pkg",
+  };
   return config;
 }
 
-Deno.test("granting plugin-permission auto or ask drops the old reviewedVersion", () => {
+Deno.test("a grant binds to the source serving the name now, keeping its other grants", () => {
   for (const value of ["auto", "ask"]) {
-    const config = apply("plugin-permission.x", value, reviewed());
-    assertEquals(config.permissions.x, { permission: value, tools: { t: "off" } }, value);
-    assertEquals("reviewedVersion" in config.permissions.x, false, value);
+    const config = apply("plugin-permission.x", value, reviewed(), served());
+    assertEquals(config.permissions.x, { ...reviewed().permissions.x, permission: value }, value);
+    const tool = apply("tool-permission.x.u", value, reviewed(), served());
+    assertEquals(tool.permissions.x.tools, { t: "ask", u: value }, value);
   }
 });
 
-Deno.test("granting tool-permission ask or auto drops the old reviewedVersion", () => {
-  for (const value of ["ask", "auto"]) {
-    const config = apply("tool-permission.x.t", value, reviewed());
-    assertEquals(config.permissions.x, { permission: "off", tools: { t: value } }, value);
-  }
-});
-
-Deno.test("setting a permission to off keeps reviewedVersion", () => {
-  const plugin = apply("plugin-permission.x", "off", reviewed());
-  assertEquals(plugin.permissions.x.reviewedVersion, "1.0.0");
-  const tool = apply("tool-permission.x.t", "off", reviewed());
-  assertEquals(tool.permissions.x, {
-    permission: "off",
-    tools: { t: "off" },
-    reviewedVersion: "1.0.0",
+Deno.test("a grant for another source or version takes back the old grants first", () => {
+  const other = { version: "2.0.0", sourceId: "npm:impostor" };
+  const config = apply("plugin-permission.x", "auto", reviewed(), served(other));
+  assertEquals(config.permissions.x, {
+    permission: "auto",
+    tools: {},
+    reviewedVersion: "2.0.0",
+    reviewedSource: "npm:impostor",
   });
 });
 
-Deno.test("granting a permission leaves other plugins' reviewedVersion alone", () => {
+Deno.test("a grant while no single source serves the name is stored unbound", () => {
+  const config = apply("tool-permission.x.u", "auto", reviewed());
+  assertEquals(config.permissions.x, {
+    permission: "off",
+    tools: { u: "auto" },
+    unboundGrant: true,
+  });
+  apply("plugin-permission.x", "ask", config);
+  assertEquals(config.permissions.x, {
+    permission: "ask",
+    tools: { u: "auto" },
+    unboundGrant: true,
+  });
+  // Bound later to what serves it then: the unbound grants do not carry over.
+  apply("plugin-permission.x", "auto", config, served());
+  assertEquals(config.permissions.x, {
+    ...reviewed().permissions.x,
+    permission: "auto",
+    tools: {},
+  });
+});
+
+Deno.test("setting a permission to off binds nothing and keeps the review", () => {
+  const plugin = apply("plugin-permission.x", "off", reviewed());
+  assertEquals(plugin.permissions.x, reviewed().permissions.x);
+  const tool = apply("tool-permission.x.t", "off", reviewed());
+  assertEquals(tool.permissions.x, { ...reviewed().permissions.x, tools: { t: "off" } });
+});
+
+Deno.test("granting a permission leaves other plugins' reviews alone", () => {
   const config = reviewed();
   config.permissions.y = { permission: "auto", tools: {}, reviewedVersion: "2.0.0" };
   apply("plugin-permission.x", "auto", config);
-  assertEquals(config.permissions.y.reviewedVersion, "2.0.0");
+  assertEquals(config.permissions.y, { permission: "auto", tools: {}, reviewedVersion: "2.0.0" });
+});
+
+Deno.test("grantedPlugin names the plugin a key grants to, not browser or off", () => {
+  assertEquals(grantedPlugin("plugin-permission.jira", "auto"), "jira");
+  assertEquals(grantedPlugin("tool-permission.jira.t", "ask"), "jira");
+  assertEquals(grantedPlugin("plugin-permission.jira", "off"), undefined);
+  assertEquals(grantedPlugin("plugin-permission.browser", "auto"), undefined);
+  assertEquals(grantedPlugin("setting.jira.k", "1"), undefined);
 });
 
 Deno.test("Object.prototype names are refused as plugin, tool and setting keys", () => {
@@ -205,6 +253,7 @@ Deno.test("config set reads own entries only when it extends an existing plugin 
   assertEquals(apply("plugin-permission.slack", "ask").permissions.slack, {
     permission: "ask",
     tools: {},
+    unboundGrant: true,
   });
 });
 

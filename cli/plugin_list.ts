@@ -124,7 +124,8 @@ async function toolNames(dir: string): Promise<string[] | undefined> {
   }
 }
 
-function found(packages: InstalledPackage[], locals: LocalPlugin[]): Found[] {
+/** Every plugin source on disk: the global packages, then the local plugin folders. */
+export function found(packages: InstalledPackage[], locals: LocalPlugin[]): Found[] {
   return [
     ...packages.map((p): Found => ({
       source: "npm",

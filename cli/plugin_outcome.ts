@@ -67,6 +67,15 @@ export function permissionLine(
   const entry = ownValue(config.permissions, result.plugin);
   const grants = grantsOf(entry);
   if (!entry || grants === undefined) return { kind: "none", text: allowHint(result.plugin) };
+  if (entry.unboundGrant === true) {
+    return {
+      kind: "other",
+      text: `config.json allows plugin "${result.plugin}" (${grants}), but that grant was made ` +
+        "while no single source served the name, so it is not this install's: the hub turns it " +
+        `off when it loads this one. Allow it again: hub config set plugin-permission.` +
+        `${result.plugin} ask`,
+    };
+  }
   if (entry.reviewedVersion === undefined) {
     return {
       kind: "unreviewed",

@@ -137,6 +137,7 @@ Deno.test("config set tool-permission.<plugin>.<tool>: off|ask|auto persist, bad
     assertEquals(cfg.permissions["my-plugin"], {
       permission: "off",
       tools: { send_message: "ask" },
+      unboundGrant: true, // my-plugin is not installed: the grant belongs to no source
     });
     assertEquals(cfg.permissions.browser.tools.navigate, "auto");
 
@@ -157,6 +158,7 @@ Deno.test("config set plugin-permission.<plugin>: stores the permission, rejects
     assertEquals((await fileConfig(dir)).permissions["my-plugin"], {
       permission: "ask",
       tools: { read: "off" },
+      unboundGrant: true,
     });
     const bad = await setFails(dir, "plugin-permission.BadName", "auto");
     assertMatch(bad.stderr, /BadName/);

@@ -20,6 +20,11 @@ export const pluginPermissionSchema = z.looseObject({
    * `reviewedVersion`, the reviewed identity. Another source with the plugin's name starts off.
    */
   reviewedSource: z.string().optional(),
+  /**
+   * Set when a person granted a permission by name while no single source served the name: the
+   * grant belongs to no source, so whichever source serves the name later starts off.
+   */
+  unboundGrant: z.literal(true).optional(),
 });
 export type PluginPermissionConfig = z.infer<typeof pluginPermissionSchema>;
 

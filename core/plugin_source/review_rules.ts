@@ -29,6 +29,38 @@ export function grantsAnything(
     Object.values(entry.tools ?? {}).some((p) => p !== "off");
 }
 
+/** The identity serving a plugin name now: its version and source. */
+export interface ServedIdentity {
+  version: string;
+  sourceId: string;
+}
+
+/**
+ * Binds a person's grant by plugin name (made before the permission is set on `entry`) to the
+ * source serving the name at that moment, `served`. Grants of another reviewed identity are taken
+ * back first, and so are unbound ones when the grant is bound. With no `served` (the name is not installed, or several
+ * sources claim it) the grant is unbound: no source is recorded, and whichever source serves the
+ * name later starts off instead of inheriting it.
+ */
+export function bindGrant(entry: PluginPermissionConfig, served: ServedIdentity | undefined) {
+  const other = (entry.unboundGrant === true && served !== undefined) ||
+    (entry.reviewedVersion !== undefined &&
+      (entry.reviewedVersion !== served?.version || entry.reviewedSource !== served?.sourceId));
+  if (other) {
+    entry.permission = "off";
+    entry.tools = {};
+  }
+  delete entry.unboundGrant;
+  if (served) {
+    entry.reviewedVersion = served.version;
+    entry.reviewedSource = served.sourceId;
+  } else {
+    delete entry.reviewedVersion;
+    delete entry.reviewedSource;
+    entry.unboundGrant = true;
+  }
+}
+
 /**
  * Whether the reviewed source differs from the plugin's. A legacy entry (no recorded source)
  * counts as another source only when a local plugin overrides a package: nobody can tell which of
@@ -48,6 +80,7 @@ export function reviewReason(
   entry: PluginPermissionConfig | undefined,
   plugin: ReviewedPlugin,
 ): ReviewReason | undefined {
+  if (entry?.unboundGrant === true) return "source";
   if (entry?.reviewedVersion === undefined) return undefined;
   if (sourceDiffers(entry, plugin)) return "source";
   if (entry.reviewedVersion !== plugin.version) return "version";

@@ -7,6 +7,9 @@
  * permission before any review is recorded as reviewed as it is served now (trust on first use), so
  * every granted plugin is tracked from then on.
  *
+ * A grant a person made by name while no single source served the name (`unboundGrant`, written by
+ * `hub config set`) belongs to no source: the source that serves the name later starts off.
+ *
  * Configs written before sources were recorded hold `reviewedVersion` alone. Such an entry is
  * bound to the source serving it when that source is the only one claiming the name and its version
  * is the reviewed one; when several sources claim the name (a local plugin overriding a package, or
@@ -37,6 +40,8 @@ export interface ReviewChange {
   fromSource?: string;
   /** The source changed, and the reviewed one was never recorded (a legacy version-only grant). */
   fromUnrecorded?: true;
+  /** The grant was made by name while no single source served it (`unboundGrant`). */
+  unbound?: true;
 }
 
 /**
@@ -49,7 +54,10 @@ export function needsReview(config: HubConfig, plugin: InstalledPlugin): ReviewR
 
 function changeFor(entry: PluginPermissionConfig, plugin: InstalledPlugin): ReviewChange | void {
   const identity = { plugin: plugin.name, to: plugin.version, source: plugin.sourceId };
-  if (entry.reviewedVersion === undefined) {
+  if (entry.unboundGrant === true) {
+    // Granted while no single source served the name: never handed to the one that came later.
+    if (grantsAnything(entry)) return { ...identity, kind: "reset", unbound: true };
+  } else if (entry.reviewedVersion === undefined) {
     if (grantsAnything(entry)) return { ...identity, kind: "recorded" };
   } else if (reviewReason(entry, plugin) === undefined) {
     // A legacy entry (version only) of the one source serving it: bind it to that source.
@@ -98,6 +106,7 @@ export function reviewChanges(
 function resetGrants(entry: PluginPermissionConfig): void {
   entry.permission = "off";
   entry.tools = {};
+  delete entry.unboundGrant;
 }
 
 /** Applies changes from `reviewChanges` to a config draft. */
@@ -131,15 +140,15 @@ export function markReviewed(
 
 /**
  * Makes `version` from `sourceId` the entry's reviewed identity; grants of another reviewed
- * identity are taken back first.
+ * identity, or unbound ones, are taken back first.
  */
 export function reviewIdentity(
   entry: PluginPermissionConfig,
   version: string,
   sourceId: string,
 ): void {
-  const other = entry.reviewedVersion !== undefined &&
-    (entry.reviewedVersion !== version || entry.reviewedSource !== sourceId);
+  const other = entry.unboundGrant === true || (entry.reviewedVersion !== undefined &&
+    (entry.reviewedVersion !== version || entry.reviewedSource !== sourceId));
   if (other) resetGrants(entry);
   entry.reviewedVersion = version;
   entry.reviewedSource = sourceId;

@@ -274,3 +274,41 @@ Deno.test("markReviewed records version and source, and takes back another ident
     reviewedSource: "npm:b",
   });
 });
+
+Deno.test("an unbound grant (made by name, no single source) is never handed to the next source", () => {
+  const unbound = () => ({
+    permission: "auto" as const,
+    tools: { t: "ask" as const },
+    unboundGrant: true as const,
+  });
+  const config = configWith({ jira: unbound() });
+  // Not installed, or contested: nothing to change, nothing served.
+  assertEquals(reviewChanges(config, [], ["jira"]), []);
+  // The impostor alone claims the name: it needs review at once and its grants are taken back.
+  assertEquals(needsReview(config, p("jira", "6.6.6")), "source");
+  const changes = enforce(config, [p("jira", "6.6.6")]);
+  assertEquals(changes, [{
+    plugin: "jira",
+    kind: "reset",
+    to: "6.6.6",
+    source: src("jira"),
+    unbound: true,
+  }]);
+  assertEquals(config.permissions.jira, { permission: "off", tools: {} });
+  // Nothing more on the next load: it stays off and unreviewed until a person allows it.
+  assertEquals(reviewChanges(config, [p("jira", "6.6.6")]), []);
+  assertEquals(needsReview(config, p("jira", "6.6.6")), undefined);
+});
+
+Deno.test("an unbound entry that grants nothing changes nothing; marking reviewed grants nothing", () => {
+  const config = configWith({ jira: { permission: "off", tools: {}, unboundGrant: true } });
+  assertEquals(reviewChanges(config, [p("jira", "1.0.0")]), []);
+  config.permissions.jira = { permission: "auto", tools: {}, unboundGrant: true };
+  markReviewed(config, "jira", "1.0.0", src("jira"));
+  assertEquals(config.permissions.jira, {
+    permission: "off",
+    tools: {},
+    reviewedVersion: "1.0.0",
+    reviewedSource: src("jira"),
+  });
+});

@@ -43,6 +43,10 @@ export interface PluginLifecycle {
 export function resetMessage(c: ReviewChange): string {
   const after = ": its permissions are off until it is reviewed again (plugin_inspect, " +
     "plugin_mark_reviewed) and turned on.";
+  if (c.unbound) {
+    return `Plugin "${c.plugin}" was allowed by name while no single source served it, so the ` +
+      `${describeSource(c.source ?? "")} does not inherit that grant${after}`;
+  }
   if (c.fromSource === undefined && !c.fromUnrecorded) {
     return `Plugin "${c.plugin}" changed from version ${c.from} to ${c.to}${after}`;
   }
