@@ -42,7 +42,7 @@ type Send = (method: string, params?: Params) => Promise<Params>;
 /** The debugger sessions of the extension: one per tab at a time. */
 export interface TabDebugger {
   /** Runs `work` with the debugger attached to the tab, after the tab's earlier reads. */
-  attached<T>(tabId: number, work: (send: Send, readMs: number) => Promise<T>): Promise<T>;
+  attached<T>(tabId: number, work: (session: Session) => Promise<T>): Promise<T>;
 }
 
 /** The time bounds of a read (tests shorten them). */
@@ -89,10 +89,18 @@ export function bounded<T>(promise: Promise<T>, ms: number, what: string): Promi
   return Promise.race([promise, late]).finally(() => clearTimeout(timer));
 }
 
+/** A read's debugger session: bounded commands, and whether page code it ran is stuck for good. */
+export interface Session {
+  send: Send;
+  readMs: number;
+  /** True once page code run for the read could not be stopped: run no more page code. */
+  stuck(): boolean;
+}
+
 async function attached<T>(
   tabId: number,
   { sendMs, readMs }: DebuggerBounds,
-  work: (send: Send, readMs: number) => Promise<T>,
+  work: (session: Session) => Promise<T>,
 ): Promise<T> {
   const target = { tabId };
   const attaching = chrome.debugger.attach(target, PROTOCOL);
@@ -107,6 +115,7 @@ async function attached<T>(
         "extension may be debugging the tab; close it and try again.",
     );
   });
+  let stuck = false;
   const send: Send = (method, params) =>
     bounded(
       chrome.debugger.sendCommand(target, method, params) as Promise<Params>,
@@ -115,19 +124,43 @@ async function attached<T>(
     ).catch(async (error) => {
       // Page code run for the read (a Proxy trap that loops) is stopped at once.
       if (error instanceof SendTimeout && method === "Runtime.callFunctionOn") {
-        await bounded(
-          chrome.debugger.sendCommand(target, "Runtime.terminateExecution") as Promise<unknown>,
-          sendMs,
-          "Runtime.terminateExecution",
-        ).catch(() => {});
+        stuck = !(await stopPageCode(target, sendMs));
       }
       throw error;
     });
   try {
-    return await work(send, readMs);
+    return await work({ send, readMs, stuck: () => stuck });
   } finally {
     // Every step of the work is bounded, so this always runs.
     await bounded(chrome.debugger.detach(target), sendMs, "detach").catch(() => {});
+  }
+}
+
+/**
+ * Stops the page code a read is running: pauses it and resumes with `terminateOnResume`, which
+ * throws it out (the page runs again). Chromium refuses `Runtime.terminateExecution` to extensions
+ * ("not allowed for untrusted clients"), so this needs `Debugger.enable` before the page call.
+ * True when the page was stopped.
+ */
+async function stopPageCode(target: { tabId: number }, ms: number): Promise<boolean> {
+  let listener = (_source: chrome.debugger.Debuggee, _method: string) => {};
+  const paused = new Promise<void>((resolve) => {
+    listener = (source, method) => {
+      if (source.tabId === target.tabId && method === "Debugger.paused") resolve();
+    };
+    chrome.debugger.onEvent.addListener(listener);
+  });
+  const command = (method: string, params?: Params) =>
+    bounded(chrome.debugger.sendCommand(target, method, params) as Promise<unknown>, ms, method);
+  try {
+    await command("Debugger.pause");
+    await bounded(paused, ms, "Debugger.paused");
+    await command("Debugger.resume", { terminateOnResume: true });
+    return true;
+  } catch {
+    return false;
+  } finally {
+    chrome.debugger.onEvent.removeListener(listener);
   }
 }
 
@@ -140,7 +173,8 @@ export function readConsole(
   tabId: number,
   query: ConsoleQuery,
 ): Promise<{ total: number; entries: ConsoleEntry[] }> {
-  return tabs.attached(tabId, async (send, readMs) => {
+  return tabs.attached(tabId, async (session) => {
+    const { send } = session;
     const contexts = new Set<number>();
     const messages: Message[] = [];
     let mainFrame = "";
@@ -168,12 +202,21 @@ export function readConsole(
       const tree = await send("Page.getFrameTree") as { frameTree?: { frame?: { id?: string } } };
       mainFrame = tree.frameTree?.frame?.id ?? "";
       await send("Runtime.enable"); // V8 replays what it kept before it answers
+      // What lets the read stop page code it runs (stopPageCode); without it none is run.
+      // Breakpoints off: `debugger` statements in the page do not pause it meanwhile.
+      const canStop = await send("Debugger.enable", { maxScriptsCacheSize: 0 })
+        .then(() => send("Debugger.setBreakpointsActive", { active: false }))
+        .then(() => true, () => false);
       // Formatted while attached: the logged objects' ids die with the session or the clear.
       const kept = messages.filter((m) => query.keep(m.level));
       const newest = kept.slice(Math.max(kept.length - query.limit, 0));
-      const entries = await formatAll(newest, send, Date.now() + readMs);
+      const deadline = Date.now() + session.readMs;
+      const inTime = () => canStop && !session.stuck() && Date.now() < deadline;
+      const entries = await formatAll(newest, send, inTime);
+      if (session.stuck()) return { total: kept.length, entries }; // detaching ends the rest
       if (query.clear) await send("Runtime.discardConsoleEntries");
-      await send("Runtime.disable").catch(() => {}); // detaching disables it too
+      await send("Debugger.disable").catch(() => {}); // detaching disables them too
+      await send("Runtime.disable").catch(() => {});
       return { total: kept.length, entries };
     } finally {
       chrome.debugger.onEvent.removeListener(onEvent);
@@ -186,13 +229,13 @@ export const NOT_FORMATTED = "[could not be formatted in time]";
 
 /**
  * The entries formatted one at a time (one page call in flight, so none is left queued behind a
- * stuck one) until `deadline`; the ones left, or whose page call timed out, keep what the
- * debugger described of their arguments, marked NOT_FORMATTED.
+ * stuck one); page calls run only while `inTime()`. Entries left without one, or whose page call
+ * timed out, keep what the debugger described of their arguments, marked NOT_FORMATTED.
  */
-async function formatAll(messages: Message[], send: Send, deadline: number) {
+async function formatAll(messages: Message[], send: Send, inTime: () => boolean) {
   const entries: ConsoleEntry[] = [];
   for (const message of messages) {
-    entries.push(Date.now() < deadline ? await entryOf(message, send) : unformatted(message));
+    entries.push(await entryOf(message, send, inTime));
   }
   return entries;
 }
@@ -242,7 +285,12 @@ function primitive(arg: RemoteObject): unknown {
 /** formatArgs as the debugger runs it in the page, on the logged values themselves. */
 const FORMAT_IN_PAGE = formatSource(MAX_ENTRY_CHARS);
 
-async function entryOf(message: Message, send: Send): Promise<ConsoleEntry> {
+/** One entry; its page call (for object arguments) only while `inTime()`. */
+async function entryOf(
+  message: Message,
+  send: Send,
+  inTime: () => boolean,
+): Promise<ConsoleEntry> {
   const base = { time: message.time, level: message.level };
   if (message.text !== undefined) {
     return { ...base, text: cut(message.text), source: message.source };
@@ -250,6 +298,7 @@ async function entryOf(message: Message, send: Send): Promise<ConsoleEntry> {
   const args = message.args ?? [];
   const object = args.find((a) => a.objectId !== undefined);
   if (!object) return { ...base, text: cut(formatArgs(args.map(primitive))) };
+  if (!inTime()) return unformatted(message);
   try {
     const reply = await send("Runtime.callFunctionOn", {
       objectId: object.objectId,

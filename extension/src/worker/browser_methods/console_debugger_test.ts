@@ -1,7 +1,8 @@
 /// <reference lib="deno.ns" />
 /**
  * readConsole against a hostile page, with a fake `chrome.debugger`: a formatter call that never
- * answers (a logged Proxy whose trap loops) is stopped with Runtime.terminateExecution, the entry
+ * answers (a logged Proxy whose trap loops) is stopped (Debugger.pause, then Debugger.resume with
+ * terminateOnResume: Chromium refuses Runtime.terminateExecution to extensions), the entry
  * keeps what the debugger described with a note, the debugger is always detached, a page that
  * returns huge texts is cut in the worker, and the next read of the tab still works.
  */
@@ -17,6 +18,9 @@ const all = { keep: () => true, limit: 1000, clear: false };
 interface Fake {
   commands: string[];
   attached: boolean;
+  /** The page ignores Debugger.pause (stopping fails), or refuses Debugger.enable. */
+  unstoppable?: boolean;
+  noDebugger?: boolean;
   /** Formatter calls still running in the "page" (never answered, not terminated). */
   running: number;
 }
@@ -26,8 +30,9 @@ async function withPage(
   count: number,
   format: (i: number) => "hang" | string,
   body: (fake: Fake) => Promise<void>,
+  options: Partial<Fake> = {},
 ) {
-  const fake: Fake = { commands: [], attached: false, running: 0 };
+  const fake: Fake = { commands: [], attached: false, running: 0, ...options };
   const listeners = new Set<(source: unknown, method: string, params: unknown) => void>();
   const hung: (() => void)[] = [];
   const events: [string, Record<string, unknown>][] = [
@@ -66,9 +71,19 @@ async function withPage(
         if (method === "Runtime.enable") {
           for (const [name, p] of events) for (const l of listeners) l(target, name, p);
         }
-        if (method === "Runtime.terminateExecution") {
+        if (method === "Debugger.enable" && fake.noDebugger) {
+          return Promise.reject(new Error("Debugger.enable refused"));
+        }
+        if (method === "Debugger.pause" && fake.running > 0 && !fake.unstoppable) {
+          for (const l of listeners) l(target, "Debugger.paused", {});
+        }
+        if (method === "Debugger.resume") {
+          assertEquals((params as { terminateOnResume?: boolean }).terminateOnResume, true);
           fake.running = 0;
           for (const stop of hung.splice(0)) stop();
+        }
+        if (method === "Runtime.terminateExecution") {
+          return Promise.reject(new Error("not allowed for untrusted clients"));
         }
         if (method === "Runtime.callFunctionOn") {
           const text = format(Number(params?.objectId));
@@ -93,7 +108,8 @@ Deno.test("a formatter call that hangs is terminated, the entry noted, the debug
       `Proxy(Object) ${NOT_FORMATTED}`,
       "entry 2",
     ]);
-    assert(fake.commands.includes("Runtime.terminateExecution"));
+    assert(fake.commands.includes("Debugger.resume"));
+    assert(!fake.commands.includes("Runtime.terminateExecution"));
     assertEquals(fake.running, 0);
     assertEquals(fake.attached, false);
     // The tab's reads are not stuck behind it.
@@ -143,4 +159,25 @@ Deno.test("a debugger command that never answers fails the read in bounded time,
     assert(failed?.includes("did not answer"), failed);
     assertEquals(fake.attached, false);
   });
+});
+
+Deno.test("page code that cannot be stopped: no more page calls, the rest noted, detached", async () => {
+  await withPage(5, (i) => i === 1 ? "hang" : `entry ${i}`, async (fake) => {
+    const read = await readConsole(createTabDebugger(bounds), 4, all);
+    assertEquals(read.entries.map((e) => e.text), [
+      "entry 0",
+      ...Array(4).fill(`Proxy(Object) ${NOT_FORMATTED}`),
+    ]);
+    assertEquals(fake.commands.filter((c) => c === "Runtime.callFunctionOn").length, 2);
+    assertEquals(fake.attached, false);
+  }, { unstoppable: true });
+});
+
+Deno.test("without the debugger's pause no page code runs: objects keep their description", async () => {
+  await withPage(2, () => "formatted", async (fake) => {
+    const read = await readConsole(createTabDebugger(bounds), 4, all);
+    assert(read.entries.every((e) => e.text === `Proxy(Object) ${NOT_FORMATTED}`));
+    assert(!fake.commands.includes("Runtime.callFunctionOn"));
+    assertEquals(fake.attached, false);
+  }, { noDebugger: true });
 });

@@ -151,7 +151,11 @@ Deno.test("level is a minimum (log counts as info); limit keeps the newest; clea
     assertEquals(last.entries.map((e) => e.source), ["unhandledrejection", undefined]);
     assertMatch(last.note!, /newest 2 of 7/);
     await read({ clear: true });
-    assertEquals(fake.commands.at(-2), "Runtime.discardConsoleEntries");
+    assertEquals(fake.commands.slice(-3), [
+      "Runtime.discardConsoleEntries",
+      "Debugger.disable",
+      "Runtime.disable",
+    ]);
     assertEquals(fake.attached, false);
   });
 });
