@@ -214,7 +214,9 @@ Deno.test({
         await flood;
         assert(hub.isAlive(), `the hub died:\n${hub.output()}`);
         assertEquals(ext.socket.readyState, WebSocket.OPEN, "the extension's socket stayed open");
-        assertEquals(await health(hub.port), 200, "served after the flood");
+        // An unauthenticated request caught in the flood's last moments may be closed unanswered
+        // (docs/security.md: clients retry); one within a few retries must be served.
+        assertEquals(await healthSoon(hub.port), 200, `served after the flood:\n${hub.output()}`);
         const log = await Deno.readTextFile(join(dir, "server.log"));
         assert(
           !/stopped accepting/.test(log),
