@@ -11,7 +11,7 @@
 import { assert, assertEquals } from "./helpers/assert.ts";
 import { listTools } from "./helpers/hub_api.ts";
 import { runCommand, type RunResult, tempConfigDir } from "./helpers/hub_process.ts";
-import { type CliHub, DEMO_PLUGIN, jsonOut, startCliHub } from "./helpers/cli_tool_fixture.ts";
+import { AUTO_DEMO_HUB, type CliHub, jsonOut, startCliHub } from "./helpers/cli_tool_fixture.ts";
 import type { Json } from "./helpers/fake_extension.ts";
 
 const INSPECTOR = Deno.env.get("HUB_TEST_INSPECTOR") ?? "@modelcontextprotocol/inspector@2.12.0";
@@ -21,11 +21,7 @@ let work = "";
 
 Deno.test.beforeAll(async () => {
   work = await tempConfigDir();
-  hub = await startCliHub({
-    plugins: [DEMO_PLUGIN],
-    config: { permissions: { demo: { permission: "auto", tools: {} } } },
-    tabs: { demo: [{ tabId: 7, url: "https://example.com/home", title: "Home" }] },
-  });
+  hub = await startCliHub(AUTO_DEMO_HUB);
 });
 
 Deno.test.afterAll(async () => {

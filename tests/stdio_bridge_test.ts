@@ -28,6 +28,7 @@ import {
   withTempDir,
 } from "./helpers/hub_process.ts";
 import {
+  AUTO_DEMO_HUB,
   bridgeCommandArgs,
   type CliHub,
   DEMO_PLUGIN,
@@ -40,11 +41,7 @@ import type { Json } from "./helpers/fake_extension.ts";
 let hub: CliHub;
 
 Deno.test.beforeAll(async () => {
-  hub = await startCliHub({
-    plugins: [DEMO_PLUGIN],
-    config: { permissions: { demo: { permission: "auto", tools: {} } } },
-    tabs: { demo: [{ tabId: 7, url: "https://example.com/home", title: "Home" }] },
-  });
+  hub = await startCliHub(AUTO_DEMO_HUB);
 });
 
 Deno.test.afterAll(async () => {

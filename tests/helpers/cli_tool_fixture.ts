@@ -53,6 +53,13 @@ export interface CliHubOptions {
 /** The usual plugin: `demo` with `echo` and `other` (both take `text`, required), on example.com. */
 export const DEMO_PLUGIN: PluginFolderOptions = { name: "demo", tools: ["echo", "other"] };
 
+/** The demo plugin allowed (`auto`), with one ready tab: what the MCP-over-CLI suites start. */
+export const AUTO_DEMO_HUB: CliHubOptions = {
+  plugins: [DEMO_PLUGIN],
+  config: { permissions: { demo: { permission: "auto", tools: {} } } },
+  tabs: { demo: [{ tabId: 7, url: "https://example.com/home", title: "Home" }] },
+};
+
 /** Instances of the `multi` plugin (two, so its tools get a required `instance` parameter). */
 export const MULTI_INSTANCES = {
   work: "https://work.example.com",

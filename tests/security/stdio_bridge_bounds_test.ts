@@ -7,9 +7,9 @@
 import { assert, assertEquals, assertMatch } from "../helpers/assert.ts";
 import { initializeRequest } from "../helpers/mcp_client.ts";
 import {
+  AUTO_DEMO_HUB,
   bridgeCommandArgs,
   type CliHub,
-  DEMO_PLUGIN,
   startCliHub,
 } from "../helpers/cli_tool_fixture.ts";
 
@@ -21,11 +21,7 @@ const LONG_LINE_BYTES = 64 * 1024 * 1024;
 let hub: CliHub;
 
 Deno.test.beforeAll(async () => {
-  hub = await startCliHub({
-    plugins: [DEMO_PLUGIN],
-    config: { permissions: { demo: { permission: "auto", tools: {} } } },
-    tabs: { demo: [{ tabId: 7, url: "https://example.com/home", title: "Home" }] },
-  });
+  hub = await startCliHub(AUTO_DEMO_HUB);
 });
 
 Deno.test.afterAll(async () => {
