@@ -58,3 +58,50 @@ export async function failureOf(promise: Promise<unknown>): Promise<CallFailure>
   }
   throw new Error("expected the call to fail");
 }
+
+/** What a fake `chrome.debugger` recorded: the commands sent, and whether it is attached. */
+export interface FakeDebugger {
+  commands: string[];
+  attached: boolean;
+}
+
+type DebuggerListener = (source: unknown, method: string, params: unknown) => void;
+
+/**
+ * A fake `chrome.debugger` for one page: attached/detached state, `Page.getFrameTree` answering
+ * `mainFrame`, `Runtime.enable` replaying `events` to the listeners (as V8 replays stored console
+ * messages), and every other command answered by `answer` (`{}` when it returns undefined).
+ * `emit` sends an event to the listeners, as the page would.
+ */
+export function fakeDebugger<F extends FakeDebugger>(
+  fake: F,
+  mainFrame: string,
+  events: [string, unknown][],
+  answer: (
+    method: string,
+    params: Record<string, unknown> | undefined,
+    emit: (method: string, params: unknown) => void,
+  ) => Promise<unknown> | undefined,
+) {
+  const listeners = new Set<DebuggerListener>();
+  return {
+    attach: () => Promise.resolve(void (fake.attached = true)),
+    detach: () => Promise.resolve(void (fake.attached = false)),
+    onEvent: {
+      addListener: (l: DebuggerListener) => listeners.add(l),
+      removeListener: (l: DebuggerListener) => listeners.delete(l),
+    },
+    sendCommand: (target: unknown, method: string, params?: Record<string, unknown>) => {
+      if (!fake.attached) throw new Error(`${method} while detached`);
+      fake.commands.push(method);
+      const emit = (name: string, p: unknown) => {
+        for (const l of listeners) l(target, name, p);
+      };
+      if (method === "Page.getFrameTree") {
+        return Promise.resolve({ frameTree: { frame: { id: mainFrame } } });
+      }
+      if (method === "Runtime.enable") { for (const [name, p] of events) emit(name, p); }
+      return answer(method, params, emit) ?? Promise.resolve({});
+    },
+  };
+}

@@ -7,7 +7,7 @@
  * returns huge texts is cut in the worker, and the next read of the tab still works.
  */
 import { assert, assertEquals } from "../../../../tests/helpers/assert.ts";
-import { withChrome } from "../_test_fixtures.ts";
+import { type FakeDebugger, fakeDebugger, withChrome } from "../_test_fixtures.ts";
 import { createTabDebugger, NOT_FORMATTED, readConsole } from "./console_debugger.ts";
 import { MAX_ENTRY_CHARS } from "../../page/console_format.ts";
 
@@ -15,9 +15,7 @@ const MAIN = "frame-main";
 const bounds = { sendMs: 50, readMs: 400 };
 const all = { keep: () => true, limit: 1000, clear: false };
 
-interface Fake {
-  commands: string[];
-  attached: boolean;
+interface Fake extends FakeDebugger {
   /** The page ignores Debugger.pause (stopping fails), or refuses Debugger.enable. */
   unstoppable?: boolean;
   noDebugger?: boolean;
@@ -33,7 +31,6 @@ async function withPage(
   options: Partial<Fake> = {},
 ) {
   const fake: Fake = { commands: [], attached: false, running: 0, ...options };
-  const listeners = new Set<(source: unknown, method: string, params: unknown) => void>();
   const hung: (() => void)[] = [];
   const events: [string, Record<string, unknown>][] = [
     ["Runtime.executionContextCreated", {
@@ -55,46 +52,30 @@ async function withPage(
     ]),
   ];
   await withChrome({
-    debugger: {
-      attach: () => Promise.resolve(void (fake.attached = true)),
-      detach: () => Promise.resolve(void (fake.attached = false)),
-      onEvent: {
-        addListener: (l: never) => listeners.add(l),
-        removeListener: (l: never) => listeners.delete(l),
-      },
-      sendCommand: (target: unknown, method: string, params?: { objectId?: string }) => {
-        assert(fake.attached, `${method} while detached`);
-        fake.commands.push(method);
-        if (method === "Page.getFrameTree") {
-          return Promise.resolve({ frameTree: { frame: { id: MAIN } } });
-        }
-        if (method === "Runtime.enable") {
-          for (const [name, p] of events) for (const l of listeners) l(target, name, p);
-        }
-        if (method === "Debugger.enable" && fake.noDebugger) {
-          return Promise.reject(new Error("Debugger.enable refused"));
-        }
-        if (method === "Debugger.pause" && fake.running > 0 && !fake.unstoppable) {
-          for (const l of listeners) l(target, "Debugger.paused", {});
-        }
-        if (method === "Debugger.resume") {
-          assertEquals((params as { terminateOnResume?: boolean }).terminateOnResume, true);
-          fake.running = 0;
-          for (const stop of hung.splice(0)) stop();
-        }
-        if (method === "Runtime.terminateExecution") {
-          return Promise.reject(new Error("not allowed for untrusted clients"));
-        }
-        if (method === "Runtime.callFunctionOn") {
-          const text = format(Number(params?.objectId));
-          if (text !== "hang") return Promise.resolve({ result: { value: text } });
-          fake.running++;
-          // Answers only once terminated, with the error V8 gives then.
-          return new Promise((_, reject) => hung.push(() => reject(new Error("terminated"))));
-        }
-        return Promise.resolve({});
-      },
-    },
+    debugger: fakeDebugger(fake, MAIN, events, (method, params, emit) => {
+      if (method === "Debugger.enable" && fake.noDebugger) {
+        return Promise.reject(new Error("Debugger.enable refused"));
+      }
+      if (method === "Debugger.pause" && fake.running > 0 && !fake.unstoppable) {
+        emit("Debugger.paused", {});
+      }
+      if (method === "Debugger.resume") {
+        assertEquals((params as { terminateOnResume?: boolean }).terminateOnResume, true);
+        fake.running = 0;
+        for (const stop of hung.splice(0)) stop();
+      }
+      if (method === "Runtime.terminateExecution") {
+        return Promise.reject(new Error("not allowed for untrusted clients"));
+      }
+      if (method === "Runtime.callFunctionOn") {
+        const text = format(Number(params?.objectId));
+        if (text !== "hang") return Promise.resolve({ result: { value: text } });
+        fake.running++;
+        // Answers only once terminated, with the error V8 gives then.
+        return new Promise((_, reject) => hung.push(() => reject(new Error("terminated"))));
+      }
+      return undefined;
+    }),
   }, () => body(fake));
 }
 

@@ -5,7 +5,7 @@
  * the debugger always detached again.
  */
 import { assert, assertEquals, assertMatch } from "../../../../tests/helpers/assert.ts";
-import { failureOf, withChrome } from "../_test_fixtures.ts";
+import { failureOf, type FakeDebugger, fakeDebugger, withChrome } from "../_test_fixtures.ts";
 import { createTabCalls } from "../tab_calls.ts";
 import { createTabDebugger } from "./console_debugger.ts";
 import type { MethodContext } from "./browser_method.ts";
@@ -70,38 +70,23 @@ function sample(): Event[] {
   ];
 }
 
-interface Fake {
-  commands: string[];
-  attached: boolean;
-}
-
-async function withDebugger(url: string, events: Event[], body: (fake: Fake) => Promise<void>) {
-  const fake: Fake = { commands: [], attached: false };
-  const listeners = new Set<(source: unknown, method: string, params: unknown) => void>();
+async function withDebugger(
+  url: string,
+  events: Event[],
+  body: (fake: FakeDebugger) => Promise<void>,
+) {
+  const fake: FakeDebugger = { commands: [], attached: false };
   await withChrome({
     tabs: { get: (tabId: number) => Promise.resolve({ id: tabId, url }) },
-    debugger: {
-      attach: () => Promise.resolve(void (fake.attached = true)),
-      detach: () => Promise.resolve(void (fake.attached = false)),
-      onEvent: {
-        addListener: (l: never) => listeners.add(l),
-        removeListener: (l: never) => listeners.delete(l),
-      },
-      sendCommand: (target: { tabId: number }, method: string) => {
-        assert(fake.attached, `${method} while detached`);
-        fake.commands.push(method);
-        if (method === "Page.getFrameTree") {
-          return Promise.resolve({ frameTree: { frame: { id: MAIN } } });
-        }
-        if (method === "Runtime.enable") {
-          for (const [name, params] of events) for (const l of listeners) l(target, name, params);
-        }
-        if (method === "Runtime.callFunctionOn") {
-          return Promise.resolve({ result: { value: 'with object {"formatted": true}' } });
-        }
-        return Promise.resolve({});
-      },
-    },
+    debugger: fakeDebugger(
+      fake,
+      MAIN,
+      events,
+      (method) =>
+        method === "Runtime.callFunctionOn"
+          ? Promise.resolve({ result: { value: 'with object {"formatted": true}' } })
+          : undefined,
+    ),
   }, () => body(fake));
 }
 
