@@ -11,7 +11,7 @@ export async function main(args: string[]): Promise<number> {
   if (start) return await runStart(start).then(() => 0, (error) => exitCodeFor(error));
   const [{ buildProgram }, { runProgram }] = await Promise.all([
     import("./cli/program.ts"),
-    import("./core/run_program.ts"),
+    import("./core/cli/run_program.ts"),
   ]);
   return runProgram(buildProgram(), args);
 }

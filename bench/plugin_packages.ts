@@ -16,7 +16,7 @@ import { listTools } from "../tests/helpers/hub_api.ts";
 import { globalRoot } from "../tests/helpers/npm_install.ts";
 import { createConfigStore } from "../core/config/config_store.ts";
 import { createPluginPackages } from "../core/packages/plugin_packages.ts";
-import type { NpmResult } from "../core/npm_runner.ts";
+import type { NpmResult } from "../core/process/npm_runner.ts";
 
 /** Per way of installing; each install is a new plugin (the hub reloads at most 10 times a minute). */
 const INSTALLS = 4;

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { HubPaths } from "../core/config/paths.ts";
 import { CliError } from "../core/cli_error.ts";
-import { denoCommand } from "../core/deno_command.ts";
+import { denoCommand } from "../core/process/deno_command.ts";
 import { HubClient } from "../core/hub_client.ts";
 import { HUB_PERMISSION_FLAGS } from "./permissions.ts";
 import { pidOf, readPidFile } from "./pid_file.ts";

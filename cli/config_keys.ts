@@ -12,7 +12,7 @@ import {
 import { isPermission, type Permission, PERMISSIONS } from "../protocol/permission.ts";
 import { resolvePluginPath } from "../core/config/paths.ts";
 import { CliError } from "../core/cli_error.ts";
-import { parsePort } from "../core/port.ts";
+import { parsePort } from "../core/config/port.ts";
 import { BROWSER_TOOLS } from "../server/mod.ts";
 import { ownValue, reservedKeyError } from "../protocol/safe_keys.ts";
 import { bindGrant, type ServedIdentity } from "../core/plugin_source/review_rules.ts";

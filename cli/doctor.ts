@@ -9,7 +9,7 @@ import { homeDir } from "../core/config/paths.ts";
 import type { HubConfig } from "../core/config/schema.ts";
 import { CliError } from "../core/cli_error.ts";
 import { listLocalPlugins } from "../core/packages/local_plugins.ts";
-import { resolveCliPort } from "../core/port.ts";
+import { resolveCliPort } from "../core/config/port.ts";
 import { VERSION } from "../protocol/version.ts";
 import { browserCheck, findBrowsers, readEnv, systemProbe } from "./doctor/browsers.ts";
 import {

@@ -15,7 +15,7 @@ import {
   type NpmRunner,
   registryOf,
   registryReadFlags,
-} from "../core/npm_runner.ts";
+} from "../core/process/npm_runner.ts";
 
 export const VIEW_TIMEOUT_MS = 60_000;
 export const INSTALL_TIMEOUT_MS = 600_000;

@@ -6,7 +6,7 @@
  */
 import { writeFileAtomic } from "../core/config/atomic_write.ts";
 import type { HubPaths } from "../core/config/paths.ts";
-import { currentStartTime } from "../core/config/process_identity.ts";
+import { currentStartTime } from "../core/process/process_identity.ts";
 import { UserError } from "../core/user_error.ts";
 import { VERSION } from "../protocol/version.ts";
 import { readBoundedText } from "../core/bounded_read.ts";

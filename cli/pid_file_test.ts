@@ -1,7 +1,7 @@
 import { assertEquals } from "../tests/helpers/assert.ts";
 import { withTempDir } from "../tests/helpers/hub_process.ts";
 import { hubPaths } from "../core/config/paths.ts";
-import { currentStartTime } from "../core/config/process_identity.ts";
+import { currentStartTime } from "../core/process/process_identity.ts";
 import { pidOf, readPidFile, removeOwnPidFile, writePidFile } from "./pid_file.ts";
 import { VERSION } from "../protocol/version.ts";
 

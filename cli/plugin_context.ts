@@ -6,7 +6,7 @@
 import type { HubPaths } from "../core/config/paths.ts";
 import { cliClient, cliConfigStore, cliPaths, warn } from "../core/client_context.ts";
 import { UnprovenHubError } from "../core/hub_client.ts";
-import { runNpm } from "../core/npm_runner.ts";
+import { runNpm } from "../core/process/npm_runner.ts";
 import { globalRootFinder } from "../core/packages/global_root.ts";
 import { createPluginPackages, type PluginPackages } from "../core/packages/plugin_packages.ts";
 import type { PackageProgress } from "../protocol/packages.ts";

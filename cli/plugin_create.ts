@@ -8,7 +8,7 @@ import { pluginNameError } from "../protocol/plugin_manifest.ts";
 import { CliError } from "../core/cli_error.ts";
 import { userCwd } from "../core/client_context.ts";
 import { parseDomain, scaffoldFiles, type ScaffoldInput, titleCase } from "./plugin_scaffold.ts";
-import { isInside } from "../core/allowed_roots.ts";
+import { isInside } from "../core/plugin_source/allowed_roots.ts";
 
 /** Where this hub's code lives (a checkout, or the installed package); no plugin goes inside. */
 const HUB_ROOT = fileURLToPath(new URL("../", import.meta.url)).replace(/[\\/]$/, "");

@@ -11,8 +11,8 @@ import {
   startMemorySettle,
 } from "../server/mod.ts";
 import { VERSION } from "../protocol/version.ts";
-import type { LogLevel } from "../core/log_level.ts";
-import { FALLBACK_OPEN_FILE_LIMIT, readOpenFileLimit } from "../core/open_file_limit.ts";
+import type { LogLevel } from "../core/config/log_level.ts";
+import { FALLBACK_OPEN_FILE_LIMIT, readOpenFileLimit } from "../core/process/open_file_limit.ts";
 import { telemetrySettingsFromEnv } from "../core/telemetry/settings.ts";
 
 export interface RunServerOptions {
@@ -102,7 +102,7 @@ export async function runServer(options: RunServerOptions): Promise<void> {
     `hub ${VERSION} listening on http://127.0.0.1:${server.port} ` +
       `(${mode} mode, config ${paths.dir}${skipPermissions ? ", SKIPPING PERMISSIONS" : ""})`,
   );
-  // Under the scoped flags a `deno eval` child reads the limit (core/open_file_limit.ts); asked
+  // Under the scoped flags a `deno eval` child reads the limit (core/process/open_file_limit.ts); asked
   // for only now, it does not compete with the start (plugin loading included) for the CPU.
   void readOpenFileLimit().then((limit) => server.setMaxConnections(connectionCap(limit)));
   hub.preload().catch((error) =>

@@ -10,7 +10,7 @@ import { cliClient, cliPaths } from "../core/client_context.ts";
 import { VERSION } from "../protocol/version.ts";
 import { detectInstall, type InstallKind, manualUpdate, NPM_PACKAGE } from "./install_kind.ts";
 import { compareVersions, installGlobal, latestPublished } from "./npm_release.ts";
-import { type NpmRunner, runNpm } from "../core/npm_runner.ts";
+import { type NpmRunner, runNpm } from "../core/process/npm_runner.ts";
 import { readPidFile } from "./pid_file.ts";
 
 /** Whether a hub runs now: none, one started with --background, or one in a terminal. */

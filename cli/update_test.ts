@@ -1,7 +1,7 @@
 import { assert, assertEquals, assertMatch, assertRejects } from "../tests/helpers/assert.ts";
 import { CliError } from "../core/cli_error.ts";
 import type { InstallKind } from "./install_kind.ts";
-import { type NpmResult, npmRunner } from "../core/npm_runner.ts";
+import { type NpmResult, npmRunner } from "../core/process/npm_runner.ts";
 import { restartAdvice, type ServerState, updateCommand, type UpdateDeps } from "./update.ts";
 
 const REGISTRY = "http://registry.test/";

@@ -4,7 +4,7 @@ import { type HubPaths, hubPaths } from "./config/paths.ts";
 import { readSecret } from "./config/secret.ts";
 import { UserError } from "./user_error.ts";
 import { HubClient, UnprovenHubError } from "./hub_client.ts";
-import { resolveCliPort } from "./port.ts";
+import { resolveCliPort } from "./config/port.ts";
 
 export function warn(message: string): void {
   console.error(`warning: ${message}`);

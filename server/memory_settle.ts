@@ -11,7 +11,7 @@
  */
 import type { Logger } from "./log/logger.ts";
 import { errorText } from "../protocol/clip.ts";
-import { loadOnce } from "../core/load_once.ts";
+import { loadOnce } from "../core/cache/load_once.ts";
 
 /** How often the heap is looked at. */
 export const SETTLE_INTERVAL_MS = 2_500;

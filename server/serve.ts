@@ -9,7 +9,7 @@ import type { Logger } from "./log/logger.ts";
 import { type InnerServer, startInnerServer } from "./http/inner_server.ts";
 import { guardConnections, REQUEST_HEAD_TIMEOUT_MS } from "./http/conn_guard.ts";
 import { connectionCap } from "./http/conn_cap.ts";
-import { openFileLimit } from "../core/open_file_limit.ts";
+import { openFileLimit } from "../core/process/open_file_limit.ts";
 import { MAX_FRAME_BYTES } from "../protocol/rpc.ts";
 import { UserError } from "../core/user_error.ts";
 import { withTimeout } from "../protocol/with_timeout.ts";

@@ -178,7 +178,7 @@ const RULE_EXAMPLES: Record<string, { bad: Example[]; good: Example[] }> = {
       "main.ts",
       "@tabhub/sdk",
     ]],
-    good: [["main.ts", "./cli/program.ts"], ["main.ts", "./core/run_program.ts"]],
+    good: [["main.ts", "./cli/program.ts"], ["main.ts", "./core/cli/run_program.ts"]],
   },
   "extension/ imports only extension/ and protocol/": {
     bad: [["extension/src/panel/x.ts", "../../../core/y.ts"]],

@@ -3,7 +3,7 @@
  * cleans up after writers that were killed mid-write.
  */
 import { dirname, join } from "node:path";
-import { processState } from "./process_identity.ts";
+import { processState } from "../process/process_identity.ts";
 
 export interface AtomicWriteOptions {
   /** File mode of the new file; default 0o600 (owner read/write only). */

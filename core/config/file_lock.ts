@@ -14,7 +14,7 @@
 import { readBoundedText } from "../bounded_read.ts";
 import { UserError } from "../user_error.ts";
 import { createFileAtomic } from "./atomic_write.ts";
-import { currentStartTime, type ProcessState, processState } from "./process_identity.ts";
+import { currentStartTime, type ProcessState, processState } from "../process/process_identity.ts";
 
 /** Not `node:timers/promises`: on `hub start` it would load Deno's Node compatibility layer. */
 const delay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));

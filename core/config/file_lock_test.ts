@@ -1,7 +1,7 @@
 import { assert, assertEquals, assertMatch, assertRejects } from "../../tests/helpers/assert.ts";
 import { withFileLock } from "./file_lock.ts";
 import { withTempDir } from "../../tests/helpers/hub_process.ts";
-import { currentStartTime, processStartTime } from "./process_identity.ts";
+import { currentStartTime, processStartTime } from "../process/process_identity.ts";
 
 /** The pid of a process that has exited (started and awaited here). */
 async function deadPid(): Promise<number> {

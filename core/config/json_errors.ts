@@ -6,7 +6,7 @@
  * (`withJsonErrors`), and a running hub preloads it; until it is loaded, `describeJsonError` gives
  * V8's own message.
  */
-import { loadOnce } from "../load_once.ts";
+import { loadOnce } from "../cache/load_once.ts";
 import { jsonDepthProblem } from "../json_depth.ts";
 
 type JsoncParser = typeof import("jsonc-parser");

@@ -9,7 +9,7 @@
 // @ts-types="@types/semver"
 import semver from "semver";
 import { dirname, join } from "node:path";
-import type { NpmResult } from "../npm_runner.ts";
+import type { NpmResult } from "../process/npm_runner.ts";
 import { SDK_VERSION } from "../../protocol/version.ts";
 import { ADAPTER_CONTRACT, pluginNameFromPackage } from "../../protocol/plugin_manifest.ts";
 

@@ -5,7 +5,7 @@
  */
 import { basename, dirname, join, resolve } from "node:path";
 import { clip } from "../../protocol/clip.ts";
-import { npmErrorText, type NpmRunner } from "../npm_runner.ts";
+import { npmErrorText, type NpmRunner } from "../process/npm_runner.ts";
 import { PackageError } from "./package_error.ts";
 
 const ROOT_TIMEOUT_MS = 30_000;

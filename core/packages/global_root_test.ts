@@ -1,6 +1,6 @@
 import { assertEquals, assertRejects, assertThrows } from "../../tests/helpers/assert.ts";
 import { globalRootFinder, globalRootOf, prefixOfGlobalRoot } from "./global_root.ts";
-import type { NpmResult } from "../npm_runner.ts";
+import type { NpmResult } from "../process/npm_runner.ts";
 
 Deno.test("the prefix of a global root, and back", () => {
   assertEquals(prefixOfGlobalRoot("/usr/local/lib/node_modules", "linux"), "/usr/local");

@@ -4,7 +4,7 @@
  * interface and behaviour as `createPluginPackages`.
  */
 import type { PluginPackages, PluginPackagesOptions } from "./plugin_packages.ts";
-import { loadOnce } from "../load_once.ts";
+import { loadOnce } from "../cache/load_once.ts";
 
 export interface LazyPluginPackages extends PluginPackages {
   /** Imports the module now, ahead of its first use. */

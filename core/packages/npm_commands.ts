@@ -7,7 +7,7 @@
 // @ts-types="@types/semver"
 import semver from "semver";
 import { clip } from "../../protocol/clip.ts";
-import { FAIL_FAST_FLAGS, npmErrorCode, registryReadFlags } from "../npm_runner.ts";
+import { FAIL_FAST_FLAGS, npmErrorCode, registryReadFlags } from "../process/npm_runner.ts";
 import type { PackageContext } from "./package_context.ts";
 import { PackageError } from "./package_error.ts";
 import { parseSearchOutput } from "./registry_search.ts";

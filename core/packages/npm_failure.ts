@@ -4,7 +4,12 @@
  * do. Pure.
  */
 import { clip } from "../../protocol/clip.ts";
-import { NETWORK_CODES, npmErrorCode, npmErrorText, type NpmResult } from "../npm_runner.ts";
+import {
+  NETWORK_CODES,
+  npmErrorCode,
+  npmErrorText,
+  type NpmResult,
+} from "../process/npm_runner.ts";
 import { PackageError } from "./package_error.ts";
 
 export interface NpmFailureContext {

@@ -1,5 +1,5 @@
 import { assert, assertEquals, assertMatch } from "../../tests/helpers/assert.ts";
-import type { NpmResult } from "../npm_runner.ts";
+import type { NpmResult } from "../process/npm_runner.ts";
 import { isNetworkFailure, npmFailure } from "./npm_failure.ts";
 
 const ctx = {

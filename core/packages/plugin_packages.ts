@@ -19,7 +19,7 @@ import type {
 // @ts-types="@types/semver"
 import semver from "semver";
 import type { ConfigStore } from "../config/config_store.ts";
-import { type NpmRunner, runNpm } from "../npm_runner.ts";
+import { type NpmRunner, runNpm } from "../process/npm_runner.ts";
 import { searchRegistry, viewVersion } from "./npm_commands.ts";
 import { createPackageContext, type PackageContext, withWorkDir } from "./package_context.ts";
 import { PackageError } from "./package_error.ts";

@@ -5,7 +5,7 @@
  * amount of memory. (`RateLimiter` in rate_limiter.ts is the other kind: a sliding window over a
  * few fixed keys, for "at most N a minute".)
  */
-import { touch } from "../../core/lru.ts";
+import { touch } from "../../core/cache/lru.ts";
 
 export interface Rate {
   /** Events a second, on average. */

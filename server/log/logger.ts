@@ -8,7 +8,7 @@
  * file at the path (a FIFO, a link) is replaced before each open (./log_path.ts), never waited on.
  */
 import { clip } from "../../protocol/clip.ts";
-import { LOG_LEVELS, type LogLevel } from "../../core/log_level.ts";
+import { LOG_LEVELS, type LogLevel } from "../../core/config/log_level.ts";
 import { replaceNonFile } from "./log_path.ts";
 
 /** `server.log` rotates to `server.log.1` at this size. */

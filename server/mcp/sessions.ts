@@ -28,7 +28,7 @@ import { McpFront } from "./front.ts";
 import { SSE_HEADERS, sseEvents } from "./call_stream.ts";
 import { acceptsEventStream } from "./fast_request.ts";
 import { ToolListCache } from "./tool_list_cache.ts";
-import { loadOnce } from "../../core/load_once.ts";
+import { loadOnce } from "../../core/cache/load_once.ts";
 
 interface Session {
   mode: McpMode;

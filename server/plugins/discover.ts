@@ -8,7 +8,7 @@ import { join } from "node:path";
 import type { DiscoveryError } from "../../protocol/health.ts";
 import { resolvePluginPath } from "../../core/config/paths.ts";
 import type { HubConfig } from "../../core/config/schema.ts";
-import { allowedRoots, outsideRootsError } from "../../core/allowed_roots.ts";
+import { allowedRoots, outsideRootsError } from "../../core/plugin_source/allowed_roots.ts";
 import type { NpmRoot } from "./npm_root.ts";
 import { readBoundedText, UnusableFileError } from "../../core/bounded_read.ts";
 import { MAX_PACKAGE_JSON_BYTES } from "../../protocol/plugin_limits.ts";

@@ -17,7 +17,7 @@ import {
   FULL_CHECK_MAX_VALUES,
   hasMoreValues,
 } from "../calls/validation_problems.ts";
-import { loadOnce } from "../../core/load_once.ts";
+import { loadOnce } from "../../core/cache/load_once.ts";
 
 let AjvClass: typeof Ajv | undefined;
 const importAjv = loadOnce(() => import("ajv").then((m) => void (AjvClass = m.Ajv)));

@@ -14,7 +14,7 @@ import { errorText } from "../../protocol/clip.ts";
 import { type TelemetryDecision, telemetryDecision } from "../../core/telemetry/decision.ts";
 import { ensureInstallationId } from "../../core/telemetry/installation_id.ts";
 import { telemetryNotice } from "../../core/telemetry/notice.ts";
-import { loadOnce } from "../../core/load_once.ts";
+import { loadOnce } from "../../core/cache/load_once.ts";
 import type { TelemetrySettings } from "../../core/telemetry/settings.ts";
 import type { Logger } from "../log/logger.ts";
 import { hubStartedEvent, type PluginCounts, type TelemetryEvent, usageEvent } from "./events.ts";
