@@ -1,6 +1,6 @@
 /**
  * Error categories and the error payload every transport and the audit log share
- * (docs/architecture.md, "Errors"). A plugin's `ToolError` travels from the page to the agent in
+ * (docs/decisions/002-one-error-shape.md). A plugin's `ToolError` travels from the page to the agent in
  * this shape.
  */
 export const ERROR_CATEGORIES = [

@@ -1,7 +1,7 @@
 /**
  * A tool's permission, the one definition every part uses: `off` refuses its calls, `ask` has the
- * person confirm each call in the side panel, `auto` runs it at once (docs/architecture.md,
- * "Permissions and reviews").
+ * person confirm each call in the side panel, `auto` runs it at once (docs/decisions/
+ * 007-permissions-and-reviews.md).
  */
 import * as z from "zod";
 

@@ -1,5 +1,5 @@
 /**
- * The pure rules of reviews (docs/architecture.md, "Permissions and reviews"), shared by the hub
+ * The pure rules of reviews (docs/decisions/007-permissions-and-reviews.md), shared by the hub
  * (which enforces them), `hub plugin list` and `hub plugin install` (which report them): whether a
  * permission entry grants anything, and whether its reviewed identity (source + version) is the
  * plugin served now.

@@ -1,5 +1,5 @@
 /**
- * A tool's effective permission (docs/architecture.md, "Permissions and reviews"): the per-tool override, else the
+ * A tool's effective permission (docs/decisions/007-permissions-and-reviews.md): the per-tool override, else the
  * plugin's default, else `off`; with skip-permissions on, `ask` runs as `auto` and `off` stays off.
  */
 import type { HubConfig, Permission } from "../../core/config/schema.ts";

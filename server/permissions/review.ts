@@ -1,5 +1,5 @@
 /**
- * Review of plugins (docs/architecture.md, "Permissions and reviews"): a plugin's permissions hold
+ * Review of plugins (docs/decisions/007-permissions-and-reviews.md): a plugin's permissions hold
  * for the identity that was reviewed, its source (`npm:<package>` or `local:<folder>`, see
  * core/plugin_source/source_identity.ts) and its version. When another version is installed, or another source now
  * serves the plugin's name, the hub resets the plugin to `off` until someone reviews it again

@@ -2,7 +2,7 @@
  * What happens around a plugin (re)discovery: the startup load, and every reload (`POST /reload`,
  * a settings change, `hub plugin` commands). A reload re-reads config.json and auth.json, swaps in
  * the new registry, enforces reviews (a plugin whose version changed since its review is turned
- * off: docs/architecture.md, "Permissions and reviews"), tells the extension to remove the
+ * off: docs/decisions/007-permissions-and-reviews.md), tells the extension to remove the
  * adapters of plugins that are gone, closes a link opened with a rotated secret, and announces the
  * new tools. Dev mode reloads one rebuilt plugin alone (`reloadPlugin`): the same review rule, then
  * `plugin.update` to the extension (it re-injects the new adapter into open tabs without reloading
