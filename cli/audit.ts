@@ -5,7 +5,7 @@
  */
 import { AUDIT_RING_SIZE, type AuditEntry } from "../protocol/audit.ts";
 import { CliError } from "../core/cli_error.ts";
-import { cliClient, cliPaths, warn } from "../core/client_context.ts";
+import { cliClient, cliPaths, warn } from "../core/client/client_context.ts";
 import { visibleJson, visibleText } from "../protocol/visible_text.ts";
 import { clip } from "../protocol/clip.ts";
 import { readLogTail } from "./logs.ts";

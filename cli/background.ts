@@ -4,7 +4,7 @@ import { fileURLToPath } from "node:url";
 import type { HubPaths } from "../core/config/paths.ts";
 import { CliError } from "../core/cli_error.ts";
 import { denoCommand } from "../core/process/deno_command.ts";
-import { HubClient } from "../core/hub_client.ts";
+import { HubClient } from "../core/client/hub_client.ts";
 import { HUB_PERMISSION_FLAGS } from "./permissions.ts";
 import { pidOf, readPidFile } from "./pid_file.ts";
 import { checkPidFile } from "./pid_check.ts";

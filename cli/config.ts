@@ -1,10 +1,16 @@
 /** `hub config show|set|path|reset|rotate-secret`. */
 import { generateSecret, readSecret, redactSecret, writeSecret } from "../core/config/secret.ts";
 import { CliError } from "../core/cli_error.ts";
-import { cliClient, cliConfigStore, cliPaths, notifyHub, userCwd } from "../core/client_context.ts";
+import {
+  cliClient,
+  cliConfigStore,
+  cliPaths,
+  notifyHub,
+  userCwd,
+} from "../core/client/client_context.ts";
 import { grantedPlugin, parseSetCommand } from "./config_keys.ts";
 import { servedIdentity } from "./served_source.ts";
-import { HubClient } from "../core/hub_client.ts";
+import { HubClient } from "../core/client/hub_client.ts";
 
 export async function configShow(options: { json?: boolean; showSecret?: boolean }) {
   const paths = cliPaths();

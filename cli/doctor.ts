@@ -4,7 +4,7 @@
  * need the running hub are skipped when it is down; the others still run. The secret is never
  * printed. A fatal check (an error line) makes the command fail with exit code 1.
  */
-import { cliPaths, userCwd } from "../core/client_context.ts";
+import { cliPaths, userCwd } from "../core/client/client_context.ts";
 import { homeDir } from "../core/config/paths.ts";
 import type { HubConfig } from "../core/config/schema.ts";
 import { CliError } from "../core/cli_error.ts";

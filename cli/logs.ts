@@ -6,7 +6,7 @@
  */
 import { setTimeout as delay } from "node:timers/promises";
 import { CliError } from "../core/cli_error.ts";
-import { cliPaths } from "../core/client_context.ts";
+import { cliPaths } from "../core/client/client_context.ts";
 import { visibleText } from "../protocol/visible_text.ts";
 import {
   moveAwayAdvice,

@@ -10,7 +10,7 @@ import { resolve } from "node:path";
 import type { HubPaths } from "../core/config/paths.ts";
 import { processState } from "../core/process/process_identity.ts";
 import { readSecret } from "../core/config/secret.ts";
-import { HubClient, UnprovenHubError } from "../core/hub_client.ts";
+import { HubClient, UnprovenHubError } from "../core/client/hub_client.ts";
 import { isHubServer, type PidFile, type PidRecord } from "./pid_file.ts";
 
 /**

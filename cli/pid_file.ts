@@ -4,7 +4,7 @@
  * time, the port, the config dir). Signals and process lookups use the system `kill` and `ps`,
  * because Deno.kill and reading /proc need unscoped permissions.
  */
-import { writeFileAtomic } from "../core/config/atomic_write.ts";
+import { writeFileAtomic } from "../core/files/atomic_write.ts";
 import type { HubPaths } from "../core/config/paths.ts";
 import { currentStartTime } from "../core/process/process_identity.ts";
 import { UserError } from "../core/user_error.ts";

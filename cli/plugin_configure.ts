@@ -6,8 +6,8 @@
  */
 import { dirname, join } from "node:path";
 import { CliError } from "../core/cli_error.ts";
-import { cliConfigStore } from "../core/client_context.ts";
-import { readJsonFile } from "../core/config/json_file.ts";
+import { cliConfigStore } from "../core/client/client_context.ts";
+import { readJsonFile } from "../core/files/json_file.ts";
 import { MAX_PACKAGE_JSON_BYTES } from "../protocol/plugin_limits.ts";
 import { listLocalPlugins } from "../core/packages/local_plugins.ts";
 import { parseName } from "../core/packages/package_names.ts";

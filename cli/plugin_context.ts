@@ -4,8 +4,8 @@
  * terminal), telling a running hub to reload, and the next step after a change.
  */
 import type { HubPaths } from "../core/config/paths.ts";
-import { cliClient, cliConfigStore, cliPaths, warn } from "../core/client_context.ts";
-import { UnprovenHubError } from "../core/hub_client.ts";
+import { cliClient, cliConfigStore, cliPaths, warn } from "../core/client/client_context.ts";
+import { UnprovenHubError } from "../core/client/hub_client.ts";
 import { runNpm } from "../core/process/npm_runner.ts";
 import { globalRootFinder } from "../core/packages/global_root.ts";
 import { createPluginPackages, type PluginPackages } from "../core/packages/plugin_packages.ts";

@@ -3,7 +3,7 @@
  * plugin package from the npm registry, or its latest version, then have a running hub reload.
  */
 import { join } from "node:path";
-import { cliClient, cliConfigStore } from "../core/client_context.ts";
+import { cliClient, cliConfigStore } from "../core/client/client_context.ts";
 import type { FailedPlugin } from "../protocol/health.ts";
 import type { InstallResult, UpdateCheck } from "../protocol/packages.ts";
 import {

@@ -5,7 +5,7 @@
  * local plugin folders of config.json.
  */
 import { dirname, join } from "node:path";
-import { cliClient, cliConfigStore, warn } from "../core/client_context.ts";
+import { cliClient, cliConfigStore, warn } from "../core/client/client_context.ts";
 import type { HubConfig } from "../core/config/schema.ts";
 import type { InstalledPackage } from "../core/packages/installed_packages.ts";
 import { listLocalPlugins, type LocalPlugin } from "../core/packages/local_plugins.ts";
@@ -13,7 +13,7 @@ import type { FailedPlugin, HealthPayload } from "../protocol/health.ts";
 import type { Permission } from "../protocol/permission.ts";
 import { TOOLS_FILE } from "../protocol/plugin_manifest.ts";
 import { MAX_PACKAGE_JSON_BYTES, MAX_TOOLS_FILE_BYTES } from "../protocol/plugin_limits.ts";
-import { readJsonFile } from "../core/config/json_file.ts";
+import { readJsonFile } from "../core/files/json_file.ts";
 import { ownValue } from "../protocol/safe_keys.ts";
 import { broadWarning } from "../protocol/broad_patterns.ts";
 import { sourceIdentity } from "../core/plugin_source/source_identity.ts";

@@ -5,7 +5,7 @@
  */
 import { dirname } from "node:path";
 import { CliError } from "../core/cli_error.ts";
-import { cliConfigStore } from "../core/client_context.ts";
+import { cliConfigStore } from "../core/client/client_context.ts";
 import { listLocalPlugins } from "../core/packages/local_plugins.ts";
 import { planRemoval, type RemovalPlan } from "../core/packages/package_remove.ts";
 import type { RemoveResult } from "../protocol/packages.ts";

@@ -7,7 +7,7 @@
  * version) is undefined: the grant is then stored unbound.
  */
 import { dirname } from "node:path";
-import { cliClient, cliConfigStore } from "../core/client_context.ts";
+import { cliClient, cliConfigStore } from "../core/client/client_context.ts";
 import { listLocalPlugins } from "../core/packages/local_plugins.ts";
 import { sourceIdentity } from "../core/plugin_source/source_identity.ts";
 import type { ServedIdentity } from "../core/plugin_source/review_rules.ts";

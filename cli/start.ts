@@ -1,6 +1,6 @@
 /** `hub start [--port] [--background] [--show-config]`. */
 import { setupConfigDir } from "../core/config/setup.ts";
-import { cliPaths, warn } from "../core/client_context.ts";
+import { cliPaths, warn } from "../core/client/client_context.ts";
 import { DEFAULT_PORT, resolveServerPort } from "../core/config/port.ts";
 import { parseLogLevel } from "../core/config/log_level.ts";
 import { firstRunText, mcpClientConfig } from "./setup_text.ts";

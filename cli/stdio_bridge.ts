@@ -10,8 +10,8 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 // @ts-types="@modelcontextprotocol/sdk/types"
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import { CliError } from "../core/cli_error.ts";
-import { cliClient, cliPaths } from "../core/client_context.ts";
-import { type HubClient, UnprovenHubError } from "../core/hub_client.ts";
+import { cliClient, cliPaths } from "../core/client/client_context.ts";
+import { type HubClient, UnprovenHubError } from "../core/client/hub_client.ts";
 import { errorText } from "../protocol/clip.ts";
 import { boundedLines } from "./stdio_lines.ts";
 import { BRIDGE_FLOW_LIMITS } from "./stdio_flow.ts";

@@ -6,7 +6,7 @@
  */
 import { MAX_MESSAGE_BYTES } from "../protocol/limits.ts";
 import { concatBytes } from "../protocol/bytes.ts";
-import { scanJson } from "../core/json_depth.ts";
+import { scanJson } from "../core/files/json_depth.ts";
 
 /** The hub accepts no larger MCP message, so the bridge keeps no longer line. */
 export const MAX_LINE_BYTES = MAX_MESSAGE_BYTES;

@@ -5,7 +5,7 @@
  */
 import { setTimeout as delay } from "node:timers/promises";
 import { CliError } from "../core/cli_error.ts";
-import { cliClient, cliPaths } from "../core/client_context.ts";
+import { cliClient, cliPaths } from "../core/client/client_context.ts";
 import { isAlive, readPidFile, sendTerm } from "./pid_file.ts";
 import { checkPidFile } from "./pid_check.ts";
 import type { HubPaths } from "../core/config/paths.ts";

@@ -4,7 +4,7 @@
  * lock). A running hub reads the config before every send, so the switch needs no restart.
  * Environment variables can still turn telemetry off over the config; the commands say so.
  */
-import { cliConfigStore, cliPaths } from "../core/client_context.ts";
+import { cliConfigStore, cliPaths } from "../core/client/client_context.ts";
 import { CliError } from "../core/cli_error.ts";
 import { clipForMessage } from "../protocol/clip.ts";
 import {

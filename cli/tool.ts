@@ -1,8 +1,8 @@
 /** `hub tool list | schema | call`: tools of the running hub through its REST API. */
 import type { CallToolResult, ListedTool } from "../server/mod.ts";
 import { CliError } from "../core/cli_error.ts";
-import { cliClient } from "../core/client_context.ts";
-import type { HubClient } from "../core/hub_client.ts";
+import { cliClient } from "../core/client/client_context.ts";
+import type { HubClient } from "../core/client/hub_client.ts";
 import { readArguments } from "./tool_arguments.ts";
 import { visibleText } from "../protocol/visible_text.ts";
 import { jsonText, printJson } from "./plugin_context.ts";

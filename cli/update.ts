@@ -6,7 +6,7 @@
  */
 import { join } from "node:path";
 import { CliError } from "../core/cli_error.ts";
-import { cliClient, cliPaths } from "../core/client_context.ts";
+import { cliClient, cliPaths } from "../core/client/client_context.ts";
 import { VERSION } from "../protocol/version.ts";
 import { detectInstall, type InstallKind, manualUpdate, NPM_PACKAGE } from "./install_kind.ts";
 import { compareVersions, installGlobal, latestPublished } from "./npm_release.ts";

@@ -10,7 +10,7 @@ import {
   type ToolsFile,
 } from "../protocol/plugin_manifest.ts";
 import { SDK_VERSION } from "../protocol/version.ts";
-import { writeFileAtomic } from "../core/config/atomic_write.ts";
+import { writeFileAtomic } from "../core/files/atomic_write.ts";
 import { CliError } from "../core/cli_error.ts";
 import type { PluginDescription } from "../sdk/describe.ts";
 import { bundle, SDK_ADAPTER_RUNTIME, SDK_ZOD } from "./bundle.ts";

@@ -7,7 +7,7 @@ import {
   TOOLS_FILE,
   type ToolsFile,
 } from "../protocol/plugin_manifest.ts";
-import { readJsonFile } from "../core/config/json_file.ts";
+import { readJsonFile } from "../core/files/json_file.ts";
 import { MAX_PACKAGE_JSON_BYTES, MAX_TOOLS_FILE_BYTES } from "../protocol/plugin_limits.ts";
 import { CliError } from "../core/cli_error.ts";
 

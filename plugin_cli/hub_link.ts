@@ -5,11 +5,11 @@
  * plugin alone, and the build reports what it did (dev_hub.ts).
  */
 import { dirname, resolve } from "node:path";
-import { cliClient, cliConfigStore, cliPaths, warn } from "../core/client_context.ts";
+import { cliClient, cliConfigStore, cliPaths, warn } from "../core/client/client_context.ts";
 import { resolvePluginPath } from "../core/config/paths.ts";
 import { allowedRoots, outsideRootsError } from "../core/plugin_source/allowed_roots.ts";
 import type { HealthPayload } from "../protocol/health.ts";
-import { type HubClient, UnprovenHubError } from "../core/hub_client.ts";
+import { type HubClient, UnprovenHubError } from "../core/client/hub_client.ts";
 import {
   describeWatched,
   failedAt,

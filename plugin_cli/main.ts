@@ -7,7 +7,7 @@ import { type Command, Command as Program } from "commander";
 import { resolve } from "node:path";
 import { SDK_VERSION, VERSION } from "../protocol/version.ts";
 import { runProgram } from "../core/cli/run_program.ts";
-import { userCwd } from "../core/client_context.ts";
+import { userCwd } from "../core/client/client_context.ts";
 import { buildCommand } from "./build_command.ts";
 import { inspectCommand } from "./inspect.ts";
 import { readmeCommand } from "./readme.ts";

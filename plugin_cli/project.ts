@@ -9,7 +9,7 @@ import {
   TOOLS_FILE,
   unknownHubKeys,
 } from "../protocol/plugin_manifest.ts";
-import { readJsonFile } from "../core/config/json_file.ts";
+import { readJsonFile } from "../core/files/json_file.ts";
 import { MAX_PACKAGE_JSON_BYTES } from "../protocol/plugin_limits.ts";
 import { CliError } from "../core/cli_error.ts";
 

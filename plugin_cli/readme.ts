@@ -6,7 +6,7 @@
 import { readBoundedTextIfExists } from "../core/bounded_read.ts";
 import { join } from "node:path";
 import type { ConfigField } from "../protocol/plugin_manifest.ts";
-import { writeFileAtomic } from "../core/config/atomic_write.ts";
+import { writeFileAtomic } from "../core/files/atomic_write.ts";
 import { CliError } from "../core/cli_error.ts";
 import { type BuiltPlugin, readBuiltPlugin } from "./built_plugin.ts";
 import { fieldsOf } from "./schema_summary.ts";

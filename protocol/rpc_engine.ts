@@ -13,10 +13,10 @@
  * `close` ended the wait). Callers map these to their own errors.
  */
 import type { z } from "zod";
+import { MAX_RESULT_BYTES } from "./call_contract.ts";
 import { describeIssues } from "./events.ts";
 import {
   errorReply,
-  MAX_FRAME_BYTES,
   parseBatchFrame,
   type ParsedFrame,
   parseFrame,
@@ -74,8 +74,11 @@ export class RpcTransportError extends Error {
  */
 export type OversizeAnswer = (method: string, bytes: number, params: unknown) => unknown;
 
-/** Replies must fit the receiver's frame limit, with room to spare. */
-export const MAX_REPLY_BYTES = MAX_FRAME_BYTES - 64 * 1024;
+/**
+ * Replies must fit the receiver's frame limit, with room to spare: the call contract's result
+ * limit (protocol/call_contract.ts), derived from the message limit.
+ */
+export const MAX_REPLY_BYTES = MAX_RESULT_BYTES;
 
 export interface RpcEngineOptions<In extends MethodTable, Out extends MethodTable> {
   /** The methods this end handles. */

@@ -1,6 +1,6 @@
 import { assert, assertEquals, assertMatch } from "../tests/helpers/assert.ts";
 import type { ConfigStore } from "../core/config/config_store.ts";
-import type { LiveFile } from "../core/config/live_file.ts";
+import type { LiveFile } from "../core/files/live_file.ts";
 import { defaultConfig, type HubConfig } from "../core/config/schema.ts";
 import { createCatalog } from "./calls/catalog.ts";
 import { registryOf } from "./plugins/registry.ts";

@@ -31,7 +31,7 @@ import { createFolderOpener } from "./extension/folder_open.ts";
 import { createUpdateChecker } from "./plugins/update_check.ts";
 import { lazyPluginPackages } from "../core/packages/lazy_packages.ts";
 import { loadValidators } from "./plugins/validators.ts";
-import { loadJsonErrors } from "../core/config/json_errors.ts";
+import { loadJsonErrors } from "../core/files/json_errors.ts";
 import { applyLinkPolicy } from "./extension/link_policy.ts";
 import { createCatalog } from "./calls/catalog.ts";
 import { createDispatcher, type DispatcherOptions } from "./calls/dispatcher.ts";

@@ -23,9 +23,9 @@ import {
   type LiveFile,
   liveFile,
   type LiveFileOptions,
-} from "../core/config/live_file.ts";
-import { type FilesWatch, watchFiles, type WatchFilesOptions } from "../core/config/watch_files.ts";
-import { createWatchWorker, type WatchFs } from "../core/config/safe_watch.ts";
+} from "../core/files/live_file.ts";
+import { type FilesWatch, watchFiles, type WatchFilesOptions } from "../core/files/watch_files.ts";
+import { createWatchWorker, type WatchFs } from "../core/files/safe_watch.ts";
 import type { Logger } from "./log/logger.ts";
 
 export interface HubFiles {

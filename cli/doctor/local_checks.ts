@@ -11,7 +11,7 @@ import { MAX_AUTH_FILE_BYTES, MAX_CONFIG_FILE_BYTES } from "../../core/config/fi
 import { clip } from "../../protocol/clip.ts";
 import { readForCheck } from "./file_read.ts";
 import { type Check, pass, problem, skip } from "./report.ts";
-import { parseBoundedJson } from "../../core/json_depth.ts";
+import { parseBoundedJson } from "../../core/files/json_depth.ts";
 
 export function runtimeCheck(denoVersion: string, installedByNpm: boolean): Check {
   const major = Number(denoVersion.split(".")[0]);

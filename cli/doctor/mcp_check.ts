@@ -5,8 +5,8 @@
  * file too big, unreadable or broken is a warning, never a crash.
  */
 import { parse, type ParseError } from "jsonc-parser";
-import { describeJsonError, loadJsonErrors } from "../../core/config/json_errors.ts";
-import { jsonDepthProblem } from "../../core/json_depth.ts";
+import { describeJsonError, loadJsonErrors } from "../../core/files/json_errors.ts";
+import { jsonDepthProblem } from "../../core/files/json_depth.ts";
 import { readBoundedText } from "../../core/bounded_read.ts";
 import { clip } from "../../protocol/clip.ts";
 import { boundLines, type Check, pass, problem } from "./report.ts";

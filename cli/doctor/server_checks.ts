@@ -4,7 +4,7 @@
  * a clear error and never the secret), the hub's version against the CLI's, and whether the
  * extension is connected.
  */
-import { HubClient, UnprovenHubError } from "../../core/hub_client.ts";
+import { HubClient, UnprovenHubError } from "../../core/client/hub_client.ts";
 import { UserError } from "../../core/user_error.ts";
 import type { HealthPayload } from "../../protocol/health.ts";
 import { clip } from "../../protocol/clip.ts";

@@ -4,10 +4,14 @@
  * concurrent writers never lose each other's changes.
  */
 import { dirname } from "node:path";
-import { describeJsonError, withJsonErrors } from "./json_errors.ts";
+import { describeJsonError, withJsonErrors } from "../files/json_errors.ts";
 import { defaultConfig, type HubConfig, type ParsedConfig, validateConfig } from "./schema.ts";
-import { type AtomicWriteOptions, createFileAtomic, writeFileAtomic } from "./atomic_write.ts";
-import { withFileLock } from "./file_lock.ts";
+import {
+  type AtomicWriteOptions,
+  createFileAtomic,
+  writeFileAtomic,
+} from "../files/atomic_write.ts";
+import { withFileLock } from "../files/file_lock.ts";
 import { UserError } from "../user_error.ts";
 import {
   moveAwayAdvice,
@@ -15,7 +19,7 @@ import {
   UnusableFileError,
   unusableFileMessage,
 } from "../bounded_read.ts";
-import { parseBoundedJson } from "../json_depth.ts";
+import { parseBoundedJson } from "../files/json_depth.ts";
 import { MAX_CONFIG_FILE_BYTES } from "./file_limits.ts";
 
 /** A config file that exists but cannot be used. The message names the file, the spot and the fix. */

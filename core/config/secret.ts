@@ -10,7 +10,7 @@ import {
 } from "../bounded_read.ts";
 import { MAX_AUTH_FILE_BYTES } from "./file_limits.ts";
 import { dirname } from "node:path";
-import { writeFileAtomic } from "./atomic_write.ts";
+import { writeFileAtomic } from "../files/atomic_write.ts";
 import { ConfigError } from "./config_store.ts";
 
 const SECRET_PATTERN = /^[0-9a-f]{64}$/;

@@ -7,7 +7,7 @@ import { createConfigStore } from "./config_store.ts";
 import { ensureSecret } from "./secret.ts";
 import type { HubConfig } from "./schema.ts";
 import { checkFileModes } from "./file_modes.ts";
-import { removeOrphanTempFiles } from "./atomic_write.ts";
+import { removeOrphanTempFiles } from "../files/atomic_write.ts";
 
 export interface SetupResult {
   createdConfig: boolean;

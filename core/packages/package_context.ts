@@ -8,7 +8,7 @@
 import { dirname, join } from "node:path";
 import type { PackageOperation, PackageProgress } from "../../protocol/packages.ts";
 import type { ConfigStore } from "../config/config_store.ts";
-import { withFileLock } from "../config/file_lock.ts";
+import { withFileLock } from "../files/file_lock.ts";
 import { type NpmResult, type NpmRunner, registryOf } from "../process/npm_runner.ts";
 import { createKeyedQueue } from "./keyed_queue.ts";
 import { npmFailure } from "./npm_failure.ts";

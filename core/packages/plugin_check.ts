@@ -16,7 +16,7 @@ import {
 } from "../../protocol/plugin_manifest.ts";
 import { SDK_VERSION, sdkCompatLine } from "../../protocol/version.ts";
 import { clip } from "../../protocol/clip.ts";
-import { readJsonFile } from "../config/json_file.ts";
+import { readJsonFile } from "../files/json_file.ts";
 import { PackageError } from "./package_error.ts";
 import { checkPackageSize } from "./package_size.ts";
 import { checkRegularFile, UnusableFileError, unusableFileMessage } from "../bounded_read.ts";

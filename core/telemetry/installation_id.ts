@@ -5,8 +5,8 @@
  * hold exactly one UUID (broken, or written by something else) is replaced with a fresh one.
  */
 import { join } from "node:path";
-import { writeFileAtomic } from "../config/atomic_write.ts";
-import { withFileLock } from "../config/file_lock.ts";
+import { writeFileAtomic } from "../files/atomic_write.ts";
+import { withFileLock } from "../files/file_lock.ts";
 import { readBoundedTextIfExists } from "../bounded_read.ts";
 
 export const TELEMETRY_ID_FILE = "telemetry_id";

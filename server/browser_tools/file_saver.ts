@@ -1,6 +1,6 @@
 /** Where browser tools save files for the person (`save: true`): `<config dir>/screenshots/`. */
 import { join } from "node:path";
-import { writeFileAtomic } from "../../core/config/atomic_write.ts";
+import { writeFileAtomic } from "../../core/files/atomic_write.ts";
 
 /** A plain file name: no folders, no leading dot. */
 const FILE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,200}$/;

@@ -6,7 +6,7 @@ import type { Logger } from "../log/logger.ts";
 import type { PluginReload } from "../plugins/plugin_host.ts";
 import type { AnnounceReason } from "../config_changes.ts";
 import { startDevMode } from "./dev_mode.ts";
-import { createWatchWorker } from "../../core/config/safe_watch.ts";
+import { createWatchWorker } from "../../core/files/safe_watch.ts";
 
 const delay = (ms: number) => new Promise((r) => setTimeout(r, ms));
 

@@ -12,7 +12,7 @@ import type { Logger } from "../log/logger.ts";
 import { createDebouncer } from "./debouncer.ts";
 import { buildStamp, fileStamp } from "./build_stamp.ts";
 import { createNativeWatch, type NativeWatch } from "./native_watch.ts";
-import type { WatchFs } from "../../core/config/safe_watch.ts";
+import type { WatchFs } from "../../core/files/safe_watch.ts";
 import { createStampPoll, type StampPoll } from "./stamp_poll.ts";
 import { CONFIG, routeEvent, type Watched, watchTargets } from "./watched_set.ts";
 import { dirname } from "node:path";

@@ -5,7 +5,7 @@
  * a temporary failure (a folder missing while a build swaps it) does not leave polling for good.
  * `onFailed` is said once per run of failures, `onRestored` when a new watcher starts after one.
  */
-import type { FsWatcher, WatchFs } from "../../core/config/safe_watch.ts";
+import type { FsWatcher, WatchFs } from "../../core/files/safe_watch.ts";
 
 export interface NativeWatchDeps {
   /** The hub's watch worker's `watchFs` (safe_watch.ts); tests inject a failing one. */

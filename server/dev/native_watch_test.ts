@@ -1,6 +1,6 @@
 import { assertEquals } from "../../tests/helpers/assert.ts";
 import { createNativeWatch } from "./native_watch.ts";
-import type { FsWatcher } from "../../core/config/safe_watch.ts";
+import type { FsWatcher } from "../../core/files/safe_watch.ts";
 
 /** A fake watcher factory: `fail` makes the next start throw; records every start. */
 function fakes() {

@@ -6,7 +6,7 @@
  * setup and the plugin host, and are left alone.
  */
 import { join } from "node:path";
-import { writeFileAtomic } from "../../core/config/atomic_write.ts";
+import { writeFileAtomic } from "../../core/files/atomic_write.ts";
 import { EXTENSION_FILES } from "../../protocol/extension_files.ts";
 import { readBounded, readBoundedTextIfExists } from "../../core/bounded_read.ts";
 

@@ -4,7 +4,7 @@
  * is new (same name, same content), and files no plugin uses any more are removed.
  */
 import { join } from "node:path";
-import { writeFileAtomic } from "../../core/config/atomic_write.ts";
+import { writeFileAtomic } from "../../core/files/atomic_write.ts";
 
 export interface AdapterFile {
   fileName: string;

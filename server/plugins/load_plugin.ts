@@ -17,7 +17,7 @@ import {
   TOOLS_FILE,
 } from "../../protocol/plugin_manifest.ts";
 import { SDK_VERSION, sdkCompatLine } from "../../protocol/version.ts";
-import { readJsonFile } from "../../core/config/json_file.ts";
+import { readJsonFile } from "../../core/files/json_file.ts";
 import {
   readBounded,
   readBoundedText,

@@ -4,7 +4,7 @@
  * and keeps it (printing "holding"). The test kills it with SIGKILL at any moment.
  */
 import { createConfigStore } from "../../core/config/config_store.ts";
-import { withFileLock } from "../../core/config/file_lock.ts";
+import { withFileLock } from "../../core/files/file_lock.ts";
 import { hubPaths } from "../../core/config/paths.ts";
 import { generateSecret, writeSecret } from "../../core/config/secret.ts";
 

@@ -1,6 +1,6 @@
 /** Authenticated JSON requests to a hub started with `startHub`, and its config file. */
 import { join } from "node:path";
-import { writeFileAtomic } from "../../core/config/atomic_write.ts";
+import { writeFileAtomic } from "../../core/files/atomic_write.ts";
 import type { HealthPayload } from "../../protocol/health.ts";
 import { assertEquals } from "./assert.ts";
 import { type RunningHub, startHub } from "./hub_process.ts";

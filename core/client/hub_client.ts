@@ -3,9 +3,9 @@
  * after the process on the port proved it knows it (protocol/challenge.ts), once per client; a
  * process that did not (one that claims to have no secret included) gets no request at all.
  */
-import type { HealthPayload } from "../protocol/health.ts";
-import { type HubProof, proveHub } from "../protocol/challenge.ts";
-import { CliError } from "./cli_error.ts";
+import type { HealthPayload } from "../../protocol/health.ts";
+import { type HubProof, proveHub } from "../../protocol/challenge.ts";
+import { CliError } from "../cli_error.ts";
 
 /** The process on the port did not prove it knows the secret, so it was not sent. */
 export class UnprovenHubError extends CliError {

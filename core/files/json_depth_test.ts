@@ -1,4 +1,4 @@
-import { assertEquals, assertMatch, assertThrows } from "../tests/helpers/assert.ts";
+import { assertEquals, assertMatch, assertThrows } from "../../tests/helpers/assert.ts";
 import {
   jsonDepthProblem,
   MAX_JSON_DEPTH,

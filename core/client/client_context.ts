@@ -1,10 +1,10 @@
 /** What every command needs: the config dir's paths, the config, the port and a client. */
-import { createConfigStore } from "./config/config_store.ts";
-import { type HubPaths, hubPaths } from "./config/paths.ts";
-import { readSecret } from "./config/secret.ts";
-import { UserError } from "./user_error.ts";
+import { createConfigStore } from "../config/config_store.ts";
+import { type HubPaths, hubPaths } from "../config/paths.ts";
+import { readSecret } from "../config/secret.ts";
+import { UserError } from "../user_error.ts";
 import { HubClient, UnprovenHubError } from "./hub_client.ts";
-import { resolveCliPort } from "./config/port.ts";
+import { resolveCliPort } from "../config/port.ts";
 
 export function warn(message: string): void {
   console.error(`warning: ${message}`);

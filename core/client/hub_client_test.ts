@@ -1,6 +1,6 @@
-import { assert, assertEquals, assertMatch, assertRejects } from "../tests/helpers/assert.ts";
+import { assert, assertEquals, assertMatch, assertRejects } from "../../tests/helpers/assert.ts";
 import { HubClient, UnprovenHubError } from "./hub_client.ts";
-import { CHALLENGE_PATH, challengeProof } from "../protocol/challenge.ts";
+import { CHALLENGE_PATH, challengeProof } from "../../protocol/challenge.ts";
 
 const SECRET = "ab".repeat(32);
 

@@ -5,7 +5,7 @@
  */
 import { describeJsonError, loadJsonErrors } from "./json_errors.ts";
 import { readBoundedText, UnusableFileError } from "../bounded_read.ts";
-import { parseBoundedJson } from "../json_depth.ts";
+import { parseBoundedJson } from "./json_depth.ts";
 
 /**
  * Reads and parses `path` (at most `maxBytes`, nested at most MAX_JSON_DEPTH deep); throws an Error

@@ -7,7 +7,7 @@
  * V8's own message.
  */
 import { loadOnce } from "../cache/load_once.ts";
-import { jsonDepthProblem } from "../json_depth.ts";
+import { jsonDepthProblem } from "./json_depth.ts";
 
 type JsoncParser = typeof import("jsonc-parser");
 
