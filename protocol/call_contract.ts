@@ -1,0 +1,124 @@
+/**
+ * The call contract: what every side of a tool call (the page's adapter, the extension, the hub)
+ * agrees on about one call. The tool's full name, the result envelope and its reader, the progress
+ * shape, the group names, the log levels and the result limits live here once; each side imports
+ * them instead of declaring its own (docs/architecture.md, "Life of a tool call").
+ *
+ * Bundled into every plugin adapter (sdk/_adapter.ts), so it stays small and imports only the
+ * error payload and the message limit.
+ */
+import { type ErrorPayload, hubError, isErrorPayload } from "./errors.ts";
+import { MAX_MESSAGE_BYTES } from "./limits.ts";
+
+/** Between a plugin's name and its tool's in a full tool name: `<plugin>__<tool>`. */
+export const TOOL_NAME_SEPARATOR = "__";
+
+/** The full name of a plugin's tool, as agents see it: `toolName("jira", "search")` = `jira__search`. */
+export function toolName(plugin: string, tool: string): string {
+  return plugin + TOOL_NAME_SEPARATOR + tool;
+}
+
+/**
+ * A full tool name's plugin and base tool name, split at the first separator (plugin names hold
+ * no underscore); undefined when the name has no plugin part (a built-in browser tool's name).
+ */
+export function splitToolName(name: string): { plugin: string; tool: string } | undefined {
+  const at = name.indexOf(TOOL_NAME_SEPARATOR);
+  if (at <= 0) return undefined;
+  return { plugin: name.slice(0, at), tool: name.slice(at + TOOL_NAME_SEPARATOR.length) };
+}
+
+/** The group (plugin-like name) of the built-in browser tools, in permissions, lists and logs. */
+export const BROWSER_GROUP = "browser";
+/** The group of the hub's own management tools. */
+export const MANAGEMENT_GROUP = "hub";
+
+/** Levels of a plugin's, the extension's and the hub's log entries, lowest first. */
+export const LOG_LEVELS = ["debug", "info", "warn", "error"] as const;
+export type LogLevel = typeof LOG_LEVELS[number];
+
+/** True when `value` is one of LOG_LEVELS. */
+export function isLogLevel(value: unknown): value is LogLevel {
+  return (LOG_LEVELS as readonly unknown[]).includes(value);
+}
+
+/** What a running call reports, from the plugin's `reportProgress` to the agent. */
+export interface CallProgress {
+  progress: number;
+  total?: number;
+  message?: string;
+}
+
+/**
+ * How a call ended, from the page up to the hub: a value, or an error payload. The extension adds
+ * the tab the call ran in.
+ */
+export type CallResult =
+  | { ok: true; value: unknown; tabId?: number }
+  | { ok: false; error: ErrorPayload };
+
+/**
+ * Reads a call result that came over a boundary (the page's answer in the extension, the
+ * extension's answer in the hub): a clean copy with only the contract's keys, or what is wrong.
+ */
+export function readCallResult(raw: unknown): { result: CallResult } | { problem: string } {
+  const r = raw as Record<string, unknown> | null;
+  if (typeof r !== "object" || r === null || Array.isArray(r)) {
+    return { problem: `expected an object with "ok", got ${describe(raw)}` };
+  }
+  if (r.ok === true) {
+    const tabId = r.tabId as number | undefined;
+    if (tabId !== undefined && !Number.isInteger(tabId)) {
+      return { problem: `"tabId" must be an integer, got ${describe(tabId)}` };
+    }
+    return { result: { ok: true, value: r.value, ...(tabId === undefined ? {} : { tabId }) } };
+  }
+  if (r.ok === false) {
+    const error = r.error as ErrorPayload;
+    if (!isErrorPayload(error) || error.code === "") {
+      return {
+        problem: `"error" must be { code, message, category, retryable }, got ${describe(error)}`,
+      };
+    }
+    const { code, message, category, retryable, details } = error;
+    const copy: ErrorPayload = { code, message, category, retryable };
+    if (details !== undefined) copy.details = details;
+    return { result: { ok: false, error: copy } };
+  }
+  return { problem: `"ok" must be true or false, got ${describe(r.ok)}` };
+}
+
+function describe(value: unknown): string {
+  const text = JSON.stringify(value) ?? String(value);
+  return text.length > 200 ? `${text.slice(0, 200)}…` : text;
+}
+
+/** Room in a reply frame for what wraps a result (the JSON-RPC id, `ok`, `tabId`, escaping). */
+export const RESULT_ENVELOPE_BYTES = 64 * 1024;
+
+/**
+ * The largest call result, in bytes of the extension's reply frame: the message limit less the
+ * envelope. A bigger result fails the call with RESULT_TOO_LARGE instead of breaking the link.
+ */
+export const MAX_RESULT_BYTES = MAX_MESSAGE_BYTES - RESULT_ENVELOPE_BYTES;
+
+/**
+ * The page's early check, in characters of the result's JSON: half the message limit (so text of
+ * two-byte characters still fits one frame), in whole megabytes, so the message says "5 MB".
+ */
+export const MAX_PAGE_RESULT_CHARS = Math.floor(MAX_MESSAGE_BYTES / 2 / 1e6) * 1e6;
+
+/**
+ * The one result-size check: RESULT_TOO_LARGE when `size` (bytes or characters, as `limit`) is
+ * over `limit`, saying how to ask for less. The extension runs it on each reply frame with
+ * MAX_RESULT_BYTES; the page runs it first with MAX_PAGE_RESULT_CHARS.
+ */
+export function resultSizeError(size: number, limit: number, tool?: string) {
+  if (size <= limit) return undefined;
+  const what = tool === undefined ? "The result" : `Tool "${tool}" returned a result that`;
+  return hubError(
+    "RESULT_TOO_LARGE",
+    `${what} is ${(size / 1e6).toFixed(1)} MB; the limit is ${Math.floor(limit / 1e6)} MB. ` +
+      "Ask for less (page through results, a part of the page, fewer items, or summarize).",
+  );
+}

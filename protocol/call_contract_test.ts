@@ -1,0 +1,123 @@
+/// <reference lib="deno.ns" />
+import { assert, assertEquals, assertMatch } from "../tests/helpers/assert.ts";
+import {
+  isLogLevel,
+  LOG_LEVELS,
+  MAX_PAGE_RESULT_CHARS,
+  MAX_RESULT_BYTES,
+  readCallResult,
+  RESULT_ENVELOPE_BYTES,
+  resultSizeError,
+  splitToolName,
+  toolName,
+} from "./call_contract.ts";
+import { MAX_MESSAGE_BYTES } from "./limits.ts";
+import { MAX_FRAME_BYTES } from "./rpc.ts";
+import { MAX_REPLY_BYTES } from "./rpc_engine.ts";
+
+Deno.test("toolName and splitToolName round trip", () => {
+  for (const [plugin, tool] of [["jira", "search"], ["my-app", "get_issue"], ["a", "b"]]) {
+    const name = toolName(plugin, tool);
+    assertEquals(name, `${plugin}__${tool}`);
+    assertEquals(splitToolName(name), { plugin, tool });
+  }
+});
+
+Deno.test("splitToolName splits at the first separator; a tool part may hold '__'", () => {
+  assertEquals(splitToolName("app__get__thing"), { plugin: "app", tool: "get__thing" });
+  assertEquals(splitToolName(toolName("app", "x__y")), { plugin: "app", tool: "x__y" });
+  assertEquals(splitToolName("app__"), { plugin: "app", tool: "" });
+});
+
+Deno.test("splitToolName: no plugin part is undefined (built-in browser tools)", () => {
+  assertEquals(splitToolName("browser_list_tabs"), undefined);
+  assertEquals(splitToolName("__tool"), undefined);
+  assertEquals(splitToolName(""), undefined);
+});
+
+Deno.test("the result limits derive from the message limit", () => {
+  assertEquals(MAX_RESULT_BYTES, MAX_MESSAGE_BYTES - RESULT_ENVELOPE_BYTES);
+  assertEquals(MAX_REPLY_BYTES, MAX_RESULT_BYTES);
+  assert(MAX_RESULT_BYTES < MAX_FRAME_BYTES);
+  // The page's early check: half the message limit in whole MB, the 5 MB the SDK always had.
+  assertEquals(MAX_PAGE_RESULT_CHARS, 5_000_000);
+  assert(MAX_PAGE_RESULT_CHARS * 2 <= MAX_RESULT_BYTES);
+});
+
+Deno.test("resultSizeError: none at the limit, RESULT_TOO_LARGE over it, naming both sizes", () => {
+  assertEquals(resultSizeError(MAX_RESULT_BYTES, MAX_RESULT_BYTES), undefined);
+  const error = resultSizeError(12_345_678, MAX_RESULT_BYTES)!;
+  assertEquals([error.code, error.category, error.retryable], [
+    "RESULT_TOO_LARGE",
+    "validation",
+    false,
+  ]);
+  assertMatch(error.message, /^The result is 12\.3 MB; the limit is 10 MB\. Ask for less/);
+  const page = resultSizeError(5_000_012, MAX_PAGE_RESULT_CHARS, "big")!;
+  assertMatch(page.message, /^Tool "big" returned a result that is 5\.0 MB; the limit is 5 MB/);
+});
+
+Deno.test("readCallResult keeps only the contract's keys", () => {
+  assertEquals(readCallResult({ ok: true, value: { a: 1 }, tabId: 3, extra: 1 }), {
+    result: { ok: true, value: { a: 1 }, tabId: 3 },
+  });
+  // A value of undefined is dropped by JSON on the way: it reads as no value.
+  assertEquals(readCallResult({ ok: true }), { result: { ok: true, value: undefined } });
+  const error = { code: "X", message: "m", category: "internal", retryable: false, more: 1 };
+  assertEquals(readCallResult({ ok: false, error }), {
+    result: {
+      ok: false,
+      error: { code: "X", message: "m", category: "internal", retryable: false },
+    },
+  });
+  const detailed = { ...error, details: { why: 1 } };
+  assertEquals(readCallResult({ ok: false, error: detailed }), {
+    result: {
+      ok: false,
+      error: {
+        code: "X",
+        message: "m",
+        category: "internal",
+        retryable: false,
+        details: { why: 1 },
+      },
+    },
+  });
+});
+
+Deno.test("readCallResult rejects malformed shapes, saying what is wrong", () => {
+  const bad: [unknown, RegExp][] = [
+    [null, /expected an object/],
+    ["ok", /expected an object/],
+    [[{ ok: true }], /expected an object/],
+    [{ ok: "yes" }, /"ok" must be true or false, got "yes"/],
+    [{ value: 1 }, /"ok" must be true or false/],
+    [{ ok: true, tabId: 1.5 }, /"tabId" must be an integer/],
+    [{ ok: true, tabId: "3" }, /"tabId" must be an integer/],
+    [{ ok: false }, /"error" must be/],
+    [{ ok: false, error: "boom" }, /"error" must be/],
+    [
+      { ok: false, error: { code: "X", message: "m", category: "nope", retryable: false } },
+      /error/,
+    ],
+    [
+      { ok: false, error: { code: "", message: "m", category: "internal", retryable: false } },
+      /error/,
+    ],
+    [{ ok: false, error: { code: "X", message: "m", category: "internal" } }, /error/],
+  ];
+  for (const [raw, why] of bad) {
+    const read = readCallResult(raw);
+    if (!("problem" in read)) throw new Error(`read ${JSON.stringify(raw)}`);
+    assertMatch(read.problem, why);
+  }
+  const long = readCallResult({ ok: "x".repeat(1_000) });
+  assert("problem" in long && long.problem.length < 300, "the problem names a long value cut");
+});
+
+Deno.test("log levels, lowest first", () => {
+  assertEquals([...LOG_LEVELS], ["debug", "info", "warn", "error"]);
+  assert(isLogLevel("warn"));
+  assert(!isLogLevel("silent"));
+  assert(!isLogLevel(undefined));
+});
