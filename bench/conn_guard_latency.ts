@@ -7,7 +7,7 @@
  */
 import { measure, printTable, type Row } from "./_stats.ts";
 import { silentLogger } from "../server/log/logger.ts";
-import { listen } from "../server/serve.ts";
+import { listen } from "../server/net/listen.ts";
 import { createInProcessHub } from "../tests/helpers/in_process_hub.ts";
 
 const N = 2000;

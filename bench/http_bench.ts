@@ -4,7 +4,7 @@
  */
 import { createConfigStore } from "../core/config/config_store.ts";
 import { silentLogger } from "../server/log/logger.ts";
-import { listen } from "../server/serve.ts";
+import { listen } from "../server/net/listen.ts";
 import { createInProcessHub } from "../tests/helpers/in_process_hub.ts";
 
 const dir = await Deno.makeTempDir({ prefix: "hub-bench-" });

@@ -4,8 +4,7 @@
  * few helpers and types the CLI needs around them. Everything else in `server/` is internal.
  */
 export { createHub, type Hub, type HubOptions } from "./hub.ts";
-export { listen, type ListenOptions } from "./serve.ts";
-export { connectionCap } from "./http/conn_cap.ts";
+export { connectionCap, listen, type ListenOptions } from "./net/listen.ts";
 export { createLogger, type Logger } from "./log/logger.ts";
 export { startMemorySettle } from "./memory_settle.ts";
 export { installExtension } from "./extension/install.ts";

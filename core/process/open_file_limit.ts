@@ -1,6 +1,6 @@
 /**
  * The process's soft limit on open files (RLIMIT_NOFILE), from which the hub sizes its connection
- * cap (server/http/conn_cap.ts).
+ * cap (server/net/conn_cap.ts).
  */
 import { denoCommand } from "./deno_command.ts";
 import { loadOnce } from "../cache/load_once.ts";
@@ -42,7 +42,7 @@ const PRINT_LIMITS = 'Deno.stdout.writeSync(Deno.readFileSync("/proc/self/limits
  * The open-file limit, read once per process: from /proc/self/limits where the flags allow it,
  * else from a short-lived `deno eval` child (the hub may run `deno`), which inherits our limits
  * and prints its own. The child takes 20–30 ms (10 s at most), without blocking: `hub start` asks
- * once it serves (cli/run_server.ts) and raises the connection cap from the fallback's then.
+ * once it serves (cli/server/run_server.ts) and raises the connection cap from the fallback's then.
  */
 export const readOpenFileLimit: () => Promise<number> = loadOnce(async () => {
   let text: string;

@@ -3,7 +3,7 @@ import { createHub, type Hub, type HubOptions } from "../../server/hub.ts";
 import { type HubPaths, hubPaths } from "../../core/config/paths.ts";
 import { setupConfigDir } from "../../core/config/setup.ts";
 import { silentLogger } from "../../server/log/logger.ts";
-import { listen } from "../../server/serve.ts";
+import { listen } from "../../server/net/listen.ts";
 
 export interface InProcessHub {
   paths: HubPaths;

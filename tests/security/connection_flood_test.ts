@@ -14,9 +14,8 @@ import { RawMcpSession, SseReader } from "../helpers/mcp_raw.ts";
 import { writePluginFolder } from "../helpers/plugin_cli.ts";
 import { DEMO_PLUGIN, DEMO_TAB } from "../helpers/pipeline_fixture.ts";
 import type { DispatchResult } from "../../protocol/events.ts";
-import { listen, type ListenOptions } from "../../server/serve.ts";
+import { FDS_PER_CONNECTION, listen, type ListenOptions } from "../../server/net/listen.ts";
 import { silentLogger } from "../../server/log/logger.ts";
-import { FDS_PER_CONNECTION } from "../../server/http/conn_cap.ts";
 
 const FD_LIMIT = 256;
 

@@ -12,7 +12,7 @@ import { join } from "node:path";
 import { assert, assertEquals } from "../helpers/assert.ts";
 import { ROOT, withTempDir } from "../helpers/hub_process.ts";
 import { startHubWithFdLimit } from "../helpers/fd_limit_hub.ts";
-import { connectionCap, FDS_PER_CONNECTION } from "../../server/http/conn_cap.ts";
+import { connectionCap, FDS_PER_CONNECTION } from "../../server/net/listen.ts";
 import { rawSend } from "../helpers/raw_http.ts";
 
 const FD_LIMIT = 1024;

@@ -3,7 +3,7 @@
  * ephemeral loopback port. On the port, any local process can connect: what did not come through
  * the connection guard is answered 403 and its connection closed.
  */
-import type { Handler } from "./handler.ts";
+import type { Handler } from "./request_handler.ts";
 import { mayUse, removeQuietly, socketFile } from "./inner_socket.ts";
 
 export interface Served {

@@ -15,8 +15,7 @@
  * it hold the descriptors the hub needs, and only the shutdown frees them.
  */
 import type { Logger } from "../log/logger.ts";
-import type { Handler } from "./handler.ts";
-import { errorResponse, HttpError } from "./http_error.ts";
+import { type Handler, internalErrorResponse } from "./request_handler.ts";
 import { errorText } from "../../protocol/clip.ts";
 import { type Endpoint, loopbackEndpoint, type Served, unixEndpoint } from "./inner_endpoint.ts";
 import { removeQuietly, removeStaleSockets, socketDir } from "./inner_socket.ts";
@@ -46,7 +45,7 @@ export function startInnerServer(
 ): InnerServer {
   const onError = (error: unknown) => {
     logger.error(`Unhandled request error: ${errorText(error)}`);
-    return errorResponse(new HttpError(500, "INTERNAL", "Internal error; see server.log."));
+    return internalErrorResponse();
   };
   const sockets = socketDir(configDir, publicPort);
   if (!sockets) return superviseServers(loopbackEndpoint(handler, onError), logger, () => {});

@@ -1,18 +1,22 @@
 /**
- * Binds a handler to 127.0.0.1; the only place the hub touches the network. The public port is
- * owned by the hub's own accept loop (server/http/conn_guard.ts), which caps and ages connections
- * and relays each one to `Deno.serve` behind it (server/http/inner_server.ts): `Deno.serve` alone
- * ends its accept loop for good on the first "too many open files" error.
+ * The door of server/net/, the hub's runtime glue: binds a handler to 127.0.0.1, the only place
+ * the hub touches the network. Nothing else in server/ imports a file of server/net/ but this one.
+ * The public port is owned by the hub's own accept loop (server/net/conn_guard.ts), which caps and
+ * ages connections and relays each one to `Deno.serve` behind it (server/net/inner_server.ts):
+ * `Deno.serve` alone ends its accept loop for good on the first "too many open files" error.
  */
-import type { Handler } from "./http/handler.ts";
-import type { Logger } from "./log/logger.ts";
-import { type InnerServer, startInnerServer } from "./http/inner_server.ts";
-import { guardConnections, REQUEST_HEAD_TIMEOUT_MS } from "./http/conn_guard.ts";
-import { connectionCap } from "./http/conn_cap.ts";
-import { openFileLimit } from "../core/process/open_file_limit.ts";
-import { MAX_FRAME_BYTES } from "../protocol/rpc.ts";
-import { UserError } from "../core/user_error.ts";
-import { withTimeout } from "../protocol/with_timeout.ts";
+import type { Handler } from "./request_handler.ts";
+import type { Logger } from "../log/logger.ts";
+import { type InnerServer, startInnerServer } from "./inner_server.ts";
+import { guardConnections, REQUEST_HEAD_TIMEOUT_MS } from "./conn_guard.ts";
+import { connectionCap } from "./conn_cap.ts";
+import { openFileLimit } from "../../core/process/open_file_limit.ts";
+import { MAX_FRAME_BYTES } from "../../protocol/rpc.ts";
+import { UserError } from "../../core/user_error.ts";
+import { withTimeout } from "../../protocol/with_timeout.ts";
+
+export type { Handler };
+export { connectionCap, FDS_PER_CONNECTION } from "./conn_cap.ts";
 
 export interface RunningServer {
   hostname: string;

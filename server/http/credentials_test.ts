@@ -1,5 +1,5 @@
 import { assertEquals } from "../../tests/helpers/assert.ts";
-import { carriesSecret } from "./conn_trust.ts";
+import { carriesSecret } from "./credentials.ts";
 
 const SECRET = "a".repeat(64);
 
