@@ -14,9 +14,9 @@ import { SDK_VERSION, STATE_SCHEMA_VERSION, VERSION } from "../protocol/version.
 import type { HubConfig } from "../core/config/schema.ts";
 import type { PluginHost } from "./plugins/plugin_host.ts";
 import { toPluginDetail } from "./plugins/registry.ts";
-import type { TabStates } from "./extension/tab_states.ts";
+import type { TabStates } from "./plugins/tab_states.ts";
 import type { PluginLogs } from "./extension/plugin_logs.ts";
-import type { ExtensionLink } from "./extension/link.ts";
+import type { ExtensionLink } from "./ws/extension_channel.ts";
 import { BROWSER_GROUP, type Catalog } from "./calls/catalog.ts";
 import type { AuditLog } from "./audit/audit_log.ts";
 import type { McpSessions } from "./mcp/sessions.ts";

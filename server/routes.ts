@@ -3,7 +3,8 @@
  * rows are grouped by area (health and auth, extension, tools, admin, MCP), one function each.
  */
 import type { Route, RouteContext } from "./http/handler.ts";
-import { HttpError, jsonResponse } from "./http/http_error.ts";
+import { errorResponse, jsonResponse } from "./http/http_error.ts";
+import { HubError, hubError, restStatus } from "../protocol/errors.ts";
 import { RATE_LIMITS } from "./http/rate_limiter.ts";
 import type { HealthPayload } from "../protocol/health.ts";
 import { type Catalog, listGroup } from "./calls/catalog.ts";
@@ -13,8 +14,8 @@ import { type AuditLog, type AuditQuery, parseAuditQuery } from "./audit/audit_l
 import type { McpMode } from "./mcp/mcp_server.ts";
 import { outcomeResult } from "./calls/results.ts";
 import type { McpSessions } from "./mcp/sessions.ts";
-import type { ExtensionLink } from "./extension/link.ts";
-import type { ExtensionDoor } from "./extension/extension_door.ts";
+import type { ExtensionLink } from "./ws/extension_channel.ts";
+import type { ExtensionDoor } from "./ws/extension_door.ts";
 import type { ReloadSummary } from "./plugins/plugin_host.ts";
 import { type SettingsUpdateDeps, updatePluginSettings } from "./plugins/settings_update.ts";
 import { CHALLENGE_PATH, challengeProof, isNonce, NO_SECRET_CODE } from "../protocol/challenge.ts";
@@ -78,8 +79,7 @@ function healthRoutes(deps: RouteDeps): Route[] {
 async function challengeAnswer(url: URL, deps: RouteDeps): Promise<Response> {
   const nonces = url.searchParams.getAll("nonce");
   if (nonces.length !== 1 || !isNonce(nonces[0])) {
-    throw new HttpError(
-      400,
+    throw hubError(
       "INVALID_NONCE",
       `Send ${CHALLENGE_PATH}?nonce=<32 to 64 hex characters>, a fresh random value per check.`,
     );
@@ -87,12 +87,11 @@ async function challengeAnswer(url: URL, deps: RouteDeps): Promise<Response> {
   // The port this hub listens on goes into the proof, so a relayed challenge does not match.
   const port = deps.port();
   if (port === 0) {
-    throw new HttpError(503, "NOT_LISTENING", "The hub is still starting; try again.");
+    throw hubError("NOT_LISTENING", "The hub is still starting; try again.");
   }
   const secret = deps.secret();
   if (secret === undefined) {
-    throw new HttpError(
-      409,
+    throw hubError(
       NO_SECRET_CODE,
       "This hub has no secret configured, so it has nothing to prove; send requests " +
         "without one.",
@@ -124,8 +123,7 @@ function extensionRoutes(deps: RouteDeps): Route[] {
       rateLimit: RATE_LIMITS.admin,
       handle: () => {
         if (!deps.link.notify("extension.reload", {})) {
-          throw new HttpError(
-            503,
+          throw hubError(
             "EXTENSION_NOT_CONNECTED",
             "The hub extension is not connected, so it cannot be told to reload. Open Chromium " +
               "with the hub extension loaded.",
@@ -166,21 +164,21 @@ async function callTool(req: Request, name: string, deps: RouteDeps): Promise<Re
   } catch (error) {
     // A bad or oversized body for a real tool is a refused call like any other: answered
     // (400 or 413) and audited.
-    if (!(error instanceof HttpError) || (error.status !== 400 && error.status !== 413)) {
-      throw error;
-    }
-    badRequest = { message: error.message, status: error.status };
+    const status = error instanceof HubError ? restStatus(error) : 500;
+    if (status !== 400 && status !== 413) throw error;
+    badRequest = { message: (error as HubError).message, status };
   }
   const outcome = await deps.pipeline.call({ name, args, signal: req.signal, badRequest });
-  return jsonResponse(outcomeResult(outcome), outcome.ok ? 200 : outcome.error.httpStatus);
+  return outcome.ok
+    ? jsonResponse(outcomeResult(outcome))
+    : errorResponse(outcome.error, outcomeResult(outcome));
 }
 
 async function callBody(req: Request): Promise<unknown> {
   const body = await readOptionalJsonBody(req, MAX_CALL_BODY_BYTES);
   if (body === undefined) return {};
   if (!isPlainObject(body) || Object.keys(body).some((k) => k !== "arguments")) {
-    throw new HttpError(
-      400,
+    throw hubError(
       "INVALID_REQUEST",
       'Send {"arguments": {...}} with the tool\'s arguments (tabId and instance go inside ' +
         "arguments).",
@@ -208,7 +206,7 @@ function adminRoutes(deps: RouteDeps): Route[] {
         try {
           query = parseAuditQuery(url.searchParams);
         } catch (error) {
-          throw new HttpError(400, "INVALID_QUERY", (error as Error).message);
+          throw hubError("INVALID_QUERY", (error as Error).message);
         }
         return jsonResponse(deps.audit.query(query));
       },

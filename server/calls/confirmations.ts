@@ -4,7 +4,7 @@
  * and fails at once when the extension disconnects or the caller gives up.
  */
 import type { ExtensionParams } from "../../protocol/events.ts";
-import type { ExtensionLink } from "../extension/link.ts";
+import type { ExtensionLink } from "../ws/extension_channel.ts";
 import { abortError, callError } from "./call_error.ts";
 
 export const CONFIRMATION_TIMEOUT_MS = 5 * 60_000;

@@ -9,7 +9,7 @@ import {
   dispatchResultSchema,
   type ExtensionParams,
 } from "../../protocol/events.ts";
-import type { ExtensionLink } from "../extension/link.ts";
+import type { ExtensionLink } from "../ws/extension_channel.ts";
 import { abortError, callError, extensionCallError } from "./call_error.ts";
 import { capText } from "../../protocol/text_cap.ts";
 import { CALL_MAX_MS } from "../../protocol/limits.ts";

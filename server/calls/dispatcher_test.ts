@@ -4,7 +4,7 @@
  */
 import { assert, assertEquals, assertMatch } from "../../tests/helpers/assert.ts";
 import type { DispatchParams } from "../../protocol/events.ts";
-import type { ExtensionLink } from "../extension/link.ts";
+import type { ExtensionLink } from "../ws/extension_channel.ts";
 import { CallError, callError } from "./call_error.ts";
 import { createDispatcher, type DispatcherOptions, MAX_ERROR_MESSAGE_CHARS } from "./dispatcher.ts";
 

@@ -7,8 +7,8 @@
  */
 import type { AuditEntry } from "../../protocol/audit.ts";
 import type { ErrorPayload } from "../../protocol/errors.ts";
-import { type ExtensionLink, notConnectedError } from "../extension/link.ts";
-import type { TabStates } from "../extension/tab_states.ts";
+import { type ExtensionLink, notConnectedError } from "../ws/extension_channel.ts";
+import type { TabStates } from "../plugins/tab_states.ts";
 import type { AuditLog } from "../audit/audit_log.ts";
 import type { ManagementContext } from "../management/hub_tool.ts";
 import type { BrowserTool, ContentBlock, ContentContext } from "../browser_tools/browser_tool.ts";

@@ -7,8 +7,8 @@
 import { assert, assertEquals, assertMatch } from "../../tests/helpers/assert.ts";
 import type { AuditEntry } from "../../protocol/audit.ts";
 import { defaultConfig, type HubConfig, type Permission } from "../../core/config/schema.ts";
-import type { ExtensionLink } from "../extension/link.ts";
-import { createTabStates } from "../extension/tab_states.ts";
+import type { ExtensionLink } from "../ws/extension_channel.ts";
+import { createTabStates } from "../plugins/tab_states.ts";
 import type { AuditLog } from "../audit/audit_log.ts";
 import type { ManagementContext } from "../management/hub_tool.ts";
 import { HUB_TOOLS } from "../management/mod.ts";

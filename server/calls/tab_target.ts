@@ -13,7 +13,7 @@ import {
   requestedTabRefusal,
   type TabTarget,
 } from "../../protocol/tab_readiness.ts";
-import type { PluginTabs } from "../extension/tab_states.ts";
+import type { PluginTabs } from "../plugins/tab_states.ts";
 import type { RegisteredPlugin } from "../plugins/registry.ts";
 import { callError } from "./call_error.ts";
 

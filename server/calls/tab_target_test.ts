@@ -1,5 +1,5 @@
 import { assert, assertEquals, assertMatch } from "../../tests/helpers/assert.ts";
-import type { PluginTabs } from "../extension/tab_states.ts";
+import type { PluginTabs } from "../plugins/tab_states.ts";
 import type { RegisteredPlugin } from "../plugins/registry.ts";
 import { CallError } from "./call_error.ts";
 import { registeredPlugin } from "../plugins/_test_registry.ts";

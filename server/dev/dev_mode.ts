@@ -6,9 +6,9 @@
  */
 import { discoverPlugins } from "../plugins/discover.ts";
 import type { PluginHost } from "../plugins/plugin_host.ts";
-import type { PluginLifecycle } from "../plugins/plugin_lifecycle.ts";
-import type { ConfigChanges } from "../config_changes.ts";
-import type { HubFiles } from "../hub_files.ts";
+import type { PluginLifecycle } from "../changes/plugin_lifecycle.ts";
+import type { ConfigChanges } from "../changes/config_changes.ts";
+import type { HubFiles } from "../files/hub_files.ts";
 import type { FileWatcherStatus } from "../../protocol/health.ts";
 import type { Logger } from "../log/logger.ts";
 import { type ConfigEdits, createConfigEdits } from "./config_edits.ts";

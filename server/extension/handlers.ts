@@ -11,12 +11,12 @@ import { PackageError } from "../../core/packages/package_error.ts";
 import { DomainError } from "../domain_error.ts";
 import type { UpdateChecker } from "../plugins/update_check.ts";
 import { FolderOpenError } from "./folder_open.ts";
-import type { ExtensionHandlers, ExtensionLink } from "./link.ts";
-import type { TabStates } from "./tab_states.ts";
+import type { ExtensionHandlers, ExtensionLink } from "../ws/extension_channel.ts";
+import type { TabStates } from "../plugins/tab_states.ts";
 import type { PluginLogs } from "./plugin_logs.ts";
 import type { Dispatcher } from "../calls/dispatcher.ts";
 import type { Confirmations } from "../calls/confirmations.ts";
-import type { ConfigChanges } from "../config_changes.ts";
+import type { ConfigChanges } from "../changes/config_changes.ts";
 import { type SettingsUpdateDeps, updatePluginSettings } from "../plugins/settings_update.ts";
 
 export interface HandlerDeps {

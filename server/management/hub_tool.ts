@@ -8,7 +8,7 @@
 import type { z } from "zod";
 import type { HubConfig } from "../../core/config/schema.ts";
 import type { Registry } from "../plugins/registry.ts";
-import type { TabStates } from "../extension/tab_states.ts";
+import type { TabStates } from "../plugins/tab_states.ts";
 
 export const HUB_TOOL_GROUP = "hub";
 

@@ -1,6 +1,6 @@
 /** Turns an authenticated `GET /ws` into the extension's WebSocket, or a clear HTTP error. */
 import { isWebSocketUpgrade, upgradeRequired, WS_PROTOCOL } from "../http/guards.ts";
-import { HttpError } from "../http/http_error.ts";
+import { hubError } from "../../protocol/errors.ts";
 
 /** The peer must answer WebSocket pings within this many seconds, or the link is dropped. */
 const IDLE_TIMEOUT_S = 30;
@@ -12,10 +12,6 @@ export function upgradeExtensionSocket(req: Request): { socket: WebSocket; respo
     // The hub must select the `hub` subprotocol, or Chromium fails the handshake.
     return Deno.upgradeWebSocket(req, { protocol: WS_PROTOCOL, idleTimeout: IDLE_TIMEOUT_S });
   } catch (error) {
-    throw new HttpError(
-      400,
-      "BAD_UPGRADE",
-      `Invalid WebSocket upgrade: ${(error as Error).message}`,
-    );
+    throw hubError("BAD_UPGRADE", `Invalid WebSocket upgrade: ${(error as Error).message}`);
   }
 }

@@ -9,24 +9,24 @@
  * at most once per LIVE_FILE_FRESH_GAP_MS (10 ms) for all callers together, so a flood of refused
  * credentials (checked before any rate limit) costs at most about 100 `stat`s a second.
  */
-import type { HubPaths } from "../core/config/paths.ts";
+import type { HubPaths } from "../../core/config/paths.ts";
 import {
   type ConfigStore,
   createConfigStore,
   parseConfigText,
-} from "../core/config/config_store.ts";
-import type { HubConfig } from "../core/config/schema.ts";
-import { parseSecret } from "../core/config/secret.ts";
-import { MAX_AUTH_FILE_BYTES, MAX_CONFIG_FILE_BYTES } from "../core/config/file_limits.ts";
+} from "../../core/config/config_store.ts";
+import type { HubConfig } from "../../core/config/schema.ts";
+import { parseSecret } from "../../core/config/secret.ts";
+import { MAX_AUTH_FILE_BYTES, MAX_CONFIG_FILE_BYTES } from "../../core/config/file_limits.ts";
 import {
   LIVE_FILE_MAX_AGE_MS,
   type LiveFile,
   liveFile,
   type LiveFileOptions,
-} from "../core/files/live_file.ts";
-import { type FilesWatch, watchFiles, type WatchFilesOptions } from "../core/files/watch_files.ts";
-import { createWatchWorker, type WatchFs } from "../core/files/safe_watch.ts";
-import type { Logger } from "./log/logger.ts";
+} from "../../core/files/live_file.ts";
+import { type FilesWatch, watchFiles, type WatchFilesOptions } from "../../core/files/watch_files.ts";
+import { createWatchWorker, type WatchFs } from "../../core/files/safe_watch.ts";
+import type { Logger } from "../log/logger.ts";
 
 export interface HubFiles {
   config: LiveFile<HubConfig>;

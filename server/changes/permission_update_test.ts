@@ -5,7 +5,7 @@ import { defaultConfig, type HubConfig } from "../../core/config/schema.ts";
 import { HUB_TOOLS } from "../management/mod.ts";
 import { emptyRegistry, type Registry, registryOf } from "../plugins/registry.ts";
 import { applyPermission, permissionTargetError } from "./permission_update.ts";
-import { effectivePermission } from "./effective.ts";
+import { effectivePermission } from "../permissions/effective.ts";
 import { registeredPlugin, registeredTool } from "../plugins/_test_registry.ts";
 
 const tool = registeredTool;

@@ -1,11 +1,11 @@
-import { assert, assertEquals, assertMatch } from "../tests/helpers/assert.ts";
-import { hubPaths } from "../core/config/paths.ts";
-import { setupConfigDir } from "../core/config/setup.ts";
-import { generateSecret, writeSecret } from "../core/config/secret.ts";
-import { createConfigStore } from "../core/config/config_store.ts";
-import type { Logger } from "./log/logger.ts";
+import { assert, assertEquals, assertMatch } from "../../tests/helpers/assert.ts";
+import { hubPaths } from "../../core/config/paths.ts";
+import { setupConfigDir } from "../../core/config/setup.ts";
+import { generateSecret, writeSecret } from "../../core/config/secret.ts";
+import { createConfigStore } from "../../core/config/config_store.ts";
+import type { Logger } from "../log/logger.ts";
 import { openHubFiles } from "./hub_files.ts";
-import { until } from "../tests/helpers/until.ts";
+import { until } from "../../tests/helpers/until.ts";
 
 async function withConfigDir(fn: (paths: ReturnType<typeof hubPaths>) => Promise<void>) {
   const dir = await Deno.makeTempDir({ prefix: "hub_files_" });

@@ -10,7 +10,7 @@ import { CLOSE_REPLACED, RpcError } from "../../protocol/rpc.ts";
 import type { HubErrorCode } from "../../protocol/errors.ts";
 import { CallError } from "../calls/call_error.ts";
 import type { Logger } from "../log/logger.ts";
-import { createExtensionLink, type ExtensionHandlers, type ExtensionSocketLink } from "./link.ts";
+import { createExtensionLink, type ExtensionHandlers, type ExtensionSocketLink } from "./extension_channel.ts";
 
 type Frame = Record<string, unknown>;
 

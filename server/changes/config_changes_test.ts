@@ -1,13 +1,13 @@
-import { assert, assertEquals, assertMatch } from "../tests/helpers/assert.ts";
-import type { ConfigStore } from "../core/config/config_store.ts";
-import type { LiveFile } from "../core/files/live_file.ts";
-import { defaultConfig, type HubConfig } from "../core/config/schema.ts";
-import { createCatalog } from "./calls/catalog.ts";
-import { registryOf } from "./plugins/registry.ts";
-import { registeredPlugin, registeredTool } from "./plugins/_test_registry.ts";
-import { HUB_TOOLS } from "./management/mod.ts";
-import type { HubFiles } from "./hub_files.ts";
-import { DomainError } from "./domain_error.ts";
+import { assert, assertEquals, assertMatch } from "../../tests/helpers/assert.ts";
+import type { ConfigStore } from "../../core/config/config_store.ts";
+import type { LiveFile } from "../../core/files/live_file.ts";
+import { defaultConfig, type HubConfig } from "../../core/config/schema.ts";
+import { createCatalog } from "../calls/catalog.ts";
+import { registryOf } from "../plugins/registry.ts";
+import { registeredPlugin, registeredTool } from "../plugins/_test_registry.ts";
+import { HUB_TOOLS } from "../management/mod.ts";
+import type { HubFiles } from "../files/hub_files.ts";
+import { DomainError } from "../domain_error.ts";
 import { createConfigChanges } from "./config_changes.ts";
 
 const demo = registeredPlugin("demo", {

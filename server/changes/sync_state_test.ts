@@ -7,7 +7,7 @@ import { type RegisteredPlugin, registryOf } from "../plugins/registry.ts";
 import { SERVER_METHODS } from "../../protocol/events.ts";
 import type { UpdateCheck } from "../../protocol/packages.ts";
 import { registeredPlugin, registeredTool } from "../plugins/_test_registry.ts";
-import { syncFull } from "./sync.ts";
+import { syncFull } from "./sync_state.ts";
 
 const slack = registeredPlugin("slack", {
   tools: [registeredTool("slack", "send_message"), registeredTool("slack", "read_channel")],

@@ -8,15 +8,15 @@
  * `plugin.update` to the extension (it re-injects the new adapter into open tabs without reloading
  * them) before the usual announcements.
  */
-import type { HubFiles } from "../hub_files.ts";
+import type { HubFiles } from "../files/hub_files.ts";
 import type { Logger } from "../log/logger.ts";
-import type { ExtensionLink } from "../extension/link.ts";
-import type { ExtensionDoor } from "../extension/extension_door.ts";
-import type { ConfigChanges } from "../config_changes.ts";
+import type { ExtensionLink } from "../ws/extension_channel.ts";
+import type { ExtensionDoor } from "../ws/extension_door.ts";
+import type { ConfigChanges } from "./config_changes.ts";
 import { applyReviewChanges, type ReviewChange, reviewChanges } from "../permissions/review.ts";
 import { describeSource } from "../../core/plugin_source/source_identity.ts";
 import { DomainError } from "../domain_error.ts";
-import type { PluginHost, PluginReload, ReloadSummary } from "./plugin_host.ts";
+import type { PluginHost, PluginReload, ReloadSummary } from "../plugins/plugin_host.ts";
 
 export interface PluginLifecycleDeps {
   plugins: PluginHost;

@@ -3,11 +3,11 @@ import type { ConfigStore } from "../../core/config/config_store.ts";
 import type { LiveFile } from "../../core/files/live_file.ts";
 import { defaultConfig, type HubConfig } from "../../core/config/schema.ts";
 import type { Logger } from "../log/logger.ts";
-import type { HubFiles } from "../hub_files.ts";
+import type { HubFiles } from "../files/hub_files.ts";
 import { DomainError } from "../domain_error.ts";
-import type { PluginHost, PluginReload } from "./plugin_host.ts";
-import { type RegisteredPlugin, registryOf } from "./registry.ts";
-import { registeredPlugin } from "./_test_registry.ts";
+import type { PluginHost, PluginReload } from "../plugins/plugin_host.ts";
+import { type RegisteredPlugin, registryOf } from "../plugins/registry.ts";
+import { registeredPlugin } from "../plugins/_test_registry.ts";
 import { createPluginLifecycle } from "./plugin_lifecycle.ts";
 
 interface Options {

@@ -10,7 +10,7 @@ import { BROWSER_GROUP } from "../calls/catalog.ts";
 import { noPluginMessage, type Registry } from "../plugins/registry.ts";
 import { assertSafeKey, ownValue, reservedKeyError } from "../../protocol/safe_keys.ts";
 import { clipForMessage } from "../../protocol/clip.ts";
-import { reviewIdentity } from "./review.ts";
+import { reviewIdentity } from "../permissions/review.ts";
 
 export interface PermissionTarget {
   plugin: string;

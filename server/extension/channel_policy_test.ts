@@ -1,8 +1,8 @@
 /** What a connect and a disconnect of the extension do, over a fake link. */
 import { assertEquals } from "../../tests/helpers/assert.ts";
-import type { ConfigChanges } from "../config_changes.ts";
-import { applyLinkPolicy } from "./link_policy.ts";
-import { createTabStates } from "./tab_states.ts";
+import type { ConfigChanges } from "../changes/config_changes.ts";
+import { applyLinkPolicy } from "./channel_policy.ts";
+import { createTabStates } from "../plugins/tab_states.ts";
 
 function setup() {
   const listeners = { connect: [] as (() => void)[], disconnect: [] as (() => void)[] };

@@ -6,9 +6,9 @@
  * were waiting for an answer from the side panel.
  */
 import type { Confirmations } from "../calls/confirmations.ts";
-import type { ConfigChanges } from "../config_changes.ts";
-import type { ExtensionLink } from "./link.ts";
-import type { TabStates } from "./tab_states.ts";
+import type { ConfigChanges } from "../changes/config_changes.ts";
+import type { ExtensionLink } from "../ws/extension_channel.ts";
+import type { TabStates } from "../plugins/tab_states.ts";
 
 export interface LinkPolicyDeps {
   link: Pick<ExtensionLink, "notify" | "onConnect" | "onDisconnect">;

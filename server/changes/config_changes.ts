@@ -5,21 +5,21 @@
  * `tools/list_changed` to MCP clients (through `onAnnounce`). Each change is written under the
  * config lock, then read back at once, so the very next call sees it.
  */
-import type { HubFiles } from "./hub_files.ts";
-import type { HubConfig, Permission } from "../core/config/schema.ts";
-import type { Catalog, CatalogTool } from "./calls/catalog.ts";
-import type { ExtensionLink } from "./extension/link.ts";
-import { syncFull } from "./extension/sync.ts";
-import type { Registry } from "./plugins/registry.ts";
-import type { UpdateCheck } from "../protocol/packages.ts";
+import type { HubFiles } from "../files/hub_files.ts";
+import type { HubConfig, Permission } from "../../core/config/schema.ts";
+import type { Catalog, CatalogTool } from "../calls/catalog.ts";
+import type { ExtensionLink } from "../ws/extension_channel.ts";
+import { syncFull } from "./sync_state.ts";
+import type { Registry } from "../plugins/registry.ts";
+import type { UpdateCheck } from "../../protocol/packages.ts";
 import {
   applyPermission,
   type PermissionTarget,
   permissionTargetError,
-} from "./permissions/permission_update.ts";
-import { markReviewed } from "./permissions/review.ts";
-import { skipsPermissions } from "./permissions/effective.ts";
-import { DomainError } from "./domain_error.ts";
+} from "./permission_update.ts";
+import { markReviewed } from "../permissions/review.ts";
+import { skipsPermissions } from "../permissions/effective.ts";
+import { DomainError } from "../domain_error.ts";
 
 export type AnnounceReason = "reload" | "permissions";
 
