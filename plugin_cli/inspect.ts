@@ -1,6 +1,7 @@
 /** `hub-plugin inspect [--json]`: what the last build of a plugin contains. */
 import { fieldsOf, type FieldSummary } from "./schema_summary.ts";
 import { readBuiltPlugin } from "./built_plugin.ts";
+import { toolName } from "../protocol/call_contract.ts";
 
 export interface InspectReport {
   name: string;
@@ -53,7 +54,7 @@ export function formatInspect(report: InspectReport): string {
     `  tools: ${report.toolCount}`,
   ];
   for (const tool of report.tools) {
-    lines.push("", `  ${report.name}__${tool.name} - ${tool.displayName}`);
+    lines.push("", `  ${toolName(report.name, tool.name)} - ${tool.displayName}`);
     lines.push(`    ${tool.description}`);
     lines.push(...fieldLines("input", tool.input), ...fieldLines("output", tool.output));
   }

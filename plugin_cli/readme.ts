@@ -6,6 +6,7 @@
 import { readBoundedTextIfExists } from "../core/bounded_read.ts";
 import { join } from "node:path";
 import type { ConfigField } from "../protocol/plugin_manifest.ts";
+import { toolName } from "../protocol/call_contract.ts";
 import { writeFileAtomic } from "../core/files/atomic_write.ts";
 import { CliError } from "../core/cli_error.ts";
 import { type BuiltPlugin, readBuiltPlugin } from "./built_plugin.ts";
@@ -52,7 +53,11 @@ function settingsSection({ manifest }: BuiltPlugin): string[] {
 function toolsSection({ manifest, tools }: BuiltPlugin): string[] {
   const lines = ["## Tools", ""];
   for (const tool of tools.tools) {
-    lines.push(`### \`${manifest.name}__${tool.name}\`: ${tool.displayName}`, "", tool.description);
+    lines.push(
+      `### \`${toolName(manifest.name, tool.name)}\`: ${tool.displayName}`,
+      "",
+      tool.description,
+    );
     const fields = fieldsOf(tool.inputSchema);
     if (fields.length > 0) {
       lines.push("", "| Parameter | Type | Required | Description |", "|---|---|---|---|");

@@ -18,7 +18,9 @@
  *   A call's exchange returns once its calls answered, or after `CALL_MAX_MS` (a later answer
  *   goes out with a later exchange).
  */
-import type { ErrorPayload } from "./errors.ts";
+import type { CallProgress, CallResult, LogLevel } from "./call_contract.ts";
+
+export type { LogLevel };
 
 /** Names of door properties on the page's global object start with this, then the plugin. */
 export const DOOR_PREFIX = "__hubAdapter:";
@@ -34,9 +36,8 @@ export interface AdapterCall {
   instance?: { name: string; url: string };
 }
 
-export type AdapterResult =
-  | { ok: true; value: unknown }
-  | { ok: false; error: ErrorPayload };
+/** The adapter's answer: the call contract's result (the extension adds the tab). */
+export type AdapterResult = CallResult;
 
 /** What the adapter file evaluates to: where its door is and the secret it opens with. */
 export interface DoorKey {
@@ -72,8 +73,6 @@ export interface AdapterDoor {
   close(secret: string): boolean;
 }
 
-export type LogLevel = "debug" | "info" | "warn" | "error";
-
 export interface LogEntry {
   level: LogLevel;
   message: string;
@@ -84,7 +83,7 @@ export interface LogEntry {
 
 /** An event of the adapter. The plugin is the door's: an adapter can only speak for itself. */
 export type PageEvent =
-  | { kind: "progress"; dispatchId: string; progress: number; total?: number; message?: string }
+  | { kind: "progress"; dispatchId: string } & CallProgress
   | { kind: "log"; entries: LogEntry[] }
   | { kind: "readiness" };
 

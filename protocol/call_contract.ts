@@ -7,7 +7,7 @@
  * Bundled into every plugin adapter (sdk/_adapter.ts), so it stays small and imports only the
  * error payload and the message limit.
  */
-import { type ErrorPayload, hubError, isErrorPayload } from "./errors.ts";
+import { type ErrorPayload, errorPayload, isErrorPayload } from "./errors.ts";
 import { MAX_MESSAGE_BYTES } from "./limits.ts";
 
 /** Between a plugin's name and its tool's in a full tool name: `<plugin>__<tool>`. */
@@ -116,7 +116,7 @@ export const MAX_PAGE_RESULT_CHARS = Math.floor(MAX_MESSAGE_BYTES / 2 / 1e6) * 1
 export function resultSizeError(size: number, limit: number, tool?: string) {
   if (size <= limit) return undefined;
   const what = tool === undefined ? "The result" : `Tool "${tool}" returned a result that`;
-  return hubError(
+  return errorPayload(
     "RESULT_TOO_LARGE",
     `${what} is ${(size / 1e6).toFixed(1)} MB; the limit is ${Math.floor(limit / 1e6)} MB. ` +
       "Ask for less (page through results, a part of the page, fewer items, or summarize).",

@@ -4,6 +4,7 @@
  * docs/protocol.md. Unknown fields are ignored on receipt, so either side may add fields later.
  */
 import * as z from "zod";
+import { type CallResult, LOG_LEVELS } from "./call_contract.ts";
 import {
   installResultSchema,
   packageProgressSchema,
@@ -216,7 +217,7 @@ const tabStateChange = z.object({
 });
 
 const logEntry = z.object({
-  level: z.enum(["debug", "info", "warn", "error"]),
+  level: z.enum(LOG_LEVELS),
   message: z.string(),
   timestamp: z.number().optional(),
   data: z.unknown().optional(),
@@ -334,7 +335,8 @@ export type ExtensionParams<M extends ExtensionMethod> = z.infer<
 export type SyncPlugin = z.infer<typeof syncPluginSchema>;
 export type SyncTool = z.infer<typeof syncToolSchema>;
 export type DispatchParams = ServerParams<"tool.dispatch">;
-export type DispatchResult = z.infer<typeof dispatchResultSchema>;
+/** `tool.dispatch`'s answer: the call contract's result (`dispatchResultSchema` checks its shape). */
+export type DispatchResult = CallResult;
 export type TabStateChange = z.infer<typeof tabStateChange>;
 export type TabState = z.infer<typeof tabState>;
 export type PluginLogEntry = z.infer<typeof logEntry>;

@@ -5,6 +5,7 @@
  */
 import * as z from "zod";
 import { matchPatternError } from "./match_pattern.ts";
+import { toolName } from "./call_contract.ts";
 import { reservedKeyError } from "./safe_keys.ts";
 
 export const PLUGIN_NAME_PATTERN = /^[a-z0-9]+(-[a-z0-9]+)*$/;
@@ -243,7 +244,7 @@ export function toolListProblem(plugin: string, tools: ToolEntry[]): string | un
     if (reservedName) return `${reservedName}.`;
     if (seen.has(tool.name)) return `Two tools are named "${tool.name}".`;
     seen.add(tool.name);
-    const full = `${plugin}__${tool.name}`;
+    const full = toolName(plugin, tool.name);
     if (full.length > MAX_TOOL_NAME_LENGTH) {
       return `Tool "${full}" is ${full.length} characters; agents accept at most ` +
         `${MAX_TOOL_NAME_LENGTH}. Shorten the tool or plugin name.`;

@@ -6,12 +6,10 @@
 import type { z } from "zod";
 import type { ConfigSchema } from "../protocol/plugin_manifest.ts";
 import type { Log } from "./log.ts";
+import type { CallProgress } from "../protocol/call_contract.ts";
 
-export interface Progress {
-  progress: number;
-  total?: number;
-  message?: string;
-}
+/** What `reportProgress` takes: `{ progress, total?, message? }` (protocol/call_contract.ts). */
+export type Progress = CallProgress;
 
 export interface ToolContext {
   /** Tells the agent how far the tool is; each report also extends the call's timeout. */

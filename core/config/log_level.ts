@@ -1,7 +1,9 @@
 /** The levels of `HUB_LOG_LEVEL`, checked by `hub start` before it loads the server. */
 import { UserError } from "../user_error.ts";
+import { LOG_LEVELS as ENTRY_LEVELS } from "../../protocol/call_contract.ts";
 
-export const LOG_LEVELS = ["debug", "info", "warn", "error", "silent"] as const;
+/** The call contract's log levels, and "silent" (no log at all). */
+export const LOG_LEVELS = [...ENTRY_LEVELS, "silent"] as const;
 export type LogLevel = typeof LOG_LEVELS[number];
 
 /** Parses `HUB_LOG_LEVEL`; throws with the valid choices when the value is unknown. */

@@ -1,12 +1,13 @@
 /** The hub browser extension itself: its state, its own log, reloading it. */
 import * as z from "zod";
 import type { BrowserMethodSpec } from "./spec.ts";
+import { LOG_LEVELS, type LogLevel } from "../call_contract.ts";
 
 export const EXTENSION_METHODS = {
   "extension.state": { input: z.object({}) },
   "extension.logs": {
     input: z.object({
-      level: z.enum(["debug", "info", "warn", "error"]).default("debug").describe(
+      level: z.enum(LOG_LEVELS).default("debug").describe(
         "Minimum level to return (default debug: everything).",
       ),
       limit: z.number().int().min(1).max(500).default(100).describe(
@@ -21,7 +22,7 @@ export const EXTENSION_METHODS = {
 export interface ExtensionResults {
   "extension.state": Record<string, unknown>;
   "extension.logs": {
-    entries: { time: string; level: "debug" | "info" | "warn" | "error"; message: string }[];
+    entries: { time: string; level: LogLevel; message: string }[];
   };
   "extension.reload": { reloading: true; version: string };
 }

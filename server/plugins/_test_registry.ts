@@ -1,5 +1,6 @@
 /** Registry entries for the server's unit tests: a plugin and a tool with every field filled. */
 import type { RegisteredPlugin, RegisteredTool } from "./registry.ts";
+import { toolName } from "../../protocol/call_contract.ts";
 import { packageIdentity, packageOfFolder } from "../../core/plugin_source/source_identity.ts";
 
 /** A local plugin `name` at `/plugins/<name>`, version 1.0.0, matching `https://<name>.test/*`. */
@@ -36,7 +37,7 @@ export function registeredTool(
   fields: Partial<RegisteredTool> = {},
 ): RegisteredTool {
   return {
-    name: `${plugin}__${baseName}`,
+    name: toolName(plugin, baseName),
     baseName,
     plugin,
     displayName: baseName,

@@ -4,6 +4,7 @@
  * each reload builds a new one.
  */
 import type { PluginDetail } from "../../protocol/health.ts";
+import { toolName } from "../../protocol/call_contract.ts";
 import type { ConfigSchema, PluginManifest } from "../../protocol/plugin_manifest.ts";
 import { instancesOf, resolveSettings } from "../../protocol/plugin_settings.ts";
 import type { HubConfig } from "../../core/config/schema.ts";
@@ -84,7 +85,7 @@ function registerPlugin(
     const { key, validate } = validators.validator(inputSchema);
     keys.add(key);
     return {
-      name: `${manifest.name}__${tool.name}`,
+      name: toolName(manifest.name, tool.name),
       baseName: tool.name,
       plugin: manifest.name,
       displayName: tool.displayName,

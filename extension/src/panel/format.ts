@@ -4,6 +4,7 @@
  * times and durations. No DOM here, so it is unit-tested.
  */
 import { visibleText } from "../../../protocol/visible_text.ts";
+import { splitToolName } from "../../../protocol/call_contract.ts";
 
 /** Values longer than this (characters) or taller than FOLD_LINES are folded behind a preview. */
 export const FOLD_CHARS = 160;
@@ -159,8 +160,8 @@ export function duration(ms: number): string {
 
 /** A plugin tool's own name: `test-app__echo` → `echo` (config keys use it). */
 export function baseToolName(plugin: string, tool: string): string {
-  const prefix = `${plugin}__`;
-  return tool.startsWith(prefix) ? tool.slice(prefix.length) : tool;
+  const split = splitToolName(tool);
+  return split?.plugin === plugin ? split.tool : tool;
 }
 
 /** "1 tab" / "3 tabs". */

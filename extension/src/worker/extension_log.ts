@@ -6,7 +6,9 @@
  * bytes as well as in entries; the console gets the whole message.
  */
 
-export type LogLevel = "debug" | "info" | "warn" | "error";
+import { LOG_LEVELS, type LogLevel } from "../../../protocol/call_contract.ts";
+
+export { LOG_LEVELS, type LogLevel };
 
 export interface LogEntry {
   /** Milliseconds since epoch. */
@@ -15,7 +17,6 @@ export interface LogEntry {
   message: string;
 }
 
-export const LOG_LEVELS: LogLevel[] = ["debug", "info", "warn", "error"];
 export const LOG_LIMIT = 500;
 /** Characters kept of one entry's message. */
 export const LOG_ENTRY_MAX_CHARS = 4_000;

@@ -5,6 +5,7 @@
  * tab, so no adapter and no page script can write another plugin's logs.
  */
 import type { LogEntry, PageEvent } from "../../../protocol/adapter.ts";
+import { isLogLevel } from "../../../protocol/call_contract.ts";
 import type { PluginStore } from "./plugin_store.ts";
 import type { RpcPeer } from "./rpc_peer.ts";
 import type { TabTracker } from "./tab_tracker.ts";
@@ -18,7 +19,6 @@ export interface PageEventDeps {
 }
 
 const KINDS = ["progress", "log", "readiness"];
-const LEVELS = ["debug", "info", "warn", "error"];
 
 function isEvent(value: unknown): value is PageEvent {
   const v = value as PageEvent;
@@ -30,7 +30,7 @@ function logEntries(entries: unknown): LogEntry[] {
   if (!Array.isArray(entries)) return [];
   const valid: LogEntry[] = [];
   for (const e of entries.slice(0, MAX_ENTRIES)) {
-    if (typeof e?.message !== "string" || !LEVELS.includes(e?.level)) continue;
+    if (typeof e?.message !== "string" || !isLogLevel(e?.level)) continue;
     const entry = { level: e.level, message: e.message } as LogEntry;
     if (Number.isFinite(e.timestamp)) entry.timestamp = e.timestamp;
     if (e.data !== undefined) entry.data = e.data;

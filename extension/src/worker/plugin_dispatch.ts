@@ -9,6 +9,7 @@
  * same build. A call that may have run is never run again.
  */
 import type { AdapterCall, AdapterResult } from "../../../protocol/adapter.ts";
+import { splitToolName } from "../../../protocol/call_contract.ts";
 import type { DispatchParams, DispatchResult, SyncPlugin } from "../../../protocol/events.ts";
 import { hubError } from "../../../protocol/errors.ts";
 import { instanceOfUrl } from "../../../protocol/plugin_settings.ts";
@@ -131,7 +132,7 @@ async function dispatchPluginTool(
   }
   const tabId = await pickTab(plugin, params);
   const request: AdapterCall = {
-    tool: params.baseTool ?? params.tool.slice(plugin.name.length + 2),
+    tool: params.baseTool ?? splitToolName(params.tool)?.tool ?? params.tool,
     input: params.input,
     dispatchId: params.dispatchId,
     settings: params.settings ?? plugin.settings,
