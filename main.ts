@@ -1,9 +1,9 @@
 /**
  * `hub` entry point: `deno run <permissions> main.ts <args>` behaves exactly like `hub <args>`.
  * This is the only place that decides the process exit code. A plain `hub start` line is read
- * without commander (cli/start_args.ts); every other line goes through the commander program.
+ * without commander (cli/server/start_args.ts); every other line goes through the commander program.
  */
-import { readStartArgs, runStart } from "./cli/start_args.ts";
+import { readStartArgs, runStart } from "./cli/server/start_args.ts";
 import { exitCodeFor } from "./core/exit_code.ts";
 
 export async function main(args: string[]): Promise<number> {

@@ -5,8 +5,8 @@
  */
 import { Command } from "commander";
 import { VERSION } from "../protocol/version.ts";
-import { runStart, type StartArgs } from "./start_args.ts";
-import { SETTABLE_KEYS } from "./config_keys.ts";
+import { runStart, type StartArgs } from "./server/start_args.ts";
+import { SETTABLE_KEYS } from "./config/keys.ts";
 import { CliError } from "../core/cli_error.ts";
 import { FATAL_RULE } from "./doctor/report.ts";
 
@@ -43,12 +43,16 @@ export function buildProgram(): Command {
 
   program.command("stop")
     .description("stop a hub started with --background")
-    .action((_o: Opts, cmd: Command) => import("./stop.ts").then((m) => m.stopCommand(opts(cmd))));
+    .action((_o: Opts, cmd: Command) =>
+      import("./server/stop.ts").then((m) => m.stopCommand(opts(cmd)))
+    );
 
   // `hub` alone is `hub status`; anything else that is not a command is an error that says so.
   program.allowExcessArguments(true).action((_o: Opts, cmd: Command) => {
     const name = cmd.args[0];
-    if (name === undefined) return import("./status.ts").then((m) => m.statusCommand(opts(cmd)));
+    if (name === undefined) {
+      return import("./server/status.ts").then((m) => m.statusCommand(opts(cmd)));
+    }
     const known = program.commands.map((c) => c.name()).join(", ");
     throw new CliError(`Unknown command "${name}". Commands: ${known}. See "hub --help".`);
   });
@@ -57,7 +61,7 @@ export function buildProgram(): Command {
     .description("show whether the hub runs, its extension, clients, plugins and tools (default)")
     .option("--json", "print the raw /health JSON")
     .action((_o: Opts, cmd: Command) =>
-      import("./status.ts").then((m) => m.statusCommand(opts(cmd)))
+      import("./server/status.ts").then((m) => m.statusCommand(opts(cmd)))
     );
 
   addConfigCommands(program);
@@ -75,7 +79,7 @@ export function buildProgram(): Command {
     .option("--json", "print JSON")
     .option("--file", "read <config dir>/audit.log (survives restarts) instead of the hub")
     .action((_o: Opts, cmd: Command) =>
-      import("./audit.ts").then((m) => m.auditCommand(opts(cmd)))
+      import("./logs/audit.ts").then((m) => m.auditCommand(opts(cmd)))
     );
 
   program.command("logs")
@@ -86,7 +90,9 @@ export function buildProgram(): Command {
       "--plugin <name>",
       "only lines of this plugin ([plugin:<name>]), from <config dir>/plugins.log",
     )
-    .action((_o: Opts, cmd: Command) => import("./logs.ts").then((m) => m.logsCommand(opts(cmd))));
+    .action((_o: Opts, cmd: Command) =>
+      import("./logs/logs.ts").then((m) => m.logsCommand(opts(cmd)))
+    );
 
   program.command("doctor")
     .description(
@@ -96,14 +102,14 @@ export function buildProgram(): Command {
     .option("--json", "print {version, ok, checks:[{id, title, status, message, fix?}]}")
     .addHelpText("after", `\n${FATAL_RULE}`)
     .action((_o: Opts, cmd: Command) =>
-      import("./doctor.ts").then((m) => m.doctorCommand(opts(cmd)))
+      import("./doctor/doctor.ts").then((m) => m.doctorCommand(opts(cmd)))
     );
 
   program.command("update")
     .description("install the latest published hub (npm installs; others are told how)")
     .option("--check", "only report whether a newer version is published")
     .action((_o: Opts, cmd: Command) =>
-      import("./update.ts").then((m) => m.updateCommand(opts(cmd)))
+      import("./update/update.ts").then((m) => m.updateCommand(opts(cmd)))
     );
 
   program.command("telemetry [action]")
@@ -111,7 +117,7 @@ export function buildProgram(): Command {
       action: "status | enable | disable (docs/telemetry.md lists what is sent)",
     })
     .action((action: string | undefined) =>
-      import("./telemetry.ts").then((m) => m.telemetryCommand(action))
+      import("./config/telemetry.ts").then((m) => m.telemetryCommand(action))
     );
 
   return program;
@@ -123,27 +129,29 @@ function addConfigCommands(program: Command): void {
     .description("show the config (the secret is redacted)")
     .option("--json", "print JSON")
     .option("--show-secret", "print the secret in full")
-    .action((_o: Opts, cmd: Command) => import("./config.ts").then((m) => m.configShow(opts(cmd))));
+    .action((_o: Opts, cmd: Command) =>
+      import("./config/config.ts").then((m) => m.configShow(opts(cmd)))
+    );
   config.command("set <key> [value]")
     .description("set a config value", { key: "one of:\n" + SETTABLE_KEYS.join("\n") })
     .option("-f, --force", "with localPlugins.add: accept a path that does not exist")
     .action((key: string, value: string | undefined, _o: Opts, cmd: Command) =>
-      import("./config.ts").then((m) => m.configSet(key, value, opts(cmd)))
+      import("./config/config.ts").then((m) => m.configSet(key, value, opts(cmd)))
     );
   config.command("path")
     .description("print the config file path")
-    .action(() => import("./config.ts").then((m) => m.configPath()));
+    .action(() => import("./config/config.ts").then((m) => m.configPath()));
   config.command("reset")
     .description("delete the config file (recreated with defaults on next start)")
     .option("--confirm", "really do it")
     .action((_o: Opts, cmd: Command) =>
-      import("./config.ts").then((m) => m.configReset(opts(cmd)))
+      import("./config/config.ts").then((m) => m.configReset(opts(cmd)))
     );
   config.command("rotate-secret")
     .description("write a new secret and tell the running hub (MCP clients need the new one)")
     .option("--confirm", "really do it")
     .action((_o: Opts, cmd: Command) =>
-      import("./config.ts").then((m) => m.configRotateSecret(opts(cmd)))
+      import("./config/config.ts").then((m) => m.configRotateSecret(opts(cmd)))
     );
 }
 
@@ -155,12 +163,14 @@ function addToolCommands(program: Command): void {
     .description("list tools grouped by plugin, with their permission")
     .option("--plugin <name>", "only this plugin (browser for built-in tools)")
     .option("--json", "print the full listing with input schemas")
-    .action((_o: Opts, cmd: Command) => import("./tool.ts").then((m) => m.toolList(opts(cmd))));
+    .action((_o: Opts, cmd: Command) =>
+      import("./tool/tool.ts").then((m) => m.toolList(opts(cmd)))
+    );
   tool.command("schema <name>")
     .description("show a tool's description and input JSON Schema")
     .option("--json", "print JSON")
     .action((name: string, _o: Opts, cmd: Command) =>
-      import("./tool.ts").then((m) => m.toolSchema(name, opts(cmd)))
+      import("./tool/tool.ts").then((m) => m.toolSchema(name, opts(cmd)))
     );
   tool.command("call <name> [json]")
     .description(
@@ -171,7 +181,7 @@ function addToolCommands(program: Command): void {
     .option("--instance <name>", "which instance of the plugin to use")
     .option("--tab-id <id>", "run in exactly this tab (see plugin_list_tabs)")
     .action((name: string, json: string | undefined, _o: Opts, cmd: Command) =>
-      import("./tool.ts").then((m) => m.toolCall(name, json, opts(cmd)))
+      import("./tool/tool.ts").then((m) => m.toolCall(name, json, opts(cmd)))
     );
 }
 
@@ -185,7 +195,7 @@ function addPluginCommands(program: Command): void {
     .option("--display <name>", "display name (default: from the name)")
     .option("--description <desc>", "one line on what the plugin does")
     .action((name: string | undefined, o: Opts) =>
-      import("./plugin_create.ts").then((m) => m.createPluginCommand(name, o))
+      import("./plugin/create.ts").then((m) => m.createPluginCommand(name, o))
     );
   addPluginPackageCommands(plugin);
 }
@@ -197,7 +207,7 @@ function addPluginPackageCommands(plugin: Command): void {
     .description("search the npm registry for plugin packages (all of them without a query)")
     .option("--json", "print JSON")
     .action((query: string | undefined, _o: Opts, cmd: Command) =>
-      import("./plugin_search.ts").then((m) => m.pluginSearchCommand(query, opts(cmd)))
+      import("./plugin/search.ts").then((m) => m.pluginSearchCommand(query, opts(cmd)))
     );
   plugin.command("install <name>").alias("add")
     .description("install a plugin package globally (no install scripts run); it starts off", {
@@ -205,14 +215,14 @@ function addPluginPackageCommands(plugin: Command): void {
     })
     .option("--json", "print JSON")
     .action((name: string, _o: Opts, cmd: Command) =>
-      import("./plugin_install.ts").then((m) => m.pluginInstallCommand(name, opts(cmd)))
+      import("./plugin/install.ts").then((m) => m.pluginInstallCommand(name, opts(cmd)))
     );
   plugin.command("update [name]")
     .description("install the latest version of a plugin package; no name: list updates")
     .option("--check", "only report whether a newer version is published")
     .option("--json", "print JSON")
     .action((name: string | undefined, _o: Opts, cmd: Command) =>
-      import("./plugin_install.ts").then((m) => m.pluginUpdateCommand(name, opts(cmd)))
+      import("./plugin/install.ts").then((m) => m.pluginUpdateCommand(name, opts(cmd)))
     );
   plugin.command("remove <name>").alias("rm")
     .description("uninstall a plugin package and drop its localPlugins entries", {
@@ -221,14 +231,14 @@ function addPluginPackageCommands(plugin: Command): void {
     .option("-y, --confirm", "really do it (without it: says what would be removed)")
     .option("--json", "print JSON")
     .action((name: string, _o: Opts, cmd: Command) =>
-      import("./plugin_remove.ts").then((m) => m.pluginRemoveCommand(name, opts(cmd)))
+      import("./plugin/remove.ts").then((m) => m.pluginRemoveCommand(name, opts(cmd)))
     );
   plugin.command("list").alias("ls")
     .description("list plugins: of the running hub, else the ones it would load")
     .option("--json", "print JSON")
     .option("-v, --verbose", "show folders and tool names")
     .action((_o: Opts, cmd: Command) =>
-      import("./plugin_list.ts").then((m) => m.pluginListCommand(opts(cmd)))
+      import("./plugin/list.ts").then((m) => m.pluginListCommand(opts(cmd)))
     );
   plugin.command("configure <name>")
     .description("set a plugin's settings: asks on a terminal, or --set key=value")
@@ -238,6 +248,6 @@ function addPluginPackageCommands(plugin: Command): void {
       (value: string, previous: string[] = []) => [...previous, value],
     )
     .action((name: string, _o: Opts, cmd: Command) =>
-      import("./plugin_configure.ts").then((m) => m.pluginConfigureCommand(name, opts(cmd)))
+      import("./plugin/configure.ts").then((m) => m.pluginConfigureCommand(name, opts(cmd)))
     );
 }

@@ -6,12 +6,12 @@
  * command's formatter.
  */
 import { assert, assertEquals } from "../tests/helpers/assert.ts";
-import { formatEntry } from "./audit.ts";
-import { formatPluginList, type PluginList } from "./plugin_list.ts";
-import { formatUpdateCheck } from "./plugin_install.ts";
-import { formatSearch } from "./plugin_search.ts";
-import { formatStatus } from "./status.ts";
-import { formatResult } from "./tool.ts";
+import { formatEntry } from "./logs/audit.ts";
+import { formatPluginList, type PluginList } from "./plugin/list.ts";
+import { formatUpdateCheck } from "./plugin/install.ts";
+import { formatSearch } from "./plugin/search.ts";
+import { formatStatus } from "./server/status.ts";
+import { formatResult } from "./tool/tool.ts";
 import type { HealthPayload } from "../protocol/health.ts";
 import type { CallToolResult } from "../server/mod.ts";
 

@@ -6,7 +6,7 @@
  *   the `chunk-*.js` files beside it that the program imports when it needs them;
  * - `sdk/`, `protocol/`: the SDK sources `hub-plugin` compiles into plugins;
  * - `extension/dist/`: the built browser extension the hub installs;
- * - `bin/`: the launchers (npm/bin/), `flags.json`: their permission flags (cli/permissions.ts);
+ * - `bin/`: the launchers (npm/bin/), `flags.json`: their permission flags (cli/server/deno_permissions.ts);
  * - `deno.json`: Deno resolves npm imports from the package's own node_modules, offline;
  * - `package.json` (npm/package_template.json + VERSION + the exact versions of deno.lock) and
  *   `npm-shrinkwrap.json`, so an install gets the same dependency tree every time.

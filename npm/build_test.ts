@@ -126,12 +126,15 @@ Deno.test({
         await checkPackageJson(built);
         await checkShrinkwrap(built);
       });
-      await t.step("the launchers' flags are cli/permissions.ts and the tasks'", async () => {
-        const flags = await readJson(join(built.outDir, "flags.json"));
-        assertEquals(flags, wrapperFlags());
-        const tasks = (await readJson(join(ROOT, "deno.json"))).tasks;
-        assertEquals(flagMismatches(tasks, flags), []);
-      });
+      await t.step(
+        "the launchers' flags are cli/server/deno_permissions.ts and the tasks'",
+        async () => {
+          const flags = await readJson(join(built.outDir, "flags.json"));
+          assertEquals(flags, wrapperFlags());
+          const tasks = (await readJson(join(ROOT, "deno.json"))).tasks;
+          assertEquals(flagMismatches(tasks, flags), []);
+        },
+      );
       await t.step("no absolute path in any file of the package", async () => {
         assertEquals(await absolutePathHits(built.outDir, [ROOT, tmp]), []);
       });

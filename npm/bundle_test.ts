@@ -91,10 +91,10 @@ Deno.test("the hub's bundle loads only zod for `hub start`, the rest when it nee
     assertEquals(result.files[0], "main.js");
     assert(result.files.slice(1).every((f) => /^chunk-[A-Z0-9]+\.js$/.test(f)), `${result.files}`);
     assert(result.packages.includes("@modelcontextprotocol/sdk"), `${result.packages}`);
-    // main.js reads a start line itself (cli/start_args.ts), then imports the server's chunk.
+    // main.js reads a start line itself (cli/server/start_args.ts), then imports the server's chunk.
     assertEquals([...await loadedAtStart(out, "main.js")], []);
-    const start = result.chunks["cli/start.ts"];
-    assert(start, `no chunk starts at cli/start.ts: ${JSON.stringify(result.chunks)}`);
+    const start = result.chunks["cli/server/start.ts"];
+    assert(start, `no chunk starts at cli/server/start.ts: ${JSON.stringify(result.chunks)}`);
     assertEquals([...await loadedAtStart(out, start)], ["zod"]);
     const program = await loadedAtStart(out, result.chunks["cli/program.ts"]);
     assert(program.has("commander"), "the other commands read their line with commander");

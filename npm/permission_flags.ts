@@ -1,9 +1,12 @@
 /**
  * The permission flags of every way hub is run, checked against the one source,
- * cli/permissions.ts: the deno.json tasks (`hub`, `start`, `hub-plugin`), the compile tasks, and
+ * cli/server/deno_permissions.ts: the deno.json tasks (`hub`, `start`, `hub-plugin`), the compile tasks, and
  * the `flags.json` the npm package's launchers read.
  */
-import { HUB_PERMISSION_FLAGS, PLUGIN_CLI_PERMISSION_FLAGS } from "../cli/permissions.ts";
+import {
+  HUB_PERMISSION_FLAGS,
+  PLUGIN_CLI_PERMISSION_FLAGS,
+} from "../cli/server/deno_permissions.ts";
 
 /** The content of the npm package's `flags.json`: the flags each launcher passes to `deno run`. */
 export interface WrapperFlags {
@@ -22,7 +25,7 @@ export const TASKS_OF: Record<keyof WrapperFlags, string[]> = {
 };
 
 /**
- * The run flags on a deno command line that cli/permissions.ts owns: every `--allow-*` /
+ * The run flags on a deno command line that cli/server/deno_permissions.ts owns: every `--allow-*` /
  * `--deny-*` word and `--quiet` / `-q`, in order.
  */
 export function permissionFlagsOf(command: string): string[] {
@@ -52,11 +55,11 @@ export function flagDifference(got: string[], want: string[]): string | undefine
   }
   const flag = (f: string | undefined) =>
     f === undefined ? "(nothing)" : f.length > 100 ? `${f.slice(0, 100)}…` : f;
-  return `has "${flag(got[i])}" where cli/permissions.ts has "${flag(want[i])}"`;
+  return `has "${flag(got[i])}" where cli/server/deno_permissions.ts has "${flag(want[i])}"`;
 }
 
 /**
- * One line per target whose permission flags differ from cli/permissions.ts (empty when all
+ * One line per target whose permission flags differ from cli/server/deno_permissions.ts (empty when all
  * agree). `wrapper` is a built package's `flags.json`, when there is one to check.
  */
 export function flagMismatches(

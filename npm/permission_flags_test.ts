@@ -1,5 +1,8 @@
 import { assertEquals } from "../tests/helpers/assert.ts";
-import { HUB_PERMISSION_FLAGS, PLUGIN_CLI_PERMISSION_FLAGS } from "../cli/permissions.ts";
+import {
+  HUB_PERMISSION_FLAGS,
+  PLUGIN_CLI_PERMISSION_FLAGS,
+} from "../cli/server/deno_permissions.ts";
 import {
   flagDifference,
   flagMismatches,
@@ -42,7 +45,7 @@ Deno.test("a task or flags.json that differs, or is missing, is named with the d
   );
   assertEquals(lines.length, 4);
   assertEquals(lines[0].startsWith('deno.json task "start": has "--allow-env='), true);
-  assertEquals(lines[0].endsWith('where cli/permissions.ts has "--allow-write"'), true);
+  assertEquals(lines[0].endsWith('where cli/server/deno_permissions.ts has "--allow-write"'), true);
   assertEquals(lines[1], 'deno.json task "compile:hub": is missing');
   assertEquals(lines[2], 'flags.json "hub": --allow-env lacks HUB_NPM_ROOT and has extra EXTRA');
   assertEquals(lines[3], 'flags.json "hub-plugin": is missing');
@@ -56,7 +59,7 @@ Deno.test("flagDifference: equal, reordered, and extra flags", () => {
   );
   assertEquals(
     flagDifference(["--allow-read", "-A"], ["--allow-read"]),
-    'has "-A" where cli/permissions.ts has "(nothing)"',
+    'has "-A" where cli/server/deno_permissions.ts has "(nothing)"',
   );
 });
 
@@ -73,6 +76,6 @@ Deno.test("the README's deno install commands are read and checked", () => {
   assertEquals(readmeMismatches(readme), []);
   const [line] = readmeMismatches(readme.replace("--allow-write", ""));
   assertEquals(line.startsWith('README.md "deno install --name hub": has "--allow-env=HUB_'), true);
-  assertEquals(line.endsWith('…" where cli/permissions.ts has "--allow-write"'), true);
+  assertEquals(line.endsWith('…" where cli/server/deno_permissions.ts has "--allow-write"'), true);
   assertEquals(readmeMismatches("no commands").length, 2);
 });

@@ -1,6 +1,6 @@
 /**
  * `deno task release`: checks that everything a release ships has one version (VERSION in
- * protocol/version.ts) and one permission set (cli/permissions.ts), builds the npm packages into
+ * protocol/version.ts) and one permission set (cli/server/deno_permissions.ts), builds the npm packages into
  * dist/npm/ ready for `npm publish`, runs the compile tasks where `deno compile` can run, and
  * prints what to publish. Exits 1 when a check or a build fails.
  */
@@ -53,14 +53,17 @@ export async function release(): Promise<void> {
   console.log("  versions: every package, deno.json and the extension manifest say " + VERSION);
   const tasks = (await readJson(join(ROOT, "deno.json"))).tasks as Record<string, string>;
   const readme = await Deno.readTextFile(join(ROOT, "README.md"));
-  check("Permission flags differ from cli/permissions.ts", [
+  check("Permission flags differ from cli/server/deno_permissions.ts", [
     ...flagMismatches(tasks),
     ...readmeMismatches(readme),
   ]);
 
   const hub = await buildHubPackage();
   const flags = await readJson(join(hub.outDir, "flags.json")) as WrapperFlags;
-  check("Permission flags differ from cli/permissions.ts", flagMismatches(tasks, flags));
+  check(
+    "Permission flags differ from cli/server/deno_permissions.ts",
+    flagMismatches(tasks, flags),
+  );
   const targets = Object.values(TASKS_OF).flat().length;
   console.log(
     `  permission flags: identical in ${targets} tasks, the README's install commands and the ` +

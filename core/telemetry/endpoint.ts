@@ -1,6 +1,6 @@
 /**
  * Where telemetry goes: one endpoint, whose host is the only one outside loopback that the hub's
- * network permission names (cli/permissions.ts). `HUB_TELEMETRY_ENDPOINT` overrides it for tests;
+ * network permission names (cli/server/deno_permissions.ts). `HUB_TELEMETRY_ENDPOINT` overrides it for tests;
  * an override Deno would refuse anyway (not loopback, not this host) is refused here with a reason.
  */
 import { clipForMessage } from "../../protocol/clip.ts";

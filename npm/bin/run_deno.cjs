@@ -1,7 +1,7 @@
 // The launcher behind the `hub` and `hub-plugin` commands of the @tabhub/hub npm package: it runs
 // one of the package's programs with the Deno binary that the `deno` dependency installed (never
 // one found on PATH) and the permission flags of flags.json (written by npm/build.ts from
-// cli/permissions.ts), passes the arguments, stdio, signals and exit code through, and tells the
+// cli/server/deno_permissions.ts), passes the arguments, stdio, signals and exit code through, and tells the
 // program how it was installed.
 "use strict";
 

@@ -4,7 +4,7 @@
  * or a ready-built folder (package.json + dist/) for discovery tests that need no build.
  */
 import { join } from "node:path";
-import { PLUGIN_CLI_PERMISSION_FLAGS } from "../../cli/permissions.ts";
+import { PLUGIN_CLI_PERMISSION_FLAGS } from "../../cli/server/deno_permissions.ts";
 import { SDK_VERSION } from "../../protocol/version.ts";
 import { ADAPTER_CONTRACT } from "../../protocol/plugin_manifest.ts";
 import {

@@ -4,7 +4,7 @@
  * hub-plugin permission flags, with a temp HUB_CONFIG_DIR. The fixture itself never gets a `dist/`.
  */
 import { join } from "node:path";
-import { PLUGIN_CLI_PERMISSION_FLAGS } from "../../cli/permissions.ts";
+import { PLUGIN_CLI_PERMISSION_FLAGS } from "../../cli/server/deno_permissions.ts";
 import { freePort, ROOT } from "./hub_process.ts";
 
 export const TEST_PLUGIN_FIXTURE = join(ROOT, "tests", "fixtures", "plugins", "test-app");

@@ -1,0 +1,35 @@
+import { join } from "node:path";
+import { assertEquals, assertRejects } from "../../tests/helpers/assert.ts";
+import { withTempDir } from "../../tests/helpers/hub_process.ts";
+import { linkToDevZero, makeFifo } from "../../tests/helpers/file_kinds.ts";
+import { CliError } from "../../core/cli_error.ts";
+import { readAuditFiles } from "./audit.ts";
+
+const entry = (tool: string) => ({
+  timestamp: "2026-01-01T00:00:00.000Z",
+  plugin: "p",
+  tool,
+  success: true,
+  durationMs: 1,
+});
+
+Deno.test("hub audit --file: audit.log.1 then audit.log, newest first", async () => {
+  await withTempDir(async (dir) => {
+    const path = join(dir, "audit.log");
+    await Deno.writeTextFile(`${path}.1`, JSON.stringify(entry("old")) + "\n");
+    await Deno.writeTextFile(path, JSON.stringify(entry("new")) + "\n");
+    const tools = (await readAuditFiles(path)).map((e) => e.tool);
+    assertEquals(tools, ["new", "old"]);
+  });
+});
+
+Deno.test("hub audit --file: a FIFO as audit.log is refused at once with advice", async () => {
+  await withTempDir(async (dir) => {
+    const path = join(dir, "audit.log");
+    await makeFifo(path);
+    await assertRejects(() => readAuditFiles(path), CliError, "named pipe");
+    await Deno.remove(path);
+    await linkToDevZero(path);
+    await assertRejects(() => readAuditFiles(path), CliError, "move it away (mv ");
+  });
+});

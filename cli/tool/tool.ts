@@ -1,0 +1,144 @@
+/** `hub tool list | schema | call`: tools of the running hub through its REST API. */
+import type { CallToolResult, ListedTool } from "../../server/mod.ts";
+import { CliError } from "../../core/cli_error.ts";
+import { cliClient } from "../../core/client/client_context.ts";
+import type { HubClient } from "../../core/client/hub_client.ts";
+import { readArguments } from "./arguments.ts";
+import { visibleText } from "../../protocol/visible_text.ts";
+import { jsonText, printJson } from "../plugin/context.ts";
+
+/** `hub tool call` waits this long: the longest a call may run (5 minutes, README). */
+export const TOOL_CALL_TIMEOUT_MS = 5 * 60_000;
+
+interface ToolOptions {
+  port?: string;
+  plugin?: string;
+  json?: boolean;
+}
+
+function notRunning(client: HubClient): CliError {
+  return new CliError(`hub is not running on port ${client.port}. Start it with "hub start".`);
+}
+
+/** The error message of a non-200 REST reply, whatever its shape. */
+function replyError(status: number, body: unknown): string {
+  const b = body as {
+    error?: { code?: string; message?: string };
+    structuredContent?: { error?: { code: string; message: string; category?: string } };
+  };
+  const e = b?.structuredContent?.error ?? b?.error;
+  if (e?.message) {
+    return visibleText(
+      `${e.message} (${
+        [e.code, (e as { category?: string }).category].filter(Boolean).join(", ")
+      })`,
+    );
+  }
+  return visibleText(`HTTP ${status}: ${typeof body === "string" ? body : JSON.stringify(body)}`);
+}
+
+async function fetchTools(client: HubClient, plugin?: string): Promise<ListedTool[]> {
+  const query = plugin === undefined ? "" : `?plugin=${encodeURIComponent(plugin)}`;
+  const res = await client.request<{ tools: ListedTool[] }>("GET", `/tools${query}`);
+  if (!res) throw notRunning(client);
+  if (res.status !== 200) throw new CliError(replyError(res.status, res.body));
+  return res.body.tools;
+}
+
+export async function toolList(options: ToolOptions): Promise<void> {
+  const client = await cliClient(options.port);
+  const tools = await fetchTools(client, options.plugin);
+  if (options.json) return printJson({ tools });
+  const groups = Map.groupBy(tools, (t) => t.plugin);
+  const width = Math.min(48, Math.max(...tools.map((t) => t.name.length), 4));
+  const lines: string[] = [];
+  for (const [plugin, list] of groups) {
+    lines.push(`${plugin} (${list.length} tool${list.length === 1 ? "" : "s"})`);
+    for (const t of list) {
+      const text = t.description.replace(/^\[Disabled\] /, "").split("\n")[0];
+      lines.push(`  ${t.name.padEnd(width)}  ${t.permission.padEnd(4)}  ${truncate(text, 70)}`);
+    }
+  }
+  if (lines.length === 0) lines.push("No tools.");
+  lines.push(
+    "",
+    "Permissions: off (refused), ask (you confirm in the browser), auto. Details: " +
+      '"hub tool schema <name>".',
+  );
+  // A plugin's words: each line escaped once, so a name or description cannot reorder the line.
+  console.log(lines.map((line) => visibleText(line)).join("\n"));
+}
+
+/** `text` cut to `max` characters with "…" (never between the halves of a surrogate pair). */
+function truncate(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const end = /[\uD800-\uDBFF]/.test(text[max - 2]) ? max - 2 : max - 1;
+  return `${text.slice(0, end)}…`;
+}
+
+export async function toolSchema(name: string, options: ToolOptions): Promise<void> {
+  const client = await cliClient(options.port);
+  const tools = await fetchTools(client);
+  const tool = tools.find((t) => t.name === name);
+  if (!tool) {
+    const near = tools.filter((t) => t.name.includes(name) || name.includes(t.name));
+    throw new CliError(visibleText(
+      `No tool "${name}".` +
+        (near.length > 0 ? ` Did you mean: ${near.map((t) => t.name).join(", ")}?` : "") +
+        ' List them with "hub tool list".',
+    ));
+  }
+  if (options.json) return printJson(tool);
+  console.log(
+    [
+      `name:        ${visibleText(tool.name)}`,
+      `plugin:      ${visibleText(tool.plugin)}`,
+      `permission:  ${tool.permission}`,
+      `description: ${visibleText(tool.description, { lines: true })}`,
+      "input schema:",
+      jsonText(tool.inputSchema),
+    ].join("\n"),
+  );
+}
+
+export interface CallOptions {
+  port?: string;
+  params?: string;
+  instance?: string;
+  tabId?: string;
+}
+
+export async function toolCall(
+  name: string,
+  json: string | undefined,
+  options: CallOptions,
+): Promise<void> {
+  const args = await readArguments(json, options);
+  const client = await cliClient(options.port);
+  const res = await client.request<CallToolResult>(
+    "POST",
+    `/tools/${encodeURIComponent(name)}/call`,
+    { body: { arguments: args }, timeoutMs: TOOL_CALL_TIMEOUT_MS },
+  );
+  if (!res) throw notRunning(client);
+  if (res.status !== 200 || res.body?.isError) {
+    throw new CliError(`${name} failed: ${replyError(res.status, res.body)}`);
+  }
+  console.log(formatResult(res.body));
+}
+
+/**
+ * The result as JSON on stdout: the structured value, else the text, else the content list.
+ * Hidden characters are escaped (`\uXXXX` in JSON, the same value; `⟨U+…⟩` in text, line breaks
+ * kept), so a plugin's result cannot move the terminal's cursor or reorder what it shows.
+ */
+export function formatResult(result: CallToolResult): string {
+  if (result.structuredContent !== undefined) {
+    return jsonText(result.structuredContent);
+  }
+  const content = result.content ?? [];
+  if (content.length === 1 && content[0].type === "text") {
+    return visibleText(content[0].text, { lines: true });
+  }
+  return jsonText(content);
+}
