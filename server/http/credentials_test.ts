@@ -1,5 +1,5 @@
 import { assertEquals } from "../../tests/helpers/assert.ts";
-import { carriesSecret } from "./credentials.ts";
+import { carriesSecret, readCredentials } from "./credentials.ts";
 
 const SECRET = "a".repeat(64);
 
@@ -24,4 +24,26 @@ Deno.test("a connection is trusted by the Bearer secret or the extension's subpr
       JSON.stringify([authorization, wsProtocol, secret]),
     );
   }
+});
+
+Deno.test("readCredentials reads both headers once; it judges nothing", () => {
+  assertEquals(readCredentials(null, null), {
+    hasAuthorization: false,
+    bearer: undefined,
+    offersHubProtocol: false,
+    wsSecret: undefined,
+  });
+  assertEquals(readCredentials(`bearer  ${SECRET} `, `hub , ${SECRET}, x`), {
+    hasAuthorization: true,
+    bearer: SECRET,
+    offersHubProtocol: true,
+    wsSecret: SECRET,
+  });
+  assertEquals(readCredentials("Basic abc", "hub"), {
+    hasAuthorization: true,
+    bearer: undefined,
+    offersHubProtocol: true,
+    wsSecret: undefined,
+  });
+  assertEquals(readCredentials("Bearer", "hub, ").wsSecret, "");
 });
