@@ -242,7 +242,7 @@ Deno.test("dev mode: config.json hand edits are applied or rejected; the hub's o
   });
 });
 
-Deno.test("production mode runs no watchers: a rebuild changes nothing until a reload", async () => {
+Deno.test("production mode runs no plugin watchers: a rebuild changes nothing until a reload", async () => {
   await withWorld(false, async (w) => {
     const { hub } = w;
     const start = await health(hub);
