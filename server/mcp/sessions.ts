@@ -3,13 +3,14 @@
  * id creates a session (at most 5 per minute), later requests carry `mcp-session-id`, DELETE
  * closes it. Each session has its own server object and transport from the official SDK, its
  * own event store (SSE streams start with a priming event, an id and a `retry` field, and a client
- * whose stream dropped resumes it with `GET` and `Last-Event-ID`), and its front (`front.ts`),
- * which answers `tools/call`, `tools/list` and `ping` itself; the SDK answers everything else.
+ * whose stream dropped resumes it with `GET` and `Last-Event-ID`), and its seam (seam.ts): by
+ * default the fast path, whose front (`front.ts`) answers `tools/call`, `tools/list` and `ping`
+ * itself and leaves everything else to the SDK; with `mcpPath: "sdk"` the SDK answers everything.
  * The SDK (`sdk_server.ts`) is not loaded at start, which it would slow by about a third: the hub
  * imports it just after it starts listening (`Hub.preload`), or the first session does.
  */
 import type { Server, WebStandardStreamableHTTPServerTransport } from "./sdk.ts";
-import { isInitializeRequest, isJsonRpcRequest } from "./message_shape.ts";
+import { isInitializeRequest } from "./message_shape.ts";
 import {
   type EventStoreLimits,
   EventStores,
@@ -28,6 +29,9 @@ import { McpFront } from "./front.ts";
 import { SSE_HEADERS, sseEvents } from "./call_stream.ts";
 import { acceptsEventStream } from "./fast_request.ts";
 import { ToolListCache } from "./tool_list_cache.ts";
+import type { McpPath, McpSeam } from "./seam.ts";
+import { sdkSeam } from "./sdk_seam.ts";
+import { fastSeam } from "./fast_seam.ts";
 import { loadOnce } from "../../core/cache/load_once.ts";
 
 interface Session {
@@ -39,8 +43,10 @@ interface Session {
   /** Open event streams (GET): a client listening for notifications is connected. */
   streams: number;
   events: SessionEventStore;
-  /** Answers `tools/call`, `tools/list` and `ping` without the SDK (front.ts). */
-  front: McpFront;
+  /** How the session's requests are answered: the fast path, or the SDK alone (seam.ts). */
+  seam: McpSeam;
+  /** The fast path's front (front.ts); undefined on the SDK path. */
+  front?: McpFront;
 }
 
 /** A session with no open stream and no request for this long is closed. */
@@ -69,6 +75,8 @@ export interface McpSessionsOptions extends McpServerDeps {
   sessionLimit?: number;
   /** Bounds of the event stores that make streams resumable (tests make them small). */
   eventStoreLimits?: EventStoreLimits;
+  /** `sdk`: no fast path, the SDK answers every request (tests run both); default `fast`. */
+  mcpPath?: McpPath;
 }
 
 /** Counts an open event stream until the client goes away or the stream ends. */
@@ -192,7 +200,7 @@ export function createMcpSessions(options: McpSessionsOptions): McpSessions {
     async closeAll() {
       const all = [...sessions.values()];
       sessions.clear();
-      for (const session of all) session.front.close();
+      for (const session of all) session.front?.close();
       await Promise.allSettled(all.map((s) => s.transport.close()));
     },
   };
@@ -204,7 +212,7 @@ function expireIdle({ sessions, clock, options }: SessionTable) {
   for (const [id, session] of sessions) {
     if (session.streams > 0 || now - session.lastSeen < SESSION_IDLE_MS) continue;
     sessions.delete(id);
-    session.front.close();
+    session.front?.close();
     void session.transport.close().catch(() => {});
     options.logger.info(`MCP session expired after ${SESSION_IDLE_MS / 60_000} idle minutes`);
   }
@@ -228,42 +236,24 @@ function sessionFor({ sessions }: SessionTable, id: string, mode: McpMode): Sess
   return session;
 }
 
-/** A request of an open session: a resumed stream, or whatever the SDK's transport answers. */
+/**
+ * A request of an open session: a finished stream's resume is answered here, the rest by the
+ * session's seam, with the body read once and a running stream's resume point passed along.
+ */
 async function serve(table: SessionTable, session: Session, req: Request): Promise<Response> {
   session.lastSeen = table.clock();
   const lastEventId = req.headers.get("last-event-id");
+  let resumeFrom: ResumePoint | undefined;
   if (req.method === "GET" && lastEventId) {
-    const resumed = resume(table, session, req, lastEventId);
-    if (resumed) return resumed;
+    resumeFrom = session.events.resumePoint(lastEventId);
+    if (!resumeFrom) return rpcError(400, -32000, unknownEventIdMessage(table.eventStores.limits));
+    if (resumeFrom.finished) return tracked(session, replayFinished(session, resumeFrom, req));
   }
   const parsedBody = req.method === "POST"
     ? await readJsonBody(req, MAX_MCP_BODY_BYTES)
     : undefined;
-  if (req.method === "POST") {
-    const answered = session.front.answer(req, parsedBody);
-    if (answered) return await answered;
-  }
-  if (Array.isArray(parsedBody)) {
-    session.events.noteBatch(parsedBody.filter(isJsonRpcRequest).map((m) => m.id));
-  }
-  const response = await session.transport.handleRequest(req, { parsedBody });
-  // A cancel reaches the front's calls only in a POST the SDK accepted (headers, version, body).
-  if (req.method === "POST" && response.status < 300) session.front.noteCancels(parsedBody);
+  const response = await session.seam.handle(req, { parsedBody, resumeFrom });
   return req.method === "GET" ? tracked(session, response) : response;
-}
-
-/** A GET with Last-Event-ID: refused when unknown, served here when finished, else by the SDK. */
-function resume(
-  { eventStores }: SessionTable,
-  session: Session,
-  req: Request,
-  lastEventId: string,
-): Response | undefined {
-  const point = session.events.resumePoint(lastEventId);
-  if (!point) return rpcError(400, -32000, unknownEventIdMessage(eventStores.limits));
-  if (point.finished) return tracked(session, replayFinished(session, point, req));
-  const resumed = session.front.resume(point, req);
-  return resumed && tracked(session, resumed);
 }
 
 /** An `initialize` without a session id: opens a session (within the rate limit). */
@@ -324,15 +314,22 @@ function openTransport(
     eventStore: events,
     retryInterval: RETRY_MS,
     onsessioninitialized: (id) => {
-      front = new McpFront({
-        ...options,
+      const sdk = sdkSeam(transport, events);
+      front = options.mcpPath === "sdk"
+        ? undefined
+        : new McpFront({ ...options, mode, sessionId: id, events, lists, retryMs: RETRY_MS });
+      const seam = front ? fastSeam(front, sdk) : sdk;
+      const session = {
         mode,
-        sessionId: id,
+        server,
+        transport,
+        lastSeen: clock(),
+        streams: 0,
         events,
-        lists,
-        retryMs: RETRY_MS,
-      });
-      sessions.set(id, { mode, server, transport, lastSeen: clock(), streams: 0, events, front });
+        seam,
+        front,
+      };
+      sessions.set(id, session);
       options.logger.info(`MCP session opened (${mode}); ${sessions.size} active`);
     },
     onsessionclosed: (id) => {
