@@ -113,7 +113,11 @@ export const MAX_PAGE_RESULT_CHARS = Math.floor(MAX_MESSAGE_BYTES / 2 / 1e6) * 1
  * over `limit`, saying how to ask for less. The extension runs it on each reply frame with
  * MAX_RESULT_BYTES; the page runs it first with MAX_PAGE_RESULT_CHARS.
  */
-export function resultSizeError(size: number, limit: number, tool?: string) {
+export function resultSizeError(
+  size: number,
+  limit: number,
+  tool?: string,
+): ErrorPayload | undefined {
   if (size <= limit) return undefined;
   const what = tool === undefined ? "The result" : `Tool "${tool}" returned a result that`;
   return errorPayload(

@@ -16,10 +16,10 @@ import { MAX_FRAME_BYTES } from "./rpc.ts";
 import { MAX_REPLY_BYTES } from "./rpc_engine.ts";
 
 Deno.test("toolName and splitToolName round trip", () => {
-  for (const [plugin, tool] of [["jira", "search"], ["my-app", "get_issue"], ["a", "b"]]) {
-    const name = toolName(plugin, tool);
-    assertEquals(name, `${plugin}__${tool}`);
-    assertEquals(splitToolName(name), { plugin, tool });
+  const names = [["jira", "search", "jira__search"], ["my-app", "get_issue", "my-app__get_issue"]];
+  for (const [plugin, tool, full] of names) {
+    assertEquals(toolName(plugin, tool), full);
+    assertEquals(splitToolName(full), { plugin, tool });
   }
 });
 

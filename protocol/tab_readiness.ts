@@ -76,3 +76,23 @@ export function requestedTabRefusal(
   }
   return undefined;
 }
+
+/** A tab of the plugin (and instance) as one side sees it: its URL and whether the plugin is ready. */
+export interface CandidateTab {
+  url: string;
+  ready: boolean;
+}
+
+/**
+ * The tab verdict both sides call: why a call cannot run in any of `candidates` (the plugin's
+ * open tabs, of the call's instance when it has one), or undefined when one of them is ready.
+ * None open is TAB_CLOSED; none ready is TAB_UNAVAILABLE, naming the first one's URL.
+ */
+export function tabVerdict(
+  target: TabTarget,
+  candidates: readonly CandidateTab[],
+): TabRefusal | undefined {
+  if (candidates.length === 0) return { code: "TAB_CLOSED", message: noTabMessage(target) };
+  if (candidates.some((t) => t.ready)) return undefined;
+  return { code: "TAB_UNAVAILABLE", message: notReadyMessage(target, candidates[0].url) };
+}

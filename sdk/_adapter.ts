@@ -15,7 +15,8 @@ import {
 } from "../protocol/adapter.ts";
 import { withTimeout } from "../protocol/with_timeout.ts";
 import { CALL_MAX_MS } from "../protocol/limits.ts";
-import { hubError, type HubErrorCode } from "../protocol/errors.ts";
+import { MAX_PAGE_RESULT_CHARS, resultSizeError } from "../protocol/call_contract.ts";
+import { errorPayload, type HubErrorCode } from "../protocol/errors.ts";
 import type { PluginDefinition, ToolDefinition } from "./plugin.ts";
 import {
   eventQueued,
@@ -29,8 +30,11 @@ import { flushLogs, log } from "./log.ts";
 import { pluginState } from "./_state.ts";
 import { toErrorPayload } from "./tool_error.ts";
 
-/** Results above this many characters of JSON are refused (the hub's WebSocket frames cap at 10 MB). */
-export const MAX_RESULT_CHARS = 5_000_000;
+/**
+ * Results above this many characters of JSON are refused in the page, before they are copied out
+ * of it: the call contract's page limit, derived from the message limit.
+ */
+export const MAX_RESULT_CHARS = MAX_PAGE_RESULT_CHARS;
 
 export interface AdapterMeta {
   name: string;
@@ -39,7 +43,7 @@ export interface AdapterMeta {
 }
 
 function fail(code: HubErrorCode, message: string) {
-  return { ok: false, error: hubError(code, message) } as const;
+  return { ok: false, error: errorPayload(code, message) } as const;
 }
 
 async function probe(plugin: PluginDefinition, settings: Record<string, unknown>) {
@@ -94,17 +98,8 @@ async function runTool(tool: ToolDefinition<any, any>, call: AdapterCall): Promi
       result = checked.data;
     }
     const copy = toJsonSafe(result, Infinity) ?? null;
-    const size = JSON.stringify(copy).length;
-    if (size > MAX_RESULT_CHARS) {
-      const mb = (size / 1e6).toFixed(1);
-      return fail(
-        "RESULT_TOO_LARGE",
-        `Tool "${tool.name}" returned ${mb} MB of JSON; the limit is ${
-          MAX_RESULT_CHARS / 1e6
-        } MB. ` +
-          `Return less (page through results, or summarize).`,
-      );
-    }
+    const tooLarge = resultSizeError(JSON.stringify(copy).length, MAX_RESULT_CHARS, tool.name);
+    if (tooLarge) return { ok: false, error: tooLarge };
     return { ok: true, value: copy };
   } catch (error) {
     return { ok: false, error: toErrorPayload(error) };

@@ -9,6 +9,7 @@ import { assert, assertEquals, assertMatch } from "./helpers/assert.ts";
 import { api } from "./helpers/hub_api.ts";
 import { freePort, runHub, type RunResult, withTempDir } from "./helpers/hub_process.ts";
 import { type CliHub, DEMO_PLUGIN, jsonOut, startCliHub } from "./helpers/cli_tool_fixture.ts";
+import { BROWSER_GROUP, splitToolName } from "../protocol/call_contract.ts";
 
 let hub: CliHub;
 let lastCallAt = 0;
@@ -211,7 +212,7 @@ Deno.test("audit --file reads audit.log.1 then audit.log, newest first, with --s
     const entry = (minutesAgo: number, tool: string, success = true): AuditEntry => ({
       timestamp: new Date(now - minutesAgo * 60_000).toISOString(),
       tool,
-      plugin: tool.includes("__") ? tool.split("__")[0] : "browser",
+      plugin: splitToolName(tool)?.plugin ?? BROWSER_GROUP,
       success,
       durationMs: 3,
       ...(success ? {} : {

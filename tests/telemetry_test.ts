@@ -22,6 +22,7 @@ import {
 import { FakeExtension } from "./helpers/fake_extension.ts";
 import { writePluginFolder } from "./helpers/plugin_cli.ts";
 import { waitUntil } from "./helpers/cli_tool_fixture.ts";
+import { toolName } from "../protocol/call_contract.ts";
 
 /** Values that must never leave the machine. */
 const PLUGIN = "narwhalzq";
@@ -126,7 +127,7 @@ async function startWithPlugin(
     dir,
     hub,
     ext,
-    call: (args, tool = `${PLUGIN}__${TOOL}`) =>
+    call: (args, tool = toolName(PLUGIN, TOOL)) =>
       api(hub, "POST", `/tools/${tool}/call`, { arguments: args }),
     async close() {
       await ext.close();

@@ -17,9 +17,10 @@ import { api, listTools, readConfig, writeConfig } from "./helpers/hub_api.ts";
 import { globalRoot } from "./helpers/npm_install.ts";
 import { startRegistry } from "./helpers/registry.ts";
 import { COMMUNITY_PACKAGE, publishTestPlugin, TEST_TOOL } from "./helpers/plugin_packages.ts";
+import { toolName } from "../protocol/call_contract.ts";
 
 const PLUGIN = "beta";
-const TOOL = `${PLUGIN}__${TEST_TOOL}`;
+const TOOL = toolName(PLUGIN, TEST_TOOL);
 /** The test plugin's URL patterns, which install results carry. */
 const TEST_URL_PATTERNS = ["http://127.0.0.1/*", "http://localhost/*"];
 

@@ -10,6 +10,7 @@ import {
   RESERVED_PLUGIN_NAMES,
 } from "../../core/config/schema.ts";
 import { isPermission, type Permission, PERMISSIONS } from "../../protocol/permission.ts";
+import { BROWSER_GROUP, splitToolName, toolName } from "../../protocol/call_contract.ts";
 import { resolvePluginPath } from "../../core/config/paths.ts";
 import { CliError } from "../../core/cli_error.ts";
 import { parsePort } from "../../core/config/port.ts";
@@ -97,7 +98,7 @@ function checkKey(key: string, what: string): void {
 }
 
 function checkPluginName(name: string, allowBrowser: boolean): void {
-  if (allowBrowser && name === "browser") return;
+  if (allowBrowser && name === BROWSER_GROUP) return;
   checkKey(name, "plugin");
   if ((RESERVED_PLUGIN_NAMES as readonly string[]).includes(name)) {
     throw new CliError(
@@ -121,7 +122,7 @@ export function grantedPlugin(key: string, value: string | undefined): string | 
   const parts = key.split(".");
   const permissionKey = (parts[0] === "tool-permission" && parts.length === 3) ||
     (parts[0] === "plugin-permission" && parts.length === 2);
-  if (!permissionKey || parts[1] === "browser" || value === "off") return undefined;
+  if (!permissionKey || parts[1] === BROWSER_GROUP || value === "off") return undefined;
   return parts[1];
 }
 
@@ -133,9 +134,10 @@ function toolPermission(
 ): ConfigChange {
   checkPluginName(plugin, true);
   checkKey(tool, "tool");
-  if (tool.includes("__")) {
+  const prefixed = splitToolName(tool);
+  if (prefixed) {
     throw new CliError(
-      `Use the tool's base name, not the prefixed one: "${tool.split("__").pop()}" ` +
+      `Use the tool's base name, not the prefixed one: "${prefixed.tool}" ` +
         `instead of "${tool}".`,
     );
   }
@@ -143,10 +145,10 @@ function toolPermission(
     throw new CliError(`"${tool}" is not a tool name: use letters, digits, "_" and "-".`);
   }
   const permission = permissionValue(value);
-  const name = plugin === "browser" ? tool : `${plugin}__${tool}`;
+  const name = plugin === BROWSER_GROUP ? tool : toolName(plugin, tool);
   return change(`tool permission of ${name} = ${permission}${boundText(plugin, served)}`, (c) => {
     const entry = ownValue(c.permissions, plugin) ?? { permission: "off", tools: {} };
-    if (plugin !== "browser") grantedByPerson(entry, permission, served);
+    if (plugin !== BROWSER_GROUP) grantedByPerson(entry, permission, served);
     entry.tools[tool] = permission;
     c.permissions[plugin] = entry;
   });
@@ -163,7 +165,7 @@ function pluginPermission(
     `permission of plugin ${plugin} = ${permission}${boundText(plugin, served)}`,
     (c) => {
       const entry = ownValue(c.permissions, plugin) ?? { permission: "off", tools: {} };
-      if (plugin !== "browser") grantedByPerson(entry, permission, served);
+      if (plugin !== BROWSER_GROUP) grantedByPerson(entry, permission, served);
       entry.permission = permission;
       c.permissions[plugin] = entry;
     },
@@ -172,7 +174,7 @@ function pluginPermission(
 
 /** What the summary adds about the source the grant was bound to (or that it was not). */
 function boundText(plugin: string, served: ServedIdentity | undefined): string {
-  if (plugin === "browser") return "";
+  if (plugin === BROWSER_GROUP) return "";
   if (served) return ` (for ${describeSource(served.sourceId)}, version ${served.version})`;
   return ` (not bound to a source: no single installed source serves "${plugin}" now, so ` +
     "whichever source serves it later starts off; install it, then set this again or allow it " +

@@ -18,13 +18,16 @@ import {
   parseWithZod,
   type RegisteredBrowserTool,
 } from "../browser_tools/browser_tool.ts";
-import { HUB_TOOL_GROUP, type HubTool } from "../management/hub_tool.ts";
+import type { HubTool } from "../management/hub_tool.ts";
 import { needsReview } from "../permissions/review.ts";
 import { type Validate, ValidatorCache } from "../plugins/validators.ts";
-import { boundProblems, FULL_CHECK_MAX_VALUES, hasMoreValues } from "./validation_problems.ts";
-import { DomainError } from "../domain_error.ts";
-
-export const BROWSER_GROUP = "browser";
+import {
+  boundProblems,
+  FULL_CHECK_MAX_VALUES,
+  hasMoreValues,
+} from "../plugins/validation_problems.ts";
+import { hubError } from "../../protocol/errors.ts";
+import { BROWSER_GROUP, MANAGEMENT_GROUP } from "../../protocol/call_contract.ts";
 
 /** A tool in `GET /tools`, `tools/list` and `hub_list_tools` (shape in docs/http.md). */
 export interface ListedTool {
@@ -102,7 +105,7 @@ export function createCatalog(source: CatalogSource): Catalog {
     get inputSchema() {
       return inputJsonSchema(h.input);
     },
-    group: HUB_TOOL_GROUP,
+    group: MANAGEMENT_GROUP,
     permissionKey: h.name,
     hub: h,
   }]));
@@ -151,7 +154,7 @@ export function createCatalog(source: CatalogSource): Catalog {
   const groups = () => [
     ...source.registry().plugins.map((p) => p.name),
     BROWSER_GROUP,
-    HUB_TOOL_GROUP,
+    MANAGEMENT_GROUP,
   ];
 
   // Zod reports every bad value of an input; a huge input is first checked against the tool's
@@ -227,6 +230,6 @@ export function createCatalog(source: CatalogSource): Catalog {
 /** The tools of one group (all when undefined); an unknown group is a PLUGIN_NOT_FOUND. */
 export function listGroup(catalog: Catalog, group?: string): ListedTool[] {
   const unknown = group === undefined ? undefined : catalog.groupError(group);
-  if (unknown) throw new DomainError("not_found", "PLUGIN_NOT_FOUND", unknown);
+  if (unknown) throw hubError("PLUGIN_NOT_FOUND", unknown);
   return catalog.list(group);
 }

@@ -3,24 +3,18 @@
  * timeout, each `tool.progress` for the dispatch restarts those 30 s, and nothing runs longer
  * than 5 minutes. A disconnect or a caller giving up ends the wait at once.
  */
-import {
-  describeIssues,
-  type DispatchParams,
-  dispatchResultSchema,
-  type ExtensionParams,
-} from "../../protocol/events.ts";
-import type { ExtensionLink } from "../ws/extension_channel.ts";
-import { abortError, callError, extensionCallError } from "./call_error.ts";
+import { hubError } from "../../protocol/errors.ts";
+import type { DispatchParams, ExtensionParams } from "../../protocol/events.ts";
+import { type CallProgress, readCallResult } from "../../protocol/call_contract.ts";
+import type { ExtensionRequests } from "./extension_requests.ts";
+import { abortError, extensionCallError } from "./call_error.ts";
 import { capText } from "../../protocol/text_cap.ts";
 import { CALL_MAX_MS } from "../../protocol/limits.ts";
 
 export const CALL_TIMEOUT_MS = 30_000;
 
-export interface Progress {
-  progress: number;
-  total?: number;
-  message?: string;
-}
+/** A running call's progress: the call contract's shape. */
+export type Progress = CallProgress;
 
 export interface DispatchOptions {
   onProgress?: (progress: Progress) => void;
@@ -56,7 +50,10 @@ interface Active {
   extend(): void;
 }
 
-export function createDispatcher(link: ExtensionLink, options: DispatcherOptions = {}): Dispatcher {
+export function createDispatcher(
+  channel: ExtensionRequests,
+  options: DispatcherOptions = {},
+): Dispatcher {
   const timeoutMs = options.timeoutMs ?? CALL_TIMEOUT_MS;
   const maxMs = options.maxMs ?? CALL_MAX_MS;
   const clock = options.clock ?? Date.now;
@@ -75,7 +72,7 @@ export function createDispatcher(link: ExtensionLink, options: DispatcherOptions
       const left = started + maxMs - clock();
       const capped = left <= timeoutMs;
       timer = setTimeout(() => {
-        controller.abort(callError(
+        controller.abort(hubError(
           "TIMEOUT",
           capped
             ? `${params.tool} ran longer than the ${maxMs / 1000} s maximum and was abandoned.`
@@ -94,7 +91,7 @@ export function createDispatcher(link: ExtensionLink, options: DispatcherOptions
         ...params,
         dispatchId,
       };
-      const raw = await link.request("tool.dispatch", sent, controller.signal);
+      const raw = await channel.request("tool.dispatch", sent, controller.signal);
       return toValue(params.tool, raw, onReply);
     } finally {
       clearTimeout(timer);
@@ -127,14 +124,14 @@ function toValue(
   raw: unknown,
   onReply?: (ok: boolean) => void,
 ): { value: unknown; tabId?: number } {
-  const parsed = dispatchResultSchema.safeParse(raw);
-  if (!parsed.success) {
-    throw callError(
+  const read = readCallResult(raw);
+  if (!("result" in read)) {
+    throw hubError(
       "EXTENSION_ERROR",
-      `The extension sent a malformed result for ${tool}: ${describeIssues(parsed.error)}.`,
+      `The extension sent a malformed result for ${tool}: ${read.problem}.`,
     );
   }
-  const result = parsed.data;
+  const { result } = read;
   onReply?.(result.ok);
   if (!result.ok) {
     // A message (a page's exception text, say) is cut so it cannot flood the agent or the audit

@@ -6,16 +6,11 @@
  * TAB_UNAVAILABLE messages, and its refusal of a named tab, are the extension's own
  * (protocol/tab_readiness.ts). It also resolves the instance the call runs for, once per call.
  */
+import { hubError } from "../../protocol/errors.ts";
 import { instanceOfUrl } from "../../protocol/plugin_settings.ts";
-import {
-  noTabMessage,
-  notReadyMessage,
-  requestedTabRefusal,
-  type TabTarget,
-} from "../../protocol/tab_readiness.ts";
+import { requestedTabRefusal, type TabTarget, tabVerdict } from "../../protocol/tab_readiness.ts";
 import type { PluginTabs } from "../plugins/tab_states.ts";
 import type { RegisteredPlugin } from "../plugins/registry.ts";
-import { callError } from "./call_error.ts";
 
 export interface TabRequest {
   tabId?: number;
@@ -29,7 +24,7 @@ export interface TabRequest {
 export function resolveInstance(plugin: RegisteredPlugin, requested?: string) {
   const names = Object.keys(plugin.instances);
   if (requested !== undefined && !names.includes(requested)) {
-    throw callError(
+    throw hubError(
       "INVALID_ARGUMENTS",
       `${plugin.displayName} has no instance "${requested}" (instances: ${
         names.join(", ") || "none configured"
@@ -45,7 +40,7 @@ export type ResolvedInstance = NonNullable<ReturnType<typeof resolveInstance>>;
 
 /**
  * Checks that the plugin has a tab the call can run in (the requested one, or any of the
- * instance's) and returns the instance the call runs for; throws the CallError to answer.
+ * instance's) and returns the instance the call runs for; throws the HubError to answer.
  */
 export function checkTabs(
   plugin: RegisteredPlugin,
@@ -60,17 +55,16 @@ export function checkTabs(
   };
   if (request.tabId !== undefined) {
     const refusal = requestedTabRefusal(target, plugin.instances, request.tabId, tabs.tabs);
-    if (refusal) throw callError(refusal.code, refusal.message);
+    if (refusal) throw hubError(refusal.code, refusal.message);
     const tab = tabs.tabs.find((t) => t.tabId === request.tabId)!;
-    if (!tab.ready) throw callError("TAB_UNAVAILABLE", notReadyMessage(target, tab.url));
+    const verdict = tabVerdict(target, [tab]);
+    if (verdict) throw hubError(verdict.code, verdict.message);
     return instance;
   }
   const candidates = instance
     ? tabs.tabs.filter((t) => instanceOfUrl(plugin.instances, t.url) === instance.name)
     : tabs.tabs;
-  if (candidates.length === 0) throw callError("TAB_CLOSED", noTabMessage(target));
-  if (!candidates.some((t) => t.ready)) {
-    throw callError("TAB_UNAVAILABLE", notReadyMessage(target, candidates[0].url));
-  }
+  const verdict = tabVerdict(target, candidates);
+  if (verdict) throw hubError(verdict.code, verdict.message);
   return instance;
 }

@@ -6,7 +6,7 @@
  */
 import type { HubConfig, Permission } from "../../core/config/schema.ts";
 import type { Catalog } from "../calls/catalog.ts";
-import { BROWSER_GROUP } from "../calls/catalog.ts";
+import { BROWSER_GROUP } from "../../protocol/call_contract.ts";
 import { noPluginMessage, type Registry } from "../plugins/registry.ts";
 import { assertSafeKey, ownValue, reservedKeyError } from "../../protocol/safe_keys.ts";
 import { clipForMessage } from "../../protocol/clip.ts";

@@ -5,6 +5,7 @@
  */
 import type { AuditEntry } from "../../protocol/audit.ts";
 import { isErrorCategory } from "../../protocol/errors.ts";
+import { BROWSER_GROUP, MANAGEMENT_GROUP } from "../../protocol/call_contract.ts";
 import type { CallCounts, CategoryKey, ToolKind } from "./events.ts";
 
 export interface UsageCounter {
@@ -19,8 +20,10 @@ export function createUsageCounter(): UsageCounter {
   let counts = empty();
   return {
     record(entry) {
-      const kind: ToolKind = entry.plugin === "browser" || entry.plugin === "hub"
-        ? entry.plugin
+      const kind: ToolKind = entry.plugin === BROWSER_GROUP
+        ? "browser"
+        : entry.plugin === MANAGEMENT_GROUP
+        ? "hub"
         : "plugin";
       counts.byKind[kind] = (counts.byKind[kind] ?? 0) + 1;
       if (entry.success) {

@@ -22,11 +22,12 @@ import {
   publishTestPlugin,
   TEST_TOOL,
 } from "../helpers/plugin_packages.ts";
+import { toolName } from "../../protocol/call_contract.ts";
 
 const ARTIFACTS = join(ROOT, "tests", "artifacts", "side_panel_packages");
 /** The official test package's plugin name and its tool. */
 const ALPHA = "alpha";
-const ALPHA_TOOL = `${ALPHA}__${TEST_TOOL}`;
+const ALPHA_TOOL = toolName(ALPHA, TEST_TOOL);
 /** npm, the registry and the hub's reload: slower than the panel's other round trips. */
 const INSTALL_MS = 90_000;
 

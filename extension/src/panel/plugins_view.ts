@@ -20,9 +20,8 @@ import { scopeNode, showsScope } from "./plugin_scope.ts";
 import { settingsForm } from "./settings_form.ts";
 import { skipSwitch } from "./skip_switch.ts";
 import type { SyncPlugin, SyncTool, TabStateChange } from "../../../protocol/events.ts";
+import { BROWSER_GROUP } from "../../../protocol/call_contract.ts";
 import type { ViewContext } from "./view_context.ts";
-
-export const BROWSER_GROUP = "browser";
 
 /** A plugin, or the browser tools, as one group of the view. */
 interface Group {

@@ -5,7 +5,7 @@
  */
 import * as z from "zod";
 import type { DispatchParams, DispatchResult, SyncPlugin } from "../../../protocol/events.ts";
-import { hubError } from "../../../protocol/errors.ts";
+import { errorPayload, HubError } from "../../../protocol/errors.ts";
 import { dispatchBrowserTool } from "./browser_methods/mod.ts";
 import { createTabDebugger } from "./browser_methods/console_debugger.ts";
 import { createConnection } from "./connection.ts";
@@ -15,8 +15,9 @@ import { handlePageEvent } from "./page_events.ts";
 import { createPageLinks } from "./page_links.ts";
 import { createPluginDispatcher } from "./plugin_dispatch.ts";
 import { createPluginStore, pluginMatches } from "./plugin_store.ts";
-import { MAX_REPLY_BYTES, type ServerHandlers } from "./rpc_peer.ts";
-import { CallFailure, createTabCalls } from "./tab_calls.ts";
+import type { ServerHandlers } from "./rpc_peer.ts";
+import { MAX_RESULT_BYTES, resultSizeError } from "../../../protocol/call_contract.ts";
+import { createTabCalls } from "./tab_calls.ts";
 import { createTabTracker } from "./tab_tracker.ts";
 import { createExtensionLog } from "./extension_log.ts";
 import { createSidePanel } from "./side_panel.ts";
@@ -48,9 +49,9 @@ const dispatchPluginTool = createPluginDispatcher({ store, injector, tracker, ca
 /** A tool result too big for one frame to the hub fails the call instead of timing out. */
 function tooLarge(method: string, bytes: number, params: unknown): unknown {
   if (method !== "tool.dispatch") return undefined;
-  const message = `The result is ${(bytes / 1e6).toFixed(1)} MB; results are limited to ` +
-    `${Math.floor(MAX_REPLY_BYTES / 1e6)} MB. Ask for less (a part of the page, fewer items).`;
-  const answer: DispatchResult = { ok: false, error: hubError("RESULT_TOO_LARGE", message) };
+  const error = resultSizeError(bytes, MAX_RESULT_BYTES);
+  if (!error) return undefined;
+  const answer: DispatchResult = { ok: false, error };
   // The activity list saw the reply before it was measured: it shows this answer instead.
   const dispatchId = (params as Partial<DispatchParams> | undefined)?.dispatchId;
   if (typeof dispatchId === "string") panel.callReplied(dispatchId, answer, true);
@@ -85,9 +86,9 @@ async function run(params: DispatchParams): Promise<DispatchResult> {
         reload: reloadSoon,
       });
   } catch (error) {
-    if (error instanceof CallFailure) return { ok: false, error: error.payload };
+    if (error instanceof HubError) return { ok: false, error: error.payload };
     const message = (error as Error)?.message ?? String(error);
-    return { ok: false, error: hubError("EXTENSION_ERROR", message) };
+    return { ok: false, error: errorPayload("EXTENSION_ERROR", message) };
   }
 }
 

@@ -23,10 +23,10 @@ import {
   MAX_QUEUED_EVENTS,
   type PageEvent,
 } from "../../../protocol/adapter.ts";
-import { hubError, isErrorPayload } from "../../../protocol/errors.ts";
+import { readCallResult } from "../../../protocol/call_contract.ts";
+import { errorPayload, HubError } from "../../../protocol/errors.ts";
 import { doorClose, doorExchange, doorNextSeq, type Missing } from "../shared/page_functions.ts";
 import type { AdapterDoors, DoorRecord } from "./adapter_doors.ts";
-import { CallFailure } from "./tab_calls.ts";
 
 /** The answer of a page that does not hold the adapter build asked for. */
 export type MaybeMissing = AdapterResult | Missing;
@@ -102,31 +102,26 @@ type Gone = "unsent" | "navigated" | "closed";
 
 /** The answer as the adapter contract allows it, or an ADAPTER_ERROR saying what came instead. */
 export function checkedAnswer(result: unknown): MaybeMissing {
-  const r = result as Record<string, unknown> | null;
-  if (typeof r === "object" && r !== null) {
-    if (r.missing === true) return { missing: true };
-    if (r.ok === true && "value" in r) return { ok: true, value: r.value };
-    if (r.ok === false && isErrorPayload(r.error)) return { ok: false, error: r.error };
-  }
-  const message = `The page answered with something that is not a tool result: ${
-    JSON.stringify(result)?.slice(0, 200)
-  }`;
-  return { ok: false, error: hubError("ADAPTER_ERROR", message) };
+  if ((result as Missing | null)?.missing === true) return { missing: true };
+  const read = readCallResult(result);
+  if ("result" in read) return read.result;
+  const message = `The page answered with something that is not a tool result: ${read.problem}`;
+  return { ok: false, error: errorPayload("ADAPTER_ERROR", message) };
 }
 
 /** Chromium's words for a target document that is no longer there (nothing ran). */
 const NO_DOCUMENT = /No document with id|Frame with ID \d+ was removed|No frame with id/i;
 
-async function lostAnswer(tabId: number): Promise<CallFailure> {
+async function lostAnswer(tabId: number): Promise<HubError> {
   const exists = await chrome.tabs.get(tabId).then(() => true, () => false);
-  return new CallFailure(
+  return new HubError(
     exists
-      ? hubError(
+      ? errorPayload(
         "TAB_NAVIGATED",
         `Tab ${tabId}'s page went away while the call ran (it navigated or reloaded), so ` +
           "its answer was lost. Try again once the page has loaded.",
       )
-      : hubError("TAB_CLOSED", `Tab ${tabId} was closed while the call ran.`),
+      : errorPayload("TAB_CLOSED", `Tab ${tabId} was closed while the call ran.`),
   );
 }
 
@@ -134,8 +129,8 @@ async function lostAnswer(tabId: number): Promise<CallFailure> {
 const targetOf = (link: Link) => ({ tabId: link.tabId, documentIds: [link.door.documentId] });
 
 /** The calls of an exchange whose door closed under them. */
-function closedMidCall(link: Link): CallFailure {
-  return new CallFailure(hubError(
+function closedMidCall(link: Link): HubError {
+  return new HubError(errorPayload(
     "ADAPTER_ERROR",
     `The ${link.plugin.slice(0, 100)} adapter in tab ${link.tabId} was closed while the call ran ` +
       "(the plugin was turned off, removed or replaced by a new build). The call has probably " +
@@ -267,7 +262,7 @@ export function createPageLinks(
   function breakLink(link: Link, why: string) {
     forget(link);
     link.broken = true;
-    const error = new CallFailure(hubError(
+    const error = new HubError(errorPayload(
       "ADAPTER_ERROR",
       `The ${link.plugin.slice(0, 100)} adapter in tab ${link.tabId} ${why}, which it never ` +
         "does on its own (a page script may have tampered with it), so the extension closed " +

@@ -11,11 +11,9 @@
 import type { AdapterCall, AdapterResult } from "../../../protocol/adapter.ts";
 import { splitToolName } from "../../../protocol/call_contract.ts";
 import type { DispatchParams, DispatchResult, SyncPlugin } from "../../../protocol/events.ts";
-import { hubError } from "../../../protocol/errors.ts";
+import { errorPayload, HubError } from "../../../protocol/errors.ts";
 import { instanceOfUrl } from "../../../protocol/plugin_settings.ts";
 import {
-  noTabMessage,
-  notReadyMessage,
   type OpenTab,
   requestedTabRefusal,
   type TabTarget,
@@ -23,8 +21,8 @@ import {
 import type { Injector } from "./injector.ts";
 import type { PageLinks } from "./page_links.ts";
 import { pluginEnabled, pluginMatches, type PluginStore } from "./plugin_store.ts";
-import { rankTabs } from "./tab_ranking.ts";
-import { CallFailure, type TabCalls } from "./tab_calls.ts";
+import { chooseTab } from "./tab_ranking.ts";
+import { type TabCalls } from "./tab_calls.ts";
 import { pluginTabState, type TabTracker } from "./tab_tracker.ts";
 
 export interface PluginDispatchDeps {
@@ -35,7 +33,7 @@ export interface PluginDispatchDeps {
   links: PageLinks;
 }
 
-const fail = (...args: Parameters<typeof hubError>) => new CallFailure(hubError(...args));
+const fail = (...args: Parameters<typeof errorPayload>) => new HubError(errorPayload(...args));
 
 function belongs(plugin: SyncPlugin, tab: chrome.tabs.Tab, instance?: { name: string }) {
   if (!pluginMatches(plugin, tab.url)) return false;
@@ -82,11 +80,10 @@ async function bestTab(
     chrome.windows.getLastFocused().catch(() => undefined),
   ]);
   const mine = tabs.filter((t) => t.id !== undefined && belongs(plugin, t, params.instance));
-  const ready = mine.filter((t) => tracker.isReady(t.id!, plugin.name));
-  const target = targetOf(plugin, params);
-  if (mine.length === 0) throw fail("TAB_CLOSED", noTabMessage(target));
-  if (ready.length === 0) throw fail("TAB_UNAVAILABLE", notReadyMessage(target, mine[0].url ?? ""));
-  return rankTabs(ready, focused?.id)[0];
+  const isReady = (t: chrome.tabs.Tab) => tracker.isReady(t.id!, plugin.name);
+  const chosen = chooseTab(targetOf(plugin, params), mine, isReady, focused?.id);
+  if ("refusal" in chosen) throw fail(chosen.refusal.code, chosen.refusal.message);
+  return chosen.tab;
 }
 
 export type PluginDispatcher = (params: DispatchParams) => Promise<DispatchResult>;

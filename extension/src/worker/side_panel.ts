@@ -5,6 +5,7 @@
  * panels get the state through panel_hub.ts and their commands run here.
  */
 import type { DispatchParams, DispatchResult, ServerParams } from "../../../protocol/events.ts";
+import { BROWSER_GROUP } from "../../../protocol/call_contract.ts";
 import { createActivityLog } from "./activity_log.ts";
 import { createNotificationAlerts } from "./confirmation_alerts.ts";
 import { createConfirmationQueue } from "./confirmation_queue.ts";
@@ -75,10 +76,10 @@ export function createSidePanel(deps: SidePanelDeps) {
   });
 
   function names(tool: string, plugin: string) {
-    const tools = plugin === "browser" ? sync?.browserTools : deps.store.get(plugin)?.tools;
+    const tools = plugin === BROWSER_GROUP ? sync?.browserTools : deps.store.get(plugin)?.tools;
     return {
       toolDisplayName: tools?.find((t) => t.name === tool)?.displayName,
-      pluginDisplayName: plugin === "browser" ? "Browser" : deps.store.get(plugin)?.displayName,
+      pluginDisplayName: plugin === BROWSER_GROUP ? "Browser" : deps.store.get(plugin)?.displayName,
     };
   }
 
