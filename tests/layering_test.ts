@@ -8,66 +8,21 @@
  * pass unnoticed.
  */
 import { statSync } from "node:fs";
-import { join, posix, relative, sep } from "node:path";
+import { join } from "node:path";
 import { assert, assertEquals } from "./helpers/assert.ts";
 import { ROOT } from "./helpers/hub_process.ts";
 import { importSpecifiers } from "./helpers/import_scan.ts";
+import { graphOf, repositoryGraph, WORKSPACE } from "./helpers/import_graph.ts";
 import {
   importCycles,
-  type ImportGraph,
   LAYER_RULES,
   layerViolations,
-  type MemberConfig,
   resolveImport,
   SDK_DOORS,
-  type Workspace,
-  workspaceOf,
+  SERVER_LAYER_RULE,
+  SERVER_LAYERS,
+  serverArrows,
 } from "./helpers/layering_rules.ts";
-
-const SKIPPED_DIRS = new Set(["node_modules", "dist", ".git", "artifacts"]);
-
-async function* sourceFiles(dir: string): AsyncGenerator<string> {
-  for await (const entry of Deno.readDir(dir)) {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory && !SKIPPED_DIRS.has(entry.name)) yield* sourceFiles(path);
-    else if (entry.isFile && entry.name.endsWith(".ts")) yield path;
-  }
-}
-
-/** The root deno.json and its workspace members' (tests/fixtures/plugins/test-app has no name). */
-function readWorkspace(): Workspace {
-  const read = (dir: string): MemberConfig & { workspace?: string[] } =>
-    JSON.parse(Deno.readTextFileSync(join(ROOT, dir, "deno.json")));
-  const root = read("");
-  const dirs = (root.workspace ?? []).map((dir) => posix.normalize(dir));
-  return workspaceOf([
-    { dir: "", config: root },
-    ...dirs.map((dir) => ({ dir, config: read(dir) })),
-  ]);
-}
-
-const WORKSPACE = readWorkspace();
-
-/** Import graph of `sources` (repository path → text); only imports of our files are edges. */
-function graphOf(sources: Record<string, string>): ImportGraph {
-  const graph: ImportGraph = new Map();
-  for (const [file, text] of Object.entries(sources)) {
-    const edges = importSpecifiers(text).flatMap((specifier) => {
-      const target = resolveImport(file, specifier, WORKSPACE);
-      return target === undefined ? [] : [{ specifier, target }];
-    });
-    graph.set(file, edges);
-  }
-  return graph;
-}
-
-async function repositoryGraph(): Promise<ImportGraph> {
-  const sources: Record<string, string> = {};
-  for await (const path of sourceFiles(ROOT)) {
-    sources[relative(ROOT, path).split(sep).join("/")] = await Deno.readTextFile(path);
-  }
-  return graphOf(sources);
-}
 
 const isFile = (path: string) =>
   statSync(join(ROOT, path), { throwIfNoEntry: false })?.isFile() === true;
@@ -141,6 +96,26 @@ const RULE_EXAMPLES: Record<string, { bad: Example[]; good: Example[] }> = {
   "server/ imports only server/, core/ and protocol/": {
     bad: [["server/x.ts", "../cli/y.ts"], ["server/x.ts", "@tabhub/sdk"]],
     good: [["server/x.ts", "../core/y.ts"]],
+  },
+  [SERVER_LAYER_RULE]: {
+    bad: [
+      ["server/plugins/x.ts", "../calls/y.ts"],
+      ["server/calls/x.ts", "../ws/extension_channel.ts"],
+      ["server/log/x.ts", "../hub.ts"],
+      ["server/routes.ts", "./mod.ts"],
+      ["server/browser_tools/x.ts", "../management/y.ts"],
+      ["server/net/x.ts", "../http/y.ts"],
+      ["server/new_room/x.ts", "../log/y.ts"],
+    ],
+    good: [
+      ["server/calls/x.ts", "./y.ts"],
+      ["server/calls/x.ts", "../plugins/y.ts"],
+      ["server/ws/x.ts", "../calls/extension_requests.ts"],
+      ["server/extension/x.ts", "../changes/y.ts"],
+      ["server/hub.ts", "./routes.ts"],
+      ["server/mod.ts", "./hub.ts"],
+      ["server/calls/x.ts", "../../protocol/y.ts"],
+    ],
   },
   "cli/ imports only cli/, server/mod.ts, core/ and protocol/": {
     bad: [
@@ -221,6 +196,38 @@ Deno.test("each layer rule refuses its bad imports and allows their neighbours",
     for (const [from, specifier] of good) {
       const fine = graphOf({ [from]: `export * from "${specifier}";` });
       assertEquals(layerViolations(fine), [], `${from} → ${specifier} is allowed`);
+    }
+  }
+});
+
+Deno.test("a type-only import up the server layers is refused like any other", () => {
+  const graph = graphOf({
+    "server/calls/x.ts": `import type { ExtensionChannel } from "../ws/extension_channel.ts";`,
+    "server/plugins/x.ts": `export type { Catalog } from "../calls/catalog.ts";`,
+    "server/management/x.ts": `type T = typeof import("../calls/pipeline.ts");`,
+  });
+  assertEquals(layerViolations(graph).map((v) => v.from), [
+    "server/calls/x.ts",
+    "server/plugins/x.ts",
+    "server/management/x.ts",
+  ]);
+});
+
+Deno.test("server/ layers: each one imports only the layers below it", async (t) => {
+  const arrows = serverArrows(await repositoryGraph());
+  const placed = SERVER_LAYERS.flat();
+  assertEquals(
+    [...arrows.keys()].filter((e) => !placed.includes(e)),
+    [],
+    "every entry has a layer",
+  );
+  for (const [layer, entries] of SERVER_LAYERS.entries()) {
+    const below = SERVER_LAYERS.slice(0, layer).flat();
+    for (const entry of entries) {
+      const targets = arrows.get(entry) ?? [];
+      await t.step(`${layer} ${entry} → ${targets.join(" ") || "nothing of server/"}`, () => {
+        assertEquals(targets.filter((target) => !below.includes(target)), [], "arrows back up");
+      });
     }
   }
 });

@@ -41,6 +41,93 @@ const EXT = "extension/src";
 /** The SDK's public doors (sdk/deno.json "exports"); the layering test checks they agree. */
 export const SDK_DOORS = ["sdk/mod.ts", "sdk/describe.ts"];
 
+/**
+ * The layers inside server/, bottom first. Each entry is a folder (`calls/`) or a loose file
+ * (`hub.ts`) of server/; entries on one line are siblings. A server file imports its own entry and
+ * the layers below it: never a layer above, never a sibling (type-only imports count too).
+ * docs/architecture.md ("Layers") says what each one is for.
+ */
+export const SERVER_LAYERS: string[][] = [
+  ["log/"],
+  ["net/", "http/", "memory_settle.ts"],
+  ["audit/", "files/"],
+  ["permissions/"],
+  ["plugins/"],
+  ["browser_tools/", "management/"],
+  ["calls/"],
+  ["ws/"],
+  ["changes/"],
+  ["extension/"],
+  ["mcp/", "telemetry/", "dev/"],
+  ["health.ts"],
+  ["routes.ts"],
+  ["hub.ts"],
+  ["mod.ts"],
+];
+
+/** Where a server file sits: its layer (0 = bottom) and its entry; undefined outside server/. */
+export function serverLayerOf(path: string): { layer: number; entry: string } | undefined {
+  if (!under(path, "server")) return undefined;
+  const rest = path.slice("server/".length);
+  const entry = rest.includes("/") ? rest.slice(0, rest.indexOf("/") + 1) : rest;
+  const layer = SERVER_LAYERS.findIndex((entries) => entries.includes(entry));
+  return { layer, entry };
+}
+
+/** True when a server file importing another runs up (or sideways across) the server layers. */
+function breaksServerLayers(from: string, to: string): boolean {
+  const a = serverLayerOf(from), b = serverLayerOf(to);
+  if (a === undefined || b === undefined || a.entry === b.entry) return false;
+  return a.layer < 0 || b.layer < 0 || b.layer >= a.layer;
+}
+
+/**
+ * The arrows between server entries: entry → the entries its source files import (test files left
+ * out, as the rules leave them out), each list ordered from the highest layer down.
+ */
+const fileIn = (entry: string) => `server/${entry}${entry.endsWith("/") ? "x.ts" : ""}`;
+
+export function serverArrows(graph: ImportGraph): Map<string, string[]> {
+  const arrows = new Map<string, Set<string>>();
+  for (const [from, edges] of graph) {
+    const a = serverLayerOf(from);
+    if (a === undefined || isTestFile(from)) continue;
+    const targets = arrows.get(a.entry) ?? arrows.set(a.entry, new Set()).get(a.entry)!;
+    for (const { target } of edges) {
+      const b = serverLayerOf(target);
+      if (b !== undefined && b.entry !== a.entry) targets.add(b.entry);
+    }
+  }
+  const rank = (entry: string) => serverLayerOf(fileIn(entry))!.layer;
+  return new Map(
+    [...arrows].map(([entry, targets]) => [entry, [...targets].sort((x, y) => rank(y) - rank(x))]),
+  );
+}
+
+/**
+ * The structure drawing: the server layers top first, each entry with the entries it imports. An
+ * arrow that runs up or sideways is marked `↑` (the layering test fails on it).
+ */
+export function serverLayerDrawing(graph: ImportGraph): string {
+  const arrows = serverArrows(graph);
+  const lines = ["server/ layers, top first; each entry imports only the layers below it:"];
+  for (let layer = SERVER_LAYERS.length - 1; layer >= 0; layer--) {
+    for (const entry of SERVER_LAYERS[layer]) {
+      const targets = (arrows.get(entry) ?? []).map((t) =>
+        breaksServerLayers(fileIn(entry), fileIn(t)) ? `↑${t}` : t
+      );
+      const name = `${String(layer).padStart(2)} ${entry}`.padEnd(22);
+      lines.push(`${name} → ${targets.join(" ") || "(nothing of server/)"}`);
+    }
+  }
+  const unplaced = [...arrows.keys()].filter((e) => serverLayerOf(fileIn(e))!.layer < 0);
+  if (unplaced.length > 0) lines.push(`in no layer: ${unplaced.join(" ")}`);
+  return lines.join("\n");
+}
+
+export const SERVER_LAYER_RULE =
+  "inside server/, an import runs down SERVER_LAYERS (never up, never to a sibling)";
+
 export const LAYER_RULES: LayerRule[] = [
   {
     name: "server/ and extension/ never import each other",
@@ -63,6 +150,10 @@ export const LAYER_RULES: LayerRule[] = [
   {
     name: "server/ imports only server/, core/ and protocol/",
     forbids: (from, to) => under(from, "server") && !under(to, "server", "core", "protocol"),
+  },
+  {
+    name: SERVER_LAYER_RULE,
+    forbids: breaksServerLayers,
   },
   {
     name: "cli/ imports only cli/, server/mod.ts, core/ and protocol/",
