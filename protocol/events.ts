@@ -112,7 +112,7 @@ export const dispatchResultSchema = z.union([
 ]);
 
 /** Methods the hub sends to the extension. */
-export const SERVER_METHODS = {
+export const HUB_TO_EXTENSION_METHODS = {
   "sync.full": {
     type: "notification",
     params: z.object({
@@ -226,7 +226,7 @@ const logEntry = z.object({
 const ok = z.object({ ok: z.boolean() });
 
 /** Methods the extension sends to the hub. */
-export const EXTENSION_METHODS = {
+export const EXTENSION_TO_HUB_METHODS = {
   "tab.syncAll": {
     type: "notification",
     params: z.object({ plugins: z.array(tabStateChange) }),
@@ -317,20 +317,22 @@ export const EXTENSION_METHODS = {
   ping: { type: "notification", params: z.object({}).optional() },
 } as const;
 
-export type ServerMethod = keyof typeof SERVER_METHODS;
-export type ExtensionMethod = keyof typeof EXTENSION_METHODS;
+export type ServerMethod = keyof typeof HUB_TO_EXTENSION_METHODS;
+export type ExtensionMethod = keyof typeof EXTENSION_TO_HUB_METHODS;
 
 /** The methods of a table that are requests (a reply is expected). */
 type RequestsOf<T extends Record<string, { type: string }>> = {
   [M in keyof T]: T[M]["type"] extends "request" ? M : never;
 }[keyof T];
-export type ServerRequestMethod = RequestsOf<typeof SERVER_METHODS>;
+export type ServerRequestMethod = RequestsOf<typeof HUB_TO_EXTENSION_METHODS>;
 export type ServerNotificationMethod = Exclude<ServerMethod, ServerRequestMethod>;
-export type ExtensionRequestMethod = RequestsOf<typeof EXTENSION_METHODS>;
+export type ExtensionRequestMethod = RequestsOf<typeof EXTENSION_TO_HUB_METHODS>;
 export type ExtensionNotificationMethod = Exclude<ExtensionMethod, ExtensionRequestMethod>;
-export type ServerParams<M extends ServerMethod> = z.infer<typeof SERVER_METHODS[M]["params"]>;
+export type ServerParams<M extends ServerMethod> = z.infer<
+  typeof HUB_TO_EXTENSION_METHODS[M]["params"]
+>;
 export type ExtensionParams<M extends ExtensionMethod> = z.infer<
-  typeof EXTENSION_METHODS[M]["params"]
+  typeof EXTENSION_TO_HUB_METHODS[M]["params"]
 >;
 export type SyncPlugin = z.infer<typeof syncPluginSchema>;
 export type SyncTool = z.infer<typeof syncToolSchema>;

@@ -1,7 +1,7 @@
 /// <reference lib="deno.ns" />
 import { z } from "zod";
 import { assert, assertEquals, assertMatch } from "../tests/helpers/assert.ts";
-import { describeIssues, EXTENSION_METHODS, SERVER_METHODS } from "./events.ts";
+import { describeIssues, EXTENSION_TO_HUB_METHODS, HUB_TO_EXTENSION_METHODS } from "./events.ts";
 
 /** The zod error of a payload that must not parse. */
 function rejection(schema: z.ZodType, value: unknown): z.ZodError {
@@ -10,13 +10,13 @@ function rejection(schema: z.ZodType, value: unknown): z.ZodError {
   return result.error;
 }
 
-const ALL_METHODS = { ...SERVER_METHODS, ...EXTENSION_METHODS };
+const ALL_METHODS = { ...HUB_TO_EXTENSION_METHODS, ...EXTENSION_TO_HUB_METHODS };
 
 Deno.test("every method has a type of request or notification and a zod params schema", () => {
   const entries = Object.entries(ALL_METHODS);
   assertEquals(
     entries.length,
-    Object.keys(SERVER_METHODS).length + Object.keys(EXTENSION_METHODS).length,
+    Object.keys(HUB_TO_EXTENSION_METHODS).length + Object.keys(EXTENSION_TO_HUB_METHODS).length,
     "no method name is used in both directions",
   );
   for (const [method, spec] of entries) {
@@ -50,9 +50,15 @@ Deno.test("the method tables match the documented event lists (docs/protocol.md)
   const typeOf = (table: Record<string, { type: string }>) =>
     Object.fromEntries(Object.entries(table).map(([m, s]) => [m, s.type]));
   const sorted = (o: Record<string, string>) => Object.fromEntries(Object.entries(o).sort());
-  assertEquals(sorted(documentedMethods("Hub → extension")), sorted(typeOf(SERVER_METHODS)));
-  assertEquals(sorted(documentedMethods("Extension → hub")), sorted(typeOf(EXTENSION_METHODS)));
-  assertEquals(typeOf(SERVER_METHODS), {
+  assertEquals(
+    sorted(documentedMethods("Hub → extension")),
+    sorted(typeOf(HUB_TO_EXTENSION_METHODS)),
+  );
+  assertEquals(
+    sorted(documentedMethods("Extension → hub")),
+    sorted(typeOf(EXTENSION_TO_HUB_METHODS)),
+  );
+  assertEquals(typeOf(HUB_TO_EXTENSION_METHODS), {
     "sync.full": "notification",
     "plugin.progress": "notification",
     "plugin.update": "notification",
@@ -65,7 +71,7 @@ Deno.test("the method tables match the documented event lists (docs/protocol.md)
     "extension.reload": "notification",
     pong: "notification",
   });
-  assertEquals(typeOf(EXTENSION_METHODS), {
+  assertEquals(typeOf(EXTENSION_TO_HUB_METHODS), {
     "tab.syncAll": "notification",
     "tab.stateChanged": "request",
     "tool.progress": "notification",
@@ -89,32 +95,40 @@ Deno.test("the method tables match the documented event lists (docs/protocol.md)
 
 Deno.test("the package payloads parse: progress, search, install, remove, updates in sync.full", () => {
   const progress = { operation: "install", name: "demo", message: "Installing", done: false };
-  assertEquals(SERVER_METHODS["plugin.progress"].params.parse(progress), progress);
+  assertEquals(HUB_TO_EXTENSION_METHODS["plugin.progress"].params.parse(progress), progress);
   const search = {
     query: "mail",
     packages: [{ name: "hub-plugin-mail", version: "1.0.0", official: false }],
   };
-  assertEquals(EXTENSION_METHODS["plugin.search"].result.parse(search), search);
+  assertEquals(EXTENSION_TO_HUB_METHODS["plugin.search"].result.parse(search), search);
   const installed = {
     name: "hub-plugin-mail",
     plugin: "mail",
     version: "1.1.0",
     previousVersion: "1.0.0",
   };
-  assertEquals(EXTENSION_METHODS["plugin.updateFromRegistry"].result.parse(installed), installed);
+  assertEquals(
+    EXTENSION_TO_HUB_METHODS["plugin.updateFromRegistry"].result.parse(installed),
+    installed,
+  );
   const removed = { name: "hub-plugin-mail", uninstalled: true, localPluginsRemoved: [] };
-  assertEquals(EXTENSION_METHODS["plugin.removeBySpecifier"].result.parse(removed), removed);
-  assertEquals(EXTENSION_METHODS["folder.open"].result.parse({ opened: "/p" }), { opened: "/p" });
+  assertEquals(EXTENSION_TO_HUB_METHODS["plugin.removeBySpecifier"].result.parse(removed), removed);
+  assertEquals(EXTENSION_TO_HUB_METHODS["folder.open"].result.parse({ opened: "/p" }), {
+    opened: "/p",
+  });
   const check = { checkedAt: 1, updates: [], error: "registry down" };
-  assertEquals(EXTENSION_METHODS["plugin.checkUpdates"].result.parse(check), check);
+  assertEquals(EXTENSION_TO_HUB_METHODS["plugin.checkUpdates"].result.parse(check), check);
   assertMatch(
     describeIssues(
-      rejection(SERVER_METHODS["plugin.progress"].params, { ...progress, operation: "x" }),
+      rejection(HUB_TO_EXTENSION_METHODS["plugin.progress"].params, {
+        ...progress,
+        operation: "x",
+      }),
     ),
     /^params\.operation: /,
   );
   assertMatch(
-    describeIssues(rejection(EXTENSION_METHODS["plugin.install"].params, { name: "" })),
+    describeIssues(rejection(EXTENSION_TO_HUB_METHODS["plugin.install"].params, { name: "" })),
     /^params\.name: /,
   );
 });
@@ -133,7 +147,7 @@ Deno.test("a tool.dispatch payload parses, keeping optional tab, instance and se
     instance: { name: "work", url: "https://work.slack.test" },
     settings: { mode: "fast" },
   };
-  assertEquals(SERVER_METHODS["tool.dispatch"].params.parse(payload), payload);
+  assertEquals(HUB_TO_EXTENSION_METHODS["tool.dispatch"].params.parse(payload), payload);
   const browser = {
     dispatchId: "d2",
     tool: "browser_list_tabs",
@@ -142,7 +156,7 @@ Deno.test("a tool.dispatch payload parses, keeping optional tab, instance and se
     method: "tabs.list",
     input: {},
   };
-  assertEquals(SERVER_METHODS["tool.dispatch"].params.parse(browser), browser);
+  assertEquals(HUB_TO_EXTENSION_METHODS["tool.dispatch"].params.parse(browser), browser);
 });
 
 Deno.test("a tab.stateChanged payload parses; unknown fields are ignored", () => {
@@ -151,13 +165,13 @@ Deno.test("a tab.stateChanged payload parses; unknown fields are ignored", () =>
     state: "ready",
     tabs: [{ tabId: 3, url: "https://a.test/", title: "A", ready: true }],
   };
-  assertEquals(EXTENSION_METHODS["tab.stateChanged"].params.parse(payload), payload);
-  const extra = EXTENSION_METHODS["tab.stateChanged"].params.parse({ ...payload, later: 1 });
+  assertEquals(EXTENSION_TO_HUB_METHODS["tab.stateChanged"].params.parse(payload), payload);
+  const extra = EXTENSION_TO_HUB_METHODS["tab.stateChanged"].params.parse({ ...payload, later: 1 });
   assertEquals("later" in extra, false);
 });
 
 Deno.test("a tool.progress payload parses with and without total and message", () => {
-  const schema = EXTENSION_METHODS["tool.progress"].params;
+  const schema = EXTENSION_TO_HUB_METHODS["tool.progress"].params;
   assertEquals(schema.parse({ dispatchId: "d", progress: 1 }), { dispatchId: "d", progress: 1 });
   const full = { dispatchId: "d", progress: 2, total: 10, message: "step 2" };
   assertEquals(schema.parse(full), full);
@@ -172,11 +186,11 @@ Deno.test("a plugin.log payload parses each level", () => {
       timestamp: 1000 + i,
     })),
   };
-  assertEquals(EXTENSION_METHODS["plugin.log"].params.parse(payload), payload);
+  assertEquals(EXTENSION_TO_HUB_METHODS["plugin.log"].params.parse(payload), payload);
 });
 
 Deno.test("a confirmation.response payload parses allow and deny with optional alwaysAllow", () => {
-  const schema = EXTENSION_METHODS["confirmation.response"].params;
+  const schema = EXTENSION_TO_HUB_METHODS["confirmation.response"].params;
   assertEquals(schema.parse({ id: "c1", decision: "allow", alwaysAllow: true }), {
     id: "c1",
     decision: "allow",
@@ -186,15 +200,15 @@ Deno.test("a confirmation.response payload parses allow and deny with optional a
 });
 
 Deno.test("ping, config.getState and plugin.checkUpdates accept a missing params", () => {
-  assertEquals(EXTENSION_METHODS.ping.params.parse(undefined), undefined);
-  assertEquals(EXTENSION_METHODS["config.getState"].params.parse(undefined), undefined);
-  assertEquals(EXTENSION_METHODS["plugin.checkUpdates"].params.parse({}), {});
+  assertEquals(EXTENSION_TO_HUB_METHODS.ping.params.parse(undefined), undefined);
+  assertEquals(EXTENSION_TO_HUB_METHODS["config.getState"].params.parse(undefined), undefined);
+  assertEquals(EXTENSION_TO_HUB_METHODS["plugin.checkUpdates"].params.parse({}), {});
 });
 
 // --- invalid payloads ---
 
 Deno.test("tab.stateChanged with a string tabId is rejected and the path is named", () => {
-  const error = rejection(EXTENSION_METHODS["tab.stateChanged"].params, {
+  const error = rejection(EXTENSION_TO_HUB_METHODS["tab.stateChanged"].params, {
     plugin: "slack",
     state: "ready",
     tabs: [{ tabId: "3", url: "https://a.test/", title: "A", ready: true }],
@@ -204,7 +218,7 @@ Deno.test("tab.stateChanged with a string tabId is rejected and the path is name
 });
 
 Deno.test("tab.stateChanged with an unknown state or a tabId of 0 is rejected", () => {
-  const schema = EXTENSION_METHODS["tab.stateChanged"].params;
+  const schema = EXTENSION_TO_HUB_METHODS["tab.stateChanged"].params;
   assertMatch(
     describeIssues(rejection(schema, { plugin: "p", state: "open", tabs: [] })),
     /^params\.state: /,
@@ -218,7 +232,7 @@ Deno.test("tab.stateChanged with an unknown state or a tabId of 0 is rejected", 
 });
 
 Deno.test("tool.dispatch with a wrong kind or non-object input is rejected", () => {
-  const schema = SERVER_METHODS["tool.dispatch"].params;
+  const schema = HUB_TO_EXTENSION_METHODS["tool.dispatch"].params;
   const base = { dispatchId: "d", tool: "t", kind: "plugin", plugin: "p", input: {} };
   assertMatch(describeIssues(rejection(schema, { ...base, kind: "magic" })), /params\.kind/);
   assertMatch(describeIssues(rejection(schema, { ...base, input: [1] })), /params\.input/);
@@ -226,7 +240,7 @@ Deno.test("tool.dispatch with a wrong kind or non-object input is rejected", () 
 });
 
 Deno.test("tool.progress without a numeric progress is rejected", () => {
-  const error = rejection(EXTENSION_METHODS["tool.progress"].params, {
+  const error = rejection(EXTENSION_TO_HUB_METHODS["tool.progress"].params, {
     dispatchId: "d",
     progress: "half",
   });
@@ -234,7 +248,7 @@ Deno.test("tool.progress without a numeric progress is rejected", () => {
 });
 
 Deno.test("plugin.log refuses an unknown level and more than 1000 entries", () => {
-  const schema = EXTENSION_METHODS["plugin.log"].params;
+  const schema = EXTENSION_TO_HUB_METHODS["plugin.log"].params;
   const bad = rejection(schema, { plugin: "p", entries: [{ level: "trace", message: "m" }] });
   assertMatch(describeIssues(bad), /^params\.entries\.0\.level: /);
   const many = Array.from({ length: 1001 }, () => ({ level: "info", message: "m" }));
@@ -243,7 +257,7 @@ Deno.test("plugin.log refuses an unknown level and more than 1000 entries", () =
 });
 
 Deno.test("confirmation.response refuses a decision other than allow/deny", () => {
-  const schema = EXTENSION_METHODS["confirmation.response"].params;
+  const schema = EXTENSION_TO_HUB_METHODS["confirmation.response"].params;
   assertMatch(
     describeIssues(rejection(schema, { id: "c", decision: "maybe" })),
     /^params\.decision: /,
@@ -255,12 +269,14 @@ Deno.test("confirmation.response refuses a decision other than allow/deny", () =
 });
 
 Deno.test("describeIssues joins every issue with '; ' and names a top-level problem 'params'", () => {
-  const error = rejection(EXTENSION_METHODS["confirmation.response"].params, { decision: 1 });
+  const error = rejection(EXTENSION_TO_HUB_METHODS["confirmation.response"].params, {
+    decision: 1,
+  });
   const parts = describeIssues(error).split("; ");
   assertEquals(parts.length, 2);
   assert(parts.some((p) => p.startsWith("params.id: ")));
   assert(parts.some((p) => p.startsWith("params.decision: ")));
-  const top = rejection(EXTENSION_METHODS["tool.progress"].params, "not an object");
+  const top = rejection(EXTENSION_TO_HUB_METHODS["tool.progress"].params, "not an object");
   assertMatch(describeIssues(top), /^params: /);
 });
 

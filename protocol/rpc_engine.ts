@@ -29,7 +29,7 @@ import {
   utf8Length,
 } from "./rpc.ts";
 
-/** One entry of a method table (SERVER_METHODS, EXTENSION_METHODS). */
+/** One entry of a method table (HUB_TO_EXTENSION_METHODS, EXTENSION_TO_HUB_METHODS). */
 export interface MethodSpec {
   type: "request" | "notification";
   params: z.ZodType;

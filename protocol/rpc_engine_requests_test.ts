@@ -5,7 +5,7 @@
  */
 import { assert, assertEquals, assertMatch, assertRejects } from "../tests/helpers/assert.ts";
 import { extensionEnd, frame, hubEnd } from "../tests/helpers/rpc_end.ts";
-import { EXTENSION_METHODS, SERVER_METHODS, type ServerParams } from "./events.ts";
+import { EXTENSION_TO_HUB_METHODS, HUB_TO_EXTENSION_METHODS, type ServerParams } from "./events.ts";
 import { RpcError } from "./rpc.ts";
 import { createRpcEngine, RpcTransportError } from "./rpc_engine.ts";
 
@@ -162,8 +162,8 @@ Deno.test("a hub end and an extension end answer each other's requests and notif
     void setTimeout(() => ends[to].receive(text), 0);
   const logger = { debug: () => {}, warn: () => {}, error: () => {} };
   const hub = createRpcEngine({
-    incoming: EXTENSION_METHODS,
-    outgoing: SERVER_METHODS,
+    incoming: EXTENSION_TO_HUB_METHODS,
+    outgoing: HUB_TO_EXTENSION_METHODS,
     handlers: {
       "tab.stateChanged": ({ plugin, state }) => ({
         ok: plugin === "test-app" && state === "ready",
@@ -179,8 +179,8 @@ Deno.test("a hub end and an extension end answer each other's requests and notif
     logger,
   });
   const extension = createRpcEngine({
-    incoming: SERVER_METHODS,
-    outgoing: EXTENSION_METHODS,
+    incoming: HUB_TO_EXTENSION_METHODS,
+    outgoing: EXTENSION_TO_HUB_METHODS,
     handlers: {
       "tool.dispatch": ({ input }) => ({ ok: true, value: input, tabId: 4 }),
       "plugins.changed": ({ reason }) => void heard.push(`changed ${reason}`),

@@ -6,7 +6,7 @@
  */
 import { assert, assertEquals, assertMatch } from "../tests/helpers/assert.ts";
 import { extensionEnd, frame, hubEnd } from "../tests/helpers/rpc_end.ts";
-import { SERVER_METHODS, type ServerParams } from "./events.ts";
+import { HUB_TO_EXTENSION_METHODS, type ServerParams } from "./events.ts";
 import { RPC_ERRORS, RpcError } from "./rpc.ts";
 import type { MethodHandlers } from "./rpc_engine.ts";
 
@@ -99,7 +99,7 @@ Deno.test("an unknown method gets -32601 listing the methods", async () => {
   assertEquals(reply.error.code, RPC_ERRORS.METHOD_NOT_FOUND);
   assertEquals(
     reply.error.message,
-    `Unknown method "tabs.explode". Methods: ${Object.keys(SERVER_METHODS).join(", ")}.`,
+    `Unknown method "tabs.explode". Methods: ${Object.keys(HUB_TO_EXTENSION_METHODS).join(", ")}.`,
   );
   // Inherited object keys are not methods either.
   engine.receive(frame({ id: 7, method: "toString", params: {} }));
@@ -291,7 +291,7 @@ Deno.test("the hub's end names itself in refusals and handles extension methods"
 });
 
 Deno.test("handlers given as a getter are read at each message", async () => {
-  let handlers: MethodHandlers<typeof SERVER_METHODS> = {};
+  let handlers: MethodHandlers<typeof HUB_TO_EXTENSION_METHODS> = {};
   const { engine, next } = extensionEnd(() => handlers);
   engine.receive(frame({ id: 1, method: "plugin.uninstall", params: { plugin: "p" } }));
   assertEquals((await next() as { error: { code: number } }).error.code, -32601);

@@ -4,7 +4,7 @@ import { createCatalog } from "../calls/catalog.ts";
 import { BROWSER_TOOLS, registerBrowserTools } from "../browser_tools/mod.ts";
 import { HUB_TOOLS } from "../management/mod.ts";
 import { type RegisteredPlugin, registryOf } from "../plugins/registry.ts";
-import { SERVER_METHODS } from "../../protocol/events.ts";
+import { HUB_TO_EXTENSION_METHODS } from "../../protocol/events.ts";
 import type { UpdateCheck } from "../../protocol/packages.ts";
 import { registeredPlugin, registeredTool } from "../plugins/_test_registry.ts";
 import { syncFull } from "./sync_state.ts";
@@ -105,7 +105,7 @@ Deno.test("updates are absent before the first check, then sent as found; the pa
   };
   const state = sync(defaultConfig(), false, false, [slack], updates);
   assertEquals(state.updates, updates);
-  const parsed = SERVER_METHODS["sync.full"].params.safeParse(state);
+  const parsed = HUB_TO_EXTENSION_METHODS["sync.full"].params.safeParse(state);
   assertEquals(parsed.success, true, JSON.stringify(parsed.error?.issues));
 });
 

@@ -7,8 +7,8 @@
  * becomes the error a tool call fails with (`linkError`).
  */
 import {
-  EXTENSION_METHODS,
-  SERVER_METHODS,
+  EXTENSION_TO_HUB_METHODS,
+  HUB_TO_EXTENSION_METHODS,
   type ServerMethod,
   type ServerNotificationMethod,
   type ServerParams,
@@ -29,7 +29,7 @@ import { createOutbox, type LinkSocket } from "./outbox.ts";
 export type { LinkSocket } from "./outbox.ts";
 
 /** What runs each extension method; each receives its params validated. */
-export type ExtensionHandlers = MethodHandlers<typeof EXTENSION_METHODS>;
+export type ExtensionHandlers = MethodHandlers<typeof EXTENSION_TO_HUB_METHODS>;
 
 type RequestMethod = ServerRequestMethod;
 type NotificationMethod = ServerNotificationMethod;
@@ -86,12 +86,12 @@ export interface ExtensionSocketLink extends ExtensionLink {
  * users know; a parsed value is also a valid input (the `/ws` schemas have no transforms).
  */
 const sent = <M extends ServerMethod>(params: ServerParams<M>) =>
-  params as SentParams<typeof SERVER_METHODS, M>;
+  params as SentParams<typeof HUB_TO_EXTENSION_METHODS, M>;
 
 /** One socket with its engine (which sends through the socket's outbox). */
 interface Connection {
   socket: LinkSocket;
-  engine: RpcEngine<typeof EXTENSION_METHODS, typeof SERVER_METHODS>;
+  engine: RpcEngine<typeof EXTENSION_TO_HUB_METHODS, typeof HUB_TO_EXTENSION_METHODS>;
 }
 
 /** `handlers` may be left empty and set later with `setHandlers`. */
@@ -142,8 +142,8 @@ function openConnection(
     logger.warn(`Could not send to the extension: ${error.message}`);
   });
   const engine = createRpcEngine({
-    incoming: EXTENSION_METHODS,
-    outgoing: SERVER_METHODS,
+    incoming: EXTENSION_TO_HUB_METHODS,
+    outgoing: HUB_TO_EXTENSION_METHODS,
     handlers,
     send: (text, message) => outbox.send(message, text),
     name: "hub",

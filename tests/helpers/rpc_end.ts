@@ -3,7 +3,7 @@
  * records every frame (and can be made to fail), its logger records every line, and `next()`
  * waits for the next frame it sent.
  */
-import { EXTENSION_METHODS, SERVER_METHODS } from "../../protocol/events.ts";
+import { EXTENSION_TO_HUB_METHODS, HUB_TO_EXTENSION_METHODS } from "../../protocol/events.ts";
 import type { RpcMessage } from "../../protocol/rpc.ts";
 import {
   createRpcEngine,
@@ -85,26 +85,31 @@ function end<In extends MethodTable, Out extends MethodTable>(
   };
 }
 
-/** The extension's end: handles SERVER_METHODS, sends EXTENSION_METHODS, accepts batches. */
+/** The extension's end: handles HUB_TO_EXTENSION_METHODS, sends EXTENSION_TO_HUB_METHODS, accepts batches. */
 export function extensionEnd(
-  handlers: MethodHandlers<typeof SERVER_METHODS> | (() => MethodHandlers<typeof SERVER_METHODS>),
+  handlers:
+    | MethodHandlers<typeof HUB_TO_EXTENSION_METHODS>
+    | (() => MethodHandlers<typeof HUB_TO_EXTENSION_METHODS>),
   options: EndOptions = {},
 ) {
-  return end(SERVER_METHODS, EXTENSION_METHODS, handlers, {
+  return end(HUB_TO_EXTENSION_METHODS, EXTENSION_TO_HUB_METHODS, handlers, {
     name: "the hub extension",
     batches: true,
     ...options,
   });
 }
 
-/** The hub's end: handles EXTENSION_METHODS, sends SERVER_METHODS, refuses batches. */
+/** The hub's end: handles EXTENSION_TO_HUB_METHODS, sends HUB_TO_EXTENSION_METHODS, refuses batches. */
 export function hubEnd(
   handlers:
-    | MethodHandlers<typeof EXTENSION_METHODS>
-    | (() => MethodHandlers<typeof EXTENSION_METHODS>),
+    | MethodHandlers<typeof EXTENSION_TO_HUB_METHODS>
+    | (() => MethodHandlers<typeof EXTENSION_TO_HUB_METHODS>),
   options: EndOptions = {},
 ) {
-  return end(EXTENSION_METHODS, SERVER_METHODS, handlers, { name: "hub", ...options });
+  return end(EXTENSION_TO_HUB_METHODS, HUB_TO_EXTENSION_METHODS, handlers, {
+    name: "hub",
+    ...options,
+  });
 }
 
 /** A JSON-RPC 2.0 frame with these members. */

@@ -22,7 +22,7 @@ import {
 } from "../helpers/fuzz_hub.ts";
 import { jsonRpcProblem } from "../helpers/fuzz_oracles.ts";
 import { FakeExtension, type ReceivedMessage } from "../helpers/fake_extension.ts";
-import { EXTENSION_METHODS } from "../../protocol/events.ts";
+import { EXTENSION_TO_HUB_METHODS } from "../../protocol/events.ts";
 import { PERMISSIONS } from "../../protocol/permission.ts";
 
 const SEED = 130_003;
@@ -98,7 +98,7 @@ const shapedParams: Record<string, fc.Arbitrary<unknown>> = {
   }, { requiredKeys: [] }),
 };
 
-const METHODS = Object.keys(EXTENSION_METHODS);
+const METHODS = Object.keys(EXTENSION_TO_HUB_METHODS);
 const methodCall = fc.oneof(
   { weight: 6, arbitrary: fc.constantFrom(...METHODS) },
   fc.string({ maxLength: 20 }),

@@ -13,7 +13,7 @@ import {
   type UpdateCheck,
   updateCheckSchema,
 } from "../../../protocol/packages.ts";
-import { EXTENSION_METHODS, type ExtensionRequestMethod } from "../../../protocol/events.ts";
+import { EXTENSION_TO_HUB_METHODS, type ExtensionRequestMethod } from "../../../protocol/events.ts";
 import { PACKAGE_TIMEOUT_MS, type PanelCommand } from "../shared/panel_messages.ts";
 import type { RpcPeer } from "./rpc_peer.ts";
 
@@ -78,7 +78,7 @@ export function routeOf(command: PanelCommand): Route | undefined {
       return {
         method: "folder.open",
         params: { path: command.path },
-        result: EXTENSION_METHODS["folder.open"].result,
+        result: EXTENSION_TO_HUB_METHODS["folder.open"].result,
       };
     case "setPluginSettings":
       return {

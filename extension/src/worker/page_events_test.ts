@@ -1,6 +1,6 @@
 /// <reference lib="deno.ns" />
 import { assertEquals } from "../../../tests/helpers/assert.ts";
-import { EXTENSION_METHODS } from "../../../protocol/events.ts";
+import { EXTENSION_TO_HUB_METHODS } from "../../../protocol/events.ts";
 import { syncPlugin } from "./_test_fixtures.ts";
 import { handlePageEvent as handle, type PageEventDeps } from "./page_events.ts";
 import { createPluginStore } from "./plugin_store.ts";
@@ -210,7 +210,7 @@ Deno.test("junk events and events from a tab of unknown URL are ignored", () => 
   assertEquals(t.reprobed, [[9, "app"]]);
 });
 
-// The hub validates plugin.log against EXTENSION_METHODS and drops a whole batch with one bad
+// The hub validates plugin.log against EXTENSION_TO_HUB_METHODS and drops a whole batch with one bad
 // field, so the extension must only ever send entries that pass.
 Deno.test({
   name: "whatever a page sends, the notifications that go out pass the hub's schemas",
@@ -235,7 +235,7 @@ Deno.test({
   );
   assertEquals(t.notified.length, 2);
   for (const [method, params] of t.notified) {
-    const schema = EXTENSION_METHODS[method as "plugin.log" | "tool.progress"].params;
+    const schema = EXTENSION_TO_HUB_METHODS[method as "plugin.log" | "tool.progress"].params;
     const parsed = schema.safeParse(params);
     assertEquals(parsed.success, true, `${method}: ${parsed.error?.message}`);
   }

@@ -1,9 +1,9 @@
 /**
  * The extension's end of the JSON-RPC link: the shared engine (protocol/rpc_engine.ts) set up
- * for this side. It handles the hub's methods (SERVER_METHODS), sends the extension's
- * (EXTENSION_METHODS), accepts the batches the hub sends, and logs to the console.
+ * for this side. It handles the hub's methods (HUB_TO_EXTENSION_METHODS), sends the extension's
+ * (EXTENSION_TO_HUB_METHODS), accepts the batches the hub sends, and logs to the console.
  */
-import { EXTENSION_METHODS, SERVER_METHODS } from "../../../protocol/events.ts";
+import { EXTENSION_TO_HUB_METHODS, HUB_TO_EXTENSION_METHODS } from "../../../protocol/events.ts";
 import {
   createRpcEngine,
   type MethodHandlers,
@@ -14,10 +14,10 @@ import {
 
 export { MAX_REPLY_BYTES, type OversizeAnswer } from "../../../protocol/rpc_engine.ts";
 
-export type ServerHandlers = MethodHandlers<typeof SERVER_METHODS>;
+export type ServerHandlers = MethodHandlers<typeof HUB_TO_EXTENSION_METHODS>;
 
 /** The link as the worker uses it: `close(error)` fails the requests still waiting. */
-export type RpcPeer = RpcEngine<typeof SERVER_METHODS, typeof EXTENSION_METHODS>;
+export type RpcPeer = RpcEngine<typeof HUB_TO_EXTENSION_METHODS, typeof EXTENSION_TO_HUB_METHODS>;
 
 /** Everything goes to the console as a warning (debug lines as debug), prefixed "hub:". */
 const CONSOLE: RpcLogger = {
@@ -32,8 +32,8 @@ export function createRpcPeer(
   oversize?: OversizeAnswer,
 ): RpcPeer {
   return createRpcEngine({
-    incoming: SERVER_METHODS,
-    outgoing: EXTENSION_METHODS,
+    incoming: HUB_TO_EXTENSION_METHODS,
+    outgoing: EXTENSION_TO_HUB_METHODS,
     handlers,
     send: (text) => send(text),
     name: "the hub extension",
