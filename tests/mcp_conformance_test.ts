@@ -10,6 +10,8 @@
  *
  * Every scenario of the suite is classified below: applicable (all checks pass), stricter on
  * purpose (the checks hub fails by design, with the reason), or not applicable (with the reason).
+ * Each scenario runs against both MCP seams (server/mcp/seam.ts): the fast path, which answers
+ * most requests itself, and the SDK alone (hub option `mcpPath: "sdk"`), so the two cannot drift.
  */
 import { join } from "node:path";
 import { assert, assertEquals } from "./helpers/assert.ts";
@@ -18,6 +20,7 @@ import { type ServedHub, serveInProcessHub } from "./helpers/in_process_hub.ts";
 import { type AuthProxy, startAuthProxy } from "./helpers/auth_proxy.ts";
 import { writePluginFolder } from "./helpers/plugin_cli.ts";
 import type { Json } from "./helpers/fake_extension.ts";
+import type { McpPath } from "../server/mcp/seam.ts";
 
 const CONFORMANCE = (() => {
   const imports = JSON.parse(Deno.readTextFileSync(join(ROOT, "deno.json"))).imports;
@@ -89,9 +92,13 @@ interface Check {
   details?: Json;
 }
 
+/** Both seams: the fast path (the default) and the SDK alone. */
+const SEAMS: McpPath[] = ["fast", "sdk"];
+/** A test name's suffix for a seam; the fast path keeps the plain names. */
+const seamLabel = (seam: McpPath) => seam === "fast" ? "" : " (SDK seam)";
+
 let dir = "";
-let hub: ServedHub;
-let proxy: AuthProxy;
+const hubs: Partial<Record<McpPath, { hub: ServedHub; proxy: AuthProxy }>> = {};
 
 Deno.test.beforeAll(async () => {
   dir = await Deno.makeTempDir({ prefix: "hub-conformance-" });
@@ -99,14 +106,23 @@ Deno.test.beforeAll(async () => {
     name: "demo",
     tools: ["echo"],
   });
-  await Deno.writeTextFile(join(dir, "config.json"), JSON.stringify({ localPlugins: [demo] }));
-  hub = await serveInProcessHub(dir, { mcpSessionLimit: 100 });
-  proxy = startAuthProxy(hub.url, hub.secret);
+  for (const seam of SEAMS) {
+    const configDir = join(dir, seam);
+    await Deno.mkdir(configDir);
+    await Deno.writeTextFile(
+      join(configDir, "config.json"),
+      JSON.stringify({ localPlugins: [demo] }),
+    );
+    const hub = await serveInProcessHub(configDir, { mcpSessionLimit: 100, mcpPath: seam });
+    hubs[seam] = { hub, proxy: startAuthProxy(hub.url, hub.secret) };
+  }
 });
 
 Deno.test.afterAll(async () => {
-  await proxy?.close();
-  await hub?.stop();
+  for (const served of Object.values(hubs)) {
+    await served.proxy.close();
+    await served.hub.stop();
+  }
   await Deno.remove(dir, { recursive: true });
 });
 
@@ -135,11 +151,12 @@ function conformance(args: string[], outDir?: string) {
   return runCommand(`conformance ${args.join(" ")}`, command, 120_000);
 }
 
-/** Runs one server scenario through the proxy and returns its checks. */
-async function runScenario(scenario: string): Promise<Check[]> {
+/** Runs one server scenario through the proxy of a seam's hub and returns its checks. */
+async function runScenario(scenario: string, seam: McpPath): Promise<Check[]> {
   const out = await Deno.makeTempDir({ dir, prefix: "results-" });
+  const proxyUrl = hubs[seam]!.proxy.url;
   const r = await conformance(
-    ["server", "--url", `${proxy.url}/mcp`, "--scenario", scenario, "-o", out],
+    ["server", "--url", `${proxyUrl}/mcp`, "--scenario", scenario, "-o", out],
     out,
   );
   const [result] = [...Deno.readDirSync(out)];
@@ -160,44 +177,51 @@ Deno.test("every server scenario of the suite is classified: applicable, stricte
   assertEquals(listed, classified);
 });
 
-for (const [scenario, expected] of Object.entries(APPLICABLE)) {
-  Deno.test(`conformance: ${scenario} passes`, async () => {
-    const checks = await runScenario(scenario);
-    const judged = checks.filter((c) => c.status !== "INFO");
-    assertEquals(judged.filter((c) => c.status !== "SUCCESS"), [], describe(checks));
-    for (const id of expected) {
-      assert(judged.some((c) => c.id === id), `check ${id} ran:\n${describe(checks)}`);
-    }
-  });
+for (const seam of SEAMS) {
+  testSeam(seam);
 }
 
-for (const [scenario, { pass, fail }] of Object.entries(STRICTER)) {
-  Deno.test(`conformance: ${scenario} passes except where hub is stricter on purpose`, async () => {
-    const checks = await runScenario(scenario);
-    const judged = checks.filter((c) => c.status !== "INFO");
-    assertEquals(
-      judged.map((c) => [c.id, c.status]).sort(),
-      [
-        ...pass.map((id) => [id, "SUCCESS"]),
-        ...Object.keys(fail).map((id) => [id, "FAILURE"]),
-      ].sort(),
-      describe(checks),
-    );
+function testSeam(seam: McpPath) {
+  const label = seamLabel(seam);
+  for (const [scenario, expected] of Object.entries(APPLICABLE)) {
+    Deno.test(`conformance${label}: ${scenario} passes`, async () => {
+      const checks = await runScenario(scenario, seam);
+      const judged = checks.filter((c) => c.status !== "INFO");
+      assertEquals(judged.filter((c) => c.status !== "SUCCESS"), [], describe(checks));
+      for (const id of expected) {
+        assert(judged.some((c) => c.id === id), `check ${id} ran:\n${describe(checks)}`);
+      }
+    });
+  }
+
+  for (const [scenario, { pass, fail }] of Object.entries(STRICTER)) {
+    Deno.test(`conformance${label}: ${scenario} passes except where hub is stricter on purpose`, async () => {
+      const checks = await runScenario(scenario, seam);
+      const judged = checks.filter((c) => c.status !== "INFO");
+      assertEquals(
+        judged.map((c) => [c.id, c.status]).sort(),
+        [
+          ...pass.map((id) => [id, "SUCCESS"]),
+          ...Object.keys(fail).map((id) => [id, "FAILURE"]),
+        ].sort(),
+        describe(checks),
+      );
+    });
+  }
+
+  Deno.test(`conformance${label}: the Origin hub refuses in dns-rebinding-protection is refused as FORBIDDEN_ORIGIN`, async () => {
+    const checks = await runScenario("dns-rebinding-protection", seam);
+    const valid = checks.find((c) => c.id === "localhost-host-valid-accepted");
+    assertEquals(valid?.details?.statusCode, 403);
+    assertEquals(valid?.details?.body?.error?.code, "FORBIDDEN_ORIGIN");
+    const evil = checks.find((c) => c.id === "localhost-host-rebinding-rejected");
+    assertEquals(evil?.details?.body?.error?.code, "FORBIDDEN_HOST");
+  });
+
+  Deno.test(`conformance${label}: tools-list saw the plugin tool and the built-in tools`, async () => {
+    const checks = await runScenario("tools-list", seam);
+    const tools: string[] = checks.find((c) => c.id === "tools-list")?.details?.tools ?? [];
+    assert(tools.includes("demo__echo"), tools.join(", "));
+    assert(tools.includes("plugin_list_tabs"), tools.join(", "));
   });
 }
-
-Deno.test("conformance: the Origin hub refuses in dns-rebinding-protection is refused as FORBIDDEN_ORIGIN", async () => {
-  const checks = await runScenario("dns-rebinding-protection");
-  const valid = checks.find((c) => c.id === "localhost-host-valid-accepted");
-  assertEquals(valid?.details?.statusCode, 403);
-  assertEquals(valid?.details?.body?.error?.code, "FORBIDDEN_ORIGIN");
-  const evil = checks.find((c) => c.id === "localhost-host-rebinding-rejected");
-  assertEquals(evil?.details?.body?.error?.code, "FORBIDDEN_HOST");
-});
-
-Deno.test("conformance: tools-list saw the plugin tool and the built-in tools", async () => {
-  const checks = await runScenario("tools-list");
-  const tools: string[] = checks.find((c) => c.id === "tools-list")?.details?.tools ?? [];
-  assert(tools.includes("demo__echo"), tools.join(", "));
-  assert(tools.includes("plugin_list_tabs"), tools.join(", "));
-});

@@ -8,6 +8,10 @@ import { join } from "node:path";
 import fc from "fast-check";
 import { type RunningHub, startHub } from "./hub_process.ts";
 import { writePluginFolder } from "./plugin_cli.ts";
+import type { McpPath } from "../../server/mcp/seam.ts";
+
+/** The child program of a hub without the MCP fast path. */
+const SDK_SEAM_HUB = join(import.meta.dirname!, "sdk_seam_hub.ts");
 
 /** A tool argument that must be a list of strings: where oversized validation errors come from. */
 const TAGS_SCHEMA = {
@@ -97,10 +101,15 @@ async function writeFuzzConfig(dir: string): Promise<void> {
   await Deno.writeTextFile(join(dir, "config.json"), JSON.stringify(config, null, 2));
 }
 
-export async function startFuzzHub(): Promise<FuzzHub> {
+/**
+ * Starts the fuzz hub: `hub start`, or with `mcpPath: "sdk"` a hub whose MCP sessions answer
+ * through the SDK alone (tests/helpers/sdk_seam_hub.ts), so both MCP seams meet the same fuzz.
+ */
+export async function startFuzzHub(options: { mcpPath?: McpPath } = {}): Promise<FuzzHub> {
   const dir = await Deno.makeTempDir({ prefix: "hub-fuzz-" });
   await writeFuzzConfig(dir);
-  const hub = await startHub({ configDir: dir, env: { HUB_TELEMETRY_DISABLED: "1" } })
+  const program = options.mcpPath === "sdk" ? SDK_SEAM_HUB : undefined;
+  const hub = await startHub({ configDir: dir, env: { HUB_TELEMETRY_DISABLED: "1" }, program })
     .catch(async (error) => {
       await Deno.remove(dir, { recursive: true }).catch(() => {});
       throw error;

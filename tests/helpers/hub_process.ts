@@ -52,11 +52,13 @@ export interface HubEnv {
   configDir: string;
   env?: Record<string, string>;
   cwd?: string;
+  /** A script run instead of main.ts, with the same flags and arguments (a test's own hub). */
+  program?: string;
 }
 
 function hubCommand(args: string[], opts: HubEnv): Deno.Command {
   return new Deno.Command(Deno.execPath(), {
-    args: ["run", "--quiet", ...taskPermissionFlags(), MAIN, ...args],
+    args: ["run", "--quiet", ...taskPermissionFlags(), opts.program ?? MAIN, ...args],
     cwd: opts.cwd ?? ROOT,
     env: {
       HUB_CONFIG_DIR: opts.configDir,

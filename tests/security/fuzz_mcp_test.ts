@@ -3,7 +3,9 @@
  * shaped messages (valid and invalid methods, params of every type, ids of every type, batches)
  * inside an initialized session, with a bogus or foreign session id, and without one. The hub
  * never answers 500 or a JSON-RPC internal error (-32603), errors stay bounded, it never dies,
- * and its memory settles afterwards. Change SEED here (and only here) to explore other inputs.
+ * and its memory settles afterwards. The same fuzz runs against both MCP seams (server/mcp/seam.ts):
+ * the fast path, and the SDK alone, so the two cannot drift. Change SEED here (and only here) to
+ * explore other inputs.
  */
 import fc from "fast-check";
 import {
@@ -17,6 +19,7 @@ import {
 } from "../helpers/fuzz_hub.ts";
 import { httpProblem, seen } from "../helpers/fuzz_oracles.ts";
 import { initializeRequest } from "../helpers/mcp_client.ts";
+import type { McpPath } from "../../server/mcp/seam.ts";
 
 const SEED = 130_002;
 const RUNS = 300;
@@ -169,9 +172,15 @@ async function sendMcp(
   return httpProblem(await seen("POST", `${c.endpoint} (${c.session} session)`, res));
 }
 
-Deno.test("fuzz: MCP messages never get a 500 or an internal error, and never kill the hub", async (t) => {
-  console.log(`fuzz_mcp seed ${SEED}`);
-  const fz = await startFuzzHub();
+for (const seam of ["fast", "sdk"] as McpPath[]) {
+  const label = seam === "fast" ? "" : " (SDK seam)";
+  Deno.test(`fuzz${label}: MCP messages never get a 500 or an internal error, and never kill the hub`, (t) =>
+    fuzzMcp(t, seam));
+}
+
+async function fuzzMcp(t: Deno.TestContext, seam: McpPath) {
+  console.log(`fuzz_mcp seed ${SEED}, ${seam} seam`);
+  const fz = await startFuzzHub({ mcpPath: seam });
   try {
     const sessions = {
       "/mcp": await openSession(fz, "/mcp"),
@@ -193,4 +202,4 @@ Deno.test("fuzz: MCP messages never get a 500 or an internal error, and never ki
   } finally {
     await fz.close();
   }
-});
+}
