@@ -1,12 +1,14 @@
 /**
- * Assembles a hub from its parts and does nothing else: config and secret files, plugins, the
- * extension link, the call pipeline, MCP sessions, audit, health and routes. What the parts do
- * lives in them (reloads and reviews in plugins/plugin_lifecycle.ts, config changes and their
- * announcements in config_changes.ts, what a connect or disconnect of the extension does in
- * extension/link_policy.ts, REST mapping in routes.ts). It holds no globals; everything
- * it depends on comes in through `HubOptions`, so tests build one on a temp dir. The parts are made
- * in dependency order; the two late links are explicit: the extension link gets its handlers with
- * `setHandlers`, and MCP sessions hear announcements through `onAnnounce`.
+ * Assembles a hub from its parts and does nothing else. `createHub` calls one wiring function per
+ * layer of server/ (docs/architecture.md, "Layers"), bottom first: the files, audit and plugins
+ * (wireBase), the calls and their `/ws` channel (wireCalls), config changes and plugin reloads
+ * (wireChanges), the pipeline, the handling of extension messages (wireExtension), and the
+ * transports (wireTransports); then it starts discovery (startHub) and, in dev mode, the watchers.
+ * What the parts do lives in them. It holds no globals; everything it depends on comes in through
+ * `HubOptions`, so tests build one on a temp dir. Three links are made late, because the parts
+ * talk both ways at run time: the channel gets its handlers with `setHandlers` (they answer
+ * through the channel), and the update check and MCP sessions hear announcements through
+ * `onAnnounce` (an announcement carries the update findings; sessions run calls that change config).
  */
 import { join } from "node:path";
 import type { HubPaths } from "../core/config/paths.ts";
@@ -21,10 +23,10 @@ import { createPluginLifecycle } from "./changes/plugin_lifecycle.ts";
 import { type NpmRoot, npmRootFinder } from "./plugins/npm_root.ts";
 import { createAuditFile } from "./audit/audit_file.ts";
 import { createAuditLog } from "./audit/audit_log.ts";
-import { createExtensionLink } from "./ws/extension_channel.ts";
+import { createExtensionChannel } from "./ws/extension_channel.ts";
 import { createExtensionDoor } from "./ws/extension_door.ts";
 import { createTabStates } from "./plugins/tab_states.ts";
-import { createPluginLogs } from "./extension/plugin_logs.ts";
+import { createPluginLogs, type PluginLogs } from "./extension/plugin_logs.ts";
 import type { PluginLogLimits } from "./extension/plugin_log_limit.ts";
 import { createExtensionHandlers, progressToExtension } from "./extension/handlers.ts";
 import { createFolderOpener } from "./extension/folder_open.ts";
@@ -32,13 +34,14 @@ import { createUpdateChecker } from "./plugins/update_check.ts";
 import { lazyPluginPackages } from "../core/packages/lazy_packages.ts";
 import { loadValidators } from "./plugins/validators.ts";
 import { loadJsonErrors } from "../core/files/json_errors.ts";
-import { applyLinkPolicy } from "./extension/channel_policy.ts";
+import { applyChannelPolicy } from "./extension/channel_policy.ts";
 import { createCatalog } from "./calls/catalog.ts";
 import { createDispatcher, type DispatcherOptions } from "./calls/dispatcher.ts";
 import { createConfirmations } from "./calls/confirmations.ts";
 import { createInFlight } from "./calls/in_flight.ts";
 import { createPipeline, type Pipeline } from "./calls/pipeline.ts";
 import { createMcpSessions } from "./mcp/sessions.ts";
+import type { McpPath } from "./mcp/seam.ts";
 import { registerBrowserTools } from "./browser_tools/mod.ts";
 import { createFileSaver } from "./browser_tools/file_saver.ts";
 import { HUB_TOOLS as hubTools } from "./management/mod.ts";
@@ -70,6 +73,8 @@ export interface HubOptions {
   timeouts?: DispatcherOptions & { confirmationMs?: number };
   /** MCP session creations per minute (default 5). */
   mcpSessionLimit?: number;
+  /** `sdk`: MCP sessions answer through the SDK alone, without the fast path (tests run both). */
+  mcpPath?: McpPath;
 }
 
 export interface Hub {
@@ -93,17 +98,59 @@ export interface Hub {
    * update can replace its files on disk (the npm package's chunks are named by their content).
    */
   preload(): Promise<void>;
-  /** Closes MCP sessions and the extension link, and writes pending audit entries. */
+  /** Closes MCP sessions and the extension channel, and writes pending audit entries. */
   close(): Promise<void>;
 }
 
 export function createHub(options: HubOptions): Hub {
+  const base = wireBase(options);
+  const calls = wireCalls(base);
+  const changes = wireChanges(base, calls);
+  const pipeline = wirePipeline(base, calls, changes);
+  const extension = wireExtension(base, calls, changes);
+  const front = wireTransports(base, calls, changes, pipeline, extension);
+  const ready = startHub(base, changes);
+  const dev = options.mode === "dev" ? wireDevMode(base, changes, ready) : undefined;
+  front.watchDevMode(dev);
+  const { files, config, secret, plugins, telemetry, audit } = base;
+  return {
+    handler: async (req) => {
+      await ready.catch(() => {});
+      return front.handler(req);
+    },
+    ready,
+    isAuthorized: (authorization, wsProtocol) => carriesSecret(authorization, wsProtocol, secret()),
+    setPort: front.setPort,
+    config,
+    plugins,
+    pipeline,
+    reload: changes.lifecycle.reload,
+    async preload() {
+      await Promise.all([
+        front.sessions.preload(),
+        loadValidators(),
+        changes.packages.load(),
+        loadJsonErrors(),
+      ]);
+    },
+    async close() {
+      changes.updates.stop();
+      dev?.close();
+      calls.channel.disconnect(1001, "hub shutting down");
+      await Promise.all([front.sessions.closeAll(), telemetry?.stop()]);
+      extension.logs.close();
+      audit.close();
+      files.close();
+    },
+  };
+}
+
+/** The bottom layers: config and secret files, audit (and telemetry's count of it), plugins. */
+function wireBase(options: HubOptions) {
   const { paths, logger, mode } = options;
   const clock = options.clock ?? Date.now;
-  const skipForced = options.skipPermissions;
   const files = openHubFiles(paths, logger);
   const config = () => files.config.get();
-  const secret = () => files.secret.get();
   const npmRoot = options.npmRoot ?? npmRootFinder();
   const plugins = createPluginHost({
     config,
@@ -113,21 +160,6 @@ export function createHub(options: HubOptions): Hub {
     logger,
     clock,
   });
-  const registry = () => plugins.registry();
-  const skipPermissions = () => skipsPermissions(skipForced, config());
-  const browserTools = registerBrowserTools();
-  const catalog = createCatalog({ registry, config, skipPermissions, browserTools, hubTools });
-
-  const link = createExtensionLink({}, logger); // handlers below, once their parts exist
-  const door = createExtensionDoor(link, secret);
-  const tabs = createTabStates();
-  const logs = createPluginLogs(options.pluginLogger ?? logger, {
-    hubLogger: logger,
-    limits: options.pluginLogLimits,
-  });
-  const dispatcher = createDispatcher(link, { ...options.timeouts, clock });
-  const timeoutMs = options.timeouts?.confirmationMs;
-  const confirmations = createConfirmations(link, { timeoutMs, clock });
   const onError = (m: string) => logger.error(m);
   const telemetry = options.telemetry && createTelemetry({
     settings: options.telemetry,
@@ -137,31 +169,88 @@ export function createHub(options: HubOptions): Hub {
     logger,
   });
   const auditLog = createAuditLog(createAuditFile(paths.auditLog, { onError }), clock);
-  const audit = withCallCounting(auditLog, telemetry);
-  const onProgress = progressToExtension(link);
-  const packages = lazyPluginPackages({ globalRoot: npmRoot, store: files.store, onProgress });
+  return {
+    options,
+    logger,
+    clock,
+    files,
+    config,
+    secret: () => files.secret.get(),
+    npmRoot,
+    plugins,
+    registry: () => plugins.registry(),
+    skipPermissions: () => skipsPermissions(options.skipPermissions, config()),
+    tabs: createTabStates(),
+    telemetry,
+    audit: withCallCounting(auditLog, telemetry),
+  };
+}
+type Base = ReturnType<typeof wireBase>;
+
+/**
+ * The calls and the `/ws` channel they go out on: the catalog of every tool, the channel (its
+ * handlers come in wireExtension, once their parts exist), the door, dispatches and confirmations.
+ */
+function wireCalls(base: Base) {
+  const { registry, config, skipPermissions, logger, clock, options } = base;
+  const browserTools = registerBrowserTools();
+  const catalog = createCatalog({ registry, config, skipPermissions, browserTools, hubTools });
+  const channel = createExtensionChannel({}, logger);
+  const timeoutMs = options.timeouts?.confirmationMs;
+  return {
+    catalog,
+    channel,
+    door: createExtensionDoor(channel, base.secret),
+    dispatcher: createDispatcher(channel, { ...options.timeouts, clock }),
+    confirmations: createConfirmations(channel, { timeoutMs, clock }),
+  };
+}
+type Calls = ReturnType<typeof wireCalls>;
+
+/**
+ * What changes the hub's state and tells everyone: plugin packages and their update check, config
+ * changes with their announcements, and plugin reloads. The update check and the config changes
+ * need each other (a new finding is announced; the announcement carries the findings), so the
+ * check hears announcements through `onAnnounce`.
+ */
+function wireChanges(base: Base, calls: Calls) {
+  const { files, config, registry, logger, clock, plugins, options } = base;
+  const { channel, catalog, door } = calls;
+  const onProgress = progressToExtension(channel);
+  const globalRoot = base.npmRoot;
+  const packages = lazyPluginPackages({ globalRoot, store: files.store, onProgress });
   const updates = createUpdateChecker({
     packages,
     intervalMinutes: () => config().updateCheckIntervalMinutes,
-    onChange: () => link.notify("sync.full", changes.state()),
+    onChange: () => channel.notify("sync.full", changes.state()),
     logger,
     clock,
   });
+  const skipForced = options.skipPermissions;
   const changes = createConfigChanges({
     files,
     registry,
     catalog,
-    link,
+    channel,
     skipForced,
     updates: updates.current,
   });
   changes.onAnnounce(() => updates.reconsider());
-  const lifecycle = createPluginLifecycle({ plugins, files, link, door, changes, logger });
+  const lifecycle = createPluginLifecycle({ plugins, files, channel, door, changes, logger });
+  const settings = { registry, store: files.store, reload: lifecycle.reload };
+  return { packages, updates, changes, lifecycle, settings };
+}
+type Changes = ReturnType<typeof wireChanges>;
+
+/** The call pipeline: every tool call, from any transport, runs through it. */
+function wirePipeline(base: Base, calls: Calls, { changes }: Changes): Pipeline {
+  const { registry, config, tabs, audit, clock } = base;
+  const { catalog, channel, dispatcher, confirmations } = calls;
   const { allowAlways, markReviewed } = changes;
-  const extensionConnected = () => link.isConnected();
-  const pipeline = createPipeline({
+  const extensionConnected = () => channel.isConnected();
+  return createPipeline({
     catalog,
-    link,
+    channel,
     tabs,
     dispatcher,
     confirmations,
@@ -169,48 +258,57 @@ export function createHub(options: HubOptions): Hub {
     audit,
     management: { registry, config, tabs, extensionConnected, markReviewed },
     clock,
-    saveFile: createFileSaver(join(paths.dir, "screenshots")),
+    saveFile: createFileSaver(join(base.options.paths.dir, "screenshots")),
     allowAlways,
   });
-  const sessionLimit = options.mcpSessionLimit;
-  const sessions = createMcpSessions({ catalog, pipeline, logger, clock, sessionLimit });
-  changes.onAnnounce(() => sessions.toolsChanged());
-  logs.onEntry((plugin, entry) => sessions.broadcastLog(plugin, entry));
+}
 
-  const settings = { registry, store: files.store, reload: lifecycle.reload };
+/** The handling of the extension's messages, plugin logs and what a connect or disconnect does. */
+function wireExtension(
+  base: Base,
+  calls: Calls,
+  { changes, packages, updates, settings }: Changes,
+) {
+  const { registry, tabs, clock, logger, options } = base;
+  const { channel, dispatcher, confirmations } = calls;
+  const logs = createPluginLogs(options.pluginLogger ?? logger, {
+    hubLogger: logger,
+    limits: options.pluginLogLimits,
+  });
   const localFolders = () =>
     registry().plugins.filter((p) => p.source === "local").map((p) => p.dir);
-  link.setHandlers(
-    createExtensionHandlers({
-      tabs,
-      logs,
-      dispatcher,
-      confirmations,
-      changes,
-      link,
-      clock,
-      settings,
-      packages,
-      updates,
-      openFolder: createFolderOpener({ localFolders }),
-    }),
+  const openFolder = createFolderOpener({ localFolders });
+  const deps = { tabs, logs, dispatcher, confirmations, changes, channel, clock };
+  channel.setHandlers(
+    createExtensionHandlers({ ...deps, settings, packages, updates, openFolder }),
   );
-  applyLinkPolicy({ link, changes, tabs, confirmations });
+  applyChannelPolicy({ channel, changes, tabs, confirmations });
+  return { logs };
+}
 
+/**
+ * The transports: MCP sessions (they hear announcements and plugin logs, both made below them),
+ * health, the REST routes and the HTTP handler with its guards.
+ */
+function wireTransports(
+  base: Base,
+  calls: Calls,
+  { changes, lifecycle, settings }: Changes,
+  pipeline: Pipeline,
+  { logs }: { logs: PluginLogs },
+) {
+  const { options, logger, clock, files, audit } = base;
+  const { catalog, channel, door } = calls;
+  const { mcpSessionLimit: sessionLimit, mcpPath } = options;
+  const sessions = createMcpSessions({ catalog, pipeline, logger, clock, sessionLimit, mcpPath });
+  changes.onAnnounce(() => sessions.toolsChanged());
+  logs.onEntry((plugin, entry) => sessions.broadcastLog(plugin, entry));
   let port = 0;
-  let dev: DevMode | undefined; // dev mode only: production runs no watchers
+  let dev: DevMode | undefined; // dev mode only: production runs no plugin watchers
+  const { skipPermissions, config, plugins, tabs } = base;
   const health = createHealthReport({
-    mode,
-    clock,
-    skipPermissions,
-    config,
-    plugins,
-    tabs,
-    logs,
-    catalog,
-    link,
-    sessions,
-    audit,
+    mode: options.mode,
+    ...{ clock, skipPermissions, config, plugins, tabs, logs, catalog, channel, sessions, audit },
     fileWatcher: () => dev?.status(),
   });
   const routes = createRoutes({
@@ -218,57 +316,35 @@ export function createHub(options: HubOptions): Hub {
     port: () => port,
     secret: files.freshSecret, // the challenge proves the secret as auth.json is now
     reload: lifecycle.reload,
-    catalog,
-    pipeline,
-    settings,
-    audit,
-    mcp: sessions,
-    extension: door,
-    link,
+    ...{ catalog, pipeline, settings, audit, mcp: sessions, extension: door, channel },
   });
+  const { secret } = base;
   const freshSecret = files.freshSecret;
-  const handler = createHandler({ routes, secret, freshSecret, logger, clock });
-  const ready = lifecycle.start();
-  // The background update check starts once discovery is done, never before; without package
-  // discovery there are no plugin packages to check.
-  const startUpdates = () => !options.skipPackageDiscovery && updates.start();
-  ready.then(startUpdates, startUpdates);
-  const started = () => telemetry?.started(pluginCounts(registry()));
-  ready.then(started, started);
-  if (mode === "dev") {
-    const { config: configPath, dir: configDir } = paths;
-    const parts = { files, plugins, lifecycle, changes, ready, logger, clock };
-    dev = startDevMode({ configPath, configDir, ...parts });
-  }
-
   return {
-    handler: async (req) => {
-      await ready.catch(() => {});
-      return handler(req);
-    },
-    ready,
-    isAuthorized: (authorization, wsProtocol) => carriesSecret(authorization, wsProtocol, secret()),
-    setPort: (p) => (port = p),
-    config,
-    plugins,
-    pipeline,
-    reload: lifecycle.reload,
-    async preload() {
-      await Promise.all([
-        sessions.preload(),
-        loadValidators(),
-        packages.load(),
-        loadJsonErrors(),
-      ]);
-    },
-    async close() {
-      updates.stop();
-      dev?.close();
-      link.disconnect(1001, "hub shutting down");
-      await Promise.all([sessions.closeAll(), telemetry?.stop()]);
-      logs.close();
-      audit.close();
-      files.close();
-    },
+    sessions,
+    handler: createHandler({ routes, secret, freshSecret, logger, clock }),
+    setPort: (p: number) => (port = p),
+    watchDevMode: (started: DevMode | undefined) => (dev = started),
   };
+}
+
+/**
+ * Starts the startup discovery; the background update check and telemetry's start event follow it
+ * (never before; without package discovery there are no plugin packages to check).
+ */
+function startHub(base: Base, { lifecycle, updates }: Changes): Promise<ReloadSummary> {
+  const ready = lifecycle.start();
+  const startUpdates = () => !base.options.skipPackageDiscovery && updates.start();
+  ready.then(startUpdates, startUpdates);
+  const started = () => base.telemetry?.started(pluginCounts(base.registry()));
+  ready.then(started, started);
+  return ready;
+}
+
+/** Dev mode's watchers: config edits and rebuilt local plugins reload what changed. */
+function wireDevMode(base: Base, { lifecycle, changes }: Changes, ready: Promise<ReloadSummary>) {
+  const { files, plugins, logger, clock } = base;
+  const { config: configPath, dir: configDir } = base.options.paths;
+  const parts = { files, plugins, lifecycle, changes, ready, logger, clock };
+  return startDevMode({ configPath, configDir, ...parts });
 }

@@ -4,7 +4,7 @@ import { defaultConfig, type HubConfig } from "../../core/config/schema.ts";
 import { HUB_TOOLS } from "../management/mod.ts";
 import type { HubTool } from "../management/hub_tool.ts";
 import { z } from "zod";
-import { MAX_PROBLEMS } from "./validation_problems.ts";
+import { MAX_PROBLEMS } from "../plugins/validation_problems.ts";
 import { emptyRegistry, type Registry, registryOf } from "../plugins/registry.ts";
 import { type Catalog, createCatalog, type ListedTool } from "./catalog.ts";
 import { registeredPlugin, registeredTool } from "../plugins/_test_registry.ts";

@@ -1,11 +1,11 @@
 /**
- * `createDispatcher` over a fake link: what it sends, how progress, timeouts and aborts end the
+ * `createDispatcher` over a fake channel: what it sends, how progress, timeouts and aborts end the
  * wait, and how the extension's answers become values or call errors.
  */
+import { HubError, hubError } from "../../protocol/errors.ts";
 import { assert, assertEquals, assertMatch } from "../../tests/helpers/assert.ts";
 import type { DispatchParams } from "../../protocol/events.ts";
-import type { ExtensionLink } from "../ws/extension_channel.ts";
-import { CallError, callError } from "./call_error.ts";
+import type { ExtensionRequests } from "./extension_requests.ts";
 import { createDispatcher, type DispatcherOptions, MAX_ERROR_MESSAGE_CHARS } from "./dispatcher.ts";
 
 interface Sent {
@@ -16,10 +16,10 @@ interface Sent {
   fail(error: unknown): void;
 }
 
-/** A link whose requests wait until the test answers them; an aborted request rejects. */
-function fakeLink() {
+/** A channel whose requests wait until the test answers them; an aborted request rejects. */
+function fakeChannel() {
   const sent: Sent[] = [];
-  const link = {
+  const channel = {
     request(method: string, params: unknown, signal?: AbortSignal) {
       return new Promise((resolve, reject) => {
         sent.push({
@@ -33,8 +33,8 @@ function fakeLink() {
         signal?.addEventListener("abort", () => reject(signal.reason), { once: true });
       });
     },
-  } as unknown as ExtensionLink;
-  return { link, sent };
+  } as unknown as ExtensionRequests;
+  return { channel, sent };
 }
 
 const CALL = {
@@ -45,19 +45,19 @@ const CALL = {
 } as const;
 
 function setup(options: DispatcherOptions = {}) {
-  const { link, sent } = fakeLink();
-  return { dispatcher: createDispatcher(link, options), sent };
+  const { channel, sent } = fakeChannel();
+  return { dispatcher: createDispatcher(channel, options), sent };
 }
 
-/** Lets the dispatcher's `await link.request(...)` start. */
+/** Lets the dispatcher's `await channel.request(...)` start. */
 const tick = () => new Promise((resolve) => setTimeout(resolve, 0));
 const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-async function rejection(promise: Promise<unknown>): Promise<CallError> {
+async function rejection(promise: Promise<unknown>): Promise<HubError> {
   try {
     await promise;
   } catch (error) {
-    assert(error instanceof CallError, `expected a CallError, got ${error}`);
+    assert(error instanceof HubError, `expected a HubError, got ${error}`);
     return error;
   }
   throw new Error("the dispatch succeeded");
@@ -100,9 +100,9 @@ Deno.test("the caller's dispatch id is used; onReply hears the extension's well-
   await rejection(malformed);
   const lost = dispatcher.dispatch(CALL, { onReply });
   await tick();
-  sent[3].fail(callError("EXTENSION_DISCONNECTED", "closed"));
+  sent[3].fail(hubError("EXTENSION_DISCONNECTED", "closed"));
   await rejection(lost);
-  assertEquals(replies, [true, false], "malformed answers and lost links are not replies");
+  assertEquals(replies, [true, false], "malformed answers and lost channels are not replies");
 });
 
 Deno.test("each progress report is passed on and restarts the timeout", async () => {
@@ -132,7 +132,7 @@ Deno.test("no answer and no progress within the timeout is TIMEOUT, and the requ
   const error = await rejection(dispatcher.dispatch(CALL));
   assertEquals([error.payload.code, error.httpStatus], ["TIMEOUT", 504]);
   assertMatch(error.message, /demo__echo did not answer within 0\.03 s\. The page may be busy/);
-  assert(sent[0].signal?.aborted, "the link request was aborted");
+  assert(sent[0].signal?.aborted, "the channel request was aborted");
   assertEquals(dispatcher.active(), 0);
 });
 
@@ -164,25 +164,25 @@ Deno.test("the caller giving up ends the call at once with CANCELLED", async () 
   assertEquals(dispatcher.active(), 0);
 });
 
-Deno.test("an abort reason that is a CallError is the call's error", async () => {
+Deno.test("an abort reason that is a HubError is the call's error", async () => {
   const { dispatcher } = setup();
   const controller = new AbortController();
-  controller.abort(callError("PERMISSION_DENIED", "Denied elsewhere."));
+  controller.abort(hubError("PERMISSION_DENIED", "Denied elsewhere."));
   const error = await rejection(dispatcher.dispatch(CALL, { signal: controller.signal }));
   assertEquals([error.payload.code, error.message], ["PERMISSION_DENIED", "Denied elsewhere."]);
 });
 
-Deno.test("a link failure (the extension went away) is the call's error as it came", async () => {
+Deno.test("a channel failure (the extension went away) is the call's error as it came", async () => {
   const { dispatcher, sent } = setup();
   const running = rejection(dispatcher.dispatch(CALL));
   await tick();
-  sent[0].fail(callError("EXTENSION_DISCONNECTED", "connection closed"));
+  sent[0].fail(hubError("EXTENSION_DISCONNECTED", "connection closed"));
   const error = await running;
   assertEquals([error.payload.code, error.httpStatus], ["EXTENSION_DISCONNECTED", 503]);
 });
 
-/** The CallError a dispatch answered with `result` fails with. */
-async function answeredWith(result: unknown): Promise<CallError> {
+/** The HubError a dispatch answered with `result` fails with. */
+async function answeredWith(result: unknown): Promise<HubError> {
   const { dispatcher, sent } = setup();
   const running = rejection(dispatcher.dispatch(CALL));
   await tick();

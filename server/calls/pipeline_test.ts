@@ -1,13 +1,14 @@
 /**
- * `createPipeline` on its own, with fakes for everything around it: a scripted link, dispatcher
+ * `createPipeline` on its own, with fakes for everything around it: a scripted channel, dispatcher
  * and confirmations, and a recording audit log. The real catalog decides permissions and checks
  * arguments. The suites in tests/pipeline_*_test.ts run the same pipeline end to end over HTTP,
  * MCP and `/ws`.
  */
+import { type HubError, hubError } from "../../protocol/errors.ts";
 import { assert, assertEquals, assertMatch } from "../../tests/helpers/assert.ts";
 import type { AuditEntry } from "../../protocol/audit.ts";
 import { defaultConfig, type HubConfig, type Permission } from "../../core/config/schema.ts";
-import type { ExtensionLink } from "../ws/extension_channel.ts";
+import type { ExtensionChannel } from "../ws/extension_channel.ts";
 import { createTabStates } from "../plugins/tab_states.ts";
 import type { AuditLog } from "../audit/audit_log.ts";
 import type { ManagementContext } from "../management/hub_tool.ts";
@@ -15,7 +16,6 @@ import { HUB_TOOLS } from "../management/mod.ts";
 import { registryOf } from "../plugins/registry.ts";
 import { registeredPlugin, registeredTool } from "../plugins/_test_registry.ts";
 import { type CatalogTool, createCatalog } from "./catalog.ts";
-import { type CallError, callError } from "./call_error.ts";
 import type { ConfirmationRequest, Confirmations, Decision } from "./confirmations.ts";
 import type { Dispatcher } from "./dispatcher.ts";
 import { createInFlight, MAX_IN_FLIGHT_PER_PLUGIN } from "./in_flight.ts";
@@ -64,7 +64,7 @@ function setup(options: Options = {}) {
     hubTools: HUB_TOOLS,
   });
   const notes: { method: string; params: Record<string, unknown> }[] = [];
-  const link: ExtensionLink = {
+  const channel: ExtensionChannel = {
     attach() {},
     isConnected: () => options.connected ?? true,
     request: () => Promise.reject(new Error("the pipeline sends requests through its parts")),
@@ -113,7 +113,7 @@ function setup(options: Options = {}) {
   const inFlight = createInFlight();
   const pipeline = createPipeline({
     catalog,
-    link,
+    channel,
     tabs,
     dispatcher,
     confirmations,
@@ -129,7 +129,7 @@ function setup(options: Options = {}) {
   return { pipeline, notes, dispatched, asked, audited, allowed, inFlight };
 }
 
-function errorOf(outcome: CallOutcome): CallError {
+function errorOf(outcome: CallOutcome): HubError {
   assert(!outcome.ok, `expected a failed call, got ${JSON.stringify(outcome)}`);
   return outcome.error;
 }
@@ -283,7 +283,7 @@ Deno.test("at the per-plugin limit a call is CONCURRENCY_LIMIT; a finished call 
 });
 
 Deno.test("a failed dispatch releases its slot too", async () => {
-  const s = setup({ dispatch: () => Promise.reject(callError("TIMEOUT", "too slow")) });
+  const s = setup({ dispatch: () => Promise.reject(hubError("TIMEOUT", "too slow")) });
   errorOf(await s.pipeline.call({ name: "demo__other", args: {} }));
   assertEquals(s.inFlight.count("demo"), 0);
 });
@@ -335,7 +335,7 @@ Deno.test("a successful call is audited; the extension's answer is its end, noth
 });
 
 Deno.test("a failed call's audit entry and end notification carry its error", async () => {
-  const s = setup({ dispatch: () => Promise.reject(callError("TAB_CLOSED", "It closed.")) });
+  const s = setup({ dispatch: () => Promise.reject(hubError("TAB_CLOSED", "It closed.")) });
   const error = errorOf(await s.pipeline.call({ name: "demo__other", args: {} }));
   assertEquals(error.payload.code, "TAB_CLOSED");
   assertEquals(s.audited[0].success, false);
@@ -362,7 +362,7 @@ Deno.test("an end is sent only when the outcome is not the one the extension ans
   const refused = setup({
     dispatch: (_params, options) => {
       options?.onReply?.(false);
-      return Promise.reject(callError("TAB_NAVIGATED", "It went away."));
+      return Promise.reject(hubError("TAB_NAVIGATED", "It went away."));
     },
   });
   await refused.pipeline.call({ name: "demo__other", args: {} });

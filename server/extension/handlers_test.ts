@@ -74,7 +74,7 @@ function handlers(over: Overrides) {
       reload: over.reload ??
         (() => (trail.push("reload"), Promise.resolve({ plugins: 1, durationMs: 1 }))),
     },
-    link: {
+    channel: {
       notify: (method, params) => (notes.push({ method, params }), true),
     },
     clock: () => 42,
@@ -86,7 +86,7 @@ function handlers(over: Overrides) {
     openFolder: over.openFolder ??
       ((path) => (trail.push(`open ${path}`), Promise.resolve({ opened: path }))),
   };
-  return { h: createExtensionHandlers(deps), notes, trail, link: deps.link };
+  return { h: createExtensionHandlers(deps), notes, trail, channel: deps.channel };
 }
 
 /** An npm plugin whose plugin name is not its package's shorthand. */
@@ -233,8 +233,8 @@ Deno.test("plugin.checkUpdates runs a check now and answers what it found", asyn
 });
 
 Deno.test("progress from the package module reaches the extension as plugin.progress", () => {
-  const { notes, link } = handlers({});
-  const send = progressToExtension(link);
+  const { notes, channel } = handlers({});
+  const send = progressToExtension(channel);
   send({ operation: "install", name: "demo", message: "Installing hub-plugin-demo", done: false });
   send({ operation: "install", name: "demo", message: "Installed", done: true });
   assertEquals(notes.map((n) => [n.method, (n.params as { done: boolean }).done]), [

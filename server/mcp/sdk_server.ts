@@ -10,7 +10,7 @@
  */
 import { ListToolsRequestSchema, Server } from "./sdk.ts";
 import { VERSION } from "../../protocol/version.ts";
-import { boundProblems } from "../calls/validation_problems.ts";
+import { boundProblems } from "../plugins/validation_problems.ts";
 import { RPC_ERRORS, RpcError } from "../../protocol/rpc.ts";
 import {
   callParams,

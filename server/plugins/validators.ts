@@ -12,11 +12,7 @@
  * the pipeline awaits `loadValidators()` before it checks arguments.
  */
 import type { Ajv, ErrorObject, ValidateFunction } from "ajv";
-import {
-  boundProblems,
-  FULL_CHECK_MAX_VALUES,
-  hasMoreValues,
-} from "../calls/validation_problems.ts";
+import { boundProblems, FULL_CHECK_MAX_VALUES, hasMoreValues } from "./validation_problems.ts";
 import { loadOnce } from "../../core/cache/load_once.ts";
 
 let AjvClass: typeof Ajv | undefined;

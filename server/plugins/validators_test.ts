@@ -1,5 +1,5 @@
 import { assert, assertEquals } from "../../tests/helpers/assert.ts";
-import { MAX_PROBLEM_CHARS, MAX_PROBLEMS } from "../calls/validation_problems.ts";
+import { MAX_PROBLEM_CHARS, MAX_PROBLEMS } from "./validation_problems.ts";
 import { loadValidators, ValidatorCache } from "./validators.ts";
 
 // The pipeline loads ajv before the first call; these tests use the cache directly.
