@@ -117,6 +117,10 @@ const RULE_EXAMPLES: Record<string, { bad: Example[]; good: Example[] }> = {
       ["server/calls/x.ts", "../../protocol/y.ts"],
     ],
   },
+  "server/net/ (the runtime glue) has one door: the rest of server/ imports only net/listen.ts": {
+    bad: [["server/mod.ts", "./net/conn_cap.ts"], ["server/hub.ts", "./net/inner_server.ts"]],
+    good: [["server/mod.ts", "./net/listen.ts"], ["server/net/listen.ts", "./conn_guard.ts"]],
+  },
   "cli/ imports only cli/, server/mod.ts, core/ and protocol/": {
     bad: [
       ["cli/x.ts", "../server/hub.ts"],

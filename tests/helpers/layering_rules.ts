@@ -38,6 +38,9 @@ const isPrivate = (path: string) => posix.basename(path).startsWith("_");
 
 const EXT = "extension/src";
 
+/** The one file of server/net/ the rest of server/ may import (Deno.listen, Deno.serve behind it). */
+export const NET_DOOR = "server/net/listen.ts";
+
 /** The SDK's public doors (sdk/deno.json "exports"); the layering test checks they agree. */
 export const SDK_DOORS = ["sdk/mod.ts", "sdk/describe.ts"];
 
@@ -154,6 +157,13 @@ export const LAYER_RULES: LayerRule[] = [
   {
     name: SERVER_LAYER_RULE,
     forbids: breaksServerLayers,
+  },
+  {
+    name:
+      "server/net/ (the runtime glue) has one door: the rest of server/ imports only net/listen.ts",
+    forbids: (from, to) =>
+      under(from, "server") && !under(from, "server/net") && under(to, "server/net") &&
+      to !== NET_DOOR,
   },
   {
     name: "cli/ imports only cli/, server/mod.ts, core/ and protocol/",
