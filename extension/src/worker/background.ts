@@ -12,8 +12,8 @@ import { createConnection } from "./connection.ts";
 import { createAdapterDoors } from "./adapter_doors.ts";
 import { createInjector } from "./injector.ts";
 import { handlePageEvent } from "./page_events.ts";
-import { createPageLinks } from "./page_links.ts";
-import { createPluginDispatcher } from "./plugin_dispatch.ts";
+import { createDoorExchanges } from "./door_exchanges.ts";
+import { createPluginDispatch } from "./plugin_dispatch.ts";
 import { createPluginStore, pluginMatches } from "./plugin_store.ts";
 import type { ServerHandlers } from "./rpc_peer.ts";
 import { MAX_RESULT_BYTES, resultSizeError } from "../../../protocol/call_contract.ts";
@@ -32,7 +32,7 @@ const store = createPluginStore();
 const doors = createAdapterDoors();
 const injector = createInjector(
   doors,
-  (tabId, plugin, door) => links.watch(tabId, plugin, door),
+  (tabId, plugin, door) => exchanges.watch(tabId, plugin, door),
   (name) => store.get(name),
 );
 const calls = createTabCalls();
@@ -40,11 +40,11 @@ const tabDebugger = createTabDebugger();
 const peer = () => connection.peer();
 const tracker = createTabTracker(store, injector, peer, pluginMatches, () => panel.tabsChanged());
 const panel = createSidePanel({ connection: () => connection, store, tracker, log });
-const links = createPageLinks(
+const exchanges = createDoorExchanges(
   doors,
   (tabId, plugin, event) => handlePageEvent(tabId, plugin, event, { store, tracker, peer }),
 );
-const dispatchPluginTool = createPluginDispatcher({ store, injector, tracker, calls, links });
+const dispatchPluginTool = createPluginDispatch({ store, injector, tracker, calls, exchanges });
 
 /** A tool result too big for one frame to the hub fails the call instead of timing out. */
 function tooLarge(method: string, bytes: number, params: unknown): unknown {

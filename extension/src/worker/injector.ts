@@ -41,7 +41,7 @@ export function doorKeyOf(completion: unknown, plugin: string): DoorKey | undefi
 }
 
 /**
- * `onDoor` hears of every door found or made, so events from it are collected (page_links.ts).
+ * `onDoor` hears of every door found or made, so events from it are collected (door_exchanges.ts).
  * `current` gives the plugin as the worker knows it now: a plugin turned off or rebuilt while an
  * injection waited its turn is not injected.
  */

@@ -1,5 +1,5 @@
 /**
- * Events from adapters (taken out of their doors by page_links.ts) reach the hub: `tool.progress`,
+ * Events from adapters (taken out of their doors by door_exchanges.ts) reach the hub: `tool.progress`,
  * `plugin.log`, and readiness hints that trigger a new probe. An event belongs to the plugin whose
  * door it came out of, whatever it says, and counts only while that plugin's patterns match the
  * tab, so no adapter and no page script can write another plugin's logs.

@@ -4,7 +4,7 @@
  * hub's own check before dispatching is a fast-fail with the same codes and messages
  * (protocol/tab_readiness.ts). Then it runs the handler through the
  * adapter in the page's MAIN world, and returns its `{ ok, value | error }` envelope with the tab
- * it ran in. Calls go to the adapter's private door (page_links.ts); a page that lost the adapter
+ * it ran in. Calls go to the adapter's private door (door_exchanges.ts); a page that lost the adapter
  * (it navigated) gets it injected again first, and only if the plugin is still on and still the
  * same build. A call that may have run is never run again.
  */
@@ -19,7 +19,7 @@ import {
   type TabTarget,
 } from "../../../protocol/tab_readiness.ts";
 import type { Injector } from "./injector.ts";
-import type { PageLinks } from "./page_links.ts";
+import type { DoorExchanges } from "./door_exchanges.ts";
 import { pluginEnabled, pluginMatches, type PluginStore } from "./plugin_store.ts";
 import { chooseTab } from "./tab_ranking.ts";
 import { type TabCalls } from "./tab_calls.ts";
@@ -30,7 +30,7 @@ export interface PluginDispatchDeps {
   injector: Injector;
   tracker: TabTracker;
   calls: TabCalls;
-  links: PageLinks;
+  exchanges: DoorExchanges;
 }
 
 const fail = (...args: Parameters<typeof errorPayload>) => new HubError(errorPayload(...args));
@@ -86,14 +86,14 @@ async function bestTab(
   return chosen.tab;
 }
 
-export type PluginDispatcher = (params: DispatchParams) => Promise<DispatchResult>;
+export type PluginDispatch = (params: DispatchParams) => Promise<DispatchResult>;
 
 /**
- * The dispatcher remembers the best tab per plugin and instance until anything about tabs,
+ * It remembers the best tab per plugin and instance until anything about tabs,
  * windows or readiness changes (the tracker's epoch), so a stream of calls costs one
  * `executeScript` each and no tab queries.
  */
-export function createPluginDispatcher(deps: PluginDispatchDeps): PluginDispatcher {
+export function createPluginDispatch(deps: PluginDispatchDeps): PluginDispatch {
   const chosen = new Map<string, { epoch: number; tabId: number }>();
 
   async function pickTab(plugin: SyncPlugin, params: DispatchParams): Promise<number> {
@@ -137,7 +137,7 @@ async function dispatchPluginTool(
   };
   const what = params.tool;
   const run = (signal: AbortSignal) =>
-    deps.links.call(tabId, plugin.name, plugin.adapterHash, request, signal);
+    deps.exchanges.call(tabId, plugin.name, plugin.adapterHash, request, signal);
   let result = await deps.calls.run(tabId, what, run);
   if ("missing" in result) {
     // The page lost the adapter (it reloaded), or the call came before the first injection:

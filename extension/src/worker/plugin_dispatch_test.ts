@@ -1,7 +1,7 @@
 /// <reference lib="deno.ns" />
 /**
- * `createPluginDispatcher` with a fake `chrome` (tabs and windows), store, tracker, injector and
- * page links: which tab a plugin call runs in, what it says when there is none, and how a page
+ * `createPluginDispatch` with a fake `chrome` (tabs and windows), store, tracker, injector and
+ * door exchanges: which tab a plugin call runs in, what it says when there is none, and how a page
  * that lost its adapter is handled.
  */
 import { assert, assertEquals, assertMatch } from "../../../tests/helpers/assert.ts";
@@ -11,8 +11,8 @@ import { hubError } from "../../../protocol/errors.ts";
 import { noTabMessage, notReadyMessage } from "../../../protocol/tab_readiness.ts";
 import { failureOf, syncPlugin, withChrome } from "./_test_fixtures.ts";
 import type { Injector } from "./injector.ts";
-import type { MaybeMissing, PageLinks } from "./page_links.ts";
-import { createPluginDispatcher } from "./plugin_dispatch.ts";
+import type { DoorExchanges, MaybeMissing } from "./door_exchanges.ts";
+import { createPluginDispatch } from "./plugin_dispatch.ts";
 import { createPluginStore } from "./plugin_store.ts";
 import { CallFailure, createTabCalls } from "./tab_calls.ts";
 import type { TabTracker } from "./tab_tracker.ts";
@@ -42,8 +42,8 @@ interface Options {
   answer?: (tabId: number, request: AdapterCall, injected: boolean) => MaybeMissing;
 }
 
-/** Runs `body` with a dispatcher over fakes, and the records of what it did. */
-async function withDispatcher(
+/** Runs `body` with a plugin dispatch over fakes, and the records of what it did. */
+async function withPluginDispatch(
   options: Options,
   body: (ctx: ReturnType<typeof parts>) => Promise<void>,
 ): Promise<void> {
@@ -77,7 +77,7 @@ function parts(options: Options) {
     injected,
     /** Something about tabs changed: cached choices are stale. */
     bump: () => epoch++,
-    dispatch: undefined as unknown as ReturnType<typeof createPluginDispatcher>,
+    dispatch: undefined as unknown as ReturnType<typeof createPluginDispatch>,
   };
   const tabTracker = {
     isReady: (tabId: number) => ctx.tabs.find((t) => t.id === tabId)?.ready ?? true,
@@ -91,18 +91,18 @@ function parts(options: Options) {
   } as unknown as Injector;
   const answer = options.answer ??
     ((_tabId, request) => ({ ok: true, value: { ran: request.tool } }) as MaybeMissing);
-  const links = {
+  const exchanges = {
     call(tabId: number, plugin: string, hash: string, request: AdapterCall) {
       calls.push({ tabId, plugin, hash, request });
       return Promise.resolve().then(() => answer(tabId, request, injected.includes(tabId)));
     },
-  } as unknown as PageLinks;
-  ctx.dispatch = createPluginDispatcher({
+  } as unknown as DoorExchanges;
+  ctx.dispatch = createPluginDispatch({
     store,
     injector,
     tracker: tabTracker,
     calls: createTabCalls(),
-    links,
+    exchanges,
   });
   return ctx;
 }
@@ -128,7 +128,7 @@ function tabOf(result: DispatchResult): number | undefined {
 // --- no tab to run in ---
 
 Deno.test("a plugin the extension does not know yet is TOOL_NOT_FOUND", async () => {
-  await withDispatcher({ plugins: [] }, async ({ dispatch }) => {
+  await withPluginDispatch({ plugins: [] }, async ({ dispatch }) => {
     const failure = await failureOf(dispatch(params()));
     assertEquals(failure.payload.code, "TOOL_NOT_FOUND");
     assertEquals(failure.message, 'The extension does not know plugin "tracker" yet.');
@@ -137,7 +137,7 @@ Deno.test("a plugin the extension does not know yet is TOOL_NOT_FOUND", async ()
 
 Deno.test("no tab of the plugin: TAB_CLOSED with the hub's words, naming what to open", async () => {
   const tabs = [{ id: 1, url: "https://elsewhere.test/" }];
-  await withDispatcher({ tabs }, async ({ dispatch, calls }) => {
+  await withPluginDispatch({ tabs }, async ({ dispatch, calls }) => {
     const failure = await failureOf(dispatch(params()));
     assertEquals([failure.payload.code, failure.payload.category], ["TAB_CLOSED", "unavailable"]);
     assertEquals(failure.message, noTabMessage(tracker()));
@@ -151,7 +151,7 @@ Deno.test("no tab of the plugin: TAB_CLOSED with the hub's words, naming what to
 
 Deno.test("tabs open but none ready: TAB_UNAVAILABLE naming the tab's URL", async () => {
   const tabs = [{ id: 3, url: "https://tracker.test/a", ready: false }];
-  await withDispatcher({ tabs }, async ({ dispatch }) => {
+  await withPluginDispatch({ tabs }, async ({ dispatch }) => {
     const failure = await failureOf(dispatch(params()));
     assertEquals(failure.payload.code, "TAB_UNAVAILABLE");
     assertEquals(failure.message, notReadyMessage(tracker(), "https://tracker.test/a"));
@@ -167,7 +167,7 @@ Deno.test("the call runs in the best ready tab, with its input, settings and dis
     { id: 4, url: "https://tracker.test/b" },
     { id: 5, url: "https://tracker.test/c", active: true },
   ];
-  await withDispatcher({ tabs }, async ({ dispatch, calls }) => {
+  await withPluginDispatch({ tabs }, async ({ dispatch, calls }) => {
     assertEquals(await dispatch(params()), { ok: true, value: { ran: "list" }, tabId: 5 });
     assertEquals(calls, [{
       tabId: 5,
@@ -180,7 +180,7 @@ Deno.test("the call runs in the best ready tab, with its input, settings and dis
 
 Deno.test("the settings the hub sent win over the stored ones; the tool name falls back", async () => {
   const tabs = [{ id: 4, url: "https://tracker.test/b" }];
-  await withDispatcher({ tabs }, async ({ dispatch, calls }) => {
+  await withPluginDispatch({ tabs }, async ({ dispatch, calls }) => {
     await dispatch(params({ baseTool: undefined, settings: { mode: "slow" } }));
     assertEquals(calls[0].request.tool, "list");
     assertEquals(calls[0].request.settings, { mode: "slow" });
@@ -189,7 +189,7 @@ Deno.test("the settings the hub sent win over the stored ones; the tool name fal
 
 Deno.test("the chosen tab is remembered until tabs change", async () => {
   const tabs = [{ id: 4, url: "https://tracker.test/b" }];
-  await withDispatcher({ tabs }, async (ctx) => {
+  await withPluginDispatch({ tabs }, async (ctx) => {
     await ctx.dispatch(params());
     await ctx.dispatch(params());
     assertEquals(ctx.queries, 1);
@@ -205,7 +205,7 @@ Deno.test("an instance call runs only in that instance's tabs", async () => {
     { id: 5, url: "https://work.tracker.test/y" },
   ];
   const plugins = [tracker(INSTANCES)];
-  await withDispatcher({ plugins, tabs }, async ({ dispatch, calls }) => {
+  await withPluginDispatch({ plugins, tabs }, async ({ dispatch, calls }) => {
     const instance = { name: "work", url: INSTANCES.work };
     assertEquals(tabOf(await dispatch(params({ instance }))), 5);
     assertEquals(calls[0].request.instance, instance);
@@ -217,7 +217,7 @@ Deno.test("an instance call runs only in that instance's tabs", async () => {
 Deno.test("no tab of the instance: TAB_CLOSED naming the instance and its URL", async () => {
   const tabs = [{ id: 4, url: "https://tracker.test/home/x" }];
   const plugins = [tracker(INSTANCES)];
-  await withDispatcher({ plugins, tabs }, async ({ dispatch }) => {
+  await withPluginDispatch({ plugins, tabs }, async ({ dispatch }) => {
     const failure = await failureOf(
       dispatch(params({ instance: { name: "work", url: INSTANCES.work } })),
     );
@@ -233,7 +233,7 @@ Deno.test("no tab of the instance: TAB_CLOSED naming the instance and its URL", 
 
 Deno.test("a requested tab is used as it is", async () => {
   const tabs = [{ id: 4, url: "https://tracker.test/b" }, { id: 9, url: "https://tracker.test/c" }];
-  await withDispatcher({ tabs }, async (ctx) => {
+  await withPluginDispatch({ tabs }, async (ctx) => {
     assertEquals(tabOf(await ctx.dispatch(params({ tabId: 9 }))), 9);
     assertEquals(ctx.queries, 0, "no tab query for a requested tab");
   });
@@ -245,7 +245,7 @@ Deno.test("a requested tab that is not open, or not the plugin's: TAB_NOT_FOUND 
     { id: 5, url: "https://tracker.test/" },
     { id: 9, url: "https://work.tracker.test/x" },
   ];
-  await withDispatcher({ plugins: [tracker(INSTANCES)], tabs }, async ({ dispatch }) => {
+  await withPluginDispatch({ plugins: [tracker(INSTANCES)], tabs }, async ({ dispatch }) => {
     const gone = await failureOf(dispatch(params({ tabId: 8 })));
     assertEquals(gone.payload.code, "TAB_NOT_FOUND");
     assertEquals(gone.payload.category, "not_found");
@@ -262,7 +262,7 @@ Deno.test("a requested tab that is not open, or not the plugin's: TAB_NOT_FOUND 
 });
 
 Deno.test("a requested tab while no tab of the plugin is open: valid tabIds none open", async () => {
-  await withDispatcher({ tabs: [{ id: 4, url: "https://elsewhere.test/" }] }, async (ctx) => {
+  await withPluginDispatch({ tabs: [{ id: 4, url: "https://elsewhere.test/" }] }, async (ctx) => {
     const error = await failureOf(ctx.dispatch(params({ tabId: 3 })));
     assertEquals(error.payload.code, "TAB_NOT_FOUND");
     assertMatch(error.message, /valid tabIds: none open/);
@@ -274,7 +274,7 @@ Deno.test("a requested tab of another instance: INVALID_ARGUMENTS as the hub say
     id: 9,
     url: "https://work.tracker.test/x",
   }, { id: 8, url: "https://tracker.test/elsewhere" }];
-  await withDispatcher({ plugins: [tracker(INSTANCES)], tabs }, async ({ dispatch }) => {
+  await withPluginDispatch({ plugins: [tracker(INSTANCES)], tabs }, async ({ dispatch }) => {
     const instance = { name: "work", url: INSTANCES.work };
     const wrong = await failureOf(dispatch(params({ tabId: 5, instance })));
     assertEquals(wrong.payload.code, "INVALID_ARGUMENTS");
@@ -294,7 +294,7 @@ Deno.test("a page that lost its adapter gets it injected again, then the call ru
   const tabs = [{ id: 4, url: "https://tracker.test/b" }];
   const answer = (_tabId: number, _request: AdapterCall, injected: boolean): MaybeMissing =>
     injected ? { ok: true, value: "after injection" } : { missing: true };
-  await withDispatcher({ tabs, answer }, async ({ dispatch, calls, injected }) => {
+  await withPluginDispatch({ tabs, answer }, async ({ dispatch, calls, injected }) => {
     assertEquals(await dispatch(params()), { ok: true, value: "after injection", tabId: 4 });
     assertEquals([calls.length, injected], [2, [4]]);
   });
@@ -303,7 +303,7 @@ Deno.test("a page that lost its adapter gets it injected again, then the call ru
 Deno.test("an adapter that does not load is EXTENSION_ERROR saying so", async () => {
   const tabs = [{ id: 4, url: "https://tracker.test/b" }];
   const answer = (): MaybeMissing => ({ missing: true });
-  await withDispatcher({ tabs, answer }, async ({ dispatch }) => {
+  await withPluginDispatch({ tabs, answer }, async ({ dispatch }) => {
     const failure = await failureOf(dispatch(params()));
     assertEquals([failure.payload.code, failure.payload.category], ["EXTENSION_ERROR", "internal"]);
     assertEquals(failure.message, "The Tracker adapter did not load in tab 4.");
@@ -319,7 +319,7 @@ Deno.test("the tool's own error comes back as the envelope's error", async () =>
     retryable: false,
   };
   const answer = (): MaybeMissing => ({ ok: false, error });
-  await withDispatcher({ tabs, answer }, async ({ dispatch }) => {
+  await withPluginDispatch({ tabs, answer }, async ({ dispatch }) => {
     assertEquals(await dispatch(params()), { ok: false, error });
   });
 });
@@ -336,7 +336,7 @@ Deno.test("a plugin turned off or rebuilt before the adapter is injected again: 
       store.set({ ...tracker(), ...change }); // it changed while the call went to the page
       return { missing: true };
     };
-    await withDispatcher({ tabs, answer }, async (ctx) => {
+    await withPluginDispatch({ tabs, answer }, async (ctx) => {
       store = ctx.store;
       const failure = await failureOf(ctx.dispatch(params()));
       assertEquals(failure.payload.code, code);
@@ -352,7 +352,7 @@ Deno.test("a call whose door closed while it ran fails as it is: never injected 
   const answer = (): MaybeMissing => {
     throw closed;
   };
-  await withDispatcher({ tabs, answer }, async ({ dispatch, calls, injected }) => {
+  await withPluginDispatch({ tabs, answer }, async ({ dispatch, calls, injected }) => {
     const failure = await failureOf(dispatch(params()));
     assertEquals(failure.payload.code, "ADAPTER_ERROR");
     assertEquals([calls.length, injected], [1, []]);

@@ -1,4 +1,4 @@
-/** Test fixture: a method's input as the dispatcher hands it to the handler (parsed, defaulted). */
+/** Test fixture: a method's input as `dispatchBrowserTool` hands it to the handler (parsed, defaulted). */
 import {
   type BrowserInput,
   type BrowserMethodName,

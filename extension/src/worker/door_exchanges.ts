@@ -12,8 +12,8 @@
  * exchange carries calls (the plugin was turned off, removed or rebuilt) fails those calls: they
  * may have run, so they are never sent again. The worker keeps a bounded amount from a door: an
  * answer holding more items than an honest door can hand out at once, an answer to a call
- * numbered before the link started, or a gap in the numbering that no exchange still running
- * can fill breaks the link (its calls fail and the door is closed).
+ * numbered before the worker took up the door, or a gap in the numbering that no exchange still running
+ * can fill breaks the door (its calls fail and it is closed).
  */
 import {
   type AdapterCall,
@@ -41,12 +41,12 @@ export const WAIT_MS = 20_000;
 export const PARALLEL_EXCHANGES = 2;
 export const BATCH_MS = 4;
 /**
- * How many answers' worth of items the link holds back at most while it waits for an earlier
- * one: items numbered further ahead are dropped, and more held items break the link.
+ * How many answers' worth of items the worker holds back for a door at most while it waits for an earlier
+ * one: items numbered further ahead are dropped, and more held items break the door.
  */
 export const HELD_ANSWERS = PARALLEL_EXCHANGES + 2;
 
-export interface PageLinks {
+export interface DoorExchanges {
   /**
    * Runs a call in the tab's adapter; `missing` when the tab has not got this build's door. When
    * `signal` aborts, the call is dropped and the promise rejects with its reason.
@@ -70,12 +70,12 @@ interface Pending {
   dispatchId: string;
 }
 
-interface Link {
+interface DoorState {
   tabId: number;
   plugin: string;
   door: DoorRecord;
   pending: Map<number, Pending>;
-  /** Settles once the link knows where the door counts from; exchanges wait for it. */
+  /** Settles once the worker knows where the door counts from; exchanges wait for it. */
   synced: Promise<void>;
   /** The next item to hand on, and items that came before an earlier one. */
   nextSeq: number;
@@ -126,110 +126,115 @@ async function lostAnswer(tabId: number): Promise<HubError> {
 }
 
 /** Every door call goes to the document the door is in, never to a later one in the tab. */
-const targetOf = (link: Link) => ({ tabId: link.tabId, documentIds: [link.door.documentId] });
+const targetOf = (state: DoorState) => ({
+  tabId: state.tabId,
+  documentIds: [state.door.documentId],
+});
 
 /** The calls of an exchange whose door closed under them. */
-function closedMidCall(link: Link): HubError {
+function closedMidCall(state: DoorState): HubError {
   return new HubError(errorPayload(
     "ADAPTER_ERROR",
-    `The ${link.plugin.slice(0, 100)} adapter in tab ${link.tabId} was closed while the call ran ` +
+    `The ${
+      state.plugin.slice(0, 100)
+    } adapter in tab ${state.tabId} was closed while the call ran ` +
       "(the plugin was turned off, removed or replaced by a new build). The call has probably " +
       "run and is not run again: check its effect, then call again if the plugin is on.",
   ));
 }
 
 /** `onEvent` gets each event with the tab and the plugin whose door it came out of. */
-export function createPageLinks(
+export function createDoorExchanges(
   doors: AdapterDoors,
   onEvent: (tabId: number, plugin: string, event: PageEvent) => void,
-): PageLinks {
+): DoorExchanges {
   /** By door key. */
-  const links = new Map<string, Link>();
+  const states = new Map<string, DoorState>();
   let nextId = 1;
 
-  function linkOf(tabId: number, plugin: string, door: DoorRecord): Link {
-    let link = links.get(door.key);
-    if (!link) {
-      link = { tabId, plugin, door, pending: new Map(), nextSeq: 1, held: new Map() } as Link;
-      link.waiting = link.dead = link.broken = false;
-      link.queue = [];
-      link.running = link.late = link.started = 0;
-      link.inFlight = new Set();
-      link.synced = sync(link);
-      links.set(door.key, link);
+  function stateOf(tabId: number, plugin: string, door: DoorRecord): DoorState {
+    let state = states.get(door.key);
+    if (!state) {
+      state = { tabId, plugin, door, pending: new Map(), nextSeq: 1, held: new Map() } as DoorState;
+      state.waiting = state.dead = state.broken = false;
+      state.queue = [];
+      state.running = state.late = state.started = 0;
+      state.inFlight = new Set();
+      state.synced = sync(state);
+      states.set(door.key, state);
     }
-    return link;
+    return state;
   }
 
   /**
    * A door numbers its items for as long as it lives, and a service worker that stopped took the
-   * ones it had taken with it: a new link starts where the door is now, before any exchange. A
+   * ones it had taken with it: a door taken up again starts where it is now, before any exchange. A
    * door that does not answer leaves it at 1; the first exchange then finds out what is wrong.
    */
-  async function sync(link: Link) {
+  async function sync(state: DoorState) {
     const frames = await chrome.scripting.executeScript({
-      target: targetOf(link),
+      target: targetOf(state),
       world: "MAIN",
       func: doorNextSeq,
-      args: [link.door.key, link.door.secret],
+      args: [state.door.key, state.door.secret],
     }).catch(() => undefined);
     const seq = (frames?.[0]?.result as { seq?: unknown } | undefined)?.seq;
-    if (typeof seq === "number" && Number.isInteger(seq) && seq >= 1) link.nextSeq = seq;
+    if (typeof seq === "number" && Number.isInteger(seq) && seq >= 1) state.nextSeq = seq;
   }
 
-  function handOn(link: Link, item: DoorItem) {
+  function handOn(state: DoorState, item: DoorItem) {
     if (item.kind === "result") {
-      const waiting = link.pending.get(item.id);
-      if (!waiting && link.late > 0) link.late--;
-      link.pending.delete(item.id);
+      const waiting = state.pending.get(item.id);
+      if (!waiting && state.late > 0) state.late--;
+      state.pending.delete(item.id);
       waiting?.resolve(checkedAnswer(item.result));
       return;
     }
     if (item.kind === "progress") {
       // Progress counts only for a call this door is running.
-      const mine = [...link.pending.values()].some((p) => p.dispatchId === item.dispatchId);
+      const mine = [...state.pending.values()].some((p) => p.dispatchId === item.dispatchId);
       if (!mine) return;
     }
     const { seq: _, ...event } = item;
-    onEvent(link.tabId, link.plugin, event as PageEvent);
+    onEvent(state.tabId, state.plugin, event as PageEvent);
   }
 
   /** Items one answer may hold: every event the adapter keeps, and the answers still due. */
-  const capOf = (link: Link) => MAX_QUEUED_EVENTS + link.pending.size + link.late;
+  const capOf = (state: DoorState) => MAX_QUEUED_EVENTS + state.pending.size + state.late;
 
   /** Takes an answer's items in; says what is wrong when no honest door hands out these. */
-  function deliver(link: Link, items: DoorItem[]): string | undefined {
-    const cap = capOf(link);
+  function deliver(state: DoorState, items: DoorItem[]): string | undefined {
+    const cap = capOf(state);
     if (items.length > cap) return `handed out ${items.length} items at once (at most ${cap})`;
-    const before = link.nextSeq;
-    const ahead = link.nextSeq + HELD_ANSWERS * cap;
+    const before = state.nextSeq;
+    const ahead = state.nextSeq + HELD_ANSWERS * cap;
     for (const item of items) {
       const seq = item?.seq;
       if (!Number.isInteger(seq) || seq >= ahead) continue;
-      if (seq >= link.nextSeq) link.held.set(seq, item);
-      else if (item.kind === "result" && link.pending.has(item.id)) {
+      if (seq >= state.nextSeq) state.held.set(seq, item);
+      else if (item.kind === "result" && state.pending.has(item.id)) {
         return "numbered an answer before the items it had already handed out";
       }
     }
-    if (link.held.size > HELD_ANSWERS * cap) return `left ${link.held.size} items waiting`;
-    for (let item; (item = link.held.get(link.nextSeq));) {
-      link.held.delete(link.nextSeq++);
-      handOn(link, item);
+    if (state.held.size > HELD_ANSWERS * cap) return `left ${state.held.size} items waiting`;
+    for (let item; (item = state.held.get(state.nextSeq));) {
+      state.held.delete(state.nextSeq++);
+      handOn(state, item);
     }
-    if (link.nextSeq !== before || link.held.size === 0) link.gapUntil = undefined;
-    if (link.held.size > 0) link.gapUntil ??= link.started;
+    if (state.nextSeq !== before || state.held.size === 0) state.gapUntil = undefined;
+    if (state.held.size > 0) state.gapUntil ??= state.started;
   }
 
   /** A gap in the numbering that no exchange still out can fill. */
-  function gapStuck(link: Link): boolean {
-    const until = link.gapUntil;
-    return until !== undefined && ![...link.inFlight].some((n) => n <= until);
+  function gapStuck(state: DoorState): boolean {
+    const until = state.gapUntil;
+    return until !== undefined && ![...state.inFlight].some((n) => n <= until);
   }
 
-  function forget(link: Link) {
-    link.dead = true;
-    link.held.clear();
-    if (links.get(link.door.key) === link) links.delete(link.door.key);
+  function forget(state: DoorState) {
+    state.dead = true;
+    state.held.clear();
+    if (states.get(state.door.key) === state) states.delete(state.door.key);
   }
 
   /**
@@ -238,17 +243,17 @@ export function createPageLinks(
    * it closed ("closed": they may have run, so they fail and are never sent again). Other calls
    * hear it from their own exchanges.
    */
-  async function close(link: Link, calls: DoorCall[], gone: Gone) {
-    forget(link);
+  async function close(state: DoorState, calls: DoorCall[], gone: Gone) {
+    forget(state);
     if (calls.length === 0) return;
     const error = gone === "navigated"
-      ? await lostAnswer(link.tabId)
+      ? await lostAnswer(state.tabId)
       : gone === "closed"
-      ? closedMidCall(link)
+      ? closedMidCall(state)
       : undefined;
     for (const call of calls) {
-      const waiting = link.pending.get(call.id);
-      link.pending.delete(call.id);
+      const waiting = state.pending.get(call.id);
+      state.pending.delete(call.id);
       if (error) waiting?.reject(error);
       else waiting?.resolve({ missing: true });
     }
@@ -256,121 +261,123 @@ export function createPageLinks(
 
   /**
    * The door answered what no honest adapter does (a page script tampered with built-ins the
-   * adapter uses): every call of the link fails, and the door is closed and forgotten, so the
+   * adapter uses): every call sent to it fails, and the door is closed and forgotten, so the
    * next call gets a fresh adapter.
    */
-  function breakLink(link: Link, why: string) {
-    forget(link);
-    link.broken = true;
+  function breakDoor(state: DoorState, why: string) {
+    forget(state);
+    state.broken = true;
     const error = new HubError(errorPayload(
       "ADAPTER_ERROR",
-      `The ${link.plugin.slice(0, 100)} adapter in tab ${link.tabId} ${why}, which it never ` +
+      `The ${state.plugin.slice(0, 100)} adapter in tab ${state.tabId} ${why}, which it never ` +
         "does on its own (a page script may have tampered with it), so the extension closed " +
         "it. The call may have run and is not run again; check its effect before calling again.",
     ));
-    for (const waiting of link.pending.values()) waiting.reject(error);
-    link.pending.clear();
-    link.queue = [];
+    for (const waiting of state.pending.values()) waiting.reject(error);
+    state.pending.clear();
+    state.queue = [];
     void (async () => {
-      const record = await doors.get(link.tabId, link.plugin);
-      if (record?.key === link.door.key) doors.delete(link.tabId, link.plugin);
+      const record = await doors.get(state.tabId, state.plugin);
+      if (record?.key === state.door.key) doors.delete(state.tabId, state.plugin);
       await chrome.scripting.executeScript({
-        target: targetOf(link),
+        target: targetOf(state),
         world: "MAIN",
         func: doorClose,
-        args: [link.door.key, link.door.secret],
+        args: [state.door.key, state.door.secret],
       });
     })().catch(() => {}); // the document is gone: so is its door
   }
 
-  async function exchange(link: Link, calls: DoorCall[], waitMs: number) {
-    const n = ++link.started;
-    link.inFlight.add(n);
+  async function exchange(state: DoorState, calls: DoorCall[], waitMs: number) {
+    const n = ++state.started;
+    state.inFlight.add(n);
     try {
-      await send(link, calls, waitMs);
+      await send(state, calls, waitMs);
     } finally {
-      link.inFlight.delete(n);
-      if (!link.dead && gapStuck(link)) breakLink(link, "left a gap in the numbering of its items");
+      state.inFlight.delete(n);
+      if (!state.dead && gapStuck(state)) {
+        breakDoor(state, "left a gap in the numbering of its items");
+      }
     }
   }
 
-  async function send(link: Link, calls: DoorCall[], waitMs: number) {
+  async function send(state: DoorState, calls: DoorCall[], waitMs: number) {
     let answer: { items: DoorItem[] } | Missing | { closed: true } | undefined;
-    await link.synced;
-    if (link.dead) return void await close(link, calls, "unsent");
+    await state.synced;
+    if (state.dead) return void await close(state, calls, "unsent");
     try {
       const [frame] = await chrome.scripting.executeScript({
-        target: targetOf(link),
+        target: targetOf(state),
         world: "MAIN",
         func: doorExchange,
-        args: [link.door.key, link.door.secret, calls, waitMs],
+        args: [state.door.key, state.door.secret, calls, waitMs],
       });
       answer = frame?.result as typeof answer;
     } catch (error) {
       const nothingRan = NO_DOCUMENT.test((error as Error)?.message ?? "");
-      return void await close(link, calls, nothingRan ? "unsent" : "navigated");
+      return void await close(state, calls, nothingRan ? "unsent" : "navigated");
     }
-    if (link.broken) return; // its calls have failed already
-    if (answer && "missing" in answer) return void await close(link, calls, "unsent");
-    if (!answer || !("items" in answer)) return void await close(link, calls, "closed");
-    const wrong = deliver(link, Array.isArray(answer.items) ? answer.items : []);
-    if (wrong) breakLink(link, wrong);
+    if (state.broken) return; // its calls have failed already
+    if (answer && "missing" in answer) return void await close(state, calls, "unsent");
+    if (!answer || !("items" in answer)) return void await close(state, calls, "closed");
+    const wrong = deliver(state, Array.isArray(answer.items) ? answer.items : []);
+    if (wrong) breakDoor(state, wrong);
     // The door closed under another exchange: calls of this one still unanswered never will be.
-    else if (link.dead) await close(link, calls, "closed");
+    else if (state.dead) await close(state, calls, "closed");
   }
 
   /** Sends the queued calls in one exchange now. */
-  function flush(link: Link) {
-    clearTimeout(link.timer);
-    link.timer = undefined;
-    if (link.queue.length === 0) return;
-    const calls = link.queue;
-    link.queue = [];
-    link.running++;
-    void exchange(link, calls, 0).finally(() => {
-      link.running--;
-      flush(link);
+  function flush(state: DoorState) {
+    clearTimeout(state.timer);
+    state.timer = undefined;
+    if (state.queue.length === 0) return;
+    const calls = state.queue;
+    state.queue = [];
+    state.running++;
+    void exchange(state, calls, 0).finally(() => {
+      state.running--;
+      flush(state);
     });
   }
 
-  function enqueue(link: Link, call: DoorCall) {
-    link.queue.push(call);
-    if (link.running < PARALLEL_EXCHANGES) flush(link);
-    else link.timer ??= setTimeout(() => flush(link), BATCH_MS);
+  function enqueue(state: DoorState, call: DoorCall) {
+    state.queue.push(call);
+    if (state.running < PARALLEL_EXCHANGES) flush(state);
+    else state.timer ??= setTimeout(() => flush(state), BATCH_MS);
   }
 
-  async function waitLoop(link: Link) {
-    link.waiting = true;
+  async function waitLoop(state: DoorState) {
+    state.waiting = true;
     try {
-      while (!link.dead) await exchange(link, [], WAIT_MS);
+      while (!state.dead) await exchange(state, [], WAIT_MS);
     } finally {
-      link.waiting = false;
+      state.waiting = false;
     }
   }
 
-  /** The answer to call `id`, unless `signal` aborts first: then the link forgets the call. */
-  function answerOf(link: Link, call: DoorCall, signal?: AbortSignal): Promise<MaybeMissing> {
+  /** The answer to call `id`, unless `signal` aborts first: then the state forgets the call. */
+  function answerOf(state: DoorState, call: DoorCall, signal?: AbortSignal): Promise<MaybeMissing> {
     return new Promise<MaybeMissing>((resolve, reject) => {
       const giveUp = () => {
-        const sent = !link.queue.some((queued) => queued.id === call.id);
-        if (link.pending.delete(call.id) && sent && !link.dead) link.late++;
-        link.queue = link.queue.filter((queued) => queued.id !== call.id);
+        const sent = !state.queue.some((queued) => queued.id === call.id);
+        if (state.pending.delete(call.id) && sent && !state.dead) state.late++;
+        state.queue = state.queue.filter((queued) => queued.id !== call.id);
         reject(signal!.reason);
       };
       const settled = () => signal?.removeEventListener("abort", giveUp);
-      link.pending.set(call.id, {
+      state.pending.set(call.id, {
         resolve: (result) => (settled(), resolve(result)),
         reject: (error) => (settled(), reject(error)),
         dispatchId: call.request.dispatchId,
       });
       signal?.addEventListener("abort", giveUp, { once: true });
-      enqueue(link, call);
+      enqueue(state, call);
     });
   }
 
   function watch(tabId: number, plugin: string, door: DoorRecord) {
-    const link = linkOf(tabId, plugin, door);
-    if (!link.waiting && !link.dead) void waitLoop(link);
+    const state = stateOf(tabId, plugin, door);
+    if (!state.waiting && !state.dead) void waitLoop(state);
   }
 
   return {
@@ -379,10 +386,10 @@ export function createPageLinks(
       const door = await doors.get(tabId, plugin);
       signal?.throwIfAborted();
       if (!door || door.hash !== hash) return { missing: true };
-      const link = linkOf(tabId, plugin, door);
-      if (!link.waiting) void waitLoop(link);
-      return await answerOf(link, { id: nextId++, request }, signal);
+      const state = stateOf(tabId, plugin, door);
+      if (!state.waiting) void waitLoop(state);
+      return await answerOf(state, { id: nextId++, request }, signal);
     },
-    waitingCalls: () => [...links.values()].reduce((sum, link) => sum + link.pending.size, 0),
+    waitingCalls: () => [...states.values()].reduce((sum, state) => sum + state.pending.size, 0),
   };
 }

@@ -1,6 +1,6 @@
 /// <reference lib="deno.ns" />
 /**
- * page_links.ts with a fake `chrome.scripting.executeScript` that runs the page function here,
+ * door_exchanges.ts with a fake `chrome.scripting.executeScript` that runs the page function here,
  * against a fake door on `globalThis`: calls and their answers, the order of events, and what a
  * door that went away does to calls.
  */
@@ -14,7 +14,7 @@ import {
 import { until } from "../../../tests/helpers/until.ts";
 import { failureOf, withChrome } from "./_test_fixtures.ts";
 import type { AdapterDoors, DoorRecord } from "./adapter_doors.ts";
-import { createPageLinks } from "./page_links.ts";
+import { createDoorExchanges } from "./door_exchanges.ts";
 
 const DOOR: DoorRecord = {
   documentId: "doc-1",
@@ -85,10 +85,10 @@ Deno.test("a call goes to the door with its secret; progress and logs come befor
   ]);
   await withDoor(door, async () => {
     const events: [number, string, PageEvent][] = [];
-    const links = createPageLinks(memoryDoors({ "4/app": DOOR }), (t, p, e) => {
+    const exchanges = createDoorExchanges(memoryDoors({ "4/app": DOOR }), (t, p, e) => {
       events.push([t, p, e]);
     });
-    const result = await links.call(4, "app", "abc", request("d-1"));
+    const result = await exchanges.call(4, "app", "abc", request("d-1"));
     assertEquals(result, { ok: true, value: "done" });
     assertEquals(seen.map((s) => s.secret), ["s"]);
     assertEquals(seen[0].calls[0].request.dispatchId, "d-1");
@@ -104,8 +104,11 @@ Deno.test("progress for a call the door is not running is dropped", async () => 
   ]);
   await withDoor(door, async () => {
     const events: PageEvent[] = [];
-    const links = createPageLinks(memoryDoors({ "4/app": DOOR }), (_t, _p, e) => events.push(e));
-    await links.call(4, "app", "abc", request("d-1"));
+    const exchanges = createDoorExchanges(
+      memoryDoors({ "4/app": DOOR }),
+      (_t, _p, e) => events.push(e),
+    );
+    await exchanges.call(4, "app", "abc", request("d-1"));
     assertEquals(events.map((e) => e.kind), ["log"]);
   });
 });
@@ -113,23 +116,23 @@ Deno.test("progress for a call the door is not running is dropped", async () => 
 Deno.test("no door for the tab, or a door of another build: missing", async () => {
   const { door } = fakeDoor(() => []);
   await withDoor(door, async () => {
-    const links = createPageLinks(memoryDoors({ "4/app": DOOR }), () => {});
-    assertEquals(await links.call(5, "app", "abc", request("d")), { missing: true });
-    assertEquals(await links.call(4, "app", "newer", request("d")), { missing: true });
+    const exchanges = createDoorExchanges(memoryDoors({ "4/app": DOOR }), () => {});
+    assertEquals(await exchanges.call(5, "app", "abc", request("d")), { missing: true });
+    assertEquals(await exchanges.call(4, "app", "newer", request("d")), { missing: true });
   });
 });
 
 Deno.test("a door that is not there answers missing; a result of the wrong shape is an ADAPTER_ERROR", async () => {
   await withDoor(undefined, async () => {
-    const links = createPageLinks(memoryDoors({ "4/app": DOOR }), () => {});
-    assertEquals(await links.call(4, "app", "abc", request("d")), { missing: true });
+    const exchanges = createDoorExchanges(memoryDoors({ "4/app": DOOR }), () => {});
+    assertEquals(await exchanges.call(4, "app", "abc", request("d")), { missing: true });
   });
   const forged = fakeDoor((calls) => [
     { seq: 1, kind: "result", id: calls[0].id, result: { FORGED: true } as never },
   ]);
   await withDoor(forged.door, async () => {
-    const links = createPageLinks(memoryDoors({ "4/app": DOOR }), () => {});
-    const result = await links.call(4, "app", "abc", request("d"));
+    const exchanges = createDoorExchanges(memoryDoors({ "4/app": DOOR }), () => {});
+    const result = await exchanges.call(4, "app", "abc", request("d"));
     assert("ok" in result && !result.ok && result.error.code === "ADAPTER_ERROR");
   });
 });
@@ -137,12 +140,12 @@ Deno.test("a door that is not there answers missing; a result of the wrong shape
 Deno.test("a document that is gone before the call: missing; gone during it: TAB_NAVIGATED", async () => {
   const { door } = fakeDoor(() => []);
   await withDoor(door, async () => {
-    const links = createPageLinks(memoryDoors({ "4/app": DOOR }), () => {});
-    assertEquals(await links.call(4, "app", "abc", request("d")), { missing: true });
+    const exchanges = createDoorExchanges(memoryDoors({ "4/app": DOOR }), () => {});
+    assertEquals(await exchanges.call(4, "app", "abc", request("d")), { missing: true });
   }, "No document with id doc-1 in tab with id 4");
   await withDoor(door, async () => {
-    const links = createPageLinks(memoryDoors({ "4/app": DOOR }), () => {});
-    const failure = await failureOf(links.call(4, "app", "abc", request("d")));
+    const exchanges = createDoorExchanges(memoryDoors({ "4/app": DOOR }), () => {});
+    const failure = await failureOf(exchanges.call(4, "app", "abc", request("d")));
     assertEquals(failure.payload.code, "TAB_NAVIGATED");
   }, "The frame was removed.");
 });
@@ -169,15 +172,15 @@ function countingDoor(start: number) {
   return { door, hang };
 }
 
-Deno.test("a link made after a worker restart starts where the door counts now", async () => {
+Deno.test("a door taken up after a worker restart starts where it counts now", async () => {
   const { door } = countingDoor(0);
   await withDoor(door, async () => {
     const records = { "4/app": DOOR };
-    const before = createPageLinks(memoryDoors(records), () => {});
+    const before = createDoorExchanges(memoryDoors(records), () => {});
     for (let i = 0; i < 3; i++) await before.call(4, "app", "abc", request(`old-${i}`));
     // The worker stopped: a new one finds the same door (kept in session storage), at item 7.
     const events: PageEvent[] = [];
-    const after = createPageLinks(memoryDoors(records), (_t, _p, e) => events.push(e));
+    const after = createDoorExchanges(memoryDoors(records), (_t, _p, e) => events.push(e));
     const result = await after.call(4, "app", "abc", request("new"));
     assert("ok" in result && result.ok);
     assertEquals(events, [{ kind: "progress", dispatchId: "new", progress: 1 }]);
@@ -189,36 +192,36 @@ Deno.test("a call its caller gave up on is forgotten, though the page never answ
   const { door, hang } = countingDoor(0);
   hang.add("stuck");
   await withDoor(door, async () => {
-    const links = createPageLinks(memoryDoors({ "4/app": DOOR }), () => {});
+    const exchanges = createDoorExchanges(memoryDoors({ "4/app": DOOR }), () => {});
     const stop = new AbortController();
-    const stuck = links.call(4, "app", "abc", request("stuck"), stop.signal);
-    await until(() => links.waitingCalls() === 1, "the call to be sent");
+    const stuck = exchanges.call(4, "app", "abc", request("stuck"), stop.signal);
+    await until(() => exchanges.waitingCalls() === 1, "the call to be sent");
     stop.abort(new Error("gave up"));
     assertEquals(await stuck.then(() => "answered", (error) => error.message), "gave up");
-    assertEquals(links.waitingCalls(), 0);
-    // The link still serves other calls.
-    assertEquals(await links.call(4, "app", "abc", request("next")), { ok: true, value: 2 });
-    assertEquals(links.waitingCalls(), 0);
+    assertEquals(exchanges.waitingCalls(), 0);
+    // The door still serves other calls.
+    assertEquals(await exchanges.call(4, "app", "abc", request("next")), { ok: true, value: 2 });
+    assertEquals(exchanges.waitingCalls(), 0);
   });
 });
 
 Deno.test("a door closed while its call ran fails the call once, never as missing (so it is not re-run)", async () => {
   const { door, seen } = fakeDoor(() => null); // closed: the answer of a closed door
   await withDoor(door, async () => {
-    const links = createPageLinks(memoryDoors({ "4/app": DOOR }), () => {});
-    const failure = await failureOf(links.call(4, "app", "abc", request("d")));
+    const exchanges = createDoorExchanges(memoryDoors({ "4/app": DOOR }), () => {});
+    const failure = await failureOf(exchanges.call(4, "app", "abc", request("d")));
     assertEquals(failure.payload.code, "ADAPTER_ERROR");
     assertMatch(failure.message, /closed while the call ran.*not run again/s);
     assertEquals(seen.length, 1);
-    assertEquals(links.waitingCalls(), 0);
+    assertEquals(exchanges.waitingCalls(), 0);
   });
 });
 
 Deno.test("every door call goes to the door's own document, never just to the tab", async () => {
   const { door } = countingDoor(0);
   await withDoor(door, async () => {
-    const links = createPageLinks(memoryDoors({ "4/app": DOOR }), () => {});
-    await links.call(4, "app", "abc", request("d"));
+    const exchanges = createDoorExchanges(memoryDoors({ "4/app": DOOR }), () => {});
+    await exchanges.call(4, "app", "abc", request("d"));
     assert(sent.length >= 2);
     for (const { target } of sent) assertEquals(target, { tabId: 4, documentIds: ["doc-1"] });
     assertEquals(sent[0].func, "doorNextSeq");
@@ -249,12 +252,12 @@ async function brokenBy(extra: () => DoorItem[], why: RegExp) {
   const { door, closed } = tamperedDoor(extra);
   await withDoor(door, async () => {
     const records: Record<string, DoorRecord> = { "4/app": DOOR };
-    const links = createPageLinks(memoryDoors(records), () => {});
-    const failure = await failureOf(links.call(4, "app", "abc", request("d")));
+    const exchanges = createDoorExchanges(memoryDoors(records), () => {});
+    const failure = await failureOf(exchanges.call(4, "app", "abc", request("d")));
     assertEquals(failure.payload.code, "ADAPTER_ERROR");
     assertMatch(failure.message, why);
     assertMatch(failure.message, /not run again/);
-    assertEquals(links.waitingCalls(), 0);
+    assertEquals(exchanges.waitingCalls(), 0);
     await until(() => closed() === 1, "the door to be closed");
     assertEquals(records["4/app"], undefined);
   });
@@ -262,18 +265,18 @@ async function brokenBy(extra: () => DoorItem[], why: RegExp) {
 
 const log = (seq: number): DoorItem => ({ seq, kind: "log", entries: [] });
 
-Deno.test("an answer with more items than a door keeps breaks the link and closes the door", async () => {
+Deno.test("an answer with more items than a door keeps breaks the door and closes it", async () => {
   await brokenBy(
     () => Array.from({ length: MAX_QUEUED_EVENTS + 5 }, (_, i) => log(i + 4)),
     /handed out 2006 items at once/,
   );
 });
 
-Deno.test("items numbered far ahead are dropped; a gap nothing can fill breaks the link", async () => {
+Deno.test("items numbered far ahead are dropped; a gap nothing can fill breaks the door", async () => {
   await brokenBy(() => [log(1e9), log(1e9 + 1), log(5)], /gap in the numbering/);
 });
 
-Deno.test("an answer numbered before the link started breaks the link", async () => {
+Deno.test("an answer numbered before the worker took up the door breaks it", async () => {
   const { door } = countingDoor(0);
   const answered = door.exchange;
   door.exchange = (secret, calls, waitMs) =>
@@ -281,8 +284,8 @@ Deno.test("an answer numbered before the link started breaks the link", async ()
       { seq: 0, kind: "result", id: calls[0].id, result: { ok: true, value: "old" } },
     ]);
   await withDoor(door, async () => {
-    const links = createPageLinks(memoryDoors({ "4/app": DOOR }), () => {});
-    const failure = await failureOf(links.call(4, "app", "abc", request("d")));
+    const exchanges = createDoorExchanges(memoryDoors({ "4/app": DOOR }), () => {});
+    const failure = await failureOf(exchanges.call(4, "app", "abc", request("d")));
     assertMatch(failure.message, /numbered an answer before/);
   });
 });
@@ -305,10 +308,10 @@ Deno.test("answers that come out of order still arrive: a gap an exchange still 
     },
   };
   await withDoor(door, async () => {
-    const links = createPageLinks(memoryDoors({ "4/app": DOOR }), () => {});
-    const a = links.call(4, "app", "abc", request("a"));
+    const exchanges = createDoorExchanges(memoryDoors({ "4/app": DOOR }), () => {});
+    const a = exchanges.call(4, "app", "abc", request("a"));
     await until(() => n === 1, "the first call to be sent");
-    const b = links.call(4, "app", "abc", request("b"));
+    const b = exchanges.call(4, "app", "abc", request("b"));
     assertEquals(await Promise.all([a, b]), [{ ok: true, value: "a" }, { ok: true, value: "b" }]);
   });
 });
