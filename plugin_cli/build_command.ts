@@ -1,6 +1,6 @@
 /**
  * `hub-plugin build [-w]`: build, register in localPlugins on first build, and tell a running hub
- * (a reload, or in dev mode its own file watcher: hub_link.ts `tellHub`).
+ * (a reload, or in dev mode its own file watcher: tell_hub.ts `tellHub`).
  */
 import { UserError } from "../core/user_error.ts";
 import { buildPlugin, type BuildResult } from "./build.ts";
@@ -10,7 +10,7 @@ import {
   reloadHub,
   type ReloadOutcome,
   tellHub,
-} from "./hub_link.ts";
+} from "./tell_hub.ts";
 import { watchAndRebuild } from "./watch.ts";
 
 function summary(result: BuildResult): string {
