@@ -11,7 +11,7 @@ import { writeFileAtomic } from "../core/files/atomic_write.ts";
 import { CliError } from "../core/cli_error.ts";
 import { type BuiltPlugin, readBuiltPlugin } from "./built_plugin.ts";
 import { fieldsOf } from "./schema_summary.ts";
-import { BEGIN, END } from "../core/plugin_source/readme_markers.ts";
+import { BEGIN, END } from "../core/cli/readme_markers.ts";
 
 /** The most of an existing README.md read before it is merged. */
 const MAX_README_BYTES = 1024 * 1024;

@@ -4,7 +4,7 @@
  * of this machine: it depends on a version range of `@tabhub/sdk` and runs `hub-plugin` from PATH.
  */
 import { sdkRange } from "../../protocol/version.ts";
-import { BEGIN, END } from "../../core/plugin_source/readme_markers.ts";
+import { BEGIN, END } from "../../core/cli/readme_markers.ts";
 
 export interface ScaffoldInput {
   name: string;
