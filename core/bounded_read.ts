@@ -14,6 +14,7 @@
  */
 import { concatBytes } from "../protocol/bytes.ts";
 import { clip } from "../protocol/clip.ts";
+import { UserError } from "./user_error.ts";
 
 /** How long an asynchronous bounded read may take, open to last byte, by default. */
 export const DEFAULT_READ_TIMEOUT_MS = 5_000;
@@ -22,8 +23,11 @@ const CHUNK_BYTES = 64 * 1024;
 
 export type UnusableKind = "not_a_file" | "too_large" | "too_slow";
 
-/** A file that exists but is not read: not a regular file, larger than the bound, or too slow. */
-export class UnusableFileError extends Error {
+/**
+ * A file that exists but is not read: not a regular file, larger than the bound, or too slow. A
+ * user error: its message names the file and what is wrong with it.
+ */
+export class UnusableFileError extends UserError {
   /** `detail`: what is wrong, after the path ("is a named pipe (FIFO), …"). */
   constructor(readonly path: string, readonly kind: UnusableKind, readonly detail: string) {
     super(`${path} ${detail}`);

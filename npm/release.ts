@@ -20,13 +20,11 @@ import { repositoryVersions, versionMismatches } from "./version_check.ts";
 const SDK_OUT_DIR = join(ROOT, "dist", "npm", "sdk");
 const COMPILE_TASKS = ["compile:hub", "compile:hub-plugin"];
 
-class ReleaseError extends Error {}
-
 const rel = (path: string) => relative(Deno.cwd(), path) || ".";
 
 function check(what: string, problems: string[]): void {
   if (problems.length === 0) return;
-  throw new ReleaseError(`${what}:\n${problems.map((p) => `  - ${p}`).join("\n")}`);
+  throw new Error(`${what}:\n${problems.map((p) => `  - ${p}`).join("\n")}`);
 }
 
 async function readJson(path: string) {

@@ -1,22 +1,65 @@
 /// <reference lib="deno.ns" />
 import { assert, assertEquals } from "../tests/helpers/assert.ts";
 import {
+  CALL_FAILURES,
+  errorPayload,
   HUB_ERRORS,
+  HubError,
   hubError,
   type HubErrorCode,
   isErrorPayload,
   isHubErrorCode,
+  MAX_CALL_ERROR_CHARS,
+  restStatus,
+  TOOL_FAILURE_STATUS,
 } from "./errors.ts";
 
-Deno.test("hubError takes the category and retryable flag from HUB_ERRORS", () => {
-  assertEquals(hubError("TAB_CLOSED", "gone"), {
+Deno.test("errorPayload takes the category and retryable flag from HUB_ERRORS", () => {
+  assertEquals(errorPayload("TAB_CLOSED", "gone"), {
     code: "TAB_CLOSED",
     message: "gone",
     category: "unavailable",
     retryable: true,
   });
-  assertEquals(hubError("INVALID_ARGUMENTS", "bad", { errors: ["a"] }).details, { errors: ["a"] });
-  assert(isErrorPayload(hubError("INTERNAL", "bug")));
+  assertEquals(errorPayload("INVALID_ARGUMENTS", "bad", { errors: ["a"] }).details, {
+    errors: ["a"],
+  });
+  assert(isErrorPayload(errorPayload("INTERNAL", "bug")));
+});
+
+Deno.test("hubError is a throw-ready HubError carrying that payload, its message cut", () => {
+  const error = hubError("INVALID_ARGUMENTS", "bad", { errors: ["a"] });
+  assert(error instanceof HubError && error instanceof Error);
+  assertEquals(error.name, "HubError");
+  assertEquals([error.code, error.message], ["INVALID_ARGUMENTS", "bad"]);
+  assertEquals(error.payload, errorPayload("INVALID_ARGUMENTS", "bad", { errors: ["a"] }));
+  assertEquals([error.fromTool, error.status, error.headers], [false, undefined, {}]);
+  const long = hubError("INTERNAL", "x".repeat(MAX_CALL_ERROR_CHARS * 2));
+  assertEquals(long.message.length, MAX_CALL_ERROR_CHARS);
+  assertEquals(long.payload.message, long.message);
+});
+
+Deno.test("every code has one REST status; a code only a tool reports is 422", () => {
+  for (const [code, row] of Object.entries(HUB_ERRORS)) {
+    assert(Number.isInteger(row.status) && row.status >= 400 && row.status < 600, code);
+    assertEquals(restStatus(hubError(code as HubErrorCode, "m")), row.status, code);
+  }
+  for (const code of ["RESULT_TOO_LARGE", "PAGE_NOT_SCRIPTABLE", "SCRIPT_ERROR", "TOOL_FAILED"]) {
+    assertEquals(HUB_ERRORS[code as HubErrorCode].status, TOOL_FAILURE_STATUS, code);
+  }
+  for (const [code, row] of Object.entries(CALL_FAILURES)) {
+    assert((row.status as number) !== TOOL_FAILURE_STATUS, code);
+  }
+});
+
+Deno.test("restStatus: an explicit status first, then the tool's failure (422), then the row", () => {
+  assertEquals(restStatus(hubError("INVALID_ARGUMENTS", "big", undefined, { status: 413 })), 413);
+  assertEquals(restStatus(hubError("PLUGIN_NOT_FOUND", "m", undefined, { fromTool: true })), 422);
+  assertEquals(restStatus(hubError("PLUGIN_NOT_FOUND", "m")), 404);
+  assertEquals(restStatus(hubError("CANCELLED", "m")), 499);
+  const plugins = { code: "NOT_LOGGED_IN", message: "m", category: "auth", retryable: false };
+  assertEquals(restStatus(new HubError(plugins as never, { fromTool: true })), 422);
+  assertEquals(restStatus(new HubError(plugins as never)), 500, "an unknown code the hub threw");
 });
 
 Deno.test("isHubErrorCode knows the table's codes and nothing inherited", () => {
@@ -49,18 +92,20 @@ Deno.test("the browser tools', the DOM kit's and the SDK's codes keep their cate
     ["RESULT_TOO_LARGE", "validation"],
   ];
   for (const [code, category] of expected) {
-    assertEquals(HUB_ERRORS[code], { category, retryable: false }, code);
+    assertEquals(HUB_ERRORS[code], { category, retryable: false, status: 422 }, code);
   }
 });
 
-Deno.test("docs/http.md lists every code with its category and retryable flag", async () => {
+Deno.test("docs/http.md lists every code with its category, retryable flag and status", async () => {
   const doc = await Deno.readTextFile(new URL("../docs/http.md", import.meta.url));
   const section = doc.slice(doc.indexOf("### Error codes"), doc.indexOf("## Endpoints"));
-  const rows = [...section.matchAll(/^\| `([A-Z_]+)` *\| `([a-z_]+)` *\| (yes|no) *\|/gm)];
+  const rows = [
+    ...section.matchAll(/^\| `([A-Z_]+)` *\| `([a-z_]+)` *\| (yes|no) *\| (\d{3})\b/gm),
+  ];
   const listed = Object.fromEntries(
     rows.map((
-      [, code, category, retryable],
-    ) => [code, { category, retryable: retryable === "yes" }]),
+      [, code, category, retryable, status],
+    ) => [code, { category, retryable: retryable === "yes", status: Number(status) }]),
   );
   assertEquals(listed, { ...HUB_ERRORS });
 });

@@ -26,7 +26,20 @@ const UNREPRESENTABLE: Record<string, string> = {
   nan: "z.nan()",
 };
 
-export class SchemaError extends Error {}
+/**
+ * A plugin whose tools cannot be described: a plain Error named `SchemaError` (the build prints
+ * its message; nothing catches it by class).
+ */
+export function schemaError(message: string): Error {
+  const error = new Error(message);
+  error.name = "SchemaError";
+  return error;
+}
+
+/** Whether `error` is a `schemaError`. */
+export function isSchemaError(error: unknown): error is Error {
+  return error instanceof Error && error.name === "SchemaError";
+}
 
 interface Def {
   type: string;
@@ -92,12 +105,12 @@ function words(name: string): string {
 function describeTool(tool: ToolDefinition<any, any>): ToolEntry {
   const where = `Tool "${tool?.name}"`;
   if (defOf(tool.input)?.type !== "object") {
-    throw new SchemaError(`${where}: input must be a z.object({...}) (use z.object({}) for none)`);
+    throw schemaError(`${where}: input must be a z.object({...}) (use z.object({}) for none)`);
   }
   for (const [kind, schema] of [["input", tool.input], ["output", tool.output]] as const) {
     const bad = schema && findUnrepresentable(schema);
     if (bad) {
-      throw new SchemaError(
+      throw schemaError(
         `${where}: ${kind} field "${bad.path}" uses ${bad.what}, which JSON Schema cannot ` +
           `express. Describe the plain value the agent sends, and convert it inside handle().`,
       );
@@ -109,7 +122,7 @@ function describeTool(tool: ToolDefinition<any, any>): ToolEntry {
     inputSchema = toJsonSchema(tool.input, "input");
     if (tool.output) outputSchema = toJsonSchema(tool.output, "output");
   } catch (error) {
-    throw new SchemaError(
+    throw schemaError(
       `${where}: its schema cannot be written as JSON Schema: ${(error as Error).message}`,
     );
   }
@@ -131,7 +144,7 @@ export interface PluginDescription {
 /** Describes a plugin definition: what it declares about itself, and its tools. */
 export function describePlugin(plugin: PluginDefinition): PluginDescription {
   if (!plugin || typeof plugin !== "object" || !Array.isArray(plugin.tools)) {
-    throw new SchemaError(
+    throw schemaError(
       "the entry file must `export default definePlugin({ tools: [...] })`",
     );
   }

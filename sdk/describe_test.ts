@@ -1,6 +1,6 @@
 /// <reference lib="deno.ns" />
 import { assert, assertEquals, assertMatch, assertThrows } from "../tests/helpers/assert.ts";
-import { describePlugin, findUnrepresentable, SchemaError } from "./describe.ts";
+import { describePlugin, findUnrepresentable, isSchemaError } from "./describe.ts";
 import { definePlugin, defineTool, type ToolDefinition } from "./plugin.ts";
 import { z } from "./zod.ts";
 
@@ -14,7 +14,7 @@ function refusal(t: ToolDefinition): string {
   try {
     describePlugin({ tools: [t] });
   } catch (error) {
-    assert(error instanceof SchemaError, `expected a SchemaError, got ${error}`);
+    assert(isSchemaError(error), `expected a SchemaError, got ${error}`);
     return error.message;
   }
   throw new Error("describePlugin accepted the tool");
@@ -167,9 +167,9 @@ Deno.test("an object input wrapped in a transform is refused as a non-object inp
 Deno.test("a plugin without a tools array is refused", () => {
   assertThrows(
     () => describePlugin({} as never),
-    (e: Error) => e instanceof SchemaError && /export default definePlugin/.test(e.message),
+    (e: Error) => isSchemaError(e) && /export default definePlugin/.test(e.message),
   );
-  assertThrows(() => describePlugin(undefined as never), SchemaError);
+  assertThrows(() => describePlugin(undefined as never), (e: Error) => isSchemaError(e));
 });
 
 // --- findUnrepresentable ---

@@ -5,7 +5,7 @@
 import {
   type ErrorCategory,
   type ErrorPayload,
-  hubError,
+  errorPayload,
   type HubErrorCode,
   isErrorCategory,
 } from "../protocol/errors.ts";
@@ -89,5 +89,5 @@ export function toErrorPayload(
     return payload;
   }
   const message = error instanceof Error ? error.message : String(error);
-  return hubError(fallbackCode, message);
+  return errorPayload(fallbackCode, message);
 }

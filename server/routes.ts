@@ -14,7 +14,7 @@ import { type AuditLog, type AuditQuery, parseAuditQuery } from "./audit/audit_l
 import type { McpMode } from "./mcp/mcp_server.ts";
 import { outcomeResult } from "./calls/results.ts";
 import type { McpSessions } from "./mcp/sessions.ts";
-import type { ExtensionChannel } from "./ws/extension_channel.ts";
+import type { ExtensionLink } from "./ws/extension_link.ts";
 import type { ExtensionDoor } from "./ws/extension_door.ts";
 import type { ReloadSummary } from "./plugins/plugin_host.ts";
 import { type SettingsUpdateDeps, updatePluginSettings } from "./plugins/settings_update.ts";
@@ -40,7 +40,7 @@ export interface RouteDeps {
   /** Takes over `/ws` upgrades. */
   extension: Pick<ExtensionDoor, "connect">;
   /** `POST /extension/reload` sends `extension.reload` over it. */
-  channel: Pick<ExtensionChannel, "notify">;
+  link: Pick<ExtensionLink, "notify">;
 }
 
 export function createRoutes(deps: RouteDeps): Route[] {
@@ -122,7 +122,7 @@ function extensionRoutes(deps: RouteDeps): Route[] {
       auth: "required",
       rateLimit: RATE_LIMITS.admin,
       handle: () => {
-        if (!deps.channel.notify("extension.reload", {})) {
+        if (!deps.link.notify("extension.reload", {})) {
           throw hubError(
             "EXTENSION_NOT_CONNECTED",
             "The hub extension is not connected, so it cannot be told to reload. Open Chromium " +

@@ -1,5 +1,4 @@
-import { hubError } from "../../protocol/errors.ts";
-import { CallError } from "../calls/call_error.ts";
+import { type HubError, hubError } from "../../protocol/errors.ts";
 import { browserTool, type ContentBlock } from "./browser_tool.ts";
 import { DEFAULT_MAX_BYTES } from "../../protocol/screenshot.ts";
 
@@ -48,13 +47,12 @@ export const screenshotTab = browserTool({
   },
 });
 
-function saveFailed(name: string, error: unknown): CallError {
-  return new CallError(
-    hubError(
-      "SAVE_FAILED",
-      `Could not save the screenshot as ${name}: ${(error as Error)?.message ?? error}. ` +
-        "Check that the hub can write to its config folder, or call without save.",
-    ),
-    true,
+function saveFailed(name: string, error: unknown): HubError {
+  return hubError(
+    "SAVE_FAILED",
+    `Could not save the screenshot as ${name}: ${(error as Error)?.message ?? error}. ` +
+      "Check that the hub can write to its config folder, or call without save.",
+    undefined,
+    { fromTool: true },
   );
 }

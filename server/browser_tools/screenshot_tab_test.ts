@@ -1,5 +1,5 @@
+import { HubError, restStatus } from "../../protocol/errors.ts";
 import { assertEquals, assertMatch } from "../../tests/helpers/assert.ts";
-import { CallError } from "../calls/call_error.ts";
 import { parseWithZod } from "./browser_tool.ts";
 import { screenshotFileName, screenshotTab } from "./screenshot_tab.ts";
 
@@ -82,9 +82,9 @@ Deno.test("a failed save is SAVE_FAILED with what to do", async () => {
     () => undefined,
     (e: unknown) => e,
   );
-  assertEquals(error instanceof CallError && error.payload.code, "SAVE_FAILED");
-  assertMatch((error as CallError).message, /disk full.*call without save/);
-  assertEquals((error as CallError).httpStatus, 422);
+  assertEquals(error instanceof HubError && error.payload.code, "SAVE_FAILED");
+  assertMatch((error as HubError).message, /disk full.*call without save/);
+  assertEquals(restStatus(error as HubError), 422);
 });
 
 Deno.test("a value without image data comes back as JSON text", async () => {

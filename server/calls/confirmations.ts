@@ -3,9 +3,10 @@
  * for the person's `confirmation.response`. A confirmation waits at most 5 minutes (then TIMEOUT)
  * and fails at once when the extension disconnects or the caller gives up.
  */
+import { hubError } from "../../protocol/errors.ts";
 import type { ExtensionParams } from "../../protocol/events.ts";
-import type { ExtensionLink } from "../ws/extension_channel.ts";
-import { abortError, callError } from "./call_error.ts";
+import type { ExtensionRequests } from "./extension_requests.ts";
+import { abortError } from "./call_error.ts";
 
 export const CONFIRMATION_TIMEOUT_MS = 5 * 60_000;
 
@@ -35,7 +36,7 @@ interface Waiting {
 }
 
 export function createConfirmations(
-  link: ExtensionLink,
+  link: ExtensionRequests,
   options: { timeoutMs?: number; clock?: () => number } = {},
 ): Confirmations {
   const timeoutMs = options.timeoutMs ?? CONFIRMATION_TIMEOUT_MS;
@@ -45,7 +46,7 @@ export function createConfirmations(
   return {
     ask(request, signal) {
       if (!link.isConnected()) {
-        return Promise.reject(callError(
+        return Promise.reject(hubError(
           "EXTENSION_NOT_CONNECTED",
           `${request.tool} needs your confirmation in the browser, but the hub extension is not ` +
             "connected. Open Chromium with the hub extension, then try again.",
@@ -60,7 +61,7 @@ export function createConfirmations(
         };
         const timer = setTimeout(() => {
           done();
-          reject(callError(
+          reject(hubError(
             "TIMEOUT",
             `Nobody answered the confirmation for ${request.tool} within ` +
               `${Math.round(timeoutMs / 1000)} s. Ask the user to approve it in the hub side ` +
@@ -87,7 +88,7 @@ export function createConfirmations(
     },
     failAll(reason) {
       for (const w of [...waiting.values()]) {
-        w.reject(callError(
+        w.reject(hubError(
           "EXTENSION_DISCONNECTED",
           `The hub extension disconnected while waiting for your confirmation (${reason}).`,
         ));

@@ -3,19 +3,19 @@
  * the CLI and the stdio bridge): find the tool, refuse it when it is disabled or off, check its
  * arguments, ask the person when it is `ask`, respect the per-plugin limit, check the tab,
  * dispatch, and audit the outcome. Cheap refusals come before the arguments are looked at.
- * Errors come out as `CallError`s with the codes listed in docs/http.md.
+ * Errors come out as `HubError`s with the codes listed in docs/http.md.
  */
 import type { AuditEntry } from "../../protocol/audit.ts";
-import type { ErrorPayload } from "../../protocol/errors.ts";
-import { type ExtensionLink, notConnectedError } from "../ws/extension_channel.ts";
+import { type ErrorPayload, type HubError, hubError } from "../../protocol/errors.ts";
+import { type ExtensionRequests, notConnectedError } from "./extension_requests.ts";
 import type { TabStates } from "../plugins/tab_states.ts";
 import type { AuditLog } from "../audit/audit_log.ts";
 import type { ManagementContext } from "../management/hub_tool.ts";
 import type { BrowserTool, ContentBlock, ContentContext } from "../browser_tools/browser_tool.ts";
 import type { Catalog, CatalogTool, CheckedArgs } from "./catalog.ts";
-import { badRequestError, type CallError, callError, toCallError } from "./call_error.ts";
+import { badRequestError, toHubError } from "./call_error.ts";
 import type { Confirmations } from "./confirmations.ts";
-import type { Dispatcher, DispatchOptions, Progress } from "./dispatcher.ts";
+import type { Dispatches, DispatchOptions, Progress } from "./dispatches.ts";
 import type { InFlight } from "./in_flight.ts";
 import { checkTabs } from "./tab_target.ts";
 import { capOutput } from "./output_cap.ts";
@@ -40,13 +40,13 @@ export interface CallRequest {
 
 export type CallOutcome =
   | { ok: true; value: unknown; content?: ContentBlock[] }
-  | { ok: false; error: CallError };
+  | { ok: false; error: HubError };
 
 export interface PipelineDeps {
   catalog: Catalog;
-  link: ExtensionLink;
+  link: ExtensionRequests;
   tabs: TabStates;
-  dispatcher: Dispatcher;
+  dispatches: Dispatches;
   confirmations: Confirmations;
   inFlight: InFlight;
   audit: AuditLog;
@@ -70,7 +70,7 @@ export function createPipeline(pipelineDeps: PipelineDeps): Pipeline {
       if (!tool) {
         return {
           ok: false,
-          error: callError(
+          error: hubError(
             "TOOL_NOT_FOUND",
             `No tool "${request.name}". List the tools with tools/list, hub_list_tools or ` +
               '"hub tool list".',
@@ -83,7 +83,7 @@ export function createPipeline(pipelineDeps: PipelineDeps): Pipeline {
         finish(deps, tool, call);
         return outcome;
       } catch (thrown) {
-        const error = toCallError(thrown);
+        const error = toHubError(thrown);
         finish(deps, tool, call, error.payload);
         return { ok: false, error };
       }
@@ -118,13 +118,13 @@ async function execute(
   if (request.badRequest !== undefined) throw badRequestError(request.badRequest);
   const args = request.args ?? {};
   if (!isPlainObject(args)) {
-    throw callError("INVALID_ARGUMENTS", `Arguments of ${tool.name} must be a JSON object.`);
+    throw hubError("INVALID_ARGUMENTS", `Arguments of ${tool.name} must be a JSON object.`);
   }
   const validators = loadValidators(); // imports ajv on the first call only
   if (validators) await validators;
   const checked = deps.catalog.check(tool, args);
   if (!checked.ok) {
-    throw callError(
+    throw hubError(
       "INVALID_ARGUMENTS",
       `Invalid arguments for ${tool.name}: ${checked.errors.join("; ")}.`,
       { errors: checked.errors },
@@ -133,7 +133,7 @@ async function execute(
   if (permission === "ask") await confirm(deps, tool, call.id, args, request.signal);
   const release = deps.inFlight.acquire(tool.group);
   if (!release) {
-    throw callError(
+    throw hubError(
       "CONCURRENCY_LIMIT",
       `Too many calls to ${tool.group} are running (the limit is 25 at once). Wait for some ` +
         "of them to finish, then try again.",
@@ -165,7 +165,7 @@ async function execute(
 /** The cheap refusals, before any work on the arguments: disabled, off. */
 function refuseEarly(deps: Deps, tool: CatalogTool): Permission {
   if (deps.catalog.isDisabled(tool)) {
-    throw callError(
+    throw hubError(
       "TOOL_DISABLED",
       `${tool.name} is disabled in the hub config (disabledBrowserTools). Remove it from that ` +
         "list to use it.",
@@ -189,7 +189,7 @@ async function confirm(
     signal,
   );
   if (!decision.allow) {
-    throw callError("PERMISSION_DENIED", `The user denied this call of ${tool.name}.`);
+    throw hubError("PERMISSION_DENIED", `The user denied this call of ${tool.name}.`);
   }
   if (decision.alwaysAllow) await deps.allowAlways(tool);
 }
@@ -201,7 +201,7 @@ async function runBrowserTool(
   id: string,
   options: DispatchOptions,
 ): Promise<CallOutcome> {
-  const { value } = await deps.dispatcher.dispatch({
+  const { value } = await deps.dispatches.dispatch({
     dispatchId: id,
     tool: tool.name,
     kind: "browser",
@@ -226,7 +226,7 @@ async function runPluginTool(
 ): Promise<CallOutcome> {
   if (!deps.link.isConnected()) throw notConnectedError();
   const instance = checkTabs(tool.plugin, deps.tabs.of(tool.plugin.name), checked);
-  const { value } = await deps.dispatcher.dispatch({
+  const { value } = await deps.dispatches.dispatch({
     dispatchId: id,
     tool: tool.name,
     kind: "plugin",
@@ -282,19 +282,19 @@ function noSaveFile(): Promise<string> {
 }
 
 /** PERMISSION_OFF, saying why: a version awaiting review, or a permission set to off. */
-function offError(tool: CatalogTool, config: HubConfig): CallError {
+function offError(tool: CatalogTool, config: HubConfig): HubError {
   const reason = tool.kind === "plugin" ? needsReview(config, tool.plugin) : undefined;
   if (tool.kind === "plugin" && reason !== undefined) {
     const what = reason === "source"
       ? "is served by another package or folder than the one reviewed"
       : `changed to version ${tool.plugin.version} since it was reviewed`;
-    return callError(
+    return hubError(
       "PERMISSION_OFF",
       `${tool.plugin.displayName} ${what}, so its tools are off. Inspect it (plugin_inspect), ` +
         "mark it reviewed (plugin_mark_reviewed), then a person turns its tools on again.",
     );
   }
-  return callError(
+  return hubError(
     "PERMISSION_OFF",
     `${tool.name} is off. A person can allow it in the hub side panel, or run ` +
       `"hub config set tool-permission.${tool.group}.${tool.permissionKey} ask" (or auto).`,

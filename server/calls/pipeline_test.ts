@@ -1,14 +1,14 @@
 /**
- * `createPipeline` on its own, with fakes for everything around it: a scripted channel, dispatcher
+ * `createPipeline` on its own, with fakes for everything around it: a scripted link, dispatches
  * and confirmations, and a recording audit log. The real catalog decides permissions and checks
  * arguments. The suites in tests/pipeline_*_test.ts run the same pipeline end to end over HTTP,
  * MCP and `/ws`.
  */
-import { type HubError, hubError } from "../../protocol/errors.ts";
+import { type HubError, hubError, restStatus } from "../../protocol/errors.ts";
 import { assert, assertEquals, assertMatch } from "../../tests/helpers/assert.ts";
 import type { AuditEntry } from "../../protocol/audit.ts";
 import { defaultConfig, type HubConfig, type Permission } from "../../core/config/schema.ts";
-import type { ExtensionChannel } from "../ws/extension_channel.ts";
+import type { ExtensionLink } from "../ws/extension_link.ts";
 import { createTabStates } from "../plugins/tab_states.ts";
 import type { AuditLog } from "../audit/audit_log.ts";
 import type { ManagementContext } from "../management/hub_tool.ts";
@@ -17,7 +17,7 @@ import { registryOf } from "../plugins/registry.ts";
 import { registeredPlugin, registeredTool } from "../plugins/_test_registry.ts";
 import { type CatalogTool, createCatalog } from "./catalog.ts";
 import type { ConfirmationRequest, Confirmations, Decision } from "./confirmations.ts";
-import type { Dispatcher } from "./dispatcher.ts";
+import type { Dispatches } from "./dispatches.ts";
 import { createInFlight, MAX_IN_FLIGHT_PER_PLUGIN } from "./in_flight.ts";
 import { type CallOutcome, createPipeline } from "./pipeline.ts";
 
@@ -42,7 +42,7 @@ interface Options {
   connected?: boolean;
   tabs?: (typeof DEMO_TAB)[];
   decision?: Decision;
-  dispatch?: Dispatcher["dispatch"];
+  dispatch?: Dispatches["dispatch"];
   instances?: Record<string, string>;
 }
 
@@ -64,7 +64,7 @@ function setup(options: Options = {}) {
     hubTools: HUB_TOOLS,
   });
   const notes: { method: string; params: Record<string, unknown> }[] = [];
-  const channel: ExtensionChannel = {
+  const link: ExtensionLink = {
     attach() {},
     isConnected: () => options.connected ?? true,
     request: () => Promise.reject(new Error("the pipeline sends requests through its parts")),
@@ -78,12 +78,12 @@ function setup(options: Options = {}) {
   };
   const tabs = createTabStates();
   tabs.set({ plugin: "demo", state: "ready", tabs: options.tabs ?? [DEMO_TAB] });
-  const dispatched: Parameters<Dispatcher["dispatch"]>[0][] = [];
-  const dispatcher: Dispatcher = {
+  const dispatched: Parameters<Dispatches["dispatch"]>[0][] = [];
+  const dispatches: Dispatches = {
     dispatch(params, dispatchOptions) {
       dispatched.push(params);
       if (options.dispatch) return options.dispatch(params, dispatchOptions);
-      dispatchOptions?.onReply?.(true); // as the real dispatcher does on the extension's answer
+      dispatchOptions?.onReply?.(true); // as the real dispatches does on the extension's answer
       return Promise.resolve({ value: { echoed: params.input }, tabId: 7 });
     },
     progress() {},
@@ -113,9 +113,9 @@ function setup(options: Options = {}) {
   const inFlight = createInFlight();
   const pipeline = createPipeline({
     catalog,
-    channel,
+    link,
     tabs,
-    dispatcher,
+    dispatches,
     confirmations,
     inFlight,
     audit,
@@ -139,7 +139,7 @@ function errorOf(outcome: CallOutcome): HubError {
 Deno.test("an unknown tool is TOOL_NOT_FOUND, with no audit entry and no notification", async () => {
   const s = setup();
   const error = errorOf(await s.pipeline.call({ name: "demo__nope", args: {} }));
-  assertEquals([error.payload.code, error.httpStatus], ["TOOL_NOT_FOUND", 404]);
+  assertEquals([error.payload.code, restStatus(error)], ["TOOL_NOT_FOUND", 404]);
   assertMatch(error.message, /No tool "demo__nope"\. List the tools/);
   assertEquals([s.audited.length, s.notes.length, s.dispatched.length], [0, 0, 0]);
 });
@@ -149,7 +149,7 @@ Deno.test("an unknown tool is TOOL_NOT_FOUND, with no audit entry and no notific
 Deno.test("a tool that is off is refused before its arguments are read, and audited", async () => {
   const s = setup({ permission: "off" });
   const error = errorOf(await s.pipeline.call({ name: "demo__echo", args: "not even an object" }));
-  assertEquals([error.payload.code, error.httpStatus], ["PERMISSION_OFF", 403]);
+  assertEquals([error.payload.code, restStatus(error)], ["PERMISSION_OFF", 403]);
   assertMatch(error.message, /hub config set tool-permission\.demo\.echo ask/);
   assertEquals([s.dispatched.length, s.asked.length], [0, 0]);
   assertEquals(s.audited.length, 1);
@@ -182,7 +182,7 @@ Deno.test("an unusable request body is INVALID_ARGUMENTS with the transport's st
       badRequest: { message: "The body is over 10 MB.", status: 413 },
     }),
   );
-  assertEquals([error.payload.code, error.httpStatus, error.message], [
+  assertEquals([error.payload.code, restStatus(error), error.message], [
     "INVALID_ARGUMENTS",
     413,
     "The body is over 10 MB.",
@@ -196,7 +196,7 @@ Deno.test("arguments that are not an object are INVALID_ARGUMENTS", async () => 
   const s = setup();
   for (const args of [[], "text", 3]) {
     const error = errorOf(await s.pipeline.call({ name: "demo__echo", args }));
-    assertEquals([error.payload.code, error.httpStatus], ["INVALID_ARGUMENTS", 400]);
+    assertEquals([error.payload.code, restStatus(error)], ["INVALID_ARGUMENTS", 400]);
     assertEquals(error.message, "Arguments of demo__echo must be a JSON object.");
   }
   assertEquals(s.dispatched.length, 0);
@@ -252,7 +252,7 @@ Deno.test("ask: the person sees the call, and an allowed call runs", async () =>
 Deno.test("ask: a denied call is PERMISSION_DENIED, never dispatched, and audited", async () => {
   const s = setup({ permission: "ask", decision: { allow: false, alwaysAllow: false } });
   const error = errorOf(await s.pipeline.call({ name: "demo__echo", args: { text: "hi" } }));
-  assertEquals([error.payload.code, error.httpStatus], ["PERMISSION_DENIED", 403]);
+  assertEquals([error.payload.code, restStatus(error)], ["PERMISSION_DENIED", 403]);
   assertEquals(error.message, "The user denied this call of demo__echo.");
   assertEquals(s.dispatched.length, 0);
   assertEquals(s.audited.map((e) => e.error?.code), ["PERMISSION_DENIED"]);
@@ -271,7 +271,7 @@ Deno.test("at the per-plugin limit a call is CONCURRENCY_LIMIT; a finished call 
   const s = setup();
   const held = Array.from({ length: MAX_IN_FLIGHT_PER_PLUGIN }, () => s.inFlight.acquire("demo"));
   const error = errorOf(await s.pipeline.call({ name: "demo__other", args: {} }));
-  assertEquals([error.payload.code, error.httpStatus], ["CONCURRENCY_LIMIT", 429]);
+  assertEquals([error.payload.code, restStatus(error)], ["CONCURRENCY_LIMIT", 429]);
   assertMatch(error.message, /the limit is 25 at once/);
   held[0]!();
   assertEquals((await s.pipeline.call({ name: "demo__other", args: {} })).ok, true);
@@ -293,7 +293,7 @@ Deno.test("a failed dispatch releases its slot too", async () => {
 Deno.test("no extension: EXTENSION_NOT_CONNECTED before any dispatch", async () => {
   const s = setup({ connected: false });
   const error = errorOf(await s.pipeline.call({ name: "demo__other", args: {} }));
-  assertEquals([error.payload.code, error.httpStatus], ["EXTENSION_NOT_CONNECTED", 503]);
+  assertEquals([error.payload.code, restStatus(error)], ["EXTENSION_NOT_CONNECTED", 503]);
   assertEquals(s.dispatched.length, 0);
 });
 
@@ -396,7 +396,7 @@ Deno.test("an ask call's confirmation id is its dispatch id", async () => {
 Deno.test("an unexpected exception becomes INTERNAL with its message", async () => {
   const s = setup({ dispatch: () => Promise.reject(new Error("boom")) });
   const error = errorOf(await s.pipeline.call({ name: "demo__other", args: {} }));
-  assertEquals([error.payload.code, error.httpStatus], ["INTERNAL", 500]);
+  assertEquals([error.payload.code, restStatus(error)], ["INTERNAL", 500]);
   assertEquals(error.message, "Internal error: boom");
 });
 
@@ -408,7 +408,7 @@ Deno.test("a management tool runs in the hub; its domain failure is the tool's o
   const error = errorOf(
     await s.pipeline.call({ name: "plugin_inspect", args: { plugin: "nope" } }),
   );
-  assertEquals([error.payload.code, error.payload.category, error.httpStatus], [
+  assertEquals([error.payload.code, error.payload.category, restStatus(error)], [
     "PLUGIN_NOT_FOUND",
     "not_found",
     422,

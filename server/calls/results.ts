@@ -3,7 +3,7 @@
  * values as JSON text (objects also as `structuredContent`), errors as a short text plus
  * `structuredContent.error` with code, message, category and retryable.
  */
-import type { ErrorPayload } from "../../protocol/errors.ts";
+import type { HubError } from "../../protocol/errors.ts";
 import type { ContentBlock } from "../browser_tools/browser_tool.ts";
 import { isPlainObject } from "../../protocol/plain_object.ts";
 import type { CallOutcome } from "./pipeline.ts";
@@ -22,10 +22,11 @@ export function successResult(value: unknown, content?: ContentBlock[]): CallToo
   return result;
 }
 
-export function errorResult(error: ErrorPayload): CallToolResult {
-  const { details, ...rest } = error;
+/** MCP's one error mapper: a HubError as a tool result with `isError` (REST's tool calls too). */
+export function errorResult(error: HubError): CallToolResult {
+  const { details, ...rest } = error.payload;
   return {
-    content: [{ type: "text", text: `${error.code}: ${error.message}` }],
+    content: [{ type: "text", text: `${rest.code}: ${rest.message}` }],
     structuredContent: { error: details === undefined ? rest : { ...rest, details } },
     isError: true,
   };
@@ -33,7 +34,5 @@ export function errorResult(error: ErrorPayload): CallToolResult {
 
 /** A call's outcome as its result: the value, or the error (REST and MCP alike). */
 export function outcomeResult(outcome: CallOutcome): CallToolResult {
-  return outcome.ok
-    ? successResult(outcome.value, outcome.content)
-    : errorResult(outcome.error.payload);
+  return outcome.ok ? successResult(outcome.value, outcome.content) : errorResult(outcome.error);
 }

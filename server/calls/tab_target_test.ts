@@ -1,7 +1,7 @@
+import { HubError, restStatus } from "../../protocol/errors.ts";
 import { assert, assertEquals, assertMatch } from "../../tests/helpers/assert.ts";
 import type { PluginTabs } from "../plugins/tab_states.ts";
 import type { RegisteredPlugin } from "../plugins/registry.ts";
-import { CallError } from "./call_error.ts";
 import { registeredPlugin } from "../plugins/_test_registry.ts";
 import { checkTabs, resolveInstance, type TabRequest } from "./tab_target.ts";
 
@@ -26,7 +26,7 @@ function tabs(...list: ReturnType<typeof tab>[]): PluginTabs {
   return { state: list.some((t) => t.ready) ? "ready" : "unavailable", tabs: list };
 }
 
-/** The CallError checkTabs throws, checked for code, category and HTTP status. */
+/** The HubError checkTabs throws, checked for code, category and HTTP status. */
 function failure(
   p: RegisteredPlugin,
   t: PluginTabs,
@@ -34,17 +34,17 @@ function failure(
   code: string,
   category: string,
   status: number,
-): CallError {
+): HubError {
   let caught: unknown;
   try {
     checkTabs(p, t, request);
   } catch (error) {
     caught = error;
   }
-  assert(caught instanceof CallError, `expected a CallError, got ${caught}`);
+  assert(caught instanceof HubError, `expected a HubError, got ${caught}`);
   assertEquals(caught.payload.code, code);
   assertEquals(caught.payload.category, category);
-  assertEquals(caught.httpStatus, status);
+  assertEquals(restStatus(caught), status);
   assertEquals(caught.message, caught.payload.message);
   return caught;
 }

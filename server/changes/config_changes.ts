@@ -8,7 +8,7 @@
 import type { HubFiles } from "../files/hub_files.ts";
 import type { HubConfig, Permission } from "../../core/config/schema.ts";
 import type { Catalog, CatalogTool } from "../calls/catalog.ts";
-import type { ExtensionLink } from "../ws/extension_channel.ts";
+import type { ExtensionLink } from "../ws/extension_link.ts";
 import { syncFull } from "./sync_state.ts";
 import type { Registry } from "../plugins/registry.ts";
 import type { UpdateCheck } from "../../protocol/packages.ts";
@@ -19,7 +19,7 @@ import {
 } from "./permission_update.ts";
 import { markReviewed } from "../permissions/review.ts";
 import { skipsPermissions } from "../permissions/effective.ts";
-import { DomainError } from "../domain_error.ts";
+import { hubError } from "../../protocol/errors.ts";
 
 export type AnnounceReason = "reload" | "permissions";
 
@@ -46,7 +46,7 @@ export interface ConfigChanges {
    * announcement's `sync.full` carried.
    */
   onAnnounce(listener: (reason: AnnounceReason, config: HubConfig) => void): void;
-  /** Sets a plugin's or a tool's permission; an unknown target is an `invalid` DomainError. */
+  /** Sets a plugin's or a tool's permission; an unknown target is INVALID_ARGUMENTS. */
   setPermission(target: PermissionTarget, permission: Permission): Promise<void>;
   setSkipPermissions(enabled: boolean): Promise<void>;
   /** "Always allow" from a confirmation: a per-tool `auto`. */
@@ -85,7 +85,7 @@ export function createConfigChanges(deps: ConfigChangesDeps): ConfigChanges {
     onAnnounce: (listener) => listeners.push(listener),
     async setPermission(target, permission) {
       const problem = permissionTargetError(target, deps.registry(), deps.catalog);
-      if (problem) throw new DomainError("invalid", "INVALID_ARGUMENTS", problem);
+      if (problem) throw hubError("INVALID_ARGUMENTS", problem);
       // A person choosing a permission for a plugin reviews it as served now.
       const plugin = deps.registry().plugin(target.plugin);
       const reviewed = plugin && { version: plugin.version, sourceId: plugin.sourceId };

@@ -7,7 +7,7 @@ import { registryOf } from "../plugins/registry.ts";
 import { registeredPlugin, registeredTool } from "../plugins/_test_registry.ts";
 import { HUB_TOOLS } from "../management/mod.ts";
 import type { HubFiles } from "../files/hub_files.ts";
-import { DomainError } from "../domain_error.ts";
+import { HubError, restStatus } from "../../protocol/errors.ts";
 import { createConfigChanges } from "./config_changes.ts";
 
 const demo = registeredPlugin("demo", {
@@ -70,12 +70,12 @@ Deno.test("a permission is written, read back, then announced to the extension a
   assertEquals(synced.plugins[0].permission, "ask");
 });
 
-Deno.test("a target that does not exist is an invalid DomainError; nothing is written", async () => {
+Deno.test("a target that does not exist is INVALID_ARGUMENTS (400); nothing is written", async () => {
   const s = setup();
   let caught: unknown;
   await s.changes.setPermission({ plugin: "demo", tool: "nope" }, "auto").catch((e) => caught = e);
-  assert(caught instanceof DomainError, `expected a DomainError, got ${caught}`);
-  assertEquals([caught.kind, caught.code], ["invalid", "INVALID_ARGUMENTS"]);
+  assert(caught instanceof HubError, `expected a HubError, got ${caught}`);
+  assertEquals([restStatus(caught), caught.code], [400, "INVALID_ARGUMENTS"]);
   assertMatch(caught.message, /Plugin "demo" has no tool "nope" \(tools: echo\)/);
   assertEquals([s.written(), s.notes.length], [0, 0]);
 });

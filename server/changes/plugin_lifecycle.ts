@@ -10,12 +10,12 @@
  */
 import type { HubFiles } from "../files/hub_files.ts";
 import type { Logger } from "../log/logger.ts";
-import type { ExtensionLink } from "../ws/extension_channel.ts";
+import type { ExtensionLink } from "../ws/extension_link.ts";
 import type { ExtensionDoor } from "../ws/extension_door.ts";
 import type { ConfigChanges } from "./config_changes.ts";
 import { applyReviewChanges, type ReviewChange, reviewChanges } from "../permissions/review.ts";
 import { describeSource } from "../../core/plugin_source/source_identity.ts";
-import { DomainError } from "../domain_error.ts";
+import { hubError } from "../../protocol/errors.ts";
 import type { PluginHost, PluginReload, ReloadSummary } from "../plugins/plugin_host.ts";
 
 export interface PluginLifecycleDeps {
@@ -30,7 +30,7 @@ export interface PluginLifecycleDeps {
 export interface PluginLifecycle {
   /** Discovers plugins at startup (a failure is logged, and the hub runs without plugins). */
   start(): Promise<ReloadSummary>;
-  /** Re-reads config and secret and rediscovers plugins; fails as a `failed` DomainError. */
+  /** Re-reads config and secret and rediscovers plugins; fails with RELOAD_FAILED. */
   reload(): Promise<ReloadSummary>;
   /**
    * Reloads the local plugin in `dir` alone (dev mode), or everything when only a full reload can
@@ -110,7 +110,7 @@ export function createPluginLifecycle(deps: PluginLifecycleDeps): PluginLifecycl
     } catch (error) {
       const message = (error as Error).message;
       logger.error(`Reload failed: ${message}`);
-      throw new DomainError("failed", "RELOAD_FAILED", `Reload failed: ${message}`);
+      throw hubError("RELOAD_FAILED", `Reload failed: ${message}`);
     }
   }
 

@@ -10,7 +10,7 @@ import { isAbsolute, resolve } from "node:path";
 import { clipForMessage } from "../../protocol/clip.ts";
 import { withTimeout } from "../../protocol/with_timeout.ts";
 import { UserError } from "../../core/user_error.ts";
-import { DomainError } from "../domain_error.ts";
+import { hubError } from "../../protocol/errors.ts";
 
 export type FolderOpenCode = "NO_OPENER" | "OPEN_FAILED";
 
@@ -66,7 +66,7 @@ function spawnDetached(command: string, args: string[]): OpenerChild {
 /** The loaded local plugin folder `path` names, or a refusal. */
 function knownFolder(path: string, folders: string[]): string {
   const shown = clipForMessage(path, MAX_PATH_SHOWN);
-  const refuse = (why: string) => new DomainError("invalid", "INVALID_ARGUMENTS", why);
+  const refuse = (why: string) => hubError("INVALID_ARGUMENTS", why);
   if (!isAbsolute(path)) throw refuse(`Refusing to open "${shown}": not an absolute path.`);
   const wanted = resolve(path);
   const dir = folders.find((folder) => resolve(folder) === wanted);

@@ -4,7 +4,7 @@
  */
 import { join } from "node:path";
 import { assert, assertEquals, assertMatch } from "../../tests/helpers/assert.ts";
-import { DomainError } from "../domain_error.ts";
+import { HubError, restStatus } from "../../protocol/errors.ts";
 import {
   createFolderOpener,
   desktopOpener,
@@ -72,12 +72,12 @@ Deno.test("any other path is refused before anything runs", async () => {
     const fake = fakeSpawn(0);
     const open = createFolderOpener({ localFolders: () => [dir], spawn: fake.spawn });
     for (const path of [root, join(dir, "dist"), join(dir, ".."), "/", "my-plugin", "~"]) {
-      const error = await failure(open(path), DomainError);
-      assertEquals(error.kind, "invalid", path);
+      const error = await failure(open(path), HubError);
+      assertEquals([error.code, restStatus(error)], ["INVALID_ARGUMENTS", 400], path);
       assertMatch(error.message, /^Refusing to open /);
     }
     const long = `/${"x".repeat(5000)}`;
-    const error = await failure(open(long), DomainError);
+    const error = await failure(open(long), HubError);
     assert(error.message.length < 500, "the echoed path is cut");
     assertEquals(fake.runs, []);
   });

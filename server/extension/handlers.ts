@@ -8,21 +8,21 @@ import { RPC_ERRORS, RpcError } from "../../protocol/rpc.ts";
 import type { PackageProgress } from "../../protocol/packages.ts";
 import type { PluginPackages } from "../../core/packages/plugin_packages.ts";
 import { PackageError } from "../../core/packages/package_error.ts";
-import { DomainError } from "../domain_error.ts";
+import { HubError } from "../../protocol/errors.ts";
 import type { UpdateChecker } from "../plugins/update_check.ts";
 import { FolderOpenError } from "./folder_open.ts";
-import type { ExtensionHandlers, ExtensionLink } from "../ws/extension_channel.ts";
+import type { ExtensionHandlers, ExtensionLink } from "../ws/extension_link.ts";
 import type { TabStates } from "../plugins/tab_states.ts";
 import type { PluginLogs } from "./plugin_logs.ts";
-import type { Dispatcher } from "../calls/dispatcher.ts";
+import type { Dispatches } from "../calls/dispatches.ts";
 import type { Confirmations } from "../calls/confirmations.ts";
 import type { ConfigChanges } from "../changes/config_changes.ts";
 import { type SettingsUpdateDeps, updatePluginSettings } from "../plugins/settings_update.ts";
 
-export interface HandlerDeps {
+export interface ExtensionHandlerDeps {
   tabs: TabStates;
   logs: PluginLogs;
-  dispatcher: Dispatcher;
+  dispatches: Dispatches;
   confirmations: Confirmations;
   /** Permissions, the skip switch and the side panel's state. */
   changes: Pick<ConfigChanges, "state" | "setPermission" | "setSkipPermissions">;
@@ -45,22 +45,27 @@ export interface HandlerDeps {
 export const RPC_SERVER_ERROR = -32000;
 
 /**
- * Turns a thrown error into the JSON-RPC error the extension gets, in one place: a package or
- * folder operation that failed is a server error with its code in `data`; a domain failure the hub
- * could not carry out (`failed`) is an internal error; anything else is reported as invalid
- * params, with its message.
+ * JSON-RPC's one error mapper: a thrown error as the RPC error the extension gets. A package or
+ * folder operation that failed is a server error with its code in `data`; a HubError the hub could
+ * not carry out (category `internal`, such as RELOAD_FAILED) is an internal error; anything else
+ * is reported as invalid params, with its message.
  */
+export function toRpcError(error: unknown): RpcError {
+  if (error instanceof RpcError) return error;
+  if (error instanceof PackageError || error instanceof FolderOpenError) {
+    return new RpcError(RPC_SERVER_ERROR, error.message, { code: error.code });
+  }
+  const internal = error instanceof HubError && error.payload.category === "internal";
+  const code = internal ? RPC_ERRORS.INTERNAL_ERROR : RPC_ERRORS.INVALID_PARAMS;
+  return new RpcError(code, (error as Error).message);
+}
+
+/** Runs a request's work; what it throws reaches the extension through `toRpcError`. */
 async function answer<T>(work: () => Promise<T>): Promise<T> {
   try {
     return await work();
   } catch (error) {
-    if (error instanceof RpcError) throw error;
-    if (error instanceof PackageError || error instanceof FolderOpenError) {
-      throw new RpcError(RPC_SERVER_ERROR, error.message, { code: error.code });
-    }
-    const internal = error instanceof DomainError && error.kind === "failed";
-    const code = internal ? RPC_ERRORS.INTERNAL_ERROR : RPC_ERRORS.INVALID_PARAMS;
-    throw new RpcError(code, (error as Error).message);
+    throw toRpcError(error);
   }
 }
 
@@ -82,7 +87,7 @@ type PackageHandlers = Pick<
   | "folder.open"
 >;
 
-function packageHandlers(deps: HandlerDeps): PackageHandlers {
+function packageHandlers(deps: ExtensionHandlerDeps): PackageHandlers {
   const { packages, updates } = deps;
   /**
    * A loaded npm plugin's name stands for the package that serves it (the folder npm installed,
@@ -112,7 +117,7 @@ function packageHandlers(deps: HandlerDeps): PackageHandlers {
   };
 }
 
-export function createExtensionHandlers(deps: HandlerDeps): ExtensionHandlers {
+export function createExtensionHandlers(deps: ExtensionHandlerDeps): ExtensionHandlers {
   const { changes } = deps;
   /** A config change, answered with the side panel's state after it. */
   const thenState = (change: () => Promise<unknown>) =>
@@ -129,7 +134,7 @@ export function createExtensionHandlers(deps: HandlerDeps): ExtensionHandlers {
       deps.tabs.set(change);
       return { ok: true };
     },
-    "tool.progress": (params) => deps.dispatcher.progress(params),
+    "tool.progress": (params) => deps.dispatches.progress(params),
     "plugin.log": ({ plugin, entries, tabId }) => deps.logs.add(plugin, entries, tabId),
     "config.getState": () => changes.state(),
     "config.setToolPermission": ({ plugin, tool, permission }) =>

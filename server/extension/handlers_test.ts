@@ -7,11 +7,11 @@ import { assert, assertEquals } from "../../tests/helpers/assert.ts";
 import { RPC_ERRORS, RpcError } from "../../protocol/rpc.ts";
 import type { ConfigStore } from "../../core/config/config_store.ts";
 import { defaultConfig } from "../../core/config/schema.ts";
-import { DomainError } from "../domain_error.ts";
+import { hubError } from "../../protocol/errors.ts";
 import { registryOf } from "../plugins/registry.ts";
 import { registeredPlugin } from "../plugins/_test_registry.ts";
 import type { ConfigChanges } from "../changes/config_changes.ts";
-import type { Dispatcher } from "../calls/dispatcher.ts";
+import type { Dispatches } from "../calls/dispatches.ts";
 import type { Confirmations } from "../calls/confirmations.ts";
 import { createPluginLogs } from "./plugin_logs.ts";
 import { createTabStates } from "../plugins/tab_states.ts";
@@ -20,7 +20,7 @@ import { PackageError } from "../../core/packages/plugin_packages.ts";
 import { FolderOpenError } from "./folder_open.ts";
 import {
   createExtensionHandlers,
-  type HandlerDeps,
+  type ExtensionHandlerDeps,
   progressToExtension,
   RPC_SERVER_ERROR,
 } from "./handlers.ts";
@@ -30,17 +30,17 @@ const STATE = { plugins: [] };
 interface Overrides {
   setPermission?: ConfigChanges["setPermission"];
   reload?: () => never;
-  packages?: Partial<HandlerDeps["packages"]>;
-  openFolder?: HandlerDeps["openFolder"];
+  packages?: Partial<ExtensionHandlerDeps["packages"]>;
+  openFolder?: ExtensionHandlerDeps["openFolder"];
 }
 
 /** Each package call and reload in order, as `<what> <argument>`. */
 type Trail = string[];
 
-function fakePackages(trail: Trail, over: Partial<HandlerDeps["packages"]> = {}) {
+function fakePackages(trail: Trail, over: Partial<ExtensionHandlerDeps["packages"]> = {}) {
   const installed = (name: string) => ({ name, plugin: "demo", version: "1.1.0" });
   const removed = (name: string) => ({ name, uninstalled: true, localPluginsRemoved: [] });
-  const packages: HandlerDeps["packages"] = {
+  const packages: ExtensionHandlerDeps["packages"] = {
     search: (
       query,
     ) => (trail.push(`search ${query}`), Promise.resolve({ query: query ?? "", packages: [] })),
@@ -58,10 +58,10 @@ function handlers(over: Overrides) {
   const store = {
     update: (mutate: (c: typeof config) => void) => Promise.resolve((mutate(config), config)),
   } as unknown as ConfigStore;
-  const deps: HandlerDeps = {
+  const deps: ExtensionHandlerDeps = {
     tabs: createTabStates(),
     logs: createPluginLogs(silentLogger),
-    dispatcher: {} as Dispatcher,
+    dispatches: {} as Dispatches,
     confirmations: {} as Confirmations,
     changes: {
       state: () => STATE as unknown as ReturnType<ConfigChanges["state"]>,
@@ -74,7 +74,7 @@ function handlers(over: Overrides) {
       reload: over.reload ??
         (() => (trail.push("reload"), Promise.resolve({ plugins: 1, durationMs: 1 }))),
     },
-    channel: {
+    link: {
       notify: (method, params) => (notes.push({ method, params }), true),
     },
     clock: () => 42,
@@ -86,7 +86,7 @@ function handlers(over: Overrides) {
     openFolder: over.openFolder ??
       ((path) => (trail.push(`open ${path}`), Promise.resolve({ opened: path }))),
   };
-  return { h: createExtensionHandlers(deps), notes, trail, channel: deps.channel };
+  return { h: createExtensionHandlers(deps), notes, trail, link: deps.link };
 }
 
 /** An npm plugin whose plugin name is not its package's shorthand. */
@@ -127,7 +127,7 @@ Deno.test("a permission change answers the side panel's new state", async () => 
 
 Deno.test("a target that does not exist is INVALID_PARAMS with the domain's message", async () => {
   const { h } = handlers({
-    setPermission: () => Promise.reject(new DomainError("invalid", "INVALID_ARGUMENTS", "No x.")),
+    setPermission: () => Promise.reject(hubError("INVALID_ARGUMENTS", "No x.")),
   });
   const error = await rpcError(
     h["config.setPluginPermission"]!({ plugin: "x", permission: "ask" }),
@@ -145,7 +145,7 @@ Deno.test("settings the plugin refuses are INVALID_PARAMS", async () => {
 Deno.test("a failure the hub could not carry out (a reload) is INTERNAL_ERROR", async () => {
   const { h } = handlers({
     reload: () => {
-      throw new DomainError("failed", "RELOAD_FAILED", "Reload failed: broken config.json");
+      throw hubError("RELOAD_FAILED", "Reload failed: broken config.json");
     },
   });
   const error = await rpcError(h["config.setPluginSettings"]!({ plugin: "demo", settings: {} }));
@@ -233,8 +233,8 @@ Deno.test("plugin.checkUpdates runs a check now and answers what it found", asyn
 });
 
 Deno.test("progress from the package module reaches the extension as plugin.progress", () => {
-  const { notes, channel } = handlers({});
-  const send = progressToExtension(channel);
+  const { notes, link } = handlers({});
+  const send = progressToExtension(link);
   send({ operation: "install", name: "demo", message: "Installing hub-plugin-demo", done: false });
   send({ operation: "install", name: "demo", message: "Installed", done: true });
   assertEquals(notes.map((n) => [n.method, (n.params as { done: boolean }).done]), [
@@ -245,8 +245,7 @@ Deno.test("progress from the package module reaches the extension as plugin.prog
 
 Deno.test("folder.open: a refused path is INVALID_PARAMS, a missing opener a server error", async () => {
   const refusing = handlers({
-    openFolder: () =>
-      Promise.reject(new DomainError("invalid", "INVALID_ARGUMENTS", "Refusing to open /etc.")),
+    openFolder: () => Promise.reject(hubError("INVALID_ARGUMENTS", "Refusing to open /etc.")),
   });
   const refused = await rpcError(refusing.h["folder.open"]!({ path: "/etc" }));
   assertEquals([refused.code, refused.message], [

@@ -1,5 +1,5 @@
 /** Reads a JSON request body with a size cap; bad input becomes a 400/413 that says what to send. */
-import { HttpError } from "./http_error.ts";
+import { hubError } from "../../protocol/errors.ts";
 import { concatBytes } from "../../protocol/bytes.ts";
 
 export const MAX_JSON_BODY_BYTES = 1024 * 1024;
@@ -10,8 +10,7 @@ export const MAX_JSON_BODY_BYTES = 1024 * 1024;
  * rest is never read, whether or not the client declared a length (chunked bodies).
  */
 async function readText(req: Request, maxBytes: number): Promise<string> {
-  const tooLarge = () =>
-    new HttpError(413, "BODY_TOO_LARGE", `The request body is over ${maxBytes} bytes.`);
+  const tooLarge = () => hubError("BODY_TOO_LARGE", `The request body is over ${maxBytes} bytes.`);
   const declared = Number(req.headers.get("content-length") ?? "0");
   if (declared > maxBytes) throw tooLarge();
   if (!req.body) return "";
@@ -35,8 +34,7 @@ function parse(text: string): unknown {
   try {
     return JSON.parse(text);
   } catch (error) {
-    throw new HttpError(
-      400,
+    throw hubError(
       "INVALID_JSON",
       `The request body is not valid JSON: ${(error as Error).message}`,
     );
@@ -46,7 +44,7 @@ function parse(text: string): unknown {
 export async function readJsonBody(req: Request, maxBytes = MAX_JSON_BODY_BYTES): Promise<unknown> {
   const text = await readText(req, maxBytes);
   if (text.trim() === "") {
-    throw new HttpError(400, "INVALID_JSON", "The request body is empty; send a JSON object.");
+    throw hubError("INVALID_JSON", "The request body is empty; send a JSON object.");
   }
   return parse(text);
 }

@@ -1,6 +1,6 @@
 import { assert, assertEquals, assertRejects } from "../../tests/helpers/assert.ts";
 import { readJsonBody, readOptionalJsonBody } from "./body.ts";
-import { HttpError } from "./http_error.ts";
+import { HubError, restStatus } from "../../protocol/errors.ts";
 
 /** A request whose body is a stream (no Content-Length, like a chunked upload). */
 function streamed(chunks: number, chunkBytes: number) {
@@ -17,7 +17,7 @@ function streamed(chunks: number, chunkBytes: number) {
 }
 
 const isStatus = (status: number) => (error: unknown) =>
-  error instanceof HttpError && error.status === status;
+  error instanceof HubError && restStatus(error) === status;
 
 Deno.test("a JSON body is parsed; an empty optional body is undefined", async () => {
   const req = new Request("http://127.0.0.1/x", { method: "POST", body: '{"a":[1,"é"]}' });

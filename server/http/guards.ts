@@ -4,9 +4,10 @@
  * stop the request, or undefined to let it through. Header values are echoed clipped and quoted.
  */
 import { clipForMessage } from "../../protocol/clip.ts";
-import { constantTimeEqual as secretsEqual } from "../../protocol/challenge.ts";
+import { type Credentials, credentialsOf, secretsEqual, WS_PROTOCOL } from "./credentials.ts";
 import { isLoopbackHost } from "../../protocol/loopback.ts";
-import { errorResponse, HttpError } from "./http_error.ts";
+import { errorResponse } from "./http_error.ts";
+import { type HubError, hubError } from "../../protocol/errors.ts";
 
 /** One extension origin: `chrome-extension://<id>`, nothing before or after (no list, no path). */
 const EXTENSION_ORIGIN = /^chrome-extension:\/\/[a-z0-9]{1,64}$/;
@@ -39,8 +40,7 @@ export function checkHost(req: Request): Response | undefined {
     const parsed = parseHostHeader(value);
     if (!parsed) {
       return errorResponse(
-        new HttpError(
-          400,
+        hubError(
           "BAD_HOST",
           `Malformed Host header ${quoted(value)}: send "Host: 127.0.0.1:<port>" ` +
             "(a host name, then an optional port from 1 to 65535).",
@@ -50,8 +50,7 @@ export function checkHost(req: Request): Response | undefined {
     if (isLoopbackHost(parsed.host)) return undefined;
   }
   return errorResponse(
-    new HttpError(
-      403,
+    hubError(
       "FORBIDDEN_HOST",
       `Host ${quoted(value ?? "")} is not allowed: hub only answers requests addressed to ` +
         `127.0.0.1, localhost or [::1].`,
@@ -70,7 +69,7 @@ export function checkOrigin(req: Request): Response | undefined {
     ? `Send at most one Origin header (got ${quoted(origin)}).`
     : `Requests from web pages are not allowed (Origin ${quoted(origin)}). ` +
       `Call hub from a native client or the hub extension.`;
-  return errorResponse(new HttpError(403, "FORBIDDEN_ORIGIN", message));
+  return errorResponse(hubError("FORBIDDEN_ORIGIN", message));
 }
 
 /** True when the request asks to become a WebSocket (`Upgrade: websocket`). */
@@ -80,13 +79,13 @@ export function isWebSocketUpgrade(req: Request): boolean {
 }
 
 /** The 426 of a `/ws` request that is not a WebSocket upgrade. */
-export function upgradeRequired(): HttpError {
-  return new HttpError(
-    426,
+export function upgradeRequired(): HubError {
+  return hubError(
     "UPGRADE_REQUIRED",
     "/ws only takes WebSocket upgrades (Upgrade: websocket, Sec-WebSocket-Protocol: " +
       "hub, <secret>); it is the hub extension's connection.",
-    { upgrade: "websocket" },
+    undefined,
+    { headers: { upgrade: "websocket" } },
   );
 }
 
@@ -102,29 +101,30 @@ export function checkWebSocketUpgrade(req: Request): Response | undefined {
  * Compares a presented value with the secret (second) in time that does not depend on where they
  * differ: the challenge's plain loop, so neither start-up nor each request pays for `node:crypto`.
  */
-export { secretsEqual };
+export { secretsEqual, WS_PROTOCOL };
 
 /** `websocket`: the secret travels as `Sec-WebSocket-Protocol: hub, <secret>` (docs/protocol.md). */
 export type AuthMode = "required" | "optional" | "websocket";
 
-/** The subprotocol the hub selects on `/ws`; the secret follows it in the client's list. */
-export const WS_PROTOCOL = "hub";
-
 /** Checks `Sec-WebSocket-Protocol: hub, <secret>` on a `/ws` upgrade. */
 export function checkWebSocketProtocol(req: Request, secret: string | undefined): AuthResult {
-  const offered = (req.headers.get("sec-websocket-protocol") ?? "").split(",").map((p) => p.trim());
+  return checkAuth(credentialsOf(req), secret, "websocket");
+}
+
+/** The `/ws` check on credentials already read. */
+function checkSubprotocol(presented: Credentials, secret: string | undefined): AuthResult {
   const fail = (message: string): AuthResult => ({
     authenticated: false,
-    response: errorResponse(new HttpError(401, "UNAUTHORIZED", message)),
+    response: errorResponse(hubError("UNAUTHORIZED", message)),
   });
-  if (offered[0] !== WS_PROTOCOL) {
+  if (!presented.offersHubProtocol) {
     return fail(
       `Offer the WebSocket subprotocols "${WS_PROTOCOL}, <secret>" ` +
         "(Sec-WebSocket-Protocol); the secret is in <config dir>/extension/auth.json.",
     );
   }
   if (secret === undefined) return { authenticated: true };
-  if (offered.length < 2 || !secretsEqual(offered[1], secret)) {
+  if (presented.wsSecret === undefined || !secretsEqual(presented.wsSecret, secret)) {
     return fail(
       "Wrong secret in Sec-WebSocket-Protocol. It may have been rotated; reconnect " +
         "with the one in <config dir>/extension/auth.json.",
@@ -140,18 +140,29 @@ export interface AuthResult {
   authenticated: boolean;
 }
 
-/**
- * Checks `Authorization: Bearer <secret>`. With no secret configured every request passes. In
- * `optional` mode a request without the header passes unauthenticated; a wrong secret never passes.
- */
+/** `checkAuth` of one request on its own (reads its credentials). */
 export function checkBearer(req: Request, secret: string | undefined, mode: AuthMode): AuthResult {
-  if (mode === "websocket") return checkWebSocketProtocol(req, secret);
+  return checkAuth(credentialsOf(req), secret, mode);
+}
+
+/**
+ * Checks the credentials a request presented (read once, `credentialsOf`) against `secret`:
+ * `Authorization: Bearer <secret>`, or the subprotocol pair in `websocket` mode. With no secret
+ * configured every request passes. In `optional` mode a request without the header passes
+ * unauthenticated; a wrong secret never passes.
+ */
+export function checkAuth(
+  presented: Credentials,
+  secret: string | undefined,
+  mode: AuthMode,
+): AuthResult {
+  if (mode === "websocket") return checkSubprotocol(presented, secret);
   if (secret === undefined) return { authenticated: true };
-  const header = req.headers.get("authorization");
-  if (header === null && mode === "optional") return { authenticated: false };
-  const match = header === null ? null : /^Bearer\s+(\S+)\s*$/i.exec(header);
-  if (match && secretsEqual(match[1], secret)) return { authenticated: true };
-  const message = header === null
+  if (!presented.hasAuthorization && mode === "optional") return { authenticated: false };
+  if (presented.bearer !== undefined && secretsEqual(presented.bearer, secret)) {
+    return { authenticated: true };
+  }
+  const message = !presented.hasAuthorization
     ? 'Missing "Authorization: Bearer <secret>" header. The secret is in ' +
       '<config dir>/extension/auth.json; "hub start --show-config" prints a client config.'
     : "Wrong secret in the Authorization header. It may have been rotated: " +
@@ -159,7 +170,9 @@ export function checkBearer(req: Request, secret: string | undefined, mode: Auth
   return {
     authenticated: false,
     response: errorResponse(
-      new HttpError(401, "UNAUTHORIZED", message, { "www-authenticate": 'Bearer realm="hub"' }),
+      hubError("UNAUTHORIZED", message, undefined, {
+        headers: { "www-authenticate": 'Bearer realm="hub"' },
+      }),
     ),
   };
 }

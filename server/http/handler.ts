@@ -8,13 +8,14 @@ import type { Logger } from "../log/logger.ts";
 import { clipForMessage } from "../../protocol/clip.ts";
 import {
   type AuthMode,
-  checkBearer,
+  checkAuth,
   checkHost,
   checkOrigin,
   checkWebSocketUpgrade,
 } from "./guards.ts";
-import { domainHttpError, errorResponse, HttpError } from "./http_error.ts";
-import { DomainError } from "../domain_error.ts";
+import { credentialsOf } from "./credentials.ts";
+import { errorResponse } from "./http_error.ts";
+import { HubError, hubError } from "../../protocol/errors.ts";
 import { type RateLimit, RateLimiter, RETRY_AFTER_SECONDS } from "./rate_limiter.ts";
 
 export interface RouteContext {
@@ -69,32 +70,33 @@ export function createHandler(deps: HandlerDeps): Handler {
     if (notUpgrade) return notUpgrade;
     const mode = route?.auth ?? "required";
     const secret = deps.secret();
-    let auth = checkBearer(req, secret, mode);
+    const presented = credentialsOf(req); // read once, checked against one or two secrets
+    let auth = checkAuth(presented, secret, mode);
     // A secret rotated a moment ago is accepted at once, before the watcher has said so. The
     // look is bounded (one per 10 ms for all callers), as this runs before any rate limit.
     const fresh = auth.response && deps.freshSecret?.();
-    if (fresh && fresh !== secret) auth = checkBearer(req, fresh, mode);
+    if (fresh && fresh !== secret) auth = checkAuth(presented, fresh, mode);
     if (auth.response) return auth.response;
     if (!route) {
       if (samePath.length === 0) {
-        throw new HttpError(404, "NOT_FOUND", `No such endpoint: ${url.pathname}`);
+        throw hubError("NOT_FOUND", `No such endpoint: ${url.pathname}`);
       }
       const allow = samePath.map((r) => r.method).join(", ");
-      throw new HttpError(
-        405,
+      throw hubError(
         "METHOD_NOT_ALLOWED",
         `${req.method} is not allowed on ${url.pathname}; use ${allow}.`,
-        { allow },
+        undefined,
+        { headers: { allow } },
       );
     }
     const limiter = limiters.get(route);
     if (limiter && !limiter.take(route.path)) {
-      throw new HttpError(
-        429,
+      throw hubError(
         "RATE_LIMITED",
         `Too many requests to ${route.path}: at most ${limiter.rule.limit} per minute. ` +
           `Retry in ${RETRY_AFTER_SECONDS} seconds.`,
-        { "retry-after": String(RETRY_AFTER_SECONDS) },
+        undefined,
+        { headers: { "retry-after": String(RETRY_AFTER_SECONDS) } },
       );
     }
     return await route.handle({
@@ -111,14 +113,13 @@ export function createHandler(deps: HandlerDeps): Handler {
     try {
       response = await handle(req);
     } catch (error) {
-      if (error instanceof HttpError) {
-        response = errorResponse(error);
-      } else if (error instanceof DomainError) {
-        response = errorResponse(domainHttpError(error));
-      } else {
+      // Errors become JSON responses here and nowhere else; an unexpected one is logged, and the
+      // caller learns nothing of it.
+      if (error instanceof HubError) response = errorResponse(error);
+      else {
         deps.logger.error(`${req.method} ${safePath(req)} failed: ${describe(error)}`);
         response = errorResponse(
-          new HttpError(500, "INTERNAL", "Internal error; see server.log for details."),
+          hubError("INTERNAL", "Internal error; see server.log for details."),
         );
       }
     }
@@ -152,7 +153,7 @@ function requestUrl(req: Request): URL {
   try {
     return new URL(req.url);
   } catch {
-    throw new HttpError(400, "BAD_REQUEST", "The request target is not a valid URL path.");
+    throw hubError("BAD_REQUEST", "The request target is not a valid URL path.");
   }
 }
 

@@ -1,8 +1,8 @@
 import { assertEquals } from "../../tests/helpers/assert.ts";
 import { silentLogger } from "../log/logger.ts";
 import { createHandler, matchPath, type Route } from "./handler.ts";
-import { HttpError, jsonResponse } from "./http_error.ts";
-import { DomainError, type DomainErrorKind } from "../domain_error.ts";
+import { jsonResponse } from "./http_error.ts";
+import { HubError, hubError, type HubErrorCode } from "../../protocol/errors.ts";
 
 const SECRET = "c".repeat(64);
 const AUTH = { authorization: `Bearer ${SECRET}` };
@@ -30,15 +30,18 @@ const routes: Route[] = [
     path: "/teapot",
     auth: "required",
     handle: () => {
-      throw new HttpError(418, "TEAPOT", "short and stout");
+      throw new HubError(
+        { code: "TEAPOT", message: "short and stout", category: "internal", retryable: false },
+        { status: 418 },
+      );
     },
   },
   {
     method: "GET",
-    path: "/domain/:kind",
+    path: "/domain/:code",
     auth: "required",
     handle: ({ params }) => {
-      throw new DomainError(params.kind as DomainErrorKind, "PLUGIN_NOT_FOUND", "No such plugin.");
+      throw hubError(params.code as HubErrorCode, "No such plugin.");
     },
   },
   {
@@ -93,7 +96,7 @@ Deno.test("rate limit applies after auth and answers 429 with Retry-After: 60", 
   assertEquals(seen.length, 2);
 });
 
-Deno.test("HttpError becomes its JSON response; other errors a 500 without details", async () => {
+Deno.test("a HubError becomes its JSON response; other errors a 500 without details", async () => {
   const teapot = await call("/teapot", { headers: AUTH });
   assertEquals([teapot.status, (await teapot.json()).error.code], [418, "TEAPOT"]);
   const boom = await call("/boom", { headers: AUTH });
@@ -103,12 +106,12 @@ Deno.test("HttpError becomes its JSON response; other errors a 500 without detai
   assertEquals(JSON.stringify(body).includes("kaboom"), false);
 });
 
-Deno.test("a DomainError becomes the status of its kind, with its code and message", async () => {
-  const kinds = { invalid: 400, not_found: 404, failed: 500 };
-  for (const [kind, status] of Object.entries(kinds)) {
-    const response = await call(`/domain/${kind}`, { headers: AUTH });
+Deno.test("a HubError becomes the status of its code's row, with its code and message", async () => {
+  const codes = { INVALID_SETTINGS: 400, PLUGIN_NOT_FOUND: 404, RELOAD_FAILED: 500 };
+  for (const [code, status] of Object.entries(codes)) {
+    const response = await call(`/domain/${code}`, { headers: AUTH });
     assertEquals([response.status, await response.json()], [status, {
-      error: { code: "PLUGIN_NOT_FOUND", message: "No such plugin." },
+      error: { code, message: "No such plugin." },
     }]);
   }
 });

@@ -1,20 +1,9 @@
 /**
- * The error type of the HTTP layer (body reading, guards, a route's own checks); the handler turns
- * it, and any `DomainError` from the code behind a route, into a JSON response in one place.
+ * REST's one error mapper: a `HubError` (protocol/errors.ts) as a JSON response with the status of
+ * its code's row in the error table (`restStatus`) and its headers. Guards, body reading, the
+ * routes and the code behind them throw HubErrors; the handler answers them here.
  */
-import type { DomainError, DomainErrorKind } from "../domain_error.ts";
-
-export class HttpError extends Error {
-  constructor(
-    readonly status: number,
-    readonly code: string,
-    message: string,
-    readonly headers: Record<string, string> = {},
-  ) {
-    super(message);
-    this.name = "HttpError";
-  }
-}
+import { type HubError, restStatus } from "../../protocol/errors.ts";
 
 export function jsonResponse(
   body: unknown,
@@ -27,21 +16,14 @@ export function jsonResponse(
   });
 }
 
-/** `{ "error": { "code", "message" } }` with the error's status and headers. */
-export function errorResponse(error: HttpError): Response {
-  return jsonResponse({ error: { code: error.code, message: error.message } }, error.status, {
-    ...error.headers,
-  });
-}
-
-/** The HTTP status of each kind of domain failure. */
-const DOMAIN_STATUS: Record<DomainErrorKind, number> = {
-  invalid: 400,
-  not_found: 404,
-  failed: 500,
-};
-
-/** A domain failure as REST answers it: the status of its kind, its code and message. */
-export function domainHttpError(error: DomainError): HttpError {
-  return new HttpError(DOMAIN_STATUS[error.kind], error.code, error.message);
+/**
+ * The response for an error: `{ "error": { "code", "message" } }` unless `body` is given (a tool
+ * call answers its `CallToolResult`), with the error's REST status and headers.
+ */
+export function errorResponse(error: HubError, body?: unknown): Response {
+  return jsonResponse(
+    body ?? { error: { code: error.code, message: error.message } },
+    restStatus(error),
+    { ...error.headers },
+  );
 }

@@ -1,18 +1,19 @@
 import { z } from "zod";
 import { effectivePermission } from "../permissions/effective.ts";
 import { needsReview } from "../permissions/review.ts";
-import type { HubTool, ManagementContext } from "./hub_tool.ts";
-import { DomainError } from "../domain_error.ts";
+import { type HubTool, type ManagementContext, TOOL_FAILURE } from "./hub_tool.ts";
+import { hubError } from "../../protocol/errors.ts";
 import { noPluginMessage, type RegisteredPlugin } from "../plugins/registry.ts";
 
 export function findPlugin(ctx: ManagementContext, name: string): RegisteredPlugin {
   const registry = ctx.registry();
   const plugin = registry.plugin(name);
   if (plugin) return plugin;
-  throw new DomainError(
-    "not_found",
+  throw hubError(
     "PLUGIN_NOT_FOUND",
     noPluginMessage(name, registry.plugins.map((p) => p.name)),
+    undefined,
+    TOOL_FAILURE,
   );
 }
 

@@ -1,6 +1,6 @@
 import { z } from "zod";
-import type { HubTool } from "./hub_tool.ts";
-import { DomainError } from "../domain_error.ts";
+import { type HubTool, TOOL_FAILURE } from "./hub_tool.ts";
+import { hubError } from "../../protocol/errors.ts";
 import { findPlugin } from "./plugin_inspect.ts";
 
 export const pluginMarkReviewed: HubTool = {
@@ -19,11 +19,12 @@ export const pluginMarkReviewed: HubTool = {
   async run(input, ctx) {
     const plugin = findPlugin(ctx, input.plugin as string);
     if (input.version !== undefined && input.version !== plugin.version) {
-      throw new DomainError(
-        "invalid",
+      throw hubError(
         "VERSION_MISMATCH",
         `Plugin "${plugin.name}" is at version ${plugin.version}, not ${input.version}. ` +
           `Inspect it again (plugin_inspect) before marking it reviewed.`,
+        undefined,
+        TOOL_FAILURE,
       );
     }
     const config = await ctx.markReviewed(plugin.name, plugin.version, plugin.sourceId);

@@ -7,15 +7,14 @@
  */
 import { type Catalog, listGroup } from "../calls/catalog.ts";
 import type { Pipeline } from "../calls/pipeline.ts";
-import type { Progress } from "../calls/dispatcher.ts";
+import type { Progress } from "../calls/dispatches.ts";
 import {
   type CallToolResult,
   errorResult,
   outcomeResult,
   successResult,
 } from "../calls/results.ts";
-import { DomainError } from "../domain_error.ts";
-import { callError } from "../calls/call_error.ts";
+import { HubError, hubError } from "../../protocol/errors.ts";
 import { GATEWAY_TOOLS } from "./gateway_tools.ts";
 import { isPlainObject } from "../../protocol/plain_object.ts";
 import { RPC_ERRORS, RpcError } from "../../protocol/rpc.ts";
@@ -113,37 +112,36 @@ async function callGateway(
   if (name === "hub_list_tools") {
     const plugin = args.plugin;
     if (plugin !== undefined && typeof plugin !== "string") {
-      return errorResult(callError("INVALID_ARGUMENTS", "plugin must be a string.").payload);
+      return errorResult(hubError("INVALID_ARGUMENTS", "plugin must be a string."));
     }
     try {
       return successResult({ tools: listGroup(catalog, plugin) });
     } catch (error) {
       if (!isUnknownPlugin(error)) throw error;
-      return errorResult(error.payload);
+      return errorResult(error);
     }
   }
   if (name === "hub_call") {
     const { tool, arguments: toolArgs } = args;
     if (typeof tool !== "string" || tool === "") {
       return errorResult(
-        callError(
+        hubError(
           "INVALID_ARGUMENTS",
           'hub_call needs "tool": the name of a tool from hub_list_tools.',
-        ).payload,
+        ),
       );
     }
     return await call(tool, toolArgs ?? {});
   }
   return errorResult(
-    callError(
+    hubError(
       "TOOL_NOT_FOUND",
       `The gateway has only hub_list_tools and hub_call; call "${name}" through hub_call.`,
-    ).payload,
+    ),
   );
 }
 
 /** The error `listGroup` throws for a group that names no plugin. */
-function isUnknownPlugin(error: unknown): error is DomainError {
-  return error instanceof DomainError && error.kind === "not_found" &&
-    error.code === "PLUGIN_NOT_FOUND";
+function isUnknownPlugin(error: unknown): error is HubError {
+  return error instanceof HubError && error.code === "PLUGIN_NOT_FOUND";
 }

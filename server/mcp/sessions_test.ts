@@ -8,7 +8,7 @@ import { assert, assertEquals, assertMatch, assertRejects } from "../../tests/he
 import { initializeRequest } from "../../tests/helpers/mcp_client.ts";
 import type { Catalog } from "../calls/catalog.ts";
 import type { Pipeline } from "../calls/pipeline.ts";
-import { HttpError } from "../http/http_error.ts";
+import { HubError, restStatus } from "../../protocol/errors.ts";
 import { silentLogger } from "../log/logger.ts";
 import { MAX_MESSAGE_BYTES } from "../../protocol/limits.ts";
 import { withTimeout } from "../../protocol/with_timeout.ts";
@@ -155,7 +155,7 @@ Deno.test("sessions: a body over the message limit is refused before it is parse
   const id = await open(sessions);
   const big = JSON.stringify({ ...LIST, params: { pad: "x".repeat(MAX_MESSAGE_BYTES) } });
   const isTooLarge = (error: unknown) =>
-    error instanceof HttpError && error.status === 413 && error.code === "BODY_TOO_LARGE";
+    error instanceof HubError && restStatus(error) === 413 && error.code === "BODY_TOO_LARGE";
   // Declared by Content-Length, and streamed without one.
   const declared = post("full", LIST, id);
   declared.headers.set("content-length", String(MAX_MESSAGE_BYTES + 1));

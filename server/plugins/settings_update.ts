@@ -7,7 +7,7 @@ import { settingsErrors } from "../../protocol/plugin_settings.ts";
 import { ownValue } from "../../protocol/safe_keys.ts";
 import { clipForMessage } from "../../protocol/clip.ts";
 import type { ConfigStore } from "../../core/config/config_store.ts";
-import { DomainError } from "../domain_error.ts";
+import { hubError } from "../../protocol/errors.ts";
 import type { ReloadSummary } from "./plugin_host.ts";
 import type { Registry } from "./registry.ts";
 import { isPlainObject } from "../../protocol/plain_object.ts";
@@ -20,8 +20,7 @@ export interface SettingsUpdateDeps {
 
 export async function updatePluginSettings(body: unknown, deps: SettingsUpdateDeps) {
   if (!isPlainObject(body) || typeof body.plugin !== "string" || !isPlainObject(body.settings)) {
-    throw new DomainError(
-      "invalid",
+    throw hubError(
       "INVALID_REQUEST",
       'Send {"plugin": "<plugin name>", "settings": {"<key>": <value>, ...}}.',
     );
@@ -30,19 +29,14 @@ export async function updatePluginSettings(body: unknown, deps: SettingsUpdateDe
   const plugin = deps.registry().plugin(name);
   if (!plugin) {
     const known = deps.registry().plugins.map((p) => p.name).join(", ") || "none";
-    throw new DomainError(
-      "not_found",
+    throw hubError(
       "PLUGIN_NOT_FOUND",
       `No plugin "${clipForMessage(name)}" is loaded (plugins: ${known}).`,
     );
   }
   const problems = settingsErrors(plugin.configSchema, settings);
   if (problems.length > 0) {
-    throw new DomainError(
-      "invalid",
-      "INVALID_SETTINGS",
-      `Settings of "${name}": ${problems.join("; ")}`,
-    );
+    throw hubError("INVALID_SETTINGS", `Settings of "${name}": ${problems.join("; ")}`);
   }
   // Every key is now an own field of the plugin's schema, never an Object.prototype name.
   await deps.store.update((config) => {

@@ -3,8 +3,7 @@ import type { ConfigSchema } from "../../protocol/plugin_manifest.ts";
 import { resolveSettings } from "../../protocol/plugin_settings.ts";
 import type { ConfigStore } from "../../core/config/config_store.ts";
 import { defaultConfig, type HubConfig } from "../../core/config/schema.ts";
-import { domainHttpError, type HttpError } from "../http/http_error.ts";
-import { DomainError } from "../domain_error.ts";
+import { HubError, restStatus } from "../../protocol/errors.ts";
 import { emptyRegistry, type Registry, registryOf } from "./registry.ts";
 import { registeredPlugin } from "./_test_registry.ts";
 import { type SettingsUpdateDeps, updatePluginSettings } from "./settings_update.ts";
@@ -61,13 +60,15 @@ function fake(stored: Record<string, Record<string, unknown>> = {}): Fake {
   return { deps, config, reloads: () => reloads, writes: () => writes };
 }
 
-/** The DomainError an update rejects with, as REST answers it (status, code, message). */
-async function httpError(promise: Promise<unknown>): Promise<HttpError> {
+/** The HubError an update rejects with, as REST answers it (status, code, message). */
+async function httpError(
+  promise: Promise<unknown>,
+): Promise<{ status: number; code: string; message: string }> {
   try {
     await promise;
   } catch (error) {
-    assert(error instanceof DomainError, `expected a DomainError, got ${error}`);
-    return domainHttpError(error);
+    assert(error instanceof HubError, `expected a HubError, got ${error}`);
+    return { status: restStatus(error), code: error.code, message: error.message };
   }
   throw new Error("the update succeeded");
 }

@@ -2,7 +2,7 @@
 import { isWebSocketUpgrade, upgradeRequired, WS_PROTOCOL } from "../http/guards.ts";
 import { hubError } from "../../protocol/errors.ts";
 
-/** The peer must answer WebSocket pings within this many seconds, or the channel is dropped. */
+/** The peer must answer WebSocket pings within this many seconds, or the link is dropped. */
 const IDLE_TIMEOUT_S = 30;
 
 export function upgradeExtensionSocket(req: Request): { socket: WebSocket; response: Response } {
