@@ -6,7 +6,7 @@
  * that hung the hub for good (config.json replaced by a FIFO, in dev mode).
  *
  * So watchers are made and closed in a worker thread (watch_worker.ts), one per `WatchWorker`,
- * which its owner creates and terminates (the hub's files: `server/hub_files.ts`, whose worker dev
+ * which its owner creates and terminates (the hub's files: `server/files/hub_files.ts`, whose worker dev
  * mode uses too). `watchFs` keeps the synchronous contract of `Deno.watchFs` (the watch is active
  * when it returns; an error is thrown) by waiting for the worker's answer on a shared flag, at most
  * WATCH_START_MS (longer for the very first watch, while the worker starts). A worker that does not
