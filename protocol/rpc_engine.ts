@@ -1,6 +1,6 @@
 /**
  * The JSON-RPC engine both ends of `/ws` run (docs/protocol.md): the hub's link
- * (server/ws/extension_channel.ts) and the extension's peer (extension/src/worker/rpc_peer.ts) each
+ * (server/ws/extension_link.ts) and the extension's peer (extension/src/worker/rpc_peer.ts) each
  * create one per socket. It allocates request ids and keeps the requests waiting for an answer,
  * hands incoming requests and notifications to their handlers with params validated against the
  * method table of protocol/events.ts, answers requests (a handler's `RpcError` keeps its code and

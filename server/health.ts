@@ -16,7 +16,7 @@ import type { PluginHost } from "./plugins/plugin_host.ts";
 import { toPluginDetail } from "./plugins/registry.ts";
 import type { TabStates } from "./plugins/tab_states.ts";
 import type { PluginLogs } from "./extension/plugin_logs.ts";
-import type { ExtensionChannel } from "./ws/extension_channel.ts";
+import type { ExtensionLink } from "./ws/extension_link.ts";
 import type { Catalog } from "./calls/catalog.ts";
 import { BROWSER_GROUP } from "../protocol/call_contract.ts";
 import type { AuditLog } from "./audit/audit_log.ts";
@@ -122,7 +122,7 @@ export interface HealthSources {
   tabs: TabStates;
   logs: PluginLogs;
   catalog: Catalog;
-  channel: Pick<ExtensionChannel, "isConnected">;
+  link: Pick<ExtensionLink, "isConnected">;
   sessions: Pick<McpSessions, "count">;
   audit: Pick<AuditLog, "summary">;
   /** Dev mode's file watcher (absent in production mode, which runs none). */
@@ -143,7 +143,7 @@ export function createHealthReport(sources: HealthSources): () => HealthPayload 
       startedAt,
       now: sources.clock(),
       skipPermissions: sources.skipPermissions(),
-      extensionConnections: sources.channel.isConnected() ? 1 : 0,
+      extensionConnections: sources.link.isConnected() ? 1 : 0,
       mcpClients: sources.sessions.count(),
       plugins: plugins.registry().plugins.map((p) =>
         toPluginDetail(p, tabs.of(p.name), logs.size(p.name))

@@ -1,13 +1,13 @@
 /**
  * Assembles a hub from its parts and does nothing else. `createHub` calls one wiring function per
  * layer of server/ (docs/architecture.md, "Layers"), bottom first: the files, audit and plugins
- * (wireBase), the calls and their `/ws` channel (wireCalls), config changes and plugin reloads
+ * (wireBase), the calls and their `/ws` link (wireCalls), config changes and plugin reloads
  * (wireChanges), the pipeline, the handling of extension messages (wireExtension), and the
  * transports (wireTransports); then it starts discovery (startHub) and, in dev mode, the watchers.
  * What the parts do lives in them. It holds no globals; everything it depends on comes in through
- * `HubOptions`, so tests build one on a temp dir. Three links are made late, because the parts
- * talk both ways at run time: the channel gets its handlers with `setHandlers` (they answer
- * through the channel), and the update check and MCP sessions hear announcements through
+ * `HubOptions`, so tests build one on a temp dir. Three ties are made late, because the parts
+ * talk both ways at run time: the link gets its handlers with `setHandlers` (they answer
+ * through the link), and the update check and MCP sessions hear announcements through
  * `onAnnounce` (an announcement carries the update findings; sessions run calls that change config).
  */
 import { join } from "node:path";
@@ -23,7 +23,7 @@ import { createPluginLifecycle } from "./changes/plugin_lifecycle.ts";
 import { type NpmRoot, npmRootFinder } from "./plugins/npm_root.ts";
 import { createAuditFile } from "./audit/audit_file.ts";
 import { createAuditLog } from "./audit/audit_log.ts";
-import { createExtensionChannel } from "./ws/extension_channel.ts";
+import { createExtensionLink } from "./ws/extension_link.ts";
 import { createExtensionDoor } from "./ws/extension_door.ts";
 import { createTabStates } from "./plugins/tab_states.ts";
 import { createPluginLogs, type PluginLogs } from "./extension/plugin_logs.ts";
@@ -34,9 +34,9 @@ import { createUpdateChecker } from "./plugins/update_check.ts";
 import { lazyPluginPackages } from "../core/packages/lazy_packages.ts";
 import { loadValidators } from "./plugins/validators.ts";
 import { loadJsonErrors } from "../core/files/json_errors.ts";
-import { applyChannelPolicy } from "./extension/channel_policy.ts";
+import { applyLinkPolicy } from "./extension/link_policy.ts";
 import { createCatalog } from "./calls/catalog.ts";
-import { createDispatcher, type DispatcherOptions } from "./calls/dispatcher.ts";
+import { createDispatches, type DispatchTimeouts } from "./calls/dispatches.ts";
 import { createConfirmations } from "./calls/confirmations.ts";
 import { createInFlight } from "./calls/in_flight.ts";
 import { createPipeline, type Pipeline } from "./calls/pipeline.ts";
@@ -70,7 +70,7 @@ export interface HubOptions {
   npmRoot?: NpmRoot;
   clock?: () => number;
   /** Call timeouts (tests shorten them). */
-  timeouts?: DispatcherOptions & { confirmationMs?: number };
+  timeouts?: DispatchTimeouts & { confirmationMs?: number };
   /** MCP session creations per minute (default 5). */
   mcpSessionLimit?: number;
   /** `sdk`: MCP sessions answer through the SDK alone, without the fast path (tests run both). */
@@ -98,7 +98,7 @@ export interface Hub {
    * update can replace its files on disk (the npm package's chunks are named by their content).
    */
   preload(): Promise<void>;
-  /** Closes MCP sessions and the extension channel, and writes pending audit entries. */
+  /** Closes MCP sessions and the extension link, and writes pending audit entries. */
   close(): Promise<void>;
 }
 
@@ -136,7 +136,7 @@ export function createHub(options: HubOptions): Hub {
     async close() {
       changes.updates.stop();
       dev?.close();
-      calls.channel.disconnect(1001, "hub shutting down");
+      calls.link.disconnect(1001, "hub shutting down");
       await Promise.all([front.sessions.closeAll(), telemetry?.stop()]);
       extension.logs.close();
       audit.close();
@@ -188,21 +188,21 @@ function wireBase(options: HubOptions) {
 type Base = ReturnType<typeof wireBase>;
 
 /**
- * The calls and the `/ws` channel they go out on: the catalog of every tool, the channel (its
+ * The calls and the `/ws` link they go out on: the catalog of every tool, the link (its
  * handlers come in wireExtension, once their parts exist), the door, dispatches and confirmations.
  */
 function wireCalls(base: Base) {
   const { registry, config, skipPermissions, logger, clock, options } = base;
   const browserTools = registerBrowserTools();
   const catalog = createCatalog({ registry, config, skipPermissions, browserTools, hubTools });
-  const channel = createExtensionChannel({}, logger);
+  const link = createExtensionLink({}, logger);
   const timeoutMs = options.timeouts?.confirmationMs;
   return {
     catalog,
-    channel,
-    door: createExtensionDoor(channel, base.secret),
-    dispatcher: createDispatcher(channel, { ...options.timeouts, clock }),
-    confirmations: createConfirmations(channel, { timeoutMs, clock }),
+    link,
+    door: createExtensionDoor(link, base.secret),
+    dispatches: createDispatches(link, { ...options.timeouts, clock }),
+    confirmations: createConfirmations(link, { timeoutMs, clock }),
   };
 }
 type Calls = ReturnType<typeof wireCalls>;
@@ -215,14 +215,14 @@ type Calls = ReturnType<typeof wireCalls>;
  */
 function wireChanges(base: Base, calls: Calls) {
   const { files, config, registry, logger, clock, plugins, options } = base;
-  const { channel, catalog, door } = calls;
-  const onProgress = progressToExtension(channel);
+  const { link, catalog, door } = calls;
+  const onProgress = progressToExtension(link);
   const globalRoot = base.npmRoot;
   const packages = lazyPluginPackages({ globalRoot, store: files.store, onProgress });
   const updates = createUpdateChecker({
     packages,
     intervalMinutes: () => config().updateCheckIntervalMinutes,
-    onChange: () => channel.notify("sync.full", changes.state()),
+    onChange: () => link.notify("sync.full", changes.state()),
     logger,
     clock,
   });
@@ -231,12 +231,12 @@ function wireChanges(base: Base, calls: Calls) {
     files,
     registry,
     catalog,
-    channel,
+    link,
     skipForced,
     updates: updates.current,
   });
   changes.onAnnounce(() => updates.reconsider());
-  const lifecycle = createPluginLifecycle({ plugins, files, channel, door, changes, logger });
+  const lifecycle = createPluginLifecycle({ plugins, files, link, door, changes, logger });
   const settings = { registry, store: files.store, reload: lifecycle.reload };
   return { packages, updates, changes, lifecycle, settings };
 }
@@ -245,14 +245,14 @@ type Changes = ReturnType<typeof wireChanges>;
 /** The call pipeline: every tool call, from any transport, runs through it. */
 function wirePipeline(base: Base, calls: Calls, { changes }: Changes): Pipeline {
   const { registry, config, tabs, audit, clock } = base;
-  const { catalog, channel, dispatcher, confirmations } = calls;
+  const { catalog, link, dispatches, confirmations } = calls;
   const { allowAlways, markReviewed } = changes;
-  const extensionConnected = () => channel.isConnected();
+  const extensionConnected = () => link.isConnected();
   return createPipeline({
     catalog,
-    channel,
+    link,
     tabs,
-    dispatcher,
+    dispatches,
     confirmations,
     inFlight: createInFlight(),
     audit,
@@ -270,7 +270,7 @@ function wireExtension(
   { changes, packages, updates, settings }: Changes,
 ) {
   const { registry, tabs, clock, logger, options } = base;
-  const { channel, dispatcher, confirmations } = calls;
+  const { link, dispatches, confirmations } = calls;
   const logs = createPluginLogs(options.pluginLogger ?? logger, {
     hubLogger: logger,
     limits: options.pluginLogLimits,
@@ -278,11 +278,11 @@ function wireExtension(
   const localFolders = () =>
     registry().plugins.filter((p) => p.source === "local").map((p) => p.dir);
   const openFolder = createFolderOpener({ localFolders });
-  const deps = { tabs, logs, dispatcher, confirmations, changes, channel, clock };
-  channel.setHandlers(
+  const deps = { tabs, logs, dispatches, confirmations, changes, link, clock };
+  link.setHandlers(
     createExtensionHandlers({ ...deps, settings, packages, updates, openFolder }),
   );
-  applyChannelPolicy({ channel, changes, tabs, confirmations });
+  applyLinkPolicy({ link, changes, tabs, confirmations });
   return { logs };
 }
 
@@ -298,7 +298,7 @@ function wireTransports(
   { logs }: { logs: PluginLogs },
 ) {
   const { options, logger, clock, files, audit } = base;
-  const { catalog, channel, door } = calls;
+  const { catalog, link, door } = calls;
   const { mcpSessionLimit: sessionLimit, mcpPath } = options;
   const sessions = createMcpSessions({ catalog, pipeline, logger, clock, sessionLimit, mcpPath });
   changes.onAnnounce(() => sessions.toolsChanged());
@@ -308,7 +308,7 @@ function wireTransports(
   const { skipPermissions, config, plugins, tabs } = base;
   const health = createHealthReport({
     mode: options.mode,
-    ...{ clock, skipPermissions, config, plugins, tabs, logs, catalog, channel, sessions, audit },
+    ...{ clock, skipPermissions, config, plugins, tabs, logs, catalog, link, sessions, audit },
     fileWatcher: () => dev?.status(),
   });
   const routes = createRoutes({
@@ -316,7 +316,7 @@ function wireTransports(
     port: () => port,
     secret: files.freshSecret, // the challenge proves the secret as auth.json is now
     reload: lifecycle.reload,
-    ...{ catalog, pipeline, settings, audit, mcp: sessions, extension: door, channel },
+    ...{ catalog, pipeline, settings, audit, mcp: sessions, extension: door, link },
   });
   const { secret } = base;
   const freshSecret = files.freshSecret;

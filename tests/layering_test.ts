@@ -100,7 +100,7 @@ const RULE_EXAMPLES: Record<string, { bad: Example[]; good: Example[] }> = {
   [SERVER_LAYER_RULE]: {
     bad: [
       ["server/plugins/x.ts", "../calls/y.ts"],
-      ["server/calls/x.ts", "../ws/extension_channel.ts"],
+      ["server/calls/x.ts", "../ws/extension_link.ts"],
       ["server/log/x.ts", "../hub.ts"],
       ["server/routes.ts", "./mod.ts"],
       ["server/browser_tools/x.ts", "../management/y.ts"],
@@ -206,7 +206,7 @@ Deno.test("each layer rule refuses its bad imports and allows their neighbours",
 
 Deno.test("a type-only import up the server layers is refused like any other", () => {
   const graph = graphOf({
-    "server/calls/x.ts": `import type { ExtensionChannel } from "../ws/extension_channel.ts";`,
+    "server/calls/x.ts": `import type { ExtensionLink } from "../ws/extension_link.ts";`,
     "server/plugins/x.ts": `export type { Catalog } from "../calls/catalog.ts";`,
     "server/management/x.ts": `type T = typeof import("../calls/pipeline.ts");`,
   });
@@ -229,7 +229,7 @@ Deno.test("server/ layers: each one imports only the layers below it", async (t)
     const below = SERVER_LAYERS.slice(0, layer).flat();
     for (const entry of entries) {
       const targets = arrows.get(entry) ?? [];
-      await t.step(`${layer} ${entry} → ${targets.join(" ") || "nothing of server/"}`, () => {
+      await t.step(`${layer + 1} ${entry} → ${targets.join(" ") || "nothing of server/"}`, () => {
         assertEquals(targets.filter((target) => !below.includes(target)), [], "arrows back up");
       });
     }

@@ -11,8 +11,9 @@ import { clip, clipForMessage } from "../../protocol/clip.ts";
 import type { AuditFile } from "./audit_file.ts";
 
 /**
- * Characters kept of an entry's error message: room for a page's message at the dispatcher's own
- * cap (4,000 characters and the note that says it was cut), so the entry says what the agent saw.
+ * Characters kept of an entry's error message: room for a page's message at the cap of the hub's
+ * dispatches (calls/dispatches.ts: 4,000 characters and the note that says it was cut), so the
+ * entry says what the agent saw.
  */
 export const AUDIT_MESSAGE_MAX_CHARS = 4_200;
 /** Characters kept of a tool or plugin name, an error code or category. */

@@ -1,7 +1,7 @@
 /**
- * What the calls need of the hub's `/ws` channel to the extension (server/ws/extension_channel.ts
+ * What the calls need of the hub's `/ws` link to the extension (server/ws/extension_link.ts
  * implements it): whether the extension is connected, a request, a notification. It is declared
- * here, below the channel, so calls/ never imports the transport above it.
+ * here, below the link, so calls/ never imports the transport above it.
  */
 import type {
   ServerNotificationMethod,

@@ -24,7 +24,11 @@ import {
   liveFile,
   type LiveFileOptions,
 } from "../../core/files/live_file.ts";
-import { type FilesWatch, watchFiles, type WatchFilesOptions } from "../../core/files/watch_files.ts";
+import {
+  type FilesWatch,
+  watchFiles,
+  type WatchFilesOptions,
+} from "../../core/files/watch_files.ts";
 import { createWatchWorker, type WatchFs } from "../../core/files/safe_watch.ts";
 import type { Logger } from "../log/logger.ts";
 

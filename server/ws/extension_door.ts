@@ -1,11 +1,11 @@
 /**
  * Where the extension's WebSocket comes in: takes an authenticated `/ws` upgrade, hands the socket
- * to the channel, and remembers the secret it connected with. After the secret rotated (auth.json
+ * to the link, and remembers the secret it connected with. After the secret rotated (auth.json
  * changed and the hub reloaded) that socket is closed with CLOSE_SECRET_ROTATED, so the extension
  * reconnects at once with the new secret instead of holding a connection the old one opened.
  */
 import { CLOSE_SECRET_ROTATED } from "../../protocol/rpc.ts";
-import type { ExtensionChannel } from "./extension_channel.ts";
+import type { ExtensionLink } from "./extension_link.ts";
 import { upgradeExtensionSocket } from "./ws_upgrade.ts";
 
 export interface ExtensionDoor {
@@ -16,20 +16,20 @@ export interface ExtensionDoor {
 }
 
 export function createExtensionDoor(
-  channel: Pick<ExtensionChannel, "attach" | "isConnected" | "disconnect">,
+  link: Pick<ExtensionLink, "attach" | "isConnected" | "disconnect">,
   secret: () => string | undefined,
 ): ExtensionDoor {
-  let channelSecret: string | undefined;
+  let linkSecret: string | undefined;
   return {
     connect(req) {
       const { socket, response } = upgradeExtensionSocket(req);
-      channelSecret = secret();
-      channel.attach(socket);
+      linkSecret = secret();
+      link.attach(socket);
       return response;
     },
     closeIfSecretRotated() {
-      if (channel.isConnected() && secret() !== channelSecret) {
-        channel.disconnect(CLOSE_SECRET_ROTATED, "secret rotated");
+      if (link.isConnected() && secret() !== linkSecret) {
+        link.disconnect(CLOSE_SECRET_ROTATED, "secret rotated");
       }
     },
   };

@@ -6,8 +6,8 @@
  */
 import type { RpcMessage } from "../../protocol/rpc.ts";
 
-/** The members of a WebSocket the hub's channel uses (tests pass an in-memory one). */
-export type ChannelSocket = Pick<
+/** The members of a WebSocket the hub's link uses (tests pass an in-memory one). */
+export type LinkSocket = Pick<
   WebSocket,
   "readyState" | "send" | "close" | "onopen" | "onmessage" | "onclose" | "onerror"
 >;
@@ -20,7 +20,7 @@ export interface Outbox {
   send(message: RpcMessage, text?: string): boolean;
 }
 
-export function createOutbox(socket: ChannelSocket, onError: (error: Error) => void): Outbox {
+export function createOutbox(socket: LinkSocket, onError: (error: Error) => void): Outbox {
   return {
     send(message, text = JSON.stringify(message)) {
       if (socket.readyState !== WebSocket.OPEN) return false;

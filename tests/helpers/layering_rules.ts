@@ -119,7 +119,7 @@ export function serverLayerDrawing(graph: ImportGraph): string {
       const targets = (arrows.get(entry) ?? []).map((t) =>
         breaksServerLayers(fileIn(entry), fileIn(t)) ? `↑${t}` : t
       );
-      const name = `${String(layer).padStart(2)} ${entry}`.padEnd(22);
+      const name = `${String(layer + 1).padStart(2)} ${entry}`.padEnd(22);
       lines.push(`${name} → ${targets.join(" ") || "(nothing of server/)"}`);
     }
   }

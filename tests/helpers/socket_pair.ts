@@ -1,5 +1,5 @@
 /**
- * Two connected in-memory WebSockets for unit tests: each end has the members the hub's channel uses
+ * Two connected in-memory WebSockets for unit tests: each end has the members the hub's link uses
  * (`readyState`, `send`, `close`, `onopen`, `onmessage`, `onclose`, `onerror`), and what one end
  * sends reaches the other in a later task, in order, as over a real socket. Nothing is open until
  * `open()`; `close()` on either end closes both, after the frames already under way.

@@ -7,22 +7,22 @@
  */
 import type { Confirmations } from "../calls/confirmations.ts";
 import type { ConfigChanges } from "../changes/config_changes.ts";
-import type { ExtensionChannel } from "../ws/extension_channel.ts";
+import type { ExtensionLink } from "../ws/extension_link.ts";
 import type { TabStates } from "../plugins/tab_states.ts";
 
-export interface ChannelPolicyDeps {
-  channel: Pick<ExtensionChannel, "notify" | "onConnect" | "onDisconnect">;
+export interface LinkPolicyDeps {
+  link: Pick<ExtensionLink, "notify" | "onConnect" | "onDisconnect">;
   /** Gives the state to send on connect. */
   changes: Pick<ConfigChanges, "state">;
   tabs: Pick<TabStates, "clear">;
   confirmations: Pick<Confirmations, "failAll">;
 }
 
-/** Registers the connect and disconnect listeners on the channel. */
-export function applyChannelPolicy(deps: ChannelPolicyDeps): void {
-  const { channel, changes, tabs, confirmations } = deps;
-  channel.onConnect(() => channel.notify("sync.full", changes.state()));
-  channel.onDisconnect(() => {
+/** Registers the connect and disconnect listeners on the link. */
+export function applyLinkPolicy(deps: LinkPolicyDeps): void {
+  const { link, changes, tabs, confirmations } = deps;
+  link.onConnect(() => link.notify("sync.full", changes.state()));
+  link.onDisconnect(() => {
     tabs.clear();
     confirmations.failAll("the connection closed");
   });

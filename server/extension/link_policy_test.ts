@@ -1,7 +1,7 @@
-/** What a connect and a disconnect of the extension do, over a fake channel. */
+/** What a connect and a disconnect of the extension do, over a fake link. */
 import { assertEquals } from "../../tests/helpers/assert.ts";
 import type { ConfigChanges } from "../changes/config_changes.ts";
-import { applyChannelPolicy } from "./channel_policy.ts";
+import { applyLinkPolicy } from "./link_policy.ts";
 import { createTabStates } from "../plugins/tab_states.ts";
 
 function setup() {
@@ -15,8 +15,8 @@ function setup() {
     state: "ready",
     tabs: [{ tabId: 4, url: "u", title: "t", ready: true }],
   });
-  applyChannelPolicy({
-    channel: {
+  applyLinkPolicy({
+    link: {
       notify: (method, params) => (sent.push({ method, params }), true),
       onConnect: (l) => void listeners.connect.push(l),
       onDisconnect: (l) => void listeners.disconnect.push(l),

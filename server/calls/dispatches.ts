@@ -1,7 +1,8 @@
 /**
  * Sends `tool.dispatch` to the extension and waits for the answer: 30 s without news is a
  * timeout, each `tool.progress` for the dispatch restarts those 30 s, and nothing runs longer
- * than 5 minutes. A disconnect or a caller giving up ends the wait at once.
+ * than 5 minutes. A disconnect or a caller giving up ends the wait at once. `Dispatches` are the
+ * hub's side of `tool.dispatch`; the extension's plugin dispatcher is the side that runs them.
  */
 import { hubError } from "../../protocol/errors.ts";
 import type { DispatchParams, ExtensionParams } from "../../protocol/events.ts";
@@ -29,7 +30,7 @@ export interface DispatchOptions {
 /** A dispatch's params; `dispatchId` defaults to a fresh id (the pipeline passes the call's). */
 export type DispatchRequest = Omit<DispatchParams, "dispatchId"> & { dispatchId?: string };
 
-export interface Dispatcher {
+export interface Dispatches {
   dispatch(params: DispatchRequest, options?: DispatchOptions): Promise<{
     value: unknown;
     tabId?: number;
@@ -39,7 +40,7 @@ export interface Dispatcher {
   active(): number;
 }
 
-export interface DispatcherOptions {
+export interface DispatchTimeouts {
   timeoutMs?: number;
   maxMs?: number;
   clock?: () => number;
@@ -50,10 +51,10 @@ interface Active {
   extend(): void;
 }
 
-export function createDispatcher(
-  channel: ExtensionRequests,
-  options: DispatcherOptions = {},
-): Dispatcher {
+export function createDispatches(
+  link: ExtensionRequests,
+  options: DispatchTimeouts = {},
+): Dispatches {
   const timeoutMs = options.timeoutMs ?? CALL_TIMEOUT_MS;
   const maxMs = options.maxMs ?? CALL_MAX_MS;
   const clock = options.clock ?? Date.now;
@@ -91,7 +92,7 @@ export function createDispatcher(
         ...params,
         dispatchId,
       };
-      const raw = await channel.request("tool.dispatch", sent, controller.signal);
+      const raw = await link.request("tool.dispatch", sent, controller.signal);
       return toValue(params.tool, raw, onReply);
     } finally {
       clearTimeout(timer);

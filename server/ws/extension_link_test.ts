@@ -1,6 +1,6 @@
 /// <reference lib="deno.ns" />
 /**
- * The real hub channel over an in-memory WebSocket pair (tests/helpers/socket_pair.ts): the test
+ * The real hub link over an in-memory WebSocket pair (tests/helpers/socket_pair.ts): the test
  * plays the extension with raw frames on the other end, so what goes over the wire is checked as
  * the extension would see it.
  */
@@ -10,10 +10,10 @@ import { CLOSE_REPLACED, RpcError } from "../../protocol/rpc.ts";
 import { HubError, type HubErrorCode } from "../../protocol/errors.ts";
 import type { Logger } from "../log/logger.ts";
 import {
-  createExtensionChannel,
+  createExtensionLink,
   type ExtensionHandlers,
-  type OwnedExtensionChannel,
-} from "./extension_channel.ts";
+  type ExtensionSocketLink,
+} from "./extension_link.ts";
 
 type Frame = Record<string, unknown>;
 
@@ -28,14 +28,14 @@ function recordingLogger() {
   return { logger, lines };
 }
 
-/** A channel with counted connect/disconnect events. */
+/** A link with counted connect/disconnect events. */
 function setup(handlers: ExtensionHandlers = {}) {
   const { logger, lines } = recordingLogger();
-  const channel = createExtensionChannel(handlers, logger);
+  const link = createExtensionLink(handlers, logger);
   const events: string[] = [];
-  channel.onConnect(() => void events.push("connect"));
-  channel.onDisconnect(() => void events.push("disconnect"));
-  return { channel, lines, events };
+  link.onConnect(() => void events.push("connect"));
+  link.onDisconnect(() => void events.push("disconnect"));
+  return { link, lines, events };
 }
 
 /** The extension's side of one connection: the frames it got (batches as arrays). */
@@ -46,10 +46,10 @@ interface ExtensionSide {
   send(message: Frame): void;
 }
 
-/** Attaches a new socket pair to the channel and opens it. */
-async function connect(channel: OwnedExtensionChannel): Promise<ExtensionSide> {
+/** Attaches a new socket pair to the link and opens it. */
+async function connect(link: ExtensionSocketLink): Promise<ExtensionSide> {
   const pair = socketPair();
-  channel.attach(pair.hub);
+  link.attach(pair.hub);
   const received: unknown[] = [];
   const waiters: (() => void)[] = [];
   pair.extension.onmessage = (event) => {
@@ -82,28 +82,28 @@ async function failure(promise: Promise<unknown>): Promise<{ code: string; messa
 const code = (c: HubErrorCode) => c;
 
 Deno.test("before any extension connects, requests fail EXTENSION_NOT_CONNECTED", async () => {
-  const { channel } = setup();
-  assertEquals(channel.isConnected(), false);
-  const error = await failure(channel.request("plugin.uninstall", { plugin: "p" }));
+  const { link } = setup();
+  assertEquals(link.isConnected(), false);
+  const error = await failure(link.request("plugin.uninstall", { plugin: "p" }));
   assertEquals(error.code, code("EXTENSION_NOT_CONNECTED"));
   assertMatch(error.message, /extension is not connected.*hub status/);
-  assertEquals(channel.notify("plugins.changed", { reason: "reload" }), false);
+  assertEquals(link.notify("plugins.changed", { reason: "reload" }), false);
 });
 
 Deno.test("an opened socket connects: listeners run, requests go out and their answers come back", async () => {
-  const { channel, lines, events } = setup();
+  const { link, lines, events } = setup();
   const pair = socketPair();
-  channel.attach(pair.hub);
-  assertEquals(channel.isConnected(), false, "attached is not connected until the socket opens");
+  link.attach(pair.hub);
+  assertEquals(link.isConnected(), false, "attached is not connected until the socket opens");
   assertEquals(events, []);
   const received: Frame[] = [];
   pair.extension.onmessage = (event) => void received.push(JSON.parse(event.data));
   await pair.open();
-  assertEquals(channel.isConnected(), true);
+  assertEquals(link.isConnected(), true);
   assertEquals(events, ["connect"]);
   assert(lines.includes("info Extension connected"), lines.join("\n"));
 
-  const answer = channel.request("plugin.uninstall", { plugin: "p" });
+  const answer = link.request("plugin.uninstall", { plugin: "p" });
   await settle();
   assertEquals(received, [
     { jsonrpc: "2.0", id: received[0]?.id, method: "plugin.uninstall", params: { plugin: "p" } },
@@ -114,9 +114,9 @@ Deno.test("an opened socket connects: listeners run, requests go out and their a
 });
 
 Deno.test("the extension's error answer fails the call with EXTENSION_ERROR and its code", async () => {
-  const { channel } = setup();
-  const ext = await connect(channel);
-  const answer = channel.request("plugin.uninstall", { plugin: "p" });
+  const { link } = setup();
+  const ext = await connect(link);
+  const answer = link.request("plugin.uninstall", { plugin: "p" });
   const sent = await ext.next() as Frame;
   ext.send({ id: sent.id, error: { code: -32601, message: "plugin.uninstall is not available" } });
   assertEquals(await failure(answer), {
@@ -126,31 +126,31 @@ Deno.test("the extension's error answer fails the call with EXTENSION_ERROR and 
 });
 
 Deno.test("an aborted request rejects with the signal's reason; its late answer is ignored", async () => {
-  const { channel } = setup();
-  const ext = await connect(channel);
+  const { link } = setup();
+  const ext = await connect(link);
   const controller = new AbortController();
-  const answer = channel.request("plugin.uninstall", { plugin: "p" }, controller.signal);
+  const answer = link.request("plugin.uninstall", { plugin: "p" }, controller.signal);
   const sent = await ext.next() as Frame;
   const reason = new Error("the caller gave up");
   controller.abort(reason);
   assertEquals(await answer.then(() => "resolved", (e) => e), reason);
   ext.send({ id: sent.id, result: { ok: true } });
   await settle();
-  assertEquals(channel.isConnected(), true);
+  assertEquals(link.isConnected(), true);
   // An already aborted signal sends nothing at all.
   const before = ext.received.length;
-  const gone = channel.request("plugin.uninstall", { plugin: "q" }, AbortSignal.abort(reason));
+  const gone = link.request("plugin.uninstall", { plugin: "q" }, AbortSignal.abort(reason));
   assertEquals(await gone.then(() => "resolved", (e) => e), reason);
   await settle();
   assertEquals(ext.received.length, before);
 });
 
 Deno.test("a newer socket replaces the old: its calls fail EXTENSION_DISCONNECTED, it is closed with 4000", async () => {
-  const { channel, events, lines } = setup();
-  const first = await connect(channel);
-  const waiting = channel.request("plugin.uninstall", { plugin: "p" });
+  const { link, events, lines } = setup();
+  const first = await connect(link);
+  const waiting = link.request("plugin.uninstall", { plugin: "p" });
   await first.next();
-  const second = await connect(channel);
+  const second = await connect(link);
   assertEquals(await failure(waiting), {
     code: "EXTENSION_DISCONNECTED",
     message: "replaced by a newer connection",
@@ -162,10 +162,10 @@ Deno.test("a newer socket replaces the old: its calls fail EXTENSION_DISCONNECTE
   });
   assertEquals(events, ["connect", "disconnect", "connect"]);
   assert(lines.includes("info Extension disconnected (replaced by a newer connection)"));
-  assertEquals(channel.isConnected(), true);
+  assertEquals(link.isConnected(), true);
   // The old socket closing afterwards does not disconnect the new one.
   assertEquals(events.length, 3);
-  const answer = channel.request("plugin.uninstall", { plugin: "q" });
+  const answer = link.request("plugin.uninstall", { plugin: "q" });
   const sent = await second.next() as Frame;
   assertEquals((sent.params as Frame).plugin, "q");
   second.send({ id: sent.id, result: { ok: false } });
@@ -173,25 +173,25 @@ Deno.test("a newer socket replaces the old: its calls fail EXTENSION_DISCONNECTE
 });
 
 Deno.test("when the extension's socket closes or fails, waiting calls fail EXTENSION_DISCONNECTED", async () => {
-  const { channel, events, lines } = setup();
-  const ext = await connect(channel);
-  const waiting = channel.request("plugin.uninstall", { plugin: "p" });
+  const { link, events, lines } = setup();
+  const ext = await connect(link);
+  const waiting = link.request("plugin.uninstall", { plugin: "p" });
   await ext.next();
   ext.socket.close(1001, "going away");
   assertEquals(await failure(waiting), {
     code: "EXTENSION_DISCONNECTED",
     message: "connection closed: going away",
   });
-  assertEquals(channel.isConnected(), false);
+  assertEquals(link.isConnected(), false);
   assertEquals(events, ["connect", "disconnect"]);
   assert(lines.includes("info Extension disconnected (connection closed: going away)"));
   assertEquals(
-    (await failure(channel.request("plugin.uninstall", { plugin: "p" }))).code,
+    (await failure(link.request("plugin.uninstall", { plugin: "p" }))).code,
     "EXTENSION_NOT_CONNECTED",
   );
 
-  const again = await connect(channel);
-  const pending = channel.request("plugin.uninstall", { plugin: "p" });
+  const again = await connect(link);
+  const pending = link.request("plugin.uninstall", { plugin: "p" });
   await again.next();
   again.socket.fail();
   assertEquals(await failure(pending), {
@@ -203,11 +203,11 @@ Deno.test("when the extension's socket closes or fails, waiting calls fail EXTEN
 });
 
 Deno.test("disconnect() closes the socket with the code and fails waiting calls with the reason", async () => {
-  const { channel, events } = setup();
-  const ext = await connect(channel);
-  const waiting = channel.request("plugin.uninstall", { plugin: "p" });
+  const { link, events } = setup();
+  const ext = await connect(link);
+  const waiting = link.request("plugin.uninstall", { plugin: "p" });
   await ext.next();
-  channel.disconnect(4001, "secret rotated");
+  link.disconnect(4001, "secret rotated");
   assertEquals(await failure(waiting), {
     code: "EXTENSION_DISCONNECTED",
     message: "secret rotated",
@@ -215,15 +215,15 @@ Deno.test("disconnect() closes the socket with the code and fails waiting calls 
   await settle();
   assertEquals(ext.socket.closed, { code: 4001, reason: "secret rotated" });
   assertEquals(events, ["connect", "disconnect"]);
-  channel.disconnect(4001, "again"); // nothing connected: nothing happens
+  link.disconnect(4001, "again"); // nothing connected: nothing happens
   assertEquals(events, ["connect", "disconnect"]);
 });
 
 Deno.test("every message goes out at once in a frame of its own, notifications too", async () => {
-  const { channel } = setup();
-  const ext = await connect(channel);
+  const { link } = setup();
+  const ext = await connect(link);
   const start = { invocationId: "i", tool: "t", plugin: "p", startedAt: 1 };
-  assertEquals(channel.notify("tool.invocationStart", start), true);
+  assertEquals(link.notify("tool.invocationStart", start), true);
   assertEquals(await ext.next(), { jsonrpc: "2.0", method: "tool.invocationStart", params: start });
   const dispatch = {
     dispatchId: "d",
@@ -232,25 +232,25 @@ Deno.test("every message goes out at once in a frame of its own, notifications t
     plugin: "p",
     input: {},
   };
-  const answer = channel.request("tool.dispatch", dispatch);
+  const answer = link.request("tool.dispatch", dispatch);
   const sent = await ext.next() as Frame;
   assertEquals(sent, { jsonrpc: "2.0", id: sent.id, method: "tool.dispatch", params: dispatch });
   ext.send({ id: sent.id, result: { ok: true, value: 1 } });
   assertEquals(await answer, { ok: true, value: 1 });
   const end = { invocationId: "i", tool: "t", plugin: "p", success: false, durationMs: 1 };
-  channel.notify("tool.invocationEnd", end);
+  link.notify("tool.invocationEnd", end);
   assertEquals(await ext.next(), { jsonrpc: "2.0", method: "tool.invocationEnd", params: end });
 });
 
 Deno.test("the extension's requests reach the handlers; refusals and failures keep their codes", async () => {
-  const { channel, lines } = setup({
+  const { link, lines } = setup({
     "tab.stateChanged": ({ plugin }) => {
       if (plugin === "refused") throw new RpcError(-32010, "not now", { retry: true });
       if (plugin === "broken") throw new Error("handler bug");
       return { ok: true };
     },
   });
-  const ext = await connect(channel);
+  const ext = await connect(link);
   const change = (plugin: string) => ({ plugin, state: "closed", tabs: [] });
   ext.send({ id: 1, method: "tab.stateChanged", params: change("p") });
   assertEquals(await ext.next(), { jsonrpc: "2.0", id: 1, result: { ok: true } });
@@ -279,7 +279,7 @@ Deno.test("the extension's requests reach the handlers; refusals and failures ke
   });
   ext.send({ id: 6, method: "nope" });
   assertEquals((await ext.next() as { error: { code: number } }).error.code, -32601);
-  // The hub takes no batches and answers bad JSON; neither closes the channel.
+  // The hub takes no batches and answers bad JSON; neither closes the link.
   ext.socket.send(JSON.stringify([{ jsonrpc: "2.0", method: "ping" }]));
   assertEquals(await ext.next(), {
     jsonrpc: "2.0",
@@ -288,13 +288,13 @@ Deno.test("the extension's requests reach the handlers; refusals and failures ke
   });
   ext.socket.send("{oops");
   assertEquals((await ext.next() as { error: { code: number } }).error.code, -32700);
-  assertEquals(channel.isConnected(), true);
+  assertEquals(link.isConnected(), true);
 });
 
 Deno.test("notifications reach their handler without a reply; setHandlers swaps the handlers", async () => {
   const seen: string[] = [];
-  const { channel, lines } = setup();
-  const ext = await connect(channel);
+  const { link, lines } = setup();
+  const ext = await connect(link);
   ext.send({ method: "plugin.log", params: { plugin: "p", entries: [] } });
   ext.send({ id: 1, method: "config.getState", params: {} });
   assertEquals(
@@ -303,7 +303,7 @@ Deno.test("notifications reach their handler without a reply; setHandlers swaps 
   );
   assert(lines.some((l) => l.startsWith("debug Dropped plugin.log from the extension")));
 
-  channel.setHandlers({
+  link.setHandlers({
     "plugin.log": ({ plugin }) => void seen.push(plugin),
     "config.getState": () => ({ state: 1 }),
   });

@@ -10,9 +10,7 @@ import {
   EXTENSION_TO_HUB_METHODS,
   HUB_TO_EXTENSION_METHODS,
   type ServerMethod,
-  type ServerNotificationMethod,
   type ServerParams,
-  type ServerRequestMethod,
 } from "../../protocol/events.ts";
 import { CLOSE_REPLACED, RpcError } from "../../protocol/rpc.ts";
 import {
@@ -23,24 +21,14 @@ import {
   type SentParams,
 } from "../../protocol/rpc_engine.ts";
 import type { Logger } from "../log/logger.ts";
-import { callError } from "../calls/call_error.ts";
+import { hubError } from "../../protocol/errors.ts";
 import { createOutbox, type LinkSocket } from "./outbox.ts";
+import { type ExtensionRequests, notConnectedError } from "../calls/extension_requests.ts";
 
 export type { LinkSocket } from "./outbox.ts";
 
 /** What runs each extension method; each receives its params validated. */
 export type ExtensionHandlers = MethodHandlers<typeof EXTENSION_TO_HUB_METHODS>;
-
-type RequestMethod = ServerRequestMethod;
-type NotificationMethod = ServerNotificationMethod;
-
-export function notConnectedError() {
-  return callError(
-    "EXTENSION_NOT_CONNECTED",
-    "The hub browser extension is not connected. Open Chromium with the hub extension loaded " +
-      '(see "hub status"), then try again.',
-  );
-}
 
 /**
  * A request's failure as the call error it becomes: the extension's JSON-RPC error is
@@ -49,26 +37,18 @@ export function notConnectedError() {
  */
 export function linkError(error: unknown): unknown {
   if (error instanceof RpcError) {
-    return callError("EXTENSION_ERROR", `The extension answered ${error.code}: ${error.message}`);
+    return hubError("EXTENSION_ERROR", `The extension answered ${error.code}: ${error.message}`);
   }
   if (error instanceof RpcTransportError) {
-    return callError("EXTENSION_DISCONNECTED", error.message);
+    return hubError("EXTENSION_DISCONNECTED", error.message);
   }
   return error;
 }
 
-export interface ExtensionLink {
+/** The `/ws` link as the layers above the calls use it (connect listeners, attach, close). */
+export interface ExtensionLink extends ExtensionRequests {
   /** Takes over a freshly upgraded socket; an older connection is closed. */
   attach(socket: LinkSocket): void;
-  isConnected(): boolean;
-  /** Sends a request; rejects with EXTENSION_NOT_CONNECTED / EXTENSION_DISCONNECTED. */
-  request<M extends RequestMethod>(
-    method: M,
-    params: ServerParams<M>,
-    signal?: AbortSignal,
-  ): Promise<unknown>;
-  /** Sends a notification if connected; returns whether it was sent. */
-  notify<M extends NotificationMethod>(method: M, params: ServerParams<M>): boolean;
   onConnect(listener: () => void): void;
   onDisconnect(listener: () => void): void;
   /** Closes the active connection (shutdown, secret rotation). */

@@ -1,12 +1,12 @@
 /**
- * `createDispatcher` over a fake channel: what it sends, how progress, timeouts and aborts end the
+ * `createDispatches` over a fake link: what it sends, how progress, timeouts and aborts end the
  * wait, and how the extension's answers become values or call errors.
  */
-import { HubError, hubError } from "../../protocol/errors.ts";
+import { HubError, hubError, restStatus } from "../../protocol/errors.ts";
 import { assert, assertEquals, assertMatch } from "../../tests/helpers/assert.ts";
 import type { DispatchParams } from "../../protocol/events.ts";
 import type { ExtensionRequests } from "./extension_requests.ts";
-import { createDispatcher, type DispatcherOptions, MAX_ERROR_MESSAGE_CHARS } from "./dispatcher.ts";
+import { createDispatches, type DispatchTimeouts, MAX_ERROR_MESSAGE_CHARS } from "./dispatches.ts";
 
 interface Sent {
   method: string;
@@ -16,10 +16,10 @@ interface Sent {
   fail(error: unknown): void;
 }
 
-/** A channel whose requests wait until the test answers them; an aborted request rejects. */
-function fakeChannel() {
+/** A link whose requests wait until the test answers them; an aborted request rejects. */
+function fakeLink() {
   const sent: Sent[] = [];
-  const channel = {
+  const link = {
     request(method: string, params: unknown, signal?: AbortSignal) {
       return new Promise((resolve, reject) => {
         sent.push({
@@ -34,7 +34,7 @@ function fakeChannel() {
       });
     },
   } as unknown as ExtensionRequests;
-  return { channel, sent };
+  return { link, sent };
 }
 
 const CALL = {
@@ -44,12 +44,12 @@ const CALL = {
   input: { text: "hi" },
 } as const;
 
-function setup(options: DispatcherOptions = {}) {
-  const { channel, sent } = fakeChannel();
-  return { dispatcher: createDispatcher(channel, options), sent };
+function setup(options: DispatchTimeouts = {}) {
+  const { link, sent } = fakeLink();
+  return { dispatches: createDispatches(link, options), sent };
 }
 
-/** Lets the dispatcher's `await channel.request(...)` start. */
+/** Lets the dispatches' `await link.request(...)` start. */
 const tick = () => new Promise((resolve) => setTimeout(resolve, 0));
 const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -64,56 +64,56 @@ async function rejection(promise: Promise<unknown>): Promise<HubError> {
 }
 
 Deno.test("a dispatch sends tool.dispatch with a fresh id and returns the value and tab", async () => {
-  const { dispatcher, sent } = setup();
-  const running = dispatcher.dispatch(CALL);
+  const { dispatches, sent } = setup();
+  const running = dispatches.dispatch(CALL);
   await tick();
   assertEquals(sent.length, 1);
   assertEquals(sent[0].method, "tool.dispatch");
   const { dispatchId, ...params } = sent[0].params;
   assertEquals(params, CALL);
   assertMatch(dispatchId, /^[0-9a-f-]{36}$/);
-  assertEquals(dispatcher.active(), 1);
+  assertEquals(dispatches.active(), 1);
   sent[0].answer({ ok: true, value: { echoed: "hi" }, tabId: 7 });
   assertEquals(await running, { value: { echoed: "hi" }, tabId: 7 });
-  assertEquals(dispatcher.active(), 0);
+  assertEquals(dispatches.active(), 0);
 });
 
 Deno.test("the caller's dispatch id is used; onReply hears the extension's well-formed answer", async () => {
-  const { dispatcher, sent } = setup();
+  const { dispatches, sent } = setup();
   const replies: boolean[] = [];
   const onReply = (ok: boolean) => void replies.push(ok);
-  const ok = dispatcher.dispatch({ ...CALL, dispatchId: "call-1" }, { onReply });
+  const ok = dispatches.dispatch({ ...CALL, dispatchId: "call-1" }, { onReply });
   await tick();
   assertEquals(sent[0].params.dispatchId, "call-1");
   sent[0].answer({ ok: true, value: 1 });
   await ok;
-  const refused = dispatcher.dispatch(CALL, { onReply });
+  const refused = dispatches.dispatch(CALL, { onReply });
   await tick();
   sent[1].answer({
     ok: false,
     error: { code: "TAB_CLOSED", message: "gone", category: "unavailable", retryable: true },
   });
   await rejection(refused);
-  const malformed = dispatcher.dispatch(CALL, { onReply });
+  const malformed = dispatches.dispatch(CALL, { onReply });
   await tick();
   sent[2].answer({ nonsense: true });
   await rejection(malformed);
-  const lost = dispatcher.dispatch(CALL, { onReply });
+  const lost = dispatches.dispatch(CALL, { onReply });
   await tick();
   sent[3].fail(hubError("EXTENSION_DISCONNECTED", "closed"));
   await rejection(lost);
-  assertEquals(replies, [true, false], "malformed answers and lost channels are not replies");
+  assertEquals(replies, [true, false], "malformed answers and lost links are not replies");
 });
 
 Deno.test("each progress report is passed on and restarts the timeout", async () => {
-  const { dispatcher, sent } = setup({ timeoutMs: 150 });
+  const { dispatches, sent } = setup({ timeoutMs: 150 });
   const reports: unknown[] = [];
-  const running = dispatcher.dispatch(CALL, { onProgress: (p) => reports.push(p) });
+  const running = dispatches.dispatch(CALL, { onProgress: (p) => reports.push(p) });
   await tick();
   const { dispatchId } = sent[0].params;
   for (let i = 1; i <= 4; i++) {
     await delay(75); // 300 ms in all: twice the timeout, never 150 ms without news
-    dispatcher.progress({ dispatchId, progress: i, total: 4, message: `step ${i}` });
+    dispatches.progress({ dispatchId, progress: i, total: 4, message: `step ${i}` });
   }
   sent[0].answer({ ok: true, value: "done" });
   assertEquals((await running).value, "done");
@@ -122,26 +122,26 @@ Deno.test("each progress report is passed on and restarts the timeout", async ()
 });
 
 Deno.test("progress for a dispatch that is not running is ignored", () => {
-  const { dispatcher } = setup();
-  dispatcher.progress({ dispatchId: "gone", progress: 1 });
-  assertEquals(dispatcher.active(), 0);
+  const { dispatches } = setup();
+  dispatches.progress({ dispatchId: "gone", progress: 1 });
+  assertEquals(dispatches.active(), 0);
 });
 
 Deno.test("no answer and no progress within the timeout is TIMEOUT, and the request is dropped", async () => {
-  const { dispatcher, sent } = setup({ timeoutMs: 30 });
-  const error = await rejection(dispatcher.dispatch(CALL));
-  assertEquals([error.payload.code, error.httpStatus], ["TIMEOUT", 504]);
+  const { dispatches, sent } = setup({ timeoutMs: 30 });
+  const error = await rejection(dispatches.dispatch(CALL));
+  assertEquals([error.payload.code, restStatus(error)], ["TIMEOUT", 504]);
   assertMatch(error.message, /demo__echo did not answer within 0\.03 s\. The page may be busy/);
-  assert(sent[0].signal?.aborted, "the channel request was aborted");
-  assertEquals(dispatcher.active(), 0);
+  assert(sent[0].signal?.aborted, "the link request was aborted");
+  assertEquals(dispatches.active(), 0);
 });
 
 Deno.test("progress cannot extend a call past the maximum", async () => {
-  const { dispatcher, sent } = setup({ timeoutMs: 100, maxMs: 250 });
-  const running = rejection(dispatcher.dispatch(CALL));
+  const { dispatches, sent } = setup({ timeoutMs: 100, maxMs: 250 });
+  const running = rejection(dispatches.dispatch(CALL));
   await tick();
   const { dispatchId } = sent[0].params;
-  const keepAlive = setInterval(() => dispatcher.progress({ dispatchId, progress: 1 }), 20);
+  const keepAlive = setInterval(() => dispatches.progress({ dispatchId, progress: 1 }), 20);
   try {
     const error = await running;
     assertEquals(error.payload.code, "TIMEOUT");
@@ -152,39 +152,39 @@ Deno.test("progress cannot extend a call past the maximum", async () => {
 });
 
 Deno.test("the caller giving up ends the call at once with CANCELLED", async () => {
-  const { dispatcher, sent } = setup();
+  const { dispatches, sent } = setup();
   const controller = new AbortController();
-  const running = rejection(dispatcher.dispatch(CALL, { signal: controller.signal }));
+  const running = rejection(dispatches.dispatch(CALL, { signal: controller.signal }));
   await tick();
   controller.abort();
   const error = await running;
   assertEquals(error.payload.code, "CANCELLED");
   assertEquals(error.message, "The caller cancelled demo__echo.");
   assert(sent[0].signal?.aborted);
-  assertEquals(dispatcher.active(), 0);
+  assertEquals(dispatches.active(), 0);
 });
 
 Deno.test("an abort reason that is a HubError is the call's error", async () => {
-  const { dispatcher } = setup();
+  const { dispatches } = setup();
   const controller = new AbortController();
   controller.abort(hubError("PERMISSION_DENIED", "Denied elsewhere."));
-  const error = await rejection(dispatcher.dispatch(CALL, { signal: controller.signal }));
+  const error = await rejection(dispatches.dispatch(CALL, { signal: controller.signal }));
   assertEquals([error.payload.code, error.message], ["PERMISSION_DENIED", "Denied elsewhere."]);
 });
 
-Deno.test("a channel failure (the extension went away) is the call's error as it came", async () => {
-  const { dispatcher, sent } = setup();
-  const running = rejection(dispatcher.dispatch(CALL));
+Deno.test("a link failure (the extension went away) is the call's error as it came", async () => {
+  const { dispatches, sent } = setup();
+  const running = rejection(dispatches.dispatch(CALL));
   await tick();
   sent[0].fail(hubError("EXTENSION_DISCONNECTED", "connection closed"));
   const error = await running;
-  assertEquals([error.payload.code, error.httpStatus], ["EXTENSION_DISCONNECTED", 503]);
+  assertEquals([error.payload.code, restStatus(error)], ["EXTENSION_DISCONNECTED", 503]);
 });
 
 /** The HubError a dispatch answered with `result` fails with. */
 async function answeredWith(result: unknown): Promise<HubError> {
-  const { dispatcher, sent } = setup();
-  const running = rejection(dispatcher.dispatch(CALL));
+  const { dispatches, sent } = setup();
+  const running = rejection(dispatches.dispatch(CALL));
   await tick();
   sent[0].answer(result);
   return await running;
@@ -200,7 +200,7 @@ Deno.test("a hub code from the extension keeps its category and HTTP status", as
       retryable: true,
     },
   });
-  assertEquals([error.payload.code, error.fromTool, error.httpStatus], ["TAB_CLOSED", false, 503]);
+  assertEquals([error.payload.code, error.fromTool, restStatus(error)], ["TAB_CLOSED", false, 503]);
 });
 
 Deno.test("a plugin's own error code is the tool's failure: 422", async () => {
@@ -212,7 +212,7 @@ Deno.test("a plugin's own error code is the tool's failure: 422", async () => {
     details: { where: "header" },
   };
   const error = await answeredWith({ ok: false, error: payload });
-  assertEquals([error.payload, error.fromTool, error.httpStatus], [payload, true, 422]);
+  assertEquals([error.payload, error.fromTool, restStatus(error)], [payload, true, 422]);
 });
 
 Deno.test("a failure the page reports for the call (RESULT_TOO_LARGE) is the tool's: 422", async () => {
@@ -221,13 +221,13 @@ Deno.test("a failure the page reports for the call (RESULT_TOO_LARGE) is the too
       ok: false,
       error: { code, message: "m", category: "internal", retryable: false },
     });
-    assertEquals([error.payload.code, error.httpStatus], [code, 422]);
+    assertEquals([error.payload.code, restStatus(error)], [code, 422]);
   }
 });
 
 Deno.test("a malformed answer is EXTENSION_ERROR saying what was wrong", async () => {
   const error = await answeredWith({ ok: "yes" });
-  assertEquals([error.payload.code, error.httpStatus], ["EXTENSION_ERROR", 502]);
+  assertEquals([error.payload.code, restStatus(error)], ["EXTENSION_ERROR", 502]);
   assertMatch(error.message, /^The extension sent a malformed result for demo__echo: /);
 });
 
