@@ -3,17 +3,12 @@
  * shares (with its INVALID_SELECTOR / ELEMENT_NOT_FOUND failures) and the compact description
  * browser_query_elements returns. Searches the top document only (not iframes or shadow roots).
  */
-import type { HubErrorCode } from "../../../protocol/errors.ts";
+import { errorPayload, HubError, type HubErrorCode } from "../../../protocol/errors.ts";
 import type { ElementInfo } from "./dom_kit_types.ts";
 
 /** A failure an operation reports to the caller: `reason` becomes the tool's error code. */
-export class KitFailure extends Error {
-  constructor(readonly reason: HubErrorCode, message: string) {
-    super(message);
-  }
-}
-
-export const fail = (reason: HubErrorCode, message: string) => new KitFailure(reason, message);
+export const fail = (reason: HubErrorCode, message: string) =>
+  new HubError(errorPayload(reason, message));
 
 /** Longest text or attribute value in an element's description. */
 export const DESCRIBE_MAX = 200;
@@ -50,7 +45,7 @@ export function pickAttributes(read: (name: string) => string | null): Record<st
   return picked;
 }
 
-function invalidSelector(selector: string, error: unknown): KitFailure {
+function invalidSelector(selector: string, error: unknown): HubError {
   return fail(
     "INVALID_SELECTOR",
     `"${selector}" is not a valid CSS selector: ${(error as Error)?.message ?? error}`,

@@ -1,6 +1,7 @@
 /// <reference lib="deno.ns" />
 import { assertEquals, assertMatch } from "../../../tests/helpers/assert.ts";
-import { clip, findAll, findFirst, KitFailure, pickAttributes } from "./dom_find.ts";
+import { clip, findAll, findFirst, pickAttributes } from "./dom_find.ts";
+import { HubError } from "../../../protocol/errors.ts";
 
 Deno.test("clip collapses whitespace and cuts with an ellipsis", () => {
   assertEquals(clip("  a \n\t b  "), "a b");
@@ -44,14 +45,14 @@ function withDocument(fake: { querySelector(s: string): unknown }, body: () => v
   }
 }
 
-function failureOf(run: () => unknown): KitFailure {
+function failureOf(run: () => unknown): HubError {
   try {
     run();
   } catch (error) {
-    if (error instanceof KitFailure) return error;
+    if (error instanceof HubError) return error;
     throw error;
   }
-  throw new Error("expected a KitFailure");
+  throw new Error("expected a HubError");
 }
 
 Deno.test("findFirst / findAll: a bad selector is INVALID_SELECTOR with the browser's reason", () => {
@@ -62,7 +63,7 @@ Deno.test("findFirst / findAll: a bad selector is INVALID_SELECTOR with the brow
   }, () => {
     for (const find of [findFirst, findAll]) {
       const failure = failureOf(() => find("a[["));
-      assertEquals(failure.reason, "INVALID_SELECTOR");
+      assertEquals(failure.code, "INVALID_SELECTOR");
       assertMatch(failure.message, /^"a\[\[" is not a valid CSS selector: 'a\[\[' is not/);
     }
   });
@@ -71,7 +72,7 @@ Deno.test("findFirst / findAll: a bad selector is INVALID_SELECTOR with the brow
 Deno.test("findFirst: no match is ELEMENT_NOT_FOUND naming the selector, page and next step", () => {
   withDocument({ querySelector: () => null }, () => {
     const failure = failureOf(() => findFirst("#missing"));
-    assertEquals(failure.reason, "ELEMENT_NOT_FOUND");
+    assertEquals(failure.code, "ELEMENT_NOT_FOUND");
     assertMatch(failure.message, /"#missing"/);
     assertMatch(failure.message, /http:\/\/127\.0\.0\.1:1234\/form/);
     assertMatch(failure.message, /browser_query_elements/);

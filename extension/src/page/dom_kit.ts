@@ -13,7 +13,7 @@ import {
   type KitArgs,
   type KitOutcome,
 } from "./dom_kit_types.ts";
-import { KitFailure } from "./dom_find.ts";
+import { HubError } from "../../../protocol/errors.ts";
 import { queryElements, readHtml, readText, waitForElement } from "./dom_read.ts";
 import { clickElement, hoverElement, type KitState, scrollPage } from "./dom_act.ts";
 import { typeText } from "./dom_type.ts";
@@ -65,8 +65,8 @@ export function createDomKit(ops: Readonly<Record<string, Operation>> = DOM_OPS)
 }
 
 function failed(error: unknown): KitOutcome {
-  if (error instanceof KitFailure) {
-    return { ok: false, reason: error.reason, message: error.message };
+  if (error instanceof HubError) {
+    return { ok: false, reason: error.code, message: error.message };
   }
   const message = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
   return { ok: false, reason: "PAGE_ERROR", message };

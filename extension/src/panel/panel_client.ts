@@ -5,6 +5,7 @@
  * connects again, which wakes the worker.
  */
 import {
+  commandError,
   type PanelCommand,
   type PanelMessage,
   type PanelRequest,
@@ -12,14 +13,6 @@ import {
   type PanelState,
   replyTimeoutMs,
 } from "../shared/panel_messages.ts";
-
-/** A command the worker (or the hub behind it) refused; `code` is the hub's error code. */
-export class CommandError extends Error {
-  constructor(message: string, readonly code?: string) {
-    super(message);
-    this.name = "CommandError";
-  }
-}
 
 /** The part of `chrome.runtime.Port` the client uses. */
 export interface PortLike {
@@ -75,7 +68,7 @@ export function createPanelClient(
     if (message.type === "state") events.onState(message.state);
     else if (message.type === "reply") {
       if (message.ok) settle(message.requestId, undefined, message.result);
-      else settle(message.requestId, new CommandError(message.error, message.code));
+      else settle(message.requestId, commandError(message.error, message.code));
     }
   }
 

@@ -1,6 +1,7 @@
 /// <reference lib="deno.ns" />
 import { assertEquals, assertRejects } from "../../../tests/helpers/assert.ts";
-import { CommandError, createPanelClient, type PortLike, RECONNECT_MS } from "./panel_client.ts";
+import { createPanelClient, type PortLike, RECONNECT_MS } from "./panel_client.ts";
+import { isCommandError } from "../shared/panel_messages.ts";
 import {
   PACKAGE_TIMEOUT_MS,
   type PanelMessage,
@@ -88,7 +89,7 @@ Deno.test("panel client: a reply's result resolves the command; an error keeps t
   });
   assertEquals(await search, result);
   const error = await save.catch((e) => e);
-  assertEquals(error instanceof CommandError, true);
+  assertEquals(isCommandError(error), true);
   assertEquals([error.message, error.code], [
     'Settings of "x": n: must be at most 100',
     "INVALID_SETTINGS",

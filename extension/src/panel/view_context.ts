@@ -4,7 +4,7 @@ import type { PanelCommand, PanelResult } from "../shared/panel_messages.ts";
 export interface ViewContext {
   /**
    * Sends a command to the worker; resolves with its result, rejects with the error text of a
-   * failed reply (a `CommandError` with the hub's code).
+   * failed reply (a `CommandError`, panel_messages.ts, with the hub's code).
    */
   send<C extends PanelCommand>(command: C): Promise<PanelResult<C>>;
   /** Says `text` through the live region (`assertive` for errors). */

@@ -160,6 +160,24 @@ export function replyTimeoutMs(command: PanelCommand): number {
   return PACKAGE_COMMANDS.has(command.type) ? PACKAGE_TIMEOUT_MS + 10_000 : REPLY_TIMEOUT_MS;
 }
 
+/**
+ * A command the worker (or the hub behind it) refused: a plain Error named `CommandError` with the
+ * hub's error code when it gave one. The worker posts its message and code to the panel, which
+ * rejects the command's promise with the same shape.
+ */
+export type CommandError = Error & { code?: string };
+
+export function commandError(message: string, code?: string): CommandError {
+  const error: CommandError = new Error(message);
+  error.name = "CommandError";
+  if (code !== undefined) error.code = code;
+  return error;
+}
+
+export function isCommandError(error: unknown): error is CommandError {
+  return error instanceof Error && error.name === "CommandError";
+}
+
 /** Panel → worker. */
 export interface PanelRequest {
   requestId: number;

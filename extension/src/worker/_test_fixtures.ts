@@ -1,7 +1,7 @@
 /// <reference lib="deno.ns" />
 /** Fixtures for the extension's unit tests: a `SyncPlugin` as the hub sends it, a fake `chrome`. */
+import { HubError } from "../../../protocol/errors.ts";
 import type { SyncPlugin } from "../../../protocol/events.ts";
-import { CallFailure } from "./tab_calls.ts";
 
 export function syncPlugin(name: string, fields: Partial<SyncPlugin> = {}): SyncPlugin {
   return {
@@ -48,13 +48,13 @@ export function withTabs(open: Set<number>, body: () => Promise<void>): Promise<
   }, body);
 }
 
-/** The CallFailure a promise rejected with (fails if it resolved or threw something else). */
-export async function failureOf(promise: Promise<unknown>): Promise<CallFailure> {
+/** The HubError a promise rejected with (fails if it resolved or threw something else). */
+export async function failureOf(promise: Promise<unknown>): Promise<HubError> {
   try {
     await promise;
   } catch (error) {
-    if (error instanceof CallFailure) return error;
-    throw new Error(`expected a CallFailure, got ${error}`);
+    if (error instanceof HubError) return error;
+    throw new Error(`expected a HubError, got ${error}`);
   }
   throw new Error("expected the call to fail");
 }

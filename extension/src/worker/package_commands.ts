@@ -2,7 +2,7 @@
  * The side panel's plugin package commands, forwarded to the hub over the link: search, install,
  * update, remove, the update check, opening a local plugin's folder, and saving settings. Each
  * answers with the hub's result (checked against the protocol's schema), or fails with a
- * `PanelCommandError` carrying the hub's message and, when it gave one, its error code.
+ * `CommandError` carrying the hub's message and, when it gave one, its error code.
  */
 import type { z } from "zod";
 import { RpcError } from "../../../protocol/rpc.ts";
@@ -14,16 +14,13 @@ import {
   updateCheckSchema,
 } from "../../../protocol/packages.ts";
 import { EXTENSION_TO_HUB_METHODS, type ExtensionRequestMethod } from "../../../protocol/events.ts";
-import { PACKAGE_TIMEOUT_MS, type PanelCommand } from "../shared/panel_messages.ts";
+import {
+  type CommandError,
+  commandError,
+  PACKAGE_TIMEOUT_MS,
+  type PanelCommand,
+} from "../shared/panel_messages.ts";
 import type { RpcPeer } from "./rpc_peer.ts";
-
-/** A command the hub refused or could not carry out; `code` is the hub's error code. */
-export class PanelCommandError extends Error {
-  constructor(message: string, readonly code?: string) {
-    super(message);
-    this.name = "PanelCommandError";
-  }
-}
 
 export interface PackageCommandDeps {
   peer(): RpcPeer | undefined;
@@ -94,21 +91,21 @@ export function routeOf(command: PanelCommand): Route | undefined {
 const MAX_MESSAGE = 2_000;
 
 /** The panel's error for a failed hub request: the hub's words and code, or why it failed. */
-export function commandFailure(error: unknown, method: string): PanelCommandError {
+export function commandFailure(error: unknown, method: string): CommandError {
   if (error instanceof RpcError) {
     const data = error.data as { code?: unknown } | undefined;
     const code = typeof data?.code === "string" ? data.code : undefined;
-    return new PanelCommandError(error.message.slice(0, MAX_MESSAGE), code);
+    return commandError(error.message.slice(0, MAX_MESSAGE), code);
   }
   if (error instanceof DOMException && error.name === "TimeoutError") {
-    return new PanelCommandError(
+    return commandError(
       `The hub did not answer ${method} within ${PACKAGE_TIMEOUT_MS / 60_000} minutes. ` +
         "Its log (hub logs) says what npm is doing; try again once it is done.",
       "TIMEOUT",
     );
   }
   const message = (error as Error)?.message ?? String(error);
-  return new PanelCommandError(`${method} failed: ${message}`.slice(0, MAX_MESSAGE));
+  return commandError(`${method} failed: ${message}`.slice(0, MAX_MESSAGE));
 }
 
 export function createPackageCommands(deps: PackageCommandDeps) {
@@ -121,7 +118,7 @@ export function createPackageCommands(deps: PackageCommandDeps) {
   async function send(command: PackageCommand, route: Route): Promise<unknown> {
     const peer = deps.peer();
     if (!peer) {
-      throw new PanelCommandError(
+      throw commandError(
         'Not connected to the hub. Start it ("hub start") and try again.',
         "EXTENSION_NOT_CONNECTED",
       );
@@ -136,7 +133,7 @@ export function createPackageCommands(deps: PackageCommandDeps) {
     if (!route.result) return undefined;
     const parsed = route.result.safeParse(answer);
     if (!parsed.success) {
-      throw new PanelCommandError(
+      throw commandError(
         `The hub answered ${route.method} with something this extension does not understand. ` +
           "Are hub and extension the same version? Run hub start to update the extension.",
       );

@@ -7,14 +7,14 @@
 import { assert, assertEquals, assertMatch } from "../../../tests/helpers/assert.ts";
 import type { AdapterCall } from "../../../protocol/adapter.ts";
 import type { DispatchParams, DispatchResult, SyncPlugin } from "../../../protocol/events.ts";
-import { hubError } from "../../../protocol/errors.ts";
+import { errorPayload, HubError } from "../../../protocol/errors.ts";
 import { noTabMessage, notReadyMessage } from "../../../protocol/tab_readiness.ts";
 import { failureOf, syncPlugin, withChrome } from "./_test_fixtures.ts";
 import type { Injector } from "./injector.ts";
 import type { DoorExchanges, MaybeMissing } from "./door_exchanges.ts";
 import { createPluginDispatch } from "./plugin_dispatch.ts";
 import { createPluginStore } from "./plugin_store.ts";
-import { CallFailure, createTabCalls } from "./tab_calls.ts";
+import { createTabCalls } from "./tab_calls.ts";
 import type { TabTracker } from "./tab_tracker.ts";
 
 const INSTANCES = { work: "https://work.tracker.test", home: "https://tracker.test/home" };
@@ -348,7 +348,7 @@ Deno.test("a plugin turned off or rebuilt before the adapter is injected again: 
 
 Deno.test("a call whose door closed while it ran fails as it is: never injected again nor re-run", async () => {
   const tabs = [{ id: 4, url: "https://tracker.test/b" }];
-  const closed = new CallFailure(hubError("ADAPTER_ERROR", "closed while the call ran"));
+  const closed = new HubError(errorPayload("ADAPTER_ERROR", "closed while the call ran"));
   const answer = (): MaybeMissing => {
     throw closed;
   };

@@ -3,18 +3,12 @@
  * away mid-call fails the call at once (TAB_NAVIGATED, TAB_CLOSED) instead of leaving it to the
  * hub's timeout.
  */
-import { type ErrorPayload, hubError } from "../../../protocol/errors.ts";
+import { errorPayload, HubError } from "../../../protocol/errors.ts";
 import { CALL_MAX_MS } from "../../../protocol/limits.ts";
-
-export class CallFailure extends Error {
-  constructor(readonly payload: ErrorPayload) {
-    super(payload.message);
-  }
-}
 
 export interface TabCalls {
   /**
-   * Runs `work` for `tabId`; rejects with a CallFailure when the tab goes away first. `signal`
+   * Runs `work` for `tabId`; rejects with a HubError when the tab goes away first. `signal`
    * aborts once `run` is done with the work, so work it gave up on can let go of what it holds.
    */
   run<T>(tabId: number, what: string, work: (signal: AbortSignal) => Promise<T>): Promise<T>;
@@ -27,9 +21,9 @@ export interface TabCalls {
 }
 
 export function createTabCalls(): TabCalls {
-  const waiting = new Map<number, Set<(error: CallFailure) => void>>();
+  const waiting = new Map<number, Set<(error: HubError) => void>>();
 
-  function failAll(tabId: number, error: CallFailure) {
+  function failAll(tabId: number, error: HubError) {
     const set = waiting.get(tabId);
     if (!set) return;
     waiting.delete(tabId);
@@ -39,15 +33,15 @@ export function createTabCalls(): TabCalls {
   return {
     async run(tabId, what, work) {
       const done = new AbortController();
-      let fail!: (error: CallFailure) => void;
+      let fail!: (error: HubError) => void;
       const gone = new Promise<never>((_, reject) => (fail = reject));
       let set = waiting.get(tabId);
       if (!set) waiting.set(tabId, set = new Set());
       set.add(fail);
       const cap = setTimeout(() =>
         fail(
-          new CallFailure(
-            hubError(
+          new HubError(
+            errorPayload(
               "TIMEOUT",
               `${what} ran longer than ${CALL_MAX_MS / 60_000} minutes in tab ${tabId}; gave up.`,
             ),
@@ -56,7 +50,7 @@ export function createTabCalls(): TabCalls {
       try {
         return await Promise.race([work(done.signal), gone]);
       } catch (error) {
-        if (error instanceof CallFailure) throw error;
+        if (error instanceof HubError) throw error;
         throw await explain(tabId, what, error);
       } finally {
         done.abort();
@@ -68,15 +62,15 @@ export function createTabCalls(): TabCalls {
     closed(tabId) {
       failAll(
         tabId,
-        new CallFailure(hubError("TAB_CLOSED", `Tab ${tabId} was closed while the call ran.`)),
+        new HubError(errorPayload("TAB_CLOSED", `Tab ${tabId} was closed while the call ran.`)),
       );
     },
     navigated(tabId, url) {
       const where = url ? ` (to ${url})` : "";
       failAll(
         tabId,
-        new CallFailure(
-          hubError(
+        new HubError(
+          errorPayload(
             "TAB_NAVIGATED",
             `Tab ${tabId} navigated away${where} while the call ran, so its answer was lost. ` +
               "Try again once the page has loaded.",
@@ -93,21 +87,24 @@ const NOT_SCRIPTABLE =
   /Cannot access (contents of url|a chrome|a chrome-extension)|cannot be scripted|Missing host permission/i;
 
 /** A failed `chrome.scripting` / `chrome.tabs` call as the error the agent should see. */
-async function explain(tabId: number, what: string, error: unknown): Promise<CallFailure> {
+async function explain(tabId: number, what: string, error: unknown): Promise<HubError> {
   const message = (error as Error)?.message ?? String(error);
   const exists = await chrome.tabs.get(tabId).then(() => true, () => false);
   if (!exists) {
-    return new CallFailure(hubError("TAB_CLOSED", `Tab ${tabId} was closed while ${what} ran.`));
+    return new HubError(errorPayload("TAB_CLOSED", `Tab ${tabId} was closed while ${what} ran.`));
   }
   if (NOT_SCRIPTABLE.test(message)) {
-    return new CallFailure(hubError(
+    return new HubError(errorPayload(
       "PAGE_NOT_SCRIPTABLE",
       `Chromium does not let extensions into the page in tab ${tabId} (${message}). ` +
         "Pages such as about:blank, chrome:// and the Web Store are closed to them: use a tab " +
         "with an http(s) page.",
     ));
   }
-  return new CallFailure(
-    hubError("EXTENSION_ERROR", `The browser could not run ${what} in tab ${tabId}: ${message}`),
+  return new HubError(
+    errorPayload(
+      "EXTENSION_ERROR",
+      `The browser could not run ${what} in tab ${tabId}: ${message}`,
+    ),
   );
 }

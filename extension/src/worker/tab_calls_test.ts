@@ -1,8 +1,9 @@
 /// <reference lib="deno.ns" />
+import { HubError } from "../../../protocol/errors.ts";
 import { failureOf } from "./_test_fixtures.ts";
 import { withTabs } from "./_test_fixtures.ts";
 import { assert, assertEquals, assertMatch } from "../../../tests/helpers/assert.ts";
-import { CallFailure, createTabCalls } from "./tab_calls.ts";
+import { createTabCalls } from "./tab_calls.ts";
 
 /** Work that ends only when the test says so. */
 function controlled<T>() {
@@ -142,10 +143,10 @@ Deno.test("a work error after the tab is gone is TAB_CLOSED", async () => {
   });
 });
 
-Deno.test("a CallFailure thrown by the work passes through unchanged", async () => {
+Deno.test("a HubError thrown by the work passes through unchanged", async () => {
   await withTabs(new Set([7]), async () => {
     const calls = createTabCalls();
-    const own = new CallFailure({
+    const own = new HubError({
       code: "TAB_NOT_FOUND",
       message: "mine",
       category: "not_found",

@@ -2,15 +2,15 @@
  * The extension side of the built-in `browser_*` / `extension_*` tools: each tool names a method
  * of the table in protocol/browser_methods/, and each method is one file here that takes the
  * parsed input (defaults applied, limits checked) and returns the tool's value, or throws a
- * CallFailure.
+ * HubError.
  */
 import type {
   BrowserInput,
   BrowserMethodName,
   BrowserResult,
 } from "../../../../protocol/browser_methods/mod.ts";
-import { hubError, type HubErrorCode } from "../../../../protocol/errors.ts";
-import { CallFailure, type TabCalls } from "../tab_calls.ts";
+import { errorPayload, HubError, type HubErrorCode } from "../../../../protocol/errors.ts";
+import { type TabCalls } from "../tab_calls.ts";
 import type { ExtensionLog } from "../extension_log.ts";
 import type { TabDebugger } from "./console_debugger.ts";
 import type { PanelState } from "../../shared/panel_messages.ts";
@@ -42,8 +42,8 @@ export interface TabTarget {
 }
 
 /** A tool-level failure: its code, with the code's category and retryable flag from HUB_ERRORS. */
-export function toolFailure(code: HubErrorCode, message: string): CallFailure {
-  return new CallFailure(hubError(code, message));
+export function toolFailure(code: HubErrorCode, message: string): HubError {
+  return new HubError(errorPayload(code, message));
 }
 
 /** The tab a browser tool works on: `tabId` when given, else the focused window's active tab. */
@@ -51,15 +51,18 @@ export async function targetTab(input: TabTarget): Promise<chrome.tabs.Tab> {
   if (input.tabId !== undefined) {
     const tab = await chrome.tabs.get(input.tabId).catch(() => undefined);
     if (tab) return tab;
-    throw new CallFailure(
-      hubError("TAB_NOT_FOUND", `No tab ${input.tabId} is open. Call browser_list_tabs for ids.`),
+    throw new HubError(
+      errorPayload(
+        "TAB_NOT_FOUND",
+        `No tab ${input.tabId} is open. Call browser_list_tabs for ids.`,
+      ),
     );
   }
   const [focused] = await chrome.tabs.query({ active: true, lastFocusedWindow: true });
   const tab = focused ?? (await chrome.tabs.query({ active: true }))[0];
   if (tab?.id !== undefined) return tab;
-  throw new CallFailure(
-    hubError("TAB_NOT_FOUND", "No browser tab is open. Open one, or pass a tabId."),
+  throw new HubError(
+    errorPayload("TAB_NOT_FOUND", "No browser tab is open. Open one, or pass a tabId."),
   );
 }
 

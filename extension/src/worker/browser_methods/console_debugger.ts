@@ -74,15 +74,19 @@ export const SEND_MS = 4_000;
 /** The longest a whole read may take, well under the hub's tool timeout; then entries go unformatted. */
 export const READ_MS = 20_000;
 
-/** A command that did not answer within its bound. */
-export class SendTimeout extends Error {}
+/** The `cause` of the error `bounded` throws: a command that did not answer within its bound. */
+const SEND_TIMEOUT = Symbol("send timeout");
 
-/** `promise`, or a SendTimeout after `ms`. */
+export function isSendTimeout(error: unknown): boolean {
+  return error instanceof Error && error.cause === SEND_TIMEOUT;
+}
+
+/** `promise`, or an error `isSendTimeout` knows after `ms`. */
 export function bounded<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   const late = new Promise<never>((_, reject) => {
     timer = setTimeout(
-      () => reject(new SendTimeout(`${what} did not answer within ${ms} ms`)),
+      () => reject(new Error(`${what} did not answer within ${ms} ms`, { cause: SEND_TIMEOUT })),
       ms,
     );
   });
@@ -106,7 +110,7 @@ async function attached<T>(
   const attaching = chrome.debugger.attach(target, PROTOCOL);
   await bounded(attaching, sendMs, "attach").catch((error) => {
     // An attach that answers after its bound is let go of at once.
-    if (error instanceof SendTimeout) {
+    if (isSendTimeout(error)) {
       void attaching.then(() => chrome.debugger.detach(target)).catch(() => {});
     }
     throw new Error(
@@ -123,7 +127,7 @@ async function attached<T>(
       method,
     ).catch(async (error) => {
       // Page code run for the read (a Proxy trap that loops) is stopped at once.
-      if (error instanceof SendTimeout && method === "Runtime.callFunctionOn") {
+      if (isSendTimeout(error) && method === "Runtime.callFunctionOn") {
         stuck = !(await stopPageCode(target, sendMs));
       }
       throw error;
@@ -316,7 +320,7 @@ async function entryOf(
     const text = reply.result?.value;
     if (typeof text === "string") return { ...base, text: cut(text) };
   } catch (error) {
-    if (error instanceof SendTimeout) return unformatted(message);
+    if (isSendTimeout(error)) return unformatted(message);
     // the object is gone (its document too): describe what is known
   }
   return { ...base, text: described(args) };

@@ -4,8 +4,7 @@
  * injects `dom_kit.js` by file and calls again. Failures the kit reports become tool errors with
  * the kit's code.
  */
-import { hubError, isHubErrorCode } from "../../../../protocol/errors.ts";
-import { CallFailure } from "../tab_calls.ts";
+import { errorPayload, HubError, isHubErrorCode } from "../../../../protocol/errors.ts";
 import {
   DOM_KIT_FILE,
   DOM_KIT_GLOBAL,
@@ -51,9 +50,9 @@ async function runInTab<Op extends DomOp>(tabId: number, op: Op, args: KitArgs<O
 }
 
 /** A failed outcome as the error the agent sees. */
-export function kitFailure(outcome: { reason: string; message: string }): CallFailure {
+export function kitFailure(outcome: { reason: string; message: string }): HubError {
   if (outcome.reason === MISSING) {
-    return new CallFailure(hubError(
+    return new HubError(errorPayload(
       "EXTENSION_ERROR",
       `The page helper ${DOM_KIT_FILE} could not be installed in the tab. Run "hub start" to ` +
         "reinstall the extension, then reload it in chrome://extensions.",
@@ -62,7 +61,7 @@ export function kitFailure(outcome: { reason: string; message: string }): CallFa
   if (isHubErrorCode(outcome.reason)) return toolFailure(outcome.reason, outcome.message);
   // Not a code of this extension (the kit follows the extension's version, so only a bug gets
   // here): the agent still sees the kit's code, as an internal failure.
-  return new CallFailure({
+  return new HubError({
     code: outcome.reason,
     message: outcome.message,
     category: "internal",

@@ -10,8 +10,7 @@ import {
   parseBrowserInput,
 } from "../../../../protocol/browser_methods/mod.ts";
 import { clip } from "../../../../protocol/clip.ts";
-import { hubError } from "../../../../protocol/errors.ts";
-import { CallFailure } from "../tab_calls.ts";
+import { errorPayload, HubError } from "../../../../protocol/errors.ts";
 import type { BrowserHandlers, BrowserMethod, MethodContext } from "./browser_method.ts";
 import { domClick } from "./dom_click.ts";
 import { pageText } from "./page_text.ts";
@@ -75,7 +74,7 @@ export async function dispatchBrowserTool(
 ): Promise<DispatchResult> {
   const { method } = params;
   if (!isBrowserMethodName(method)) {
-    throw new CallFailure(hubError(
+    throw new HubError(errorPayload(
       "TOOL_NOT_FOUND",
       `This extension cannot run ${params.tool} (method "${params.method}"). Update the ` +
         'extension: run "hub start" and reload it in chrome://extensions.',
@@ -94,7 +93,7 @@ async function run<M extends BrowserMethodName>(
 ): Promise<BrowserResult<M>> {
   const parsed = parseBrowserInput(method, params.input);
   if (!parsed.ok) {
-    throw new CallFailure(hubError(
+    throw new HubError(errorPayload(
       "INVALID_ARGUMENTS",
       `Invalid arguments for ${clip(params.tool, 100)} (method ${method}): ` +
         `${parsed.problems.join("; ")}.`,

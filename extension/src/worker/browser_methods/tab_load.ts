@@ -6,8 +6,7 @@
  * counts as loaded as soon as it happened.
  */
 import type { LoadedTab } from "../../../../protocol/browser_methods/mod.ts";
-import { hubError } from "../../../../protocol/errors.ts";
-import { CallFailure } from "../tab_calls.ts";
+import { errorPayload, HubError } from "../../../../protocol/errors.ts";
 
 export const NAVIGATE_WAIT_MS = 25_000;
 /** How often the tab's status is read, for loads whose events came before the watch began. */
@@ -147,7 +146,7 @@ export function watchStart(tabId: number, timeoutMs: number): StartWatch {
 export async function loadedTab(tabId: number, loaded: boolean, what: string): Promise<LoadedTab> {
   const tab = await chrome.tabs.get(tabId).catch(() => undefined);
   if (!tab) {
-    throw new CallFailure(hubError("TAB_CLOSED", `Tab ${tabId} was closed while ${what} ran.`));
+    throw new HubError(errorPayload("TAB_CLOSED", `Tab ${tabId} was closed while ${what} ran.`));
   }
   return { tabId, url: tab.pendingUrl || tab.url || "", title: tab.title ?? "", loaded };
 }
@@ -177,14 +176,17 @@ export async function tabActionFailure(
   tabId: number,
   what: string,
   error: unknown,
-): Promise<CallFailure> {
-  if (error instanceof CallFailure) return error;
+): Promise<HubError> {
+  if (error instanceof HubError) return error;
   const exists = await chrome.tabs.get(tabId).then(() => true, () => false);
   if (!exists) {
-    return new CallFailure(hubError("TAB_CLOSED", `Tab ${tabId} was closed while ${what} ran.`));
+    return new HubError(errorPayload("TAB_CLOSED", `Tab ${tabId} was closed while ${what} ran.`));
   }
   const message = (error as Error)?.message ?? String(error);
-  return new CallFailure(
-    hubError("EXTENSION_ERROR", `The browser could not run ${what} in tab ${tabId}: ${message}`),
+  return new HubError(
+    errorPayload(
+      "EXTENSION_ERROR",
+      `The browser could not run ${what} in tab ${tabId}: ${message}`,
+    ),
   );
 }

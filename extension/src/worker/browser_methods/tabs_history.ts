@@ -8,7 +8,7 @@
  * page's own `history.back()` does not skip them, so when Chromium finds no entry, the step is
  * taken in the page.
  */
-import { CallFailure } from "../tab_calls.ts";
+import { HubError } from "../../../../protocol/errors.ts";
 import type { BrowserInput, LoadedTab } from "../../../../protocol/browser_methods/mod.ts";
 import { type MethodContext, targetTab, toolFailure } from "./browser_method.ts";
 import { loadedTab, tabActionFailure, watchLoad, watchStart } from "./tab_load.ts";
@@ -81,7 +81,7 @@ export function historyMethod(direction: Direction) {
       await step(tabId, direction, tab.url);
     } catch (error) {
       watch?.cancel();
-      throw error instanceof CallFailure ? error : await tabActionFailure(tabId, what, error);
+      throw error instanceof HubError ? error : await tabActionFailure(tabId, what, error);
     }
     const loaded = watch ? await watch.loaded : false;
     const now = await loadedTab(tabId, loaded, what);
