@@ -22,7 +22,7 @@ import type { Injector } from "./injector.ts";
 import type { DoorExchanges } from "./door_exchanges.ts";
 import { pluginEnabled, pluginMatches, type PluginStore } from "./plugin_store.ts";
 import { chooseTab } from "./tab_ranking.ts";
-import { type TabCalls } from "./tab_calls.ts";
+import type { TabCalls } from "./tab_calls.ts";
 import { pluginTabState, type TabTracker } from "./tab_tracker.ts";
 
 export interface PluginDispatchDeps {

@@ -10,7 +10,7 @@ import type {
   BrowserResult,
 } from "../../../../protocol/browser_methods/mod.ts";
 import { errorPayload, HubError, type HubErrorCode } from "../../../../protocol/errors.ts";
-import { type TabCalls } from "../tab_calls.ts";
+import type { TabCalls } from "../tab_calls.ts";
 import type { ExtensionLog } from "../extension_log.ts";
 import type { TabDebugger } from "./console_debugger.ts";
 import type { PanelState } from "../../shared/panel_messages.ts";
