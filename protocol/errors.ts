@@ -185,9 +185,12 @@ export function hubError(
   return new HubError(errorPayload(code, clip(message, MAX_CALL_ERROR_CHARS), details), options);
 }
 
-/** The plain payload for one of the hub's own codes (what a message to the hub carries). */
+/**
+ * The plain payload for one of the hub's own codes (what a message to the hub carries). A code the
+ * table does not know (a newer page kit's) is an internal failure that is not retryable.
+ */
 export function errorPayload(code: HubErrorCode, message: string, details?: unknown): ErrorPayload {
-  const { category, retryable } = HUB_ERRORS[code];
+  const { category, retryable } = isHubErrorCode(code) ? HUB_ERRORS[code] : HUB_ERRORS.INTERNAL;
   const payload: ErrorPayload = { code, message, category, retryable };
   if (details !== undefined) payload.details = details;
   return payload;

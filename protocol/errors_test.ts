@@ -25,6 +25,12 @@ Deno.test("errorPayload takes the category and retryable flag from HUB_ERRORS", 
     errors: ["a"],
   });
   assert(isErrorPayload(errorPayload("INTERNAL", "bug")));
+  const unknown = errorPayload("SOMETHING_NEW" as HubErrorCode, "a newer page kit's code");
+  assertEquals([unknown.code, unknown.category, unknown.retryable], [
+    "SOMETHING_NEW",
+    "internal",
+    false,
+  ]);
 });
 
 Deno.test("hubError is a throw-ready HubError carrying that payload, its message cut", () => {
