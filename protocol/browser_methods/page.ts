@@ -2,12 +2,13 @@
 import * as z from "zod";
 import { tabIdField } from "./fields.ts";
 import type { BrowserMethodSpec } from "./spec.ts";
+import { LOG_LEVELS } from "../call_contract.ts";
 
 export const PAGE_METHODS = {
   "page.console": {
     input: z.object({
       tabId: tabIdField,
-      level: z.enum(["debug", "info", "warn", "error"]).default("debug").describe(
+      level: z.enum(LOG_LEVELS).default("debug").describe(
         "Minimum level to return (default debug: everything; console.log counts as info).",
       ),
       limit: z.number().int().min(1).max(1000).default(100).describe(
