@@ -75,7 +75,12 @@ export interface HealthPayload {
   plugins: number;
   pluginDetails: PluginDetail[];
   failedPlugins: FailedPlugin[];
+  /**
+   * `pluginToolCount + browserToolCount`: the tools plugins and the browser provide. The hub's own
+   * management tools are not counted (docs/decisions/056-health-tool-count.md).
+   */
   toolCount: number;
+  /** Every registered browser tool, disabled ones included. */
   browserToolCount: number;
   pluginToolCount: number;
   browserToolNames: string[];
