@@ -4,7 +4,7 @@
  * without commander (cli/server/start_args.ts); every other line goes through the commander program.
  */
 import { readStartArgs, runStart } from "./cli/server/start_args.ts";
-import { exitCodeFor } from "./core/exit_code.ts";
+import { exitCodeFor } from "./core/cli/exit_code.ts";
 
 export async function main(args: string[]): Promise<number> {
   const start = readStartArgs(args);

@@ -7,7 +7,7 @@ import { Command } from "commander";
 import { VERSION } from "../protocol/version.ts";
 import { runStart, type StartArgs } from "./server/start_args.ts";
 import { SETTABLE_KEYS } from "./config/keys.ts";
-import { CliError } from "../core/cli_error.ts";
+import { CliError } from "../core/cli/cli_error.ts";
 import { FATAL_RULE } from "./doctor/report.ts";
 
 type Opts = Record<string, unknown>;

@@ -11,7 +11,7 @@ import {
 } from "../protocol/plugin_manifest.ts";
 import { SDK_VERSION } from "../protocol/version.ts";
 import { writeFileAtomic } from "../core/files/atomic_write.ts";
-import { CliError } from "../core/cli_error.ts";
+import { CliError } from "../core/cli/cli_error.ts";
 import type { PluginDescription } from "../sdk/describe.ts";
 import { bundle, SDK_ADAPTER_RUNTIME, SDK_ZOD } from "./bundle.ts";
 import { describeProject } from "./describe.ts";

@@ -2,7 +2,7 @@
  * `hub-plugin build [-w]`: build, register in localPlugins on first build, and tell a running hub
  * (a reload, or in dev mode its own file watcher: tell_hub.ts `tellHub`).
  */
-import { UserError } from "../core/user_error.ts";
+import { UserError } from "../core/cli/user_error.ts";
 import { buildPlugin, type BuildResult } from "./build.ts";
 import {
   describeOutcome,

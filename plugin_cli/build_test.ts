@@ -2,7 +2,7 @@ import { join } from "node:path";
 import { assert, assertEquals, assertMatch } from "../tests/helpers/assert.ts";
 import { simplePluginSource, writePluginProject } from "../tests/helpers/plugin_cli.ts";
 import { SDK_VERSION, sdkRange } from "../protocol/version.ts";
-import { CliError } from "../core/cli_error.ts";
+import { CliError } from "../core/cli/cli_error.ts";
 import { buildPlugin } from "./build.ts";
 import { completionValue, stopBundler } from "./bundle.ts";
 

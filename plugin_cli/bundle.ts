@@ -7,7 +7,7 @@
 import * as esbuild from "esbuild";
 import { fileURLToPath } from "node:url";
 import { isAbsolute, relative, sep } from "node:path";
-import { CliError } from "../core/cli_error.ts";
+import { CliError } from "../core/cli/cli_error.ts";
 import { namespaceZodImports } from "./zod_import.ts";
 import { noJsonSchema } from "../protocol/no_json_schema.ts";
 

@@ -4,7 +4,7 @@
  * global, so a plugin's top-level code can neither touch this machine nor rely on Deno APIs
  * (it will run in a web page). The process prints the description as JSON.
  */
-import { CliError } from "../core/cli_error.ts";
+import { CliError } from "../core/cli/cli_error.ts";
 import type { PluginDescription } from "../sdk/describe.ts";
 import { bundle, SDK_DESCRIBE } from "./bundle.ts";
 import type { PluginProject } from "./project.ts";

@@ -11,7 +11,7 @@ import {
 } from "../protocol/plugin_manifest.ts";
 import { readJsonFile } from "../core/files/json_file.ts";
 import { MAX_PACKAGE_JSON_BYTES } from "../protocol/plugin_limits.ts";
-import { CliError } from "../core/cli_error.ts";
+import { CliError } from "../core/cli/cli_error.ts";
 
 export interface PluginProject {
   dir: string;

@@ -3,12 +3,12 @@
  * The generated part sits between two marker comments; text outside them is the author's and is
  * kept. A README without markers gets the generated part on top, its old text below.
  */
-import { readBoundedTextIfExists } from "../core/bounded_read.ts";
+import { readBoundedTextIfExists } from "../core/files/bounded_read.ts";
 import { join } from "node:path";
 import type { ConfigField } from "../protocol/plugin_manifest.ts";
 import { toolName } from "../protocol/call_contract.ts";
 import { writeFileAtomic } from "../core/files/atomic_write.ts";
-import { CliError } from "../core/cli_error.ts";
+import { CliError } from "../core/cli/cli_error.ts";
 import { type BuiltPlugin, readBuiltPlugin } from "./built_plugin.ts";
 import { fieldsOf } from "./schema_summary.ts";
 import { BEGIN, END } from "../core/cli/readme_markers.ts";

@@ -12,7 +12,7 @@ import { join } from "node:path";
 // @ts-types="@types/semver"
 import semver from "semver";
 import { parse, type ParseError, printParseErrorCode } from "jsonc-parser";
-import { CliError } from "../core/cli_error.ts";
+import { CliError } from "../core/cli/cli_error.ts";
 import { SDK_VERSION, sdkCompatLine, sdkRange } from "../protocol/version.ts";
 
 export const SDK_PACKAGE = "@tabhub/sdk";

@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import { assertEquals, assertMatch, assertThrows } from "../tests/helpers/assert.ts";
-import { CliError } from "../core/cli_error.ts";
+import { CliError } from "../core/cli/cli_error.ts";
 import { SDK_VERSION, sdkRange } from "../protocol/version.ts";
 import {
   checkSdkDeclarations,

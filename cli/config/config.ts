@@ -1,6 +1,6 @@
 /** `hub config show|set|path|reset|rotate-secret`. */
 import { generateSecret, readSecret, redactSecret, writeSecret } from "../../core/config/secret.ts";
-import { CliError } from "../../core/cli_error.ts";
+import { CliError } from "../../core/cli/cli_error.ts";
 import {
   cliClient,
   cliConfigStore,

@@ -12,7 +12,7 @@ import {
 import { isPermission, type Permission, PERMISSIONS } from "../../protocol/permission.ts";
 import { BROWSER_GROUP, splitToolName, toolName } from "../../protocol/call_contract.ts";
 import { resolvePluginPath } from "../../core/config/paths.ts";
-import { CliError } from "../../core/cli_error.ts";
+import { CliError } from "../../core/cli/cli_error.ts";
 import { parsePort } from "../../core/config/port.ts";
 import { BROWSER_TOOLS } from "../../server/mod.ts";
 import { ownValue, reservedKeyError } from "../../protocol/safe_keys.ts";

@@ -5,7 +5,7 @@
  * Environment variables can still turn telemetry off over the config; the commands say so.
  */
 import { cliConfigStore, cliPaths } from "../../core/client/client_context.ts";
-import { CliError } from "../../core/cli_error.ts";
+import { CliError } from "../../core/cli/cli_error.ts";
 import { clipForMessage } from "../../protocol/clip.ts";
 import {
   type TelemetryDecision,

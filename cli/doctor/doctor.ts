@@ -7,7 +7,7 @@
 import { cliPaths, userCwd } from "../../core/client/client_context.ts";
 import { homeDir } from "../../core/config/paths.ts";
 import type { HubConfig } from "../../core/config/schema.ts";
-import { CliError } from "../../core/cli_error.ts";
+import { CliError } from "../../core/cli/cli_error.ts";
 import { listLocalPlugins } from "../../core/packages/local_plugins.ts";
 import { resolveCliPort } from "../../core/config/port.ts";
 import { VERSION } from "../../protocol/version.ts";

@@ -9,7 +9,7 @@ import {
   readBoundedFile,
   UnusableFileError,
   unusableFileMessage,
-} from "../../core/bounded_read.ts";
+} from "../../core/files/bounded_read.ts";
 import { clip } from "../../protocol/clip.ts";
 import { type Check, problem } from "./report.ts";
 

@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import { assertEquals, assertMatch } from "../../tests/helpers/assert.ts";
 import { withTempDir } from "../../tests/helpers/hub_process.ts";
-import { UnusableFileError } from "../../core/bounded_read.ts";
+import { UnusableFileError } from "../../core/files/bounded_read.ts";
 import { cannotReadFix, readForCheck } from "./file_read.ts";
 
 const FIXES = { mode: "600", remake: "hub start" };

@@ -7,7 +7,7 @@
 import { parse, type ParseError } from "jsonc-parser";
 import { describeJsonError, loadJsonErrors } from "../../core/files/json_errors.ts";
 import { jsonDepthProblem } from "../../core/files/json_depth.ts";
-import { readBoundedText } from "../../core/bounded_read.ts";
+import { readBoundedText } from "../../core/files/bounded_read.ts";
 import { clip } from "../../protocol/clip.ts";
 import { boundLines, type Check, pass, problem } from "./report.ts";
 import type { ClientFile } from "./mcp_locations.ts";

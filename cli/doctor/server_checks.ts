@@ -5,7 +5,7 @@
  * extension is connected.
  */
 import { HubClient, UnprovenHubError } from "../../core/client/hub_client.ts";
-import { UserError } from "../../core/user_error.ts";
+import { UserError } from "../../core/cli/user_error.ts";
 import type { HealthPayload } from "../../protocol/health.ts";
 import { clip } from "../../protocol/clip.ts";
 import { type Check, pass, problem, skip } from "./report.ts";

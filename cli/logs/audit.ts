@@ -4,12 +4,16 @@
  * `audit.log` and `audit.log.1`, which survive restarts.
  */
 import { AUDIT_RING_SIZE, type AuditEntry } from "../../protocol/audit.ts";
-import { CliError } from "../../core/cli_error.ts";
+import { CliError } from "../../core/cli/cli_error.ts";
 import { cliClient, cliPaths, warn } from "../../core/client/client_context.ts";
 import { visibleJson, visibleText } from "../../protocol/visible_text.ts";
 import { clip } from "../../protocol/clip.ts";
 import { readLogTail } from "./logs.ts";
-import { moveAwayAdvice, UnusableFileError, unusableFileMessage } from "../../core/bounded_read.ts";
+import {
+  moveAwayAdvice,
+  UnusableFileError,
+  unusableFileMessage,
+} from "../../core/files/bounded_read.ts";
 
 export interface AuditOptions {
   port?: string;

@@ -2,7 +2,7 @@ import { join } from "node:path";
 import { assertEquals, assertRejects } from "../../tests/helpers/assert.ts";
 import { withTempDir } from "../../tests/helpers/hub_process.ts";
 import { linkToDevZero, makeFifo } from "../../tests/helpers/file_kinds.ts";
-import { CliError } from "../../core/cli_error.ts";
+import { CliError } from "../../core/cli/cli_error.ts";
 import { readAuditFiles } from "./audit.ts";
 
 const entry = (tool: string) => ({

@@ -5,7 +5,7 @@
  * that plugin's `[plugin:<name>]` lines.
  */
 import { setTimeout as delay } from "node:timers/promises";
-import { CliError } from "../../core/cli_error.ts";
+import { CliError } from "../../core/cli/cli_error.ts";
 import { cliPaths } from "../../core/client/client_context.ts";
 import { visibleText } from "../../protocol/visible_text.ts";
 import {
@@ -13,7 +13,7 @@ import {
   readBoundedTail,
   UnusableFileError,
   unusableFileMessage,
-} from "../../core/bounded_read.ts";
+} from "../../core/files/bounded_read.ts";
 
 /**
  * The most of a log file read (logs rotate at 10 MB): its end, when it grew larger. A FIFO or

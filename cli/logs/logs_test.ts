@@ -2,7 +2,7 @@ import { join } from "node:path";
 import { assertEquals, assertRejects } from "../../tests/helpers/assert.ts";
 import { withTempDir } from "../../tests/helpers/hub_process.ts";
 import { linkToDevZero, makeFifo } from "../../tests/helpers/file_kinds.ts";
-import { UnusableFileError } from "../../core/bounded_read.ts";
+import { UnusableFileError } from "../../core/files/bounded_read.ts";
 import { readLogTail } from "./logs.ts";
 
 Deno.test("log tail: a small log whole, with the offset it ends at", async () => {

@@ -5,7 +5,7 @@
  * then a running hub reloads so that its tools see them.
  */
 import { dirname, join } from "node:path";
-import { CliError } from "../../core/cli_error.ts";
+import { CliError } from "../../core/cli/cli_error.ts";
 import { cliConfigStore } from "../../core/client/client_context.ts";
 import { readJsonFile } from "../../core/files/json_file.ts";
 import { MAX_PACKAGE_JSON_BYTES } from "../../protocol/plugin_limits.ts";

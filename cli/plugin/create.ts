@@ -5,7 +5,7 @@
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { pluginNameError } from "../../protocol/plugin_manifest.ts";
-import { CliError } from "../../core/cli_error.ts";
+import { CliError } from "../../core/cli/cli_error.ts";
 import { userCwd } from "../../core/client/client_context.ts";
 import { parseDomain, scaffoldFiles, type ScaffoldInput, titleCase } from "./scaffold.ts";
 import { isInside } from "../../core/plugin_source/allowed_roots.ts";

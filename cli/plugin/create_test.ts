@@ -3,7 +3,7 @@ import { fileURLToPath } from "node:url";
 import { assert, assertEquals, assertMatch, assertThrows } from "../../tests/helpers/assert.ts";
 import { collectInput, createPluginCommand } from "./create.ts";
 import { scaffoldFiles } from "./scaffold.ts";
-import { CliError } from "../../core/cli_error.ts";
+import { CliError } from "../../core/cli/cli_error.ts";
 
 /** A fake terminal that answers questions in order and records them. */
 function answers(...replies: string[]) {

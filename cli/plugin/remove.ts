@@ -4,7 +4,7 @@
  * extension to drop its adapter). Without the flag it names what would be removed and exits 1.
  */
 import { dirname } from "node:path";
-import { CliError } from "../../core/cli_error.ts";
+import { CliError } from "../../core/cli/cli_error.ts";
 import { cliConfigStore } from "../../core/client/client_context.ts";
 import { listLocalPlugins } from "../../core/packages/local_plugins.ts";
 import { planRemoval, type RemovalPlan } from "../../core/packages/package_remove.ts";

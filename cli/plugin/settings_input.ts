@@ -8,7 +8,7 @@ import type { ConfigField, ConfigSchema } from "../../protocol/plugin_manifest.t
 import { instanceMap, settingValueError } from "../../protocol/plugin_settings.ts";
 import { ownValue } from "../../protocol/safe_keys.ts";
 import { clipForMessage } from "../../protocol/clip.ts";
-import { CliError } from "../../core/cli_error.ts";
+import { CliError } from "../../core/cli/cli_error.ts";
 import { visibleText } from "../../protocol/visible_text.ts";
 
 /** A value to store, or null to clear the setting. */

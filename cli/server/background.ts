@@ -2,7 +2,7 @@
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { HubPaths } from "../../core/config/paths.ts";
-import { CliError } from "../../core/cli_error.ts";
+import { CliError } from "../../core/cli/cli_error.ts";
 import { denoCommand } from "../../core/process/deno_command.ts";
 import { HubClient } from "../../core/client/hub_client.ts";
 import { HUB_PERMISSION_FLAGS } from "./deno_permissions.ts";

@@ -7,9 +7,9 @@
 import { writeFileAtomic } from "../../core/files/atomic_write.ts";
 import type { HubPaths } from "../../core/config/paths.ts";
 import { currentStartTime } from "../../core/process/process_identity.ts";
-import { UserError } from "../../core/user_error.ts";
+import { UserError } from "../../core/cli/user_error.ts";
 import { VERSION } from "../../protocol/version.ts";
-import { readBoundedText } from "../../core/bounded_read.ts";
+import { readBoundedText } from "../../core/files/bounded_read.ts";
 
 export interface PidRecord {
   pid: number;

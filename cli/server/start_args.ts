@@ -11,7 +11,7 @@
  * definition of the command line: start_args_test.ts checks that both read the same way every line
  * of up to four words (from these options, `-h`, `--` and a stray word) that this file accepts.
  */
-import { CliError } from "../../core/cli_error.ts";
+import { CliError } from "../../core/cli/cli_error.ts";
 
 export interface StartArgs {
   port?: string;

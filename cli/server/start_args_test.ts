@@ -1,5 +1,5 @@
 import { assertEquals, assertRejects } from "../../tests/helpers/assert.ts";
-import { CliError } from "../../core/cli_error.ts";
+import { CliError } from "../../core/cli/cli_error.ts";
 import { buildProgram } from "../program.ts";
 import { readStartArgs, runStart } from "./start_args.ts";
 

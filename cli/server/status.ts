@@ -1,6 +1,6 @@
 /** `hub status [--port] [--json]` (also what plain `hub` runs). */
 import type { HealthPayload } from "../../protocol/health.ts";
-import { CliError } from "../../core/cli_error.ts";
+import { CliError } from "../../core/cli/cli_error.ts";
 import { cliClient } from "../../core/client/client_context.ts";
 import { visibleText } from "../../protocol/visible_text.ts";
 import { printJson } from "../plugin/context.ts";

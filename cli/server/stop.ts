@@ -4,7 +4,7 @@
  * stale file is removed, and a process that cannot be proven is never signalled.
  */
 import { setTimeout as delay } from "node:timers/promises";
-import { CliError } from "../../core/cli_error.ts";
+import { CliError } from "../../core/cli/cli_error.ts";
 import { cliClient, cliPaths } from "../../core/client/client_context.ts";
 import { isAlive, readPidFile, sendTerm } from "./pid_file.ts";
 import { checkPidFile } from "./pid_check.ts";

@@ -9,7 +9,7 @@
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 // @ts-types="@modelcontextprotocol/sdk/types"
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
-import { CliError } from "../../core/cli_error.ts";
+import { CliError } from "../../core/cli/cli_error.ts";
 import { cliClient, cliPaths } from "../../core/client/client_context.ts";
 import { type HubClient, UnprovenHubError } from "../../core/client/hub_client.ts";
 import { errorText } from "../../protocol/clip.ts";

@@ -3,7 +3,7 @@
  * each either inline, `@file`, or `-` / `@-` for stdin (for arguments too big for a command line),
  * plus `--instance` and `--tab-id`.
  */
-import { CliError } from "../../core/cli_error.ts";
+import { CliError } from "../../core/cli/cli_error.ts";
 
 export interface ArgumentSources {
   params?: string;

@@ -1,6 +1,6 @@
 /** `hub tool list | schema | call`: tools of the running hub through its REST API. */
 import type { CallToolResult, ListedTool } from "../../server/mod.ts";
-import { CliError } from "../../core/cli_error.ts";
+import { CliError } from "../../core/cli/cli_error.ts";
 import { cliClient } from "../../core/client/client_context.ts";
 import type { HubClient } from "../../core/client/hub_client.ts";
 import { readArguments } from "./arguments.ts";

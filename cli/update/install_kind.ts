@@ -5,7 +5,7 @@
  */
 import { basename, dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { CliError } from "../../core/cli_error.ts";
+import { CliError } from "../../core/cli/cli_error.ts";
 import { clip } from "../../protocol/clip.ts";
 
 export const NPM_PACKAGE = "@tabhub/hub";

@@ -1,5 +1,5 @@
 import { assertEquals, assertMatch, assertThrows } from "../../tests/helpers/assert.ts";
-import { CliError } from "../../core/cli_error.ts";
+import { CliError } from "../../core/cli/cli_error.ts";
 import { detectInstall, type InstallFacts, manualUpdate, npmInstall } from "./install_kind.ts";
 
 function facts(over: Partial<InstallFacts> & { vars?: Record<string, string> }): InstallFacts {

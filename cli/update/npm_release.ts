@@ -4,7 +4,7 @@
  */
 // @ts-types="@types/semver"
 import semver from "semver";
-import { CliError } from "../../core/cli_error.ts";
+import { CliError } from "../../core/cli/cli_error.ts";
 import { clip } from "../../protocol/clip.ts";
 import { NPM_PACKAGE } from "./install_kind.ts";
 import {

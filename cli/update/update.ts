@@ -5,7 +5,7 @@
  * updates it. A running hub keeps running the old version until it is restarted.
  */
 import { join } from "node:path";
-import { CliError } from "../../core/cli_error.ts";
+import { CliError } from "../../core/cli/cli_error.ts";
 import { cliClient, cliPaths } from "../../core/client/client_context.ts";
 import { VERSION } from "../../protocol/version.ts";
 import { detectInstall, type InstallKind, manualUpdate, NPM_PACKAGE } from "./install_kind.ts";

@@ -1,5 +1,5 @@
 import { assert, assertEquals, assertMatch, assertRejects } from "../../tests/helpers/assert.ts";
-import { CliError } from "../../core/cli_error.ts";
+import { CliError } from "../../core/cli/cli_error.ts";
 import type { InstallKind } from "./install_kind.ts";
 import { type NpmResult, npmRunner } from "../../core/process/npm_runner.ts";
 import { restartAdvice, type ServerState, updateCommand, type UpdateDeps } from "./update.ts";

@@ -1,9 +1,9 @@
 /**
- * Runs a commander program and turns its outcome into an exit code (see core/exit_code.ts); commander
+ * Runs a commander program and turns its outcome into an exit code (see exit_code.ts); commander
  * prints its own errors (unknown option, missing value). Shared by `hub` and `hub-plugin`.
  */
 import { type Command, CommanderError } from "commander";
-import { exitCodeFor } from "../exit_code.ts";
+import { exitCodeFor } from "./exit_code.ts";
 
 export async function runProgram(program: Command, args: string[], product = "hub") {
   try {

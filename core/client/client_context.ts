@@ -2,7 +2,7 @@
 import { createConfigStore } from "../config/config_store.ts";
 import { type HubPaths, hubPaths } from "../config/paths.ts";
 import { readSecret } from "../config/secret.ts";
-import { UserError } from "../user_error.ts";
+import { UserError } from "../cli/user_error.ts";
 import { HubClient, UnprovenHubError } from "./hub_client.ts";
 import { resolveCliPort } from "../config/port.ts";
 

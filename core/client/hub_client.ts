@@ -5,7 +5,7 @@
  */
 import type { HealthPayload } from "../../protocol/health.ts";
 import { type HubProof, proveHub } from "../../protocol/challenge.ts";
-import { CliError } from "../cli_error.ts";
+import { CliError } from "../cli/cli_error.ts";
 
 /** The process on the port did not prove it knows the secret, so it was not sent. */
 export class UnprovenHubError extends CliError {

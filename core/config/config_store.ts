@@ -12,13 +12,13 @@ import {
   writeFileAtomic,
 } from "../files/atomic_write.ts";
 import { withFileLock } from "../files/file_lock.ts";
-import { UserError } from "../user_error.ts";
+import { UserError } from "../cli/user_error.ts";
 import {
   moveAwayAdvice,
   readBoundedText,
   UnusableFileError,
   unusableFileMessage,
-} from "../bounded_read.ts";
+} from "../files/bounded_read.ts";
 import { parseBoundedJson } from "../files/json_depth.ts";
 import { MAX_CONFIG_FILE_BYTES } from "./file_limits.ts";
 

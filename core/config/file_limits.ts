@@ -1,7 +1,7 @@
 /**
  * The most of the hub's own files read, each written once: every reader of config.json (the store,
  * the hub's live copy, doctor) and of auth.json (the CLI, the hub's live copy, doctor) uses these.
- * A larger file is refused without being read (core/bounded_read.ts).
+ * A larger file is refused without being read (core/files/bounded_read.ts).
  */
 
 /** config.json; a real one is a few kilobytes. */

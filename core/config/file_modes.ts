@@ -21,7 +21,7 @@ import {
   shellQuote as quote,
   UnusableFileError,
   unusableFileMessage,
-} from "../bounded_read.ts";
+} from "../files/bounded_read.ts";
 
 const GROUP_OTHER_WRITE = 0o022;
 const GROUP_OTHER_READ = 0o044;

@@ -1,5 +1,5 @@
 /** The levels of `HUB_LOG_LEVEL`, checked by `hub start` before it loads the server. */
-import { UserError } from "../user_error.ts";
+import { UserError } from "../cli/user_error.ts";
 import { LOG_LEVELS as ENTRY_LEVELS } from "../../protocol/call_contract.ts";
 
 /** The call contract's log levels, and "silent" (no log at all). */

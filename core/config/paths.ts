@@ -1,6 +1,6 @@
 /** Where hub keeps its files. Every path is derived from one config directory. */
 import { isAbsolute, join, resolve } from "node:path";
-import { UserError } from "../user_error.ts";
+import { UserError } from "../cli/user_error.ts";
 
 export interface HubPaths {
   dir: string;

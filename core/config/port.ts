@@ -1,5 +1,5 @@
 /** Which port a command talks to (or the server listens on), and why. */
-import { CliError } from "../cli_error.ts";
+import { CliError } from "../cli/cli_error.ts";
 import { DEFAULT_PORT } from "./schema.ts";
 
 export { DEFAULT_PORT };

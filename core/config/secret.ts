@@ -7,7 +7,7 @@ import {
   readBoundedTextIfExists,
   UnusableFileError,
   unusableFileMessage,
-} from "../bounded_read.ts";
+} from "../files/bounded_read.ts";
 import { MAX_AUTH_FILE_BYTES } from "./file_limits.ts";
 import { dirname } from "node:path";
 import { writeFileAtomic } from "../files/atomic_write.ts";

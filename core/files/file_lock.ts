@@ -11,8 +11,8 @@
  * (no `ps`, Windows) or the lock has no owner record (an older hub), a lock older than `staleMs`
  * is broken instead. A lock held by a live owner is waited for, up to `timeoutMs` in all.
  */
-import { readBoundedText } from "../bounded_read.ts";
-import { UserError } from "../user_error.ts";
+import { readBoundedText } from "./bounded_read.ts";
+import { UserError } from "../cli/user_error.ts";
 import { createFileAtomic } from "./atomic_write.ts";
 import { currentStartTime, type ProcessState, processState } from "../process/process_identity.ts";
 

@@ -1,10 +1,10 @@
 /**
  * Reading a JSON file with errors that name the file and the spot. The read is bounded
- * (core/bounded_read.ts): a regular file only, up to the caller's size, in bounded time; other
+ * (core/files/bounded_read.ts): a regular file only, up to the caller's size, in bounded time; other
  * bounded reads (text that may not exist, a file with its details) call that module directly.
  */
 import { describeJsonError, loadJsonErrors } from "./json_errors.ts";
-import { readBoundedText, UnusableFileError } from "../bounded_read.ts";
+import { readBoundedText, UnusableFileError } from "./bounded_read.ts";
 import { parseBoundedJson } from "./json_depth.ts";
 
 /**

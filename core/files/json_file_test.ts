@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import { assertEquals, assertRejects } from "../../tests/helpers/assert.ts";
 import { withTempDir } from "../../tests/helpers/hub_process.ts";
-import { UnusableFileError } from "../bounded_read.ts";
+import { UnusableFileError } from "./bounded_read.ts";
 import { readJsonFile } from "./json_file.ts";
 
 Deno.test("readJsonFile: parsed within its bound; missing, too large, a folder, broken", async () => {

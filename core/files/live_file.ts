@@ -5,11 +5,11 @@
  * (`touched()`, see watch_files.ts) or when its last look is older than `maxAgeMs`, so an edit is
  * seen within that bound even where native watching fails. A change that does not parse is reported
  * once and the last good value stays in force, so a half-edited or deleted file never leaves the
- * hub without a config or, worse, without its secret. Each read is bounded (core/bounded_read.ts):
+ * hub without a config or, worse, without its secret. Each read is bounded (core/files/bounded_read.ts):
  * a path that is not a regular file (a FIFO, /dev/zero, a folder) or is larger than `maxBytes` is
  * refused without being opened, so it cannot block the hub or fill its memory.
  */
-import { readBoundedTextSync } from "../bounded_read.ts";
+import { readBoundedTextSync } from "./bounded_read.ts";
 
 export interface LiveFile<T> {
   /** The current value (re-read if the file changed). Never throws. */

@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { pluginNameFromPackage } from "../../protocol/plugin_manifest.ts";
 import { isPlainObject } from "../../protocol/plain_object.ts";
 import { isPluginPackageName, PLUGIN_PREFIX } from "./package_names.ts";
-import { readBoundedText } from "../bounded_read.ts";
+import { readBoundedText } from "../files/bounded_read.ts";
 import { parseBoundedJson } from "../files/json_depth.ts";
 import { MAX_PACKAGE_JSON_BYTES } from "../../protocol/plugin_limits.ts";
 

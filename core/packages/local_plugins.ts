@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { resolvePluginPath } from "../config/paths.ts";
 import type { HubConfig } from "../config/schema.ts";
 import { readInstalled } from "./installed_packages.ts";
-import { readBoundedText } from "../bounded_read.ts";
+import { readBoundedText } from "../files/bounded_read.ts";
 import { MAX_PACKAGE_JSON_BYTES } from "../../protocol/plugin_limits.ts";
 
 export interface LocalPlugin {

@@ -2,7 +2,7 @@
  * The one error of plugin package operations: a machine code (for the side panel and `--json`)
  * and a bounded message that says what was being done, what is wrong and how to fix it.
  */
-import { UserError } from "../user_error.ts";
+import { UserError } from "../cli/user_error.ts";
 import { clip } from "../../protocol/clip.ts";
 
 export const PACKAGE_ERROR_CODES = [

@@ -16,7 +16,7 @@ import {
 } from "../../protocol/plugin_limits.ts";
 import { ADAPTER_FILE, TOOLS_FILE } from "../../protocol/plugin_manifest.ts";
 import { PackageError } from "./package_error.ts";
-import { formatBytes } from "../bounded_read.ts";
+import { formatBytes } from "../files/bounded_read.ts";
 
 export interface PackageLimits {
   maxBytes: number;

@@ -19,7 +19,7 @@ import { clip } from "../../protocol/clip.ts";
 import { readJsonFile } from "../files/json_file.ts";
 import { PackageError } from "./package_error.ts";
 import { checkPackageSize } from "./package_size.ts";
-import { checkRegularFile, UnusableFileError, unusableFileMessage } from "../bounded_read.ts";
+import { checkRegularFile, UnusableFileError, unusableFileMessage } from "../files/bounded_read.ts";
 import { type DeclaredLinks, declaredLinks } from "./declared_links.ts";
 import {
   MAX_ADAPTER_BYTES,

@@ -6,7 +6,7 @@
  * npm missing is a user error. Also what callers need to read npm's answers: its error code, its
  * error lines, and the registry it is configured with.
  */
-import { CliError } from "../cli_error.ts";
+import { CliError } from "../cli/cli_error.ts";
 import { clip } from "../../protocol/clip.ts";
 import { type BoundedResult, type ChildLimits, runBounded } from "./bounded_child.ts";
 

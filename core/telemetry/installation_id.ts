@@ -7,7 +7,7 @@
 import { join } from "node:path";
 import { writeFileAtomic } from "../files/atomic_write.ts";
 import { withFileLock } from "../files/file_lock.ts";
-import { readBoundedTextIfExists } from "../bounded_read.ts";
+import { readBoundedTextIfExists } from "../files/bounded_read.ts";
 
 export const TELEMETRY_ID_FILE = "telemetry_id";
 

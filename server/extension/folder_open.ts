@@ -9,7 +9,7 @@
 import { isAbsolute, resolve } from "node:path";
 import { clipForMessage } from "../../protocol/clip.ts";
 import { withTimeout } from "../../protocol/with_timeout.ts";
-import { UserError } from "../../core/user_error.ts";
+import { UserError } from "../../core/cli/user_error.ts";
 import { hubError } from "../../protocol/errors.ts";
 
 export type FolderOpenCode = "NO_OPENER" | "OPEN_FAILED";

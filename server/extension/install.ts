@@ -8,7 +8,7 @@
 import { join } from "node:path";
 import { writeFileAtomic } from "../../core/files/atomic_write.ts";
 import { EXTENSION_FILES } from "../../protocol/extension_files.ts";
-import { readBounded, readBoundedTextIfExists } from "../../core/bounded_read.ts";
+import { readBounded, readBoundedTextIfExists } from "../../core/files/bounded_read.ts";
 
 export { EXTENSION_FILES } from "../../protocol/extension_files.ts";
 export const SERVER_FILE = "server.json";

@@ -7,7 +7,7 @@
  * file. What cannot be removed (a folder with files in it) is refused with a clear error.
  */
 import { clip } from "../../protocol/clip.ts";
-import { fileKind, moveAwayAdvice } from "../../core/bounded_read.ts";
+import { fileKind, moveAwayAdvice } from "../../core/files/bounded_read.ts";
 
 function lstat(path: string): Deno.FileInfo | undefined {
   try {

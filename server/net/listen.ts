@@ -12,7 +12,7 @@ import { guardConnections, REQUEST_HEAD_TIMEOUT_MS } from "./conn_guard.ts";
 import { connectionCap } from "./conn_cap.ts";
 import { openFileLimit } from "../../core/process/open_file_limit.ts";
 import { MAX_FRAME_BYTES } from "../../protocol/rpc.ts";
-import { UserError } from "../../core/user_error.ts";
+import { UserError } from "../../core/cli/user_error.ts";
 import { withTimeout } from "../../protocol/with_timeout.ts";
 
 export type { Handler };

@@ -23,7 +23,7 @@ import {
   readBoundedText,
   UnusableFileError,
   unusableFileMessage,
-} from "../../core/bounded_read.ts";
+} from "../../core/files/bounded_read.ts";
 import {
   MAX_ADAPTER_BYTES,
   MAX_ICON_BYTES,

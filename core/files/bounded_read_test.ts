@@ -1,7 +1,7 @@
 import { join } from "node:path";
-import { assert, assertEquals, assertRejects, assertThrows } from "../tests/helpers/assert.ts";
-import { withTempDir } from "../tests/helpers/hub_process.ts";
-import { linkToDevZero, makeFifo } from "../tests/helpers/file_kinds.ts";
+import { assert, assertEquals, assertRejects, assertThrows } from "../../tests/helpers/assert.ts";
+import { withTempDir } from "../../tests/helpers/hub_process.ts";
+import { linkToDevZero, makeFifo } from "../../tests/helpers/file_kinds.ts";
 import {
   checkRegularFile,
   readBounded,

@@ -1,5 +1,5 @@
 /// <reference lib="deno.ns" />
-import { assertEquals } from "../tests/helpers/assert.ts";
+import { assertEquals } from "../../tests/helpers/assert.ts";
 import { CliError } from "./cli_error.ts";
 import { exitCodeFor } from "./exit_code.ts";
 

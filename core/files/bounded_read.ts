@@ -12,9 +12,9 @@
  * swapped for a FIFO between that look and the open (which needs write access to its folder) would
  * still block it.
  */
-import { concatBytes } from "../protocol/bytes.ts";
-import { clip } from "../protocol/clip.ts";
-import { UserError } from "./user_error.ts";
+import { concatBytes } from "../../protocol/bytes.ts";
+import { clip } from "../../protocol/clip.ts";
+import { UserError } from "../cli/user_error.ts";
 
 /** How long an asynchronous bounded read may take, open to last byte, by default. */
 export const DEFAULT_READ_TIMEOUT_MS = 5_000;

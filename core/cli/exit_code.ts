@@ -4,7 +4,7 @@
  */
 import { CliError } from "./cli_error.ts";
 import { UserError } from "./user_error.ts";
-import { visibleText } from "../protocol/visible_text.ts";
+import { visibleText } from "../../protocol/visible_text.ts";
 
 export function exitCodeFor(error: unknown, product = "hub"): number {
   if (error instanceof UserError || error instanceof Deno.errors.NotCapable) {
