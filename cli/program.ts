@@ -1,5 +1,7 @@
 /**
- * The `hub` command line: commands, options and help. Each command's work lives in its own file,
+ * The `hub` command line: commands, options and help. Each command's work lives in its own file, in
+ * one folder per group (`server/`: start, stop, status; `plugin/`; `config/`: config, telemetry;
+ * `tool/`; `logs/`: logs, audit; `update/`; `doctor/`; `stdio/`: the bridge of `hub start --stdio`),
  * imported when that command runs, so a command loads only what it uses (`hub start` none of the
  * package, doctor or tool code).
  */
