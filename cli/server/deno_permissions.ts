@@ -1,3 +1,7 @@
+/**
+ * The Deno permissions `hub` and `hub-plugin` run under: their flags, one list each (not the
+ * plugins' permissions, which are grants in config.json).
+ */
 import { TELEMETRY_HOST } from "../../core/telemetry/endpoint.ts";
 import { LOOPBACK_HOSTS } from "../../protocol/loopback.ts";
 
