@@ -9,6 +9,7 @@
  */
 import { type ErrorPayload, errorPayload, isErrorPayload } from "./errors.ts";
 import { MAX_MESSAGE_BYTES } from "./limits.ts";
+import type { z } from "zod";
 
 /** Between a plugin's name and its tool's in a full tool name: `<plugin>__<tool>`. */
 export const TOOL_NAME_SEPARATOR = "__";
@@ -40,6 +41,22 @@ export type LogLevel = typeof LOG_LEVELS[number];
 /** True when `value` is one of LOG_LEVELS. */
 export function isLogLevel(value: unknown): value is LogLevel {
   return (LOG_LEVELS as readonly unknown[]).includes(value);
+}
+
+/**
+ * The one check of a call's arguments against a zod input (built-in and management tools): the
+ * parsed input with defaults applied, or every problem as a `path: message` line (each side bounds
+ * them for its answer). The hub runs it before a call goes anywhere (`Catalog.check`); the
+ * extension runs it again on the input it is handed (`parseBrowserInput`).
+ */
+export function checkInput(
+  schema: z.ZodType,
+  input: unknown,
+): { ok: true; input: unknown } | { ok: false; problems: string[] } {
+  const result = schema.safeParse(input);
+  if (result.success) return { ok: true, input: result.data };
+  const problems = result.error.issues.map((i) => `${i.path.join(".") || "input"}: ${i.message}`);
+  return { ok: false, problems };
 }
 
 /** What a running call reports, from the plugin's `reportProgress` to the agent. */

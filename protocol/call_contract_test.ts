@@ -1,6 +1,8 @@
 /// <reference lib="deno.ns" />
 import { assert, assertEquals, assertMatch } from "../tests/helpers/assert.ts";
+import * as z from "zod";
 import {
+  checkInput,
   isLogLevel,
   LOG_LEVELS,
   MAX_PAGE_RESULT_CHARS,
@@ -120,4 +122,17 @@ Deno.test("log levels, lowest first", () => {
   assert(isLogLevel("warn"));
   assert(!isLogLevel("silent"));
   assert(!isLogLevel(undefined));
+});
+
+Deno.test("checkInput: the parsed input with defaults, or every problem as a path line", () => {
+  const schema = z.object({ a: z.number(), b: z.string().default("x") });
+  assertEquals(checkInput(schema, { a: 1 }), { ok: true, input: { a: 1, b: "x" } });
+  const bad = checkInput(schema, { a: "1", b: 2 });
+  assert(!bad.ok);
+  assertEquals(bad.problems.length, 2);
+  assertMatch(bad.problems[0], /^a: /);
+  assertMatch(bad.problems[1], /^b: /);
+  const notObject = checkInput(schema, 3);
+  assert(!notObject.ok);
+  assertMatch(notObject.problems[0], /^input: /);
 });

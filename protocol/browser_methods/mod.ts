@@ -6,6 +6,7 @@
  */
 import type { z } from "zod";
 import { boundedList } from "../clip.ts";
+import { checkInput } from "../call_contract.ts";
 import { DOM_METHODS, type DomResults } from "./dom.ts";
 import { EXTENSION_METHODS, type ExtensionResults } from "./extension.ts";
 import { PAGE_METHODS, type PageResults } from "./page.ts";
@@ -49,24 +50,21 @@ const MAX_PROBLEMS = 3;
 const PROBLEM_CHARS = 200;
 
 /**
- * Parses a method's input with its schema: the input with defaults applied, or a short list of
- * what was wrong (at most three lines of at most 200 characters, so a hostile input cannot make
- * the answer large).
+ * Parses a method's input with its schema through the hub's own argument check (`checkInput`,
+ * protocol/call_contract.ts): the input with defaults applied, or a short list of what was wrong
+ * (at most three lines of at most 200 characters, so a hostile input cannot make the answer
+ * large).
  */
 export function parseBrowserInput<M extends BrowserMethodName>(
   method: M,
   input: unknown,
 ): { ok: true; input: BrowserInput<M> } | { ok: false; problems: string[] } {
-  const result = BROWSER_METHODS[method].input.safeParse(input);
-  if (result.success) return { ok: true, input: result.data as BrowserInput<M> };
-  const issues = result.error.issues;
-  const lines = issues.slice(0, MAX_PROBLEMS).map((issue) =>
-    `${issue.path.join(".") || "input"}: ${issue.message}`
-  );
-  const problems = boundedList(lines, {
+  const checked = checkInput(BROWSER_METHODS[method].input, input);
+  if (checked.ok) return { ok: true, input: checked.input as BrowserInput<M> };
+  const problems = boundedList(checked.problems.slice(0, MAX_PROBLEMS), {
     maxItems: MAX_PROBLEMS,
     maxItemChars: PROBLEM_CHARS,
-    total: issues.length,
+    total: checked.problems.length,
     more: (left) => `and ${left} more`,
   });
   return { ok: false, problems };

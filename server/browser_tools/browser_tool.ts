@@ -6,6 +6,7 @@
  * method in that table, one file here and one line in `mod.ts`.
  */
 import { z } from "zod";
+import { checkInput } from "../../protocol/call_contract.ts";
 import type { JsonSchema } from "../plugins/tool_schema.ts";
 import {
   BROWSER_METHODS,
@@ -117,15 +118,15 @@ export function inputJsonSchema(input: z.ZodObject): JsonSchema {
   return schema;
 }
 
-/** Validates arguments with a zod input: the parsed input (defaults applied) or problems. */
+/**
+ * Validates arguments with a zod input through the call contract's one argument check
+ * (`checkInput`): the parsed input (defaults applied) or every problem.
+ */
 export function parseWithZod(
   input: z.ZodObject,
   args: Record<string, unknown>,
 ): { ok: true; input: Record<string, unknown> } | { ok: false; errors: string[] } {
-  const result = input.safeParse(args);
-  if (result.success) return { ok: true, input: result.data as Record<string, unknown> };
-  return {
-    ok: false,
-    errors: result.error.issues.map((i) => `${i.path.join(".") || "input"}: ${i.message}`),
-  };
+  const checked = checkInput(input, args);
+  if (checked.ok) return { ok: true, input: checked.input as Record<string, unknown> };
+  return { ok: false, errors: checked.problems };
 }
