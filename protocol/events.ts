@@ -4,7 +4,7 @@
  * docs/protocol.md. Unknown fields are ignored on receipt, so either side may add fields later.
  */
 import * as z from "zod";
-import { type CallResult, LOG_LEVELS } from "./call_contract.ts";
+import { type CallProgress, type CallResult, LOG_LEVELS } from "./call_contract.ts";
 import {
   installResultSchema,
   packageProgressSchema,
@@ -106,10 +106,11 @@ const removeSpecifier = z.string().min(1).max(4096).refine(
   "is longer than a package name (214 characters) and is no path",
 );
 
+/** `tool.dispatch`'s answer on the wire: checked to be the call contract's `CallResult`. */
 export const dispatchResultSchema = z.union([
   z.object({ ok: z.literal(true), value: z.unknown(), tabId: z.number().int().optional() }),
   z.object({ ok: z.literal(false), error: errorPayloadSchema }),
-]);
+]) satisfies z.ZodType<CallResult>;
 
 /** Methods the hub sends to the extension. */
 export const HUB_TO_EXTENSION_METHODS = {
@@ -234,12 +235,13 @@ export const EXTENSION_TO_HUB_METHODS = {
   "tab.stateChanged": { type: "request", params: tabStateChange, result: ok },
   "tool.progress": {
     type: "notification",
+    /** The call contract's `CallProgress`, for one dispatch. */
     params: z.object({
       dispatchId: z.string(),
       progress: z.number(),
       total: z.number().optional(),
       message: z.string().optional(),
-    }),
+    }) satisfies z.ZodType<CallProgress & { dispatchId: string }>,
   },
   "plugin.log": {
     type: "notification",
