@@ -5,12 +5,12 @@
  */
 import * as z from "zod";
 import { matchPatternError } from "./match_pattern.ts";
-import { toolName } from "./call_contract.ts";
+import { BROWSER_GROUP, MANAGEMENT_GROUP, toolName } from "./call_contract.ts";
 import { reservedKeyError } from "./safe_keys.ts";
 
 export const PLUGIN_NAME_PATTERN = /^[a-z0-9]+(-[a-z0-9]+)*$/;
 /** `browser`/`extension` name built-in tools; `hub` groups the plugin-management tools. */
-export const RESERVED_PLUGIN_NAMES = ["browser", "extension", "hub"] as const;
+export const RESERVED_PLUGIN_NAMES = [BROWSER_GROUP, "extension", MANAGEMENT_GROUP] as const;
 export const TOOL_NAME_PATTERN = /^[a-z][a-z0-9]*(_[a-z0-9]+)*$/;
 /** MCP clients commonly cap tool names at 64 characters; `<plugin>__<tool>` must fit. */
 export const MAX_TOOL_NAME_LENGTH = 64;
