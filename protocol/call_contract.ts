@@ -1,11 +1,12 @@
 /**
  * The call contract: what every side of a tool call (the page's adapter, the extension, the hub)
- * agrees on about one call. The tool's full name, the result envelope and its reader, the progress
- * shape, the group names, the log levels and the result limits live here once; each side imports
- * them instead of declaring its own (docs/architecture.md, "Life of a tool call").
+ * agrees on about one call. The tool's full name, the result envelope and its reader, the argument
+ * check of a zod input, the result-size check, the progress shape, the group names, the log levels
+ * and the result limits live here once; each side imports them instead of declaring its own
+ * (docs/architecture.md, "Life of a tool call", says which side owns each check).
  *
- * Bundled into every plugin adapter (sdk/_adapter.ts), so it stays small and imports only the
- * error payload and the message limit.
+ * Bundled into every plugin adapter (sdk/_adapter.ts), so it stays small: it imports only the
+ * error table, the message limit and zod's types.
  */
 import { type ErrorPayload, errorPayload, isErrorPayload } from "./errors.ts";
 import { MAX_MESSAGE_BYTES } from "./limits.ts";
