@@ -86,10 +86,18 @@ async function run(params: DispatchParams): Promise<DispatchResult> {
         reload: reloadSoon,
       });
   } catch (error) {
-    if (error instanceof HubError) return { ok: false, error: error.payload };
-    const message = (error as Error)?.message ?? String(error);
-    return { ok: false, error: errorPayload("EXTENSION_ERROR", message) };
+    return dispatchFailure(error);
   }
+}
+
+/**
+ * The extension's one error mapper for the hub: what a dispatch threw, as the failed result it
+ * answers `tool.dispatch` with. A HubError keeps its payload; anything else is EXTENSION_ERROR.
+ */
+function dispatchFailure(error: unknown): DispatchResult {
+  if (error instanceof HubError) return { ok: false, error: error.payload };
+  const message = (error as Error)?.message ?? String(error);
+  return { ok: false, error: errorPayload("EXTENSION_ERROR", message) };
 }
 
 async function dropPlugins(names: string[]) {
