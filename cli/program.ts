@@ -9,7 +9,7 @@ import { Command } from "commander";
 import { VERSION } from "../protocol/version.ts";
 import { runStart, type StartArgs } from "./server/start_args.ts";
 import { SETTABLE_KEYS } from "./config/keys.ts";
-import { CliError } from "../core/cli/cli_error.ts";
+import { UserError } from "../core/cli/user_error.ts";
 import { FATAL_RULE } from "./doctor/report.ts";
 
 type Opts = Record<string, unknown>;
@@ -56,7 +56,7 @@ export function buildProgram(): Command {
       return import("./server/status.ts").then((m) => m.statusCommand(opts(cmd)));
     }
     const known = program.commands.map((c) => c.name()).join(", ");
-    throw new CliError(`Unknown command "${name}". Commands: ${known}. See "hub --help".`);
+    throw new UserError(`Unknown command "${name}". Commands: ${known}. See "hub --help".`);
   });
 
   program.command("status")

@@ -11,7 +11,7 @@ import {
 } from "../protocol/plugin_manifest.ts";
 import { SDK_VERSION } from "../protocol/version.ts";
 import { writeFileAtomic } from "../core/files/atomic_write.ts";
-import { CliError } from "../core/cli/cli_error.ts";
+import { UserError } from "../core/cli/user_error.ts";
 import type { PluginDescription } from "../sdk/describe.ts";
 import { bundle, SDK_ADAPTER_RUNTIME, SDK_ZOD } from "./bundle.ts";
 import { describeProject } from "./describe.ts";
@@ -36,7 +36,7 @@ function checkDeclared(project: PluginProject, declared: PluginDescription["decl
   const manifest = project.manifest as unknown as Record<string, unknown>;
   for (const [key, value] of Object.entries(declared)) {
     if (!sameValue(value, manifest[key])) {
-      throw new CliError(
+      throw new UserError(
         `${project.entry} declares ${key} ${JSON.stringify(value)}, but package.json's hub field ` +
           `says ${JSON.stringify(manifest[key] ?? null)}. package.json is what the hub reads: ` +
           `make them equal, or remove ${key} from definePlugin().`,
@@ -47,9 +47,9 @@ function checkDeclared(project: PluginProject, declared: PluginDescription["decl
 
 /** The tool list must be non-empty and follow the shared rules (protocol/plugin_manifest.ts). */
 export function checkTools(plugin: string, tools: ToolEntry[]): void {
-  if (tools.length === 0) throw new CliError("The plugin defines no tools: add one to `tools`.");
+  if (tools.length === 0) throw new UserError("The plugin defines no tools: add one to `tools`.");
   const problem = toolListProblem(plugin, tools);
-  if (problem) throw new CliError(problem);
+  if (problem) throw new UserError(problem);
 }
 
 async function writeDist(path: string, text: string): Promise<void> {
@@ -57,7 +57,7 @@ async function writeDist(path: string, text: string): Promise<void> {
   await writeFileAtomic(path, text, { mode: 0o644 });
 }
 
-/** Builds the plugin in `dir`. Throws a CliError that says what to fix. */
+/** Builds the plugin in `dir`. Throws a UserError that says what to fix. */
 export async function buildPlugin(dir: string): Promise<BuildResult> {
   const started = performance.now();
   const project = await loadProject(dir);

@@ -2,7 +2,7 @@ import { join } from "node:path";
 import { assert, assertEquals, assertMatch } from "../tests/helpers/assert.ts";
 import { simplePluginSource, writePluginProject } from "../tests/helpers/plugin_cli.ts";
 import { SDK_VERSION, sdkRange } from "../protocol/version.ts";
-import { CliError } from "../core/cli/cli_error.ts";
+import { UserError } from "../core/cli/user_error.ts";
 import { buildPlugin } from "./build.ts";
 import { completionValue, stopBundler } from "./bundle.ts";
 
@@ -29,7 +29,7 @@ Deno.test("a plugin whose SDK range has another major is not built", async () =>
     await writeDenoJson(dir, { "@tabhub/sdk": "npm:@tabhub/sdk@^99.0.0" });
     let error: unknown;
     await buildPlugin(dir).catch((e) => error = e);
-    assert(error instanceof CliError, String(error));
+    assert(error instanceof UserError, String(error));
     assertEquals(
       error.message,
       `This plugin needs @tabhub/sdk ^99.0.0 (deno.json imports["@tabhub/sdk"]), but this ` +

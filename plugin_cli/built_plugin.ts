@@ -9,14 +9,14 @@ import {
 } from "../protocol/plugin_manifest.ts";
 import { readJsonFile } from "../core/files/json_file.ts";
 import { MAX_PACKAGE_JSON_BYTES, MAX_TOOLS_FILE_BYTES } from "../protocol/plugin_limits.ts";
-import { CliError } from "../core/cli/cli_error.ts";
+import { UserError } from "../core/cli/user_error.ts";
 
 export interface BuiltPlugin {
   manifest: PluginManifest;
   tools: ToolsFile;
 }
 
-/** Reads a built plugin; a CliError says to build first when `dist/tools.json` is missing. */
+/** Reads a built plugin; a UserError says to build first when `dist/tools.json` is missing. */
 export async function readBuiltPlugin(dir: string): Promise<BuiltPlugin> {
   let manifest: PluginManifest;
   try {
@@ -24,20 +24,20 @@ export async function readBuiltPlugin(dir: string): Promise<BuiltPlugin> {
       await readJsonFile(join(dir, "package.json"), MAX_PACKAGE_JSON_BYTES),
     );
   } catch (error) {
-    throw new CliError(`${join(dir, "package.json")}: ${(error as Error).message}`);
+    throw new UserError(`${join(dir, "package.json")}: ${(error as Error).message}`);
   }
   const path = join(dir, TOOLS_FILE);
   try {
     await Deno.stat(path);
   } catch {
-    throw new CliError(
+    throw new UserError(
       `${path} does not exist: build the plugin first ("deno task build" or "hub-plugin build").`,
     );
   }
   try {
     return { manifest, tools: parseToolsFile(await readJsonFile(path, MAX_TOOLS_FILE_BYTES)) };
   } catch (error) {
-    throw new CliError(
+    throw new UserError(
       `${path}: ${
         (error as Error).message
       }. Build the plugin again ("deno task build" or "hub-plugin build").`,

@@ -7,7 +7,7 @@
 import * as esbuild from "esbuild";
 import { fileURLToPath } from "node:url";
 import { isAbsolute, relative, sep } from "node:path";
-import { CliError } from "../core/cli/cli_error.ts";
+import { UserError } from "../core/cli/user_error.ts";
 import { namespaceZodImports } from "./zod_import.ts";
 import { noJsonSchema } from "../protocol/no_json_schema.ts";
 
@@ -124,7 +124,7 @@ export async function bundle(
   } catch (error) {
     const failure = error as esbuild.BuildFailure;
     if (Array.isArray(failure.errors) && failure.errors.length > 0) {
-      throw new CliError(`The plugin does not compile:\n${formatMessages(failure.errors)}`);
+      throw new UserError(`The plugin does not compile:\n${formatMessages(failure.errors)}`);
     }
     throw error;
   }

@@ -4,7 +4,7 @@
  * global, so a plugin's top-level code can neither touch this machine nor rely on Deno APIs
  * (it will run in a web page). The process prints the description as JSON.
  */
-import { CliError } from "../core/cli/cli_error.ts";
+import { UserError } from "../core/cli/user_error.ts";
 import type { PluginDescription } from "../sdk/describe.ts";
 import { bundle, SDK_DESCRIBE } from "./bundle.ts";
 import type { PluginProject } from "./project.ts";
@@ -55,7 +55,7 @@ export async function describeProject(project: PluginProject): Promise<PluginDes
     const stdout = new TextDecoder().decode(output.stdout);
     const loadError = lastMarked(stdout, LOAD_FAIL);
     if (loadError !== undefined) {
-      throw new CliError(
+      throw new UserError(
         `Loading ${project.entry} failed: ${loadError}\n` +
           `(hub-plugin runs the file's top-level code once, outside the browser and without ` +
           `Deno APIs, to read its tools; touch the page - document, window, fetch - only inside ` +
@@ -63,11 +63,11 @@ export async function describeProject(project: PluginProject): Promise<PluginDes
       );
     }
     const describeError = lastMarked(stdout, FAIL);
-    if (describeError !== undefined) throw new CliError(`${project.entry}: ${describeError}`);
+    if (describeError !== undefined) throw new UserError(`${project.entry}: ${describeError}`);
     const result = lastMarked(stdout, MARK) as PluginDescription | undefined;
     if (result === undefined) {
       const stderr = new TextDecoder().decode(output.stderr).trim();
-      throw new CliError(`Loading ${project.entry} failed: ${stderr || `exit ${output.code}`}`);
+      throw new UserError(`Loading ${project.entry} failed: ${stderr || `exit ${output.code}`}`);
     }
     return result;
   } finally {

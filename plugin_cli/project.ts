@@ -11,7 +11,7 @@ import {
 } from "../protocol/plugin_manifest.ts";
 import { readJsonFile } from "../core/files/json_file.ts";
 import { MAX_PACKAGE_JSON_BYTES } from "../protocol/plugin_limits.ts";
-import { CliError } from "../core/cli/cli_error.ts";
+import { UserError } from "../core/cli/user_error.ts";
 
 export interface PluginProject {
   dir: string;
@@ -22,7 +22,7 @@ export interface PluginProject {
   adapterFile: string;
 }
 
-/** Loads and validates the project in `dir`; a CliError says what is wrong and how to fix it. */
+/** Loads and validates the project in `dir`; a UserError says what is wrong and how to fix it. */
 export async function loadProject(dir: string): Promise<PluginProject> {
   const pkgPath = join(dir, "package.json");
   let pkg: unknown;
@@ -32,11 +32,11 @@ export async function loadProject(dir: string): Promise<PluginProject> {
     const hint = (error as Error).message.endsWith("does not exist")
       ? ' Run hub-plugin in a plugin folder, or create one with "hub plugin create".'
       : "";
-    throw new CliError(`${(error as Error).message}.${hint}`);
+    throw new UserError(`${(error as Error).message}.${hint}`);
   }
   const unknown = unknownHubKeys((pkg ?? {}) as Record<string, unknown>);
   if (unknown.length > 0) {
-    throw new CliError(
+    throw new UserError(
       `${pkgPath}: unknown key${unknown.length > 1 ? "s" : ""} ${
         unknown.map((k) => `"hub.${k}"`).join(", ")
       } (the hub field knows: ${HUB_FIELD_KEYS.join(", ")})`,
@@ -46,20 +46,20 @@ export async function loadProject(dir: string): Promise<PluginProject> {
   try {
     manifest = parsePluginPackage(pkg);
   } catch (error) {
-    throw new CliError(`${pkgPath}: ${(error as Error).message}`);
+    throw new UserError(`${pkgPath}: ${(error as Error).message}`);
   }
   const entryPath = manifest.entry ?? DEFAULT_ENTRY;
   const entry = resolve(dir, entryPath);
   const rel = relative(dir, entry);
   if (isAbsolute(entryPath) || rel.startsWith("..")) {
-    throw new CliError(
+    throw new UserError(
       `${pkgPath}: hub.entry "${entryPath}" must be a path inside the plugin folder`,
     );
   }
   try {
     await Deno.stat(entry);
   } catch {
-    throw new CliError(
+    throw new UserError(
       `The entry file ${entry} does not exist. Create it, or point "hub.entry" in package.json ` +
         `at your plugin's source file.`,
     );

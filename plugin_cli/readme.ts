@@ -8,7 +8,7 @@ import { join } from "node:path";
 import type { ConfigField } from "../protocol/plugin_manifest.ts";
 import { toolName } from "../protocol/call_contract.ts";
 import { writeFileAtomic } from "../core/files/atomic_write.ts";
-import { CliError } from "../core/cli/cli_error.ts";
+import { UserError } from "../core/cli/user_error.ts";
 import { type BuiltPlugin, readBuiltPlugin } from "./built_plugin.ts";
 import { fieldsOf } from "./schema_summary.ts";
 import { BEGIN, END } from "../core/cli/readme_markers.ts";
@@ -111,7 +111,7 @@ export async function readmeCommand(
   options: { dryRun?: boolean; check?: boolean },
 ): Promise<void> {
   if (options.dryRun && options.check) {
-    throw new CliError("Use either --dry-run or --check, not both.");
+    throw new UserError("Use either --dry-run or --check, not both.");
   }
   const path = join(dir, "README.md");
   const current = await readBoundedTextIfExists(path, { maxBytes: MAX_README_BYTES });
@@ -125,7 +125,7 @@ export async function readmeCommand(
       console.log(`${path} is up to date.`);
       return;
     }
-    throw new CliError(
+    throw new UserError(
       `${path} is out of date with package.json and dist/tools.json: run "deno task readme" ` +
         `(or "hub-plugin readme").`,
     );

@@ -12,7 +12,7 @@ import { join } from "node:path";
 // @ts-types="@types/semver"
 import semver from "semver";
 import { parse, type ParseError, printParseErrorCode } from "jsonc-parser";
-import { CliError } from "../core/cli/cli_error.ts";
+import { UserError } from "../core/cli/user_error.ts";
 import { SDK_VERSION, sdkCompatLine, sdkRange } from "../protocol/version.ts";
 
 export const SDK_PACKAGE = "@tabhub/sdk";
@@ -66,7 +66,7 @@ export function packageJsonDeclarations(pkg: unknown, file = "package.json"): Sd
 }
 
 /**
- * Checks each declared range against `sdkVersion`. Throws a CliError when one excludes every
+ * Checks each declared range against `sdkVersion`. Throws a UserError when one excludes every
  * version of the SDK's line; returns warnings (a later version of the same line, the old name).
  */
 export function checkSdkDeclarations(
@@ -92,7 +92,7 @@ function checkRange(declaration: SdkDeclaration, sdkVersion: string): string | u
   const { file, where, spec, range } = declaration;
   if (range === undefined) return undefined;
   if (semver.validRange(range) === null) {
-    throw new CliError(
+    throw new UserError(
       `${file} ${where} is ${
         JSON.stringify(spec).slice(0, 120)
       }, which is not a valid version range: use a range such as ` +
@@ -111,7 +111,7 @@ function checkRange(declaration: SdkDeclaration, sdkVersion: string): string | u
     ? `move the plugin to this SDK: set the range in ${file} to "${sdkRange(sdkVersion)}" and ` +
       `fix what the new SDK changed, or build it with an older hub`
     : `update hub (\`hub update\`) or change the range in ${file}`;
-  throw new CliError(
+  throw new UserError(
     `This plugin needs ${SDK_PACKAGE} ${range} (${file} ${where}), but this hub-plugin builds with ` +
       `${sdkVersion}: ${fix}.`,
   );
@@ -124,14 +124,14 @@ async function readJsonc(path: string): Promise<unknown> {
     text = await Deno.readTextFile(path);
   } catch (error) {
     if (error instanceof Deno.errors.NotFound) return undefined;
-    throw new CliError(`Cannot read ${path}: ${(error as Error).message}`);
+    throw new UserError(`Cannot read ${path}: ${(error as Error).message}`);
   }
   const errors: ParseError[] = [];
   const value = parse(text, errors, { allowTrailingComma: true });
   if (errors.length > 0) {
     const { offset, error } = errors[0];
     const line = text.slice(0, offset).split("\n").length;
-    throw new CliError(
+    throw new UserError(
       `${path} is not valid JSON at line ${line} (${printParseErrorCode(error)}): fix it, then ` +
         `build again.`,
     );

@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import { assertEquals, assertMatch, assertThrows } from "../tests/helpers/assert.ts";
-import { CliError } from "../core/cli/cli_error.ts";
+import { UserError } from "../core/cli/user_error.ts";
 import { SDK_VERSION, sdkRange } from "../protocol/version.ts";
 import {
   checkSdkDeclarations,
@@ -72,7 +72,7 @@ Deno.test("an incompatible major is refused, saying what to do", () => {
   assertThrows(
     () => checkSdkDeclarations(inDeno("npm:@tabhub/sdk@^2.0.0"), "0.1.0"),
     (error: Error) =>
-      error instanceof CliError &&
+      error instanceof UserError &&
       error.message ===
         'This plugin needs @tabhub/sdk ^2.0.0 (deno.json imports["@tabhub/sdk"]), but this ' +
           "hub-plugin builds with 0.1.0: update hub (`hub update`) or change the range in deno.json.",
@@ -84,13 +84,13 @@ Deno.test("an incompatible major is refused, saying what to do", () => {
         packageJsonDeclarations({ peerDependencies: { "@tabhub/sdk": "^0.3" } }),
         "0.1.0",
       ),
-    CliError,
+    UserError,
     "needs @tabhub/sdk ^0.3 (package.json peerDependencies), but this hub-plugin builds with 0.1.0",
   );
   // A plugin written for an older SDK: the fix is on the plugin's side.
   assertThrows(
     () => checkSdkDeclarations(inDeno("npm:@tabhub/sdk@^1.4.0"), "2.0.1"),
-    CliError,
+    UserError,
     'builds with 2.0.1: move the plugin to this SDK: set the range in deno.json to "^2.0"',
   );
 });
@@ -105,7 +105,7 @@ Deno.test("a later version of the same line only warns", () => {
 Deno.test("a range that is not one is refused; the old name is a deprecation warning", () => {
   assertThrows(
     () => checkSdkDeclarations(inDeno("npm:@tabhub/sdk@banana"), "0.1.0"),
-    CliError,
+    UserError,
     'deno.json imports["@tabhub/sdk"] is "npm:@tabhub/sdk@banana", which is not a valid version range: use a range such as "^0.1"',
   );
   const warnings = checkSdkDeclarations(

@@ -1,6 +1,6 @@
 /** `hub config show|set|path|reset|rotate-secret`. */
 import { generateSecret, readSecret, redactSecret, writeSecret } from "../../core/config/secret.ts";
-import { CliError } from "../../core/cli/cli_error.ts";
+import { UserError } from "../../core/cli/user_error.ts";
 import {
   cliClient,
   cliConfigStore,
@@ -73,7 +73,7 @@ export function configPath() {
 export async function configReset(options: { confirm?: boolean; port?: string }) {
   const paths = cliPaths();
   if (!options.confirm) {
-    throw new CliError(
+    throw new UserError(
       `This deletes ${paths.config} (permissions, settings, local plugins). ` +
         `Nothing was changed; run "hub config reset --confirm" to do it.`,
     );
@@ -92,7 +92,7 @@ export async function configReset(options: { confirm?: boolean; port?: string })
 export async function configRotateSecret(options: { confirm?: boolean; port?: string }) {
   const paths = cliPaths();
   if (!options.confirm) {
-    throw new CliError(
+    throw new UserError(
       "This replaces the secret: every MCP client must then be given the new one. " +
         'Nothing was changed; run "hub config rotate-secret --confirm" to do it.',
     );
@@ -108,7 +108,7 @@ export async function configRotateSecret(options: { confirm?: boolean; port?: st
     await notifyHub(client);
     const check = await client.request("GET", "/ws-info");
     if (check?.status !== 200) {
-      throw new CliError(
+      throw new UserError(
         `The hub on port ${port} does not accept the new secret (HTTP ${check?.status}). ` +
           `Restart it: "hub stop" then "hub start".`,
       );

@@ -12,7 +12,7 @@ import {
 import { isPermission, type Permission, PERMISSIONS } from "../../protocol/permission.ts";
 import { BROWSER_GROUP, splitToolName, toolName } from "../../protocol/call_contract.ts";
 import { resolvePluginPath } from "../../core/config/paths.ts";
-import { CliError } from "../../core/cli/cli_error.ts";
+import { UserError } from "../../core/cli/user_error.ts";
 import { parsePort } from "../../core/config/port.ts";
 import { BROWSER_TOOLS } from "../../server/mod.ts";
 import { ownValue, reservedKeyError } from "../../protocol/safe_keys.ts";
@@ -72,7 +72,7 @@ export function parseSetCommand(key: string, value: string | undefined, ctx: Set
   if (head === "setting" && parts.length >= 3) {
     return setting(parts[1], parts.slice(2).join("."), need(key, value));
   }
-  throw new CliError(
+  throw new UserError(
     `Unknown config key "${key}". Keys you can set:\n  ${SETTABLE_KEYS.join("\n  ")}`,
   );
 }
@@ -82,32 +82,32 @@ function change(summary: string, apply: (config: HubConfig) => void): ConfigChan
 }
 
 function need(key: string, value: string | undefined): string {
-  if (value === undefined) throw new CliError(`"hub config set ${key}" needs a value.`);
+  if (value === undefined) throw new UserError(`"hub config set ${key}" needs a value.`);
   return value;
 }
 
 function permissionValue(value: string): Permission {
   if (isPermission(value)) return value;
-  throw new CliError(`"${value}" is not a permission: use one of ${PERMISSIONS.join(", ")}.`);
+  throw new UserError(`"${value}" is not a permission: use one of ${PERMISSIONS.join(", ")}.`);
 }
 
 /** Refuses names of Object.prototype members as keys of config objects. */
 function checkKey(key: string, what: string): void {
   const problem = reservedKeyError(key, what);
-  if (problem) throw new CliError(`${problem}.`);
+  if (problem) throw new UserError(`${problem}.`);
 }
 
 function checkPluginName(name: string, allowBrowser: boolean): void {
   if (allowBrowser && name === BROWSER_GROUP) return;
   checkKey(name, "plugin");
   if ((RESERVED_PLUGIN_NAMES as readonly string[]).includes(name)) {
-    throw new CliError(
+    throw new UserError(
       `"${name}" is reserved and is not a plugin name` +
         (allowBrowser ? '; built-in browser and extension tools use "browser".' : "."),
     );
   }
   if (!PLUGIN_NAME_PATTERN.test(name)) {
-    throw new CliError(
+    throw new UserError(
       `"${name}" is not a plugin name: use lowercase letters, digits and single hyphens ` +
         `(for example "my-plugin")${allowBrowser ? ', or "browser" for the built-in tools' : ""}.`,
     );
@@ -136,13 +136,13 @@ function toolPermission(
   checkKey(tool, "tool");
   const prefixed = splitToolName(tool);
   if (prefixed) {
-    throw new CliError(
+    throw new UserError(
       `Use the tool's base name, not the prefixed one: "${prefixed.tool}" ` +
         `instead of "${tool}".`,
     );
   }
   if (!/^[A-Za-z0-9_-]+$/.test(tool)) {
-    throw new CliError(`"${tool}" is not a tool name: use letters, digits, "_" and "-".`);
+    throw new UserError(`"${tool}" is not a tool name: use letters, digits, "_" and "-".`);
   }
   const permission = permissionValue(value);
   const name = plugin === BROWSER_GROUP ? tool : toolName(plugin, tool);
@@ -198,7 +198,7 @@ function grantedByPerson(
 function addLocalPlugin(path: string, ctx: SetContext): ConfigChange {
   const absolute = resolve(ctx.cwd, path);
   if (!ctx.force && !ctx.isDirectory(absolute)) {
-    throw new CliError(
+    throw new UserError(
       `${absolute} is not an existing folder. Check the path, or add it anyway with --force.`,
     );
   }
@@ -215,7 +215,7 @@ function removeLocalPlugin(path: string, ctx: SetContext): ConfigChange {
       p !== path && resolvePluginPath(p, ctx.configDir) !== absolute
     );
     if (kept.length === c.localPlugins.length) {
-      throw new CliError(
+      throw new UserError(
         `${path} is not in localPlugins. Current entries: ${
           c.localPlugins.length ? c.localPlugins.join(", ") : "(none)"
         }.`,
@@ -255,7 +255,7 @@ function disabledBrowserTool(add: boolean, name: string): ConfigChange {
   const known = BROWSER_TOOLS.map((t) => t.name);
   // Removing an unknown name is allowed: it cleans up an entry of an older hub version.
   if (add && !known.includes(name)) {
-    throw new CliError(`"${name}" is not a browser tool. Browser tools: ${known.join(", ")}.`);
+    throw new UserError(`"${name}" is not a browser tool. Browser tools: ${known.join(", ")}.`);
   }
   return change(`${name} ${add ? "disabled" : "enabled again"}`, (c) => {
     const rest = c.disabledBrowserTools.filter((n) => n !== name);
@@ -267,7 +267,7 @@ function disabledBrowserTool(add: boolean, name: string): ConfigChange {
 function updateInterval(value: string) {
   const minutes = Number(value.trim());
   if (!/^\d{1,6}$/.test(value.trim()) || !Number.isSafeInteger(minutes)) {
-    throw new CliError(
+    throw new UserError(
       `updateCheckIntervalMinutes must be a whole number of minutes (0 turns the check off), ` +
         `not "${value.slice(0, 40)}". Example: hub config set updateCheckIntervalMinutes 60`,
     );

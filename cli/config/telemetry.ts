@@ -5,7 +5,7 @@
  * Environment variables can still turn telemetry off over the config; the commands say so.
  */
 import { cliConfigStore, cliPaths } from "../../core/client/client_context.ts";
-import { CliError } from "../../core/cli/cli_error.ts";
+import { UserError } from "../../core/cli/user_error.ts";
 import { clipForMessage } from "../../protocol/clip.ts";
 import {
   type TelemetryDecision,
@@ -24,7 +24,7 @@ export async function telemetryCommand(action: string | undefined): Promise<void
   const chosen = action ?? "status";
   if (chosen === "status") return await telemetryStatus();
   if (chosen === "enable" || chosen === "disable") return await setTelemetry(chosen === "enable");
-  throw new CliError(
+  throw new UserError(
     `Unknown telemetry action "${clipForMessage(chosen)}". ` +
       `Use one of: ${TELEMETRY_ACTIONS.join(", ")} (status is the default).`,
   );

@@ -7,7 +7,7 @@
 import { cliPaths, userCwd } from "../../core/client/client_context.ts";
 import { homeDir } from "../../core/config/paths.ts";
 import type { HubConfig } from "../../core/config/schema.ts";
-import { CliError } from "../../core/cli/cli_error.ts";
+import { UserError } from "../../core/cli/user_error.ts";
 import { listLocalPlugins } from "../../core/packages/local_plugins.ts";
 import { resolveCliPort } from "../../core/config/port.ts";
 import { VERSION } from "../../protocol/version.ts";
@@ -95,6 +95,6 @@ export async function doctorCommand(options: { port?: string; json?: boolean }):
   console.log(options.json ? JSON.stringify(report, null, 2) : formatReport(report));
   if (!report.ok) {
     const fatal = report.checks.filter((c) => c.status === "error").map((c) => c.title);
-    throw new CliError(`hub doctor: fatal check(s) failed: ${fatal.join(", ")}.`);
+    throw new UserError(`hub doctor: fatal check(s) failed: ${fatal.join(", ")}.`);
   }
 }

@@ -4,7 +4,7 @@
  * `audit.log` and `audit.log.1`, which survive restarts.
  */
 import { AUDIT_RING_SIZE, type AuditEntry } from "../../protocol/audit.ts";
-import { CliError } from "../../core/cli/cli_error.ts";
+import { UserError } from "../../core/cli/user_error.ts";
 import { cliClient, cliPaths, warn } from "../../core/client/client_context.ts";
 import { visibleJson, visibleText } from "../../protocol/visible_text.ts";
 import { clip } from "../../protocol/clip.ts";
@@ -31,7 +31,7 @@ const UNIT_MS = { s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
 export function parseSince(value: string): number {
   const match = /^(\d+)([smhd])$/.exec(value.trim());
   if (!match) {
-    throw new CliError(
+    throw new UserError(
       `--since "${value}" is not a duration: use a number and s, m, h or d (30s, 10m, 2h, 7d).`,
     );
   }
@@ -41,10 +41,10 @@ export function parseSince(value: string): number {
 function parseLimit(value: string | undefined, file: boolean): number {
   const limit = Number(value ?? "20");
   if (!/^\d+$/.test(value ?? "20") || limit < 1) {
-    throw new CliError(`--limit must be a whole number of at least 1 (got "${value}").`);
+    throw new UserError(`--limit must be a whole number of at least 1 (got "${value}").`);
   }
   if (!file && limit > AUDIT_RING_SIZE) {
-    throw new CliError(
+    throw new UserError(
       `--limit ${limit}: the running hub keeps the last ${AUDIT_RING_SIZE} calls; ` +
         "use --file to read more from audit.log.",
     );
@@ -65,9 +65,9 @@ export async function readAuditFiles(path: string): Promise<AuditEntry[]> {
       if (error instanceof Deno.errors.NotFound) continue;
       if (error instanceof UnusableFileError) {
         const fix = `${moveAwayAdvice(file)}; the hub writes a new one`;
-        throw new CliError(`Cannot read the audit log: ${unusableFileMessage(file, error, fix)}.`);
+        throw new UserError(`Cannot read the audit log: ${unusableFileMessage(file, error, fix)}.`);
       }
-      throw new CliError(`Cannot read ${file}: ${clip((error as Error).message, 200)}`);
+      throw new UserError(`Cannot read ${file}: ${clip((error as Error).message, 200)}`);
     }
     for (const line of text.split("\n")) {
       if (line.trim() === "") continue;
@@ -89,14 +89,14 @@ async function fromHub(options: AuditOptions, limit: number): Promise<AuditEntry
   if (options.tool) query.set("tool", options.tool);
   const res = await client.request<AuditEntry[]>("GET", `/audit?${query}`);
   if (!res) {
-    throw new CliError(
+    throw new UserError(
       `hub is not running on port ${client.port}. Start it with "hub start", or read the ` +
         'log file with "hub audit --file".',
     );
   }
   if (res.status !== 200) {
     const e = (res.body as unknown as { error?: { message?: string } })?.error;
-    throw new CliError(`GET /audit failed (HTTP ${res.status}): ${e?.message ?? res.body}`);
+    throw new UserError(`GET /audit failed (HTTP ${res.status}): ${e?.message ?? res.body}`);
   }
   return res.body;
 }

@@ -2,7 +2,7 @@ import { join } from "node:path";
 import { assertEquals, assertRejects } from "../../tests/helpers/assert.ts";
 import { withTempDir } from "../../tests/helpers/hub_process.ts";
 import { linkToDevZero, makeFifo } from "../../tests/helpers/file_kinds.ts";
-import { CliError } from "../../core/cli/cli_error.ts";
+import { UserError } from "../../core/cli/user_error.ts";
 import { readAuditFiles } from "./audit.ts";
 
 const entry = (tool: string) => ({
@@ -27,9 +27,9 @@ Deno.test("hub audit --file: a FIFO as audit.log is refused at once with advice"
   await withTempDir(async (dir) => {
     const path = join(dir, "audit.log");
     await makeFifo(path);
-    await assertRejects(() => readAuditFiles(path), CliError, "named pipe");
+    await assertRejects(() => readAuditFiles(path), UserError, "named pipe");
     await Deno.remove(path);
     await linkToDevZero(path);
-    await assertRejects(() => readAuditFiles(path), CliError, "move it away (mv ");
+    await assertRejects(() => readAuditFiles(path), UserError, "move it away (mv ");
   });
 });

@@ -5,7 +5,7 @@
  * that plugin's `[plugin:<name>]` lines.
  */
 import { setTimeout as delay } from "node:timers/promises";
-import { CliError } from "../../core/cli/cli_error.ts";
+import { UserError } from "../../core/cli/user_error.ts";
 import { cliPaths } from "../../core/client/client_context.ts";
 import { visibleText } from "../../protocol/visible_text.ts";
 import {
@@ -61,11 +61,11 @@ export async function logsCommand(options: LogsOptions, signal?: AbortSignal): P
   } catch (error) {
     if (error instanceof UnusableFileError) {
       const fix = `${moveAwayAdvice(path)}; the hub writes a new one`;
-      throw new CliError(`Cannot show the log: ${unusableFileMessage(path, error, fix)}.`);
+      throw new UserError(`Cannot show the log: ${unusableFileMessage(path, error, fix)}.`);
     }
     if (!(error instanceof Deno.errors.NotFound)) throw error;
     if (!options.follow) {
-      throw new CliError(`No log yet: ${path} does not exist. It is written by "hub start".`);
+      throw new UserError(`No log yet: ${path} does not exist. It is written by "hub start".`);
     }
   }
   let lines = text.split("\n").filter((l) => l !== "" && keep(l));
@@ -81,7 +81,7 @@ export async function logsCommand(options: LogsOptions, signal?: AbortSignal): P
 
 function parseLineCount(value: string): number {
   if (!/^\d+$/.test(value)) {
-    throw new CliError(`--lines "${value}" is not a number of lines: use a whole number.`);
+    throw new UserError(`--lines "${value}" is not a number of lines: use a whole number.`);
   }
   return Number(value);
 }

@@ -5,7 +5,7 @@
  * then a running hub reloads so that its tools see them.
  */
 import { dirname, join } from "node:path";
-import { CliError } from "../../core/cli/cli_error.ts";
+import { UserError } from "../../core/cli/user_error.ts";
 import { cliConfigStore } from "../../core/client/client_context.ts";
 import { readJsonFile } from "../../core/files/json_file.ts";
 import { MAX_PACKAGE_JSON_BYTES } from "../../protocol/plugin_limits.ts";
@@ -39,7 +39,7 @@ async function findPlugin(name: string, ctx: ReturnType<typeof pluginCommandCont
   const dir = local?.dir ??
     findInstalled(await ctx.packages.installed().catch(() => []), spec.candidates, plugin)?.dir;
   if (!dir) {
-    throw new CliError(
+    throw new UserError(
       `No plugin "${clipForMessage(name.trim())}" is installed or in localPlugins. "hub plugin ` +
         `list" shows the plugins; "hub plugin install <name>" installs one.`,
     );
@@ -49,7 +49,7 @@ async function findPlugin(name: string, ctx: ReturnType<typeof pluginCommandCont
       await readJsonFile(join(dir, "package.json"), MAX_PACKAGE_JSON_BYTES),
     );
   } catch (error) {
-    throw new CliError(`Cannot read the plugin in ${dir}: ${(error as Error).message}`);
+    throw new UserError(`Cannot read the plugin in ${dir}: ${(error as Error).message}`);
   }
 }
 
@@ -79,7 +79,7 @@ export async function pluginConfigureCommand(
     );
     changes = promptSettings(schema, current, ask, (line) => console.log(line));
   } else {
-    throw new CliError(
+    throw new UserError(
       `No terminal to ask on: give the settings with --set key=value (settings of ` +
         `${manifest.name}: ${Object.keys(schema).join(", ")}).`,
     );
@@ -97,7 +97,7 @@ async function save(
 ) {
   const problems = settingsErrors(manifest.configSchema, changes);
   if (problems.length > 0) {
-    throw new CliError(`Settings of "${manifest.name}": ${problems.join("; ")}`);
+    throw new UserError(`Settings of "${manifest.name}": ${problems.join("; ")}`);
   }
   const setContext = { cwd: configDir, configDir, force: false, isDirectory: () => false };
   const applied = Object.entries(changes).map(([key, value]) =>

@@ -5,7 +5,7 @@
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { pluginNameError } from "../../protocol/plugin_manifest.ts";
-import { CliError } from "../../core/cli/cli_error.ts";
+import { UserError } from "../../core/cli/user_error.ts";
 import { userCwd } from "../../core/client/client_context.ts";
 import { parseDomain, scaffoldFiles, type ScaffoldInput, titleCase } from "./scaffold.ts";
 import { isInside } from "../../core/plugin_source/allowed_roots.ts";
@@ -25,7 +25,7 @@ function check<T>(value: string, parse: (v: string) => T, label: string): T {
   try {
     return parse(value);
   } catch (error) {
-    throw new CliError(`${label}: ${(error as Error).message}`);
+    throw new UserError(`${label}: ${(error as Error).message}`);
   }
 }
 
@@ -39,7 +39,7 @@ const parseName = (v: string) => {
 function askUntilValid<T>(ask: Ask, question: string, parse: (v: string) => T, fallback?: string) {
   while (true) {
     const answer = ask(question, fallback);
-    if (answer === null) throw new CliError("Cancelled: no answer.");
+    if (answer === null) throw new UserError("Cancelled: no answer.");
     try {
       return parse(answer.trim() || fallback || "");
     } catch (error) {
@@ -60,7 +60,7 @@ export function collectInput(
       ...(options.domain === undefined ? ["--domain <domain>"] : []),
     ];
     if (missing.length > 0) {
-      throw new CliError(
+      throw new UserError(
         `Missing ${missing.join(" and ")} (no terminal to ask on). Example:\n` +
           `  hub plugin create my-app --domain app.example.com ` +
           `--display "My App" --description "Tools for My App"`,
@@ -77,7 +77,7 @@ export function collectInput(
     const [flag, value] of [["--display", options.display], ["--description", options.description]]
   ) {
     if (value !== undefined && value.trim() === "") {
-      throw new CliError(`${flag} must not be empty (leave it out to get a default).`);
+      throw new UserError(`${flag} must not be empty (leave it out to get a default).`);
     }
   }
   const display = options.display ??
@@ -96,7 +96,7 @@ async function isEmptyOrMissing(dir: string): Promise<boolean> {
     return true;
   } catch (error) {
     if (error instanceof Deno.errors.NotFound) return true;
-    throw new CliError(`${dir} exists and is not a folder.`);
+    throw new UserError(`${dir} exists and is not a folder.`);
   }
 }
 
@@ -117,14 +117,14 @@ export async function createPluginCommand(name: string | undefined, options: Cre
   const input = collectInput(name, options, ask);
   const dir = resolve(userCwd(), input.name);
   if (isInside(dir, HUB_ROOT)) {
-    throw new CliError(
+    throw new UserError(
       `That would create the plugin inside hub's own folder (${HUB_ROOT}), where hub's checks ` +
         `would pick it up. Run it from the folder you want the plugin in, e.g.\n` +
         `  cd ~ && deno task --cwd ${HUB_ROOT} hub plugin create ${input.name} ...`,
     );
   }
   if (!(await isEmptyOrMissing(dir))) {
-    throw new CliError(`${dir} already exists and is not empty; choose another name or folder.`);
+    throw new UserError(`${dir} already exists and is not empty; choose another name or folder.`);
   }
   for (const [file, content] of Object.entries(scaffoldFiles(input))) {
     const path = join(dir, file);

@@ -3,7 +3,7 @@ import { fileURLToPath } from "node:url";
 import { assert, assertEquals, assertMatch, assertThrows } from "../../tests/helpers/assert.ts";
 import { collectInput, createPluginCommand } from "./create.ts";
 import { scaffoldFiles } from "./scaffold.ts";
-import { CliError } from "../../core/cli/cli_error.ts";
+import { UserError } from "../../core/cli/user_error.ts";
 
 /** A fake terminal that answers questions in order and records them. */
 function answers(...replies: string[]) {
@@ -18,7 +18,7 @@ function answers(...replies: string[]) {
 Deno.test("without a terminal, missing name and --domain are listed together", () => {
   assertThrows(
     () => collectInput(undefined, {}, undefined),
-    (e: Error) => e instanceof CliError && /<name> and --domain <domain>/.test(e.message),
+    (e: Error) => e instanceof UserError && /<name> and --domain <domain>/.test(e.message),
   );
   assertThrows(() => collectInput("x", {}, undefined), /Missing --domain/);
 });

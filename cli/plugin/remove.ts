@@ -4,7 +4,7 @@
  * extension to drop its adapter). Without the flag it names what would be removed and exits 1.
  */
 import { dirname } from "node:path";
-import { CliError } from "../../core/cli/cli_error.ts";
+import { UserError } from "../../core/cli/user_error.ts";
 import { cliConfigStore } from "../../core/client/client_context.ts";
 import { listLocalPlugins } from "../../core/packages/local_plugins.ts";
 import { planRemoval, type RemovalPlan } from "../../core/packages/package_remove.ts";
@@ -48,7 +48,7 @@ export async function pluginRemoveCommand(name: string, options: RemoveOptions) 
     const root = await ctx.globalRoot();
     const locals = await listLocalPlugins(await store.load(), dirname(store.path));
     const plan = planRemoval(name, root, await ctx.packages.installed(), locals);
-    throw new CliError(
+    throw new UserError(
       `This removes ${describePlan(plan)}. Nothing was changed; run ` +
         `"hub plugin remove ${name.trim()} --confirm" to do it.`,
     );

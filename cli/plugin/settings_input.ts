@@ -8,7 +8,7 @@ import type { ConfigField, ConfigSchema } from "../../protocol/plugin_manifest.t
 import { instanceMap, settingValueError } from "../../protocol/plugin_settings.ts";
 import { ownValue } from "../../protocol/safe_keys.ts";
 import { clipForMessage } from "../../protocol/clip.ts";
-import { CliError } from "../../core/cli/cli_error.ts";
+import { UserError } from "../../core/cli/user_error.ts";
 import { visibleText } from "../../protocol/visible_text.ts";
 
 /** A value to store, or null to clear the setting. */
@@ -101,7 +101,7 @@ export function settingText(field: ConfigField, value: unknown): string {
 function fieldOf(schema: ConfigSchema, key: string): ConfigField {
   const field = ownValue(schema, key);
   if (!field) {
-    throw new CliError(
+    throw new UserError(
       `"${clipForMessage(key)}" is not a setting of this plugin (settings: ` +
         `${Object.keys(schema).join(", ")}).`,
     );
@@ -115,7 +115,7 @@ export function parseSetFlags(schema: ConfigSchema, flags: string[]): Record<str
   for (const flag of flags) {
     const eq = flag.indexOf("=");
     if (eq <= 0) {
-      throw new CliError(
+      throw new UserError(
         `--set "${clipForMessage(flag)}": write it as key=value (value "-" clears).`,
       );
     }
@@ -124,7 +124,7 @@ export function parseSetFlags(schema: ConfigSchema, flags: string[]): Record<str
     try {
       settings[key] = parseSettingText(field, flag.slice(eq + 1));
     } catch (error) {
-      throw new CliError(
+      throw new UserError(
         `--set ${clipForMessage(key)}: ${(error as Error).message} (${fieldHint(field)}).`,
       );
     }
@@ -154,7 +154,7 @@ export function promptSettings(
     if (field.description) tell(`${field.label}: ${field.description}`);
     for (;;) {
       const answer = ask(`${field.label} (${key}; ${fieldHint(field)}) [${shown}]:`);
-      if (answer === null) throw new CliError("Cancelled: no answer; nothing was saved.");
+      if (answer === null) throw new UserError("Cancelled: no answer; nothing was saved.");
       if (answer.trim() === "") break;
       try {
         const value = parseSettingText(field, answer);

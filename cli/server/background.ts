@@ -2,7 +2,7 @@
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { HubPaths } from "../../core/config/paths.ts";
-import { CliError } from "../../core/cli/cli_error.ts";
+import { UserError } from "../../core/cli/user_error.ts";
 import { denoCommand } from "../../core/process/deno_command.ts";
 import { HubClient } from "../../core/client/hub_client.ts";
 import { HUB_PERMISSION_FLAGS } from "./deno_permissions.ts";
@@ -41,16 +41,16 @@ export async function startInBackground(
   dev = false,
 ): Promise<number> {
   if (port === 0) {
-    throw new CliError('"hub start --background" needs a fixed port; choose one with --port.');
+    throw new UserError('"hub start --background" needs a fixed port; choose one with --port.');
   }
   const client = new HubClient(port, undefined);
   if (await client.isUp()) {
-    throw new CliError(`A hub is already running on port ${port} ("hub status" shows it).`);
+    throw new UserError(`A hub is already running on port ${port} ("hub status" shows it).`);
   }
   const file = await readPidFile(paths.pidFile);
   const running = file && await checkPidFile(paths, file);
   if (running && running.verdict !== "stale") {
-    throw new CliError(
+    throw new UserError(
       `A background hub from this config dir is already running (pid ${running.pid}, see ` +
         `${paths.pidFile}). Stop it first with "hub stop".`,
     );
@@ -62,7 +62,7 @@ export async function startInBackground(
   const deadline = Date.now() + STARTUP_TIMEOUT_MS;
   while (Date.now() < deadline) {
     if (exited) {
-      throw new CliError(
+      throw new UserError(
         `The background hub exited during startup (code ${exited.code}). ` +
           `Last lines of ${paths.serverLog}:\n${await lastLogLines(paths.serverLog, 5)}`,
       );
@@ -78,7 +78,7 @@ export async function startInBackground(
   } catch {
     // already gone
   }
-  throw new CliError(
+  throw new UserError(
     `The background hub did not answer on port ${port} within ${STARTUP_TIMEOUT_MS / 1000} s. ` +
       `See ${paths.serverLog}.`,
   );
@@ -101,7 +101,7 @@ function spawnDetached(paths: HubPaths, port: number, dev: boolean): Deno.ChildP
       detached: true,
     }).spawn();
   } catch (error) {
-    throw new CliError(
+    throw new UserError(
       `Cannot start the background hub (${command}: ${(error as Error).message}). ` +
         `Put deno on your PATH ("npm i -g deno"), or run "hub start" in the foreground ` +
         `(for example under nohup or a service manager).`,

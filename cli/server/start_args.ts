@@ -11,7 +11,7 @@
  * definition of the command line: start_args_test.ts checks that both read the same way every line
  * of up to four words (from these options, `-h`, `--` and a stray word) that this file accepts.
  */
-import { CliError } from "../../core/cli/cli_error.ts";
+import { UserError } from "../../core/cli/user_error.ts";
 
 export interface StartArgs {
   port?: string;
@@ -57,7 +57,7 @@ export function readStartArgs(args: readonly string[]): StartArgs | undefined {
 
 /** Checks the combination, then runs the hub server, or the stdio bridge to a running one. */
 export async function runStart(options: StartArgs): Promise<void> {
-  if (options.gateway && !options.stdio) throw new CliError("--gateway only goes with --stdio.");
+  if (options.gateway && !options.stdio) throw new UserError("--gateway only goes with --stdio.");
   // The bridge brings the MCP SDK's client; `hub start` does not load it.
   if (options.stdio) return (await import("../stdio/bridge.ts")).stdioBridge(options);
   return (await import("./start.ts")).startCommand(options);

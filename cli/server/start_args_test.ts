@@ -1,5 +1,5 @@
 import { assertEquals, assertRejects } from "../../tests/helpers/assert.ts";
-import { CliError } from "../../core/cli/cli_error.ts";
+import { UserError } from "../../core/cli/user_error.ts";
 import { buildProgram } from "../program.ts";
 import { readStartArgs, runStart } from "./start_args.ts";
 
@@ -94,7 +94,7 @@ Deno.test("readStartArgs leaves help, typos, repeats and other commands to comma
 Deno.test("runStart refuses --gateway without --stdio before it starts anything", async () => {
   await assertRejects(
     () => runStart({ gateway: true }),
-    CliError,
+    UserError,
     "--gateway only goes with --stdio",
   );
 });

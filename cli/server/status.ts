@@ -1,6 +1,6 @@
 /** `hub status [--port] [--json]` (also what plain `hub` runs). */
 import type { HealthPayload } from "../../protocol/health.ts";
-import { CliError } from "../../core/cli/cli_error.ts";
+import { UserError } from "../../core/cli/user_error.ts";
 import { cliClient } from "../../core/client/client_context.ts";
 import { visibleText } from "../../protocol/visible_text.ts";
 import { printJson } from "../plugin/context.ts";
@@ -9,7 +9,7 @@ export async function statusCommand(options: { port?: string; json?: boolean }):
   const client = await cliClient(options.port);
   const health = await client.health();
   if (!health) {
-    throw new CliError(`hub is not running on port ${client.port}. Start it with "hub start".`);
+    throw new UserError(`hub is not running on port ${client.port}. Start it with "hub start".`);
   }
   if (options.json) return printJson(health);
   console.log(formatStatus(health, client.port));

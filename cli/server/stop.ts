@@ -4,7 +4,7 @@
  * stale file is removed, and a process that cannot be proven is never signalled.
  */
 import { setTimeout as delay } from "node:timers/promises";
-import { CliError } from "../../core/cli/cli_error.ts";
+import { UserError } from "../../core/cli/user_error.ts";
 import { cliClient, cliPaths } from "../../core/client/client_context.ts";
 import { isAlive, readPidFile, sendTerm } from "./pid_file.ts";
 import { checkPidFile } from "./pid_check.ts";
@@ -19,7 +19,7 @@ export async function stopCommand(options: { port?: string }): Promise<void> {
     const check = await checkPidFile(paths, file);
     if (check.verdict === "ours") return await stopHub(paths, check.pid);
     if (check.verdict === "unverifiable") {
-      throw new CliError(`Not stopping anything: ${check.reason}`);
+      throw new UserError(`Not stopping anything: ${check.reason}`);
     }
     await Deno.remove(paths.pidFile).catch(() => {});
     console.log(
@@ -28,7 +28,7 @@ export async function stopCommand(options: { port?: string }): Promise<void> {
   }
   const client = await cliClient(options.port, paths);
   if (await client.isUp()) {
-    throw new CliError(
+    throw new UserError(
       `A hub is running on port ${client.port}, but it was not started with "hub start ` +
         `--background" from this config dir (no valid ${paths.pidFile}), so "hub stop" cannot ` +
         `stop it. Press Ctrl+C in the terminal where it runs.`,
@@ -48,7 +48,7 @@ async function stopHub(paths: HubPaths, pid: number): Promise<void> {
     }
     await delay(100);
   }
-  throw new CliError(
+  throw new UserError(
     `hub (pid ${pid}) did not stop within ${STOP_WAIT_MS / 1000} s. ` +
       `Force it with "kill -9 ${pid}", then delete ${paths.pidFile}.`,
   );

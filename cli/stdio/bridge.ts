@@ -9,7 +9,7 @@
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 // @ts-types="@modelcontextprotocol/sdk/types"
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
-import { CliError } from "../../core/cli/cli_error.ts";
+import { UserError } from "../../core/cli/user_error.ts";
 import { cliClient, cliPaths } from "../../core/client/client_context.ts";
 import { type HubClient, UnprovenHubError } from "../../core/client/hub_client.ts";
 import { errorText } from "../../protocol/clip.ts";
@@ -30,14 +30,14 @@ export async function stdioBridge(options: BridgeOptions): Promise<void> {
   const client = await cliClient(options.port);
   // health() throws a clear message when the hub refuses this config dir's secret.
   if (!(await client.health(3_000))) {
-    throw new CliError(
+    throw new UserError(
       `No hub is running on port ${client.port}. "hub start --stdio" only connects an MCP ` +
         'client to a running hub: start one first with "hub start --background" (or ' +
         '"hub start" in another terminal), or set the port with --port / HUB_PORT.',
     );
   }
   if (!client.secret) {
-    throw new CliError(
+    throw new UserError(
       `No secret in ${cliPaths().auth}. Run the bridge with the same HUB_CONFIG_DIR as the hub.`,
     );
   }

@@ -3,7 +3,7 @@
  * each either inline, `@file`, or `-` / `@-` for stdin (for arguments too big for a command line),
  * plus `--instance` and `--tab-id`.
  */
-import { CliError } from "../../core/cli/cli_error.ts";
+import { UserError } from "../../core/cli/user_error.ts";
 
 export interface ArgumentSources {
   params?: string;
@@ -20,7 +20,7 @@ async function readSource(source: string): Promise<{ text: string; from: string 
     try {
       return { text: await Deno.readTextFile(path), from: path };
     } catch (error) {
-      throw new CliError(`Cannot read arguments from ${path}: ${(error as Error).message}`);
+      throw new UserError(`Cannot read arguments from ${path}: ${(error as Error).message}`);
     }
   }
   return { text: source, from: "the command line" };
@@ -38,13 +38,13 @@ export async function readArguments(
     try {
       value = text.trim() === "" ? {} : JSON.parse(text);
     } catch (error) {
-      throw new CliError(
+      throw new UserError(
         `The arguments from ${from} are not valid JSON (${(error as Error).message}). ` +
           `Example: hub tool call <name> '{"query": "x"}'`,
       );
     }
     if (typeof value !== "object" || value === null || Array.isArray(value)) {
-      throw new CliError(`The arguments from ${from} must be a JSON object, like {"query": "x"}.`);
+      throw new UserError(`The arguments from ${from} must be a JSON object, like {"query": "x"}.`);
     }
     args = value as Record<string, unknown>;
   }
@@ -52,7 +52,7 @@ export async function readArguments(
   if (options.tabId !== undefined) {
     const tabId = Number(options.tabId);
     if (!/^\d+$/.test(options.tabId) || tabId < 1 || !Number.isSafeInteger(tabId)) {
-      throw new CliError(
+      throw new UserError(
         `--tab-id must be a positive whole number (got "${options.tabId}"); see plugin_list_tabs.`,
       );
     }

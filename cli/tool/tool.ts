@@ -1,6 +1,6 @@
 /** `hub tool list | schema | call`: tools of the running hub through its REST API. */
 import type { CallToolResult, ListedTool } from "../../server/mod.ts";
-import { CliError } from "../../core/cli/cli_error.ts";
+import { UserError } from "../../core/cli/user_error.ts";
 import { cliClient } from "../../core/client/client_context.ts";
 import type { HubClient } from "../../core/client/hub_client.ts";
 import { readArguments } from "./arguments.ts";
@@ -17,8 +17,8 @@ interface ToolOptions {
   json?: boolean;
 }
 
-function notRunning(client: HubClient): CliError {
-  return new CliError(`hub is not running on port ${client.port}. Start it with "hub start".`);
+function notRunning(client: HubClient): UserError {
+  return new UserError(`hub is not running on port ${client.port}. Start it with "hub start".`);
 }
 
 /** The error message of a non-200 REST reply, whatever its shape. */
@@ -42,7 +42,7 @@ async function fetchTools(client: HubClient, plugin?: string): Promise<ListedToo
   const query = plugin === undefined ? "" : `?plugin=${encodeURIComponent(plugin)}`;
   const res = await client.request<{ tools: ListedTool[] }>("GET", `/tools${query}`);
   if (!res) throw notRunning(client);
-  if (res.status !== 200) throw new CliError(replyError(res.status, res.body));
+  if (res.status !== 200) throw new UserError(replyError(res.status, res.body));
   return res.body.tools;
 }
 
@@ -83,7 +83,7 @@ export async function toolSchema(name: string, options: ToolOptions): Promise<vo
   const tool = tools.find((t) => t.name === name);
   if (!tool) {
     const near = tools.filter((t) => t.name.includes(name) || name.includes(t.name));
-    throw new CliError(visibleText(
+    throw new UserError(visibleText(
       `No tool "${name}".` +
         (near.length > 0 ? ` Did you mean: ${near.map((t) => t.name).join(", ")}?` : "") +
         ' List them with "hub tool list".',
@@ -123,7 +123,7 @@ export async function toolCall(
   );
   if (!res) throw notRunning(client);
   if (res.status !== 200 || res.body?.isError) {
-    throw new CliError(`${name} failed: ${replyError(res.status, res.body)}`);
+    throw new UserError(`${name} failed: ${replyError(res.status, res.body)}`);
   }
   console.log(formatResult(res.body));
 }

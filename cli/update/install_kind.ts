@@ -5,7 +5,7 @@
  */
 import { basename, dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { CliError } from "../../core/cli/cli_error.ts";
+import { UserError } from "../../core/cli/user_error.ts";
 import { clip } from "../../protocol/clip.ts";
 
 export const NPM_PACKAGE = "@tabhub/hub";
@@ -36,7 +36,7 @@ export async function detectInstall(facts: InstallFacts): Promise<InstallKind> {
   const install = facts.env("HUB_INSTALL");
   if (install === "npm") return npmInstall(facts.env("HUB_NPM_PACKAGE_DIR"), facts.os);
   if (install) {
-    throw new CliError(
+    throw new UserError(
       `HUB_INSTALL is "${clip(install, 40)}", which hub does not know (only "npm", set by the ` +
         `npm package). Unset it, or reinstall hub with "npm i -g ${NPM_PACKAGE}".`,
     );
@@ -60,7 +60,7 @@ export function npmInstall(
   os: typeof Deno.build.os,
 ): InstallKind {
   if (!packageDir) {
-    throw new CliError(
+    throw new UserError(
       `HUB_INSTALL=npm is set but HUB_NPM_PACKAGE_DIR is not: the "hub" command of the npm ` +
         `package sets both. Run hub through that command, or reinstall it with ` +
         `"npm i -g ${NPM_PACKAGE}".`,
@@ -69,7 +69,7 @@ export function npmInstall(
   const dir = resolve(packageDir);
   const nodeModules = dirname(dirname(dir));
   if (`${basename(dirname(dir))}/${basename(dir)}` !== NPM_PACKAGE) {
-    throw new CliError(
+    throw new UserError(
       `HUB_NPM_PACKAGE_DIR (${clip(dir, 200)}) is not a folder of the ${NPM_PACKAGE} package ` +
         `(…/node_modules/${NPM_PACKAGE}). Run hub through the "hub" command of the npm ` +
         `package, or reinstall it with "npm i -g ${NPM_PACKAGE}".`,

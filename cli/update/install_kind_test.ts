@@ -1,5 +1,5 @@
 import { assertEquals, assertMatch, assertThrows } from "../../tests/helpers/assert.ts";
-import { CliError } from "../../core/cli/cli_error.ts";
+import { UserError } from "../../core/cli/user_error.ts";
 import { detectInstall, type InstallFacts, manualUpdate, npmInstall } from "./install_kind.ts";
 
 function facts(over: Partial<InstallFacts> & { vars?: Record<string, string> }): InstallFacts {
@@ -46,10 +46,10 @@ Deno.test("npm: npx and a project's node_modules are not global installs", () =>
 
 Deno.test("npm: a missing or foreign HUB_NPM_PACKAGE_DIR is a clear error", () => {
   assertThrows(() => npmInstall(undefined, "linux"), (e: Error) => {
-    return e instanceof CliError && /HUB_NPM_PACKAGE_DIR is not/.test(e.message);
+    return e instanceof UserError && /HUB_NPM_PACKAGE_DIR is not/.test(e.message);
   });
   assertThrows(() => npmInstall("/usr/lib/node_modules/other", "linux"), (e: Error) => {
-    return e instanceof CliError && /is not a folder of the @tabhub\/hub package/.test(e.message);
+    return e instanceof UserError && /is not a folder of the @tabhub\/hub package/.test(e.message);
   });
 });
 
@@ -70,7 +70,7 @@ Deno.test("detectInstall: npm, compiled, checkout, source, unknown HUB_INSTALL",
   assertEquals(await detectInstall(remote), { kind: "source", root: "https://example.com/hub/" });
   await detectInstall(facts({ vars: { HUB_INSTALL: "brew" } })).then(
     () => assertEquals("resolved", "rejected"),
-    (e: Error) => assertEquals(e instanceof CliError && /"brew"/.test(e.message), true),
+    (e: Error) => assertEquals(e instanceof UserError && /"brew"/.test(e.message), true),
   );
 });
 

@@ -4,7 +4,7 @@
  */
 // @ts-types="@types/semver"
 import semver from "semver";
-import { CliError } from "../../core/cli/cli_error.ts";
+import { UserError } from "../../core/cli/user_error.ts";
 import { clip } from "../../protocol/clip.ts";
 import { NPM_PACKAGE } from "./install_kind.ts";
 import {
@@ -34,7 +34,7 @@ export async function latestPublished(npm: NpmRunner, cacheDir: string): Promise
   ];
   const result = await npm(args, VIEW_TIMEOUT_MS);
   if (result.timedOut) {
-    throw new CliError(
+    throw new UserError(
       `npm did not answer within ${VIEW_TIMEOUT_MS / 1000} s when asked for the latest ` +
         `${NPM_PACKAGE} (registry ${await registryOf(npm)}). Check the network and npm's ` +
         `registry and proxy settings, then run "hub update" again.`,
@@ -49,7 +49,7 @@ export async function latestPublished(npm: NpmRunner, cacheDir: string): Promise
   }
   if (Array.isArray(value)) value = value.at(-1);
   if (typeof value !== "string" || !semver.valid(value)) {
-    throw new CliError(
+    throw new UserError(
       `The npm registry ${await registryOf(npm)} gave no valid version for ${NPM_PACKAGE} ` +
         `(npm view printed ${JSON.stringify(clip(result.stdout.trim(), 80))}).`,
     );
@@ -57,29 +57,29 @@ export async function latestPublished(npm: NpmRunner, cacheDir: string): Promise
   return value;
 }
 
-async function viewError(npm: NpmRunner, result: NpmResult): Promise<CliError> {
+async function viewError(npm: NpmRunner, result: NpmResult): Promise<UserError> {
   const code = npmErrorCode(result);
   const registry = await registryOf(npm);
   if (code === "E404") {
-    return new CliError(
+    return new UserError(
       `${NPM_PACKAGE} is not published on the npm registry ${registry} (E404). Is npm set up ` +
         `with the right registry? "npm config get registry" shows it.`,
     );
   }
   if (code && NETWORK_CODES.has(code)) {
-    return new CliError(
+    return new UserError(
       `Cannot reach the npm registry ${registry} to look up the latest ${NPM_PACKAGE} ` +
         `(${code}). Check the network and npm's registry and proxy settings ` +
         `("npm config get registry"), then run "hub update" again.`,
     );
   }
   if (code === "E401" || code === "E403") {
-    return new CliError(
+    return new UserError(
       `The npm registry ${registry} refused to show ${NPM_PACKAGE} (${code}). Log in with ` +
         `"npm login --registry ${registry}" or fix the token in your .npmrc.`,
     );
   }
-  return new CliError(
+  return new UserError(
     `Looking up the latest ${NPM_PACKAGE} on ${registry} failed: ${npmErrorText(result)}`,
   );
 }
@@ -91,7 +91,7 @@ export async function installGlobal(npm: NpmRunner, prefix: string, version: str
   const args = ["install", "--global", `--prefix=${prefix}`, spec, "--no-fund", "--no-audit"];
   const result = await npm(args, INSTALL_TIMEOUT_MS);
   if (result.timedOut) {
-    throw new CliError(
+    throw new UserError(
       `Installing ${spec} with npm did not finish within ${INSTALL_TIMEOUT_MS / 60_000} ` +
         `minutes and was stopped. Run "${command}" yourself to see what it does.`,
     );
@@ -101,7 +101,7 @@ export async function installGlobal(npm: NpmRunner, prefix: string, version: str
   const hint = code === "EACCES" || code === "EPERM"
     ? ` You may not write to ${clip(prefix, 200)}: run the command as the user who installed hub.`
     : "";
-  throw new CliError(
+  throw new UserError(
     `Installing ${spec} with npm failed: ${npmErrorText(result)}.${hint} Run "${command}" ` +
       `yourself to see the whole output.`,
   );

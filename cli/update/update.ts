@@ -5,7 +5,7 @@
  * updates it. A running hub keeps running the old version until it is restarted.
  */
 import { join } from "node:path";
-import { CliError } from "../../core/cli/cli_error.ts";
+import { UserError } from "../../core/cli/user_error.ts";
 import { cliClient, cliPaths } from "../../core/client/client_context.ts";
 import { VERSION } from "../../protocol/version.ts";
 import { detectInstall, type InstallKind, manualUpdate, NPM_PACKAGE } from "./install_kind.ts";
@@ -45,7 +45,7 @@ export async function updateCommand(
   if (install.kind !== "npm-global" && install.kind !== "npm-local") {
     const how = manualUpdate(install, deps.version);
     if (options.check) return deps.print(how);
-    throw new CliError(`"hub update" updates only the npm package (${NPM_PACKAGE}). ${how}`);
+    throw new UserError(`"hub update" updates only the npm package (${NPM_PACKAGE}). ${how}`);
   }
   const cache = await deps.makeTempDir();
   const latest = await latestPublished(deps.npm, cache).finally(() => deps.removeDir(cache));
@@ -62,7 +62,7 @@ export async function updateCommand(
     if (options.check) {
       return deps.print(`hub ${latest} is available (installed ${deps.version}). ${how}`);
     }
-    throw new CliError(`hub ${latest} is available, but "hub update" cannot install it: ${how}`);
+    throw new UserError(`hub ${latest} is available, but "hub update" cannot install it: ${how}`);
   }
   if (options.check) {
     return deps.print(
@@ -73,7 +73,7 @@ export async function updateCommand(
   await installGlobal(deps.npm, install.prefix, latest);
   const now = await deps.installedVersion(install.packageDir);
   if (now !== latest) {
-    throw new CliError(
+    throw new UserError(
       `npm finished, but ${join(install.packageDir, "package.json")} says version ` +
         `${now ?? "(unreadable)"}, not ${latest}. Run "${
           manualUpdate(install, deps.version, latest)

@@ -1,5 +1,5 @@
 import { assert, assertEquals, assertMatch, assertRejects } from "../../tests/helpers/assert.ts";
-import { CliError } from "../../core/cli/cli_error.ts";
+import { UserError } from "../../core/cli/user_error.ts";
 import type { InstallKind } from "./install_kind.ts";
 import { type NpmResult, npmRunner } from "../../core/process/npm_runner.ts";
 import { restartAdvice, type ServerState, updateCommand, type UpdateDeps } from "./update.ts";
@@ -64,7 +64,7 @@ const viewOf = (version: string): Answer => ({ stdout: JSON.stringify(version) +
 
 async function rejectsWith(promise: Promise<unknown>, pattern: RegExp): Promise<void> {
   await assertRejects(promise, (error: Error) => {
-    assert(error instanceof CliError, `not a CliError: ${error.stack}`);
+    assert(error instanceof UserError, `not a UserError: ${error.stack}`);
     assertMatch(error.message, pattern);
     assert(!error.message.includes("\n"), `more than one line: ${error.message}`);
     assert(error.message.length < 600, `too long: ${error.message}`);

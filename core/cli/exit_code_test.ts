@@ -1,6 +1,6 @@
 /// <reference lib="deno.ns" />
 import { assertEquals } from "../../tests/helpers/assert.ts";
-import { CliError } from "./cli_error.ts";
+import { UserError } from "./user_error.ts";
 import { exitCodeFor } from "./exit_code.ts";
 
 Deno.test("exitCodeFor: a user error's message is printed with hidden characters escaped", () => {
@@ -8,7 +8,9 @@ Deno.test("exitCodeFor: a user error's message is printed with hidden characters
   const original = console.error;
   console.error = (line: string) => printed.push(line);
   try {
-    const code = exitCodeFor(new CliError("plugin \u202Eyppa said\x1b[2J no\nsecond line", 3));
+    const code = exitCodeFor(
+      new UserError("plugin \u202Eyppa said\x1b[2J no\nsecond line", { exitCode: 3 }),
+    );
     assertEquals(code, 3);
   } finally {
     console.error = original;

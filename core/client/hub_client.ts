@@ -5,10 +5,10 @@
  */
 import type { HealthPayload } from "../../protocol/health.ts";
 import { type HubProof, proveHub } from "../../protocol/challenge.ts";
-import { CliError } from "../cli/cli_error.ts";
+import { UserError } from "../cli/user_error.ts";
 
 /** The process on the port did not prove it knows the secret, so it was not sent. */
-export class UnprovenHubError extends CliError {
+export class UnprovenHubError extends UserError {
   constructor(readonly port: number, reason: string) {
     super(
       `The process on port ${port} did not prove it knows the hub secret (${reason}), so the ` +
@@ -74,7 +74,7 @@ export class HubClient {
     } catch (error) {
       if (isConnectionRefused(error)) return undefined;
       if ((error as Error).name === "TimeoutError") {
-        throw new CliError(
+        throw new UserError(
           `The process on port ${this.port} did not answer the hub's identity check ` +
             `(/auth/challenge) within ${Math.round(timeoutMs / 1000)} s, so the secret was not ` +
             `sent. Is the hub there busy or stuck? "hub logs" shows what it does.`,
@@ -114,7 +114,7 @@ export class HubClient {
     } catch (error) {
       if (isConnectionRefused(error)) return undefined;
       if ((error as Error).name === "TimeoutError") {
-        throw new CliError(
+        throw new UserError(
           `The hub on port ${this.port} did not answer ${path} within ` +
             `${Math.round(timeoutMs / 1000)} s; the request may still be ` +
             'running there ("hub audit" shows when it ends).',
@@ -144,13 +144,13 @@ export class HubClient {
     const res = await this.request<HealthPayload>("GET", "/health", { timeoutMs, deadline });
     if (!res) return undefined;
     if (res.status === 401) {
-      throw new CliError(
+      throw new UserError(
         `The hub on port ${this.port} refused this machine's secret. Was it started with another ` +
           `HUB_CONFIG_DIR? The secret is read from the config dir's extension/auth.json.`,
       );
     }
     if (res.status !== 200 || typeof res.body !== "object") {
-      throw new CliError(
+      throw new UserError(
         `Port ${this.port} answered /health with HTTP ${res.status}; is it a hub?`,
       );
     }

@@ -1,5 +1,5 @@
 /** Which port a command talks to (or the server listens on), and why. */
-import { CliError } from "../cli/cli_error.ts";
+import { UserError } from "../cli/user_error.ts";
 import { DEFAULT_PORT } from "./schema.ts";
 
 export { DEFAULT_PORT };
@@ -10,7 +10,7 @@ export function parsePort(value: string | number, source: string, allowZero = fa
   const port = /^\d+$/.test(text) ? Number(text) : NaN;
   const min = allowZero ? 0 : 1;
   if (!Number.isInteger(port) || port < min || port > 65535) {
-    throw new CliError(
+    throw new UserError(
       `${source} "${value}" is not a valid port: use a whole number from ${min} to 65535.`,
     );
   }

@@ -22,7 +22,7 @@ export type PackageErrorCode = typeof PACKAGE_ERROR_CODES[number];
 export const MAX_PACKAGE_ERROR_LENGTH = 600;
 
 export class PackageError extends UserError {
-  constructor(readonly code: PackageErrorCode, message: string) {
+  constructor(override readonly code: PackageErrorCode, message: string) {
     super(clip(message.replace(/\s*\n\s*/g, " "), MAX_PACKAGE_ERROR_LENGTH));
     this.name = "PackageError";
   }

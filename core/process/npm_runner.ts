@@ -6,7 +6,7 @@
  * npm missing is a user error. Also what callers need to read npm's answers: its error code, its
  * error lines, and the registry it is configured with.
  */
-import { CliError } from "../cli/cli_error.ts";
+import { UserError } from "../cli/user_error.ts";
 import { clip } from "../../protocol/clip.ts";
 import { type BoundedResult, type ChildLimits, runBounded } from "./bounded_child.ts";
 
@@ -58,12 +58,12 @@ export function npmRunner(command = "npm", options: ChildLimits = {}): NpmRunner
       return await runBounded(command, args, timeoutMs, options);
     } catch (error) {
       if (error instanceof Deno.errors.NotFound) {
-        throw new CliError(
+        throw new UserError(
           `hub needs npm for this, and npm is not on the PATH. Install Node.js (it comes with ` +
             `npm), or fix the PATH, then run the command again.`,
         );
       }
-      throw new CliError(`Cannot run npm: ${clip((error as Error).message, 200)}`);
+      throw new UserError(`Cannot run npm: ${clip((error as Error).message, 200)}`);
     }
   };
 }

@@ -16,7 +16,7 @@ export type FolderOpenCode = "NO_OPENER" | "OPEN_FAILED";
 
 /** The folder could not be opened; the message names the folder so the person can open it. */
 export class FolderOpenError extends UserError {
-  constructor(readonly code: FolderOpenCode, message: string) {
+  constructor(override readonly code: FolderOpenCode, message: string) {
     super(message);
     this.name = "FolderOpenError";
   }
