@@ -9,7 +9,8 @@ import { cliClient, cliConfigStore, cliPaths, warn } from "../core/client/client
 import { resolvePluginPath } from "../core/config/paths.ts";
 import { allowedRoots, outsideRootsError } from "../core/plugin_source/allowed_roots.ts";
 import type { HealthPayload } from "../protocol/health.ts";
-import { type HubClient, UnprovenHubError } from "../core/client/hub_client.ts";
+import { type HubClient, UNPROVEN_HUB } from "../core/client/hub_client.ts";
+import { isUserError } from "../core/cli/user_error.ts";
 import {
   describeWatched,
   failedAt,
@@ -65,7 +66,7 @@ export async function tellHub(name: string, builtAt: number): Promise<ReloadOutc
     }
     return reloadHub(client); // never throws
   } catch (error) {
-    if (error instanceof UnprovenHubError) return { kind: "unproven", message: error.message };
+    if (isUserError(error, UNPROVEN_HUB)) return { kind: "unproven", message: error.message };
     // Anything else (a refused secret, a hub gone meanwhile): a fresh reload request says it.
     return reloadHub();
   }
@@ -88,7 +89,7 @@ export async function reloadHub(proven?: HubClient): Promise<ReloadOutcome> {
     }
     return { kind: "reloaded", health: await client.health().catch(() => undefined) };
   } catch (error) {
-    if (error instanceof UnprovenHubError) return { kind: "unproven", message: error.message };
+    if (isUserError(error, UNPROVEN_HUB)) return { kind: "unproven", message: error.message };
     return { kind: "failed", message: (error as Error).message };
   }
 }

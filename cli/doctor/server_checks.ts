@@ -4,8 +4,8 @@
  * a clear error and never the secret), the hub's version against the CLI's, and whether the
  * extension is connected.
  */
-import { HubClient, UnprovenHubError } from "../../core/client/hub_client.ts";
-import { UserError } from "../../core/cli/user_error.ts";
+import { HubClient, UNPROVEN_HUB } from "../../core/client/hub_client.ts";
+import { isUserError, UserError } from "../../core/cli/user_error.ts";
 import type { HealthPayload } from "../../protocol/health.ts";
 import { clip } from "../../protocol/clip.ts";
 import { type Check, pass, problem, skip } from "./report.ts";
@@ -51,7 +51,7 @@ export async function healthCheck(
     const message = error instanceof UserError
       ? error.message
       : `/health on port ${port} failed: ${(error as Error).message}`;
-    const fix = error instanceof UnprovenHubError
+    const fix = isUserError(error, UNPROVEN_HUB)
       ? `lsof -i :${port} (find the program on the port; stop it or run hub on another port)`
       : "hub stop && hub start";
     return { check: problem("error", ID, TITLE, clip(message, 900), fix), skipReason: NO_ANSWER };

@@ -5,7 +5,8 @@
  */
 import type { HubPaths } from "../../core/config/paths.ts";
 import { cliClient, cliConfigStore, cliPaths, warn } from "../../core/client/client_context.ts";
-import { UnprovenHubError } from "../../core/client/hub_client.ts";
+import { UNPROVEN_HUB } from "../../core/client/hub_client.ts";
+import { isUserError } from "../../core/cli/user_error.ts";
 import { runNpm } from "../../core/process/npm_runner.ts";
 import { globalRootFinder } from "../../core/packages/global_root.ts";
 import { createPluginPackages, type PluginPackages } from "../../core/packages/plugin_packages.ts";
@@ -67,7 +68,7 @@ export async function reloadRunningHub(
     return { running: true, reloaded: false };
   } catch (error) {
     warn(
-      error instanceof UnprovenHubError
+      isUserError(error, UNPROVEN_HUB)
         ? error.message
         : `Could not ask the running hub to reload: ${(error as Error).message}`,
     );

@@ -10,7 +10,8 @@ import { resolve } from "node:path";
 import type { HubPaths } from "../../core/config/paths.ts";
 import { processState } from "../../core/process/process_identity.ts";
 import { readSecret } from "../../core/config/secret.ts";
-import { HubClient, UnprovenHubError } from "../../core/client/hub_client.ts";
+import { HubClient, UNPROVEN_HUB } from "../../core/client/hub_client.ts";
+import { isUserError } from "../../core/cli/user_error.ts";
 import { isHubServer, type PidFile, type PidRecord } from "./pid_file.ts";
 
 /**
@@ -89,7 +90,7 @@ async function askHub(paths: HubPaths, { pid, port }: PidRecord): Promise<PidVer
       timeoutMs: HEALTH_TIMEOUT_MS,
     });
   } catch (error) {
-    if (!(error instanceof UnprovenHubError)) res = undefined;
+    if (!isUserError(error, UNPROVEN_HUB)) res = undefined;
     else res = { status: 401, body: {} };
   }
   if (res === undefined) return unverifiable(`no hub answers on its port ${port}`);

@@ -11,7 +11,7 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import { UserError } from "../../core/cli/user_error.ts";
 import { cliClient, cliPaths } from "../../core/client/client_context.ts";
-import { type HubClient, UnprovenHubError } from "../../core/client/hub_client.ts";
+import { type HubClient, unprovenHubError } from "../../core/client/hub_client.ts";
 import { errorText } from "../../protocol/clip.ts";
 import { boundedLines } from "./lines.ts";
 import { BRIDGE_FLOW_LIMITS } from "./flow.ts";
@@ -102,7 +102,7 @@ function provenFetch(client: HubClient): Fetch {
     // A TypeError like fetch's own, so the session treats it as a hub that went away.
     if (proof === undefined) throw new TypeError(`nothing listens on port ${client.port}`);
     // Anything but a proof (a claim to have no secret included): not one request goes there.
-    if (proof.kind !== "proven") throw new UnprovenHubError(client.port, proof.reason);
+    if (proof.kind !== "proven") throw unprovenHubError(client.port, proof.reason);
     const headers = new Headers(init?.headers);
     headers.set("authorization", `Bearer ${client.secret}`);
     return await fetch(url, { ...init, headers });

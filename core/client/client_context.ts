@@ -2,8 +2,8 @@
 import { createConfigStore } from "../config/config_store.ts";
 import { type HubPaths, hubPaths } from "../config/paths.ts";
 import { readSecret } from "../config/secret.ts";
-import { UserError } from "../cli/user_error.ts";
-import { HubClient, UnprovenHubError } from "./hub_client.ts";
+import { isUserError, UserError } from "../cli/user_error.ts";
+import { HubClient, UNPROVEN_HUB } from "./hub_client.ts";
 import { resolveCliPort } from "../config/port.ts";
 
 export function warn(message: string): void {
@@ -61,7 +61,7 @@ export async function notifyHub(client: HubClient): Promise<void> {
       );
     }
   } catch (error) {
-    if (error instanceof UnprovenHubError) throw error; // a stranger on the port: exit 1
+    if (isUserError(error, UNPROVEN_HUB)) throw error; // a stranger on the port: exit 1
     warn(`Could not notify the running hub: ${(error as Error).message}`);
   }
 }

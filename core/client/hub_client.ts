@@ -7,19 +7,20 @@ import type { HealthPayload } from "../../protocol/health.ts";
 import { type HubProof, proveHub } from "../../protocol/challenge.ts";
 import { UserError } from "../cli/user_error.ts";
 
+/** The code of the error for a process on the port that did not prove it knows the secret. */
+export const UNPROVEN_HUB = "UNPROVEN_HUB";
+
 /** The process on the port did not prove it knows the secret, so it was not sent. */
-export class UnprovenHubError extends UserError {
-  constructor(readonly port: number, reason: string) {
-    super(
-      `The process on port ${port} did not prove it knows the hub secret (${reason}), so the ` +
-        `secret was not sent. Another program may be using the port: see which one with ` +
-        `"lsof -i :${port}" or "ss -ltnp 'sport = :${port}'", stop it or run hub on another ` +
-        `port ("hub start --port <number>", then HUB_PORT or --port for commands). Or it is a hub ` +
-        `older than this CLI, or one started with another HUB_CONFIG_DIR (another secret): ` +
-        `restart it with "hub stop" and "hub start" from this setup.`,
-    );
-    this.name = "UnprovenHubError";
-  }
+export function unprovenHubError(port: number, reason: string): UserError {
+  return new UserError(
+    `The process on port ${port} did not prove it knows the hub secret (${reason}), so the ` +
+      `secret was not sent. Another program may be using the port: see which one with ` +
+      `"lsof -i :${port}" or "ss -ltnp 'sport = :${port}'", stop it or run hub on another ` +
+      `port ("hub start --port <number>", then HUB_PORT or --port for commands). Or it is a hub ` +
+      `older than this CLI, or one started with another HUB_CONFIG_DIR (another secret): ` +
+      `restart it with "hub stop" and "hub start" from this setup.`,
+    { code: UNPROVEN_HUB },
+  );
 }
 
 export interface HubResponse<T> {
@@ -39,7 +40,7 @@ export class HubClient {
 
   /**
    * The Authorization header to send: the secret, once the process on the port proved it knows
-   * it. Undefined when nothing listens on the port. Throws UnprovenHubError when the process
+   * it. Undefined when nothing listens on the port. Throws `unprovenHubError` when the process
    * there did not prove it (whatever it answered), so nothing at all is sent to it. A client
    * without a secret (auth.json missing or broken) has nothing to prove or protect: none, and a
    * hub answers 401 where a secret is needed.
@@ -52,7 +53,7 @@ export class HubClient {
     if (!this.#proven) {
       const proof = await this.prove(timeoutMs, deadline);
       if (proof === undefined) return undefined;
-      if (proof.kind !== "proven") throw new UnprovenHubError(this.port, proof.reason);
+      if (proof.kind !== "proven") throw unprovenHubError(this.port, proof.reason);
       this.#proven = true;
     }
     return { authorization: `Bearer ${this.secret}` };

@@ -1,5 +1,6 @@
 import { assert, assertEquals, assertMatch, assertRejects } from "../../tests/helpers/assert.ts";
-import { HubClient, UnprovenHubError } from "./hub_client.ts";
+import { HubClient, UNPROVEN_HUB } from "./hub_client.ts";
+import { isUserError } from "../cli/user_error.ts";
 import { CHALLENGE_PATH, challengeProof } from "../../protocol/challenge.ts";
 
 const SECRET = "ab".repeat(32);
@@ -50,7 +51,7 @@ Deno.test("the secret is sent after the proof, which is asked once per client", 
   });
 });
 
-Deno.test("no proof: UnprovenHubError says what to do, and nothing is sent but the challenge", async () => {
+Deno.test("no proof: the unproven-hub error says what to do, and nothing is sent but the challenge", async () => {
   for (const answer of ["garbage", "not-found", "no-secret"] as const) {
     await withServer(answer, async (port, seen) => {
       const client = new HubClient(port, SECRET);
@@ -58,7 +59,7 @@ Deno.test("no proof: UnprovenHubError says what to do, and nothing is sent but t
         () => undefined,
         (e: Error) => e,
       );
-      assert(error instanceof UnprovenHubError, `${answer}: ${error}`);
+      assert(isUserError(error, UNPROVEN_HUB), `${answer}: ${error}`);
       assertMatch(error.message, new RegExp(`process on port ${port} did not prove it knows`));
       assertMatch(error.message, /secret was not sent/);
       assertMatch(error.message, new RegExp(`lsof -i :${port}`));
@@ -66,7 +67,10 @@ Deno.test("no proof: UnprovenHubError says what to do, and nothing is sent but t
       assertEquals(seen.map((s) => s.path), [CHALLENGE_PATH], answer);
       assertEquals(seen.every((s) => s.auth === null), true);
       // A second request asks again (a failure is not cached) and still sends nothing.
-      await assertRejects(() => client.request("GET", "/health"), UnprovenHubError);
+      await assertRejects(
+        () => client.request("GET", "/health"),
+        (e: Error) => isUserError(e, UNPROVEN_HUB),
+      );
       assertEquals(seen.map((s) => s.path), [CHALLENGE_PATH, CHALLENGE_PATH]);
     });
   }
@@ -77,10 +81,10 @@ Deno.test("a process that claims to have no secret gets no request, with or with
     const client = new HubClient(port, SECRET);
     const error = await client.request("POST", "/tools/x/call", { body: { arguments: { a: 1 } } })
       .then(() => undefined, (e: Error) => e);
-    assert(error instanceof UnprovenHubError, String(error));
+    assert(isUserError(error, UNPROVEN_HUB), String(error));
     assertMatch(error.message, /409 NO_SECRET: it claims to have no secret/);
     assertMatch(error.message, /never does/);
-    await assertRejects(() => client.health(), UnprovenHubError);
+    await assertRejects(() => client.health(), (e: Error) => isUserError(e, UNPROVEN_HUB));
     assertEquals(seen.map((s) => s.path), [CHALLENGE_PATH, CHALLENGE_PATH]);
   });
 });
