@@ -51,15 +51,12 @@ export interface ListenOptions {
   isTrusted?(authorization: string | undefined, wsProtocol: string | undefined): boolean;
 }
 
-/** Thrown when the port is taken; the message says how to pick another. */
-export class PortInUseError extends UserError {
-  constructor(readonly port: number) {
-    super(
-      `Port ${port} is already in use (is another hub running? try "hub status --port ${port}"). ` +
-        `Stop that process, or start hub on another port: "hub start --port <number>" or PORT=<number>.`,
-    );
-    this.name = "PortInUseError";
-  }
+/** The error for a port that is taken; the message says how to pick another. */
+export function portInUseError(port: number): UserError {
+  return new UserError(
+    `Port ${port} is already in use (is another hub running? try "hub status --port ${port}"). ` +
+      `Stop that process, or start hub on another port: "hub start --port <number>" or PORT=<number>.`,
+  );
 }
 
 export function listen(
@@ -73,7 +70,7 @@ export function listen(
   try {
     listener = Deno.listen({ hostname, port });
   } catch (error) {
-    if (error instanceof Deno.errors.AddrInUse) throw new PortInUseError(port);
+    if (error instanceof Deno.errors.AddrInUse) throw portInUseError(port);
     throw error;
   }
   const publicPort = listener.addr.port;
