@@ -22,12 +22,12 @@ import {
 import { parseBoundedJson } from "../files/json_depth.ts";
 import { MAX_CONFIG_FILE_BYTES } from "./file_limits.ts";
 
+/** The code of a config file (`config.json`, `auth.json`) that exists but cannot be used. */
+export const UNUSABLE_CONFIG = "UNUSABLE_CONFIG";
+
 /** A config file that exists but cannot be used. The message names the file, the spot and the fix. */
-export class ConfigError extends UserError {
-  constructor(message: string) {
-    super(message);
-    this.name = "ConfigError";
-  }
+export function configError(message: string): UserError {
+  return new UserError(message, { code: UNUSABLE_CONFIG });
 }
 
 export interface ConfigStoreOptions {
@@ -40,7 +40,7 @@ export interface ConfigStoreOptions {
 export interface ConfigStore {
   readonly path: string;
   exists(): Promise<boolean>;
-  /** Reads the file; a missing file yields the defaults. Throws ConfigError if unusable. */
+  /** Reads the file; a missing file yields the defaults. Throws `configError` if unusable. */
   load(): Promise<HubConfig>;
   /**
    * Creates the file with every default if it is missing; the config in force either way, and
@@ -166,7 +166,7 @@ async function readConfigFile(path: string): Promise<ParsedConfig | undefined> {
 
 /**
  * The config file's text, bounded (a regular file of at most MAX_CONFIG_FILE_BYTES, read in bounded
- * time); undefined when it does not exist; ConfigError with the fix when it cannot be read.
+ * time); undefined when it does not exist; a `configError` with the fix when it cannot be read.
  */
 export async function readConfigText(path: string): Promise<string | undefined> {
   try {
@@ -178,12 +178,12 @@ export async function readConfigText(path: string): Promise<string | undefined> 
 }
 
 /** Why config.json could not be read, with the fix; UnusableFileError's own words say what it is. */
-function unreadableConfig(path: string, error: unknown): ConfigError {
+function unreadableConfig(path: string, error: unknown): UserError {
   if (error instanceof UnusableFileError) {
     const fix = `${moveAwayAdvice(path)} and put a regular file there, ${RESET_HINT}`;
-    return new ConfigError(`${unusableFileMessage(path, error, fix)}.`);
+    return configError(`${unusableFileMessage(path, error, fix)}.`);
   }
-  return new ConfigError(`Cannot read ${path}: ${(error as Error).message}`);
+  return configError(`Cannot read ${path}: ${(error as Error).message}`);
 }
 
 /**
@@ -200,7 +200,7 @@ export function parseConfigText(path: string, text: string): ParsedConfig {
   try {
     value = parseBoundedJson(text);
   } catch (error) {
-    throw new ConfigError(
+    throw configError(
       `Cannot read ${path}: invalid JSON${describeJsonError(text, (error as Error).message)}. ` +
         `Fix the file by hand, ${RESET_HINT}.`,
     );
@@ -208,7 +208,7 @@ export function parseConfigText(path: string, text: string): ParsedConfig {
   try {
     return validateConfig(value);
   } catch (error) {
-    throw new ConfigError(
+    throw configError(
       `Cannot use ${path}: ${(error as Error).message}. ` +
         `Fix the value by hand or with "hub config set", ${RESET_HINT}.`,
     );

@@ -1,5 +1,6 @@
 import { assert, assertEquals, assertRejects } from "../../tests/helpers/assert.ts";
-import { ConfigError, createConfigStore } from "./config_store.ts";
+import { createConfigStore, UNUSABLE_CONFIG } from "./config_store.ts";
+import { isUserError } from "../cli/user_error.ts";
 import { defaultConfig } from "./schema.ts";
 import { withTempDir } from "../../tests/helpers/hub_process.ts";
 
@@ -129,12 +130,12 @@ Deno.test("a corrupt file gives an error naming file, line and column, and is no
     await Deno.writeTextFile(path, broken);
     const store = createConfigStore(path);
     const error = await store.load().catch((e) => e);
-    assert(error instanceof ConfigError);
+    assert(isUserError(error, UNUSABLE_CONFIG));
     assert(error.message.includes(path), error.message);
     assert(/line 3, column \d+/.test(error.message), error.message);
     assert(error.message.includes("hub config reset --confirm"), error.message);
-    await assertRejects(store.update(() => {}), ConfigError);
-    await assertRejects(store.ensure(), ConfigError);
+    await assertRejects(store.update(() => {}), (e: Error) => isUserError(e, UNUSABLE_CONFIG));
+    await assertRejects(store.ensure(), (e: Error) => isUserError(e, UNUSABLE_CONFIG));
     assertEquals(await Deno.readTextFile(path), broken);
   });
 });
@@ -144,7 +145,7 @@ Deno.test("invalid values name the field; unknown keys warn and survive updates"
     const path = `${dir}/config.json`;
     await Deno.writeTextFile(path, JSON.stringify({ port: 70000 }));
     const error = await createConfigStore(path).load().catch((e) => e);
-    assert(error instanceof ConfigError && error.message.includes("port:"), String(error));
+    assert(isUserError(error, UNUSABLE_CONFIG) && error.message.includes("port:"), String(error));
 
     await Deno.writeTextFile(path, JSON.stringify({ port: 9516, myNote: "keep me" }));
     const warnings: string[] = [];

@@ -14,7 +14,7 @@
  * Every message gives the exact `chmod` (or `mv`) that fixes it.
  */
 import type { HubPaths } from "./paths.ts";
-import { ConfigError } from "./config_store.ts";
+import { UserError } from "../cli/user_error.ts";
 import {
   fileKind,
   moveAwayAdvice,
@@ -26,15 +26,10 @@ import {
 const GROUP_OTHER_WRITE = 0o022;
 const GROUP_OTHER_READ = 0o044;
 
-/** A config dir or file whose mode lets other users in: hub refuses to start with it. */
-export class UnsafeModeError extends ConfigError {
-  constructor(message: string) {
-    super(message);
-    this.name = "UnsafeModeError";
-  }
-}
+/** The code of the error for a config dir or file whose mode lets other users in. */
+export const UNSAFE_MODE = "UNSAFE_MODE";
 
-/** Throws UnsafeModeError for the refused cases; calls `onWarning` for the others. */
+/** Throws an UNSAFE_MODE user error for the refused cases; calls `onWarning` for the others. */
 export async function checkFileModes(
   paths: HubPaths,
   onWarning: (message: string) => void = () => {},
@@ -86,8 +81,11 @@ export async function checkFileModes(
   if (problems.length > 0) throw unsafe(problems);
 }
 
+/** A config dir or file whose mode lets other users in: hub refuses to start with it. */
 const unsafe = (problems: string[]) =>
-  new UnsafeModeError(`hub will not start with unsafe permissions:\n- ${problems.join("\n- ")}`);
+  new UserError(`hub will not start with unsafe permissions:\n- ${problems.join("\n- ")}`, {
+    code: UNSAFE_MODE,
+  });
 
 async function statOf(path: string): Promise<Deno.FileInfo | undefined> {
   try {

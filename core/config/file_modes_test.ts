@@ -1,7 +1,8 @@
 import { assert, assertEquals, assertMatch, assertRejects } from "../../tests/helpers/assert.ts";
 import { linkToDevZero, replaceWithFifo } from "../../tests/helpers/file_kinds.ts";
 import { withTempDir } from "../../tests/helpers/hub_process.ts";
-import { checkFileModes, UnsafeModeError } from "./file_modes.ts";
+import { checkFileModes, UNSAFE_MODE } from "./file_modes.ts";
+import { isUserError } from "../cli/user_error.ts";
 import { hubPaths } from "./paths.ts";
 
 const posix = Deno.build.os !== "windows";
@@ -40,7 +41,7 @@ Deno.test({
       await Deno.chmod(paths.auth, 0o640);
       await Deno.chmod(paths.config, 0o620);
       const error = await checkFileModes(paths).then(() => undefined, (e: Error) => e);
-      if (!(error instanceof UnsafeModeError)) throw new Error(`not refused: ${error}`);
+      if (!isUserError(error, UNSAFE_MODE)) throw new Error(`not refused: ${error}`);
       assertMatch(error.message, new RegExp(`mode 0770\\)[^\\n]*chmod 700 ${dir}\\n`));
       assertMatch(error.message, new RegExp(`mode 0702\\)[^\\n]*chmod 700 ${paths.extensionDir}`));
       assertMatch(
@@ -97,7 +98,7 @@ Deno.test({
       await linkToDevZero(paths.config);
       await replaceWithFifo(paths.auth);
       const error = await checkFileModes(paths).then(() => undefined, (e: Error) => e);
-      if (!(error instanceof UnsafeModeError)) throw new Error(`not refused: ${error}`);
+      if (!isUserError(error, UNSAFE_MODE)) throw new Error(`not refused: ${error}`);
       assertMatch(
         error.message,
         /config\.json is a character device \(such as \/dev\/zero\)[^\n]*Fix: move it away \(mv /,

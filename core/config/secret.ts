@@ -11,7 +11,7 @@ import {
 import { MAX_AUTH_FILE_BYTES } from "./file_limits.ts";
 import { dirname } from "node:path";
 import { writeFileAtomic } from "../files/atomic_write.ts";
-import { ConfigError } from "./config_store.ts";
+import { configError } from "./config_store.ts";
 
 const SECRET_PATTERN = /^[0-9a-f]{64}$/;
 
@@ -21,7 +21,7 @@ export function generateSecret(): string {
   return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
 }
 
-/** Parses the text of `auth.json`; throws ConfigError with the fix when it is not valid. */
+/** Parses the text of `auth.json`; throws a `configError` with the fix when it is not valid. */
 export function parseSecret(authPath: string, text: string): string {
   let secret: unknown;
   try {
@@ -30,7 +30,7 @@ export function parseSecret(authPath: string, text: string): string {
     secret = undefined;
   }
   if (typeof secret !== "string" || !SECRET_PATTERN.test(secret)) {
-    throw new ConfigError(
+    throw configError(
       `Cannot use ${authPath}: it must hold {"secret": "<64 hex characters>"}. ` +
         `Run "hub config rotate-secret --confirm" to write a new secret.`,
     );
@@ -39,7 +39,7 @@ export function parseSecret(authPath: string, text: string): string {
 }
 
 /**
- * Reads the secret; undefined when the file does not exist. Throws ConfigError if the file is
+ * Reads the secret; undefined when the file does not exist. Throws a `configError` if the file is
  * invalid, or is not a regular file of at most MAX_AUTH_FILE_BYTES (it is then not read).
  */
 export async function readSecret(authPath: string): Promise<string | undefined> {
@@ -50,7 +50,7 @@ export async function readSecret(authPath: string): Promise<string | undefined> 
     if (!(error instanceof UnusableFileError)) throw error;
     const fix = `${moveAwayAdvice(authPath)}, then run "hub config rotate-secret --confirm" to ` +
       "write a new secret";
-    throw new ConfigError(`${unusableFileMessage(authPath, error, fix)}.`);
+    throw configError(`${unusableFileMessage(authPath, error, fix)}.`);
   }
   return text === undefined ? undefined : parseSecret(authPath, text);
 }

@@ -18,8 +18,8 @@ export interface SetupResult {
 
 /**
  * Creates whatever is missing; touches nothing that exists. A broken `config.json` makes this
- * throw (ConfigError) instead of being replaced, and so does a config dir or `auth.json` other
- * users can reach (UnsafeModeError, with the chmod that fixes it).
+ * throw (a `configError`) instead of being replaced, and so does a config dir or `auth.json` other
+ * users can reach (an UNSAFE_MODE user error, with the chmod that fixes it).
  */
 export async function setupConfigDir(
   paths: HubPaths,
