@@ -7,7 +7,7 @@
 import {
   moveAwayAdvice,
   readBoundedFile,
-  UnusableFileError,
+  unusableFile,
   unusableFileMessage,
 } from "../../core/files/bounded_read.ts";
 import { clip } from "../../protocol/clip.ts";
@@ -49,8 +49,9 @@ export async function readForCheck(
     return { kind: "read", file: { text: new TextDecoder().decode(bytes), info } };
   } catch (error) {
     if (error instanceof Deno.errors.NotFound) return { kind: "missing" };
-    const message = error instanceof UnusableFileError
-      ? unusableFileMessage(path, error)
+    const unusable = unusableFile(error);
+    const message = unusable
+      ? unusableFileMessage(path, unusable)
       : `cannot read ${path}: ${clip((error as Error).message, 200)}`;
     return {
       kind: "failed",
@@ -61,7 +62,7 @@ export async function readForCheck(
 
 /** The fix for a file that exists but could not be read, by what went wrong. */
 export function cannotReadFix(path: string, error: unknown, fixes: FileFixes): string {
-  if (error instanceof UnusableFileError) {
+  if (unusableFile(error)) {
     return `${moveAwayAdvice(path)}, then ${fixes.remake}`;
   }
   if (error instanceof Deno.errors.PermissionDenied) {

@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import { assertEquals, assertMatch } from "../../tests/helpers/assert.ts";
 import { withTempDir } from "../../tests/helpers/hub_process.ts";
-import { UnusableFileError } from "../../core/files/bounded_read.ts";
+import { unusableFileError } from "../../core/files/bounded_read.ts";
 import { cannotReadFix, readForCheck } from "./file_read.ts";
 
 const FIXES = { mode: "600", remake: "hub start" };
@@ -11,7 +11,7 @@ Deno.test("the fix fits the error: move a folder or a big file away, chmod a ref
   const path = "/home/me/.hub/config.json";
   for (const kind of ["not_a_file", "too_large"] as const) {
     assertEquals(
-      cannotReadFix(path, new UnusableFileError(path, kind, "x"), FIXES),
+      cannotReadFix(path, unusableFileError(path, kind, "x"), FIXES),
       `move it away (mv ${path} ${path}.old), then hub start`,
     );
   }

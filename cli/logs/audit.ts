@@ -11,7 +11,7 @@ import { clip } from "../../protocol/clip.ts";
 import { readLogTail } from "./logs.ts";
 import {
   moveAwayAdvice,
-  UnusableFileError,
+  unusableFile,
   unusableFileMessage,
 } from "../../core/files/bounded_read.ts";
 
@@ -63,9 +63,12 @@ export async function readAuditFiles(path: string): Promise<AuditEntry[]> {
       text = (await readLogTail(file)).text;
     } catch (error) {
       if (error instanceof Deno.errors.NotFound) continue;
-      if (error instanceof UnusableFileError) {
+      const unusable = unusableFile(error);
+      if (unusable) {
         const fix = `${moveAwayAdvice(file)}; the hub writes a new one`;
-        throw new UserError(`Cannot read the audit log: ${unusableFileMessage(file, error, fix)}.`);
+        throw new UserError(
+          `Cannot read the audit log: ${unusableFileMessage(file, unusable, fix)}.`,
+        );
       }
       throw new UserError(`Cannot read ${file}: ${clip((error as Error).message, 200)}`);
     }

@@ -11,7 +11,7 @@ import { visibleText } from "../../protocol/visible_text.ts";
 import {
   moveAwayAdvice,
   readBoundedTail,
-  UnusableFileError,
+  unusableFile,
   unusableFileMessage,
 } from "../../core/files/bounded_read.ts";
 
@@ -29,7 +29,7 @@ export interface LogTail {
 
 /**
  * The end of the log at `path`: its last `maxBytes` (default MAX_LOG_READ_BYTES), from the start
- * of a line, through the bounded reader. NotFound and UnusableFileError are thrown as they come.
+ * of a line, through the bounded reader. NotFound and an unusable file are thrown as they come.
  */
 export async function readLogTail(path: string, maxBytes = MAX_LOG_READ_BYTES): Promise<LogTail> {
   const { bytes, start } = await readBoundedTail(path, { maxBytes });
@@ -59,9 +59,10 @@ export async function logsCommand(options: LogsOptions, signal?: AbortSignal): P
   try {
     ({ text, end } = await readLogTail(path));
   } catch (error) {
-    if (error instanceof UnusableFileError) {
+    const unusable = unusableFile(error);
+    if (unusable) {
       const fix = `${moveAwayAdvice(path)}; the hub writes a new one`;
-      throw new UserError(`Cannot show the log: ${unusableFileMessage(path, error, fix)}.`);
+      throw new UserError(`Cannot show the log: ${unusableFileMessage(path, unusable, fix)}.`);
     }
     if (!(error instanceof Deno.errors.NotFound)) throw error;
     if (!options.follow) {

@@ -16,7 +16,7 @@ import { UserError } from "../cli/user_error.ts";
 import {
   moveAwayAdvice,
   readBoundedText,
-  UnusableFileError,
+  unusableFile,
   unusableFileMessage,
 } from "../files/bounded_read.ts";
 import { parseBoundedJson } from "../files/json_depth.ts";
@@ -177,11 +177,12 @@ export async function readConfigText(path: string): Promise<string | undefined> 
   }
 }
 
-/** Why config.json could not be read, with the fix; UnusableFileError's own words say what it is. */
+/** Why config.json could not be read, with the fix; an unusable file's own words say what it is. */
 function unreadableConfig(path: string, error: unknown): UserError {
-  if (error instanceof UnusableFileError) {
+  const unusable = unusableFile(error);
+  if (unusable) {
     const fix = `${moveAwayAdvice(path)} and put a regular file there, ${RESET_HINT}`;
-    return configError(`${unusableFileMessage(path, error, fix)}.`);
+    return configError(`${unusableFileMessage(path, unusable, fix)}.`);
   }
   return configError(`Cannot read ${path}: ${(error as Error).message}`);
 }

@@ -19,7 +19,6 @@ import {
   fileKind,
   moveAwayAdvice,
   shellQuote as quote,
-  UnusableFileError,
   unusableFileMessage,
 } from "../files/bounded_read.ts";
 
@@ -52,7 +51,7 @@ export async function checkFileModes(
       oddFile = true;
       problems.push(unusableFileMessage(
         file,
-        new UnusableFileError(file, "not_a_file", `is ${fileKind(info)}, not a regular file`),
+        { path: file, kind: "not_a_file", detail: `is ${fileKind(info)}, not a regular file` },
         `it is never read. Fix: ${moveAwayAdvice(file)} and start hub again (it writes a new one)`,
       ));
     }

@@ -5,7 +5,7 @@
 import {
   moveAwayAdvice,
   readBoundedTextIfExists,
-  UnusableFileError,
+  unusableFile,
   unusableFileMessage,
 } from "../files/bounded_read.ts";
 import { MAX_AUTH_FILE_BYTES } from "./file_limits.ts";
@@ -47,10 +47,11 @@ export async function readSecret(authPath: string): Promise<string | undefined> 
   try {
     text = await readBoundedTextIfExists(authPath, { maxBytes: MAX_AUTH_FILE_BYTES });
   } catch (error) {
-    if (!(error instanceof UnusableFileError)) throw error;
+    const unusable = unusableFile(error);
+    if (!unusable) throw error;
     const fix = `${moveAwayAdvice(authPath)}, then run "hub config rotate-secret --confirm" to ` +
       "write a new secret";
-    throw configError(`${unusableFileMessage(authPath, error, fix)}.`);
+    throw configError(`${unusableFileMessage(authPath, unusable, fix)}.`);
   }
   return text === undefined ? undefined : parseSecret(authPath, text);
 }

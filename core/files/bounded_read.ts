@@ -14,7 +14,7 @@
  */
 import { concatBytes } from "../../protocol/bytes.ts";
 import { clip } from "../../protocol/clip.ts";
-import { UserError } from "../cli/user_error.ts";
+import { isUserError, UserError } from "../cli/user_error.ts";
 
 /** How long an asynchronous bounded read may take, open to last byte, by default. */
 export const DEFAULT_READ_TIMEOUT_MS = 5_000;
@@ -23,16 +23,26 @@ const CHUNK_BYTES = 64 * 1024;
 
 export type UnusableKind = "not_a_file" | "too_large" | "too_slow";
 
-/**
- * A file that exists but is not read: not a regular file, larger than the bound, or too slow. A
- * user error: its message names the file and what is wrong with it.
- */
-export class UnusableFileError extends UserError {
-  /** `detail`: what is wrong, after the path ("is a named pipe (FIFO), …"). */
-  constructor(readonly path: string, readonly kind: UnusableKind, readonly detail: string) {
-    super(`${path} ${detail}`);
-    this.name = "UnusableFileError";
-  }
+/** The code of the user error for a file that exists but is not read. */
+export const UNUSABLE_FILE = "UNUSABLE_FILE";
+
+/** A file that exists but is not read: not a regular file, larger than the bound, or too slow. */
+export interface UnusableFile {
+  path: string;
+  kind: UnusableKind;
+  /** What is wrong, after the path ("is a named pipe (FIFO), …"). */
+  detail: string;
+}
+
+/** The user error for a file that is not read: its message names the file and what is wrong. */
+export function unusableFileError(path: string, kind: UnusableKind, detail: string): UserError {
+  const details: UnusableFile = { path, kind, detail };
+  return new UserError(`${path} ${detail}`, { code: UNUSABLE_FILE, details });
+}
+
+/** The file an `unusableFileError` is about; undefined for any other error. */
+export function unusableFile(error: unknown): UnusableFile | undefined {
+  return isUserError(error, UNUSABLE_FILE) ? error.details as UnusableFile : undefined;
 }
 
 /** The longest message `unusableFileMessage` makes. */
@@ -52,8 +62,8 @@ export function moveAwayAdvice(path: string): string {
  * The one wording of a file that is not used, bounded: `<name> <what is wrong>; <fix>`. `name` is
  * the file as the reader knows it (its path, or its path inside a plugin); `fix` starts lowercase.
  */
-export function unusableFileMessage(name: string, error: UnusableFileError, fix?: string): string {
-  return clip(`${name} ${error.detail}${fix ? `; ${fix}` : ""}`, MAX_MESSAGE_CHARS);
+export function unusableFileMessage(name: string, file: UnusableFile, fix?: string): string {
+  return clip(`${name} ${file.detail}${fix ? `; ${fix}` : ""}`, MAX_MESSAGE_CHARS);
 }
 
 export interface ReadBound {
@@ -80,19 +90,19 @@ export function formatBytes(bytes: number): string {
   return `${bytes} bytes`;
 }
 
-export function tooLarge(path: string, maxBytes: number, size?: number): UnusableFileError {
+export function tooLarge(path: string, maxBytes: number, size?: number): UserError {
   const is = size === undefined ? "grew past" : `is ${formatBytes(size)}, over`;
-  return new UnusableFileError(
+  return unusableFileError(
     path,
     "too_large",
     `${is} the limit of ${formatBytes(maxBytes)}; it was not read`,
   );
 }
 
-/** Throws UnusableFileError unless `info` is a regular file of at most `maxBytes`. */
+/** Throws an `unusableFileError` unless `info` is a regular file of at most `maxBytes`. */
 export function checkRegularFile(path: string, info: Deno.FileInfo, maxBytes: number): void {
   if (!info.isFile) {
-    throw new UnusableFileError(
+    throw unusableFileError(
       path,
       "not_a_file",
       `is ${fileKind(info)}, not a regular file; it was not opened`,
@@ -105,7 +115,7 @@ export function checkRegularFile(path: string, info: Deno.FileInfo, maxBytes: nu
 function checkHandle(path: string, before: Deno.FileInfo, now: Deno.FileInfo, max: number): void {
   checkRegularFile(path, now, max);
   if (before.ino !== null && (now.ino !== before.ino || now.dev !== before.dev)) {
-    throw new UnusableFileError(path, "not_a_file", "was replaced while being opened; try again");
+    throw unusableFileError(path, "not_a_file", "was replaced while being opened; try again");
   }
 }
 
@@ -180,7 +190,7 @@ async function withTimeBound<T>(
     timer = setTimeout(() => {
       state.late = true;
       reject(
-        new UnusableFileError(path, "too_slow", `took over ${timeoutMs} ms to read; given up`),
+        unusableFileError(path, "too_slow", `took over ${timeoutMs} ms to read; given up`),
       );
     }, timeoutMs);
   });

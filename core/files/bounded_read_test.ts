@@ -10,11 +10,11 @@ import {
   readBoundedText,
   readBoundedTextIfExists,
   readBoundedTextSync,
-  UnusableFileError,
+  unusableFile,
 } from "./bounded_read.ts";
 
 const unusable = (kind: string, pattern: RegExp) => (error: unknown) =>
-  error instanceof UnusableFileError && error.kind === kind && pattern.test(error.message);
+  unusableFile(error)?.kind === kind && pattern.test((error as Error).message);
 
 Deno.test("bounded read: a regular file within the bound, whole, with its details", async () => {
   await withTempDir(async (dir) => {

@@ -4,12 +4,12 @@
  * bounded reads (text that may not exist, a file with its details) call that module directly.
  */
 import { describeJsonError, loadJsonErrors } from "./json_errors.ts";
-import { readBoundedText, UnusableFileError } from "./bounded_read.ts";
+import { readBoundedText, unusableFile } from "./bounded_read.ts";
 import { parseBoundedJson } from "./json_depth.ts";
 
 /**
  * Reads and parses `path` (at most `maxBytes`, nested at most MAX_JSON_DEPTH deep); throws an Error
- * saying which file and what is wrong: missing ("… does not exist"), unusable (UnusableFileError:
+ * saying which file and what is wrong: missing ("… does not exist"), unusable (`unusableFileError`:
  * not a regular file, too large, too slow), unreadable, or where it is broken.
  */
 export async function readJsonFile(path: string, maxBytes: number): Promise<unknown> {
@@ -18,7 +18,7 @@ export async function readJsonFile(path: string, maxBytes: number): Promise<unkn
     text = await readBoundedText(path, { maxBytes });
   } catch (error) {
     if (error instanceof Deno.errors.NotFound) throw new Error(`${path} does not exist`);
-    if (error instanceof UnusableFileError) throw error;
+    if (unusableFile(error)) throw error;
     throw new Error(`Cannot read ${path}: ${(error as Error).message}`);
   }
   try {

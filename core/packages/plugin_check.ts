@@ -19,7 +19,7 @@ import { clip } from "../../protocol/clip.ts";
 import { readJsonFile } from "../files/json_file.ts";
 import { PackageError } from "./package_error.ts";
 import { checkPackageSize } from "./package_size.ts";
-import { checkRegularFile, UnusableFileError, unusableFileMessage } from "../files/bounded_read.ts";
+import { checkRegularFile, unusableFile, unusableFileMessage } from "../files/bounded_read.ts";
 import { type DeclaredLinks, declaredLinks } from "./declared_links.ts";
 import {
   MAX_ADAPTER_BYTES,
@@ -44,12 +44,13 @@ function notAPlugin(label: string, why: string): PackageError {
 }
 
 /**
- * What is wrong with one of the package's files: an unusable file (UnusableFileError) named inside
+ * What is wrong with one of the package's files: an unusable file (`unusableFile`) named inside
  * the package; other errors with the package's folder shown as `<package>`.
  */
 function fileProblem(dir: string, error: unknown): string {
-  if (error instanceof UnusableFileError) {
-    return unusableFileMessage(`<package>/${relative(dir, error.path)}`, error);
+  const unusable = unusableFile(error);
+  if (unusable) {
+    return unusableFileMessage(`<package>/${relative(dir, unusable.path)}`, unusable);
   }
   return (error as Error).message.replace(dir, "<package>");
 }

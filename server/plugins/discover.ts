@@ -10,7 +10,7 @@ import { resolvePluginPath } from "../../core/config/paths.ts";
 import type { HubConfig } from "../../core/config/schema.ts";
 import { allowedRoots, outsideRootsError } from "../../core/plugin_source/allowed_roots.ts";
 import type { NpmRoot } from "./npm_root.ts";
-import { readBoundedText, UnusableFileError } from "../../core/files/bounded_read.ts";
+import { readBoundedText, unusableFile } from "../../core/files/bounded_read.ts";
 import { MAX_PACKAGE_JSON_BYTES } from "../../protocol/plugin_limits.ts";
 
 export interface Candidate {
@@ -78,7 +78,7 @@ async function looksLikePlugin(dir: string): Promise<boolean> {
   try {
     text = await readBoundedText(join(dir, "package.json"), { maxBytes: MAX_PACKAGE_JSON_BYTES });
   } catch (error) {
-    return error instanceof UnusableFileError; // loading it says why (a FIFO, too large)
+    return unusableFile(error) !== undefined; // loading it says why (a FIFO, too large)
   }
   try {
     const pkg = JSON.parse(text);

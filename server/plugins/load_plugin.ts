@@ -21,7 +21,7 @@ import { readJsonFile } from "../../core/files/json_file.ts";
 import {
   readBounded,
   readBoundedText,
-  UnusableFileError,
+  unusableFile,
   unusableFileMessage,
 } from "../../core/files/bounded_read.ts";
 import {
@@ -69,19 +69,24 @@ async function readIcon(dir: string, icon: string | undefined): Promise<string |
   try {
     text = await readBoundedText(path, { maxBytes: MAX_ICON_BYTES });
   } catch (error) {
-    if (error instanceof UnusableFileError) throw unusable(dir, "the icon", error);
+    throwIfUnusable(dir, "the icon", error);
     return undefined;
   }
   return /<svg[\s>]/i.test(text) ? text.trim() : undefined;
 }
 
-/** A plugin file that is not read: what it is, and why (its path shown relative to the plugin). */
-function unusable(dir: string, what: string, error: UnusableFileError): Error {
-  const fix = error.kind === "too_large"
+/**
+ * A plugin file that is not read (`error` an unusable file): throws what it is, and why, its path
+ * shown relative to the plugin. Any other error is left to the caller.
+ */
+function throwIfUnusable(dir: string, what: string, error: unknown): void {
+  const file = unusableFile(error);
+  if (file === undefined) return;
+  const fix = file.kind === "too_large"
     ? 'make it smaller (docs/plugins.md, "Size limits")'
     : "make it a regular file in the plugin's folder";
-  return new Error(
-    `${what} cannot be used: ${unusableFileMessage(relative(dir, error.path), error, fix)}`,
+  throw new Error(
+    `${what} cannot be used: ${unusableFileMessage(relative(dir, file.path), file, fix)}`,
   );
 }
 
@@ -131,7 +136,7 @@ export async function loadPlugin(candidate: Candidate): Promise<LoadedPlugin> {
       await readJsonFile(join(dir, "package.json"), MAX_PACKAGE_JSON_BYTES),
     );
   } catch (error) {
-    if (error instanceof UnusableFileError) throw unusable(dir, "package.json", error);
+    throwIfUnusable(dir, "package.json", error);
     const message = (error as Error).message;
     if (message.endsWith("does not exist")) {
       throw new Error(
@@ -145,7 +150,7 @@ export async function loadPlugin(candidate: Candidate): Promise<LoadedPlugin> {
   try {
     toolsFile = parseToolsFile(await readJsonFile(join(dir, TOOLS_FILE), MAX_TOOLS_FILE_BYTES));
   } catch (error) {
-    if (error instanceof UnusableFileError) throw unusable(dir, TOOLS_FILE, error);
+    throwIfUnusable(dir, TOOLS_FILE, error);
     const message = (error as Error).message;
     if (message.endsWith("does not exist")) {
       throw new Error(`${TOOLS_FILE} is missing: the plugin was never built; ${hint}`);
@@ -175,7 +180,7 @@ export async function loadPlugin(candidate: Candidate): Promise<LoadedPlugin> {
   try {
     code = await readBounded(join(dir, ADAPTER_FILE), { maxBytes: MAX_ADAPTER_BYTES });
   } catch (error) {
-    if (error instanceof UnusableFileError) throw unusable(dir, ADAPTER_FILE, error);
+    throwIfUnusable(dir, ADAPTER_FILE, error);
     if (error instanceof Deno.errors.NotFound) {
       throw new Error(`${ADAPTER_FILE} is missing; ${hint}`);
     }
