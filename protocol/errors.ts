@@ -111,6 +111,10 @@ export const HUB_ERRORS = {
   INVALID_SETTINGS: { category: "validation", retryable: false, status: 400 },
   RELOAD_FAILED: { category: "internal", retryable: false, status: 500 },
   SAVE_FAILED: { category: "internal", retryable: false, status: 422 },
+  // The side panel's "Open folder" (`folder.open` on /ws only: a JSON-RPC server error whose
+  // `data.code` is the code; the status is what REST would answer).
+  NO_OPENER: { category: "unavailable", retryable: false, status: 503 },
+  OPEN_FAILED: { category: "internal", retryable: false, status: 500 },
   // REST only: the guards, the request itself, and endpoints of their own.
   BAD_HOST: { category: "validation", retryable: false, status: 400 },
   BAD_REQUEST: { category: "validation", retryable: false, status: 400 },

@@ -7,7 +7,7 @@
 // @ts-types="@types/semver"
 import semver from "semver";
 import { clip } from "../../protocol/clip.ts";
-import { PackageError } from "./package_error.ts";
+import { packageError } from "./package_error.ts";
 
 /** A dist-tag: letters, digits, `.`, `_` and `-`, starting with a letter (`latest`, `next`). */
 const DIST_TAG = /^[A-Za-z][\w.-]{0,63}$/;
@@ -28,7 +28,7 @@ export function isRegistrySpec(spec: string): boolean {
 export function checkDependencies(label: string, deps: Map<string, string>): void {
   for (const [where, spec] of deps) {
     if (isRegistrySpec(spec)) continue;
-    throw new PackageError(
+    throw packageError(
       "NOT_A_HUB_PLUGIN",
       `${label} cannot be installed: its dependency ${clip(where, 120)} is ` +
         `${JSON.stringify(clip(spec, 120))}, which npm would fetch from outside the registry ` +

@@ -4,7 +4,7 @@ import { createConfigStore } from "../config/config_store.ts";
 import { FakeNpm, pluginFiles } from "./_fake_npm.ts";
 import { isRegistrySpec } from "./dependency_check.ts";
 import { parseDependencies } from "./npm_commands.ts";
-import { createPluginPackages, PackageError } from "./plugin_packages.ts";
+import { createPluginPackages, isPackageError } from "./plugin_packages.ts";
 
 Deno.test("dependency specs: version ranges and dist-tags come from the registry, nothing else", () => {
   for (
@@ -104,7 +104,7 @@ Deno.test("install: a plugin with a git, URL, file or alias dependency is refuse
     for (const [version, , pattern] of cases) {
       const installs = npm.called("install").length;
       await assertRejects(() => packages.install(`${name}@${version}`), (error: Error) => {
-        assert(error instanceof PackageError, String(error));
+        assert(isPackageError(error), String(error));
         assertEquals(error.code, "NOT_A_HUB_PLUGIN");
         assertMatch(error.message, pattern);
         assertMatch(error.message, /outside the registry.*Nothing was installed/);

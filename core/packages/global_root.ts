@@ -6,7 +6,7 @@
 import { basename, dirname, join, resolve } from "node:path";
 import { clip } from "../../protocol/clip.ts";
 import { npmErrorText, type NpmRunner } from "../process/npm_runner.ts";
-import { PackageError } from "./package_error.ts";
+import { packageError } from "./package_error.ts";
 
 const ROOT_TIMEOUT_MS = 30_000;
 
@@ -33,7 +33,7 @@ export function globalRootFinder(
     const result = await npm(["root", "--global"], ROOT_TIMEOUT_MS);
     const out = result.stdout.trim();
     if (result.code !== 0 || result.timedOut || !out) {
-      throw new PackageError(
+      throw packageError(
         "NPM_FAILED",
         `"npm root --global" did not name the global package folder (${
           result.timedOut ? "it timed out" : npmErrorText(result, 200)
@@ -56,7 +56,7 @@ export function prefixOfGlobalRoot(root: string, os: typeof Deno.build.os = Deno
     if (basename(parent) === "lib") return dirname(parent);
   }
   const expected = os === "windows" ? "<prefix>\\node_modules" : "<prefix>/lib/node_modules";
-  throw new PackageError(
+  throw packageError(
     "NPM_FAILED",
     `The global package folder ${clip(dir, 200)} is not laid out like npm's (${expected}), so ` +
       `hub cannot tell npm where to install plugin packages. Set HUB_NPM_ROOT to the folder ` +

@@ -9,7 +9,7 @@ import semver from "semver";
 import { clip } from "../../protocol/clip.ts";
 import { FAIL_FAST_FLAGS, npmErrorCode, registryReadFlags } from "../process/npm_runner.ts";
 import type { PackageContext } from "./package_context.ts";
-import { PackageError } from "./package_error.ts";
+import { packageError } from "./package_error.ts";
 import { parseSearchOutput } from "./registry_search.ts";
 
 const QUIET = ["--no-audit", "--no-fund", "--no-update-notifier", "--loglevel=error"];
@@ -61,14 +61,14 @@ export function pickVersion(stdout: string, spec: string): string {
   const versions = list.filter((v): v is string => typeof v === "string" && !!semver.valid(v));
   if (versions.length === 0) {
     if (Array.isArray(value)) {
-      throw new PackageError(
+      throw packageError(
         "PACKAGE_NOT_FOUND",
         `No published version matches ${clip(spec, 120)}. "npm view ${
           clip(spec.replace(/@[^@/]*$/, ""), 120)
         } versions" lists the published ones.`,
       );
     }
-    throw new PackageError(
+    throw packageError(
       "NPM_FAILED",
       `npm view ${clip(spec, 120)} printed no version (${
         JSON.stringify(clip(stdout.trim(), 80))
@@ -124,7 +124,7 @@ export function parseDependencies(stdout: string, spec: string): Map<string, str
   const found = new Map<string, string>();
   if (typeof value === "string") return found; // only the name: no dependencies
   if (!value || typeof value !== "object" || Array.isArray(value)) {
-    throw new PackageError(
+    throw packageError(
       "NPM_FAILED",
       `npm view ${clip(spec, 120)} printed no dependency list (${
         JSON.stringify(clip(stdout.trim(), 80))
@@ -217,7 +217,7 @@ export async function searchRegistry(ctx: PackageContext, terms: string[], cache
   const result = await ctx.npm(args, ctx.lookupMs);
   const words = terms.join(" ");
   if (!result.timedOut && result.code !== 0 && npmErrorCode(result) === "E404") {
-    throw new PackageError(
+    throw packageError(
       "NPM_FAILED",
       `The npm registry npm uses does not offer search (E404). Check npm's registry setting ` +
         `("npm config get registry"), or install a plugin by name: "hub plugin install <name>".`,
@@ -233,7 +233,7 @@ export async function searchRegistry(ctx: PackageContext, terms: string[], cache
   }
   const entries = parseSearchOutput(result.stdout);
   if (!entries) {
-    throw new PackageError(
+    throw packageError(
       "NPM_FAILED",
       `npm search printed no result list (${JSON.stringify(clip(result.stdout.trim(), 80))}). ` +
         `Does the registry npm uses support search? "npm search ${words}" shows its answer.`,

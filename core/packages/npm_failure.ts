@@ -1,5 +1,5 @@
 /**
- * Turns a failed npm call into a PackageError: npm's error code (E404, ECONNREFUSED, EACCES...) and
+ * Turns a failed npm call into a package error (`packageError`): npm's error code (E404, ECONNREFUSED, EACCES...) and
  * exit status decide the code, and the message says what was being done, what npm said and what to
  * do. Pure.
  */
@@ -10,7 +10,7 @@ import {
   npmErrorText,
   type NpmResult,
 } from "../process/npm_runner.ts";
-import { PackageError } from "./package_error.ts";
+import { type PackageError, packageError } from "./package_error.ts";
 
 export interface NpmFailureContext {
   /** What was being done, as a phrase: `installing hub-plugin-x@1.0.0`. */
@@ -30,12 +30,12 @@ export function isNetworkFailure(result: NpmResult): boolean {
   return code !== undefined && NETWORK_CODES.has(code);
 }
 
-/** The PackageError for a failed (or timed out) npm call. */
+/** The package error for a failed (or timed out) npm call. */
 export function npmFailure(result: NpmResult, ctx: NpmFailureContext): PackageError {
   const code = npmErrorCode(result);
   const seconds = Math.round(ctx.timeoutMs / 1000);
   if (result.timedOut) {
-    return new PackageError(
+    return packageError(
       "TIMEOUT",
       `npm did not finish ${ctx.doing} within ${seconds} s and was stopped (registry ` +
         `${ctx.registry}). Check the network and npm's registry and proxy settings, then try ` +
@@ -43,7 +43,7 @@ export function npmFailure(result: NpmResult, ctx: NpmFailureContext): PackageEr
     );
   }
   if (code === "E404") {
-    return new PackageError(
+    return packageError(
       "PACKAGE_NOT_FOUND",
       `${ctx.name} is not published on the npm registry ${ctx.registry} (E404). Check the ` +
         `name ("hub plugin search" lists plugin packages) and npm's registry ("npm config get ` +
@@ -51,7 +51,7 @@ export function npmFailure(result: NpmResult, ctx: NpmFailureContext): PackageEr
     );
   }
   if (code === "ETARGET") {
-    return new PackageError(
+    return packageError(
       "PACKAGE_NOT_FOUND",
       `${ctx.name} has no version that matches (ETARGET) on ${ctx.registry}. "npm view ` +
         `${ctx.name} versions" lists the published ones.`,
@@ -59,14 +59,14 @@ export function npmFailure(result: NpmResult, ctx: NpmFailureContext): PackageEr
   }
   if (code && NETWORK_CODES.has(code)) return unreachable(ctx, code);
   if (code === "E401" || code === "E403") {
-    return new PackageError(
+    return packageError(
       "NPM_FAILED",
       `The npm registry ${ctx.registry} refused ${ctx.doing} (${code}). Log in with "npm ` +
         `login --registry ${ctx.registry}" or fix the token in your .npmrc.`,
     );
   }
   if (code === "EACCES" || code === "EPERM") {
-    return new PackageError(
+    return packageError(
       "NPM_FAILED",
       `npm may not write where global packages live while ${ctx.doing} (${code}). Run the ` +
         `command as the user who installed hub and npm, or fix the folder's owner; ` +
@@ -74,9 +74,9 @@ export function npmFailure(result: NpmResult, ctx: NpmFailureContext): PackageEr
     );
   }
   if (code === "EINVALIDPACKAGENAME") {
-    return new PackageError("INVALID_NAME", `npm refused the name ${ctx.name}: ${detail(result)}`);
+    return packageError("INVALID_NAME", `npm refused the name ${ctx.name}: ${detail(result)}`);
   }
-  return new PackageError(
+  return packageError(
     "NPM_FAILED",
     `npm failed ${ctx.doing}: ${detail(result)}. Run "${ctx.command}" yourself to see the ` +
       `whole output.`,
@@ -85,7 +85,7 @@ export function npmFailure(result: NpmResult, ctx: NpmFailureContext): PackageEr
 
 /** The registry could not be reached (npm's code, or a check that found it down). */
 export function unreachable(ctx: Pick<NpmFailureContext, "doing" | "registry">, code: string) {
-  return new PackageError(
+  return packageError(
     "REGISTRY_UNREACHABLE",
     `Cannot reach the npm registry ${ctx.registry} while ${ctx.doing} (${code}). Check the ` +
       `network and npm's registry and proxy settings ("npm config get registry"), then try ` +

@@ -41,7 +41,7 @@ export interface PackageContext {
   done(operation: PackageOperation, name: string | undefined, message: string): void;
   /** Runs `task` once no other operation on `packageName` runs, here or in another process. */
   serialize<T>(packageName: string, task: () => Promise<T>): Promise<T>;
-  /** The PackageError for a failed npm call (asks npm for its registry, for the message). */
+  /** The package error for a failed npm call (asks npm for its registry, for the message). */
   failure(result: NpmResult, what: FailureWhat): Promise<PackageError>;
 }
 

@@ -12,7 +12,7 @@ import { clipForMessage } from "../../protocol/clip.ts";
 import { installGlobal, NO_LINKS, viewDependencies, viewVersion } from "./npm_commands.ts";
 import { checkDependencies } from "./dependency_check.ts";
 import type { PackageContext } from "./package_context.ts";
-import { PackageError } from "./package_error.ts";
+import { packageError } from "./package_error.ts";
 import type { PackageSpec } from "./package_names.ts";
 import { checkPluginPackage } from "./plugin_check.ts";
 import { globalRootOf, prefixOfGlobalRoot } from "./global_root.ts";
@@ -43,7 +43,7 @@ export async function resolveSpec(
   const names = spec.candidates.length > 1
     ? `neither ${spec.candidates[0]} nor ${spec.candidates[1]} is`
     : `${spec.candidates[0]} is not`;
-  throw new PackageError(
+  throw packageError(
     "PACKAGE_NOT_FOUND",
     `No plugin package "${clipForMessage(input)}": ${names} published on the npm registry. ` +
       `"hub plugin search" lists the plugin packages there; check the name, or npm's registry ` +
@@ -92,7 +92,7 @@ export function installResolved(
     });
     const now = await readInstalled(join(root, target.name));
     if (now?.version !== target.version) {
-      throw new PackageError(
+      throw packageError(
         "NPM_FAILED",
         `npm finished installing ${label}, but ${join(root, target.name)} holds ` +
           `${now ? `version ${now.version}` : "no package"}. Is HUB_NPM_ROOT (or "npm root -g") ` +

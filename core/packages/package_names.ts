@@ -9,7 +9,7 @@
 import semver from "semver";
 import { clipForMessage } from "../../protocol/clip.ts";
 import { PLUGIN_NAME_PATTERN } from "../../protocol/plugin_manifest.ts";
-import { PackageError } from "./package_error.ts";
+import { type PackageError, packageError } from "./package_error.ts";
 
 export const OFFICIAL_SCOPE = "@tabhub";
 export const PLUGIN_PREFIX = "hub-plugin-";
@@ -47,7 +47,7 @@ export function shorthandCandidates(name: string): string[] {
 const FORMS = `a short name ("my-app"), "hub-plugin-<name>" or "@<scope>/hub-plugin-<name>"`;
 
 function invalid(spec: string, why: string): PackageError {
-  return new PackageError(
+  return packageError(
     "INVALID_NAME",
     `"${clipForMessage(spec)}" is not a plugin package name: ${why}. Use ${FORMS}, optionally ` +
       `with "@<version>".`,
@@ -68,7 +68,7 @@ function checkRange(spec: string, range: string): void {
 
 function checkName(spec: string, name: string): void {
   if (/^[a-z][a-z0-9+.-]*:/i.test(name) || name.startsWith(".") || name.startsWith("/")) {
-    throw new PackageError(
+    throw packageError(
       "INVALID_NAME",
       `"${clipForMessage(spec)}" looks like a path or URL; hub installs plugin packages from ` +
         `the npm registry only. For a plugin folder on this machine run "hub config set ` +
@@ -95,7 +95,7 @@ function checkName(spec: string, name: string): void {
 export function parseSpec(input: string): PackageSpec {
   const spec = input.trim();
   if (spec === "") {
-    throw new PackageError("INVALID_NAME", `Name the plugin package to use: ${FORMS}.`);
+    throw packageError("INVALID_NAME", `Name the plugin package to use: ${FORMS}.`);
   }
   const [name, range] = splitRange(spec);
   if (range !== undefined) checkRange(spec, range);
@@ -116,7 +116,7 @@ export function parseSpec(input: string): PackageSpec {
 export function parseName(input: string, operation: string): PackageSpec {
   const parsed = parseSpec(input);
   if (parsed.range !== undefined) {
-    throw new PackageError(
+    throw packageError(
       "INVALID_NAME",
       `"${clipForMessage(input.trim())}": ${operation} takes a name without a version ` +
         `(${operation} "${splitRange(input.trim())[0]}").`,

@@ -1,6 +1,6 @@
 import { assert, assertEquals, assertThrows } from "../../tests/helpers/assert.ts";
 import { isOfficial, isPluginPackageName, parseName, parseSpec } from "./package_names.ts";
-import { PackageError } from "./package_error.ts";
+import { isPackageError } from "./package_error.ts";
 
 Deno.test("parseSpec: shorthand, full and scoped names, with an optional version", () => {
   assertEquals(parseSpec(" alpha "), {
@@ -41,7 +41,7 @@ Deno.test("parseSpec: names npm or the plugin patterns refuse are INVALID_NAME w
   ];
   for (const [spec, pattern] of cases) {
     assertThrows(() => parseSpec(spec), (error: Error) => {
-      assert(error instanceof PackageError, spec);
+      assert(isPackageError(error), spec);
       assertEquals(error.code, "INVALID_NAME");
       assert(pattern.test(error.message), `${spec}: ${error.message}`);
       assert(error.message.length <= 600);

@@ -9,7 +9,7 @@ import type { RemoveResult } from "../../protocol/packages.ts";
 import { clipForMessage } from "../../protocol/clip.ts";
 import { uninstallGlobal } from "./npm_commands.ts";
 import type { PackageContext } from "./package_context.ts";
-import { PackageError } from "./package_error.ts";
+import { type PackageError, packageError } from "./package_error.ts";
 import { parseName } from "./package_names.ts";
 import { prefixOfGlobalRoot } from "./global_root.ts";
 import { type InstalledPackage, listInstalled, readInstalled } from "./installed_packages.ts";
@@ -41,7 +41,7 @@ export function findInstalled(
 
 function contested(plugin: string, claimants: InstalledPackage[]): PackageError {
   const names = claimants.map((p) => `${p.name} ${p.version}`).join(" and ");
-  return new PackageError(
+  return packageError(
     "INVALID_NAME",
     `Plugin name "${clipForMessage(plugin)}" is claimed by ${claimants.length} packages: ` +
       `${names}. The hub loads neither. Name the package to remove, for example "hub plugin ` +
@@ -107,7 +107,7 @@ export async function removePackage(ctx: PackageContext, input: string): Promise
       ctx.progress("remove", input, `Removing ${target.name} ${target.version}`);
       await uninstallGlobal(ctx, prefixOfGlobalRoot(root), target.name);
       if (await readInstalled(join(root, target.name))) {
-        throw new PackageError(
+        throw packageError(
           "NPM_FAILED",
           `npm finished removing ${target.name}, but it is still in ${root}. Run "npm ` +
             `uninstall --global ${target.name}" yourself and check its output.`,
@@ -133,14 +133,14 @@ export async function removePackage(ctx: PackageContext, input: string): Promise
 function notInstalled(input: string, root: string, inPluginDirs: string | undefined) {
   const name = clipForMessage(input.trim());
   if (inPluginDirs) {
-    return new PackageError(
+    return packageError(
       "NOT_INSTALLED",
       `"${name}" is the plugin folder ${inPluginDirs} inside a localPluginDirs folder, not an ` +
         `installed package, and hub does not delete folders: move or delete it yourself (the ` +
         `hub stops loading it on its next reload).`,
     );
   }
-  return new PackageError(
+  return packageError(
     "NOT_INSTALLED",
     `"${name}" is neither a plugin package installed in ${root} nor a localPlugins entry of ` +
       `config.json, so there is nothing to remove. "hub plugin list" shows the plugins.`,

@@ -15,7 +15,7 @@ import {
   MAX_TOOLS_FILE_BYTES,
 } from "../../protocol/plugin_limits.ts";
 import { ADAPTER_FILE, TOOLS_FILE } from "../../protocol/plugin_manifest.ts";
-import { PackageError } from "./package_error.ts";
+import { type PackageError, packageError } from "./package_error.ts";
 import { formatBytes } from "../files/bounded_read.ts";
 
 export interface PackageLimits {
@@ -36,7 +36,7 @@ export const PLUGIN_PACKAGE_LIMITS: PackageLimits = {
 };
 
 function tooLarge(label: string, why: string): PackageError {
-  return new PackageError(
+  return packageError(
     "PACKAGE_TOO_LARGE",
     `${label} is too large to install: ${why}. Nothing was installed. A hub plugin needs only its ` +
       `built files; ask its author for a smaller build (docs/plugins.md, "Size limits").`,

@@ -2,7 +2,7 @@ import { join } from "node:path";
 import { assertEquals, assertRejects } from "../../tests/helpers/assert.ts";
 import { withTempDir } from "../../tests/helpers/hub_process.ts";
 import { checkPackageSize, type PackageLimits } from "./package_size.ts";
-import { PackageError } from "./package_error.ts";
+import { isPackageError } from "./package_error.ts";
 
 const LIMITS: PackageLimits = {
   maxBytes: 1000,
@@ -11,7 +11,7 @@ const LIMITS: PackageLimits = {
 };
 
 const tooLarge = (pattern: RegExp) => (error: unknown) =>
-  error instanceof PackageError && error.code === "PACKAGE_TOO_LARGE" &&
+  isPackageError(error) && error.code === "PACKAGE_TOO_LARGE" &&
   pattern.test(error.message) && /Nothing was installed/.test(error.message);
 
 async function writeFiles(dir: string, files: Record<string, number>): Promise<void> {

@@ -17,7 +17,7 @@ import {
 import { SDK_VERSION, sdkCompatLine } from "../../protocol/version.ts";
 import { clip } from "../../protocol/clip.ts";
 import { readJsonFile } from "../files/json_file.ts";
-import { PackageError } from "./package_error.ts";
+import { type PackageError, packageError } from "./package_error.ts";
 import { checkPackageSize } from "./package_size.ts";
 import { checkRegularFile, unusableFile, unusableFileMessage } from "../files/bounded_read.ts";
 import { type DeclaredLinks, declaredLinks } from "./declared_links.ts";
@@ -36,7 +36,7 @@ export interface CheckedPlugin {
 }
 
 function notAPlugin(label: string, why: string): PackageError {
-  return new PackageError(
+  return packageError(
     "NOT_A_HUB_PLUGIN",
     `${label} is not a hub plugin: ${clip(why, 300)}. Nothing was installed; ask its author ` +
       `for a build made with "hub-plugin build", or check the name.`,
@@ -95,7 +95,7 @@ export async function checkPluginPackage(dir: string, label: string): Promise<Ch
     throw notAPlugin(label, fileProblem(dir, error));
   }
   if (sdkCompatLine(tools.sdkVersion) !== sdkCompatLine(SDK_VERSION)) {
-    throw new PackageError(
+    throw packageError(
       "INCOMPATIBLE_SDK",
       `${label} was built with plugin SDK ${clip(tools.sdkVersion, 40)}, but this hub speaks ` +
         `SDK ${SDK_VERSION}; nothing was installed. Update hub ("hub update"), or install a ` +
@@ -104,7 +104,7 @@ export async function checkPluginPackage(dir: string, label: string): Promise<Ch
   }
   const contract = adapterContractProblem(tools);
   if (contract) {
-    throw new PackageError(
+    throw packageError(
       "INCOMPATIBLE_SDK",
       `${label}: ${contract}; nothing was installed. Install a version of the plugin built by ` +
         `this hub's hub-plugin, or ask its author to rebuild it.`,

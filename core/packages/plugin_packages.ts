@@ -5,7 +5,7 @@
  * loopback-only network permission. Packages are installed globally, beside hub, with install
  * scripts disabled (a plugin needs only its built files); a package is staged and checked before it
  * replaces an installed version; operations on one package run one at a time; every npm call has a
- * time limit; every failure is a PackageError whose code says what went wrong.
+ * time limit; every failure is a `packageError` whose code says what went wrong.
  */
 import { join } from "node:path";
 import type {
@@ -22,7 +22,7 @@ import type { ConfigStore } from "../config/config_store.ts";
 import { type NpmRunner, runNpm } from "../process/npm_runner.ts";
 import { searchRegistry, viewVersion } from "./npm_commands.ts";
 import { createPackageContext, type PackageContext, withWorkDir } from "./package_context.ts";
-import { PackageError } from "./package_error.ts";
+import { packageError } from "./package_error.ts";
 import { parseName, parseSpec } from "./package_names.ts";
 import { installResolved, resolveSpec } from "./package_install.ts";
 import { findInstalled, removePackage } from "./package_remove.ts";
@@ -30,7 +30,12 @@ import { checkForUpdates } from "./update_check.ts";
 import { type InstalledPackage, listInstalled } from "./installed_packages.ts";
 import { searchTerms, toSearchResult } from "./registry_search.ts";
 
-export { PackageError, type PackageErrorCode } from "./package_error.ts";
+export {
+  isPackageError,
+  type PackageError,
+  packageError,
+  type PackageErrorCode,
+} from "./package_error.ts";
 export type { InstalledPackage } from "./installed_packages.ts";
 
 export interface PluginPackagesOptions {
@@ -145,7 +150,7 @@ async function update(
     spec.shorthand ? input.trim() : undefined,
   );
   if (!current) {
-    throw new PackageError(
+    throw packageError(
       "NOT_INSTALLED",
       `"${input.trim()}" is not an installed plugin package, so there is nothing to update. ` +
         `Install it with "hub plugin install ${input.trim()}"; a local plugin folder is updated ` +
@@ -156,7 +161,7 @@ async function update(
     ctx.progress("update", input, `Looking up the latest ${current.name}`);
     const latest = await viewVersion(ctx, current.name, undefined, join(work, "cache"));
     if (latest === undefined) {
-      throw new PackageError(
+      throw packageError(
         "PACKAGE_NOT_FOUND",
         `${current.name} (installed: ${current.version}) is no longer published on the npm ` +
           `registry npm uses, so it cannot be updated. "npm config get registry" shows it.`,

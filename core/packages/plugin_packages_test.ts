@@ -5,7 +5,7 @@ import { createConfigStore } from "../config/config_store.ts";
 import { FakeNpm, pluginFiles } from "./_fake_npm.ts";
 import {
   createPluginPackages,
-  PackageError,
+  isPackageError,
   type PackageErrorCode,
   type PluginPackages,
 } from "./plugin_packages.ts";
@@ -46,7 +46,7 @@ async function withPackages(
 
 async function rejectsWithCode(promise: Promise<unknown>, code: PackageErrorCode, pattern: RegExp) {
   await assertRejects(promise, (error: Error) => {
-    assert(error instanceof PackageError, `not a PackageError: ${error.stack}`);
+    assert(isPackageError(error), `not a package error: ${error.stack}`);
     assertEquals(error.code, code, error.message);
     assertMatch(error.message, pattern);
     assert(!error.message.includes("\n") && error.message.length <= 600, error.message);

@@ -12,7 +12,7 @@ import {
 import { clip } from "../../protocol/clip.ts";
 import { isPlainObject } from "../../protocol/plain_object.ts";
 import { isOfficial, isPluginPackageName } from "./package_names.ts";
-import { PackageError } from "./package_error.ts";
+import { packageError } from "./package_error.ts";
 
 /** Longest query accepted (the `/ws` method's limit too). */
 export const MAX_QUERY_LENGTH = 200;
@@ -23,7 +23,7 @@ const MAX_TERMS = 10;
 export function searchTerms(query: string | undefined): string[] {
   const text = (query ?? "").trim();
   if (text.length > MAX_QUERY_LENGTH) {
-    throw new PackageError(
+    throw packageError(
       "INVALID_NAME",
       `The search query is ${text.length} characters; use at most ${MAX_QUERY_LENGTH}.`,
     );

@@ -9,7 +9,7 @@ import type { AvailableUpdate, UpdateCheck } from "../../protocol/packages.ts";
 import { clip } from "../../protocol/clip.ts";
 import { viewVersion } from "./npm_commands.ts";
 import type { PackageContext } from "./package_context.ts";
-import { PackageError } from "./package_error.ts";
+import { isPackageError, type PackageError } from "./package_error.ts";
 import type { InstalledPackage } from "./installed_packages.ts";
 
 /** npm calls running at once during a check. */
@@ -49,7 +49,7 @@ export async function checkForUpdates(
     try {
       return { latest: await viewVersion(ctx, pkg.name, undefined, cache) };
     } catch (error) {
-      if (error instanceof PackageError) return { error };
+      if (isPackageError(error)) return { error };
       throw error;
     }
   });

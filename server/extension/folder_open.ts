@@ -9,17 +9,18 @@
 import { isAbsolute, resolve } from "node:path";
 import { clipForMessage } from "../../protocol/clip.ts";
 import { withTimeout } from "../../protocol/with_timeout.ts";
-import { UserError } from "../../core/cli/user_error.ts";
-import { hubError } from "../../protocol/errors.ts";
+import { HubError, hubError } from "../../protocol/errors.ts";
 
-export type FolderOpenCode = "NO_OPENER" | "OPEN_FAILED";
+/**
+ * The codes of a folder that could not be opened (a HubError; the message names the folder so the
+ * person can open it). The extension gets them as a JSON-RPC server error (`toRpcError`).
+ */
+export const FOLDER_OPEN_CODES = ["NO_OPENER", "OPEN_FAILED"] as const;
+export type FolderOpenCode = typeof FOLDER_OPEN_CODES[number];
 
-/** The folder could not be opened; the message names the folder so the person can open it. */
-export class FolderOpenError extends UserError {
-  constructor(override readonly code: FolderOpenCode, message: string) {
-    super(message);
-    this.name = "FolderOpenError";
-  }
+/** Whether `error` is a folder that could not be opened. */
+export function isFolderOpenFailure(error: unknown): error is HubError {
+  return error instanceof HubError && (FOLDER_OPEN_CODES as readonly string[]).includes(error.code);
 }
 
 /** A started opener: its exit, and a way to stop waiting for it. */
@@ -84,19 +85,19 @@ function startOpener(spawn: SpawnOpener, opener: string, dir: string): OpenerChi
     return spawn(opener, [dir]);
   } catch (error) {
     if (error instanceof Deno.errors.NotFound) {
-      throw new FolderOpenError(
+      throw hubError(
         "NO_OPENER",
         `no desktop opener (${opener}) found; the folder is ${dir}`,
       );
     }
     if (error instanceof Deno.errors.NotCapable || error instanceof Deno.errors.PermissionDenied) {
-      throw new FolderOpenError(
+      throw hubError(
         "NO_OPENER",
         `hub may not run ${opener} (its --allow-run flag does not list it; reinstall hub with ` +
           `the current flags); the folder is ${dir}`,
       );
     }
-    throw new FolderOpenError(
+    throw hubError(
       "OPEN_FAILED",
       `${opener} could not be started (${clipForMessage((error as Error).message)}); ` +
         `the folder is ${dir}`,
@@ -114,7 +115,7 @@ export function createFolderOpener(deps: FolderOpenDeps) {
   return async function openFolder(path: string): Promise<{ opened: string }> {
     const dir = knownFolder(path, deps.localFolders());
     const isDir = await Deno.stat(dir).then((s) => s.isDirectory, () => false);
-    if (!isDir) throw new FolderOpenError("OPEN_FAILED", `the folder ${dir} no longer exists`);
+    if (!isDir) throw hubError("OPEN_FAILED", `the folder ${dir} no longer exists`);
     const child = startOpener(spawn, opener, dir);
     const outcome = await withTimeout<{ code: number } | "timeout">(
       child.status,
@@ -127,7 +128,7 @@ export function createFolderOpener(deps: FolderOpenDeps) {
     }
     // explorer answers 1 even when it opened the folder.
     if (outcome.code === 0 || os === "windows") return { opened: dir };
-    throw new FolderOpenError(
+    throw hubError(
       "OPEN_FAILED",
       `${opener} could not open the folder (exit code ${outcome.code}${
         outcome.code === 3 ? ": no program to open folders is set up" : ""

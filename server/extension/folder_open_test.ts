@@ -5,12 +5,7 @@
 import { join } from "node:path";
 import { assert, assertEquals, assertMatch } from "../../tests/helpers/assert.ts";
 import { HubError, restStatus } from "../../protocol/errors.ts";
-import {
-  createFolderOpener,
-  desktopOpener,
-  FolderOpenError,
-  type OpenerChild,
-} from "./folder_open.ts";
+import { createFolderOpener, desktopOpener, type OpenerChild } from "./folder_open.ts";
 
 async function withPluginDir(fn: (dir: string, root: string) => Promise<void>) {
   const root = await Deno.makeTempDir({ prefix: "hub-folder-open-" });
@@ -87,7 +82,7 @@ Deno.test("a folder that is gone is a clear error", async () => {
   await withPluginDir(async (dir) => {
     await Deno.remove(dir);
     const open = createFolderOpener({ localFolders: () => [dir], spawn: fakeSpawn(0).spawn });
-    const error = await failure(open(dir), FolderOpenError);
+    const error = await failure(open(dir), HubError);
     assertEquals(error.code, "OPEN_FAILED");
     assertMatch(error.message, /no longer exists/);
   });
@@ -97,7 +92,7 @@ Deno.test("without an opener: 'no desktop opener (…) found; the folder is <pat
   await withPluginDir(async (dir, root) => {
     const missing = join(root, "no-such-opener");
     const open = createFolderOpener({ localFolders: () => [dir], opener: missing });
-    const error = await failure(open(dir), FolderOpenError);
+    const error = await failure(open(dir), HubError);
     assertEquals(error.code, "NO_OPENER");
     assertEquals(error.message, `no desktop opener (${missing}) found; the folder is ${dir}`);
   });
@@ -111,7 +106,7 @@ Deno.test("an opener that fails is OPEN_FAILED with its exit code and the folder
     await Deno.writeTextFile(script, "#!/bin/sh\nexit 3\n");
     await Deno.chmod(script, 0o755);
     const open = createFolderOpener({ localFolders: () => [dir], opener: script, os: "linux" });
-    const error = await failure(open(dir), FolderOpenError);
+    const error = await failure(open(dir), HubError);
     assertEquals(error.code, "OPEN_FAILED");
     assertMatch(error.message, /exit code 3: no program to open folders/);
     assert(error.message.endsWith(`the folder is ${dir}`));

@@ -7,10 +7,10 @@
 import { RPC_ERRORS, RpcError } from "../../protocol/rpc.ts";
 import type { PackageProgress } from "../../protocol/packages.ts";
 import type { PluginPackages } from "../../core/packages/plugin_packages.ts";
-import { PackageError } from "../../core/packages/package_error.ts";
+import { isPackageError } from "../../core/packages/package_error.ts";
 import { HubError } from "../../protocol/errors.ts";
 import type { UpdateChecker } from "../plugins/update_check.ts";
-import { FolderOpenError } from "./folder_open.ts";
+import { isFolderOpenFailure } from "./folder_open.ts";
 import type { ExtensionHandlers, ExtensionLink } from "../ws/extension_link.ts";
 import type { TabStates } from "../plugins/tab_states.ts";
 import type { PluginLogs } from "./plugin_logs.ts";
@@ -52,7 +52,7 @@ export const RPC_SERVER_ERROR = -32000;
  */
 export function toRpcError(error: unknown): RpcError {
   if (error instanceof RpcError) return error;
-  if (error instanceof PackageError || error instanceof FolderOpenError) {
+  if (isPackageError(error) || isFolderOpenFailure(error)) {
     return new RpcError(RPC_SERVER_ERROR, error.message, { code: error.code });
   }
   const internal = error instanceof HubError && error.payload.category === "internal";

@@ -1,7 +1,7 @@
 /**
  * The extension's requests to the hub: the config ones answer the side panel's state; the package
  * ones answer the package module's results and reload after a change; every failure becomes one
- * JSON-RPC error in one place (`answer`), a PackageError a server error with its code in `data`.
+ * JSON-RPC error in one place (`answer`), a package error a server error with its code in `data`.
  */
 import { assert, assertEquals } from "../../tests/helpers/assert.ts";
 import { RPC_ERRORS, RpcError } from "../../protocol/rpc.ts";
@@ -16,8 +16,7 @@ import type { Confirmations } from "../calls/confirmations.ts";
 import { createPluginLogs } from "./plugin_logs.ts";
 import { createTabStates } from "../plugins/tab_states.ts";
 import { silentLogger } from "../log/logger.ts";
-import { PackageError } from "../../core/packages/plugin_packages.ts";
-import { FolderOpenError } from "./folder_open.ts";
+import { packageError } from "../../core/packages/plugin_packages.ts";
 import {
   createExtensionHandlers,
   type ExtensionHandlerDeps,
@@ -209,12 +208,12 @@ Deno.test("a loaded npm plugin's name stands for its package in update and remov
   ]);
 });
 
-Deno.test("a PackageError is a server error with its code in data; nothing is reloaded", async () => {
+Deno.test("a package error is a server error with its code in data; nothing is reloaded", async () => {
   const message =
     'The registry https://registry.test/ cannot be reached (ECONNREFUSED). Check "npm config get registry".';
   const { h, trail } = handlers({
     packages: {
-      install: () => Promise.reject(new PackageError("REGISTRY_UNREACHABLE", message)),
+      install: () => Promise.reject(packageError("REGISTRY_UNREACHABLE", message)),
     },
   });
   const error = await rpcError(h["plugin.install"]!({ name: "demo" }));
@@ -255,7 +254,7 @@ Deno.test("folder.open: a refused path is INVALID_PARAMS, a missing opener a ser
   const noOpener = handlers({
     openFolder: () =>
       Promise.reject(
-        new FolderOpenError("NO_OPENER", "no desktop opener (xdg-open) found; the folder is /p"),
+        hubError("NO_OPENER", "no desktop opener (xdg-open) found; the folder is /p"),
       ),
   });
   const missing = await rpcError(noOpener.h["folder.open"]!({ path: "/p" }));
