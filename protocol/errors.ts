@@ -140,8 +140,12 @@ export function isHubErrorCode(code: unknown): code is HubErrorCode {
   return typeof code === "string" && Object.hasOwn(HUB_ERRORS, code);
 }
 
-/** Characters of a hub error message; a longer one (an unexpected error's text) is cut. */
-export const MAX_CALL_ERROR_CHARS = 2_000;
+/**
+ * The one limit on a hub error message, in characters, on every side and transport: `hubError`
+ * cuts a longer message (an unexpected error's text, a long list of problems), and the hub cuts a
+ * message the extension or a page reported to it (`server/calls/dispatches.ts`).
+ */
+export const MAX_ERROR_MESSAGE_CHARS = 4_000;
 
 /** How a HubError differs from its code's row. */
 export interface HubErrorOptions {
@@ -178,7 +182,7 @@ export class HubError extends Error {
 
 /**
  * The throw-ready error for one of the hub's own codes, category and retryable flag from the
- * table; the message is cut to `MAX_CALL_ERROR_CHARS`.
+ * table; the message is cut to `MAX_ERROR_MESSAGE_CHARS`.
  */
 export function hubError(
   code: HubErrorCode,
@@ -186,7 +190,7 @@ export function hubError(
   details?: unknown,
   options?: HubErrorOptions,
 ): HubError {
-  return new HubError(errorPayload(code, clip(message, MAX_CALL_ERROR_CHARS), details), options);
+  return new HubError(errorPayload(code, clip(message, MAX_ERROR_MESSAGE_CHARS), details), options);
 }
 
 /**

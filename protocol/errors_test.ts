@@ -9,7 +9,7 @@ import {
   type HubErrorCode,
   isErrorPayload,
   isHubErrorCode,
-  MAX_CALL_ERROR_CHARS,
+  MAX_ERROR_MESSAGE_CHARS,
   restStatus,
   TOOL_FAILURE_STATUS,
 } from "./errors.ts";
@@ -40,9 +40,23 @@ Deno.test("hubError is a throw-ready HubError carrying that payload, its message
   assertEquals([error.code, error.message], ["INVALID_ARGUMENTS", "bad"]);
   assertEquals(error.payload, errorPayload("INVALID_ARGUMENTS", "bad", { errors: ["a"] }));
   assertEquals([error.fromTool, error.status, error.headers], [false, undefined, {}]);
-  const long = hubError("INTERNAL", "x".repeat(MAX_CALL_ERROR_CHARS * 2));
-  assertEquals(long.message.length, MAX_CALL_ERROR_CHARS);
+  const long = hubError("INTERNAL", "x".repeat(MAX_ERROR_MESSAGE_CHARS * 2));
+  assertEquals(long.message.length, MAX_ERROR_MESSAGE_CHARS);
   assertEquals(long.payload.message, long.message);
+});
+
+Deno.test("one message limit of 4,000 characters: a long list of problems stays whole", () => {
+  assertEquals(MAX_ERROR_MESSAGE_CHARS, 4_000);
+  const problems = Array.from(
+    { length: 10 },
+    (_, i) => `"key${i}" is reserved: ${"x".repeat(250)}`,
+  );
+  const message = `${problems.join("; ")}; and 3 more problems`;
+  assert(message.length > 2_000 && message.length < MAX_ERROR_MESSAGE_CHARS);
+  assertEquals(hubError("INVALID_SETTINGS", message).message, message);
+  const cut = hubError("INVALID_SETTINGS", "y".repeat(MAX_ERROR_MESSAGE_CHARS + 1)).message;
+  assertEquals(cut.length, MAX_ERROR_MESSAGE_CHARS);
+  assert(cut.endsWith("…"));
 });
 
 Deno.test("every code has one REST status; a code only a tool reports is 422", () => {

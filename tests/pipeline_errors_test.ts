@@ -3,7 +3,7 @@
  * "Errors") and on `/mcp` (an `isError` result with `structuredContent.error`), with the same code,
  * category and retryable flag on both. Rejected calls are never dispatched.
  */
-import { MAX_ERROR_MESSAGE_CHARS } from "../server/calls/dispatches.ts";
+import { MAX_ERROR_MESSAGE_CHARS } from "../protocol/errors.ts";
 import { assert, assertEquals, assertMatch } from "./helpers/assert.ts";
 import type { Client } from "./helpers/mcp_client.ts";
 import type { FakeExtension } from "./helpers/fake_extension.ts";

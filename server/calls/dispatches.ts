@@ -4,7 +4,7 @@
  * than 5 minutes. A disconnect or a caller giving up ends the wait at once. `Dispatches` are the
  * hub's side of `tool.dispatch`; the extension's plugin dispatcher is the side that runs them.
  */
-import { hubError } from "../../protocol/errors.ts";
+import { hubError, MAX_ERROR_MESSAGE_CHARS } from "../../protocol/errors.ts";
 import type { DispatchParams, ExtensionParams } from "../../protocol/events.ts";
 import { type CallProgress, readCallResult } from "../../protocol/call_contract.ts";
 import type { ExtensionRequests } from "./extension_requests.ts";
@@ -113,9 +113,7 @@ export function createDispatches(
   };
 }
 
-/** The most characters of an error message from the extension or a page. */
-export const MAX_ERROR_MESSAGE_CHARS = 4_000;
-
+/** An error message from the extension or a page, cut to the one limit with a note that it was. */
 const capMessage = (message: string) =>
   capText(message, MAX_ERROR_MESSAGE_CHARS, "The error message was cut.").text;
 

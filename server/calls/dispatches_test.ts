@@ -2,11 +2,11 @@
  * `createDispatches` over a fake link: what it sends, how progress, timeouts and aborts end the
  * wait, and how the extension's answers become values or call errors.
  */
-import { HubError, hubError, restStatus } from "../../protocol/errors.ts";
+import { HubError, hubError, MAX_ERROR_MESSAGE_CHARS, restStatus } from "../../protocol/errors.ts";
 import { assert, assertEquals, assertMatch } from "../../tests/helpers/assert.ts";
 import type { DispatchParams } from "../../protocol/events.ts";
 import type { ExtensionRequests } from "./extension_requests.ts";
-import { createDispatches, type DispatchTimeouts, MAX_ERROR_MESSAGE_CHARS } from "./dispatches.ts";
+import { createDispatches, type DispatchTimeouts } from "./dispatches.ts";
 
 interface Sent {
   method: string;
