@@ -1,6 +1,7 @@
 /**
- * The door of server/net/, the hub's runtime glue: binds a handler to 127.0.0.1, the only place
- * the hub touches the network. Nothing else in server/ imports a file of server/net/ but this one.
+ * The door of server/net/, the hub's runtime glue: binds a handler to 127.0.0.1 and accepts the
+ * extension's WebSocket upgrade, the only places the hub touches the network or the runtime's
+ * servers. Nothing else in server/ imports a file of server/net/ but this one.
  * The public port is owned by the hub's own accept loop (server/net/conn_guard.ts), which caps and
  * ages connections and relays each one to `Deno.serve` behind it (server/net/inner_server.ts):
  * `Deno.serve` alone ends its accept loop for good on the first "too many open files" error.
@@ -49,6 +50,17 @@ export interface ListenOptions {
    * connection cap; without this, every connection is a stranger.
    */
   isTrusted?(authorization: string | undefined, wsProtocol: string | undefined): boolean;
+}
+
+/**
+ * Turns a WebSocket upgrade request into its socket and the `101` response that completes the
+ * handshake (`Deno.upgradeWebSocket`); throws when the request is not a valid upgrade.
+ */
+export function acceptWebSocket(
+  req: Request,
+  options: Deno.UpgradeWebSocketOptions,
+): { socket: WebSocket; response: Response } {
+  return Deno.upgradeWebSocket(req, options);
 }
 
 /** The error for a port that is taken; the message says how to pick another. */

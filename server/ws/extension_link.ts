@@ -3,8 +3,9 @@
  * newer one replaces it, closing it with code 4000), its outbox (outbox.ts), and the connect and
  * disconnect listeners. The JSON-RPC work (ids, waiting requests,
  * handlers with validated params, replies, bad frames) is the shared engine's
- * (protocol/rpc_engine.ts), one per socket. Here, and only here, what went wrong on the link
- * becomes the error a tool call fails with (`linkError`).
+ * (protocol/rpc_engine.ts), one per socket. What went wrong on an open link becomes the error a
+ * tool call fails with in `linkError`; a call with no link at all fails in
+ * server/calls/extension_requests.ts (`notConnectedError`).
  */
 import {
   EXTENSION_TO_HUB_METHODS,
