@@ -14,7 +14,7 @@ import { join } from "node:path";
 import type { HubPaths } from "../core/config/paths.ts";
 import type { HubConfig } from "../core/config/schema.ts";
 import { openHubFiles } from "./files/hub_files.ts";
-import type { Logger } from "./log/logger.ts";
+import type { Logger } from "./log/logger_interface.ts";
 import { createHandler, type Handler } from "./http/handler.ts";
 import { carriesSecret } from "./http/credentials.ts";
 import { createRoutes } from "./routes.ts";

@@ -9,7 +9,7 @@
  * V8's collector is reached through `node:v8` and `node:vm`, which start Deno's Node compatibility
  * layer (about 20 ms), so it is loaded at the first tick of the timer, not at start.
  */
-import type { Logger } from "./log/logger.ts";
+import type { Logger } from "./log/logger_interface.ts";
 import { errorText } from "../protocol/clip.ts";
 import { loadOnce } from "../core/cache/load_once.ts";
 

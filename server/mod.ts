@@ -5,7 +5,8 @@
  */
 export { createHub, type Hub, type HubOptions } from "./hub.ts";
 export { connectionCap, listen, type ListenOptions } from "./net/listen.ts";
-export { createLogger, type Logger } from "./log/logger.ts";
+export { createLogger } from "./log/logger.ts";
+export type { Logger } from "./log/logger_interface.ts";
 export { startMemorySettle } from "./memory_settle.ts";
 export { installExtension } from "./extension/install.ts";
 export { BROWSER_TOOLS } from "./browser_tools/mod.ts";

@@ -9,7 +9,7 @@
  * them) before the usual announcements.
  */
 import type { HubFiles } from "../files/hub_files.ts";
-import type { Logger } from "../log/logger.ts";
+import type { Logger } from "../log/logger_interface.ts";
 import type { ExtensionLink } from "../ws/extension_link.ts";
 import type { ExtensionDoor } from "../ws/extension_door.ts";
 import type { ConfigChanges } from "./config_changes.ts";

@@ -2,7 +2,7 @@ import { assert, assertEquals, assertMatch } from "../../tests/helpers/assert.ts
 import type { ConfigStore } from "../../core/config/config_store.ts";
 import type { LiveFile } from "../../core/files/live_file.ts";
 import { defaultConfig, type HubConfig } from "../../core/config/schema.ts";
-import type { Logger } from "../log/logger.ts";
+import type { Logger } from "../log/logger_interface.ts";
 import type { HubFiles } from "../files/hub_files.ts";
 import { HubError, restStatus } from "../../protocol/errors.ts";
 import type { PluginHost, PluginReload } from "../plugins/plugin_host.ts";

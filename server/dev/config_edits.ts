@@ -16,7 +16,7 @@
  */
 import { parseConfig, readConfigText } from "../../core/config/config_store.ts";
 import type { HubConfig } from "../../core/config/schema.ts";
-import type { Logger } from "../log/logger.ts";
+import type { Logger } from "../log/logger_interface.ts";
 
 export type ConfigEditOutcome = "applied" | "unchanged" | "rejected";
 

@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import { assertEquals, assertMatch } from "../../tests/helpers/assert.ts";
 import { defaultConfig, type HubConfig } from "../../core/config/schema.ts";
-import type { Logger } from "../log/logger.ts";
+import type { Logger } from "../log/logger_interface.ts";
 import { createConfigEdits, discoveryPart } from "./config_edits.ts";
 
 /**

@@ -10,7 +10,7 @@ import type { PluginLifecycle } from "../changes/plugin_lifecycle.ts";
 import type { ConfigChanges } from "../changes/config_changes.ts";
 import type { HubFiles } from "../files/hub_files.ts";
 import type { FileWatcherStatus } from "../../protocol/health.ts";
-import type { Logger } from "../log/logger.ts";
+import type { Logger } from "../log/logger_interface.ts";
 import { type ConfigEdits, createConfigEdits } from "./config_edits.ts";
 import { createDevWatcher, type DevWatcherDeps } from "./dev_watcher.ts";
 

@@ -8,7 +8,7 @@
  * is capped, and everything closes with `close()`.
  */
 import type { FileWatcherEvent, FileWatcherStatus } from "../../protocol/health.ts";
-import type { Logger } from "../log/logger.ts";
+import type { Logger } from "../log/logger_interface.ts";
 import { createDebouncer } from "./debouncer.ts";
 import { buildStamp, fileStamp } from "./build_stamp.ts";
 import { createNativeWatch, type NativeWatch } from "./native_watch.ts";

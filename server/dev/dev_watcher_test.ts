@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import { assert, assertEquals, assertMatch } from "../../tests/helpers/assert.ts";
-import type { Logger } from "../log/logger.ts";
+import type { Logger } from "../log/logger_interface.ts";
 import { createDevWatcher, type DevWatcherDeps } from "./dev_watcher.ts";
 import { createWatchWorker, type FsWatcher } from "../../core/files/safe_watch.ts";
 import { until } from "../../tests/helpers/until.ts";

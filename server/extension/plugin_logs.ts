@@ -13,7 +13,7 @@
 import type { PluginLogEntry } from "../../protocol/events.ts";
 import { clip } from "../../protocol/clip.ts";
 import { touch } from "../../core/cache/lru.ts";
-import type { Logger } from "../log/logger.ts";
+import type { Logger } from "../log/logger_interface.ts";
 import {
   createPluginLogLimiter,
   type DropReport,

@@ -1,6 +1,7 @@
 import { assert, assertEquals } from "../../tests/helpers/assert.ts";
 import type { PluginLogEntry } from "../../protocol/events.ts";
-import { type Logger, silentLogger } from "../log/logger.ts";
+import { silentLogger } from "../log/logger.ts";
+import type { Logger } from "../log/logger_interface.ts";
 import {
   createPluginLogs,
   DROP_REPORT_MS,

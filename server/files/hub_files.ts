@@ -30,7 +30,7 @@ import {
   type WatchFilesOptions,
 } from "../../core/files/watch_files.ts";
 import { createWatchWorker, type WatchFs } from "../../core/files/safe_watch.ts";
-import type { Logger } from "../log/logger.ts";
+import type { Logger } from "../log/logger_interface.ts";
 
 export interface HubFiles {
   config: LiveFile<HubConfig>;

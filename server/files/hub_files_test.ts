@@ -3,7 +3,7 @@ import { hubPaths } from "../../core/config/paths.ts";
 import { setupConfigDir } from "../../core/config/setup.ts";
 import { generateSecret, writeSecret } from "../../core/config/secret.ts";
 import { createConfigStore } from "../../core/config/config_store.ts";
-import type { Logger } from "../log/logger.ts";
+import type { Logger } from "../log/logger_interface.ts";
 import { openHubFiles } from "./hub_files.ts";
 import { until } from "../../tests/helpers/until.ts";
 

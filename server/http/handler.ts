@@ -4,7 +4,7 @@
  * before the route, and before anything parses the URL (Deno builds it from the Host header);
  * errors become JSON responses here and nowhere else, so a bad request can never crash the server.
  */
-import type { Logger } from "../log/logger.ts";
+import type { Logger } from "../log/logger_interface.ts";
 import { clipForMessage } from "../../protocol/clip.ts";
 import {
   type AuthMode,

@@ -10,18 +10,12 @@
 import { clip } from "../../protocol/clip.ts";
 import { LOG_LEVELS, type LogLevel } from "../../core/config/log_level.ts";
 import { replaceNonFile } from "./log_path.ts";
+import type { Logger } from "./logger_interface.ts";
 
 /** `server.log` rotates to `server.log.1` at this size. */
 export const SERVER_LOG_MAX_BYTES = 10 * 1024 * 1024;
 /** Characters of one logged message (stack traces included); the rest is cut with "…". */
 export const MAX_LOG_MESSAGE_CHARS = 8_000;
-
-export interface Logger {
-  debug(message: string): void;
-  info(message: string): void;
-  warn(message: string): void;
-  error(message: string): void;
-}
 
 export interface LoggerOptions {
   level: LogLevel;

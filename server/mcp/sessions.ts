@@ -22,7 +22,7 @@ import { readJsonBody } from "../http/body.ts";
 import { jsonResponse } from "../http/http_error.ts";
 import { RATE_LIMITS, RateLimiter, RETRY_AFTER_SECONDS } from "../http/rate_limiter.ts";
 import type { PluginLogEntry } from "../../protocol/events.ts";
-import type { Logger } from "../log/logger.ts";
+import type { Logger } from "../log/logger_interface.ts";
 import type { McpMode, McpServerDeps } from "./mcp_server.ts";
 import { MAX_MESSAGE_BYTES as MAX_MCP_BODY_BYTES } from "../../protocol/limits.ts";
 import { McpFront } from "./front.ts";

@@ -15,7 +15,7 @@
  * A connection closed by the guard stays counted until the real server has closed its side too,
  * so a flood that churns connections cannot pile up descriptors the server has not freed yet.
  */
-import type { Logger } from "../log/logger.ts";
+import type { Logger } from "../log/logger_interface.ts";
 import { errorText } from "../../protocol/clip.ts";
 import { createConnTable } from "./conn_table.ts";
 import { type ProxiedConn, proxyConnection, type ProxyDeps } from "./proxied_conn.ts";

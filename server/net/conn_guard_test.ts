@@ -1,5 +1,5 @@
 import { assert, assertEquals, assertMatch } from "../../tests/helpers/assert.ts";
-import type { Logger } from "../log/logger.ts";
+import type { Logger } from "../log/logger_interface.ts";
 import { guardConnections } from "./conn_guard.ts";
 import { FDS_PER_CONNECTION } from "./conn_cap.ts";
 import { until } from "../../tests/helpers/until.ts";

@@ -14,7 +14,7 @@
  * on a loopback port it is shut down at once, because idle connections other processes opened to
  * it hold the descriptors the hub needs, and only the shutdown frees them.
  */
-import type { Logger } from "../log/logger.ts";
+import type { Logger } from "../log/logger_interface.ts";
 import { type Handler, internalErrorResponse } from "./request_handler.ts";
 import { errorText } from "../../protocol/clip.ts";
 import { type Endpoint, loopbackEndpoint, type Served, unixEndpoint } from "./inner_endpoint.ts";

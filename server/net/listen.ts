@@ -7,7 +7,7 @@
  * `Deno.serve` alone ends its accept loop for good on the first "too many open files" error.
  */
 import type { Handler } from "./request_handler.ts";
-import type { Logger } from "../log/logger.ts";
+import type { Logger } from "../log/logger_interface.ts";
 import { type InnerServer, startInnerServer } from "./inner_server.ts";
 import { guardConnections, REQUEST_HEAD_TIMEOUT_MS } from "./conn_guard.ts";
 import { connectionCap } from "./conn_cap.ts";

@@ -8,7 +8,7 @@
  */
 import type { DiscoveryError, FailedPlugin } from "../../protocol/health.ts";
 import type { HubConfig } from "../../core/config/schema.ts";
-import type { Logger } from "../log/logger.ts";
+import type { Logger } from "../log/logger_interface.ts";
 import { syncAdapters } from "./adapters_dir.ts";
 import { discoverPlugins } from "./discover.ts";
 import { type LoadedPlugin, loadPlugin } from "./load_plugin.ts";

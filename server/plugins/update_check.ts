@@ -9,7 +9,7 @@
  * `checkNow` (`plugin.checkUpdates`) runs a check at once, or joins the one already running.
  */
 import type { UpdateCheck } from "../../protocol/packages.ts";
-import type { Logger } from "../log/logger.ts";
+import type { Logger } from "../log/logger_interface.ts";
 
 /** What the checker needs of the plugin packages module. */
 export interface UpdateSource {

@@ -6,7 +6,7 @@
  */
 import { assert, assertEquals } from "../../tests/helpers/assert.ts";
 import type { UpdateCheck } from "../../protocol/packages.ts";
-import type { Logger } from "../log/logger.ts";
+import type { Logger } from "../log/logger_interface.ts";
 import {
   createUpdateChecker,
   FIRST_CHECK_DELAY_MS,

@@ -16,7 +16,7 @@ import { ensureInstallationId } from "../../core/telemetry/installation_id.ts";
 import { telemetryNotice } from "../../core/telemetry/notice.ts";
 import { loadOnce } from "../../core/cache/load_once.ts";
 import type { TelemetrySettings } from "../../core/telemetry/settings.ts";
-import type { Logger } from "../log/logger.ts";
+import type { Logger } from "../log/logger_interface.ts";
 import { hubStartedEvent, type PluginCounts, type TelemetryEvent, usageEvent } from "./events.ts";
 import { createGatedCounter, type GatedCounter } from "./gated_counter.ts";
 import { abortableSleep, type SendOptions } from "./sender.ts";

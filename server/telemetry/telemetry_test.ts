@@ -1,5 +1,5 @@
 import { assert, assertEquals, assertMatch } from "../../tests/helpers/assert.ts";
-import type { Logger } from "../log/logger.ts";
+import type { Logger } from "../log/logger_interface.ts";
 import { createTelemetry, type TelemetryOptions } from "./telemetry.ts";
 import type { TelemetrySettings } from "../../core/telemetry/settings.ts";
 import { until } from "../../tests/helpers/until.ts";

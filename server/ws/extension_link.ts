@@ -21,7 +21,7 @@ import {
   RpcTransportError,
   type SentParams,
 } from "../../protocol/rpc_engine.ts";
-import type { Logger } from "../log/logger.ts";
+import type { Logger } from "../log/logger_interface.ts";
 import { hubError } from "../../protocol/errors.ts";
 import { createOutbox, type LinkSocket } from "./outbox.ts";
 import { type ExtensionRequests, notConnectedError } from "../calls/extension_requests.ts";

@@ -8,7 +8,7 @@ import { assert, assertEquals, assertMatch } from "../../tests/helpers/assert.ts
 import { type PairSocket, socketPair } from "../../tests/helpers/socket_pair.ts";
 import { CLOSE_REPLACED, RpcError } from "../../protocol/rpc.ts";
 import { HubError, type HubErrorCode } from "../../protocol/errors.ts";
-import type { Logger } from "../log/logger.ts";
+import type { Logger } from "../log/logger_interface.ts";
 import {
   createExtensionLink,
   type ExtensionHandlers,
