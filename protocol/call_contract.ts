@@ -78,6 +78,7 @@ export type CallResult =
 /**
  * Reads a call result that came over a boundary (the page's answer in the extension, the
  * extension's answer in the hub): a clean copy with only the contract's keys, or what is wrong.
+ * A success must carry a `value` key and any `tabId` must be a safe integer. Never throws.
  */
 export function readCallResult(raw: unknown): { result: CallResult } | { problem: string } {
   const r = raw as Record<string, unknown> | null;
@@ -86,9 +87,10 @@ export function readCallResult(raw: unknown): { result: CallResult } | { problem
   }
   if (r.ok === true) {
     const tabId = r.tabId as number | undefined;
-    if (tabId !== undefined && !Number.isInteger(tabId)) {
+    if (tabId !== undefined && !Number.isSafeInteger(tabId)) {
       return { problem: `"tabId" must be an integer, got ${describe(tabId)}` };
     }
+    if (!("value" in r)) return { problem: `"value" is missing beside "ok": true` };
     return { result: { ok: true, value: r.value, ...(tabId === undefined ? {} : { tabId }) } };
   }
   if (r.ok === false) {
@@ -106,8 +108,14 @@ export function readCallResult(raw: unknown): { result: CallResult } | { problem
   return { problem: `"ok" must be true or false, got ${describe(r.ok)}` };
 }
 
+/** A short text of a value for a problem; never throws (a cycle or a BigInt gives its type). */
 function describe(value: unknown): string {
-  const text = JSON.stringify(value) ?? String(value);
+  let text: string;
+  try {
+    text = JSON.stringify(value) ?? String(value);
+  } catch {
+    text = `a value of type ${typeof value} that is not JSON`;
+  }
   return text.length > 200 ? `${text.slice(0, 200)}…` : text;
 }
 

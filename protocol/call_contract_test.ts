@@ -63,8 +63,8 @@ Deno.test("readCallResult keeps only the contract's keys", () => {
   assertEquals(readCallResult({ ok: true, value: { a: 1 }, tabId: 3, extra: 1 }), {
     result: { ok: true, value: { a: 1 }, tabId: 3 },
   });
-  // A value of undefined is dropped by JSON on the way: it reads as no value.
-  assertEquals(readCallResult({ ok: true }), { result: { ok: true, value: undefined } });
+  // null is a value; a success with no value key at all is refused (below).
+  assertEquals(readCallResult({ ok: true, value: null }), { result: { ok: true, value: null } });
   const error = { code: "X", message: "m", category: "internal", retryable: false, more: 1 };
   assertEquals(readCallResult({ ok: false, error }), {
     result: {
@@ -96,6 +96,10 @@ Deno.test("readCallResult rejects malformed shapes, saying what is wrong", () =>
     [{ value: 1 }, /"ok" must be true or false/],
     [{ ok: true, tabId: 1.5 }, /"tabId" must be an integer/],
     [{ ok: true, tabId: "3" }, /"tabId" must be an integer/],
+    [{ ok: true, value: 1, tabId: 2 ** 60 }, /"tabId" must be an integer/],
+    [{ ok: true, value: 1, tabId: -0.5 }, /"tabId" must be an integer/],
+    [{ ok: true }, /"value" is missing/],
+    [{ ok: true, tabId: 3 }, /"value" is missing/],
     [{ ok: false }, /"error" must be/],
     [{ ok: false, error: "boom" }, /"error" must be/],
     [
@@ -115,6 +119,25 @@ Deno.test("readCallResult rejects malformed shapes, saying what is wrong", () =>
   }
   const long = readCallResult({ ok: "x".repeat(1_000) });
   assert("problem" in long && long.problem.length < 300, "the problem names a long value cut");
+});
+
+Deno.test("readCallResult never throws on values JSON cannot write", () => {
+  const cyclic: Record<string, unknown> = { code: "X" };
+  cyclic.self = cyclic;
+  const hostile: [unknown, RegExp][] = [
+    [{ ok: false, error: cyclic }, /"error" must be .*not JSON/],
+    [{ ok: 1n }, /"ok" must be true or false, got a value of type bigint/],
+    [{ ok: true, value: 1, tabId: 5n }, /"tabId" must be an integer, got a value of type bigint/],
+    [{ ok: false, error: { code: "X", message: 1n } }, /"error" must be/],
+  ];
+  for (const [raw, why] of hostile) {
+    const read = readCallResult(raw);
+    if (!("problem" in read)) throw new Error(`read ${String(raw)}`);
+    assertMatch(read.problem, why);
+  }
+  // A success's value is handed on as it is, whatever it holds.
+  const big = { ok: true, value: 5n };
+  assertEquals(readCallResult(big), { result: { ok: true, value: 5n } });
 });
 
 Deno.test("log levels, lowest first", () => {

@@ -231,6 +231,19 @@ Deno.test("a malformed answer is EXTENSION_ERROR saying what was wrong", async (
   assertMatch(error.message, /^The extension sent a malformed result for demo__echo: /);
 });
 
+Deno.test("a success with no value, or a tab id past the safe integers, is EXTENSION_ERROR", async () => {
+  for (
+    const raw of [{ ok: true }, { ok: true, tabId: 4 }, { ok: true, value: 1, tabId: 2 ** 60 }]
+  ) {
+    const error = await answeredWith(raw);
+    assertEquals(
+      [error.payload.code, restStatus(error)],
+      ["EXTENSION_ERROR", 502],
+      JSON.stringify(raw),
+    );
+  }
+});
+
 Deno.test("an error message from the page is capped, with a note that it was cut", async () => {
   const error = await answeredWith({
     ok: false,
