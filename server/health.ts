@@ -19,7 +19,7 @@ import type { PluginLogs } from "./extension/plugin_logs.ts";
 import type { ExtensionLink } from "./ws/extension_link.ts";
 import type { Catalog } from "./calls/catalog.ts";
 import { BROWSER_GROUP } from "../protocol/call_contract.ts";
-import type { AuditLog } from "./audit/audit_log.ts";
+import type { AuditLog } from "./audit/audit_log_interface.ts";
 import type { McpSessions } from "./mcp/sessions.ts";
 
 /** What the hub knows about itself at one moment; each subsystem contributes its part. */

@@ -6,9 +6,9 @@
  * a rotation of `audit.log` always keeps earlier history.
  */
 import { AUDIT_RING_SIZE, type AuditEntry } from "../../protocol/audit.ts";
-import type { AuditSummary } from "../../protocol/health.ts";
 import { clip, clipForMessage } from "../../protocol/clip.ts";
 import type { AuditFile } from "./audit_file.ts";
+import type { AuditLog, AuditQuery } from "./audit_log_interface.ts";
 
 /**
  * Characters kept of an entry's error message: room for a page's message at the cap of the hub's
@@ -42,22 +42,6 @@ export function boundAuditEntry(entry: AuditEntry): AuditEntry {
     };
   }
   return bounded;
-}
-
-export interface AuditQuery {
-  limit: number;
-  plugin?: string;
-  tool?: string;
-  success?: boolean;
-}
-
-export interface AuditLog {
-  record(entry: AuditEntry): void;
-  /** Newest first. */
-  query(query: AuditQuery): AuditEntry[];
-  summary(): AuditSummary;
-  /** Closes `audit.log` (entries are on disk as they are recorded; a late one is still written). */
-  close(): void;
 }
 
 const MINUTE = 60_000;

@@ -10,7 +10,7 @@ import type { AuditEntry } from "../../protocol/audit.ts";
 import { defaultConfig, type HubConfig, type Permission } from "../../core/config/schema.ts";
 import type { ExtensionLink } from "../ws/extension_link.ts";
 import { createTabStates } from "../plugins/tab_states.ts";
-import type { AuditLog } from "../audit/audit_log.ts";
+import type { AuditLog } from "../audit/audit_log_interface.ts";
 import type { ManagementContext } from "../management/hub_tool.ts";
 import { HUB_TOOLS } from "../management/mod.ts";
 import { registryOf } from "../plugins/registry.ts";

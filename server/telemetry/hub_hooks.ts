@@ -3,7 +3,7 @@
  * log (one counter increment beside the audit entry), and counts plugins by source for
  * `hub_started` (counts only; names never leave the registry).
  */
-import type { AuditLog } from "../audit/audit_log.ts";
+import type { AuditLog } from "../audit/audit_log_interface.ts";
 import type { Registry } from "../plugins/registry.ts";
 import type { PluginCounts } from "./events.ts";
 import type { Telemetry } from "./telemetry.ts";
