@@ -6,12 +6,8 @@
  */
 import type { HubConfig, Permission } from "../../core/config/schema.ts";
 import { effectivePermission, listedDescription } from "../permissions/effective.ts";
-import {
-  noPluginMessage,
-  type RegisteredPlugin,
-  type RegisteredTool,
-  type Registry,
-} from "../plugins/registry.ts";
+import { noPluginMessage } from "../plugins/registry.ts";
+import type { RegisteredPlugin, RegisteredTool, Registry } from "../plugins/registry_interface.ts";
 import { type JsonSchema, stripInjected } from "../plugins/tool_schema.ts";
 import {
   inputJsonSchema,

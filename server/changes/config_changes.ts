@@ -10,7 +10,7 @@ import type { HubConfig, Permission } from "../../core/config/schema.ts";
 import type { Catalog, CatalogTool } from "../calls/catalog.ts";
 import type { ExtensionLink } from "../ws/extension_link.ts";
 import { syncFull } from "./sync_state.ts";
-import type { Registry } from "../plugins/registry.ts";
+import type { Registry } from "../plugins/registry_interface.ts";
 import type { UpdateCheck } from "../../protocol/packages.ts";
 import {
   applyPermission,

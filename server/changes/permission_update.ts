@@ -7,7 +7,8 @@
 import type { HubConfig, Permission } from "../../core/config/schema.ts";
 import type { Catalog } from "../calls/catalog.ts";
 import { BROWSER_GROUP } from "../../protocol/call_contract.ts";
-import { noPluginMessage, type Registry } from "../plugins/registry.ts";
+import { noPluginMessage } from "../plugins/registry.ts";
+import type { Registry } from "../plugins/registry_interface.ts";
 import { assertSafeKey, ownValue, reservedKeyError } from "../../protocol/safe_keys.ts";
 import { clipForMessage } from "../../protocol/clip.ts";
 import { reviewIdentity } from "../permissions/review.ts";

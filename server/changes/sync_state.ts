@@ -5,7 +5,7 @@ import { VERSION } from "../../protocol/version.ts";
 import type { HubConfig, Permission } from "../../core/config/schema.ts";
 import type { Catalog } from "../calls/catalog.ts";
 import { BROWSER_GROUP } from "../../protocol/call_contract.ts";
-import type { RegisteredPlugin, Registry } from "../plugins/registry.ts";
+import type { RegisteredPlugin, Registry } from "../plugins/registry_interface.ts";
 import { needsReview } from "../permissions/review.ts";
 import { grantsAnything } from "../../core/plugin_source/review_rules.ts";
 

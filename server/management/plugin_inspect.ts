@@ -3,7 +3,8 @@ import { effectivePermission } from "../permissions/effective.ts";
 import { needsReview } from "../permissions/review.ts";
 import { type HubTool, type ManagementContext, TOOL_FAILURE } from "./hub_tool.ts";
 import { hubError } from "../../protocol/errors.ts";
-import { noPluginMessage, type RegisteredPlugin } from "../plugins/registry.ts";
+import { noPluginMessage } from "../plugins/registry.ts";
+import type { RegisteredPlugin } from "../plugins/registry_interface.ts";
 
 export function findPlugin(ctx: ManagementContext, name: string): RegisteredPlugin {
   const registry = ctx.registry();

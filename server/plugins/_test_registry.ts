@@ -1,5 +1,5 @@
 /** Registry entries for the server's unit tests: a plugin and a tool with every field filled. */
-import type { RegisteredPlugin, RegisteredTool } from "./registry.ts";
+import type { RegisteredPlugin, RegisteredTool } from "./registry_interface.ts";
 import { toolName } from "../../protocol/call_contract.ts";
 import { packageIdentity, packageOfFolder } from "../../core/plugin_source/source_identity.ts";
 

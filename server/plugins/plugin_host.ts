@@ -13,13 +13,8 @@ import { syncAdapters } from "./adapters_dir.ts";
 import { discoverPlugins } from "./discover.ts";
 import { type LoadedPlugin, loadPlugin } from "./load_plugin.ts";
 import type { NpmRoot } from "./npm_root.ts";
-import {
-  adapterFileName,
-  buildRegistry,
-  type ChosenPlugin,
-  emptyRegistry,
-  type Registry,
-} from "./registry.ts";
+import { adapterFileName, buildRegistry, type ChosenPlugin, emptyRegistry } from "./registry.ts";
+import type { Registry } from "./registry_interface.ts";
 import { ValidatorCache } from "./validators.ts";
 import { describeSource } from "../../core/plugin_source/source_identity.ts";
 import { clip } from "../../protocol/clip.ts";

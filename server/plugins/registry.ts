@@ -5,64 +5,14 @@
  */
 import type { PluginDetail } from "../../protocol/health.ts";
 import { toolName } from "../../protocol/call_contract.ts";
-import type { ConfigSchema, PluginManifest } from "../../protocol/plugin_manifest.ts";
+import type { PluginManifest } from "../../protocol/plugin_manifest.ts";
 import { instancesOf, resolveSettings } from "../../protocol/plugin_settings.ts";
 import type { HubConfig } from "../../core/config/schema.ts";
 import type { LoadedPlugin } from "./load_plugin.ts";
-import { injectParameters, type JsonSchema } from "./tool_schema.ts";
-import type { Validate, ValidatorCache } from "./validators.ts";
+import { injectParameters } from "./tool_schema.ts";
+import type { ValidatorCache } from "./validators.ts";
 import { packageOfFolder } from "../../core/plugin_source/source_identity.ts";
-
-export interface RegisteredTool {
-  /** `<plugin>__<tool>` */
-  name: string;
-  baseName: string;
-  plugin: string;
-  displayName: string;
-  description: string;
-  inputSchema: JsonSchema;
-  outputSchema?: JsonSchema;
-  validate: Validate;
-}
-
-export interface RegisteredPlugin {
-  name: string;
-  displayName: string;
-  description?: string;
-  version: string;
-  /**
-   * npm plugins: the package npm installed (its folder's name), never what its package.json
-   * claims; local plugins: the name in their package.json.
-   */
-  packageName: string;
-  source: "npm" | "local";
-  dir: string;
-  /** What grants are bound to: `npm:<package>` or `local:<real folder>` (core/plugin_source/source_identity.ts). */
-  sourceId: string;
-  /** True when this local plugin overrides a package of the same name. */
-  overrides?: boolean;
-  sdkVersion: string;
-  urlPatterns: string[];
-  excludePatterns: string[];
-  configSchema?: ConfigSchema;
-  /** Resolved settings: defaults applied, url fields as instance maps. */
-  settings: Record<string, unknown>;
-  /** Instance name → URL; empty when the plugin has no url setting. */
-  instances: Record<string, string>;
-  iconSvg?: string;
-  /** File name of the adapter under `<config>/extension/adapters/`. */
-  adapterFile: string;
-  adapterHash: string;
-  tools: RegisteredTool[];
-}
-
-export interface Registry {
-  plugins: RegisteredPlugin[];
-  plugin(name: string): RegisteredPlugin | undefined;
-  tool(name: string): RegisteredTool | undefined;
-  /** Schema keys in use, so the next reload can keep their validators. */
-  schemaKeys: Set<string>;
-}
+import type { RegisteredPlugin, RegisteredTool, Registry } from "./registry_interface.ts";
 
 export function adapterFileName(manifest: PluginManifest, hash: string): string {
   return `${manifest.name}-${hash}.js`;

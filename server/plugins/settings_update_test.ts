@@ -4,7 +4,8 @@ import { resolveSettings } from "../../protocol/plugin_settings.ts";
 import type { ConfigStore } from "../../core/config/config_store.ts";
 import { defaultConfig, type HubConfig } from "../../core/config/schema.ts";
 import { HubError, restStatus } from "../../protocol/errors.ts";
-import { emptyRegistry, type Registry, registryOf } from "./registry.ts";
+import { emptyRegistry, registryOf } from "./registry.ts";
+import type { Registry } from "./registry_interface.ts";
 import { registeredPlugin } from "./_test_registry.ts";
 import { type SettingsUpdateDeps, updatePluginSettings } from "./settings_update.ts";
 

@@ -4,7 +4,7 @@
  * `hub_started` (counts only; names never leave the registry).
  */
 import type { AuditLog } from "../audit/audit_log_interface.ts";
-import type { Registry } from "../plugins/registry.ts";
+import type { Registry } from "../plugins/registry_interface.ts";
 import type { PluginCounts } from "./events.ts";
 import type { Telemetry } from "./telemetry.ts";
 

@@ -1,6 +1,6 @@
 import { assertEquals } from "../../tests/helpers/assert.ts";
 import { createAuditLog } from "../audit/audit_log.ts";
-import type { Registry } from "../plugins/registry.ts";
+import type { Registry } from "../plugins/registry_interface.ts";
 import { pluginCounts, withCallCounting } from "./hub_hooks.ts";
 import type { Telemetry } from "./telemetry.ts";
 
