@@ -17,7 +17,8 @@ import { createPluginDispatch } from "./plugin_dispatch.ts";
 import { createPluginStore, pluginMatches } from "./plugin_store.ts";
 import type { ServerHandlers } from "./rpc_peer.ts";
 import { MAX_RESULT_BYTES, resultSizeError } from "../../../protocol/call_contract.ts";
-import { createTabCalls } from "./tab_calls.ts";
+import { callScoped, createTabCalls } from "./tab_calls.ts";
+import { createCallEnds } from "./call_ends.ts";
 import { createTabTracker } from "./tab_tracker.ts";
 import { createExtensionLog } from "./extension_log.ts";
 import { createSidePanel } from "./side_panel.ts";
@@ -36,6 +37,7 @@ const injector = createInjector(
   (name) => store.get(name),
 );
 const calls = createTabCalls();
+const ends = createCallEnds();
 const tabDebugger = createTabDebugger();
 const peer = () => connection.peer();
 const tracker = createTabTracker(store, injector, peer, pluginMatches, () => panel.tabsChanged());
@@ -69,17 +71,19 @@ function reloadSoon() {
  */
 async function dispatch(params: DispatchParams): Promise<DispatchResult> {
   panel.callStarted(params);
-  const result = await run(params);
+  const ended = ends.start(params.dispatchId);
+  const result = await run(params, ended).finally(() => ends.done(params.dispatchId));
   panel.callReplied(params.dispatchId, result);
   return result;
 }
 
-async function run(params: DispatchParams): Promise<DispatchResult> {
+/** Runs the dispatch until it answers, or until `ended` aborts: the hub ended the call. */
+async function run(params: DispatchParams, ended: AbortSignal): Promise<DispatchResult> {
   try {
     return params.kind === "plugin"
-      ? await dispatchPluginTool(params)
+      ? await dispatchPluginTool(params, ended)
       : await dispatchBrowserTool(params, {
-        calls,
+        calls: callScoped(calls, ended),
         debugger: tabDebugger,
         log,
         state: panel.state,
@@ -151,7 +155,10 @@ const handlers: ServerHandlers = {
   "plugin.progress": (params) => panel.progress(params),
   "tool.dispatch": (params) => dispatch(params),
   "tool.invocationStart": (params) => panel.callStarted(params),
-  "tool.invocationEnd": (params) => panel.invocationEnd(params),
+  "tool.invocationEnd": (params) => {
+    ends.ended(params.invocationId, params.error);
+    panel.invocationEnd(params);
+  },
   "confirmation.request": (params) => panel.confirmationRequest(params),
   "extension.reload": () => chrome.runtime.reload(),
   pong: () => {},
@@ -159,7 +166,10 @@ const handlers: ServerHandlers = {
 
 const connection = createConnection(handlers, {
   onConnected: (linked) => void tracker.syncAll(linked).catch(console.warn),
-  onStatus: (status) => panel.linkChanged(status),
+  onStatus: (status) => {
+    if (status.state === "disconnected") ends.linkClosed();
+    panel.linkChanged(status);
+  },
   oversize: tooLarge,
 });
 

@@ -86,7 +86,11 @@ async function bestTab(
   return chosen.tab;
 }
 
-export type PluginDispatch = (params: DispatchParams) => Promise<DispatchResult>;
+/** Runs one dispatch; `ended` aborts when the call ended elsewhere (call_ends.ts). */
+export type PluginDispatch = (
+  params: DispatchParams,
+  ended?: AbortSignal,
+) => Promise<DispatchResult>;
 
 /**
  * It remembers the best tab per plugin and instance until anything about tabs,
@@ -107,13 +111,14 @@ export function createPluginDispatch(deps: PluginDispatchDeps): PluginDispatch {
     return tabId;
   }
 
-  return (params) => dispatchPluginTool(params, deps, pickTab);
+  return (params, ended) => dispatchPluginTool(params, deps, pickTab, ended);
 }
 
 async function dispatchPluginTool(
   params: DispatchParams,
   deps: PluginDispatchDeps,
   pickTab: (plugin: SyncPlugin, params: DispatchParams) => Promise<number>,
+  ended?: AbortSignal,
 ): Promise<DispatchResult> {
   const plugin = deps.store.get(params.plugin);
   if (!plugin) {
@@ -138,13 +143,13 @@ async function dispatchPluginTool(
   const what = params.tool;
   const run = (signal: AbortSignal) =>
     deps.exchanges.call(tabId, plugin.name, plugin.adapterHash, request, signal);
-  let result = await deps.calls.run(tabId, what, run);
+  let result = await deps.calls.run(tabId, what, run, ended);
   if ("missing" in result) {
     // The page lost the adapter (it reloaded), or the call came before the first injection:
     // nothing ran. The plugin may have been turned off or rebuilt meanwhile.
     stillCurrent(deps, plugin);
-    await deps.calls.run(tabId, what, () => deps.injector.ensure(tabId, plugin));
-    result = await deps.calls.run(tabId, what, run);
+    await deps.calls.run(tabId, what, () => deps.injector.ensure(tabId, plugin), ended);
+    result = await deps.calls.run(tabId, what, run, ended);
   }
   if ("missing" in result) {
     throw fail(

@@ -15,6 +15,7 @@ import type { DoorExchanges, MaybeMissing } from "./door_exchanges.ts";
 import { createPluginDispatch } from "./plugin_dispatch.ts";
 import { createPluginStore } from "./plugin_store.ts";
 import { createTabCalls } from "./tab_calls.ts";
+import { createCallEnds } from "./call_ends.ts";
 import type { TabTracker } from "./tab_tracker.ts";
 
 const INSTANCES = { work: "https://work.tracker.test", home: "https://tracker.test/home" };
@@ -40,6 +41,8 @@ interface Options {
   tabs?: FakeTab[];
   /** What the page answers, per call; `missing` until the adapter is injected by default. */
   answer?: (tabId: number, request: AdapterCall, injected: boolean) => MaybeMissing;
+  /** The page never answers (a handler that hangs). */
+  hang?: boolean;
 }
 
 /** Runs `body` with a plugin dispatch over fakes, and the records of what it did. */
@@ -67,6 +70,8 @@ function parts(options: Options) {
   const store = createPluginStore();
   store.replace(options.plugins ?? [tracker()]);
   const calls: { tabId: number; plugin: string; hash: string; request: AdapterCall }[] = [];
+  /** The signal each page call got: it aborts when the worker lets go of the call. */
+  const signals: (AbortSignal | undefined)[] = [];
   const injected: number[] = [];
   let epoch = 1;
   const ctx = {
@@ -78,6 +83,8 @@ function parts(options: Options) {
     /** Something about tabs changed: cached choices are stale. */
     bump: () => epoch++,
     dispatch: undefined as unknown as ReturnType<typeof createPluginDispatch>,
+    tabCalls: createTabCalls(),
+    signals,
   };
   const tabTracker = {
     isReady: (tabId: number) => ctx.tabs.find((t) => t.id === tabId)?.ready ?? true,
@@ -92,8 +99,10 @@ function parts(options: Options) {
   const answer = options.answer ??
     ((_tabId, request) => ({ ok: true, value: { ran: request.tool } }) as MaybeMissing);
   const exchanges = {
-    call(tabId: number, plugin: string, hash: string, request: AdapterCall) {
+    call(tabId: number, plugin: string, hash: string, request: AdapterCall, signal?: AbortSignal) {
       calls.push({ tabId, plugin, hash, request });
+      signals.push(signal);
+      if (options.hang) return new Promise<never>(() => {});
       return Promise.resolve().then(() => answer(tabId, request, injected.includes(tabId)));
     },
   } as unknown as DoorExchanges;
@@ -101,7 +110,7 @@ function parts(options: Options) {
     store,
     injector,
     tracker: tabTracker,
-    calls: createTabCalls(),
+    calls: ctx.tabCalls,
     exchanges,
   });
   return ctx;
@@ -357,4 +366,39 @@ Deno.test("a call whose door closed while it ran fails as it is: never injected 
     assertEquals(failure.payload.code, "ADAPTER_ERROR");
     assertEquals([calls.length, injected], [1, []]);
   });
+});
+
+Deno.test("a call the hub ended frees its tab at once and lets go of the page call", async () => {
+  await withPluginDispatch(
+    { hang: true, tabs: [{ id: 4, url: "https://tracker.test/a" }] },
+    async (ctx) => {
+      const ends = createCallEnds();
+      const running = ctx.dispatch(params(), ends.start("d1"));
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      assertEquals(ctx.tabCalls.running(4), 1);
+      ends.ended("d1", errorPayload("TIMEOUT", "tracker__list did not answer within 30 s."));
+      const error = await running.then(() => undefined, (e) => e);
+      assert(error instanceof HubError);
+      assertEquals(error.payload.code, "TIMEOUT");
+      assertEquals(ctx.tabCalls.running(4), 0);
+      assertEquals(ctx.signals[0]?.aborted, true);
+      assertEquals(ends.running(), 0);
+    },
+  );
+});
+
+Deno.test("a closed link ends the calls it carried, freeing their tabs", async () => {
+  await withPluginDispatch(
+    { hang: true, tabs: [{ id: 4, url: "https://tracker.test/a" }] },
+    async (ctx) => {
+      const ends = createCallEnds();
+      const running = ctx.dispatch(params(), ends.start("d1"));
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      ends.linkClosed();
+      const error = await running.then(() => undefined, (e) => e);
+      assertEquals((error as HubError).payload.code, "EXTENSION_DISCONNECTED");
+      assertEquals(ctx.tabCalls.running(4), 0);
+      assertEquals(ctx.signals[0]?.aborted, true);
+    },
+  );
 });

@@ -1,17 +1,24 @@
 /**
  * Runs page work for a call in one tab and makes sure it ends: a tab that closes or navigates
  * away mid-call fails the call at once (TAB_NAVIGATED, TAB_CLOSED) instead of leaving it to the
- * hub's timeout.
+ * hub's timeout, and a call the hub ended (its deadline, a cancel) or whose link closed stops
+ * when its signal aborts (call_ends.ts). The worker runs no clock of its own: the deadline is the
+ * hub's.
  */
-import { errorPayload, HubError } from "../../../protocol/errors.ts";
-import { CALL_MAX_MS } from "../../../protocol/limits.ts";
+import { errorPayload, HubError, hubError } from "../../../protocol/errors.ts";
 
 export interface TabCalls {
   /**
-   * Runs `work` for `tabId`; rejects with a HubError when the tab goes away first. `signal`
-   * aborts once `run` is done with the work, so work it gave up on can let go of what it holds.
+   * Runs `work` for `tabId`; rejects with a HubError when the tab goes away first, or when
+   * `ended` aborts (with its reason: the call ended elsewhere). The signal `work` gets aborts
+   * once `run` is done with the work, so work it gave up on can let go of what it holds.
    */
-  run<T>(tabId: number, what: string, work: (signal: AbortSignal) => Promise<T>): Promise<T>;
+  run<T>(
+    tabId: number,
+    what: string,
+    work: (signal: AbortSignal) => Promise<T>,
+    ended?: AbortSignal,
+  ): Promise<T>;
   /** The tab closed: fail its calls. */
   closed(tabId: number): void;
   /** The tab's document was replaced: fail its calls. */
@@ -31,22 +38,16 @@ export function createTabCalls(): TabCalls {
   }
 
   return {
-    async run(tabId, what, work) {
+    async run(tabId, what, work, ended) {
       const done = new AbortController();
       let fail!: (error: HubError) => void;
       const gone = new Promise<never>((_, reject) => (fail = reject));
       let set = waiting.get(tabId);
       if (!set) waiting.set(tabId, set = new Set());
       set.add(fail);
-      const cap = setTimeout(() =>
-        fail(
-          new HubError(
-            errorPayload(
-              "TIMEOUT",
-              `${what} ran longer than ${CALL_MAX_MS / 60_000} minutes in tab ${tabId}; gave up.`,
-            ),
-          ),
-        ), CALL_MAX_MS);
+      const onEnded = () => fail(endedError(ended!.reason, what));
+      ended?.addEventListener("abort", onEnded, { once: true });
+      if (ended?.aborted) onEnded();
       try {
         return await Promise.race([work(done.signal), gone]);
       } catch (error) {
@@ -54,7 +55,7 @@ export function createTabCalls(): TabCalls {
         throw await explain(tabId, what, error);
       } finally {
         done.abort();
-        clearTimeout(cap);
+        ended?.removeEventListener("abort", onEnded);
         waiting.get(tabId)?.delete(fail);
         if (waiting.get(tabId)?.size === 0) waiting.delete(tabId);
       }
@@ -80,6 +81,17 @@ export function createTabCalls(): TabCalls {
     },
     running: (tabId) => waiting.get(tabId)?.size ?? 0,
   };
+}
+
+/** `calls` for one call: each `run` stops when `ended` aborts (the hub ended the call). */
+export function callScoped(calls: TabCalls, ended: AbortSignal): TabCalls {
+  return { ...calls, run: (tabId, what, work) => calls.run(tabId, what, work, ended) };
+}
+
+/** Why a call ended elsewhere, as its error: the hub's own error when it sent one. */
+function endedError(reason: unknown, what: string): HubError {
+  if (reason instanceof HubError) return reason;
+  return hubError("CANCELLED", `${what} was ended before it answered.`);
 }
 
 /** What Chromium says when a page is closed to extensions (chrome://, about:blank, Web Store). */

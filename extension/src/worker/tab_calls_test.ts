@@ -1,5 +1,5 @@
 /// <reference lib="deno.ns" />
-import { HubError } from "../../../protocol/errors.ts";
+import { errorPayload, HubError } from "../../../protocol/errors.ts";
 import { failureOf } from "./_test_fixtures.ts";
 import { withTabs } from "./_test_fixtures.ts";
 import { assert, assertEquals, assertMatch } from "../../../tests/helpers/assert.ts";
@@ -180,5 +180,39 @@ Deno.test("the work's signal aborts once run() gave up on it, and after it ended
     let finished: AbortSignal | undefined;
     await calls.run(1, "b", (signal) => Promise.resolve(finished = signal));
     assertEquals(finished?.aborted, true);
+  });
+});
+
+Deno.test("a call ended elsewhere fails with the hub's error and frees its tab; others run on", async () => {
+  await withTabs(new Set([1]), async () => {
+    const calls = createTabCalls();
+    const ended = new AbortController();
+    let workSignal: AbortSignal | undefined;
+    const hung = calls.run(1, "a", (signal) => {
+      workSignal = signal;
+      return new Promise<never>(() => {});
+    }, ended.signal);
+    const other = controlled<string>();
+    const next = calls.run(1, "b", () => other.promise);
+    ended.abort(new HubError(errorPayload("TIMEOUT", "a did not answer within 30 s.")));
+    const failure = await failureOf(hung);
+    assertEquals(failure.payload.code, "TIMEOUT");
+    assertEquals(failure.message, "a did not answer within 30 s.");
+    assertEquals(workSignal?.aborted, true);
+    assertEquals(calls.running(1), 1);
+    other.resolve("b done");
+    assertEquals(await next, "b done");
+    assertEquals(calls.running(1), 0);
+  });
+});
+
+Deno.test("a call already ended does not wait for its work; a plain abort is CANCELLED", async () => {
+  await withTabs(new Set([1]), async () => {
+    const calls = createTabCalls();
+    const ended = new AbortController();
+    ended.abort();
+    const failure = await failureOf(calls.run(1, "a", () => new Promise(() => {}), ended.signal));
+    assertEquals(failure.payload.code, "CANCELLED");
+    assertEquals(calls.running(1), 0);
   });
 });

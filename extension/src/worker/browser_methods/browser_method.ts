@@ -16,6 +16,7 @@ import type { TabDebugger } from "./console_debugger.ts";
 import type { PanelState } from "../../shared/panel_messages.ts";
 
 export interface MethodContext {
+  /** The worker's tab calls, bound to this call: they stop when the hub ends it. */
   calls: TabCalls;
   /** The tabs' debugger sessions (browser_get_console_logs). */
   debugger: TabDebugger;
