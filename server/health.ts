@@ -12,7 +12,7 @@ import type {
 } from "../protocol/health.ts";
 import { SDK_VERSION, STATE_SCHEMA_VERSION, VERSION } from "../protocol/version.ts";
 import type { HubConfig } from "../core/config/schema.ts";
-import type { PluginHost } from "./plugins/plugin_host.ts";
+import type { PluginHost } from "./plugins/plugin_host_interface.ts";
 import { toPluginDetail } from "./plugins/registry.ts";
 import type { TabStates } from "./plugins/tab_states.ts";
 import type { PluginLogs } from "./extension/plugin_logs.ts";

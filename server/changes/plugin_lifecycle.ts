@@ -16,7 +16,7 @@ import type { ConfigChanges } from "./config_changes.ts";
 import { applyReviewChanges, type ReviewChange, reviewChanges } from "../permissions/review.ts";
 import { describeSource } from "../../core/plugin_source/source_identity.ts";
 import { hubError } from "../../protocol/errors.ts";
-import type { PluginHost, PluginReload, ReloadSummary } from "../plugins/plugin_host.ts";
+import type { PluginHost, PluginReload, ReloadSummary } from "../plugins/plugin_host_interface.ts";
 
 export interface PluginLifecycleDeps {
   plugins: PluginHost;

@@ -5,7 +5,7 @@ import { defaultConfig, type HubConfig } from "../../core/config/schema.ts";
 import type { Logger } from "../log/logger_interface.ts";
 import type { HubFiles } from "../files/hub_files.ts";
 import { HubError, restStatus } from "../../protocol/errors.ts";
-import type { PluginHost, PluginReload } from "../plugins/plugin_host.ts";
+import type { PluginHost, PluginReload } from "../plugins/plugin_host_interface.ts";
 import { registryOf } from "../plugins/registry.ts";
 import type { RegisteredPlugin } from "../plugins/registry_interface.ts";
 import { registeredPlugin } from "../plugins/_test_registry.ts";

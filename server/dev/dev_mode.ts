@@ -5,7 +5,7 @@
  * reload. It starts once the startup discovery is done; production mode never creates it.
  */
 import { discoverPlugins } from "../plugins/discover.ts";
-import type { PluginHost } from "../plugins/plugin_host.ts";
+import type { PluginHost } from "../plugins/plugin_host_interface.ts";
 import type { PluginLifecycle } from "../changes/plugin_lifecycle.ts";
 import type { ConfigChanges } from "../changes/config_changes.ts";
 import type { HubFiles } from "../files/hub_files.ts";

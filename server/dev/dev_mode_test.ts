@@ -3,7 +3,7 @@ import { assertEquals } from "../../tests/helpers/assert.ts";
 import { defaultConfig, type HubConfig } from "../../core/config/schema.ts";
 import type { HubFiles } from "../files/hub_files.ts";
 import type { Logger } from "../log/logger_interface.ts";
-import type { PluginReload } from "../plugins/plugin_host.ts";
+import type { PluginReload } from "../plugins/plugin_host_interface.ts";
 import type { AnnounceReason } from "../changes/config_changes.ts";
 import { startDevMode } from "./dev_mode.ts";
 import { createWatchWorker } from "../../core/files/safe_watch.ts";

@@ -4,7 +4,8 @@ import { SDK_VERSION } from "../../protocol/version.ts";
 import { ADAPTER_CONTRACT } from "../../protocol/plugin_manifest.ts";
 import { defaultConfig, type HubConfig } from "../../core/config/schema.ts";
 import { silentLogger } from "../log/logger.ts";
-import { createPluginHost, type PluginHost } from "./plugin_host.ts";
+import { createPluginHost } from "./plugin_host.ts";
+import type { PluginHost } from "./plugin_host_interface.ts";
 
 export interface PluginSpec {
   /** Short plugin name; the package is `hub-plugin-<name>` unless `packageName` is set. */

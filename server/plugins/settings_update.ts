@@ -8,7 +8,7 @@ import { ownValue } from "../../protocol/safe_keys.ts";
 import { clipForMessage } from "../../protocol/clip.ts";
 import type { ConfigStore } from "../../core/config/config_store.ts";
 import { hubError } from "../../protocol/errors.ts";
-import type { ReloadSummary } from "./plugin_host.ts";
+import type { ReloadSummary } from "./plugin_host_interface.ts";
 import type { Registry } from "./registry_interface.ts";
 import { isPlainObject } from "../../protocol/plain_object.ts";
 
