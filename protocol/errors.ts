@@ -130,6 +130,10 @@ export const HUB_ERRORS = {
   RATE_LIMITED: { category: "rate_limit", retryable: true, status: 429 },
   INVALID_NONCE: { category: "validation", retryable: false, status: 400 },
   NOT_LISTENING: { category: "unavailable", retryable: true, status: 503 },
+  // The connection guard (server/net/): the server behind it is restarting; a request reached
+  // the internal server without coming through the hub's own port.
+  SERVER_RESTARTING: { category: "unavailable", retryable: true, status: 503 },
+  WRONG_PORT: { category: "permission", retryable: false, status: 403 },
   NO_SECRET: { category: "validation", retryable: false, status: 409 },
   INVALID_QUERY: { category: "validation", retryable: false, status: 400 },
 } as const satisfies Record<string, ErrorRow>;
@@ -212,6 +216,20 @@ export function restStatus(error: HubError): number {
   if (error.status !== undefined) return error.status;
   if (error.fromTool) return TOOL_FAILURE_STATUS;
   return isHubErrorCode(error.code) ? HUB_ERRORS[error.code].status : 500;
+}
+
+/** The body of every REST error answer. */
+export interface ErrorBody {
+  error: { code: string; message: string };
+}
+
+/**
+ * The body REST answers an error with, `{ "error": { "code", "message" } }`: the handler's
+ * `errorResponse` and the connection guard's raw answers (server/net/) both build it here, with
+ * the status from `restStatus`, so every error answer on the wire has one shape.
+ */
+export function errorBody(error: HubError): ErrorBody {
+  return { error: { code: error.code, message: error.message } };
 }
 
 /** Checks the shape of an error payload that arrived from elsewhere (the extension, a page). */

@@ -2,6 +2,7 @@
 import { assert, assertEquals } from "../tests/helpers/assert.ts";
 import {
   CALL_FAILURES,
+  errorBody,
   errorPayload,
   HUB_ERRORS,
   HubError,
@@ -128,4 +129,13 @@ Deno.test("docs/http.md lists every code with its category, retryable flag and s
     ) => [code, { category, retryable: retryable === "yes", status: Number(status) }]),
   );
   assertEquals(listed, { ...HUB_ERRORS });
+});
+
+Deno.test("errorBody: the one REST error body, code and message only", () => {
+  const error = hubError("SERVER_RESTARTING", "restarting", { x: 1 }, {
+    headers: { "retry-after": "1" },
+  });
+  assertEquals(errorBody(error), { error: { code: "SERVER_RESTARTING", message: "restarting" } });
+  assertEquals(HUB_ERRORS.SERVER_RESTARTING.status, 503);
+  assertEquals(HUB_ERRORS.WRONG_PORT.status, 403);
 });

@@ -5,20 +5,25 @@
  * (wireChanges), the pipeline, the handling of extension messages (wireExtension), and the
  * transports (wireTransports); then it starts discovery (startHub) and, in dev mode, the watchers.
  * What the parts do lives in them. It holds no globals; everything it depends on comes in through
- * `HubOptions`, so tests build one on a temp dir. Three ties are made late, because the parts
- * talk both ways at run time: the link gets its handlers with `setHandlers` (they answer
- * through the link), and the update check and MCP sessions hear announcements through
- * `onAnnounce` (an announcement carries the update findings; sessions run calls that change config).
+ * `HubOptions`, so tests build one on a temp dir. Five ties are made late, because the parts
+ * talk both ways at run time or are built after their user: the link gets its handlers with
+ * `setHandlers` (they answer through the link); the update check and the MCP sessions each hear
+ * announcements through `onAnnounce` (an announcement carries the update findings; sessions run
+ * calls that change config); the sessions hear plugin log entries through `logs.onEntry`; and
+ * `/health` learns of dev mode's watchers through `watchDevMode` (dev mode waits for discovery,
+ * which starts after the transports are wired).
  */
 import { join } from "node:path";
 import type { HubPaths } from "../core/config/paths.ts";
 import type { HubConfig } from "../core/config/schema.ts";
 import { openHubFiles } from "./files/hub_files.ts";
 import type { Logger } from "./log/logger_interface.ts";
-import { createHandler, type Handler } from "./http/handler.ts";
+import { createHandler } from "./http/handler.ts";
+import type { Handler } from "./net/listen.ts";
 import { carriesSecret } from "./http/credentials.ts";
 import { createRoutes } from "./routes.ts";
-import { createPluginHost, type PluginHost, type ReloadSummary } from "./plugins/plugin_host.ts";
+import { createPluginHost } from "./plugins/plugin_host.ts";
+import type { PluginHost, ReloadSummary } from "./plugins/plugin_host_interface.ts";
 import { createPluginLifecycle } from "./changes/plugin_lifecycle.ts";
 import { type NpmRoot, npmRootFinder } from "./plugins/npm_root.ts";
 import { createAuditFile } from "./audit/audit_file.ts";

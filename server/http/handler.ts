@@ -1,8 +1,9 @@
 /**
  * The hub's HTTP handler: a pure `(Request) => Promise<Response>` built from a route table.
  * Guards run in a fixed order (Host, Origin, then the upgrade check of `/ws`, auth, rate limit)
- * before the route, and before anything parses the URL (Deno builds it from the Host header);
- * errors become JSON responses here and nowhere else, so a bad request can never crash the server.
+ * before the route, and before anything parses the URL (Deno builds it from the Host header).
+ * A guard answers its refusal with `errorResponse`, and an error thrown by a route becomes its
+ * JSON response below, with the same function, so a bad request can never crash the server.
  */
 import type { Logger } from "../log/logger_interface.ts";
 import { clipForMessage } from "../../protocol/clip.ts";
@@ -47,9 +48,8 @@ export interface HandlerDeps {
   clock?: () => number;
 }
 
-export type Handler = (req: Request) => Promise<Response>;
-
-export function createHandler(deps: HandlerDeps): Handler {
+/** The handler the runtime glue serves (its `Handler` type is server/net/'s). */
+export function createHandler(deps: HandlerDeps): (req: Request) => Promise<Response> {
   const clock = deps.clock ?? Date.now;
   const limiters = new Map<Route, RateLimiter>();
   for (const route of deps.routes) {
@@ -107,7 +107,7 @@ export function createHandler(deps: HandlerDeps): Handler {
     });
   }
 
-  return async (req) => {
+  return async (req: Request) => {
     const started = clock();
     let response: Response;
     try {

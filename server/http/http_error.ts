@@ -1,9 +1,9 @@
 /**
  * REST's one error mapper: a `HubError` (protocol/errors.ts) as a JSON response with the status of
- * its code's row in the error table (`restStatus`) and its headers. Guards, body reading, the
+ * its code's row in the error table (`restStatus`), the body of `errorBody` and its headers. Guards, body reading, the
  * routes and the code behind them throw HubErrors; the handler answers them here.
  */
-import { type HubError, restStatus } from "../../protocol/errors.ts";
+import { errorBody, type HubError, restStatus } from "../../protocol/errors.ts";
 
 export function jsonResponse(
   body: unknown,
@@ -22,7 +22,7 @@ export function jsonResponse(
  */
 export function errorResponse(error: HubError, body?: unknown): Response {
   return jsonResponse(
-    body ?? { error: { code: error.code, message: error.message } },
+    body ?? errorBody(error),
     restStatus(error),
     { ...error.headers },
   );

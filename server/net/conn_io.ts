@@ -1,4 +1,8 @@
-/** Small helpers for the guard's raw connections: full writes, quiet closes, its own 400. */
+/**
+ * Small helpers for the guard's raw connections: full writes, quiet closes, and its own error
+ * answers (400, 503) in the hub's one error shape.
+ */
+import { errorBody, type HubError, hubError, restStatus } from "../../protocol/errors.ts";
 
 export async function writeAll(conn: Deno.Conn, bytes: Uint8Array): Promise<void> {
   let offset = 0;
@@ -28,23 +32,18 @@ export function closeQuietly(conn: Deno.Conn): void {
 
 /** The guard's own answer to a first request it cannot follow: a 400 that says why and what to do. */
 export function badRequest(why: string): Uint8Array {
-  return jsonAnswer(
-    "400 Bad Request",
-    {},
-    "BAD_REQUEST",
-    `hub cannot read this request (${why}). ${hint(why)}`,
-  );
+  return rawAnswer(hubError("BAD_REQUEST", `hub cannot read this request (${why}). ${hint(why)}`));
 }
 
 /** The answer when the internal HTTP server cannot be reached for a moment (it is restarting). */
 export function serverUnavailable(): Uint8Array {
-  return jsonAnswer(
-    "503 Service Unavailable",
-    { "retry-after": "1" },
+  return rawAnswer(hubError(
     "SERVER_RESTARTING",
     "hub's internal HTTP server is restarting (too many open connections or files). " +
       "Retry the request in a second.",
-  );
+    undefined,
+    { headers: { "retry-after": "1" } },
+  ));
 }
 
 function hint(why: string): string {
@@ -58,17 +57,21 @@ function hint(why: string): string {
   return "Give a body exactly one valid Content-Length or Transfer-Encoding: chunked, not both.";
 }
 
-function jsonAnswer(
-  status: string,
-  headers: Record<string, string>,
-  code: string,
-  message: string,
-): Uint8Array {
-  const body = new TextEncoder().encode(JSON.stringify({ error: { code, message } }));
-  const extra = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`).join("");
+/** The reason phrases of the statuses the guard answers with itself. */
+const REASONS: Record<number, string> = { 400: "Bad Request", 503: "Service Unavailable" };
+
+/**
+ * An error as raw HTTP/1.1 bytes that close the connection: the status from `restStatus` and the
+ * body from `errorBody` (protocol/errors.ts), as every REST error answer has.
+ */
+function rawAnswer(error: HubError): Uint8Array {
+  const status = restStatus(error);
+  const body = new TextEncoder().encode(JSON.stringify(errorBody(error)));
+  const extra = Object.entries(error.headers).map(([name, value]) => `${name}: ${value}\r\n`)
+    .join("");
   const head = new TextEncoder().encode(
-    `HTTP/1.1 ${status}\r\ncontent-type: application/json\r\nconnection: close\r\n${extra}` +
-      `content-length: ${body.length}\r\n\r\n`,
+    `HTTP/1.1 ${status} ${REASONS[status] ?? ""}\r\ncontent-type: application/json\r\n` +
+      `connection: close\r\n${extra}content-length: ${body.length}\r\n\r\n`,
   );
   const answer = new Uint8Array(head.length + body.length);
   answer.set(head);

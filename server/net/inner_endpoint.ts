@@ -5,6 +5,7 @@
  */
 import type { Handler } from "./request_handler.ts";
 import { mayUse, removeQuietly, socketFile } from "./inner_socket.ts";
+import { errorBody, hubError, restStatus } from "../../protocol/errors.ts";
 
 export interface Served {
   server: Deno.HttpServer;
@@ -55,12 +56,14 @@ export function unixEndpoint(
 const REFUSED = new Error("connection closed after its 403");
 
 /**
- * The answer to a peer that did not come through the guard: a 403 with `connection: close`, whose
- * body then fails on purpose, because `Deno.serve` keeps a connection open whatever the response
- * headers say but closes it when a response body fails.
+ * The answer to a peer that did not come through the guard: a 403 (WRONG_PORT, in the hub's JSON
+ * error shape) with `connection: close`, whose body then fails on purpose, because `Deno.serve`
+ * keeps a connection open whatever the response headers say but closes it when a response body
+ * fails.
  */
 function refusal(): Response {
-  const text = new TextEncoder().encode("Connect to the hub's own port.\n");
+  const error = hubError("WRONG_PORT", "Connect to the hub's own port.");
+  const text = new TextEncoder().encode(JSON.stringify(errorBody(error)));
   let sent = false;
   const body = new ReadableStream<Uint8Array>({
     pull(controller) {
@@ -70,8 +73,8 @@ function refusal(): Response {
     },
   });
   return new Response(body, {
-    status: 403,
-    headers: { connection: "close", "content-type": "text/plain" },
+    status: restStatus(error),
+    headers: { connection: "close", "content-type": "application/json; charset=utf-8" },
   });
 }
 
