@@ -134,21 +134,32 @@ export const MAX_RESULT_BYTES = MAX_MESSAGE_BYTES - RESULT_ENVELOPE_BYTES;
  */
 export const MAX_PAGE_RESULT_CHARS = Math.floor(MAX_MESSAGE_BYTES / 2 / 1e6) * 1e6;
 
+/** How one side words RESULT_TOO_LARGE, given the size and the limit in megabytes. */
+export type ResultSizeWords = (sizeMb: string, limitMb: number) => string;
+
 /**
  * The one result-size check: RESULT_TOO_LARGE when `size` (bytes or characters, as `limit`) is
- * over `limit`, saying how to ask for less. The extension runs it on each reply frame with
- * MAX_RESULT_BYTES; the page runs it first with MAX_PAGE_RESULT_CHARS.
+ * over `limit`, in the caller's own words (the page's advice differs from the extension's). The
+ * extension runs it on each reply frame with MAX_RESULT_BYTES; the page runs it first with
+ * MAX_PAGE_RESULT_CHARS.
  */
 export function resultSizeError(
   size: number,
   limit: number,
-  tool?: string,
+  words: ResultSizeWords,
 ): ErrorPayload | undefined {
   if (size <= limit) return undefined;
-  const what = tool === undefined ? "The result" : `Tool "${tool}" returned a result that`;
-  return errorPayload(
-    "RESULT_TOO_LARGE",
-    `${what} is ${(size / 1e6).toFixed(1)} MB; the limit is ${Math.floor(limit / 1e6)} MB. ` +
-      "Ask for less (page through results, a part of the page, fewer items, or summarize).",
-  );
+  return errorPayload("RESULT_TOO_LARGE", words((size / 1e6).toFixed(1), Math.floor(limit / 1e6)));
+}
+
+/** The extension's words for a reply frame over MAX_RESULT_BYTES (a built-in or plugin tool). */
+export const replyTooLargeWords: ResultSizeWords = (sizeMb, limitMb) =>
+  `The result is ${sizeMb} MB; results are limited to ${limitMb} MB. ` +
+  "Ask for less (a part of the page, fewer items).";
+
+/** The page's words for a plugin tool's result over MAX_PAGE_RESULT_CHARS. */
+export function pageTooLargeWords(tool: string): ResultSizeWords {
+  return (sizeMb, limitMb) =>
+    `Tool "${tool}" returned ${sizeMb} MB of JSON; the limit is ${limitMb} MB. ` +
+    "Return less (page through results, or summarize).";
 }

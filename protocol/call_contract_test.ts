@@ -7,7 +7,9 @@ import {
   LOG_LEVELS,
   MAX_PAGE_RESULT_CHARS,
   MAX_RESULT_BYTES,
+  pageTooLargeWords,
   readCallResult,
+  replyTooLargeWords,
   RESULT_ENVELOPE_BYTES,
   resultSizeError,
   splitToolName,
@@ -15,7 +17,6 @@ import {
 } from "./call_contract.ts";
 import { MAX_MESSAGE_BYTES } from "./limits.ts";
 import { MAX_FRAME_BYTES } from "./rpc.ts";
-import { MAX_REPLY_BYTES } from "./rpc_engine.ts";
 
 Deno.test("toolName and splitToolName round trip", () => {
   const names = [["jira", "search", "jira__search"], ["my-app", "get_issue", "my-app__get_issue"]];
@@ -39,24 +40,34 @@ Deno.test("splitToolName: no plugin part is undefined (built-in browser tools)",
 
 Deno.test("the result limits derive from the message limit", () => {
   assertEquals(MAX_RESULT_BYTES, MAX_MESSAGE_BYTES - RESULT_ENVELOPE_BYTES);
-  assertEquals(MAX_REPLY_BYTES, MAX_RESULT_BYTES);
   assert(MAX_RESULT_BYTES < MAX_FRAME_BYTES);
   // The page's early check: half the message limit in whole MB, the 5 MB the SDK always had.
   assertEquals(MAX_PAGE_RESULT_CHARS, 5_000_000);
   assert(MAX_PAGE_RESULT_CHARS * 2 <= MAX_RESULT_BYTES);
 });
 
-Deno.test("resultSizeError: none at the limit, RESULT_TOO_LARGE over it, naming both sizes", () => {
-  assertEquals(resultSizeError(MAX_RESULT_BYTES, MAX_RESULT_BYTES), undefined);
-  const error = resultSizeError(12_345_678, MAX_RESULT_BYTES)!;
+Deno.test("resultSizeError: none at the limit, RESULT_TOO_LARGE over it, in each side's words", () => {
+  assertEquals(resultSizeError(MAX_RESULT_BYTES, MAX_RESULT_BYTES, replyTooLargeWords), undefined);
+  const error = resultSizeError(12_345_678, MAX_RESULT_BYTES, replyTooLargeWords)!;
   assertEquals([error.code, error.category, error.retryable], [
     "RESULT_TOO_LARGE",
     "validation",
     false,
   ]);
-  assertMatch(error.message, /^The result is 12\.3 MB; the limit is 10 MB\. Ask for less/);
-  const page = resultSizeError(5_000_012, MAX_PAGE_RESULT_CHARS, "big")!;
-  assertMatch(page.message, /^Tool "big" returned a result that is 5\.0 MB; the limit is 5 MB/);
+  // The texts agents read, word for word as before the call contract.
+  assertEquals(
+    error.message,
+    "The result is 12.3 MB; results are limited to 10 MB. Ask for less (a part of the page, fewer items).",
+  );
+  const page = resultSizeError(5_100_012, MAX_PAGE_RESULT_CHARS, pageTooLargeWords("big"))!;
+  assertEquals(
+    page.message,
+    'Tool "big" returned 5.1 MB of JSON; the limit is 5 MB. Return less (page through results, or summarize).',
+  );
+  assertEquals(
+    resultSizeError(MAX_PAGE_RESULT_CHARS, MAX_PAGE_RESULT_CHARS, pageTooLargeWords("big")),
+    undefined,
+  );
 });
 
 Deno.test("readCallResult keeps only the contract's keys", () => {

@@ -74,12 +74,6 @@ export class RpcTransportError extends Error {
  */
 export type OversizeAnswer = (method: string, bytes: number, params: unknown) => unknown;
 
-/**
- * Replies must fit the receiver's frame limit, with room to spare: the call contract's result
- * limit (protocol/call_contract.ts), derived from the message limit.
- */
-export const MAX_REPLY_BYTES = MAX_RESULT_BYTES;
-
 export interface RpcEngineOptions<In extends MethodTable, Out extends MethodTable> {
   /** The methods this end handles. */
   incoming: In;
@@ -100,7 +94,10 @@ export interface RpcEngineOptions<In extends MethodTable, Out extends MethodTabl
   /** Accept JSON-RPC batches (one frame, several messages); otherwise a batch gets -32600. */
   batches?: boolean;
   oversize?: OversizeAnswer;
-  /** Default MAX_REPLY_BYTES. */
+  /**
+   * Replies must fit the receiver's frame limit, with room to spare. Default: the call
+   * contract's MAX_RESULT_BYTES (protocol/call_contract.ts), derived from the message limit.
+   */
   maxReplyBytes?: number;
 }
 
@@ -265,7 +262,7 @@ function resolveTarget(
 
 /** The replies to requests: a result that fits in a frame (or the oversize answer), or an error. */
 function createReplies({ oversize, maxReplyBytes: max, logger }: AnyOptions, post: Post) {
-  const maxReplyBytes = max ?? MAX_REPLY_BYTES;
+  const maxReplyBytes = max ?? MAX_RESULT_BYTES;
 
   function answer(message: RpcRequest, result: unknown) {
     const response: RpcResponse = { jsonrpc: "2.0", id: message.id, result: result ?? null };

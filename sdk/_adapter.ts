@@ -15,7 +15,11 @@ import {
 } from "../protocol/adapter.ts";
 import { withTimeout } from "../protocol/with_timeout.ts";
 import { CALL_MAX_MS } from "../protocol/limits.ts";
-import { MAX_PAGE_RESULT_CHARS, resultSizeError } from "../protocol/call_contract.ts";
+import {
+  MAX_PAGE_RESULT_CHARS,
+  pageTooLargeWords,
+  resultSizeError,
+} from "../protocol/call_contract.ts";
 import { errorPayload, type HubErrorCode } from "../protocol/errors.ts";
 import type { PluginDefinition, ToolDefinition } from "./plugin.ts";
 import {
@@ -29,12 +33,6 @@ import {
 import { flushLogs, log } from "./log.ts";
 import { pluginState } from "./_state.ts";
 import { toErrorPayload } from "./tool_error.ts";
-
-/**
- * Results above this many characters of JSON are refused in the page, before they are copied out
- * of it: the call contract's page limit, derived from the message limit.
- */
-export const MAX_RESULT_CHARS = MAX_PAGE_RESULT_CHARS;
 
 export interface AdapterMeta {
   name: string;
@@ -98,7 +96,9 @@ async function runTool(tool: ToolDefinition<any, any>, call: AdapterCall): Promi
       result = checked.data;
     }
     const copy = toJsonSafe(result, Infinity) ?? null;
-    const tooLarge = resultSizeError(JSON.stringify(copy).length, MAX_RESULT_CHARS, tool.name);
+    // Refused in the page, before it is copied out: the call contract's page limit.
+    const size = JSON.stringify(copy).length;
+    const tooLarge = resultSizeError(size, MAX_PAGE_RESULT_CHARS, pageTooLargeWords(tool.name));
     if (tooLarge) return { ok: false, error: tooLarge };
     return { ok: true, value: copy };
   } catch (error) {
@@ -148,16 +148,26 @@ function randomHex(bytes: number): string {
   return Array.from(random, (b) => b.toString(16).padStart(2, "0")).join("");
 }
 
-/** The door of `adapter`, opened by `secret` (protocol/adapter.ts). */
+/**
+ * The door of `adapter`, opened by `secret` (protocol/adapter.ts). An exchange waits for each of
+ * its calls until it answers or the extension cancels it (the hub ended the call).
+ */
 export function createDoor(adapter: Adapter, secret: string): AdapterDoor {
   let open = true;
   const allowed = (given: unknown) => open && typeof given === "string" && given === secret;
+  /** Ends an exchange's wait for a running call, by call id. */
+  const letGo = new Map<number, () => void>();
+  const waitFor = (call: DoorCall) =>
+    new Promise<void>((resolve) => {
+      letGo.set(Number(call.id), resolve);
+      void answer(adapter, call).then(resolve);
+    }).finally(() => letGo.delete(Number(call.id)));
   return Object.freeze({
     async exchange(given: string, calls: DoorCall[], waitMs: number) {
       if (!allowed(given)) return null;
       const list = Array.isArray(calls) ? calls : [];
-      const running = list.map((call) => answer(adapter, call));
-      // A handler that never ends holds no exchange open past the extension's own limit.
+      const running = list.map(waitFor);
+      // The safety net of a worker that went away without cancelling: the hub's deadline.
       if (running.length > 0) await withTimeout(Promise.all(running), CALL_MAX_MS, []);
       else await eventQueued(Math.min(Math.max(Number(waitMs) || 0, 0), 60_000));
       return open ? takeItems() as DoorItem[] : null;
@@ -168,6 +178,11 @@ export function createDoor(adapter: Adapter, secret: string): AdapterDoor {
     async probe(given: string, settings: Record<string, unknown>) {
       if (!allowed(given)) return null;
       return await adapter.isReady(settings);
+    },
+    cancel(given: string, ids: number[]) {
+      if (!allowed(given)) return false;
+      for (const id of Array.isArray(ids) ? ids : []) letGo.get(Number(id))?.();
+      return true;
     },
     close(given: string) {
       if (!allowed(given)) return false;

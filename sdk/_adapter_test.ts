@@ -392,6 +392,11 @@ Deno.test("a result over the size limit is a RESULT_TOO_LARGE error, not cut dat
     // validation, like the extension's RESULT_TOO_LARGE: a call that asks for less can fit.
     assertEquals([result.error.category, result.error.retryable], ["validation", false]);
     assertMatch(result.error.message, /limit is 5 MB/);
+    assertEquals(
+      result.error.message,
+      'Tool "big" returned 5.0 MB of JSON; the limit is 5 MB. ' +
+        "Return less (page through results, or summarize).",
+    );
   });
 });
 
@@ -420,5 +425,28 @@ Deno.test("nextSeq tells where the door counts from: its oldest item not handed 
     assertEquals(next, items[items.length - 1].seq + 1);
     notifyReadinessChanged();
     assertEquals((await door.exchange(secret, [], 0))!.map((i) => i.seq), [next]);
+  });
+});
+
+Deno.test("cancel ends an exchange's wait for a call the extension let go of; its answer goes out later", async () => {
+  await withPage(async () => {
+    let finish!: (value: string) => void;
+    const { key, secret } = registerAdapter(
+      plugin({
+        tools: [toolWith("slow", () => new Promise<string>((resolve) => (finish = resolve)))],
+      }),
+      META,
+    );
+    const door = (globalThis as unknown as Record<string, AdapterDoor>)[key];
+    takeItems();
+    const exchange = door.exchange(secret, [{ id: 3, request: request("slow") }], 0);
+    await Promise.resolve();
+    assertEquals(door.cancel!("guess", [3]), false);
+    assert(door.cancel!(secret, [3]));
+    assertEquals(await exchange, []);
+    finish("late");
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    const later = (await door.exchange(secret, [], 0))!;
+    assertEquals(later.map((i: DoorItem) => [i.kind, (i as { id?: number }).id]), [["result", 3]]);
   });
 });

@@ -12,7 +12,7 @@ import {
   type RpcLogger,
 } from "../../../protocol/rpc_engine.ts";
 
-export { MAX_REPLY_BYTES, type OversizeAnswer } from "../../../protocol/rpc_engine.ts";
+export type { OversizeAnswer } from "../../../protocol/rpc_engine.ts";
 
 export type ServerHandlers = MethodHandlers<typeof HUB_TO_EXTENSION_METHODS>;
 

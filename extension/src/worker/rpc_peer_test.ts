@@ -5,12 +5,8 @@
  */
 import { assert, assertEquals, assertMatch, assertRejects } from "../../../tests/helpers/assert.ts";
 import { frame } from "../../../tests/helpers/rpc_end.ts";
-import {
-  createRpcPeer,
-  MAX_REPLY_BYTES,
-  type OversizeAnswer,
-  type ServerHandlers,
-} from "./rpc_peer.ts";
+import { MAX_RESULT_BYTES } from "../../../protocol/call_contract.ts";
+import { createRpcPeer, type OversizeAnswer, type ServerHandlers } from "./rpc_peer.ts";
 
 /** A peer whose `send` records frames; `next()` waits for the next one. */
 function fakeLink(handlers: ServerHandlers, oversize?: OversizeAnswer) {
@@ -107,7 +103,7 @@ Deno.test("request() rejects at once when send throws", async () => {
 });
 
 Deno.test("an answer too large for one frame is replaced by the oversize answer, or an error", async () => {
-  const huge = "x".repeat(MAX_REPLY_BYTES);
+  const huge = "x".repeat(MAX_RESULT_BYTES);
   const handlers: ServerHandlers = { "plugin.uninstall": () => ({ ok: true, huge }) };
   const request = frame({ id: 1, method: "plugin.uninstall", params: { plugin: "x" } });
 
@@ -119,7 +115,7 @@ Deno.test("an answer too large for one frame is replaced by the oversize answer,
   replaced.peer.receive(request);
   assertEquals((await replaced.next()).result, { ok: false });
   assertEquals(seen[0][0], "plugin.uninstall");
-  assert(seen[0][1] > MAX_REPLY_BYTES);
+  assert(seen[0][1] > MAX_RESULT_BYTES);
 
   const plain = fakeLink(handlers);
   plain.peer.receive(request);
