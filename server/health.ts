@@ -14,7 +14,7 @@ import { SDK_VERSION, STATE_SCHEMA_VERSION, VERSION } from "../protocol/version.
 import type { HubConfig } from "../core/config/schema.ts";
 import type { PluginHost } from "./plugins/plugin_host_interface.ts";
 import { toPluginDetail } from "./plugins/registry.ts";
-import type { TabStates } from "./plugins/tab_states.ts";
+import type { TabStates } from "./plugins/tab_states_interface.ts";
 import type { PluginLogs } from "./extension/plugin_logs.ts";
 import type { ExtensionLink } from "./ws/extension_link.ts";
 import type { Catalog } from "./calls/catalog.ts";

@@ -8,7 +8,7 @@
 import type { AuditEntry } from "../../protocol/audit.ts";
 import { type ErrorPayload, type HubError, hubError } from "../../protocol/errors.ts";
 import { type ExtensionRequests, notConnectedError } from "./extension_requests.ts";
-import type { TabStates } from "../plugins/tab_states.ts";
+import type { TabStates } from "../plugins/tab_states_interface.ts";
 import type { AuditLog } from "../audit/audit_log_interface.ts";
 import type { ManagementContext } from "../management/hub_tool.ts";
 import type { BrowserTool, ContentBlock, ContentContext } from "../browser_tools/browser_tool.ts";

@@ -9,7 +9,7 @@
 import { hubError } from "../../protocol/errors.ts";
 import { instanceOfUrl } from "../../protocol/plugin_settings.ts";
 import { requestedTabRefusal, type TabTarget, tabVerdict } from "../../protocol/tab_readiness.ts";
-import type { PluginTabs } from "../plugins/tab_states.ts";
+import type { PluginTabs } from "../plugins/tab_states_interface.ts";
 import type { RegisteredPlugin } from "../plugins/registry_interface.ts";
 
 export interface TabRequest {

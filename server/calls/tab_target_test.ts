@@ -1,6 +1,6 @@
 import { HubError, restStatus } from "../../protocol/errors.ts";
 import { assert, assertEquals, assertMatch } from "../../tests/helpers/assert.ts";
-import type { PluginTabs } from "../plugins/tab_states.ts";
+import type { PluginTabs } from "../plugins/tab_states_interface.ts";
 import type { RegisteredPlugin } from "../plugins/registry_interface.ts";
 import { registeredPlugin } from "../plugins/_test_registry.ts";
 import { checkTabs, resolveInstance, type TabRequest } from "./tab_target.ts";

@@ -12,7 +12,7 @@ import { HubError } from "../../protocol/errors.ts";
 import type { UpdateChecker } from "../plugins/update_check.ts";
 import { isFolderOpenFailure } from "./folder_open.ts";
 import type { ExtensionHandlers, ExtensionLink } from "../ws/extension_link.ts";
-import type { TabStates } from "../plugins/tab_states.ts";
+import type { TabStates } from "../plugins/tab_states_interface.ts";
 import type { PluginLogs } from "./plugin_logs.ts";
 import type { Dispatches } from "../calls/dispatches.ts";
 import type { Confirmations } from "../calls/confirmations.ts";

@@ -8,7 +8,7 @@
 import type { Confirmations } from "../calls/confirmations.ts";
 import type { ConfigChanges } from "../changes/config_changes.ts";
 import type { ExtensionLink } from "../ws/extension_link.ts";
-import type { TabStates } from "../plugins/tab_states.ts";
+import type { TabStates } from "../plugins/tab_states_interface.ts";
 
 export interface LinkPolicyDeps {
   link: Pick<ExtensionLink, "notify" | "onConnect" | "onDisconnect">;

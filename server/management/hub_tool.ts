@@ -8,7 +8,7 @@
 import type { z } from "zod";
 import type { HubConfig } from "../../core/config/schema.ts";
 import type { Registry } from "../plugins/registry_interface.ts";
-import type { TabStates } from "../plugins/tab_states.ts";
+import type { TabStates } from "../plugins/tab_states_interface.ts";
 
 /** The options of a management tool's own failure (`hubError(code, message, details, …)`). */
 export const TOOL_FAILURE = { fromTool: true } as const;

@@ -3,23 +3,10 @@
  * closed / unavailable / ready, with the matching tabs. Forgotten when the extension disconnects,
  * because then nothing can run in those tabs anyway.
  */
-import type { PluginTab } from "../../protocol/health.ts";
-import type { TabState, TabStateChange } from "../../protocol/events.ts";
-
-export interface PluginTabs {
-  state: TabState;
-  tabs: PluginTab[];
-}
+import type { TabStateChange } from "../../protocol/events.ts";
+import type { PluginTabs, TabStates } from "./tab_states_interface.ts";
 
 const CLOSED: PluginTabs = { state: "closed", tabs: [] };
-
-export interface TabStates {
-  of(plugin: string): PluginTabs;
-  /** Replaces everything (the extension's full report on connect). */
-  replaceAll(changes: TabStateChange[]): void;
-  set(change: TabStateChange): void;
-  clear(): void;
-}
 
 /**
  * The state follows from the tabs, so a report can never contradict itself: no tabs is closed,
