@@ -15,8 +15,9 @@
  *   wrong secret, or a closed one, does nothing and returns null.
  * - The adapter's events (progress, log batches, "probe me again") and call results go into a
  *   queue inside the adapter, numbered in the order they happened; `exchange` hands them out.
- *   A call's exchange returns once its calls answered, or after `CALL_MAX_MS` (a later answer
- *   goes out with a later exchange).
+ *   A call's exchange returns once each of its calls answered or was cancelled by the extension
+ *   (the hub ended it), or at the latest after `CALL_MAX_MS`, the hub's deadline, for a worker
+ *   that went away without cancelling (a later answer goes out with a later exchange).
  */
 import type { CallProgress, CallResult, LogLevel } from "./call_contract.ts";
 
@@ -69,6 +70,12 @@ export interface AdapterDoor {
   nextSeq(secret: string): number | null;
   /** `isReady(settings)`: `{ ok: true, value: boolean }`, false when not ready or after 5 s. */
   probe(secret: string, settings: Record<string, unknown>): Promise<AdapterResult | null>;
+  /**
+   * The extension let go of calls `ids` (the hub ended them): the exchanges carrying them stop
+   * waiting for them. A handler cannot be stopped; its answer, if it comes, goes out with a later
+   * exchange. Optional: adapters built before it have none.
+   */
+  cancel?(secret: string, ids: number[]): boolean;
   /** Closes the door for good (the plugin was turned off, removed or replaced). */
   close(secret: string): boolean;
 }

@@ -47,6 +47,22 @@ export async function doorExchange(
   }
 }
 
+/**
+ * MAIN world: tells the door at `key` the worker let go of calls `ids` (`cancel`), so the exchange
+ * carrying them stops waiting for them. A door built before `cancel` existed ignores it.
+ */
+export function doorCancel(key: string, secret: string, ids: number[]): boolean {
+  const scope = (typeof window === "object" ? window : globalThis) as unknown as Record<
+    string,
+    AdapterDoor | undefined
+  >;
+  try {
+    return scope[key]?.cancel?.(secret, ids) === true;
+  } catch {
+    return false;
+  }
+}
+
 /** MAIN world: where the door at `key` counts its items from now on (`nextSeq`), or `missing`. */
 export function doorNextSeq(key: string, secret: string): { seq: number } | Missing {
   const scope = (typeof window === "object" ? window : globalThis) as unknown as Record<

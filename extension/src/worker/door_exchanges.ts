@@ -6,7 +6,8 @@
  * reach the hub while they happen. Items are handled in the order the adapter queued them, so a
  * call's progress and logs reach the hub before its answer. An answer of the wrong shape becomes
  * an ADAPTER_ERROR instead of breaking the call. A call its caller gave up on (the tab navigated,
- * the time cap) is forgotten at once, whether or not the page ever answers it.
+ * the hub ended it) is forgotten at once, whether or not the page ever answers it, and the door is
+ * told to stop waiting for it.
  *
  * Every exchange targets the very document the door was put in. A door that closes while an
  * exchange carries calls (the plugin was turned off, removed or rebuilt) fails those calls: they
@@ -25,7 +26,13 @@ import {
 } from "../../../protocol/adapter.ts";
 import { readCallResult } from "../../../protocol/call_contract.ts";
 import { errorPayload, HubError } from "../../../protocol/errors.ts";
-import { doorClose, doorExchange, doorNextSeq, type Missing } from "../shared/page_functions.ts";
+import {
+  doorCancel,
+  doorClose,
+  doorExchange,
+  doorNextSeq,
+  type Missing,
+} from "../shared/page_functions.ts";
 import type { AdapterDoors, DoorRecord } from "./adapter_doors.ts";
 
 /** The answer of a page that does not hold the adapter build asked for. */
@@ -355,12 +362,28 @@ export function createDoorExchanges(
     }
   }
 
+  /**
+   * Tells the door the worker let go of call `id` (the hub ended it, or its tab work stopped), so
+   * the exchange carrying it stops waiting for it; its answer, if it ever comes, goes out later.
+   */
+  function letGo(state: DoorState, id: number) {
+    void chrome.scripting.executeScript({
+      target: targetOf(state),
+      world: "MAIN",
+      func: doorCancel,
+      args: [state.door.key, state.door.secret, [id]],
+    }).catch(() => {}); // the document is gone: so is the call
+  }
+
   /** The answer to call `id`, unless `signal` aborts first: then the state forgets the call. */
   function answerOf(state: DoorState, call: DoorCall, signal?: AbortSignal): Promise<MaybeMissing> {
     return new Promise<MaybeMissing>((resolve, reject) => {
       const giveUp = () => {
         const sent = !state.queue.some((queued) => queued.id === call.id);
-        if (state.pending.delete(call.id) && sent && !state.dead) state.late++;
+        if (state.pending.delete(call.id) && sent && !state.dead) {
+          state.late++;
+          letGo(state, call.id);
+        }
         state.queue = state.queue.filter((queued) => queued.id !== call.id);
         reject(signal!.reason);
       };

@@ -189,8 +189,13 @@ Deno.test("a door taken up after a worker restart starts where it counts now", a
 });
 
 Deno.test("a call its caller gave up on is forgotten, though the page never answers it", async () => {
-  const { door, hang } = countingDoor(0);
+  const { door: counting, hang } = countingDoor(0);
   hang.add("stuck");
+  const cancelled: { secret: string; ids: number[] }[] = [];
+  const door = {
+    ...counting,
+    cancel: (secret: string, ids: number[]) => (cancelled.push({ secret, ids }), true),
+  };
   await withDoor(door, async () => {
     const exchanges = createDoorExchanges(memoryDoors({ "4/app": DOOR }), () => {});
     const stop = new AbortController();
@@ -199,6 +204,13 @@ Deno.test("a call its caller gave up on is forgotten, though the page never answ
     stop.abort(new Error("gave up"));
     assertEquals(await stuck.then(() => "answered", (error) => error.message), "gave up");
     assertEquals(exchanges.waitingCalls(), 0);
+    // The door is told to stop waiting for it, in the door's own document.
+    await until(() => cancelled.length === 1, "the door to hear the cancel");
+    assertEquals(cancelled, [{ secret: "s", ids: [1] }]);
+    assertEquals(sent.at(-1), {
+      target: { tabId: 4, documentIds: ["doc-1"] },
+      func: "doorCancel",
+    });
     // The door still serves other calls.
     assertEquals(await exchanges.call(4, "app", "abc", request("next")), { ok: true, value: 2 });
     assertEquals(exchanges.waitingCalls(), 0);
