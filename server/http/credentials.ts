@@ -2,10 +2,12 @@
  * The hub's secret as a request presents it, read in one place: `Authorization: Bearer <secret>`,
  * or `Sec-WebSocket-Protocol: hub, <secret>` on the extension's `/ws` upgrade. The handler reads a
  * request's credentials once (`credentialsOf`) and checks them against the current secret, and
- * against the fresh one when that refused (guards.ts). The connection guard asks `carriesSecret`
- * about a raw request head, to keep the connections of the secret's holders longest at the cap.
+ * against the fresh one when that refused (guards.ts): that read is the one that authorizes. The
+ * connection guard asks `carriesSecret` about the raw request heads of a connection that has not
+ * shown the secret yet, only to keep the secret's holders longest at the cap, never to authorize
+ * (docs/decisions/025-proven-connections-go-last.md).
  */
-import { constantTimeEqual as secretsEqual } from "../../protocol/challenge.ts";
+import { constantTimeEqual } from "../../protocol/challenge.ts";
 
 /** The subprotocol the hub selects on `/ws`; the secret follows it in the client's list. */
 export const WS_PROTOCOL = "hub";
@@ -63,9 +65,7 @@ export function carriesSecret(
       : undefined,
     wsProtocol !== undefined && wsProtocol.length <= MAX_CREDENTIAL_CHARS ? wsProtocol : undefined,
   );
-  if (presented.bearer !== undefined && secretsEqual(presented.bearer, secret)) return true;
+  if (presented.bearer !== undefined && constantTimeEqual(presented.bearer, secret)) return true;
   return presented.offersHubProtocol && presented.wsSecret !== undefined &&
-    secretsEqual(presented.wsSecret, secret);
+    constantTimeEqual(presented.wsSecret, secret);
 }
-
-export { secretsEqual };

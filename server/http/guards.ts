@@ -4,7 +4,10 @@
  * stop the request, or undefined to let it through. Header values are echoed clipped and quoted.
  */
 import { clipForMessage } from "../../protocol/clip.ts";
-import { type Credentials, credentialsOf, secretsEqual, WS_PROTOCOL } from "./credentials.ts";
+import { type Credentials, WS_PROTOCOL } from "./credentials.ts";
+// Constant time, with the challenge's plain loop: neither start-up nor a request pays for
+// `node:crypto`.
+import { constantTimeEqual } from "../../protocol/challenge.ts";
 import { isLoopbackHost } from "../../protocol/loopback.ts";
 import { errorResponse } from "./http_error.ts";
 import { type HubError, hubError } from "../../protocol/errors.ts";
@@ -97,19 +100,8 @@ export function checkWebSocketUpgrade(req: Request): Response | undefined {
   return isWebSocketUpgrade(req) ? undefined : errorResponse(upgradeRequired());
 }
 
-/**
- * Compares a presented value with the secret (second) in time that does not depend on where they
- * differ: the challenge's plain loop, so neither start-up nor each request pays for `node:crypto`.
- */
-export { secretsEqual, WS_PROTOCOL };
-
 /** `websocket`: the secret travels as `Sec-WebSocket-Protocol: hub, <secret>` (docs/protocol.md). */
 export type AuthMode = "required" | "optional" | "websocket";
-
-/** Checks `Sec-WebSocket-Protocol: hub, <secret>` on a `/ws` upgrade. */
-export function checkWebSocketProtocol(req: Request, secret: string | undefined): AuthResult {
-  return checkAuth(credentialsOf(req), secret, "websocket");
-}
 
 /** The `/ws` check on credentials already read. */
 function checkSubprotocol(presented: Credentials, secret: string | undefined): AuthResult {
@@ -124,7 +116,7 @@ function checkSubprotocol(presented: Credentials, secret: string | undefined): A
     );
   }
   if (secret === undefined) return { authenticated: true };
-  if (presented.wsSecret === undefined || !secretsEqual(presented.wsSecret, secret)) {
+  if (presented.wsSecret === undefined || !constantTimeEqual(presented.wsSecret, secret)) {
     return fail(
       "Wrong secret in Sec-WebSocket-Protocol. It may have been rotated; reconnect " +
         "with the one in <config dir>/extension/auth.json.",
@@ -138,11 +130,6 @@ export interface AuthResult {
   response?: Response;
   /** True when the request proved it holds the secret (or no secret is configured). */
   authenticated: boolean;
-}
-
-/** `checkAuth` of one request on its own (reads its credentials). */
-export function checkBearer(req: Request, secret: string | undefined, mode: AuthMode): AuthResult {
-  return checkAuth(credentialsOf(req), secret, mode);
 }
 
 /**
@@ -159,7 +146,7 @@ export function checkAuth(
   if (mode === "websocket") return checkSubprotocol(presented, secret);
   if (secret === undefined) return { authenticated: true };
   if (!presented.hasAuthorization && mode === "optional") return { authenticated: false };
-  if (presented.bearer !== undefined && secretsEqual(presented.bearer, secret)) {
+  if (presented.bearer !== undefined && constantTimeEqual(presented.bearer, secret)) {
     return { authenticated: true };
   }
   const message = !presented.hasAuthorization

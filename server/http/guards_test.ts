@@ -1,16 +1,21 @@
 import { assert, assertEquals } from "../../tests/helpers/assert.ts";
 import {
-  checkBearer,
+  type AuthMode,
+  checkAuth,
   checkHost,
   checkOrigin,
-  checkWebSocketProtocol,
   checkWebSocketUpgrade,
   parseHostHeader,
-  secretsEqual,
-  WS_PROTOCOL,
 } from "./guards.ts";
+import { credentialsOf, WS_PROTOCOL } from "./credentials.ts";
+import { constantTimeEqual } from "../../protocol/challenge.ts";
 
 const SECRET = "a".repeat(64);
+
+/** What the handler does for one request: read its credentials once, then check them. */
+function authOf(req: Request, secret: string | undefined, mode: AuthMode) {
+  return checkAuth(credentialsOf(req), secret, mode);
+}
 
 function req(headers: Record<string, string>): Request {
   return new Request("http://127.0.0.1:9515/health", { headers });
@@ -52,48 +57,48 @@ Deno.test("checkOrigin allows no Origin and extension origins only", () => {
   }
 });
 
-Deno.test("checkBearer: required mode needs the right secret", () => {
-  const ok = checkBearer(req({ authorization: `Bearer ${SECRET}` }), SECRET, "required");
+Deno.test("checkAuth: required mode needs the right secret", () => {
+  const ok = authOf(req({ authorization: `Bearer ${SECRET}` }), SECRET, "required");
   assertEquals(ok, { authenticated: true });
-  assertEquals(checkBearer(req({ authorization: `bearer  ${SECRET} ` }), SECRET, "required"), {
+  assertEquals(authOf(req({ authorization: `bearer  ${SECRET} ` }), SECRET, "required"), {
     authenticated: true,
   });
   for (const authorization of [undefined, "Bearer nope", `Basic ${SECRET}`, `Bearer ${SECRET}x`]) {
     const headers: Record<string, string> = authorization ? { authorization } : {};
-    const result = checkBearer(req(headers), SECRET, "required");
+    const result = authOf(req(headers), SECRET, "required");
     assertEquals(result.authenticated, false);
     assertEquals(result.response?.status, 401);
     assertEquals(result.response?.headers.get("www-authenticate"), 'Bearer realm="hub"');
   }
 });
 
-Deno.test("checkBearer: optional mode passes without header, rejects a wrong one", () => {
-  assertEquals(checkBearer(req({}), SECRET, "optional"), { authenticated: false });
+Deno.test("checkAuth: optional mode passes without header, rejects a wrong one", () => {
+  assertEquals(authOf(req({}), SECRET, "optional"), { authenticated: false });
   assertEquals(
-    checkBearer(req({ authorization: "Bearer x" }), SECRET, "optional").response?.status,
+    authOf(req({ authorization: "Bearer x" }), SECRET, "optional").response?.status,
     401,
   );
 });
 
-Deno.test("checkBearer: with no secret configured every request is authenticated", () => {
-  assertEquals(checkBearer(req({}), undefined, "required"), { authenticated: true });
+Deno.test("checkAuth: with no secret configured every request is authenticated", () => {
+  assertEquals(authOf(req({}), undefined, "required"), { authenticated: true });
 });
 
-Deno.test("secretsEqual compares whole values", () => {
-  assert(secretsEqual(SECRET, SECRET));
-  assert(!secretsEqual(SECRET, SECRET.slice(1)));
-  assert(!secretsEqual(SECRET, "b" + SECRET.slice(1)));
-  assert(!secretsEqual(SECRET, SECRET.slice(0, -1) + "b"));
-  assert(!secretsEqual(SECRET, SECRET + "a"));
-  assert(!secretsEqual(SECRET + "\0", SECRET), "a trailing NUL is not the end");
-  assert(!secretsEqual("", SECRET));
-  assert(!secretsEqual(SECRET, ""));
-  assert(secretsEqual("", ""));
-  assert(secretsEqual("ключ-é", "ключ-é"));
-  assert(!secretsEqual("ключ-é", "ключ-e"));
+Deno.test("constantTimeEqual (the secret comparison) compares whole values", () => {
+  assert(constantTimeEqual(SECRET, SECRET));
+  assert(!constantTimeEqual(SECRET, SECRET.slice(1)));
+  assert(!constantTimeEqual(SECRET, "b" + SECRET.slice(1)));
+  assert(!constantTimeEqual(SECRET, SECRET.slice(0, -1) + "b"));
+  assert(!constantTimeEqual(SECRET, SECRET + "a"));
+  assert(!constantTimeEqual(SECRET + "\0", SECRET), "a trailing NUL is not the end");
+  assert(!constantTimeEqual("", SECRET));
+  assert(!constantTimeEqual(SECRET, ""));
+  assert(constantTimeEqual("", ""));
+  assert(constantTimeEqual("ключ-é", "ключ-é"));
+  assert(!constantTimeEqual("ключ-é", "ключ-e"));
 });
 
-// --- checkWebSocketProtocol ---
+// --- checkAuth in websocket mode ---
 
 /** A /ws upgrade request offering the given subprotocols (no header when undefined). */
 function wsReq(protocols?: string): Request {
@@ -103,7 +108,7 @@ function wsReq(protocols?: string): Request {
 }
 
 /** Asserts a 401 JSON refusal that does not echo what the client offered. */
-async function assertRefused(result: ReturnType<typeof checkWebSocketProtocol>, offered = "") {
+async function assertRefused(result: ReturnType<typeof checkAuth>, offered = "") {
   assertEquals(result.authenticated, false);
   assert(result.response, "a refusal carries a response");
   assertEquals(result.response.status, 401);
@@ -113,56 +118,56 @@ async function assertRefused(result: ReturnType<typeof checkWebSocketProtocol>, 
   return body.error.message as string;
 }
 
-Deno.test("checkWebSocketProtocol accepts `hub, <secret>`", () => {
+Deno.test("checkAuth (websocket) accepts `hub, <secret>`", () => {
   assertEquals(WS_PROTOCOL, "hub");
-  assertEquals(checkWebSocketProtocol(wsReq(`hub, ${SECRET}`), SECRET), { authenticated: true });
-  assertEquals(checkWebSocketProtocol(wsReq(`hub,${SECRET}`), SECRET), { authenticated: true });
+  assertEquals(authOf(wsReq(`hub, ${SECRET}`), SECRET, "websocket"), { authenticated: true });
+  assertEquals(authOf(wsReq(`hub,${SECRET}`), SECRET, "websocket"), { authenticated: true });
 });
 
-Deno.test("checkWebSocketProtocol refuses a missing header with 401", async () => {
-  const message = await assertRefused(checkWebSocketProtocol(wsReq(), SECRET));
+Deno.test("checkAuth (websocket) refuses a missing header with 401", async () => {
+  const message = await assertRefused(authOf(wsReq(), SECRET, "websocket"));
   assert(message.includes('"hub, <secret>"'), message);
 });
 
-Deno.test("checkWebSocketProtocol refuses when hub is not the first protocol", async () => {
-  await assertRefused(checkWebSocketProtocol(wsReq(`${SECRET}, hub`), SECRET));
-  await assertRefused(checkWebSocketProtocol(wsReq(`chat, ${SECRET}`), SECRET));
-  await assertRefused(checkWebSocketProtocol(wsReq(`HUB, ${SECRET}`), SECRET));
+Deno.test("checkAuth (websocket) refuses when hub is not the first protocol", async () => {
+  await assertRefused(authOf(wsReq(`${SECRET}, hub`), SECRET, "websocket"));
+  await assertRefused(authOf(wsReq(`chat, ${SECRET}`), SECRET, "websocket"));
+  await assertRefused(authOf(wsReq(`HUB, ${SECRET}`), SECRET, "websocket"));
 });
 
-Deno.test("checkWebSocketProtocol refuses a wrong or missing secret", async () => {
+Deno.test("checkAuth (websocket) refuses a wrong or missing secret", async () => {
   const wrong = "b".repeat(64);
   const message = await assertRefused(
-    checkWebSocketProtocol(wsReq(`hub, ${wrong}`), SECRET),
+    authOf(wsReq(`hub, ${wrong}`), SECRET, "websocket"),
     wrong,
   );
   assert(message.startsWith("Wrong secret in Sec-WebSocket-Protocol"), message);
-  await assertRefused(checkWebSocketProtocol(wsReq("hub"), SECRET));
-  await assertRefused(checkWebSocketProtocol(wsReq("hub, "), SECRET));
-  await assertRefused(checkWebSocketProtocol(wsReq(`hub, ${SECRET.slice(1)}`), SECRET));
+  await assertRefused(authOf(wsReq("hub"), SECRET, "websocket"));
+  await assertRefused(authOf(wsReq("hub, "), SECRET, "websocket"));
+  await assertRefused(authOf(wsReq(`hub, ${SECRET.slice(1)}`), SECRET, "websocket"));
 });
 
-Deno.test("checkWebSocketProtocol ignores a Bearer header: the secret must be in the protocol", async () => {
+Deno.test("checkAuth (websocket) ignores a Bearer header: the secret must be in the protocol", async () => {
   const req = new Request("http://127.0.0.1:9515/ws", {
     headers: { authorization: `Bearer ${SECRET}`, "sec-websocket-protocol": "hub" },
   });
-  await assertRefused(checkWebSocketProtocol(req, SECRET));
+  await assertRefused(authOf(req, SECRET, "websocket"));
 });
 
-Deno.test("checkWebSocketProtocol with no secret configured needs only `hub`", async () => {
-  assertEquals(checkWebSocketProtocol(wsReq("hub"), undefined), { authenticated: true });
-  assertEquals(checkWebSocketProtocol(wsReq("hub, anything"), undefined), {
+Deno.test("checkAuth (websocket) with no secret configured needs only `hub`", async () => {
+  assertEquals(authOf(wsReq("hub"), undefined, "websocket"), { authenticated: true });
+  assertEquals(authOf(wsReq("hub, anything"), undefined, "websocket"), {
     authenticated: true,
   });
-  await assertRefused(checkWebSocketProtocol(wsReq(), undefined));
-  await assertRefused(checkWebSocketProtocol(wsReq("chat"), undefined));
+  await assertRefused(authOf(wsReq(), undefined, "websocket"));
+  await assertRefused(authOf(wsReq("chat"), undefined, "websocket"));
 });
 
-Deno.test("checkBearer in websocket mode delegates to the subprotocol check", async () => {
-  assertEquals(checkBearer(wsReq(`hub, ${SECRET}`), SECRET, "websocket"), {
+Deno.test("checkAuth in websocket mode is the subprotocol check", async () => {
+  assertEquals(authOf(wsReq(`hub, ${SECRET}`), SECRET, "websocket"), {
     authenticated: true,
   });
-  await assertRefused(checkBearer(wsReq("hub, nope"), SECRET, "websocket"));
+  await assertRefused(authOf(wsReq("hub, nope"), SECRET, "websocket"));
 });
 
 /** A request as Deno.serve hands it over, with raw header values (no URL check). */

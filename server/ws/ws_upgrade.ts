@@ -1,5 +1,6 @@
 /** Turns an authenticated `GET /ws` into the extension's WebSocket, or a clear HTTP error. */
-import { isWebSocketUpgrade, upgradeRequired, WS_PROTOCOL } from "../http/guards.ts";
+import { isWebSocketUpgrade, upgradeRequired } from "../http/guards.ts";
+import { WS_PROTOCOL } from "../http/credentials.ts";
 import { hubError } from "../../protocol/errors.ts";
 import { acceptWebSocket } from "../net/listen.ts";
 
