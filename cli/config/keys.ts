@@ -10,7 +10,7 @@ import {
   RESERVED_PLUGIN_NAMES,
 } from "../../core/config/schema.ts";
 import { isPermission, type Permission, PERMISSIONS } from "../../protocol/permission.ts";
-import { BROWSER_GROUP, splitToolName, toolName } from "../../protocol/call_contract.ts";
+import { BROWSER_GROUP, TOOL_NAME_SEPARATOR, toolName } from "../../protocol/call_contract.ts";
 import { resolvePluginPath } from "../../core/config/paths.ts";
 import { UserError } from "../../core/cli/user_error.ts";
 import { parsePort } from "../../core/config/port.ts";
@@ -103,13 +103,15 @@ function checkPluginName(name: string, allowBrowser: boolean): void {
   if ((RESERVED_PLUGIN_NAMES as readonly string[]).includes(name)) {
     throw new UserError(
       `"${name}" is reserved and is not a plugin name` +
-        (allowBrowser ? '; built-in browser and extension tools use "browser".' : "."),
+        (allowBrowser ? `; built-in browser and extension tools use "${BROWSER_GROUP}".` : "."),
     );
   }
   if (!PLUGIN_NAME_PATTERN.test(name)) {
     throw new UserError(
       `"${name}" is not a plugin name: use lowercase letters, digits and single hyphens ` +
-        `(for example "my-plugin")${allowBrowser ? ', or "browser" for the built-in tools' : ""}.`,
+        `(for example "my-plugin")${
+          allowBrowser ? `, or "${BROWSER_GROUP}" for the built-in tools` : ""
+        }.`,
     );
   }
 }
@@ -134,10 +136,13 @@ function toolPermission(
 ): ConfigChange {
   checkPluginName(plugin, true);
   checkKey(tool, "tool");
-  const prefixed = splitToolName(tool);
-  if (prefixed) {
+  // Any separator is refused (`__x` too: no tool can have that name); the last part is the
+  // suggestion.
+  if (tool.includes(TOOL_NAME_SEPARATOR)) {
     throw new UserError(
-      `Use the tool's base name, not the prefixed one: "${prefixed.tool}" ` +
+      `Use the tool's base name, not the prefixed one: "${
+        tool.split(TOOL_NAME_SEPARATOR).pop()
+      }" ` +
         `instead of "${tool}".`,
     );
   }

@@ -32,6 +32,16 @@ Deno.test("permission keys reject bad values, names and prefixed tool names", ()
   assertThrows(() => apply("plugin-permission.Slack", "ask"), /not a plugin name/);
   assertThrows(() => apply("tool-permission.extension.x", "ask"), /not a plugin name|reserved/);
   assertThrows(() => apply("tool-permission.slack.slack__send", "ask"), /base name/);
+  // Any separator is refused, and the suggestion is the last part, as before the call contract.
+  assertThrows(
+    () => apply("tool-permission.slack.__x", "ask"),
+    /prefixed one: "x" instead of "__x"/,
+  );
+  assertThrows(
+    () => apply("tool-permission.slack.a__b__c", "ask"),
+    /prefixed one: "c" instead of "a__b__c"/,
+  );
+  assertThrows(() => apply("tool-permission.slack.slack__send", "ask"), /"send" instead/);
   assertThrows(() => apply("tool-permission.slack.a b", "ask"), /not a tool name/);
   assertThrows(() => apply("tool-permission.slack", "ask"), /Unknown config key/);
 });
