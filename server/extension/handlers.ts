@@ -9,7 +9,7 @@ import type { PackageProgress } from "../../protocol/packages.ts";
 import type { PluginPackages } from "../../core/packages/plugin_packages.ts";
 import { isPackageError } from "../../core/packages/package_error.ts";
 import { HubError } from "../../protocol/errors.ts";
-import type { UpdateChecker } from "../plugins/update_check.ts";
+import type { UpdateChecker } from "../plugins/update_checker_interface.ts";
 import { isFolderOpenFailure } from "./folder_open.ts";
 import type { ExtensionHandlers, ExtensionLink } from "../ws/extension_link.ts";
 import type { TabStates } from "../plugins/tab_states_interface.ts";

@@ -10,6 +10,7 @@
  */
 import type { UpdateCheck } from "../../protocol/packages.ts";
 import type { Logger } from "../log/logger_interface.ts";
+import type { UpdateChecker } from "./update_checker_interface.ts";
 
 /** What the checker needs of the plugin packages module. */
 export interface UpdateSource {
@@ -35,21 +36,6 @@ export interface UpdateCheckerDeps {
   timers?: Timers;
   /** Delay of the first check after `start` when the interval is longer (default 60 s). */
   firstCheckDelayMs?: number;
-}
-
-export interface UpdateChecker {
-  /** Starts the timer; call once the hub is ready. */
-  start(): void;
-  /** Re-reads the interval now (after a config change). */
-  reconsider(): void;
-  /** Runs a check now (or joins the one running) and answers what it found. */
-  checkNow(): Promise<UpdateCheck>;
-  /** What the last check found; undefined before the first one. */
-  current(): UpdateCheck | undefined;
-  /** Forgets the update of a package that was just updated or removed. */
-  forget(packageName: string): void;
-  /** Clears the timer; no check starts afterwards. */
-  stop(): void;
 }
 
 /** The longest the checker sleeps before it reads the interval again. */
