@@ -5,7 +5,7 @@
  * `tools/list_changed` to MCP clients (through `onAnnounce`). Each change is written under the
  * config lock, then read back at once, so the very next call sees it.
  */
-import type { HubFiles } from "../files/hub_files.ts";
+import type { HubFiles } from "../files/hub_files_interface.ts";
 import type { HubConfig, Permission } from "../../core/config/schema.ts";
 import type { Catalog, CatalogTool } from "../calls/catalog.ts";
 import type { ExtensionLink } from "../ws/extension_link.ts";

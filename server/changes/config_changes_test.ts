@@ -6,7 +6,7 @@ import { createCatalog } from "../calls/catalog.ts";
 import { registryOf } from "../plugins/registry.ts";
 import { registeredPlugin, registeredTool } from "../plugins/_test_registry.ts";
 import { HUB_TOOLS } from "../management/mod.ts";
-import type { HubFiles } from "../files/hub_files.ts";
+import type { HubFiles } from "../files/hub_files_interface.ts";
 import { HubError, restStatus } from "../../protocol/errors.ts";
 import { createConfigChanges } from "./config_changes.ts";
 

@@ -8,7 +8,7 @@
  * `plugin.update` to the extension (it re-injects the new adapter into open tabs without reloading
  * them) before the usual announcements.
  */
-import type { HubFiles } from "../files/hub_files.ts";
+import type { HubFiles } from "../files/hub_files_interface.ts";
 import type { Logger } from "../log/logger_interface.ts";
 import type { ExtensionLink } from "../ws/extension_link.ts";
 import type { ExtensionDoor } from "../ws/extension_door.ts";

@@ -3,7 +3,7 @@ import type { ConfigStore } from "../../core/config/config_store.ts";
 import type { LiveFile } from "../../core/files/live_file.ts";
 import { defaultConfig, type HubConfig } from "../../core/config/schema.ts";
 import type { Logger } from "../log/logger_interface.ts";
-import type { HubFiles } from "../files/hub_files.ts";
+import type { HubFiles } from "../files/hub_files_interface.ts";
 import { HubError, restStatus } from "../../protocol/errors.ts";
 import type { PluginHost, PluginReload } from "../plugins/plugin_host_interface.ts";
 import { registryOf } from "../plugins/registry.ts";

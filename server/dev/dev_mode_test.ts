@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import { assertEquals } from "../../tests/helpers/assert.ts";
 import { defaultConfig, type HubConfig } from "../../core/config/schema.ts";
-import type { HubFiles } from "../files/hub_files.ts";
+import type { HubFiles } from "../files/hub_files_interface.ts";
 import type { Logger } from "../log/logger_interface.ts";
 import type { PluginReload } from "../plugins/plugin_host_interface.ts";
 import type { AnnounceReason } from "../changes/config_changes.ts";

@@ -10,17 +10,11 @@
  * credentials (checked before any rate limit) costs at most about 100 `stat`s a second.
  */
 import type { HubPaths } from "../../core/config/paths.ts";
-import {
-  type ConfigStore,
-  createConfigStore,
-  parseConfigText,
-} from "../../core/config/config_store.ts";
-import type { HubConfig } from "../../core/config/schema.ts";
+import { createConfigStore, parseConfigText } from "../../core/config/config_store.ts";
 import { parseSecret } from "../../core/config/secret.ts";
 import { MAX_AUTH_FILE_BYTES, MAX_CONFIG_FILE_BYTES } from "../../core/config/file_limits.ts";
 import {
   LIVE_FILE_MAX_AGE_MS,
-  type LiveFile,
   liveFile,
   type LiveFileOptions,
 } from "../../core/files/live_file.ts";
@@ -29,29 +23,9 @@ import {
   watchFiles,
   type WatchFilesOptions,
 } from "../../core/files/watch_files.ts";
-import { createWatchWorker, type WatchFs } from "../../core/files/safe_watch.ts";
+import { createWatchWorker } from "../../core/files/safe_watch.ts";
 import type { Logger } from "../log/logger_interface.ts";
-
-export interface HubFiles {
-  config: LiveFile<HubConfig>;
-  secret: LiveFile<string>;
-  store: ConfigStore;
-  /**
-   * The secret as auth.json is now (one `stat`, at most one per 10 ms across callers): for a
-   * refused credential and the challenge.
-   */
-  freshSecret(): string;
-  /**
-   * Native watching through the hub's watch worker (safe_watch.ts), for dev mode too; it ends with
-   * `close()`.
-   */
-  watchFs: WatchFs;
-  /**
-   * Stops watching and ends the watch worker (the hub's close, after dev mode's). The files still
-   * answer, looking at the disk by time.
-   */
-  close(): void;
-}
+import type { HubFiles } from "./hub_files_interface.ts";
 
 export interface HubFilesOptions {
   /** Native watching (tests inject a failing one); default a watch worker of these files' own. */
