@@ -65,27 +65,11 @@ export function createDispatches(
     { onProgress, signal, onReply }: DispatchOptions = {},
   ) {
     const dispatchId = params.dispatchId ?? crypto.randomUUID();
-    const started = clock();
     const controller = new AbortController();
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const arm = () => {
-      clearTimeout(timer);
-      const left = started + maxMs - clock();
-      const capped = left <= timeoutMs;
-      timer = setTimeout(() => {
-        controller.abort(hubError(
-          "TIMEOUT",
-          capped
-            ? `${params.tool} ran longer than the ${maxMs / 1000} s maximum and was abandoned.`
-            : `${params.tool} did not answer within ${timeoutMs / 1000} s. The page may be ` +
-              "busy or stuck; reload the tab and try again.",
-        ));
-      }, Math.max(0, Math.min(timeoutMs, left)));
-    };
+    const deadline = callDeadline(params.tool, controller, { timeoutMs, maxMs, clock });
     const onAbort = () => controller.abort(abortError(signal!, params.tool));
     signal?.addEventListener("abort", onAbort, { once: true });
-    active.set(dispatchId, { onProgress, extend: arm });
-    arm();
+    active.set(dispatchId, { onProgress, extend: deadline.extend });
     try {
       if (signal?.aborted) onAbort();
       const sent = params.dispatchId === dispatchId ? params as DispatchParams : {
@@ -95,7 +79,7 @@ export function createDispatches(
       const raw = await link.request("tool.dispatch", sent, controller.signal);
       return toValue(params.tool, raw, onReply);
     } finally {
-      clearTimeout(timer);
+      deadline.clear();
       signal?.removeEventListener("abort", onAbort);
       active.delete(dispatchId);
     }
@@ -117,7 +101,37 @@ export function createDispatches(
 const capMessage = (message: string) =>
   capText(message, MAX_ERROR_MESSAGE_CHARS, "The error message was cut.").text;
 
-/** The extension's answer as a value, or the error it carries (tool errors keep their code). */
+/**
+ * The one deadline of a call, the hub's: `controller` aborts with TIMEOUT after `timeoutMs`
+ * without news (each `extend` restarts that wait), and at `maxMs` (CALL_MAX_MS) from now at the
+ * latest. The extension and the page run no clock of their own: they end a call when the hub does.
+ */
+export function callDeadline(
+  tool: string,
+  controller: AbortController,
+  { timeoutMs, maxMs, clock }: Required<DispatchTimeouts>,
+): { extend(): void; clear(): void } {
+  const started = clock();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const extend = () => {
+    clearTimeout(timer);
+    const left = started + maxMs - clock();
+    const capped = left <= timeoutMs;
+    timer = setTimeout(() => {
+      controller.abort(hubError(
+        "TIMEOUT",
+        capped
+          ? `${tool} ran longer than the ${maxMs / 1000} s maximum and was abandoned.`
+          : `${tool} did not answer within ${timeoutMs / 1000} s. The page may be ` +
+            "busy or stuck; reload the tab and try again.",
+      ));
+    }, Math.max(0, Math.min(timeoutMs, left)));
+  };
+  extend();
+  return { extend, clear: () => clearTimeout(timer) };
+}
+
+/** The most characters of an error message, or the error it carries (tool errors keep their code). */
 function toValue(
   tool: string,
   raw: unknown,
