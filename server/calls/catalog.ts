@@ -8,7 +8,7 @@ import type { HubConfig, Permission } from "../../core/config/schema.ts";
 import { effectivePermission, listedDescription } from "../permissions/effective.ts";
 import { noPluginMessage } from "../plugins/registry.ts";
 import type { RegisteredPlugin, RegisteredTool, Registry } from "../plugins/registry_interface.ts";
-import { type JsonSchema, stripInjected } from "../plugins/tool_schema.ts";
+import { stripInjected } from "../plugins/tool_schema.ts";
 import {
   inputJsonSchema,
   parseWithZod,
@@ -24,37 +24,7 @@ import {
 } from "../plugins/validation_problems.ts";
 import { hubError } from "../../protocol/errors.ts";
 import { BROWSER_GROUP, MANAGEMENT_GROUP } from "../../protocol/call_contract.ts";
-
-/** A tool in `GET /tools`, `tools/list` and `hub_list_tools` (shape in docs/http.md). */
-export interface ListedTool {
-  name: string;
-  description: string;
-  inputSchema: JsonSchema;
-  /** Plugin name; `browser` for built-in browser tools; `hub` for management tools. */
-  plugin: string;
-  permission: Permission;
-}
-
-interface Common {
-  name: string;
-  displayName: string;
-  description: string;
-  inputSchema: JsonSchema;
-  /** Plugin name, `browser` or `hub`: the key in `permissions`, the audit `plugin` field. */
-  group: string;
-  /** The tool's key under `permissions.<group>.tools`: base name for plugin tools, else name. */
-  permissionKey: string;
-}
-
-export type CatalogTool =
-  | Common & { kind: "plugin"; plugin: RegisteredPlugin; tool: RegisteredTool }
-  | Common & { kind: "browser"; browser: RegisteredBrowserTool }
-  | Common & { kind: "hub"; hub: HubTool };
-
-/** Arguments checked against a tool's schema, with the injected parameters split off. */
-export type CheckedArgs =
-  | { ok: true; input: Record<string, unknown>; tabId?: number; instance?: string }
-  | { ok: false; errors: string[] };
+import type { Catalog, CatalogTool, ListedTool } from "./catalog_interface.ts";
 
 export interface CatalogSource {
   registry(): Registry;
@@ -62,22 +32,6 @@ export interface CatalogSource {
   skipPermissions(): boolean;
   browserTools: RegisteredBrowserTool[];
   hubTools: HubTool[];
-}
-
-export interface Catalog {
-  find(name: string): CatalogTool | undefined;
-  /** Tools of one group (plugin name, `browser`, `hub`) or all; disabled browser tools left out. */
-  list(group?: string): ListedTool[];
-  permission(tool: CatalogTool): Permission;
-  /** Checks arguments; problems come back as at most a handful of short lines. */
-  check(tool: CatalogTool, args: Record<string, unknown>): CheckedArgs;
-  /** Browser tools turned off through config `disabledBrowserTools`. */
-  isDisabled(tool: CatalogTool): boolean;
-  groups(): string[];
-  /** Why `group` names no plugin (nor `browser`/`hub`), or undefined when it does. */
-  groupError(group: string): string | undefined;
-  /** Every registered built-in name of a group (`browser`), disabled ones included. */
-  allNames(group: string): string[];
 }
 
 export function createCatalog(source: CatalogSource): Catalog {

@@ -7,7 +7,8 @@ import { z } from "zod";
 import { MAX_PROBLEMS } from "../plugins/validation_problems.ts";
 import { emptyRegistry, registryOf } from "../plugins/registry.ts";
 import type { Registry } from "../plugins/registry_interface.ts";
-import { type Catalog, createCatalog, type ListedTool } from "./catalog.ts";
+import { createCatalog } from "./catalog.ts";
+import type { Catalog, ListedTool } from "./catalog_interface.ts";
 import { registeredPlugin, registeredTool } from "../plugins/_test_registry.ts";
 import { loadValidators } from "../plugins/validators.ts";
 

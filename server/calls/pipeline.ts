@@ -12,7 +12,7 @@ import type { TabStates } from "../plugins/tab_states_interface.ts";
 import type { AuditLog } from "../audit/audit_log_interface.ts";
 import type { ManagementContext } from "../management/hub_tool.ts";
 import type { BrowserTool, ContentBlock, ContentContext } from "../browser_tools/browser_tool.ts";
-import type { Catalog, CatalogTool, CheckedArgs } from "./catalog.ts";
+import type { Catalog, CatalogTool, CheckedArgs } from "./catalog_interface.ts";
 import { badRequestError, toHubError } from "./call_error.ts";
 import type { Confirmations } from "./confirmations.ts";
 import type { Dispatches, DispatchOptions, Progress } from "./dispatches.ts";

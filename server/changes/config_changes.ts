@@ -7,7 +7,7 @@
  */
 import type { HubFiles } from "../files/hub_files_interface.ts";
 import type { HubConfig, Permission } from "../../core/config/schema.ts";
-import type { Catalog, CatalogTool } from "../calls/catalog.ts";
+import type { Catalog, CatalogTool } from "../calls/catalog_interface.ts";
 import type { ExtensionLink } from "../ws/extension_link.ts";
 import { syncFull } from "./sync_state.ts";
 import type { Registry } from "../plugins/registry_interface.ts";

@@ -5,7 +5,7 @@
  * that is recorded.
  */
 import type { HubConfig, Permission } from "../../core/config/schema.ts";
-import type { Catalog } from "../calls/catalog.ts";
+import type { Catalog } from "../calls/catalog_interface.ts";
 import { BROWSER_GROUP } from "../../protocol/call_contract.ts";
 import { noPluginMessage } from "../plugins/registry.ts";
 import type { Registry } from "../plugins/registry_interface.ts";

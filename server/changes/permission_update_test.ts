@@ -1,6 +1,7 @@
 import { assertEquals, assertMatch, assertThrows } from "../../tests/helpers/assert.ts";
 import { BROWSER_TOOLS, registerBrowserTools } from "../browser_tools/mod.ts";
-import { type Catalog, createCatalog } from "../calls/catalog.ts";
+import { createCatalog } from "../calls/catalog.ts";
+import type { Catalog } from "../calls/catalog_interface.ts";
 import { defaultConfig, type HubConfig } from "../../core/config/schema.ts";
 import { HUB_TOOLS } from "../management/mod.ts";
 import { emptyRegistry, registryOf } from "../plugins/registry.ts";

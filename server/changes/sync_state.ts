@@ -3,7 +3,7 @@ import type { SyncPlugin, SyncTool } from "../../protocol/events.ts";
 import type { UpdateCheck } from "../../protocol/packages.ts";
 import { VERSION } from "../../protocol/version.ts";
 import type { HubConfig, Permission } from "../../core/config/schema.ts";
-import type { Catalog } from "../calls/catalog.ts";
+import type { Catalog } from "../calls/catalog_interface.ts";
 import { BROWSER_GROUP } from "../../protocol/call_contract.ts";
 import type { RegisteredPlugin, Registry } from "../plugins/registry_interface.ts";
 import { needsReview } from "../permissions/review.ts";

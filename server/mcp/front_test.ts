@@ -5,7 +5,7 @@
  * fastRequest: what the front leaves to the SDK.
  */
 import { assert, assertEquals } from "../../tests/helpers/assert.ts";
-import type { Catalog } from "../calls/catalog.ts";
+import type { Catalog } from "../calls/catalog_interface.ts";
 import type { Pipeline } from "../calls/pipeline.ts";
 import { EventStores } from "./event_store.ts";
 import { McpFront, STREAM_AFTER_MS } from "./front.ts";

@@ -5,7 +5,7 @@
  */
 import { assert, assertEquals } from "../../tests/helpers/assert.ts";
 import { initializeRequest } from "../../tests/helpers/mcp_client.ts";
-import type { Catalog } from "../calls/catalog.ts";
+import type { Catalog } from "../calls/catalog_interface.ts";
 import type { Pipeline } from "../calls/pipeline.ts";
 import { silentLogger } from "../log/logger.ts";
 import { createMcpSessions, type McpSessions } from "./sessions.ts";

@@ -6,7 +6,7 @@
  */
 import { assert, assertEquals, assertMatch, assertRejects } from "../../tests/helpers/assert.ts";
 import { initializeRequest } from "../../tests/helpers/mcp_client.ts";
-import type { Catalog } from "../calls/catalog.ts";
+import type { Catalog } from "../calls/catalog_interface.ts";
 import type { Pipeline } from "../calls/pipeline.ts";
 import { HubError, restStatus } from "../../protocol/errors.ts";
 import { silentLogger } from "../log/logger.ts";

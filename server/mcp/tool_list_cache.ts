@@ -4,7 +4,7 @@
  * permission edit), so that array is the key and a new one means a new state. 2,000 tools are
  * about 1.1 MB; each request then only copies the bytes behind its own `id`.
  */
-import type { Catalog } from "../calls/catalog.ts";
+import type { Catalog } from "../calls/catalog_interface.ts";
 import { type McpMode, mcpTools } from "./mcp_server.ts";
 
 export class ToolListCache {
