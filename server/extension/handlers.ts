@@ -8,7 +8,7 @@ import { RPC_ERRORS, RpcError } from "../../protocol/rpc.ts";
 import type { PackageProgress } from "../../protocol/packages.ts";
 import type { PluginPackages } from "../../core/packages/plugin_packages.ts";
 import { isPackageError } from "../../core/packages/package_error.ts";
-import { HubError } from "../../protocol/errors.ts";
+import { HubError, restStatus } from "../../protocol/errors.ts";
 import type { UpdateChecker } from "../plugins/update_checker_interface.ts";
 import { isFolderOpenFailure } from "./folder_open.ts";
 import type { ExtensionHandlers, ExtensionLink } from "../ws/extension_link.ts";
@@ -47,15 +47,15 @@ export const RPC_SERVER_ERROR = -32000;
 /**
  * JSON-RPC's one error mapper: a thrown error as the RPC error the extension gets. A package or
  * folder operation that failed is a server error with its code in `data`; a HubError the hub could
- * not carry out (category `internal`, such as RELOAD_FAILED) is an internal error; anything else
- * is reported as invalid params, with its message.
+ * not carry out, the one REST answers 500 (RELOAD_FAILED), is an internal error; anything else
+ * (another HubError, whatever its category, or a plain Error) is invalid params, with its message.
  */
 export function toRpcError(error: unknown): RpcError {
   if (error instanceof RpcError) return error;
   if (isPackageError(error) || isFolderOpenFailure(error)) {
     return new RpcError(RPC_SERVER_ERROR, error.message, { code: error.code });
   }
-  const internal = error instanceof HubError && error.payload.category === "internal";
+  const internal = error instanceof HubError && restStatus(error) === 500;
   const code = internal ? RPC_ERRORS.INTERNAL_ERROR : RPC_ERRORS.INVALID_PARAMS;
   return new RpcError(code, (error as Error).message);
 }

@@ -22,6 +22,7 @@ import {
   type ExtensionHandlerDeps,
   progressToExtension,
   RPC_SERVER_ERROR,
+  toRpcError,
 } from "./handlers.ts";
 
 const STATE = { plugins: [] };
@@ -160,6 +161,48 @@ Deno.test("any other error is INVALID_PARAMS with its message", async () => {
     h["config.setToolPermission"]!({ plugin: "demo", tool: "a", permission: "off" }),
   );
   assertEquals([error.code, error.message], [RPC_ERRORS.INVALID_PARAMS, "locked"]);
+});
+
+Deno.test("toRpcError: an RpcError passes through as it is", () => {
+  const given = new RpcError(RPC_ERRORS.METHOD_NOT_FOUND, "no such method", { why: 1 });
+  assert(toRpcError(given) === given);
+});
+
+Deno.test("toRpcError: a package or folder-open failure is a server error with its code", () => {
+  const cases = [
+    packageError("REGISTRY_UNREACHABLE", "npm is down."),
+    hubError("NO_OPENER", "No program opens folders here."),
+    hubError("OPEN_FAILED", "The opener failed."),
+  ];
+  for (const failure of cases) {
+    const error = toRpcError(failure);
+    assertEquals([error.code, error.message, error.data], [
+      RPC_SERVER_ERROR,
+      failure.message,
+      { code: failure.code },
+    ]);
+  }
+});
+
+Deno.test("toRpcError: only a failure REST answers 500 (the hub could not do it) is INTERNAL_ERROR", () => {
+  const internal = [hubError("RELOAD_FAILED", "Reload failed."), hubError("INTERNAL", "bug")];
+  for (const failure of internal) {
+    assertEquals(toRpcError(failure).code, RPC_ERRORS.INTERNAL_ERROR, failure.code);
+  }
+  // As before the one error type: other codes of category "internal" were never internal errors
+  // here, nor a validation failure, nor a plain Error.
+  const params = [
+    hubError("CANCELLED", "stopped"),
+    hubError("EXTENSION_ERROR", "bad answer"),
+    hubError("SAVE_FAILED", "disk full"),
+    hubError("INVALID_SETTINGS", "bad settings"),
+    hubError("PLUGIN_NOT_FOUND", "no such plugin"),
+    new Error("locked"),
+  ];
+  for (const failure of params) {
+    const error = toRpcError(failure);
+    assertEquals([error.code, error.message], [RPC_ERRORS.INVALID_PARAMS, failure.message]);
+  }
 });
 
 Deno.test("ping is answered with pong and the hub's time", () => {
