@@ -9,7 +9,7 @@ import { RATE_LIMITS } from "./http/rate_limiter.ts";
 import type { HealthPayload } from "../protocol/health.ts";
 import { listGroup } from "./calls/catalog.ts";
 import type { Catalog } from "./calls/catalog_interface.ts";
-import type { Pipeline } from "./calls/pipeline.ts";
+import type { Pipeline } from "./calls/pipeline_interface.ts";
 import { readJsonBody, readOptionalJsonBody } from "./http/body.ts";
 import { parseAuditQuery } from "./audit/audit_log.ts";
 import type { AuditLog, AuditQuery } from "./audit/audit_log_interface.ts";

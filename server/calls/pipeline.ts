@@ -11,11 +11,11 @@ import { type ExtensionRequests, notConnectedError } from "./extension_requests.
 import type { TabStates } from "../plugins/tab_states_interface.ts";
 import type { AuditLog } from "../audit/audit_log_interface.ts";
 import type { ManagementContext } from "../management/hub_tool.ts";
-import type { BrowserTool, ContentBlock, ContentContext } from "../browser_tools/browser_tool.ts";
+import type { BrowserTool, ContentContext } from "../browser_tools/browser_tool.ts";
 import type { Catalog, CatalogTool, CheckedArgs } from "./catalog_interface.ts";
 import { badRequestError, toHubError } from "./call_error.ts";
 import type { Confirmations } from "./confirmations.ts";
-import type { Dispatches, DispatchOptions, Progress } from "./dispatches.ts";
+import type { Dispatches, DispatchOptions } from "./dispatches.ts";
 import type { InFlight } from "./in_flight.ts";
 import { checkTabs } from "./tab_target.ts";
 import { capOutput } from "./output_cap.ts";
@@ -23,24 +23,7 @@ import { needsReview } from "../permissions/review.ts";
 import type { HubConfig, Permission } from "../../core/config/schema.ts";
 import { isPlainObject } from "../../protocol/plain_object.ts";
 import { loadValidators } from "../plugins/validators.ts";
-
-export interface CallRequest {
-  name: string;
-  args: unknown;
-  /** Called with each progress report of the running tool. */
-  onProgress?: (progress: Progress) => void;
-  /** Aborts the call (the client cancelled or went away). */
-  signal?: AbortSignal;
-  /**
-   * Why the request carrying the arguments was unusable (REST body: not JSON, or over the size
-   * limit), with the HTTP status to answer; the call is refused and audited.
-   */
-  badRequest?: { message: string; status: number };
-}
-
-export type CallOutcome =
-  | { ok: true; value: unknown; content?: ContentBlock[] }
-  | { ok: false; error: HubError };
+import type { CallOutcome, CallRequest, Pipeline } from "./pipeline_interface.ts";
 
 export interface PipelineDeps {
   catalog: Catalog;
@@ -56,10 +39,6 @@ export interface PipelineDeps {
   /** Saves a file a browser tool made for the person (`<config dir>/screenshots/`). */
   saveFile?: ContentContext["saveFile"];
   clock?: () => number;
-}
-
-export interface Pipeline {
-  call(request: CallRequest): Promise<CallOutcome>;
 }
 
 export function createPipeline(pipelineDeps: PipelineDeps): Pipeline {

@@ -20,7 +20,8 @@ import type { CatalogTool } from "./catalog_interface.ts";
 import type { ConfirmationRequest, Confirmations, Decision } from "./confirmations.ts";
 import type { Dispatches } from "./dispatches.ts";
 import { createInFlight, MAX_IN_FLIGHT_PER_PLUGIN } from "./in_flight.ts";
-import { type CallOutcome, createPipeline } from "./pipeline.ts";
+import { createPipeline } from "./pipeline.ts";
+import type { CallOutcome } from "./pipeline_interface.ts";
 
 /** `demo__echo` needs a string `text`; `demo__other` takes anything. */
 const echo = registeredTool("demo", "echo", {

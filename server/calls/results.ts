@@ -6,7 +6,7 @@
 import type { HubError } from "../../protocol/errors.ts";
 import type { ContentBlock } from "../browser_tools/browser_tool.ts";
 import { isPlainObject } from "../../protocol/plain_object.ts";
-import type { CallOutcome } from "./pipeline.ts";
+import type { CallOutcome } from "./pipeline_interface.ts";
 
 export interface CallToolResult {
   [key: string]: unknown;

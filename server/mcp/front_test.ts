@@ -6,7 +6,7 @@
  */
 import { assert, assertEquals } from "../../tests/helpers/assert.ts";
 import type { Catalog } from "../calls/catalog_interface.ts";
-import type { Pipeline } from "../calls/pipeline.ts";
+import type { Pipeline } from "../calls/pipeline_interface.ts";
 import { EventStores } from "./event_store.ts";
 import { McpFront, STREAM_AFTER_MS } from "./front.ts";
 import { fastRequest, RESUMABLE_PROTOCOL } from "./fast_request.ts";

@@ -6,7 +6,7 @@
 import { assert, assertEquals } from "../../tests/helpers/assert.ts";
 import { initializeRequest } from "../../tests/helpers/mcp_client.ts";
 import type { Catalog } from "../calls/catalog_interface.ts";
-import type { Pipeline } from "../calls/pipeline.ts";
+import type { Pipeline } from "../calls/pipeline_interface.ts";
 import { silentLogger } from "../log/logger.ts";
 import { createMcpSessions, type McpSessions } from "./sessions.ts";
 import type { McpPath } from "./seam.ts";

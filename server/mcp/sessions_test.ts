@@ -7,7 +7,7 @@
 import { assert, assertEquals, assertMatch, assertRejects } from "../../tests/helpers/assert.ts";
 import { initializeRequest } from "../../tests/helpers/mcp_client.ts";
 import type { Catalog } from "../calls/catalog_interface.ts";
-import type { Pipeline } from "../calls/pipeline.ts";
+import type { Pipeline } from "../calls/pipeline_interface.ts";
 import { HubError, restStatus } from "../../protocol/errors.ts";
 import { silentLogger } from "../log/logger.ts";
 import { MAX_MESSAGE_BYTES } from "../../protocol/limits.ts";

@@ -1,0 +1,30 @@
+/**
+ * What the transports need of the pipeline every tool call goes through: a call request in, its
+ * outcome out. Declared apart from the implementation (./pipeline.ts: find, permission, arguments,
+ * tab, run, audit), so mcp/ and the routes depend on this shape only.
+ */
+import type { HubError } from "../../protocol/errors.ts";
+import type { ContentBlock } from "../browser_tools/browser_tool.ts";
+import type { CallProgress } from "../../protocol/call_contract.ts";
+
+export interface CallRequest {
+  name: string;
+  args: unknown;
+  /** Called with each progress report of the running tool. */
+  onProgress?: (progress: CallProgress) => void;
+  /** Aborts the call (the client cancelled or went away). */
+  signal?: AbortSignal;
+  /**
+   * Why the request carrying the arguments was unusable (REST body: not JSON, or over the size
+   * limit), with the HTTP status to answer; the call is refused and audited.
+   */
+  badRequest?: { message: string; status: number };
+}
+
+export type CallOutcome =
+  | { ok: true; value: unknown; content?: ContentBlock[] }
+  | { ok: false; error: HubError };
+
+export interface Pipeline {
+  call(request: CallRequest): Promise<CallOutcome>;
+}
