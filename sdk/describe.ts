@@ -27,18 +27,13 @@ const UNREPRESENTABLE: Record<string, string> = {
 };
 
 /**
- * A plugin whose tools cannot be described: a plain Error named `SchemaError` (the build prints
- * its message; nothing catches it by class).
+ * A plugin whose tools cannot be described: a plain Error named `SchemaError`. This door serves
+ * hub-plugin, whose build prints the message; nothing catches it by class (docs/decisions/016).
  */
-export function schemaError(message: string): Error {
+function schemaError(message: string): Error {
   const error = new Error(message);
   error.name = "SchemaError";
   return error;
-}
-
-/** Whether `error` is a `schemaError`. */
-export function isSchemaError(error: unknown): error is Error {
-  return error instanceof Error && error.name === "SchemaError";
 }
 
 interface Def {

@@ -1,6 +1,6 @@
 /// <reference lib="deno.ns" />
 import { assert, assertEquals, assertMatch, assertThrows } from "../tests/helpers/assert.ts";
-import { describePlugin, findUnrepresentable, isSchemaError } from "./describe.ts";
+import { describePlugin, findUnrepresentable } from "./describe.ts";
 import { definePlugin, defineTool, type ToolDefinition } from "./plugin.ts";
 import { z } from "./zod.ts";
 
@@ -8,6 +8,10 @@ import { z } from "./zod.ts";
 function tool(name: string, input: any, output?: z.ZodType): ToolDefinition<any, any> {
   return defineTool({ name, description: `Does ${name}`, input, output, handle: () => null });
 }
+
+/** A refusal of describePlugin: a plain Error whose name is "SchemaError". */
+const isSchemaError = (error: unknown): error is Error =>
+  error instanceof Error && error.name === "SchemaError";
 
 /** The SchemaError message describePlugin throws for one tool. */
 function refusal(t: ToolDefinition): string {
