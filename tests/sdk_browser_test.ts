@@ -380,3 +380,36 @@ browserTest(
   },
   { path: "/csp", inject: false },
 );
+
+browserTest(
+  "cancel ends an exchange's wait for a call at once: the hub's deadline, not the page's",
+  async (page) => {
+    const ended = await page.evaluate(async (plugin) => {
+      const scope = globalThis as unknown as Record<string, unknown>;
+      const doors = scope.__testDoors as {
+        default: { key: string; secret: string; plugin: string };
+      }[];
+      const { key, secret } = doors.filter((d) => d.default.plugin === plugin).at(-1)!.default;
+      const door = scope[key] as {
+        exchange(s: string, c: unknown[], w: number): Promise<{ kind: string }[] | null>;
+        cancel(s: string, ids: number[]): boolean;
+      };
+      const request = {
+        tool: "slow",
+        input: { count: 50, delayMs: 5_000 },
+        dispatchId: "d-cancelled",
+        settings: {},
+      };
+      const started = Date.now();
+      const exchange = door.exchange(secret, [{ id: 9, request }], 0);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      const refused = door.cancel("guess", [9]);
+      const accepted = door.cancel(secret, [9]);
+      const items = await exchange;
+      return { refused, accepted, ms: Date.now() - started, kinds: items?.map((i) => i.kind) };
+    }, PLUGIN);
+    assertEquals([ended.refused, ended.accepted], [false, true]);
+    assert(ended.ms < 3_000, `the exchange took ${ended.ms} ms after its call was cancelled`);
+    assertEquals(ended.kinds?.includes("result"), false);
+  },
+);
