@@ -4,31 +4,11 @@
  * and fails at once when the extension disconnects or the caller gives up.
  */
 import { hubError } from "../../protocol/errors.ts";
-import type { ExtensionParams } from "../../protocol/events.ts";
 import type { ExtensionRequests } from "./extension_requests.ts";
 import { abortError } from "./call_error.ts";
+import type { Confirmations, Decision } from "./confirmations_interface.ts";
 
 export const CONFIRMATION_TIMEOUT_MS = 5 * 60_000;
-
-export interface Decision {
-  allow: boolean;
-  alwaysAllow: boolean;
-}
-
-export interface ConfirmationRequest {
-  id: string;
-  tool: string;
-  plugin: string;
-  parameters: Record<string, unknown>;
-}
-
-export interface Confirmations {
-  ask(request: ConfirmationRequest, signal?: AbortSignal): Promise<Decision>;
-  respond(response: ExtensionParams<"confirmation.response">): void;
-  /** Fails every waiting confirmation (the extension went away). */
-  failAll(reason: string): void;
-  pending(): number;
-}
 
 interface Waiting {
   resolve(decision: Decision): void;

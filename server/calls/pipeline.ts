@@ -14,7 +14,7 @@ import type { ManagementContext } from "../management/hub_tool.ts";
 import type { BrowserTool, ContentContext } from "../browser_tools/browser_tool.ts";
 import type { Catalog, CatalogTool, CheckedArgs } from "./catalog_interface.ts";
 import { badRequestError, toHubError } from "./call_error.ts";
-import type { Confirmations } from "./confirmations.ts";
+import type { Confirmations } from "./confirmations_interface.ts";
 import type { Dispatches, DispatchOptions } from "./dispatches.ts";
 import type { InFlight } from "./in_flight.ts";
 import { checkTabs } from "./tab_target.ts";

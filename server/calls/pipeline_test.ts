@@ -17,7 +17,7 @@ import { registryOf } from "../plugins/registry.ts";
 import { registeredPlugin, registeredTool } from "../plugins/_test_registry.ts";
 import { createCatalog } from "./catalog.ts";
 import type { CatalogTool } from "./catalog_interface.ts";
-import type { ConfirmationRequest, Confirmations, Decision } from "./confirmations.ts";
+import type { ConfirmationRequest, Confirmations, Decision } from "./confirmations_interface.ts";
 import type { Dispatches } from "./dispatches.ts";
 import { createInFlight, MAX_IN_FLIGHT_PER_PLUGIN } from "./in_flight.ts";
 import { createPipeline } from "./pipeline.ts";

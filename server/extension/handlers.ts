@@ -15,7 +15,7 @@ import type { ExtensionHandlers, ExtensionLink } from "../ws/extension_link.ts";
 import type { TabStates } from "../plugins/tab_states_interface.ts";
 import type { PluginLogs } from "./plugin_logs.ts";
 import type { Dispatches } from "../calls/dispatches.ts";
-import type { Confirmations } from "../calls/confirmations.ts";
+import type { Confirmations } from "../calls/confirmations_interface.ts";
 import type { ConfigChanges } from "../changes/config_changes.ts";
 import { type SettingsUpdateDeps, updatePluginSettings } from "../plugins/settings_update.ts";
 

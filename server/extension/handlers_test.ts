@@ -12,7 +12,7 @@ import { registryOf } from "../plugins/registry.ts";
 import { registeredPlugin } from "../plugins/_test_registry.ts";
 import type { ConfigChanges } from "../changes/config_changes.ts";
 import type { Dispatches } from "../calls/dispatches.ts";
-import type { Confirmations } from "../calls/confirmations.ts";
+import type { Confirmations } from "../calls/confirmations_interface.ts";
 import { createPluginLogs } from "./plugin_logs.ts";
 import { createTabStates } from "../plugins/tab_states.ts";
 import { silentLogger } from "../log/logger.ts";

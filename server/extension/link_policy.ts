@@ -5,7 +5,7 @@
  * reported, since nothing can run in those tabs any more, and fails the `ask` confirmations that
  * were waiting for an answer from the side panel.
  */
-import type { Confirmations } from "../calls/confirmations.ts";
+import type { Confirmations } from "../calls/confirmations_interface.ts";
 import type { ConfigChanges } from "../changes/config_changes.ts";
 import type { ExtensionLink } from "../ws/extension_link.ts";
 import type { TabStates } from "../plugins/tab_states_interface.ts";
