@@ -2,43 +2,19 @@
  * Sends `tool.dispatch` to the extension and waits for the answer: 30 s without news is a
  * timeout, each `tool.progress` for the dispatch restarts those 30 s, and nothing runs longer
  * than 5 minutes. A disconnect or a caller giving up ends the wait at once. `Dispatches` are the
- * hub's side of `tool.dispatch`; the extension's plugin dispatcher is the side that runs them.
+ * hub's side of `tool.dispatch`; the extension's side, which runs them, is
+ * `worker/plugin_dispatch.ts` (and `dispatchBrowserTool` for browser tools).
  */
 import { hubError, MAX_ERROR_MESSAGE_CHARS } from "../../protocol/errors.ts";
-import type { DispatchParams, ExtensionParams } from "../../protocol/events.ts";
+import type { DispatchParams } from "../../protocol/events.ts";
 import { type CallProgress, readCallResult } from "../../protocol/call_contract.ts";
 import type { ExtensionRequests } from "./extension_requests.ts";
 import { abortError, extensionCallError } from "./call_error.ts";
 import { capText } from "../../protocol/text_cap.ts";
 import { CALL_MAX_MS } from "../../protocol/limits.ts";
+import type { Dispatches, DispatchOptions, DispatchRequest } from "./dispatches_interface.ts";
 
 export const CALL_TIMEOUT_MS = 30_000;
-
-/** A running call's progress: the call contract's shape. */
-export type Progress = CallProgress;
-
-export interface DispatchOptions {
-  onProgress?: (progress: Progress) => void;
-  signal?: AbortSignal;
-  /**
-   * Called when the extension answered with a well-formed result (`ok` is its outcome): from then
-   * on the extension knows how the call ended, without being told.
-   */
-  onReply?: (ok: boolean) => void;
-}
-
-/** A dispatch's params; `dispatchId` defaults to a fresh id (the pipeline passes the call's). */
-export type DispatchRequest = Omit<DispatchParams, "dispatchId"> & { dispatchId?: string };
-
-export interface Dispatches {
-  dispatch(params: DispatchRequest, options?: DispatchOptions): Promise<{
-    value: unknown;
-    tabId?: number;
-  }>;
-  /** Handles `tool.progress` from the extension. */
-  progress(params: ExtensionParams<"tool.progress">): void;
-  active(): number;
-}
 
 export interface DispatchTimeouts {
   timeoutMs?: number;
@@ -47,7 +23,7 @@ export interface DispatchTimeouts {
 }
 
 interface Active {
-  onProgress?: (progress: Progress) => void;
+  onProgress?: (progress: CallProgress) => void;
   extend(): void;
 }
 

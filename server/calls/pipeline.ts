@@ -15,7 +15,7 @@ import type { BrowserTool, ContentContext } from "../browser_tools/browser_tool.
 import type { Catalog, CatalogTool, CheckedArgs } from "./catalog_interface.ts";
 import { badRequestError, toHubError } from "./call_error.ts";
 import type { Confirmations } from "./confirmations_interface.ts";
-import type { Dispatches, DispatchOptions } from "./dispatches.ts";
+import type { Dispatches, DispatchOptions } from "./dispatches_interface.ts";
 import type { InFlight } from "./in_flight.ts";
 import { checkTabs } from "./tab_target.ts";
 import { capOutput } from "./output_cap.ts";

@@ -18,7 +18,7 @@ import { registeredPlugin, registeredTool } from "../plugins/_test_registry.ts";
 import { createCatalog } from "./catalog.ts";
 import type { CatalogTool } from "./catalog_interface.ts";
 import type { ConfirmationRequest, Confirmations, Decision } from "./confirmations_interface.ts";
-import type { Dispatches } from "./dispatches.ts";
+import type { Dispatches } from "./dispatches_interface.ts";
 import { createInFlight, MAX_IN_FLIGHT_PER_PLUGIN } from "./in_flight.ts";
 import { createPipeline } from "./pipeline.ts";
 import type { CallOutcome } from "./pipeline_interface.ts";

@@ -14,7 +14,7 @@ import { isFolderOpenFailure } from "./folder_open.ts";
 import type { ExtensionHandlers, ExtensionLink } from "../ws/extension_link.ts";
 import type { TabStates } from "../plugins/tab_states_interface.ts";
 import type { PluginLogs } from "./plugin_logs.ts";
-import type { Dispatches } from "../calls/dispatches.ts";
+import type { Dispatches } from "../calls/dispatches_interface.ts";
 import type { Confirmations } from "../calls/confirmations_interface.ts";
 import type { ConfigChanges } from "../changes/config_changes.ts";
 import { type SettingsUpdateDeps, updatePluginSettings } from "../plugins/settings_update.ts";

@@ -11,7 +11,7 @@ import { hubError } from "../../protocol/errors.ts";
 import { registryOf } from "../plugins/registry.ts";
 import { registeredPlugin } from "../plugins/_test_registry.ts";
 import type { ConfigChanges } from "../changes/config_changes.ts";
-import type { Dispatches } from "../calls/dispatches.ts";
+import type { Dispatches } from "../calls/dispatches_interface.ts";
 import type { Confirmations } from "../calls/confirmations_interface.ts";
 import { createPluginLogs } from "./plugin_logs.ts";
 import { createTabStates } from "../plugins/tab_states.ts";
