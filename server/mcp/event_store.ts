@@ -16,6 +16,7 @@
  * stream over.
  */
 import type { EventId, EventStore, JSONRPCMessage, StreamId } from "./sdk.ts";
+import { rpcErrorOf, serverError } from "./protocol_errors.ts";
 
 export interface EventStoreLimits {
   /** Events one session keeps. */
@@ -278,11 +279,12 @@ function tooLargeToKeep(message: Response, bytes: number): JSONRPCMessage {
   return {
     jsonrpc: "2.0",
     id: message.id,
-    error: {
-      code: -32000, // a server condition, not an internal error
-      message: `The result (${bytes} bytes) was sent but is too large to keep for a resumed ` +
-        "stream; make the call again.",
-    },
+    error: rpcErrorOf(
+      serverError(
+        `The result (${bytes} bytes) was sent but is too large to keep for a resumed ` +
+          "stream; make the call again.",
+      ),
+    ),
   };
 }
 

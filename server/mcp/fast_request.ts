@@ -6,7 +6,6 @@
  */
 import { SUPPORTED_PROTOCOL_VERSIONS } from "./protocol_versions.ts";
 import { isPlainObject } from "../../protocol/plain_object.ts";
-import { RPC_ERRORS, type RpcErrorObject } from "../../protocol/rpc.ts";
 import { isJsonRpcRequest } from "./message_shape.ts";
 
 /** The first protocol version whose clients resume streams (priming events). */
@@ -77,12 +76,4 @@ function wellFormedParams(method: FastMethod, params: Record<string, unknown>): 
     return params.cursor === undefined || typeof params.cursor === "string";
   }
   return true;
-}
-
-/** A thrown error as a JSON-RPC error object, the way the SDK's server turns it into one. */
-export function rpcErrorOf(error: unknown): RpcErrorObject {
-  const e = error as { code?: unknown; message?: unknown; data?: unknown } | undefined;
-  const code = Number.isSafeInteger(e?.code) ? e!.code as number : RPC_ERRORS.INTERNAL_ERROR;
-  const message = typeof e?.message === "string" ? e.message : "Internal error";
-  return e?.data === undefined ? { code, message } : { code, message, data: e.data };
 }

@@ -15,8 +15,9 @@
 import type { JSONRPCMessage } from "./sdk.ts";
 import type { ResumePoint, SessionEventStore } from "./event_store.ts";
 import { CallStream, primingEvent, SSE_HEADERS, sseEvent, sseEvents } from "./call_stream.ts";
-import { acceptsEventStream, type FastRequest, fastRequest, rpcErrorOf } from "./fast_request.ts";
-import { RPC_ERRORS, type RpcErrorObject, type RpcId } from "../../protocol/rpc.ts";
+import { acceptsEventStream, type FastRequest, fastRequest } from "./fast_request.ts";
+import { invalidRequest, rpcErrorOf } from "./protocol_errors.ts";
+import type { RpcErrorObject, RpcId } from "../../protocol/rpc.ts";
 import {
   type CallParams,
   callParams,
@@ -52,10 +53,9 @@ export interface FrontOptions extends McpServerDeps {
 
 const CLOSE_BRACE = new TextEncoder().encode("}");
 type Outcome = { result: unknown } | { error: RpcErrorObject };
-const DUPLICATE_ID: RpcErrorObject = {
-  code: RPC_ERRORS.INVALID_REQUEST,
-  message: "Invalid Request: a call with this id is still running in this session; use a new id.",
-};
+const DUPLICATE_ID: RpcErrorObject = rpcErrorOf(
+  invalidRequest("a call with this id is still running in this session; use a new id."),
+);
 
 export class McpFront {
   readonly #calls = new Map<RpcId, AbortController>();

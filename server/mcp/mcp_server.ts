@@ -5,9 +5,10 @@
  * This file holds what both the SDK's server object (sdk_server.ts) and the hub's own fast path
  * (front.ts) use; it does not load the SDK.
  */
-import { type Catalog, listGroup } from "../calls/catalog.ts";
-import type { Pipeline } from "../calls/pipeline.ts";
-import type { Progress } from "../calls/dispatches.ts";
+import { listGroup } from "../calls/catalog.ts";
+import type { Catalog } from "../calls/catalog_interface.ts";
+import type { Pipeline } from "../calls/pipeline_interface.ts";
+import type { CallProgress as Progress } from "../../protocol/call_contract.ts";
 import {
   type CallToolResult,
   errorResult,
@@ -17,7 +18,7 @@ import {
 import { HubError, hubError } from "../../protocol/errors.ts";
 import { GATEWAY_TOOLS } from "./gateway_tools.ts";
 import { isPlainObject } from "../../protocol/plain_object.ts";
-import { RPC_ERRORS, RpcError } from "../../protocol/rpc.ts";
+import { invalidParams } from "./protocol_errors.ts";
 
 export type McpMode = "full" | "gateway";
 
@@ -71,15 +72,6 @@ function kindOf(value: unknown): string {
   if (value === null) return "null";
   if (Array.isArray(value)) return "an array";
   return typeof value === "object" ? "an object" : `a ${typeof value}`;
-}
-
-/**
- * -32602 Invalid params, with a short line that says what to send. The SDK's server answers a
- * thrown error that carries an integer `code` with that code and message, and the front
- * (fast_request.ts) does the same.
- */
-export function invalidParams(message: string): RpcError {
-  return new RpcError(RPC_ERRORS.INVALID_PARAMS, `Invalid params: ${message}`);
 }
 
 /** The params of `tools/call`, checked; a malformed one throws -32602 with a short message. */

@@ -11,11 +11,10 @@
 import { ListToolsRequestSchema, Server } from "./sdk.ts";
 import { VERSION } from "../../protocol/version.ts";
 import { boundProblems } from "../plugins/validation_problems.ts";
-import { RPC_ERRORS, RpcError } from "../../protocol/rpc.ts";
+import { invalidParams, methodNotFound } from "./protocol_errors.ts";
 import {
   callParams,
   INSTRUCTIONS,
-  invalidParams,
   type McpMode,
   type McpServerDeps,
   mcpTools,
@@ -38,7 +37,7 @@ export function createMcpServer(mode: McpMode, deps: McpServerDeps): Server {
 
   server.fallbackRequestHandler = async (request, extra) => {
     if (request.method !== "tools/call") {
-      throw new RpcError(RPC_ERRORS.METHOD_NOT_FOUND, "Method not found");
+      throw methodNotFound();
     }
     const params = callParams(request.params);
     const { progressToken } = params;

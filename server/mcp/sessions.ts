@@ -19,7 +19,7 @@ import {
   unknownEventIdMessage,
 } from "./event_store.ts";
 import { readJsonBody } from "../http/body.ts";
-import { jsonResponse } from "../http/http_error.ts";
+import { sessionError } from "./protocol_errors.ts";
 import { RATE_LIMITS, RateLimiter, RETRY_AFTER_SECONDS } from "../http/rate_limiter.ts";
 import type { PluginLogEntry } from "../../protocol/events.ts";
 import type { Logger } from "../log/logger_interface.ts";
@@ -118,9 +118,8 @@ function tracked(session: Session, response: Response): Response {
  */
 function replayFinished(session: Session, point: ResumePoint, req: Request): Response {
   if (!acceptsEventStream(req.headers)) {
-    return rpcError(
-      406,
-      -32000,
+    return sessionError(
+      "NOT_ACCEPTABLE",
       "Not Acceptable: a resumed stream needs Accept: text/event-stream.",
     );
   }
@@ -128,10 +127,6 @@ function replayFinished(session: Session, point: ResumePoint, req: Request): Res
   return new Response(sseEvents(session.events.eventsAfter(point)), {
     headers: sessionId ? { ...SSE_HEADERS, "mcp-session-id": sessionId } : SSE_HEADERS,
   });
-}
-
-function rpcError(status: number, code: number, message: string, headers = {}) {
-  return jsonResponse({ jsonrpc: "2.0", id: null, error: { code, message } }, status, headers);
 }
 
 type SdkServer = typeof import("./sdk_server.ts");
@@ -170,7 +165,10 @@ export function createMcpSessions(options: McpSessionsOptions): McpSessions {
       const id = req.headers.get("mcp-session-id");
       if (id === null) {
         if (req.method === "POST") return await create(table, req, mode);
-        return rpcError(400, -32000, "Missing mcp-session-id header; initialize a session first.");
+        return sessionError(
+          "NO_SESSION",
+          "Missing mcp-session-id header; initialize a session first.",
+        );
       }
       const session = sessionFor(table, id, mode);
       return session instanceof Response ? session : await serve(table, session, req);
@@ -222,16 +220,18 @@ function expireIdle({ sessions, clock, options }: SessionTable) {
 function sessionFor({ sessions }: SessionTable, id: string, mode: McpMode): Session | Response {
   const session = sessions.get(id);
   if (!session) {
-    return rpcError(
-      404,
-      -32001,
+    return sessionError(
+      "SESSION_NOT_FOUND",
       "Session not found: it was closed, expired after 30 idle minutes, or the hub restarted. " +
         "Initialize a new session.",
     );
   }
   if (session.mode !== mode) {
     const path = session.mode === "full" ? "/mcp" : "/mcp/gateway";
-    return rpcError(404, -32001, `This session belongs to ${path}; send its requests there.`);
+    return sessionError(
+      "SESSION_NOT_FOUND",
+      `This session belongs to ${path}; send its requests there.`,
+    );
   }
   return session;
 }
@@ -246,7 +246,9 @@ async function serve(table: SessionTable, session: Session, req: Request): Promi
   let resumeFrom: ResumePoint | undefined;
   if (req.method === "GET" && lastEventId) {
     resumeFrom = session.events.resumePoint(lastEventId);
-    if (!resumeFrom) return rpcError(400, -32000, unknownEventIdMessage(table.eventStores.limits));
+    if (!resumeFrom) {
+      return sessionError("UNKNOWN_EVENT_ID", unknownEventIdMessage(table.eventStores.limits));
+    }
     if (resumeFrom.finished) return tracked(session, replayFinished(session, resumeFrom, req));
   }
   const parsedBody = req.method === "POST"
@@ -280,17 +282,15 @@ function refuseCreate(limiter: RateLimiter, body: unknown): Response | undefined
     ? body.some((m) => isInitializeRequest(m))
     : isInitializeRequest(body);
   if (!initializing) {
-    return rpcError(
-      400,
-      -32000,
+    return sessionError(
+      "NO_SESSION",
       "No session: send an initialize request first (without mcp-session-id), then send " +
         "the mcp-session-id header it returns with every request.",
     );
   }
   if (!limiter.take("mcp")) {
-    return rpcError(
-      429,
-      -32000,
+    return sessionError(
+      "TOO_MANY_SESSIONS",
       `Too many new MCP sessions: at most ${limiter.rule.limit} per minute. Retry in ` +
         `${RETRY_AFTER_SECONDS} seconds, or reuse your session.`,
       { "retry-after": String(RETRY_AFTER_SECONDS) },
