@@ -20,6 +20,16 @@ function summary(result: BuildResult): string {
     `${result.tools.length === 1 ? "" : "s"}, adapter ${kb} KB, in ${result.durationMs} ms.`;
 }
 
+/**
+ * What watching does with a build that failed: a user error (a broken package.json, or a file that
+ * is unusable, such as a config.json that is a folder) is printed as one line and watching goes on;
+ * anything else is a bug in hub-plugin and ends the watch.
+ */
+export function reportWatchFailure(error: unknown): void {
+  if (!(error instanceof UserError)) throw error;
+  console.error(`error: ${error.message}`);
+}
+
 async function buildOnce(dir: string): Promise<{ outcome: ReloadOutcome; name: string }> {
   const result = await buildPlugin(dir);
   const builtAt = Date.now(); // a dev-mode hub's watcher reports on this build after it
@@ -58,8 +68,7 @@ export async function buildCommand(
         }, outcome.retryAfterSeconds * 1000);
       }
     } catch (error) {
-      if (!(error instanceof UserError)) throw error;
-      console.error(`error: ${error.message}`);
+      reportWatchFailure(error);
     }
   };
   await attempt();
