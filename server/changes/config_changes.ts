@@ -6,25 +6,17 @@
  * config lock, then read back at once, so the very next call sees it.
  */
 import type { HubFiles } from "../files/hub_files_interface.ts";
-import type { HubConfig, Permission } from "../../core/config/schema.ts";
-import type { Catalog, CatalogTool } from "../calls/catalog_interface.ts";
+import type { HubConfig } from "../../core/config/schema.ts";
+import type { Catalog } from "../calls/catalog_interface.ts";
 import type { ExtensionLink } from "../ws/extension_link.ts";
 import { syncFull } from "./sync_state.ts";
 import type { Registry } from "../plugins/registry_interface.ts";
 import type { UpdateCheck } from "../../protocol/packages.ts";
-import {
-  applyPermission,
-  type PermissionTarget,
-  permissionTargetError,
-} from "./permission_update.ts";
+import { applyPermission, permissionTargetError } from "./permission_update.ts";
 import { markReviewed } from "../permissions/review.ts";
 import { skipsPermissions } from "../permissions/effective.ts";
 import { hubError } from "../../protocol/errors.ts";
-
-export type AnnounceReason = "reload" | "permissions";
-
-/** The `sync.full` payload, which is also the side panel's state (`config.getState`). */
-export type SyncState = ReturnType<typeof syncFull>;
+import type { AnnounceReason, ConfigChanges } from "./config_changes_interface.ts";
 
 export interface ConfigChangesDeps {
   files: HubFiles;
@@ -35,24 +27,6 @@ export interface ConfigChangesDeps {
   skipForced: boolean;
   /** What the last plugin update check found (`updates` in `sync.full`). */
   updates?: () => UpdateCheck | undefined;
-}
-
-export interface ConfigChanges {
-  state(): SyncState;
-  /** Tells the extension and MCP clients that tools or permissions changed. */
-  announce(reason: AnnounceReason): void;
-  /**
-   * Called on every announcement (MCP sessions send `tools/list_changed`), with the config the
-   * announcement's `sync.full` carried.
-   */
-  onAnnounce(listener: (reason: AnnounceReason, config: HubConfig) => void): void;
-  /** Sets a plugin's or a tool's permission; an unknown target is INVALID_ARGUMENTS. */
-  setPermission(target: PermissionTarget, permission: Permission): Promise<void>;
-  setSkipPermissions(enabled: boolean): Promise<void>;
-  /** "Always allow" from a confirmation: a per-tool `auto`. */
-  allowAlways(tool: CatalogTool): Promise<void>;
-  /** Records the reviewed version and source of a plugin; returns the updated config. */
-  markReviewed(plugin: string, version: string, sourceId: string): Promise<HubConfig>;
 }
 
 export function createConfigChanges(deps: ConfigChangesDeps): ConfigChanges {

@@ -4,7 +4,7 @@ import { defaultConfig, type HubConfig } from "../../core/config/schema.ts";
 import type { HubFiles } from "../files/hub_files_interface.ts";
 import type { Logger } from "../log/logger_interface.ts";
 import type { PluginReload } from "../plugins/plugin_host_interface.ts";
-import type { AnnounceReason } from "../changes/config_changes.ts";
+import type { AnnounceReason } from "../changes/config_changes_interface.ts";
 import { startDevMode } from "./dev_mode.ts";
 import { createWatchWorker } from "../../core/files/safe_watch.ts";
 

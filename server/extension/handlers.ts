@@ -16,7 +16,7 @@ import type { TabStates } from "../plugins/tab_states_interface.ts";
 import type { PluginLogs } from "./plugin_logs.ts";
 import type { Dispatches } from "../calls/dispatches_interface.ts";
 import type { Confirmations } from "../calls/confirmations_interface.ts";
-import type { ConfigChanges } from "../changes/config_changes.ts";
+import type { ConfigChanges } from "../changes/config_changes_interface.ts";
 import { type SettingsUpdateDeps, updatePluginSettings } from "../plugins/settings_update.ts";
 
 export interface ExtensionHandlerDeps {

@@ -10,7 +10,7 @@ import { defaultConfig } from "../../core/config/schema.ts";
 import { hubError } from "../../protocol/errors.ts";
 import { registryOf } from "../plugins/registry.ts";
 import { registeredPlugin } from "../plugins/_test_registry.ts";
-import type { ConfigChanges } from "../changes/config_changes.ts";
+import type { ConfigChanges } from "../changes/config_changes_interface.ts";
 import type { Dispatches } from "../calls/dispatches_interface.ts";
 import type { Confirmations } from "../calls/confirmations_interface.ts";
 import { createPluginLogs } from "./plugin_logs.ts";

@@ -6,7 +6,7 @@
  * were waiting for an answer from the side panel.
  */
 import type { Confirmations } from "../calls/confirmations_interface.ts";
-import type { ConfigChanges } from "../changes/config_changes.ts";
+import type { ConfigChanges } from "../changes/config_changes_interface.ts";
 import type { ExtensionLink } from "../ws/extension_link.ts";
 import type { TabStates } from "../plugins/tab_states_interface.ts";
 

@@ -1,6 +1,6 @@
 /** What a connect and a disconnect of the extension do, over a fake link. */
 import { assertEquals } from "../../tests/helpers/assert.ts";
-import type { ConfigChanges } from "../changes/config_changes.ts";
+import type { ConfigChanges } from "../changes/config_changes_interface.ts";
 import { applyLinkPolicy } from "./link_policy.ts";
 import { createTabStates } from "../plugins/tab_states.ts";
 
