@@ -16,7 +16,11 @@ import { createDoorExchanges } from "./door_exchanges.ts";
 import { createPluginDispatch } from "./plugin_dispatch.ts";
 import { createPluginStore, pluginMatches } from "./plugin_store.ts";
 import type { ServerHandlers } from "./rpc_peer.ts";
-import { MAX_RESULT_BYTES, resultSizeError } from "../../../protocol/call_contract.ts";
+import {
+  MAX_RESULT_BYTES,
+  replyTooLargeWords,
+  resultSizeError,
+} from "../../../protocol/call_contract.ts";
 import { callScoped, createTabCalls } from "./tab_calls.ts";
 import { createCallEnds } from "./call_ends.ts";
 import { createTabTracker } from "./tab_tracker.ts";
@@ -51,7 +55,7 @@ const dispatchPluginTool = createPluginDispatch({ store, injector, tracker, call
 /** A tool result too big for one frame to the hub fails the call instead of timing out. */
 function tooLarge(method: string, bytes: number, params: unknown): unknown {
   if (method !== "tool.dispatch") return undefined;
-  const error = resultSizeError(bytes, MAX_RESULT_BYTES);
+  const error = resultSizeError(bytes, MAX_RESULT_BYTES, replyTooLargeWords);
   if (!error) return undefined;
   const answer: DispatchResult = { ok: false, error };
   // The activity list saw the reply before it was measured: it shows this answer instead.
