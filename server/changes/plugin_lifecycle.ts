@@ -16,7 +16,8 @@ import type { ConfigChanges } from "./config_changes_interface.ts";
 import { applyReviewChanges, type ReviewChange, reviewChanges } from "../permissions/review.ts";
 import { describeSource } from "../../core/plugin_source/source_identity.ts";
 import { hubError } from "../../protocol/errors.ts";
-import type { PluginHost, PluginReload, ReloadSummary } from "../plugins/plugin_host_interface.ts";
+import type { PluginHost, ReloadSummary } from "../plugins/plugin_host_interface.ts";
+import type { PluginLifecycle } from "./plugin_lifecycle_interface.ts";
 
 export interface PluginLifecycleDeps {
   plugins: PluginHost;
@@ -25,18 +26,6 @@ export interface PluginLifecycleDeps {
   door: Pick<ExtensionDoor, "closeIfSecretRotated">;
   changes: Pick<ConfigChanges, "announce" | "state">;
   logger: Logger;
-}
-
-export interface PluginLifecycle {
-  /** Discovers plugins at startup (a failure is logged, and the hub runs without plugins). */
-  start(): Promise<ReloadSummary>;
-  /** Re-reads config and secret and rediscovers plugins; fails with RELOAD_FAILED. */
-  reload(): Promise<ReloadSummary>;
-  /**
-   * Reloads the local plugin in `dir` alone (dev mode), or everything when only a full reload can
-   * place it (`full`; it then ran). A broken build is `failed` and changes nothing that serves.
-   */
-  reloadPlugin(dir: string): Promise<PluginReload>;
 }
 
 /** What the log says when a review reset took a plugin's permissions back. */

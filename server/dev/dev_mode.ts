@@ -6,7 +6,7 @@
  */
 import { discoverPlugins } from "../plugins/discover.ts";
 import type { PluginHost } from "../plugins/plugin_host_interface.ts";
-import type { PluginLifecycle } from "../changes/plugin_lifecycle.ts";
+import type { PluginLifecycle } from "../changes/plugin_lifecycle_interface.ts";
 import type { ConfigChanges } from "../changes/config_changes_interface.ts";
 import type { HubFiles } from "../files/hub_files_interface.ts";
 import type { FileWatcherStatus } from "../../protocol/health.ts";
