@@ -16,7 +16,7 @@ import type { AuditLog, AuditQuery } from "./audit/audit_log_interface.ts";
 import type { McpMode } from "./mcp/mcp_server.ts";
 import { outcomeResult } from "./calls/results.ts";
 import type { McpSessions } from "./mcp/sessions.ts";
-import type { ExtensionLink } from "./ws/extension_link.ts";
+import type { ExtensionLink } from "./ws/extension_link_interface.ts";
 import type { ExtensionDoor } from "./ws/extension_door.ts";
 import type { ReloadSummary } from "./plugins/plugin_host_interface.ts";
 import { type SettingsUpdateDeps, updatePluginSettings } from "./plugins/settings_update.ts";

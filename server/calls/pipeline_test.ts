@@ -8,7 +8,7 @@ import { type HubError, hubError, restStatus } from "../../protocol/errors.ts";
 import { assert, assertEquals, assertMatch } from "../../tests/helpers/assert.ts";
 import type { AuditEntry } from "../../protocol/audit.ts";
 import { defaultConfig, type HubConfig, type Permission } from "../../core/config/schema.ts";
-import type { ExtensionLink } from "../ws/extension_link.ts";
+import type { ExtensionLink } from "../ws/extension_link_interface.ts";
 import { createTabStates } from "../plugins/tab_states.ts";
 import type { AuditLog } from "../audit/audit_log_interface.ts";
 import type { ManagementContext } from "../management/hub_tool.ts";

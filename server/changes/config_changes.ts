@@ -8,7 +8,7 @@
 import type { HubFiles } from "../files/hub_files_interface.ts";
 import type { HubConfig } from "../../core/config/schema.ts";
 import type { Catalog } from "../calls/catalog_interface.ts";
-import type { ExtensionLink } from "../ws/extension_link.ts";
+import type { ExtensionLink } from "../ws/extension_link_interface.ts";
 import { syncFull } from "./sync_state.ts";
 import type { Registry } from "../plugins/registry_interface.ts";
 import type { UpdateCheck } from "../../protocol/packages.ts";

@@ -11,7 +11,7 @@ import { isPackageError } from "../../core/packages/package_error.ts";
 import { HubError, restStatus } from "../../protocol/errors.ts";
 import type { UpdateChecker } from "../plugins/update_checker_interface.ts";
 import { isFolderOpenFailure } from "./folder_open.ts";
-import type { ExtensionHandlers, ExtensionLink } from "../ws/extension_link.ts";
+import type { ExtensionHandlers, ExtensionLink } from "../ws/extension_link_interface.ts";
 import type { TabStates } from "../plugins/tab_states_interface.ts";
 import type { PluginLogs } from "./plugin_logs.ts";
 import type { Dispatches } from "../calls/dispatches_interface.ts";

@@ -7,7 +7,7 @@
  */
 import type { Confirmations } from "../calls/confirmations_interface.ts";
 import type { ConfigChanges } from "../changes/config_changes_interface.ts";
-import type { ExtensionLink } from "../ws/extension_link.ts";
+import type { ExtensionLink } from "../ws/extension_link_interface.ts";
 import type { TabStates } from "../plugins/tab_states_interface.ts";
 
 export interface LinkPolicyDeps {

@@ -5,7 +5,7 @@
  * reconnects at once with the new secret instead of holding a connection the old one opened.
  */
 import { CLOSE_SECRET_ROTATED } from "../../protocol/rpc.ts";
-import type { ExtensionLink } from "./extension_link.ts";
+import type { ExtensionLink } from "./extension_link_interface.ts";
 import { upgradeExtensionSocket } from "./ws_upgrade.ts";
 
 export interface ExtensionDoor {

@@ -16,7 +16,6 @@ import {
 import { CLOSE_REPLACED, RpcError } from "../../protocol/rpc.ts";
 import {
   createRpcEngine,
-  type MethodHandlers,
   type RpcEngine,
   RpcTransportError,
   type SentParams,
@@ -24,12 +23,10 @@ import {
 import type { Logger } from "../log/logger_interface.ts";
 import { hubError } from "../../protocol/errors.ts";
 import { createOutbox, type LinkSocket } from "./outbox.ts";
-import { type ExtensionRequests, notConnectedError } from "../calls/extension_requests.ts";
+import { notConnectedError } from "../calls/extension_requests.ts";
+import type { ExtensionHandlers, ExtensionSocketLink } from "./extension_link_interface.ts";
 
 export type { LinkSocket } from "./outbox.ts";
-
-/** What runs each extension method; each receives its params validated. */
-export type ExtensionHandlers = MethodHandlers<typeof EXTENSION_TO_HUB_METHODS>;
 
 /**
  * A request's failure as the call error it becomes: the extension's JSON-RPC error is
@@ -46,25 +43,10 @@ export function linkError(error: unknown): unknown {
   return error;
 }
 
-/** The `/ws` link as the layers above the calls use it (connect listeners, attach, close). */
-export interface ExtensionLink extends ExtensionRequests {
-  /** Takes over a freshly upgraded socket; an older connection is closed. */
-  attach(socket: LinkSocket): void;
-  onConnect(listener: () => void): void;
-  onDisconnect(listener: () => void): void;
-  /** Closes the active connection (shutdown, secret rotation). */
-  disconnect(code: number, reason: string): void;
-}
-
-/** The link as its creator holds it: it also sets the handlers of the extension's methods. */
-export interface ExtensionSocketLink extends ExtensionLink {
-  /** Replaces the handlers; messages from then on go to these. */
-  setHandlers(handlers: ExtensionHandlers): void;
-}
-
 /**
- * Params in the engine's type (the schema's input). The interface above keeps the parsed type its
- * users know; a parsed value is also a valid input (the `/ws` schemas have no transforms).
+ * Params in the engine's type (the schema's input). The interface (./extension_link_interface.ts)
+ * keeps the parsed type its users know; a parsed value is also a valid input (the `/ws` schemas have
+ * no transforms).
  */
 const sent = <M extends ServerMethod>(params: ServerParams<M>) =>
   params as SentParams<typeof HUB_TO_EXTENSION_METHODS, M>;

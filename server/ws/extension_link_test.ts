@@ -9,11 +9,8 @@ import { type PairSocket, socketPair } from "../../tests/helpers/socket_pair.ts"
 import { CLOSE_REPLACED, RpcError } from "../../protocol/rpc.ts";
 import { HubError, type HubErrorCode } from "../../protocol/errors.ts";
 import type { Logger } from "../log/logger_interface.ts";
-import {
-  createExtensionLink,
-  type ExtensionHandlers,
-  type ExtensionSocketLink,
-} from "./extension_link.ts";
+import { createExtensionLink } from "./extension_link.ts";
+import type { ExtensionHandlers, ExtensionSocketLink } from "./extension_link_interface.ts";
 
 type Frame = Record<string, unknown>;
 
