@@ -3,12 +3,25 @@
  * shares (with its INVALID_SELECTOR / ELEMENT_NOT_FOUND failures) and the compact description
  * browser_query_elements returns. Searches the top document only (not iframes or shadow roots).
  */
-import { errorPayload, HubError, type HubErrorCode } from "../../../protocol/errors.ts";
-import type { ElementInfo } from "./dom_kit_types.ts";
+import type { HubErrorCode } from "../../../protocol/errors.ts";
+import type { ElementInfo, KitError } from "./dom_kit_types.ts";
 
-/** A failure an operation reports to the caller: `reason` becomes the tool's error code. */
-export const fail = (reason: HubErrorCode, message: string) =>
-  new HubError(errorPayload(reason, message));
+/**
+ * A failure an operation reports to the caller: a plain Error named "KitFailure" whose `code`
+ * becomes the tool's error code. The worker adds the code's category and retryable flag
+ * (`kitFailure` in dom_call.ts), so the kit carries no error table.
+ */
+export type KitFailure = Error & KitError;
+
+export function fail(code: HubErrorCode, message: string): KitFailure {
+  return Object.assign(new Error(message), { name: "KitFailure", code });
+}
+
+/** Whether `error` is a failure an operation reported with `fail`. */
+export function isKitFailure(error: unknown): error is KitFailure {
+  return error instanceof Error && error.name === "KitFailure" &&
+    typeof (error as Partial<KitError>).code === "string";
+}
 
 /** Longest text or attribute value in an element's description. */
 export const DESCRIBE_MAX = 200;
@@ -45,7 +58,7 @@ export function pickAttributes(read: (name: string) => string | null): Record<st
   return picked;
 }
 
-function invalidSelector(selector: string, error: unknown): HubError {
+function invalidSelector(selector: string, error: unknown): KitFailure {
   return fail(
     "INVALID_SELECTOR",
     `"${selector}" is not a valid CSS selector: ${(error as Error)?.message ?? error}`,

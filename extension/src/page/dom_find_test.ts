@@ -1,7 +1,13 @@
 /// <reference lib="deno.ns" />
 import { assertEquals, assertMatch } from "../../../tests/helpers/assert.ts";
-import { clip, findAll, findFirst, pickAttributes } from "./dom_find.ts";
-import { HubError } from "../../../protocol/errors.ts";
+import {
+  clip,
+  findAll,
+  findFirst,
+  isKitFailure,
+  type KitFailure,
+  pickAttributes,
+} from "./dom_find.ts";
 
 Deno.test("clip collapses whitespace and cuts with an ellipsis", () => {
   assertEquals(clip("  a \n\t b  "), "a b");
@@ -45,14 +51,14 @@ function withDocument(fake: { querySelector(s: string): unknown }, body: () => v
   }
 }
 
-function failureOf(run: () => unknown): HubError {
+function failureOf(run: () => unknown): KitFailure {
   try {
     run();
   } catch (error) {
-    if (error instanceof HubError) return error;
+    if (isKitFailure(error)) return error;
     throw error;
   }
-  throw new Error("expected a HubError");
+  throw new Error("expected a KitFailure");
 }
 
 Deno.test("findFirst / findAll: a bad selector is INVALID_SELECTOR with the browser's reason", () => {

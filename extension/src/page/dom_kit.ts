@@ -13,12 +13,12 @@ import {
   type KitArgs,
   type KitOutcome,
 } from "./dom_kit_types.ts";
-import { HubError } from "../../../protocol/errors.ts";
 import { queryElements, readHtml, readText, waitForElement } from "./dom_read.ts";
 import { clickElement, hoverElement, type KitState, scrollPage } from "./dom_act.ts";
 import { typeText } from "./dom_type.ts";
 import { selectOption } from "./dom_select.ts";
 import { pressKey } from "./dom_press.ts";
+import { isKitFailure } from "./dom_find.ts";
 
 /** One operation per DOM method, taking that method's arguments. */
 export type DomOps = { [Op in DomOp]: (args: KitArgs<Op>, state: KitState) => unknown };
@@ -42,7 +42,7 @@ export const DOM_OPS: DomOps = {
  */
 type Operation = (args: never, state: KitState) => unknown;
 
-/** A kit whose `run` never throws: failures come back as `{ ok: false, reason, message }`. */
+/** A kit whose `run` never throws: failures come back as `{ ok: false, error: { code, message } }`. */
 export function createDomKit(ops: Readonly<Record<string, Operation>> = DOM_OPS): DomKit {
   const state: KitState = {};
   return {
@@ -52,7 +52,8 @@ export function createDomKit(ops: Readonly<Record<string, Operation>> = DOM_OPS)
         ? ops[op] as (args: unknown, state: KitState) => unknown
         : undefined;
       if (!operation) {
-        return { ok: false, reason: "UNKNOWN_OPERATION", message: `The DOM kit has no "${op}".` };
+        const message = `The DOM kit has no "${op}".`;
+        return { ok: false, error: { code: "UNKNOWN_OPERATION", message } };
       }
       try {
         const value = await operation(args ?? {}, state);
@@ -65,11 +66,11 @@ export function createDomKit(ops: Readonly<Record<string, Operation>> = DOM_OPS)
 }
 
 function failed(error: unknown): KitOutcome {
-  if (error instanceof HubError) {
-    return { ok: false, reason: error.code, message: error.message };
+  if (isKitFailure(error)) {
+    return { ok: false, error: { code: error.code, message: error.message } };
   }
   const message = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
-  return { ok: false, reason: "PAGE_ERROR", message };
+  return { ok: false, error: { code: "PAGE_ERROR", message } };
 }
 
 /** Puts the kit on `target` unless this version is there already; returns the kit in place. */

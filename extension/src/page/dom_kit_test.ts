@@ -28,21 +28,18 @@ Deno.test("run answers a value, a failure with its code, or PAGE_ERROR; never th
   assertEquals(await kit.run("later", {}), { ok: true, value: { done: true } });
   assertEquals(await kit.run("missing", {}), {
     ok: false,
-    reason: "ELEMENT_NOT_FOUND",
-    message: "No element matches",
+    error: { code: "ELEMENT_NOT_FOUND", message: "No element matches" },
   });
   assertEquals(await kit.run("broken", {}), {
     ok: false,
-    reason: "PAGE_ERROR",
-    message: "TypeError: x is undefined",
+    error: { code: "PAGE_ERROR", message: "TypeError: x is undefined" },
   });
   assertEquals(await kit.run("rejects", {}), {
     ok: false,
-    reason: "PAGE_ERROR",
-    message: "just a string",
+    error: { code: "PAGE_ERROR", message: "just a string" },
   });
   const unknown = await kit.run("toString", {});
-  assertEquals(unknown.ok ? "" : unknown.reason, "UNKNOWN_OPERATION", "no inherited names");
+  assertEquals(unknown.ok ? "" : unknown.error.code, "UNKNOWN_OPERATION", "no inherited names");
 });
 
 Deno.test("the operations keep state per kit (the hovered element)", async () => {

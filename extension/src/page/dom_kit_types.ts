@@ -5,6 +5,8 @@
  */
 import { VERSION } from "../../../protocol/version.ts";
 import type { BrowserInput, DomMethodName } from "../../../protocol/browser_methods/mod.ts";
+import type { CallResult } from "../../../protocol/call_contract.ts";
+import type { ErrorPayload } from "../../../protocol/errors.ts";
 
 /** The property of the isolated world's `globalThis` that holds the kit. */
 export const DOM_KIT_GLOBAL = "__hubDomKit";
@@ -13,7 +15,7 @@ export const DOM_KIT_GLOBAL = "__hubDomKit";
  * without reloading the page) gets the new one injected. Bump the suffix when the kit's operations
  * change between releases.
  */
-export const DOM_KIT_VERSION = `${VERSION}+2`;
+export const DOM_KIT_VERSION = `${VERSION}+3`;
 /** The bundle `chrome.scripting.executeScript({ files })` injects (protocol/extension_files.ts). */
 export const DOM_KIT_FILE = "dom_kit.js";
 
@@ -30,13 +32,17 @@ export type DomOp = DomMethodName;
  */
 export type KitArgs<Op extends DomOp> = Omit<BrowserInput<Op>, "tabId">;
 
+/** Why an operation failed: the tool's error code (from HUB_ERRORS) and its message. */
+export type KitError = Pick<ErrorPayload, "code" | "message">;
+
 /**
- * An operation's answer: its value, or why it failed (`reason` is the tool's error code, from
- * HUB_ERRORS in protocol/errors.ts).
+ * An operation's answer, in the call contract's envelope (`CallResult`): its value, or its error
+ * as far as the kit knows it (code and message). The worker completes the error from the error
+ * table (`kitFailure` in dom_call.ts), so the kit carries no table.
  */
 export type KitOutcome =
-  | { ok: true; value: Record<string, unknown> }
-  | { ok: false; reason: string; message: string };
+  | Extract<CallResult, { ok: true }> & { value: Record<string, unknown> }
+  | { ok: false; error: KitError };
 
 export interface DomKit {
   version: string;

@@ -4,17 +4,18 @@
  * injects `dom_kit.js` by file and calls again. Failures the kit reports become tool errors with
  * the kit's code.
  */
-import { errorPayload, HubError, isHubErrorCode } from "../../../../protocol/errors.ts";
+import { type HubError, hubError, type HubErrorCode } from "../../../../protocol/errors.ts";
 import {
   DOM_KIT_FILE,
   DOM_KIT_GLOBAL,
   DOM_KIT_VERSION,
   type DomOp,
   type KitArgs,
+  type KitError,
   type KitOutcome,
 } from "../../page/dom_kit_types.ts";
 import type { BrowserInput, DomAnswer } from "../../../../protocol/browser_methods/mod.ts";
-import { firstResult, type MethodContext, targetTab, toolFailure } from "./browser_method.ts";
+import { firstResult, type MethodContext, targetTab } from "./browser_method.ts";
 
 const MISSING = "KIT_MISSING";
 
@@ -29,7 +30,7 @@ async function callKit(
     | { version?: string; run?: (op: string, args: unknown) => Promise<KitOutcome> }
     | undefined;
   if (kit?.version !== version || typeof kit.run !== "function") {
-    return { ok: false, reason: "KIT_MISSING", message: "" };
+    return { ok: false, error: { code: "KIT_MISSING", message: "" } };
   }
   return await kit.run(op, args);
 }
@@ -44,29 +45,25 @@ async function runInTab<Op extends DomOp>(tabId: number, op: Op, args: KitArgs<O
       }),
     );
   const outcome = await call();
-  if (outcome.ok || outcome.reason !== MISSING) return outcome;
+  if (outcome.ok || outcome.error.code !== MISSING) return outcome;
   await chrome.scripting.executeScript({ target: { tabId }, files: [DOM_KIT_FILE] });
   return await call();
 }
 
-/** A failed outcome as the error the agent sees. */
-export function kitFailure(outcome: { reason: string; message: string }): HubError {
-  if (outcome.reason === MISSING) {
-    return new HubError(errorPayload(
+/**
+ * A failed outcome as the error the agent sees: the kit's code and message, with the code's
+ * category and retryable flag from the error table (a code the table does not know is an internal
+ * failure, by `errorPayload`).
+ */
+export function kitFailure({ code, message }: KitError): HubError {
+  if (code === MISSING) {
+    return hubError(
       "EXTENSION_ERROR",
       `The page helper ${DOM_KIT_FILE} could not be installed in the tab. Run "hub start" to ` +
         "reinstall the extension, then reload it in chrome://extensions.",
-    ));
+    );
   }
-  if (isHubErrorCode(outcome.reason)) return toolFailure(outcome.reason, outcome.message);
-  // Not a code of this extension (the kit follows the extension's version, so only a bug gets
-  // here): the agent still sees the kit's code, as an internal failure.
-  return new HubError({
-    code: outcome.reason,
-    message: outcome.message,
-    category: "internal",
-    retryable: false,
-  });
+  return hubError(code as HubErrorCode, message);
 }
 
 /**
@@ -84,7 +81,7 @@ export async function domCall<Op extends DomOp>(
   const tab = await targetTab({ tabId: wanted });
   const tabId = tab.id!;
   const outcome = await calls.run(tabId, tool, () => runInTab(tabId, op, withoutUndefined(args)));
-  if (!outcome.ok) throw kitFailure(outcome);
+  if (!outcome.ok) throw kitFailure(outcome.error);
   return { tabId, ...outcome.value };
 }
 

@@ -7,9 +7,13 @@
  */
 import { type BrowserMethod, firstResult, targetTab, toolFailure } from "./browser_method.ts";
 
+/**
+ * The script's answer, in the call contract's envelope (`CallResult`); its error is the code and
+ * the script's own words, and the worker words the agent's message.
+ */
 type Outcome =
   | { ok: true; value: unknown }
-  | { ok: false; kind: "blocked" | "thrown"; message: string };
+  | { ok: false; error: { code: "SCRIPT_BLOCKED" | "SCRIPT_ERROR"; message: string } };
 
 /** Runs in the page; self-contained. */
 async function evaluate(code: string): Promise<Outcome> {
@@ -42,7 +46,8 @@ async function evaluate(code: string): Promise<Outcome> {
   } catch (error) {
     const blocked = error instanceof EvalError ||
       /Content Security Policy|unsafe-eval/i.test(String((error as Error)?.message));
-    return { ok: false, kind: blocked ? "blocked" : "thrown", message: describe(error) };
+    const code = blocked ? "SCRIPT_BLOCKED" : "SCRIPT_ERROR";
+    return { ok: false, error: { code, message: describe(error) } };
   }
 }
 
@@ -60,7 +65,7 @@ export const scriptingExecute: BrowserMethod<"scripting.execute"> = async (input
       }),
     ));
   if (outcome.ok) return { tabId, value: outcome.value };
-  if (outcome.kind === "blocked") {
+  if (outcome.error.code === "SCRIPT_BLOCKED") {
     throw toolFailure(
       "SCRIPT_BLOCKED",
       `The page in tab ${tabId} (${tab.url}) forbids running code strings (its ` +
@@ -68,5 +73,5 @@ export const scriptingExecute: BrowserMethod<"scripting.execute"> = async (input
         "browser_click_element there instead.",
     );
   }
-  throw toolFailure("SCRIPT_ERROR", `The script threw ${outcome.message}`);
+  throw toolFailure("SCRIPT_ERROR", `The script threw ${outcome.error.message}`);
 };
