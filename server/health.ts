@@ -15,7 +15,7 @@ import type { HubConfig } from "../core/config/schema.ts";
 import type { PluginHost } from "./plugins/plugin_host_interface.ts";
 import { toPluginDetail } from "./plugins/registry.ts";
 import type { TabStates } from "./plugins/tab_states_interface.ts";
-import type { PluginLogs } from "./extension/plugin_logs.ts";
+import type { PluginLogs } from "./extension/plugin_logs_interface.ts";
 import type { ExtensionLink } from "./ws/extension_link_interface.ts";
 import type { Catalog } from "./calls/catalog_interface.ts";
 import { BROWSER_GROUP } from "../protocol/call_contract.ts";

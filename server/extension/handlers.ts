@@ -13,7 +13,7 @@ import type { UpdateChecker } from "../plugins/update_checker_interface.ts";
 import { isFolderOpenFailure } from "./folder_open.ts";
 import type { ExtensionHandlers, ExtensionLink } from "../ws/extension_link_interface.ts";
 import type { TabStates } from "../plugins/tab_states_interface.ts";
-import type { PluginLogs } from "./plugin_logs.ts";
+import type { PluginLogs } from "./plugin_logs_interface.ts";
 import type { Dispatches } from "../calls/dispatches_interface.ts";
 import type { Confirmations } from "../calls/confirmations_interface.ts";
 import type { ConfigChanges } from "../changes/config_changes_interface.ts";

@@ -20,6 +20,7 @@ import {
   PLUGIN_LOG_LIMITS,
   type PluginLogLimits,
 } from "./plugin_log_limit.ts";
+import type { PluginLogs } from "./plugin_logs_interface.ts";
 
 export const PLUGIN_LOG_BUFFER = 200;
 /** Characters kept of an entry's message, and of its data as JSON. */
@@ -34,16 +35,6 @@ export const DROP_REPORT_MS = 10_000;
 export const HUB_DROP_NOTE_MS = 10 * 60_000;
 /** Plugins named in a `server.log` note; the rest are counted. */
 const NOTE_PLUGINS = 5;
-
-export interface PluginLogs {
-  /** Entries of `plugin` from the page in tab `tabId` (when the extension said which). */
-  add(plugin: string, entries: PluginLogEntry[], tabId?: number): void;
-  size(plugin: string): number;
-  recent(plugin: string): PluginLogEntry[];
-  onEntry(listener: (plugin: string, entry: PluginLogEntry) => void): void;
-  /** Reports what was dropped and not yet said, and stops the report timer. */
-  close(): void;
-}
 
 export interface PluginLogsOptions {
   /** Entries kept per plugin; default PLUGIN_LOG_BUFFER. */
