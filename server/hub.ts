@@ -58,7 +58,8 @@ import { createHealthReport } from "./health.ts";
 import type { TelemetrySettings } from "../core/telemetry/settings.ts";
 import { createTelemetry } from "./telemetry/telemetry.ts";
 import { pluginCounts, withCallCounting } from "./telemetry/hub_hooks.ts";
-import { type DevMode, startDevMode } from "./dev/dev_mode.ts";
+import { startDevMode } from "./dev/dev_mode.ts";
+import type { DevMode } from "./dev/dev_mode_interface.ts";
 
 export interface HubOptions {
   paths: HubPaths;

@@ -9,10 +9,10 @@ import type { PluginHost } from "../plugins/plugin_host_interface.ts";
 import type { PluginLifecycle } from "../changes/plugin_lifecycle_interface.ts";
 import type { ConfigChanges } from "../changes/config_changes_interface.ts";
 import type { HubFiles } from "../files/hub_files_interface.ts";
-import type { FileWatcherStatus } from "../../protocol/health.ts";
 import type { Logger } from "../log/logger_interface.ts";
 import { type ConfigEdits, createConfigEdits } from "./config_edits.ts";
 import { createDevWatcher, type DevWatcherDeps } from "./dev_watcher.ts";
+import type { DevMode } from "./dev_mode_interface.ts";
 
 export interface DevModeDeps {
   configPath: string;
@@ -27,13 +27,6 @@ export interface DevModeDeps {
   clock?: () => number;
   /** Overrides for tests (native watching, intervals). */
   watcher?: Partial<DevWatcherDeps>;
-}
-
-export interface DevMode {
-  status(): FileWatcherStatus;
-  /** Resolves once the watcher runs and no change waits (tests). */
-  idle(): Promise<void>;
-  close(): void;
 }
 
 /** The local plugin folders of `config`, loaded or not (no global packages: they are not built here). */
