@@ -14,11 +14,12 @@ import {
   type BrowserMethodName,
   type BrowserResult,
 } from "../../protocol/browser_methods/mod.ts";
-
-/** MCP content blocks a tool result may carry. */
-export type ContentBlock =
-  | { type: "text"; text: string }
-  | { type: "image"; data: string; mimeType: string };
+import type {
+  BrowserTool,
+  ContentBlock,
+  ContentContext,
+  RegisteredBrowserTool,
+} from "./browser_tool_interface.ts";
 
 /** What a tool file declares; `M` is the extension method that runs it. */
 export interface BrowserToolDeclaration<M extends BrowserMethodName> {
@@ -39,34 +40,6 @@ export interface BrowserToolDeclaration<M extends BrowserMethodName> {
   ) => Promise<ContentBlock[]>;
 }
 
-/** A declared tool with its method's input schema, as the pipeline uses it. */
-export interface BrowserTool {
-  name: string;
-  displayName: string;
-  description: string;
-  method: BrowserMethodName;
-  /** The method's input schema (from protocol/browser_methods/). */
-  input: z.ZodObject;
-  /**
-   * `value` is what the extension answered for `method`; `context.input` is the input the catalog
-   * parsed with `input`.
-   */
-  toContent?: (value: unknown, context: ContentContext) => Promise<ContentBlock[]>;
-}
-
-/** What a tool's `toContent` may use besides the extension's value. */
-export interface ContentContext<I = Record<string, unknown>> {
-  /** The call's validated input (defaults applied). */
-  input: I;
-  /** Milliseconds since the epoch (the hub's clock). */
-  now(): number;
-  /**
-   * Writes `bytes` to `<config dir>/screenshots/<name>` (atomically, mode 0600); resolves to
-   * the file's path. `name` must be a plain file name.
-   */
-  saveFile(name: string, bytes: Uint8Array): Promise<string>;
-}
-
 /** A tool from its declaration, with the input schema of the method it names. */
 export function browserTool<M extends BrowserMethodName>(
   declaration: BrowserToolDeclaration<M>,
@@ -76,10 +49,6 @@ export function browserTool<M extends BrowserMethodName>(
   // The pipeline passes this method's answer and the input the catalog parsed with its schema.
   if (toContent) tool.toContent = toContent as BrowserTool["toContent"];
   return tool;
-}
-
-export interface RegisteredBrowserTool extends BrowserTool {
-  inputSchema: JsonSchema;
 }
 
 /**

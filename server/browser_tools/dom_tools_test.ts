@@ -11,7 +11,7 @@ import { pressKey } from "./press_key.ts";
 import { scroll } from "./scroll.ts";
 import { hoverElement } from "./hover_element.ts";
 import { BROWSER_TOOLS } from "./mod.ts";
-import type { BrowserTool } from "./browser_tool.ts";
+import type { BrowserTool } from "./browser_tool_interface.ts";
 
 const DOM_TOOLS: [BrowserTool, string][] = [
   [getPageText, "page.text"],

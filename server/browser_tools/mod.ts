@@ -2,7 +2,8 @@
  * Every built-in browser tool, in listing order. Add a tool: its method in
  * protocol/browser_methods/, one file here, one line below.
  */
-import { registerBrowserTool, type RegisteredBrowserTool } from "./browser_tool.ts";
+import { registerBrowserTool } from "./browser_tool.ts";
+import type { RegisteredBrowserTool } from "./browser_tool_interface.ts";
 import { listTabs } from "./list_tabs.ts";
 import { navigateTab } from "./navigate_tab.ts";
 import { openTab } from "./open_tab.ts";

@@ -1,5 +1,6 @@
 import { type HubError, hubError } from "../../protocol/errors.ts";
-import { browserTool, type ContentBlock } from "./browser_tool.ts";
+import { browserTool } from "./browser_tool.ts";
+import type { ContentBlock } from "./browser_tool_interface.ts";
 import { DEFAULT_MAX_BYTES } from "../../protocol/screenshot.ts";
 
 /** `screenshot-2025-01-02T03-04-05.678Z-tab7.png` (no colons, so it works on every OS). */

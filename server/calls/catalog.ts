@@ -9,11 +9,8 @@ import { effectivePermission, listedDescription } from "../permissions/effective
 import { noPluginMessage } from "../plugins/registry.ts";
 import type { RegisteredPlugin, RegisteredTool, Registry } from "../plugins/registry_interface.ts";
 import { stripInjected } from "../plugins/tool_schema.ts";
-import {
-  inputJsonSchema,
-  parseWithZod,
-  type RegisteredBrowserTool,
-} from "../browser_tools/browser_tool.ts";
+import { inputJsonSchema, parseWithZod } from "../browser_tools/browser_tool.ts";
+import type { RegisteredBrowserTool } from "../browser_tools/browser_tool_interface.ts";
 import type { HubTool } from "../management/hub_tool.ts";
 import { needsReview } from "../permissions/review.ts";
 import { type Validate, ValidatorCache } from "../plugins/validators.ts";

@@ -7,7 +7,7 @@
 import type { Permission } from "../../core/config/schema.ts";
 import type { RegisteredPlugin, RegisteredTool } from "../plugins/registry_interface.ts";
 import type { JsonSchema } from "../plugins/tool_schema.ts";
-import type { RegisteredBrowserTool } from "../browser_tools/browser_tool.ts";
+import type { RegisteredBrowserTool } from "../browser_tools/browser_tool_interface.ts";
 import type { HubTool } from "../management/hub_tool.ts";
 
 /** A tool in `GET /tools`, `tools/list` and `hub_list_tools` (shape in docs/http.md). */

@@ -6,7 +6,7 @@
  * left alone (tools cap them by bytes).
  */
 import { capText, MAX_CHARS } from "../../protocol/text_cap.ts";
-import type { ContentBlock } from "../browser_tools/browser_tool.ts";
+import type { ContentBlock } from "../browser_tools/browser_tool_interface.ts";
 
 const HINT = "The answer was too large for one call: ask for less (a selector, a smaller limit " +
   "or maxLength, a level filter).";

@@ -11,7 +11,7 @@ import { type ExtensionRequests, notConnectedError } from "./extension_requests.
 import type { TabStates } from "../plugins/tab_states_interface.ts";
 import type { AuditLog } from "../audit/audit_log_interface.ts";
 import type { ManagementContext } from "../management/hub_tool.ts";
-import type { BrowserTool, ContentContext } from "../browser_tools/browser_tool.ts";
+import type { BrowserTool, ContentContext } from "../browser_tools/browser_tool_interface.ts";
 import type { Catalog, CatalogTool, CheckedArgs } from "./catalog_interface.ts";
 import { badRequestError, toHubError } from "./call_error.ts";
 import type { Confirmations } from "./confirmations_interface.ts";

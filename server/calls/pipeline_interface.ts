@@ -4,7 +4,7 @@
  * tab, run, audit), so mcp/ and the routes depend on this shape only.
  */
 import type { HubError } from "../../protocol/errors.ts";
-import type { ContentBlock } from "../browser_tools/browser_tool.ts";
+import type { ContentBlock } from "../browser_tools/browser_tool_interface.ts";
 import type { CallProgress } from "../../protocol/call_contract.ts";
 
 export interface CallRequest {

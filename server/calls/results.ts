@@ -4,7 +4,7 @@
  * `structuredContent.error` with code, message, category and retryable.
  */
 import type { HubError } from "../../protocol/errors.ts";
-import type { ContentBlock } from "../browser_tools/browser_tool.ts";
+import type { ContentBlock } from "../browser_tools/browser_tool_interface.ts";
 import { isPlainObject } from "../../protocol/plain_object.ts";
 import type { CallOutcome } from "./pipeline_interface.ts";
 
