@@ -17,7 +17,7 @@ import type { McpMode } from "./mcp/mcp_server.ts";
 import { outcomeResult } from "./calls/results.ts";
 import type { McpSessions } from "./mcp/sessions.ts";
 import type { ExtensionLink } from "./ws/extension_link_interface.ts";
-import type { ExtensionDoor } from "./ws/extension_door.ts";
+import type { ExtensionDoor } from "./ws/extension_door_interface.ts";
 import type { ReloadSummary } from "./plugins/plugin_host_interface.ts";
 import { type SettingsUpdateDeps, updatePluginSettings } from "./plugins/settings_update.ts";
 import { CHALLENGE_PATH, challengeProof, isNonce, NO_SECRET_CODE } from "../protocol/challenge.ts";

@@ -11,7 +11,7 @@
 import type { HubFiles } from "../files/hub_files_interface.ts";
 import type { Logger } from "../log/logger_interface.ts";
 import type { ExtensionLink } from "../ws/extension_link_interface.ts";
-import type { ExtensionDoor } from "../ws/extension_door.ts";
+import type { ExtensionDoor } from "../ws/extension_door_interface.ts";
 import type { ConfigChanges } from "./config_changes_interface.ts";
 import { applyReviewChanges, type ReviewChange, reviewChanges } from "../permissions/review.ts";
 import { describeSource } from "../../core/plugin_source/source_identity.ts";

@@ -7,13 +7,7 @@
 import { CLOSE_SECRET_ROTATED } from "../../protocol/rpc.ts";
 import type { ExtensionLink } from "./extension_link_interface.ts";
 import { upgradeExtensionSocket } from "./ws_upgrade.ts";
-
-export interface ExtensionDoor {
-  /** Takes over a `/ws` upgrade request; returns the 101 response. */
-  connect(req: Request): Response;
-  /** Closes the extension's connection when it was opened with a secret other than the current. */
-  closeIfSecretRotated(): void;
-}
+import type { ExtensionDoor } from "./extension_door_interface.ts";
 
 export function createExtensionDoor(
   link: Pick<ExtensionLink, "attach" | "isConnected" | "disconnect">,
