@@ -13,8 +13,7 @@ import {
 
 /** INVALID_ARGUMENTS for a request whose body was unusable, with the status REST answers. */
 export function badRequestError(request: { message: string; status: number }): HubError {
-  const { payload } = hubError("INVALID_ARGUMENTS", request.message);
-  return new HubError(payload, { status: request.status });
+  return hubError("INVALID_ARGUMENTS", request.message, undefined, { status: request.status });
 }
 
 /** Why a call ended when its signal aborted: the HubError it carries, else CANCELLED. */
