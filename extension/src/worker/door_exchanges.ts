@@ -25,7 +25,7 @@ import {
   type PageEvent,
 } from "../../../protocol/adapter.ts";
 import { readCallResult } from "../../../protocol/call_contract.ts";
-import { errorPayload, HubError } from "../../../protocol/errors.ts";
+import { errorPayload, type HubError, hubError } from "../../../protocol/errors.ts";
 import {
   doorCancel,
   doorClose,
@@ -121,15 +121,13 @@ const NO_DOCUMENT = /No document with id|Frame with ID \d+ was removed|No frame 
 
 async function lostAnswer(tabId: number): Promise<HubError> {
   const exists = await chrome.tabs.get(tabId).then(() => true, () => false);
-  return new HubError(
-    exists
-      ? errorPayload(
-        "TAB_NAVIGATED",
-        `Tab ${tabId}'s page went away while the call ran (it navigated or reloaded), so ` +
-          "its answer was lost. Try again once the page has loaded.",
-      )
-      : errorPayload("TAB_CLOSED", `Tab ${tabId} was closed while the call ran.`),
-  );
+  return exists
+    ? hubError(
+      "TAB_NAVIGATED",
+      `Tab ${tabId}'s page went away while the call ran (it navigated or reloaded), so ` +
+        "its answer was lost. Try again once the page has loaded.",
+    )
+    : hubError("TAB_CLOSED", `Tab ${tabId} was closed while the call ran.`);
 }
 
 /** Every door call goes to the document the door is in, never to a later one in the tab. */
@@ -140,14 +138,14 @@ const targetOf = (state: DoorState) => ({
 
 /** The calls of an exchange whose door closed under them. */
 function closedMidCall(state: DoorState): HubError {
-  return new HubError(errorPayload(
+  return hubError(
     "ADAPTER_ERROR",
     `The ${
       state.plugin.slice(0, 100)
     } adapter in tab ${state.tabId} was closed while the call ran ` +
       "(the plugin was turned off, removed or replaced by a new build). The call has probably " +
       "run and is not run again: check its effect, then call again if the plugin is on.",
-  ));
+  );
 }
 
 /** `onEvent` gets each event with the tab and the plugin whose door it came out of. */
@@ -274,12 +272,12 @@ export function createDoorExchanges(
   function breakDoor(state: DoorState, why: string) {
     forget(state);
     state.broken = true;
-    const error = new HubError(errorPayload(
+    const error = hubError(
       "ADAPTER_ERROR",
       `The ${state.plugin.slice(0, 100)} adapter in tab ${state.tabId} ${why}, which it never ` +
         "does on its own (a page script may have tampered with it), so the extension closed " +
         "it. The call may have run and is not run again; check its effect before calling again.",
-    ));
+    );
     for (const waiting of state.pending.values()) waiting.reject(error);
     state.pending.clear();
     state.queue = [];

@@ -11,7 +11,7 @@
 import type { AdapterCall, AdapterResult } from "../../../protocol/adapter.ts";
 import { splitToolName } from "../../../protocol/call_contract.ts";
 import type { DispatchParams, DispatchResult, SyncPlugin } from "../../../protocol/events.ts";
-import { errorPayload, HubError } from "../../../protocol/errors.ts";
+import { hubError } from "../../../protocol/errors.ts";
 import { instanceOfUrl } from "../../../protocol/plugin_settings.ts";
 import {
   type OpenTab,
@@ -32,8 +32,6 @@ export interface PluginDispatchDeps {
   calls: TabCalls;
   exchanges: DoorExchanges;
 }
-
-const fail = (...args: Parameters<typeof errorPayload>) => new HubError(errorPayload(...args));
 
 function belongs(plugin: SyncPlugin, tab: chrome.tabs.Tab, instance?: { name: string }) {
   if (!pluginMatches(plugin, tab.url)) return false;
@@ -59,7 +57,7 @@ async function requestedTab(plugin: SyncPlugin, params: DispatchParams): Promise
   const mine = tab && pluginMatches(plugin, tab.url);
   const open = mine ? [{ tabId, url: tab.url ?? "" }] : await otherPluginTabs(plugin, tabId);
   const refusal = requestedTabRefusal(targetOf(plugin, params), plugin.instances, tabId, open);
-  if (refusal) throw fail(refusal.code, refusal.message);
+  if (refusal) throw hubError(refusal.code, refusal.message);
   return tab!;
 }
 
@@ -82,7 +80,7 @@ async function bestTab(
   const mine = tabs.filter((t) => t.id !== undefined && belongs(plugin, t, params.instance));
   const isReady = (t: chrome.tabs.Tab) => tracker.isReady(t.id!, plugin.name);
   const chosen = chooseTab(targetOf(plugin, params), mine, isReady, focused?.id);
-  if ("refusal" in chosen) throw fail(chosen.refusal.code, chosen.refusal.message);
+  if ("refusal" in chosen) throw hubError(chosen.refusal.code, chosen.refusal.message);
   return chosen.tab;
 }
 
@@ -122,11 +120,11 @@ async function dispatchPluginTool(
 ): Promise<DispatchResult> {
   const plugin = deps.store.get(params.plugin);
   if (!plugin) {
-    throw fail("TOOL_NOT_FOUND", `The extension does not know plugin "${params.plugin}" yet.`);
+    throw hubError("TOOL_NOT_FOUND", `The extension does not know plugin "${params.plugin}" yet.`);
   }
   if (!pluginEnabled(plugin)) {
     // The hub refuses calls to `off` tools; this covers a call that crossed turning it off.
-    throw fail(
+    throw hubError(
       "PERMISSION_OFF",
       `Plugin "${plugin.name}" is off, so its adapter is not in any tab. Allow it in the side ` +
         "panel first.",
@@ -152,7 +150,7 @@ async function dispatchPluginTool(
     result = await deps.calls.run(tabId, what, run, ended);
   }
   if ("missing" in result) {
-    throw fail(
+    throw hubError(
       "EXTENSION_ERROR",
       `The ${plugin.displayName} adapter did not load in tab ${tabId}.`,
     );
@@ -164,14 +162,14 @@ async function dispatchPluginTool(
 function stillCurrent(deps: PluginDispatchDeps, plugin: SyncPlugin) {
   const now = deps.store.get(plugin.name);
   if (!pluginEnabled(now)) {
-    throw fail(
+    throw hubError(
       "PERMISSION_OFF",
       `Plugin "${plugin.name}" was turned off or removed before the call reached its adapter; ` +
         "it did not run. Allow it in the side panel first.",
     );
   }
   if (now!.adapterHash !== plugin.adapterHash) {
-    throw fail(
+    throw hubError(
       "TAB_UNAVAILABLE",
       `Plugin "${plugin.name}" got a new build before the call reached its adapter; it did not ` +
         "run. Call again to run it with the new build.",

@@ -5,7 +5,7 @@
  * when its signal aborts (call_ends.ts). The worker runs no clock of its own: the deadline is the
  * hub's.
  */
-import { errorPayload, HubError, hubError } from "../../../protocol/errors.ts";
+import { HubError, hubError } from "../../../protocol/errors.ts";
 
 export interface TabCalls {
   /**
@@ -63,19 +63,17 @@ export function createTabCalls(): TabCalls {
     closed(tabId) {
       failAll(
         tabId,
-        new HubError(errorPayload("TAB_CLOSED", `Tab ${tabId} was closed while the call ran.`)),
+        hubError("TAB_CLOSED", `Tab ${tabId} was closed while the call ran.`),
       );
     },
     navigated(tabId, url) {
       const where = url ? ` (to ${url})` : "";
       failAll(
         tabId,
-        new HubError(
-          errorPayload(
-            "TAB_NAVIGATED",
-            `Tab ${tabId} navigated away${where} while the call ran, so its answer was lost. ` +
-              "Try again once the page has loaded.",
-          ),
+        hubError(
+          "TAB_NAVIGATED",
+          `Tab ${tabId} navigated away${where} while the call ran, so its answer was lost. ` +
+            "Try again once the page has loaded.",
         ),
       );
     },
@@ -103,20 +101,18 @@ async function explain(tabId: number, what: string, error: unknown): Promise<Hub
   const message = (error as Error)?.message ?? String(error);
   const exists = await chrome.tabs.get(tabId).then(() => true, () => false);
   if (!exists) {
-    return new HubError(errorPayload("TAB_CLOSED", `Tab ${tabId} was closed while ${what} ran.`));
+    return hubError("TAB_CLOSED", `Tab ${tabId} was closed while ${what} ran.`);
   }
   if (NOT_SCRIPTABLE.test(message)) {
-    return new HubError(errorPayload(
+    return hubError(
       "PAGE_NOT_SCRIPTABLE",
       `Chromium does not let extensions into the page in tab ${tabId} (${message}). ` +
         "Pages such as about:blank, chrome:// and the Web Store are closed to them: use a tab " +
         "with an http(s) page.",
-    ));
+    );
   }
-  return new HubError(
-    errorPayload(
-      "EXTENSION_ERROR",
-      `The browser could not run ${what} in tab ${tabId}: ${message}`,
-    ),
+  return hubError(
+    "EXTENSION_ERROR",
+    `The browser could not run ${what} in tab ${tabId}: ${message}`,
   );
 }

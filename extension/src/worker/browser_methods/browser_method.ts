@@ -9,7 +9,7 @@ import type {
   BrowserMethodName,
   BrowserResult,
 } from "../../../../protocol/browser_methods/mod.ts";
-import { errorPayload, HubError, type HubErrorCode } from "../../../../protocol/errors.ts";
+import { hubError } from "../../../../protocol/errors.ts";
 import type { TabCalls } from "../tab_calls.ts";
 import type { ExtensionLog } from "../extension_log.ts";
 import type { TabDebugger } from "./console_debugger.ts";
@@ -42,29 +42,20 @@ export interface TabTarget {
   tabId?: number;
 }
 
-/** A tool-level failure: its code, with the code's category and retryable flag from HUB_ERRORS. */
-export function toolFailure(code: HubErrorCode, message: string): HubError {
-  return new HubError(errorPayload(code, message));
-}
-
 /** The tab a browser tool works on: `tabId` when given, else the focused window's active tab. */
 export async function targetTab(input: TabTarget): Promise<chrome.tabs.Tab> {
   if (input.tabId !== undefined) {
     const tab = await chrome.tabs.get(input.tabId).catch(() => undefined);
     if (tab) return tab;
-    throw new HubError(
-      errorPayload(
-        "TAB_NOT_FOUND",
-        `No tab ${input.tabId} is open. Call browser_list_tabs for ids.`,
-      ),
+    throw hubError(
+      "TAB_NOT_FOUND",
+      `No tab ${input.tabId} is open. Call browser_list_tabs for ids.`,
     );
   }
   const [focused] = await chrome.tabs.query({ active: true, lastFocusedWindow: true });
   const tab = focused ?? (await chrome.tabs.query({ active: true }))[0];
   if (tab?.id !== undefined) return tab;
-  throw new HubError(
-    errorPayload("TAB_NOT_FOUND", "No browser tab is open. Open one, or pass a tabId."),
-  );
+  throw hubError("TAB_NOT_FOUND", "No browser tab is open. Open one, or pass a tabId.");
 }
 
 /**
@@ -79,7 +70,7 @@ export async function webPageTab(
   const tabId = tab.id!;
   const url = tab.url ?? "";
   if (!/^https?:/i.test(url)) {
-    throw toolFailure(
+    throw hubError(
       "NOT_A_WEB_PAGE",
       `Tab ${tabId} shows ${url || "no page"}, not a web page${why}`,
     );

@@ -10,7 +10,7 @@ import {
   parseBrowserInput,
 } from "../../../../protocol/browser_methods/mod.ts";
 import { clip } from "../../../../protocol/clip.ts";
-import { errorPayload, HubError } from "../../../../protocol/errors.ts";
+import { hubError } from "../../../../protocol/errors.ts";
 import type { BrowserHandlers, BrowserMethod, MethodContext } from "./browser_method.ts";
 import { domClick } from "./dom_click.ts";
 import { pageText } from "./page_text.ts";
@@ -74,11 +74,11 @@ export async function dispatchBrowserTool(
 ): Promise<DispatchResult> {
   const { method } = params;
   if (!isBrowserMethodName(method)) {
-    throw new HubError(errorPayload(
+    throw hubError(
       "TOOL_NOT_FOUND",
       `This extension cannot run ${params.tool} (method "${params.method}"). Update the ` +
         'extension: run "hub start" and reload it in chrome://extensions.',
-    ));
+    );
   }
   const value = await run(method, params, context);
   const tabId = (value as { tabId?: unknown })?.tabId;
@@ -93,11 +93,11 @@ async function run<M extends BrowserMethodName>(
 ): Promise<BrowserResult<M>> {
   const parsed = parseBrowserInput(method, params.input);
   if (!parsed.ok) {
-    throw new HubError(errorPayload(
+    throw hubError(
       "INVALID_ARGUMENTS",
       `Invalid arguments for ${clip(params.tool, 100)} (method ${method}): ` +
         `${parsed.problems.join("; ")}.`,
-    ));
+    );
   }
   const handler: BrowserMethod<M> = BROWSER_HANDLERS[method];
   return await handler(parsed.input, context);

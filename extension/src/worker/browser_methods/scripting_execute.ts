@@ -5,7 +5,8 @@
  * as JSON (functions and DOM nodes as descriptions). Pages whose Content-Security-Policy forbids
  * `eval` cannot run code strings; that fails with SCRIPT_BLOCKED.
  */
-import { type BrowserMethod, firstResult, targetTab, toolFailure } from "./browser_method.ts";
+import { hubError } from "../../../../protocol/errors.ts";
+import { type BrowserMethod, firstResult, targetTab } from "./browser_method.ts";
 
 /**
  * The script's answer, in the call contract's envelope (`CallResult`); its error is the code and
@@ -66,12 +67,12 @@ export const scriptingExecute: BrowserMethod<"scripting.execute"> = async (input
     ));
   if (outcome.ok) return { tabId, value: outcome.value };
   if (outcome.error.code === "SCRIPT_BLOCKED") {
-    throw toolFailure(
+    throw hubError(
       "SCRIPT_BLOCKED",
       `The page in tab ${tabId} (${tab.url}) forbids running code strings (its ` +
         "Content-Security-Policy has no 'unsafe-eval'). Use a plugin tool or " +
         "browser_click_element there instead.",
     );
   }
-  throw toolFailure("SCRIPT_ERROR", `The script threw ${outcome.error.message}`);
+  throw hubError("SCRIPT_ERROR", `The script threw ${outcome.error.message}`);
 };

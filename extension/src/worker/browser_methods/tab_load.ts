@@ -6,7 +6,7 @@
  * counts as loaded as soon as it happened.
  */
 import type { LoadedTab } from "../../../../protocol/browser_methods/mod.ts";
-import { errorPayload, HubError } from "../../../../protocol/errors.ts";
+import { HubError, hubError } from "../../../../protocol/errors.ts";
 
 export const NAVIGATE_WAIT_MS = 25_000;
 /** How often the tab's status is read, for loads whose events came before the watch began. */
@@ -146,7 +146,7 @@ export function watchStart(tabId: number, timeoutMs: number): StartWatch {
 export async function loadedTab(tabId: number, loaded: boolean, what: string): Promise<LoadedTab> {
   const tab = await chrome.tabs.get(tabId).catch(() => undefined);
   if (!tab) {
-    throw new HubError(errorPayload("TAB_CLOSED", `Tab ${tabId} was closed while ${what} ran.`));
+    throw hubError("TAB_CLOSED", `Tab ${tabId} was closed while ${what} ran.`);
   }
   return { tabId, url: tab.pendingUrl || tab.url || "", title: tab.title ?? "", loaded };
 }
@@ -180,13 +180,11 @@ export async function tabActionFailure(
   if (error instanceof HubError) return error;
   const exists = await chrome.tabs.get(tabId).then(() => true, () => false);
   if (!exists) {
-    return new HubError(errorPayload("TAB_CLOSED", `Tab ${tabId} was closed while ${what} ran.`));
+    return hubError("TAB_CLOSED", `Tab ${tabId} was closed while ${what} ran.`);
   }
   const message = (error as Error)?.message ?? String(error);
-  return new HubError(
-    errorPayload(
-      "EXTENSION_ERROR",
-      `The browser could not run ${what} in tab ${tabId}: ${message}`,
-    ),
+  return hubError(
+    "EXTENSION_ERROR",
+    `The browser could not run ${what} in tab ${tabId}: ${message}`,
   );
 }

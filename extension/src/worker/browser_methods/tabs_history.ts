@@ -8,9 +8,9 @@
  * page's own `history.back()` does not skip them, so when Chromium finds no entry, the step is
  * taken in the page.
  */
-import { HubError } from "../../../../protocol/errors.ts";
+import { HubError, hubError } from "../../../../protocol/errors.ts";
 import type { BrowserInput, LoadedTab } from "../../../../protocol/browser_methods/mod.ts";
-import { type MethodContext, targetTab, toolFailure } from "./browser_method.ts";
+import { type MethodContext, targetTab } from "./browser_method.ts";
 import { loadedTab, tabActionFailure, watchLoad, watchStart } from "./tab_load.ts";
 
 export type Direction = "back" | "forward";
@@ -26,7 +26,7 @@ export function isNoHistoryError(error: unknown): boolean {
 
 export function noHistory(tabId: number, direction: Direction, url: string | undefined) {
   const other = direction === "back" ? "browser_go_forward" : "browser_go_back";
-  return toolFailure(
+  return hubError(
     "NO_HISTORY",
     `Tab ${tabId} (${url ?? "unknown url"}) has no page to go ${direction} to in its history. ` +
       `Use browser_navigate_tab to load a URL, or ${other} for the other direction.`,

@@ -2,7 +2,8 @@
  * `tabs.open` (browser_open_tab): opens a new tab with a URL (in the given window, else the last
  * focused one), active unless told otherwise, and waits for it to load unless told not to.
  */
-import { type BrowserMethod, toolFailure } from "./browser_method.ts";
+import { hubError } from "../../../../protocol/errors.ts";
+import type { BrowserMethod } from "./browser_method.ts";
 import { loadedTab, watchLoad } from "./tab_load.ts";
 
 const WHAT = "browser_open_tab";
@@ -11,7 +12,7 @@ async function checkWindow(windowId: number | undefined): Promise<number | undef
   if (windowId === undefined) return undefined;
   const found = await chrome.windows.get(windowId).catch(() => undefined);
   if (found) return windowId;
-  throw toolFailure(
+  throw hubError(
     "WINDOW_NOT_FOUND",
     `No browser window ${windowId} is open. Call browser_list_windows for ids, or omit windowId.`,
   );

@@ -5,7 +5,8 @@
  * visible tab of a window, so a background tab is brought to the front first. The JPEG is made
  * from the one capture (OffscreenCanvas) because Chromium allows only two captures per second.
  */
-import { type BrowserMethod, targetTab, toolFailure } from "./browser_method.ts";
+import { hubError } from "../../../../protocol/errors.ts";
+import { type BrowserMethod, targetTab } from "./browser_method.ts";
 
 import { MAX_MAX_BYTES, type Shot } from "../../../../protocol/screenshot.ts";
 
@@ -73,7 +74,7 @@ export async function fitShot(
     };
   }
   const lowest = JPEG_QUALITIES[JPEG_QUALITIES.length - 1];
-  throw toolFailure(
+  throw hubError(
     "SCREENSHOT_TOO_LARGE",
     `The screenshot of tab ${tabId} is ${pngBytes} bytes as PNG and still ${smallest} bytes as ` +
       `JPEG at quality ${lowest}, over maxBytes ${maxBytes}. Pass a larger maxBytes (at most ` +
