@@ -1,7 +1,9 @@
 /**
  * docs/cli.md against the real programs, built in-process (no spawning): every `hub` and
  * `hub-plugin` command has a heading, every option and alias is named in its command's section,
- * and every command heading is a real command. It lives in tests/ because it reads both CLIs.
+ * every command heading is a real command, and every option a section names is real (an option of
+ * that command, of a command above it or of a subcommand it introduces, or a listed cross-reference).
+ * It lives in tests/ because it reads both CLIs.
  */
 import type { Command } from "commander";
 import { assertEquals } from "./helpers/assert.ts";
@@ -10,16 +12,50 @@ import { buildPluginProgram } from "../plugin_cli/main.ts";
 
 const DOC = Deno.readTextFileSync(new URL("../docs/cli.md", import.meta.url));
 
-/** Each command of the tree with its path ("hub config set"), root included. */
-function commands(root: Command): { path: string; cmd: Command }[] {
-  const out: { path: string; cmd: Command }[] = [];
-  const walk = (cmd: Command, prefix: string[]) => {
+/** Each command of the tree with its path ("hub config set") and the commands above it. */
+function commands(root: Command): { path: string; cmd: Command; parents: Command[] }[] {
+  const out: { path: string; cmd: Command; parents: Command[] }[] = [];
+  const walk = (cmd: Command, prefix: string[], parents: Command[]) => {
     const path = [...prefix, cmd.name()];
-    out.push({ path: path.join(" "), cmd });
-    for (const sub of cmd.commands) walk(sub, path);
+    out.push({ path: path.join(" "), cmd, parents });
+    for (const sub of cmd.commands) walk(sub, path, [...parents, cmd]);
   };
-  walk(root, []);
+  walk(root, [], []);
   return out;
+}
+
+/**
+ * Options a section may name although its command has none of that name, each with why: the
+ * section points at another command's option.
+ */
+const CROSS_REFERENCES: Record<string, string[]> = {
+  "hub stop": ["--background"], // stops a hub that `hub start --background` started
+};
+
+/** Each flag (`--x`, `-x`) a text names, once. */
+export function flagsIn(text: string): string[] {
+  return [...new Set([...text.matchAll(/(?<![\w-])(--?[a-zA-Z][\w-]*)/g)].map((m) => m[1]))];
+}
+
+/**
+ * The flags a section names that are no option of its command, of a command above it (their
+ * options, `-h`/`--help` and `-V`/`--version` included) or of a subcommand it introduces, and are
+ * not an allowed cross-reference.
+ */
+export function unknownInSection(
+  cmd: Command,
+  parents: Command[],
+  section: string,
+  crossReferences: string[] = [],
+): string[] {
+  const descendants = (c: Command): Command[] => c.commands.flatMap((s) => [s, ...descendants(s)]);
+  const real = new Set<string>(["-h", "--help", ...crossReferences]);
+  for (const c of [...parents, cmd, ...descendants(cmd)]) {
+    for (const option of c.options) {
+      for (const flag of [option.long, option.short]) if (flag) real.add(flag);
+    }
+  }
+  return flagsIn(section).filter((flag) => !real.has(flag));
 }
 
 /** The sections of a page whose headings are one code span: "## `hub start`" → "hub start". */
@@ -78,6 +114,18 @@ Deno.test("each command's section names all its options, aliases and arguments",
   assertEquals(gaps, []);
 });
 
+Deno.test("every option a command's section names exists in that command's --help", () => {
+  const stale = all.flatMap(({ path, cmd, parents }) =>
+    unknownInSection(cmd, parents, sections.get(path) ?? "", CROSS_REFERENCES[path])
+      .map((flag) => `${path}: ${flag}`)
+  );
+  assertEquals(stale, []);
+  for (const [path, flags] of Object.entries(CROSS_REFERENCES)) {
+    const { cmd, parents } = all.find((c) => c.path === path)!;
+    assertEquals(unknownInSection(cmd, parents, flags.join(" ")), flags, `${path} needs them`);
+  }
+});
+
 Deno.test("docs/cli.md has no line over 400 characters and no table", () => {
   const lines = DOC.split("\n");
   assertEquals(lines.filter((l) => l.length > 400), []);
@@ -94,4 +142,19 @@ Deno.test("the checks catch a missing option, alias or argument and a made-up he
   assertEquals(missingFromSection(install, "`add` <name> --json"), []);
   assertEquals(missingFromSection(install, "`add` <name> --jsonl"), ["--json"]);
   assertEquals([...commandSections("## `hub nope`\ntext\n## Other\n").keys()], ["hub nope"]);
+});
+
+Deno.test("the reverse check catches an option that does not exist and allows the real ones", () => {
+  const find = (path: string) => all.find((c) => c.path === path)!;
+  const install = find("hub plugin install");
+  const text = "`add` <name> --json, -h, --port 9515 (from hub), --jsonx, -z, --no-json, no-dash";
+  assertEquals(unknownInSection(install.cmd, install.parents, text), [
+    "--jsonx",
+    "-z",
+    "--no-json",
+  ]);
+  const config = find("hub config");
+  assertEquals(unknownInSection(config.cmd, config.parents, "`reset --confirm`"), []);
+  assertEquals(unknownInSection(config.cmd, config.parents, "`--confirmed`"), ["--confirmed"]);
+  assertEquals(flagsIn("a -32000 code, non-interactive, `--dev`, -V"), ["--dev", "-V"]);
 });
