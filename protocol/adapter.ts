@@ -64,7 +64,7 @@ export interface AdapterDoor {
   exchange(secret: string, calls: DoorCall[], waitMs: number): Promise<DoorItem[] | null>;
   /**
    * The number of the oldest item not handed out yet (of the next one queued, when none waits).
-   * A new link (the service worker restarted) starts counting there: items handed out before it
+   * A new worker (the service worker restarted) starts counting there: items handed out before it
    * went to a worker that is gone.
    */
   nextSeq(secret: string): number | null;
