@@ -34,10 +34,17 @@ export const PAGE_METHODS = {
   },
 } satisfies Record<string, BrowserMethodSpec>;
 
+/**
+ * The levels of a console message, the one list: `log` is console.log, which the level filter
+ * (LOG_LEVELS) counts as `info`, as DevTools does.
+ */
+export const CONSOLE_LEVELS = ["debug", "log", "info", "warn", "error"] as const;
+export type ConsoleLevel = typeof CONSOLE_LEVELS[number];
+
 /** One console message; `time` is ISO 8601. */
 export interface ConsoleLine {
   time: string;
-  level: "debug" | "log" | "info" | "warn" | "error";
+  level: ConsoleLevel;
   text: string;
   source?: "uncaught" | "unhandledrejection";
 }

@@ -5,7 +5,8 @@
  * The debugger is attached for the read only (Chromium shows its "started debugging this browser"
  * bar meanwhile) and detached at once; reads of one tab take turns.
  */
-import { type ConsoleEntry, type ConsoleLevel, LEVEL_OF_TYPE } from "./console_entries.ts";
+import { type ConsoleEntry, LEVEL_OF_TYPE } from "./console_entries.ts";
+import type { ConsoleLevel } from "../../../../protocol/browser_methods/page.ts";
 import { formatArgs, formatSource, MAX_ENTRY_CHARS } from "../../page/console_format.ts";
 
 const PROTOCOL = "1.3";

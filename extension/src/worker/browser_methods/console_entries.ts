@@ -1,7 +1,5 @@
 /** The entries browser_get_console_logs returns, and how DevTools' message types map to levels. */
-
-export const CONSOLE_LEVELS = ["debug", "log", "info", "warn", "error"] as const;
-export type ConsoleLevel = typeof CONSOLE_LEVELS[number];
+import type { ConsoleLevel } from "../../../../protocol/browser_methods/page.ts";
 
 /** Where an entry came from, when it was not a console call. */
 export type ConsoleSource = "uncaught" | "unhandledrejection";

@@ -6,17 +6,15 @@
  */
 import type { BrowserResult } from "../../../../protocol/browser_methods/mod.ts";
 import { type BrowserMethod, webPageTab } from "./browser_method.ts";
-import type { ConsoleEntry, ConsoleLevel } from "./console_entries.ts";
+import type { ConsoleEntry } from "./console_entries.ts";
+import type { ConsoleLevel } from "../../../../protocol/browser_methods/page.ts";
+import { LOG_LEVELS, type LogLevel } from "../../../../protocol/call_contract.ts";
 import { readConsole } from "./console_debugger.ts";
 
-/** Level filter ranks: `log` counts as `info`, as in DevTools. */
-export const LEVEL_RANK: Record<ConsoleLevel, number> = {
-  debug: 0,
-  log: 1,
-  info: 1,
-  warn: 2,
-  error: 3,
-};
+/** A level's rank for the filter: its place in LOG_LEVELS; `log` counts as `info`, as in DevTools. */
+export function levelRank(level: ConsoleLevel | LogLevel): number {
+  return LOG_LEVELS.indexOf(level === "log" ? "info" : level);
+}
 /** The most characters of entry text one answer carries; older entries beyond it are left out. */
 export const MAX_ANSWER_CHARS = 100_000;
 
@@ -35,9 +33,9 @@ export const pageConsole: BrowserMethod<"page.console"> = async (input, context)
     input,
     "; console messages are recorded only on http(s) pages. Navigate the tab to a site first.",
   );
-  const minRank = LEVEL_RANK[input.level];
+  const minRank = levelRank(input.level);
   const query = {
-    keep: (level: ConsoleLevel) => LEVEL_RANK[level] >= minRank,
+    keep: (level: ConsoleLevel) => levelRank(level) >= minRank,
     limit: input.limit,
     clear: input.clear,
   };

@@ -10,7 +10,8 @@ import { createTabCalls } from "../tab_calls.ts";
 import { createTabDebugger } from "./console_debugger.ts";
 import type { MethodContext } from "./browser_method.ts";
 import { parsedInput } from "./_parsed_input.ts";
-import { fitEntries, MAX_ANSWER_CHARS, pageConsole } from "./page_console.ts";
+import { fitEntries, levelRank, MAX_ANSWER_CHARS, pageConsole } from "./page_console.ts";
+import { CONSOLE_LEVELS } from "../../../../protocol/browser_methods/page.ts";
 import type { ConsoleEntry } from "./console_entries.ts";
 
 const context = { calls: createTabCalls(), debugger: createTabDebugger() } as MethodContext;
@@ -169,4 +170,11 @@ Deno.test("fitEntries keeps the newest entries whose texts fit the budget", () =
   const fitted = fitEntries(many);
   assertEquals(fitted.length, MAX_ANSWER_CHARS / 2000);
   assert(fitted.at(-1) === many.at(-1));
+});
+
+Deno.test("level ranks follow LOG_LEVELS, with console.log counted as info", () => {
+  assertEquals(
+    CONSOLE_LEVELS.map((level) => [level, levelRank(level)]),
+    [["debug", 0], ["log", 1], ["info", 1], ["warn", 2], ["error", 3]],
+  );
 });
