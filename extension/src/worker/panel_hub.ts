@@ -56,7 +56,7 @@ function text(value: unknown, max: number, optional = false): boolean {
 }
 
 /** Why a package command is not well formed, or undefined when it is (null: not one). */
-function packageCommandError(c: Record<string, unknown>): string | undefined | null {
+function packageCommandProblem(c: Record<string, unknown>): string | undefined | null {
   switch (c.type) {
     case "searchPlugins":
       return text(c.query, MAX_QUERY, true) ? undefined : `query is text of at most ${MAX_QUERY}`;
@@ -78,11 +78,11 @@ function packageCommandError(c: Record<string, unknown>): string | undefined | n
 }
 
 /** Why a message from a panel is not a command, or undefined when it is one. */
-export function commandError(message: unknown): string | undefined {
+export function commandProblem(message: unknown): string | undefined {
   const m = message as PanelRequest;
   if (typeof m?.requestId !== "number") return "a panel message needs a numeric requestId";
   const c = m.command as Record<string, unknown> | undefined;
-  const packageProblem = c ? packageCommandError(c) : null;
+  const packageProblem = c ? packageCommandProblem(c) : null;
   if (packageProblem !== null) return packageProblem;
   const permissionOk = isPermission(c?.permission);
   switch (c?.type) {
@@ -128,7 +128,7 @@ export function createPanelHub(deps: PanelHubDeps): PanelHub {
   }
 
   async function handle(port: chrome.runtime.Port, message: unknown) {
-    const problem = commandError(message);
+    const problem = commandProblem(message);
     const requestId = (message as PanelRequest)?.requestId;
     if (problem) {
       deps.warn("A panel sent a bad command", problem);

@@ -1,10 +1,10 @@
 /// <reference lib="deno.ns" />
 import { assertEquals } from "../../../tests/helpers/assert.ts";
-import { commandError, createPanelHub } from "./panel_hub.ts";
+import { commandProblem, createPanelHub } from "./panel_hub.ts";
 import { PANEL_PORT, type PanelCommand, type PanelState } from "../shared/panel_messages.ts";
 
 Deno.test("commands the panel may send are accepted; anything else says what is missing", () => {
-  const ok = (command: unknown) => commandError({ requestId: 1, command });
+  const ok = (command: unknown) => commandProblem({ requestId: 1, command });
   assertEquals(ok({ type: "setPluginPermission", plugin: "x", permission: "ask" }), undefined);
   assertEquals(
     ok({ type: "setToolPermission", plugin: "x", tool: "t", permission: "off" }),
@@ -40,7 +40,7 @@ Deno.test("commands the panel may send are accepted; anything else says what is 
   );
   assertEquals(ok({ type: "explode" }), 'unknown command "explode"');
   assertEquals(
-    commandError({ command: { type: "reconnect" } }),
+    commandProblem({ command: { type: "reconnect" } }),
     "a panel message needs a numeric requestId",
   );
 });

@@ -78,7 +78,8 @@ export const READ_MS = 20_000;
 /** The `cause` of the error `bounded` throws: a command that did not answer within its bound. */
 const SEND_TIMEOUT = Symbol("send timeout");
 
-export function isSendTimeout(error: unknown): boolean {
+/** Whether `error` is the one `bounded` throws when its command did not answer in time. */
+function isSendTimeout(error: unknown): boolean {
   return error instanceof Error && error.cause === SEND_TIMEOUT;
 }
 
