@@ -107,13 +107,22 @@ interface DoorState {
 /** How the door of an exchange was found gone: nothing ran, the page went, or it was closed. */
 type Gone = "unsent" | "navigated" | "closed";
 
-/** The answer as the adapter contract allows it, or an ADAPTER_ERROR saying what came instead. */
+/**
+ * The answer as the adapter contract allows it, or an ADAPTER_ERROR saying what came instead. A
+ * `tabId` the page put in is dropped unread: the page never owns the tab (the worker adds it).
+ */
 export function checkedAnswer(result: unknown): MaybeMissing {
   if ((result as Missing | null)?.missing === true) return { missing: true };
-  const read = readCallResult(result);
+  const read = readCallResult(withoutTabId(result));
   if ("result" in read) return read.result;
   const message = `The page answered with something that is not a tool result: ${read.problem}`;
   return { ok: false, error: errorPayload("ADAPTER_ERROR", message) };
+}
+
+function withoutTabId(result: unknown): unknown {
+  if (typeof result !== "object" || result === null || Array.isArray(result)) return result;
+  const { tabId: _, ...rest } = result as Record<string, unknown>;
+  return rest;
 }
 
 /** Chromium's words for a target document that is no longer there (nothing ran). */

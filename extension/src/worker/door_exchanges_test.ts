@@ -14,7 +14,7 @@ import {
 import { until } from "../../../tests/helpers/until.ts";
 import { failureOf, withChrome } from "./_test_fixtures.ts";
 import type { AdapterDoors, DoorRecord } from "./adapter_doors.ts";
-import { createDoorExchanges } from "./door_exchanges.ts";
+import { checkedAnswer, createDoorExchanges } from "./door_exchanges.ts";
 
 const DOOR: DoorRecord = {
   documentId: "doc-1",
@@ -135,6 +135,14 @@ Deno.test("a door that is not there answers missing; a result of the wrong shape
     const result = await exchanges.call(4, "app", "abc", request("d"));
     assert("ok" in result && !result.ok && result.error.code === "ADAPTER_ERROR");
   });
+});
+
+Deno.test("a tabId in the page's answer is dropped, whatever it is: the page never owns the tab", () => {
+  assertEquals(checkedAnswer({ ok: true, value: 1, tabId: 99 }), { ok: true, value: 1 });
+  assertEquals(checkedAnswer({ ok: true, value: 1, tabId: "x" }), { ok: true, value: 1 });
+  assertEquals(checkedAnswer({ ok: true, value: 1, tabId: 2 ** 60 }), { ok: true, value: 1 });
+  const failed = checkedAnswer({ ok: false, error: { nope: 1 }, tabId: 3 });
+  assert("ok" in failed && !failed.ok && failed.error.code === "ADAPTER_ERROR");
 });
 
 Deno.test("a document that is gone before the call: missing; gone during it: TAB_NAVIGATED", async () => {
