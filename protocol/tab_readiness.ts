@@ -1,9 +1,10 @@
 /**
  * What a plugin call says when it has no tab to run in. The extension owns tab targeting (it picks
  * the tab, `extension/src/worker/plugin_dispatch.ts`); the hub checks the tab states the extension
- * reported first, to fail fast without a round trip (`server/calls/tab_target.ts`). Both build
- * their TAB_CLOSED and TAB_UNAVAILABLE messages here, and both refuse a tab the caller named with
- * `requestedTabRefusal`, so an agent reads the same code and words whichever side noticed.
+ * reported first, to fail fast without a round trip (`server/calls/tab_target.ts`). Both call the
+ * one verdict here, `tabVerdict` (no tab open: TAB_CLOSED; none ready: TAB_UNAVAILABLE), and both
+ * refuse a tab the caller named with `requestedTabRefusal`, so an agent reads the same code and
+ * words whichever side noticed.
  */
 import type { HubErrorCode } from "./errors.ts";
 import { instanceOfUrl } from "./plugin_settings.ts";
