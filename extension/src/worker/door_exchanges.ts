@@ -3,29 +3,21 @@
  * door as `executeScript` arguments and their answers, progress and logs come back as its
  * results, which no page script can observe or write. Each door has at most one "wait" exchange
  * running besides the calls, so progress and logs of a long call, and events between calls,
- * reach the hub while they happen. Items are handled in the order the adapter queued them, so a
- * call's progress and logs reach the hub before its answer. An answer of the wrong shape becomes
- * an ADAPTER_ERROR instead of breaking the call. A call its caller gave up on (the tab navigated,
- * the hub ended it) is forgotten at once, whether or not the page ever answers it, and the door is
- * told to stop waiting for it.
+ * reach the hub while they happen. Items are handled in the order the adapter queued them
+ * (door_state.ts), so a call's progress and logs reach the hub before its answer. An answer of the
+ * wrong shape becomes an ADAPTER_ERROR instead of breaking the call. A call its caller gave up on
+ * (the tab navigated, the hub ended it) is forgotten at once, whether or not the page ever answers
+ * it, and the door is told to stop waiting for it.
  *
  * Every exchange targets the very document the door was put in. A door that closes while an
  * exchange carries calls (the plugin was turned off, removed or rebuilt) fails those calls: they
  * may have run, so they are never sent again. The worker keeps a bounded amount from a door: an
  * answer holding more items than an honest door can hand out at once, an answer to a call
- * numbered before the worker took up the door, or a gap in the numbering that no exchange still running
- * can fill breaks the door (its calls fail and it is closed).
+ * numbered before the worker took up the door, or a gap in the numbering that no exchange still
+ * running can fill breaks the door (its calls fail and it is closed).
  */
-import {
-  type AdapterCall,
-  type AdapterResult,
-  type DoorCall,
-  type DoorItem,
-  MAX_QUEUED_EVENTS,
-  type PageEvent,
-} from "../../../protocol/adapter.ts";
-import { readCallResult } from "../../../protocol/call_contract.ts";
-import { errorPayload, type HubError, hubError } from "../../../protocol/errors.ts";
+import type { AdapterCall, DoorCall, DoorItem, PageEvent } from "../../../protocol/adapter.ts";
+import { type HubError, hubError } from "../../../protocol/errors.ts";
 import {
   doorCancel,
   doorClose,
@@ -34,24 +26,19 @@ import {
   type Missing,
 } from "../shared/page_functions.ts";
 import type { AdapterDoors, DoorRecord } from "./adapter_doors.ts";
-
-/** The answer of a page that does not hold the adapter build asked for. */
-export type MaybeMissing = AdapterResult | Missing;
+import {
+  deliver,
+  type DoorShared,
+  type DoorState,
+  gapStuck,
+  type MaybeMissing,
+  PARALLEL_EXCHANGES,
+} from "./door_state.ts";
 
 /** How long one "wait" exchange waits in the page for an event before it is asked again. */
 export const WAIT_MS = 20_000;
-/**
- * Call exchanges one door has running at once; calls that come meanwhile go together in the next
- * one, when one returns or after `BATCH_MS`, whichever is first (so a slow call delays others by
- * that much at most). Under load this sends many calls per `executeScript`.
- */
-export const PARALLEL_EXCHANGES = 2;
+/** How long calls wait to go together in one exchange while PARALLEL_EXCHANGES run. */
 export const BATCH_MS = 4;
-/**
- * How many answers' worth of items the worker holds back for a door at most while it waits for an earlier
- * one: items numbered further ahead are dropped, and more held items break the door.
- */
-export const HELD_ANSWERS = PARALLEL_EXCHANGES + 2;
 
 export interface DoorExchanges {
   /**
@@ -71,59 +58,8 @@ export interface DoorExchanges {
   waitingCalls(): number;
 }
 
-interface Pending {
-  resolve(result: MaybeMissing): void;
-  reject(error: Error): void;
-  dispatchId: string;
-}
-
-interface DoorState {
-  tabId: number;
-  plugin: string;
-  door: DoorRecord;
-  pending: Map<number, Pending>;
-  /** Settles once the worker knows where the door counts from; exchanges wait for it. */
-  synced: Promise<void>;
-  /** The next item to hand on, and items that came before an earlier one. */
-  nextSeq: number;
-  held: Map<number, DoorItem>;
-  waiting: boolean;
-  dead: boolean;
-  /** It answered what no honest door does: everything it says from now on is ignored. */
-  broken: boolean;
-  /** Calls not yet sent, call exchanges running, and the timer that sends the queue anyway. */
-  queue: DoorCall[];
-  running: number;
-  timer?: ReturnType<typeof setTimeout>;
-  /** Calls sent and then given up on, whose answers may still come. */
-  late: number;
-  /** Exchanges started (a count) and the ones not back yet. */
-  started: number;
-  inFlight: Set<number>;
-  /** Held items wait for an exchange numbered up to this; none left: the gap never fills. */
-  gapUntil?: number;
-}
-
 /** How the door of an exchange was found gone: nothing ran, the page went, or it was closed. */
 type Gone = "unsent" | "navigated" | "closed";
-
-/**
- * The answer as the adapter contract allows it, or an ADAPTER_ERROR saying what came instead. A
- * `tabId` the page put in is dropped unread: the page never owns the tab (the worker adds it).
- */
-export function checkedAnswer(result: unknown): MaybeMissing {
-  if ((result as Missing | null)?.missing === true) return { missing: true };
-  const read = readCallResult(withoutTabId(result));
-  if ("result" in read) return read.result;
-  const message = `The page answered with something that is not a tool result: ${read.problem}`;
-  return { ok: false, error: errorPayload("ADAPTER_ERROR", message) };
-}
-
-function withoutTabId(result: unknown): unknown {
-  if (typeof result !== "object" || result === null || Array.isArray(result)) return result;
-  const { tabId: _, ...rest } = result as Record<string, unknown>;
-  return rest;
-}
 
 /** Chromium's words for a target document that is no longer there (nothing ran). */
 const NO_DOCUMENT = /No document with id|Frame with ID \d+ was removed|No frame with id/i;
@@ -157,257 +93,218 @@ function closedMidCall(state: DoorState): HubError {
   );
 }
 
+/** The door's state, taken up (and synced) the first time the worker meets the door. */
+function stateOf(shared: DoorShared, tabId: number, plugin: string, door: DoorRecord): DoorState {
+  let state = shared.states.get(door.key);
+  if (!state) {
+    state = { tabId, plugin, door, pending: new Map(), nextSeq: 1, held: new Map() } as DoorState;
+    state.waiting = state.dead = state.broken = false;
+    state.queue = [];
+    state.running = state.late = state.started = 0;
+    state.inFlight = new Set();
+    state.synced = sync(state);
+    shared.states.set(door.key, state);
+  }
+  return state;
+}
+
+/**
+ * A door numbers its items for as long as it lives, and a service worker that stopped took the
+ * ones it had taken with it: a door taken up again starts where it is now, before any exchange. A
+ * door that does not answer leaves it at 1; the first exchange then finds out what is wrong.
+ */
+async function sync(state: DoorState) {
+  const frames = await chrome.scripting.executeScript({
+    target: targetOf(state),
+    world: "MAIN",
+    func: doorNextSeq,
+    args: [state.door.key, state.door.secret],
+  }).catch(() => undefined);
+  const seq = (frames?.[0]?.result as { seq?: unknown } | undefined)?.seq;
+  if (typeof seq === "number" && Number.isInteger(seq) && seq >= 1) state.nextSeq = seq;
+}
+
+/** The door is dead: nothing more is taken from it, and a later call takes up a new one. */
+function forget(shared: DoorShared, state: DoorState) {
+  state.dead = true;
+  state.held.clear();
+  if (shared.states.get(state.door.key) === state) shared.states.delete(state.door.key);
+}
+
+/**
+ * The door is gone. The calls of the exchange that found out either never ran ("unsent": they
+ * may run elsewhere), lost their answer with the page ("navigated"), or were in the door when
+ * it closed ("closed": they may have run, so they fail and are never sent again). Other calls
+ * hear it from their own exchanges.
+ */
+async function close(shared: DoorShared, state: DoorState, calls: DoorCall[], gone: Gone) {
+  forget(shared, state);
+  if (calls.length === 0) return;
+  const error = gone === "navigated"
+    ? await lostAnswer(state.tabId)
+    : gone === "closed"
+    ? closedMidCall(state)
+    : undefined;
+  for (const call of calls) {
+    const waiting = state.pending.get(call.id);
+    state.pending.delete(call.id);
+    if (error) waiting?.reject(error);
+    else waiting?.resolve({ missing: true });
+  }
+}
+
+/**
+ * The door answered what no honest adapter does (a page script tampered with built-ins the
+ * adapter uses): every call sent to it fails, and the door is closed and forgotten, so the
+ * next call gets a fresh adapter.
+ */
+function breakDoor(shared: DoorShared, state: DoorState, why: string) {
+  forget(shared, state);
+  state.broken = true;
+  const error = hubError(
+    "ADAPTER_ERROR",
+    `The ${state.plugin.slice(0, 100)} adapter in tab ${state.tabId} ${why}, which it never ` +
+      "does on its own (a page script may have tampered with it), so the extension closed " +
+      "it. The call may have run and is not run again; check its effect before calling again.",
+  );
+  for (const waiting of state.pending.values()) waiting.reject(error);
+  state.pending.clear();
+  state.queue = [];
+  void (async () => {
+    const record = await shared.doors.get(state.tabId, state.plugin);
+    if (record?.key === state.door.key) shared.doors.delete(state.tabId, state.plugin);
+    await chrome.scripting.executeScript({
+      target: targetOf(state),
+      world: "MAIN",
+      func: doorClose,
+      args: [state.door.key, state.door.secret],
+    });
+  })().catch(() => {}); // the document is gone: so is its door
+}
+
+/** One `executeScript` to the door carrying `calls` (none: a wait for events). */
+async function exchange(shared: DoorShared, state: DoorState, calls: DoorCall[], waitMs: number) {
+  const n = ++state.started;
+  state.inFlight.add(n);
+  try {
+    await send(shared, state, calls, waitMs);
+  } finally {
+    state.inFlight.delete(n);
+    if (!state.dead && gapStuck(state)) {
+      breakDoor(shared, state, "left a gap in the numbering of its items");
+    }
+  }
+}
+
+/** Sends `calls`, then takes in the items the door answers with, or closes it as found gone. */
+async function send(shared: DoorShared, state: DoorState, calls: DoorCall[], waitMs: number) {
+  let answer: { items: DoorItem[] } | Missing | { closed: true } | undefined;
+  await state.synced;
+  if (state.dead) return void await close(shared, state, calls, "unsent");
+  try {
+    const [frame] = await chrome.scripting.executeScript({
+      target: targetOf(state),
+      world: "MAIN",
+      func: doorExchange,
+      args: [state.door.key, state.door.secret, calls, waitMs],
+    });
+    answer = frame?.result as typeof answer;
+  } catch (error) {
+    const nothingRan = NO_DOCUMENT.test((error as Error)?.message ?? "");
+    return void await close(shared, state, calls, nothingRan ? "unsent" : "navigated");
+  }
+  if (state.broken) return; // its calls have failed already
+  if (answer && "missing" in answer) return void await close(shared, state, calls, "unsent");
+  if (!answer || !("items" in answer)) return void await close(shared, state, calls, "closed");
+  const wrong = deliver(shared, state, Array.isArray(answer.items) ? answer.items : []);
+  if (wrong) breakDoor(shared, state, wrong);
+  // The door closed under another exchange: calls of this one still unanswered never will be.
+  else if (state.dead) await close(shared, state, calls, "closed");
+}
+
+/** Sends the queued calls in one exchange now. */
+function flush(shared: DoorShared, state: DoorState) {
+  clearTimeout(state.timer);
+  state.timer = undefined;
+  if (state.queue.length === 0) return;
+  const calls = state.queue;
+  state.queue = [];
+  state.running++;
+  void exchange(shared, state, calls, 0).finally(() => {
+    state.running--;
+    flush(shared, state);
+  });
+}
+
+/** Queues a call: it goes now while fewer than PARALLEL_EXCHANGES run, else with the next batch. */
+function enqueue(shared: DoorShared, state: DoorState, call: DoorCall) {
+  state.queue.push(call);
+  if (state.running < PARALLEL_EXCHANGES) flush(shared, state);
+  else state.timer ??= setTimeout(() => flush(shared, state), BATCH_MS);
+}
+
+/** Keeps one "wait" exchange running while the door lives, so events between calls come in. */
+async function waitLoop(shared: DoorShared, state: DoorState) {
+  state.waiting = true;
+  try {
+    while (!state.dead) await exchange(shared, state, [], WAIT_MS);
+  } finally {
+    state.waiting = false;
+  }
+}
+
+/**
+ * Tells the door the worker let go of call `id` (the hub ended it, or its tab work stopped), so
+ * the exchange carrying it stops waiting for it; its answer, if it ever comes, goes out later.
+ */
+function letGo(state: DoorState, id: number) {
+  void chrome.scripting.executeScript({
+    target: targetOf(state),
+    world: "MAIN",
+    func: doorCancel,
+    args: [state.door.key, state.door.secret, [id]],
+  }).catch(() => {}); // the document is gone: so is the call
+}
+
+/** The answer to call `id`, unless `signal` aborts first: then the state forgets the call. */
+function answerOf(
+  shared: DoorShared,
+  state: DoorState,
+  call: DoorCall,
+  signal?: AbortSignal,
+): Promise<MaybeMissing> {
+  return new Promise<MaybeMissing>((resolve, reject) => {
+    const giveUp = () => {
+      const sent = !state.queue.some((queued) => queued.id === call.id);
+      if (state.pending.delete(call.id) && sent && !state.dead) {
+        state.late++;
+        letGo(state, call.id);
+      }
+      state.queue = state.queue.filter((queued) => queued.id !== call.id);
+      reject(signal!.reason);
+    };
+    const settled = () => signal?.removeEventListener("abort", giveUp);
+    state.pending.set(call.id, {
+      resolve: (result) => (settled(), resolve(result)),
+      reject: (error) => (settled(), reject(error)),
+      dispatchId: call.request.dispatchId,
+    });
+    signal?.addEventListener("abort", giveUp, { once: true });
+    enqueue(shared, state, call);
+  });
+}
+
 /** `onEvent` gets each event with the tab and the plugin whose door it came out of. */
 export function createDoorExchanges(
   doors: AdapterDoors,
   onEvent: (tabId: number, plugin: string, event: PageEvent) => void,
 ): DoorExchanges {
-  /** By door key. */
-  const states = new Map<string, DoorState>();
+  const shared: DoorShared = { doors, onEvent, states: new Map() };
   let nextId = 1;
 
-  function stateOf(tabId: number, plugin: string, door: DoorRecord): DoorState {
-    let state = states.get(door.key);
-    if (!state) {
-      state = { tabId, plugin, door, pending: new Map(), nextSeq: 1, held: new Map() } as DoorState;
-      state.waiting = state.dead = state.broken = false;
-      state.queue = [];
-      state.running = state.late = state.started = 0;
-      state.inFlight = new Set();
-      state.synced = sync(state);
-      states.set(door.key, state);
-    }
-    return state;
-  }
-
-  /**
-   * A door numbers its items for as long as it lives, and a service worker that stopped took the
-   * ones it had taken with it: a door taken up again starts where it is now, before any exchange. A
-   * door that does not answer leaves it at 1; the first exchange then finds out what is wrong.
-   */
-  async function sync(state: DoorState) {
-    const frames = await chrome.scripting.executeScript({
-      target: targetOf(state),
-      world: "MAIN",
-      func: doorNextSeq,
-      args: [state.door.key, state.door.secret],
-    }).catch(() => undefined);
-    const seq = (frames?.[0]?.result as { seq?: unknown } | undefined)?.seq;
-    if (typeof seq === "number" && Number.isInteger(seq) && seq >= 1) state.nextSeq = seq;
-  }
-
-  function handOn(state: DoorState, item: DoorItem) {
-    if (item.kind === "result") {
-      const waiting = state.pending.get(item.id);
-      if (!waiting && state.late > 0) state.late--;
-      state.pending.delete(item.id);
-      waiting?.resolve(checkedAnswer(item.result));
-      return;
-    }
-    if (item.kind === "progress") {
-      // Progress counts only for a call this door is running.
-      const mine = [...state.pending.values()].some((p) => p.dispatchId === item.dispatchId);
-      if (!mine) return;
-    }
-    const { seq: _, ...event } = item;
-    onEvent(state.tabId, state.plugin, event as PageEvent);
-  }
-
-  /** Items one answer may hold: every event the adapter keeps, and the answers still due. */
-  const capOf = (state: DoorState) => MAX_QUEUED_EVENTS + state.pending.size + state.late;
-
-  /** Takes an answer's items in; says what is wrong when no honest door hands out these. */
-  function deliver(state: DoorState, items: DoorItem[]): string | undefined {
-    const cap = capOf(state);
-    if (items.length > cap) return `handed out ${items.length} items at once (at most ${cap})`;
-    const before = state.nextSeq;
-    const ahead = state.nextSeq + HELD_ANSWERS * cap;
-    for (const item of items) {
-      const seq = item?.seq;
-      if (!Number.isInteger(seq) || seq >= ahead) continue;
-      if (seq >= state.nextSeq) state.held.set(seq, item);
-      else if (item.kind === "result" && state.pending.has(item.id)) {
-        return "numbered an answer before the items it had already handed out";
-      }
-    }
-    if (state.held.size > HELD_ANSWERS * cap) return `left ${state.held.size} items waiting`;
-    for (let item; (item = state.held.get(state.nextSeq));) {
-      state.held.delete(state.nextSeq++);
-      handOn(state, item);
-    }
-    if (state.nextSeq !== before || state.held.size === 0) state.gapUntil = undefined;
-    if (state.held.size > 0) state.gapUntil ??= state.started;
-  }
-
-  /** A gap in the numbering that no exchange still out can fill. */
-  function gapStuck(state: DoorState): boolean {
-    const until = state.gapUntil;
-    return until !== undefined && ![...state.inFlight].some((n) => n <= until);
-  }
-
-  function forget(state: DoorState) {
-    state.dead = true;
-    state.held.clear();
-    if (states.get(state.door.key) === state) states.delete(state.door.key);
-  }
-
-  /**
-   * The door is gone. The calls of the exchange that found out either never ran ("unsent": they
-   * may run elsewhere), lost their answer with the page ("navigated"), or were in the door when
-   * it closed ("closed": they may have run, so they fail and are never sent again). Other calls
-   * hear it from their own exchanges.
-   */
-  async function close(state: DoorState, calls: DoorCall[], gone: Gone) {
-    forget(state);
-    if (calls.length === 0) return;
-    const error = gone === "navigated"
-      ? await lostAnswer(state.tabId)
-      : gone === "closed"
-      ? closedMidCall(state)
-      : undefined;
-    for (const call of calls) {
-      const waiting = state.pending.get(call.id);
-      state.pending.delete(call.id);
-      if (error) waiting?.reject(error);
-      else waiting?.resolve({ missing: true });
-    }
-  }
-
-  /**
-   * The door answered what no honest adapter does (a page script tampered with built-ins the
-   * adapter uses): every call sent to it fails, and the door is closed and forgotten, so the
-   * next call gets a fresh adapter.
-   */
-  function breakDoor(state: DoorState, why: string) {
-    forget(state);
-    state.broken = true;
-    const error = hubError(
-      "ADAPTER_ERROR",
-      `The ${state.plugin.slice(0, 100)} adapter in tab ${state.tabId} ${why}, which it never ` +
-        "does on its own (a page script may have tampered with it), so the extension closed " +
-        "it. The call may have run and is not run again; check its effect before calling again.",
-    );
-    for (const waiting of state.pending.values()) waiting.reject(error);
-    state.pending.clear();
-    state.queue = [];
-    void (async () => {
-      const record = await doors.get(state.tabId, state.plugin);
-      if (record?.key === state.door.key) doors.delete(state.tabId, state.plugin);
-      await chrome.scripting.executeScript({
-        target: targetOf(state),
-        world: "MAIN",
-        func: doorClose,
-        args: [state.door.key, state.door.secret],
-      });
-    })().catch(() => {}); // the document is gone: so is its door
-  }
-
-  async function exchange(state: DoorState, calls: DoorCall[], waitMs: number) {
-    const n = ++state.started;
-    state.inFlight.add(n);
-    try {
-      await send(state, calls, waitMs);
-    } finally {
-      state.inFlight.delete(n);
-      if (!state.dead && gapStuck(state)) {
-        breakDoor(state, "left a gap in the numbering of its items");
-      }
-    }
-  }
-
-  async function send(state: DoorState, calls: DoorCall[], waitMs: number) {
-    let answer: { items: DoorItem[] } | Missing | { closed: true } | undefined;
-    await state.synced;
-    if (state.dead) return void await close(state, calls, "unsent");
-    try {
-      const [frame] = await chrome.scripting.executeScript({
-        target: targetOf(state),
-        world: "MAIN",
-        func: doorExchange,
-        args: [state.door.key, state.door.secret, calls, waitMs],
-      });
-      answer = frame?.result as typeof answer;
-    } catch (error) {
-      const nothingRan = NO_DOCUMENT.test((error as Error)?.message ?? "");
-      return void await close(state, calls, nothingRan ? "unsent" : "navigated");
-    }
-    if (state.broken) return; // its calls have failed already
-    if (answer && "missing" in answer) return void await close(state, calls, "unsent");
-    if (!answer || !("items" in answer)) return void await close(state, calls, "closed");
-    const wrong = deliver(state, Array.isArray(answer.items) ? answer.items : []);
-    if (wrong) breakDoor(state, wrong);
-    // The door closed under another exchange: calls of this one still unanswered never will be.
-    else if (state.dead) await close(state, calls, "closed");
-  }
-
-  /** Sends the queued calls in one exchange now. */
-  function flush(state: DoorState) {
-    clearTimeout(state.timer);
-    state.timer = undefined;
-    if (state.queue.length === 0) return;
-    const calls = state.queue;
-    state.queue = [];
-    state.running++;
-    void exchange(state, calls, 0).finally(() => {
-      state.running--;
-      flush(state);
-    });
-  }
-
-  function enqueue(state: DoorState, call: DoorCall) {
-    state.queue.push(call);
-    if (state.running < PARALLEL_EXCHANGES) flush(state);
-    else state.timer ??= setTimeout(() => flush(state), BATCH_MS);
-  }
-
-  async function waitLoop(state: DoorState) {
-    state.waiting = true;
-    try {
-      while (!state.dead) await exchange(state, [], WAIT_MS);
-    } finally {
-      state.waiting = false;
-    }
-  }
-
-  /**
-   * Tells the door the worker let go of call `id` (the hub ended it, or its tab work stopped), so
-   * the exchange carrying it stops waiting for it; its answer, if it ever comes, goes out later.
-   */
-  function letGo(state: DoorState, id: number) {
-    void chrome.scripting.executeScript({
-      target: targetOf(state),
-      world: "MAIN",
-      func: doorCancel,
-      args: [state.door.key, state.door.secret, [id]],
-    }).catch(() => {}); // the document is gone: so is the call
-  }
-
-  /** The answer to call `id`, unless `signal` aborts first: then the state forgets the call. */
-  function answerOf(state: DoorState, call: DoorCall, signal?: AbortSignal): Promise<MaybeMissing> {
-    return new Promise<MaybeMissing>((resolve, reject) => {
-      const giveUp = () => {
-        const sent = !state.queue.some((queued) => queued.id === call.id);
-        if (state.pending.delete(call.id) && sent && !state.dead) {
-          state.late++;
-          letGo(state, call.id);
-        }
-        state.queue = state.queue.filter((queued) => queued.id !== call.id);
-        reject(signal!.reason);
-      };
-      const settled = () => signal?.removeEventListener("abort", giveUp);
-      state.pending.set(call.id, {
-        resolve: (result) => (settled(), resolve(result)),
-        reject: (error) => (settled(), reject(error)),
-        dispatchId: call.request.dispatchId,
-      });
-      signal?.addEventListener("abort", giveUp, { once: true });
-      enqueue(state, call);
-    });
-  }
-
   function watch(tabId: number, plugin: string, door: DoorRecord) {
-    const state = stateOf(tabId, plugin, door);
-    if (!state.waiting && !state.dead) void waitLoop(state);
+    const state = stateOf(shared, tabId, plugin, door);
+    if (!state.waiting && !state.dead) void waitLoop(shared, state);
   }
 
   return {
@@ -416,10 +313,11 @@ export function createDoorExchanges(
       const door = await doors.get(tabId, plugin);
       signal?.throwIfAborted();
       if (!door || door.hash !== hash) return { missing: true };
-      const state = stateOf(tabId, plugin, door);
-      if (!state.waiting) void waitLoop(state);
-      return await answerOf(state, { id: nextId++, request }, signal);
+      const state = stateOf(shared, tabId, plugin, door);
+      if (!state.waiting) void waitLoop(shared, state);
+      return await answerOf(shared, state, { id: nextId++, request }, signal);
     },
-    waitingCalls: () => [...states.values()].reduce((sum, state) => sum + state.pending.size, 0),
+    waitingCalls: () =>
+      [...shared.states.values()].reduce((sum, state) => sum + state.pending.size, 0),
   };
 }

@@ -14,7 +14,8 @@ import {
 import { until } from "../../../tests/helpers/until.ts";
 import { failureOf, withChrome } from "./_test_fixtures.ts";
 import type { AdapterDoors, DoorRecord } from "./adapter_doors.ts";
-import { checkedAnswer, createDoorExchanges } from "./door_exchanges.ts";
+import { createDoorExchanges } from "./door_exchanges.ts";
+import { checkedAnswer } from "./door_state.ts";
 
 const DOOR: DoorRecord = {
   documentId: "doc-1",

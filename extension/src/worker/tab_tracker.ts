@@ -8,7 +8,7 @@
 import { READY_TIMEOUT_MS } from "../../../protocol/adapter.ts";
 import type { SyncPlugin, TabStateChange } from "../../../protocol/events.ts";
 import type { Injector } from "./injector.ts";
-import type { MaybeMissing } from "./door_exchanges.ts";
+import type { MaybeMissing } from "./door_state.ts";
 import { pluginEnabled, type PluginStore } from "./plugin_store.ts";
 import type { RpcPeer } from "./rpc_peer.ts";
 import { withTimeout } from "../../../protocol/with_timeout.ts";
