@@ -20,7 +20,7 @@ import type { ExtensionLink } from "./ws/extension_link_interface.ts";
 import type { Catalog } from "./calls/catalog_interface.ts";
 import { BROWSER_GROUP } from "../protocol/call_contract.ts";
 import type { AuditLog } from "./audit/audit_log_interface.ts";
-import type { McpSessions } from "./mcp/sessions.ts";
+import type { McpSessions } from "./mcp/sessions_interface.ts";
 
 /** What the hub knows about itself at one moment; each subsystem contributes its part. */
 export interface HealthFacts {

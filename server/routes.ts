@@ -15,7 +15,7 @@ import { parseAuditQuery } from "./audit/audit_log.ts";
 import type { AuditLog, AuditQuery } from "./audit/audit_log_interface.ts";
 import type { McpMode } from "./mcp/mcp_server.ts";
 import { outcomeResult } from "./calls/results.ts";
-import type { McpSessions } from "./mcp/sessions.ts";
+import type { McpSessions } from "./mcp/sessions_interface.ts";
 import type { ExtensionLink } from "./ws/extension_link_interface.ts";
 import type { ExtensionDoor } from "./ws/extension_door_interface.ts";
 import type { ReloadSummary } from "./plugins/plugin_host_interface.ts";

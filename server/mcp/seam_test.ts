@@ -8,7 +8,8 @@ import { initializeRequest } from "../../tests/helpers/mcp_client.ts";
 import type { Catalog } from "../calls/catalog_interface.ts";
 import type { Pipeline } from "../calls/pipeline_interface.ts";
 import { silentLogger } from "../log/logger.ts";
-import { createMcpSessions, type McpSessions } from "./sessions.ts";
+import { createMcpSessions } from "./sessions.ts";
+import type { McpSessions } from "./sessions_interface.ts";
 import type { McpPath } from "./seam.ts";
 
 const catalog = {

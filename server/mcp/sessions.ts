@@ -21,7 +21,6 @@ import {
 import { readJsonBody } from "../http/body.ts";
 import { sessionError } from "./protocol_errors.ts";
 import { RATE_LIMITS, RateLimiter, RETRY_AFTER_SECONDS } from "../http/rate_limiter.ts";
-import type { PluginLogEntry } from "../../protocol/events.ts";
 import type { Logger } from "../log/logger_interface.ts";
 import type { McpMode, McpServerDeps } from "./mcp_server.ts";
 import { MAX_MESSAGE_BYTES as MAX_MCP_BODY_BYTES } from "../../protocol/limits.ts";
@@ -33,6 +32,7 @@ import type { McpPath, McpSeam } from "./seam.ts";
 import { sdkSeam } from "./sdk_seam.ts";
 import { fastSeam } from "./fast_seam.ts";
 import { loadOnce } from "../../core/cache/load_once.ts";
+import type { McpSessions } from "./sessions_interface.ts";
 
 interface Session {
   mode: McpMode;
@@ -55,18 +55,6 @@ export const SESSION_IDLE_MS = 30 * 60_000;
 const RECENT_MS = 60_000;
 /** How long a client waits before reconnecting a dropped stream (the SSE `retry` field). */
 export const RETRY_MS = 1_000;
-
-export interface McpSessions {
-  handle(req: Request, mode: McpMode): Promise<Response>;
-  count(): number;
-  /** Sends a plugin log entry to every session as `notifications/message`. */
-  broadcastLog(plugin: string, entry: PluginLogEntry): void;
-  /** Tells full-mode sessions that the tool list changed. */
-  toolsChanged(): void;
-  closeAll(): Promise<void>;
-  /** Imports the SDK now, ahead of the first session (see Hub.preload). */
-  preload(): Promise<void>;
-}
 
 export interface McpSessionsOptions extends McpServerDeps {
   logger: Logger;

@@ -12,7 +12,8 @@ import { HubError, restStatus } from "../../protocol/errors.ts";
 import { silentLogger } from "../log/logger.ts";
 import { MAX_MESSAGE_BYTES } from "../../protocol/limits.ts";
 import { withTimeout } from "../../protocol/with_timeout.ts";
-import { createMcpSessions, type McpSessions, SESSION_IDLE_MS } from "./sessions.ts";
+import { createMcpSessions, SESSION_IDLE_MS } from "./sessions.ts";
+import type { McpSessions } from "./sessions_interface.ts";
 import type { McpMode } from "./mcp_server.ts";
 
 const PATH: Record<McpMode, string> = { full: "/mcp", gateway: "/mcp/gateway" };
