@@ -5,21 +5,14 @@
  */
 import { assert, assertEquals } from "../../tests/helpers/assert.ts";
 import { initializeRequest } from "../../tests/helpers/mcp_client.ts";
-import type { Catalog } from "../calls/catalog_interface.ts";
-import type { Pipeline } from "../calls/pipeline_interface.ts";
 import { silentLogger } from "../log/logger.ts";
 import { createMcpSessions } from "./sessions.ts";
 import type { McpSessions } from "./sessions_interface.ts";
 import type { McpPath } from "./seam.ts";
+import { echoCatalog, echoPipeline } from "./_echo_fixture.ts";
 
-const catalog = {
-  list: () => [{ name: "demo__echo", description: "Echo", inputSchema: { type: "object" } }],
-  groups: () => ["demo"],
-  groupError: () => undefined,
-} as unknown as Catalog;
-const pipeline: Pipeline = {
-  call: (request) => Promise.resolve({ ok: true, value: { echo: request.args } } as never),
-};
+const catalog = echoCatalog;
+const pipeline = echoPipeline;
 
 const post = (message: unknown, session?: string) =>
   new Request("http://127.0.0.1:9515/mcp", {

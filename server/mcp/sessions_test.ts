@@ -6,7 +6,6 @@
  */
 import { assert, assertEquals, assertMatch, assertRejects } from "../../tests/helpers/assert.ts";
 import { initializeRequest } from "../../tests/helpers/mcp_client.ts";
-import type { Catalog } from "../calls/catalog_interface.ts";
 import type { Pipeline } from "../calls/pipeline_interface.ts";
 import { HubError, restStatus } from "../../protocol/errors.ts";
 import { silentLogger } from "../log/logger.ts";
@@ -15,18 +14,12 @@ import { withTimeout } from "../../protocol/with_timeout.ts";
 import { createMcpSessions, SESSION_IDLE_MS } from "./sessions.ts";
 import type { McpSessions } from "./sessions_interface.ts";
 import type { McpMode } from "./mcp_server.ts";
+import { echoCatalog, echoPipeline } from "./_echo_fixture.ts";
 
 const PATH: Record<McpMode, string> = { full: "/mcp", gateway: "/mcp/gateway" };
 
-/** A catalog with one tool and a pipeline that echoes; only what the MCP server object uses. */
-const catalog = {
-  list: () => [{ name: "demo__echo", description: "Echo", inputSchema: { type: "object" } }],
-  groups: () => ["demo"],
-  groupError: () => undefined,
-} as unknown as Catalog;
-const pipeline: Pipeline = {
-  call: (request) => Promise.resolve({ ok: true, value: { echo: request.args } } as never),
-};
+const catalog = echoCatalog;
+const pipeline = echoPipeline;
 
 interface Rig {
   sessions: McpSessions;
