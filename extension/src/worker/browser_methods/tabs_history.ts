@@ -3,10 +3,11 @@
  * session history, then wait for the page (a same-document entry made by history.pushState counts
  * as loaded at once). No entry in that direction is NO_HISTORY.
  *
- * Chromium's Back (and chrome.tabs.goBack) skips entries whose page was left without a user
- * gesture, which includes every page an extension navigated away from (browser_navigate_tab). The
- * page's own `history.back()` does not skip them, so when Chromium finds no entry, the step is
- * taken in the page.
+ * The step is taken in the page, with its own `history.back()` / `history.forward()`, which move
+ * exactly one entry. Chromium's buttons (and chrome.tabs.goBack / goForward) skip entries whose
+ * page was left without a user gesture, which includes every page an extension navigated away from
+ * (browser_navigate_tab): after 1 → 2 → 3, back, back, Chromium's Forward jumps from 1 to 3. They
+ * are used only where no script runs (a chrome:// page, an error page).
  */
 import { HubError, hubError } from "../../../../protocol/errors.ts";
 import type { BrowserInput, LoadedTab } from "../../../../protocol/browser_methods/mod.ts";
@@ -47,8 +48,11 @@ function stepInPage(direction: Direction): PageStep {
   return sure ? "going" : "maybe";
 }
 
-/** Steps with the page's own history; false when no navigation started. */
-async function stepInTab(tabId: number, direction: Direction): Promise<boolean> {
+/**
+ * Steps with the page's own history: true when a navigation started, false when there is no entry,
+ * undefined when no script runs in the page.
+ */
+async function stepInTab(tabId: number, direction: Direction): Promise<boolean | undefined> {
   const start = watchStart(tabId, PAGE_STEP_START_MS);
   const step = await chrome.scripting.executeScript({
     target: { tabId },
@@ -57,17 +61,23 @@ async function stepInTab(tabId: number, direction: Direction): Promise<boolean> 
   }).then((frames) => frames[0]?.result as PageStep | undefined, () => undefined);
   if (step === "maybe") return await start.started;
   start.cancel();
-  return step === "going";
+  return step === undefined ? undefined : step === "going";
+}
+
+/** Chromium's own step, which skips entries left without a user gesture. */
+async function stepInBrowser(tabId: number, direction: Direction): Promise<boolean> {
+  try {
+    await (direction === "back" ? chrome.tabs.goBack(tabId) : chrome.tabs.goForward(tabId));
+    return true;
+  } catch (error) {
+    if (isNoHistoryError(error)) return false;
+    throw error;
+  }
 }
 
 async function step(tabId: number, direction: Direction, url: string | undefined) {
-  try {
-    await (direction === "back" ? chrome.tabs.goBack(tabId) : chrome.tabs.goForward(tabId));
-    return;
-  } catch (error) {
-    if (!isNoHistoryError(error)) throw error;
-  }
-  if (!(await stepInTab(tabId, direction))) throw noHistory(tabId, direction, url);
+  const stepped = (await stepInTab(tabId, direction)) ?? (await stepInBrowser(tabId, direction));
+  if (!stepped) throw noHistory(tabId, direction, url);
 }
 
 /** The handler of `tabs.back` or `tabs.forward` (both take the same input). */
