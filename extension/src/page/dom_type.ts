@@ -9,6 +9,7 @@ import {
   contentOf,
   type Editable,
   editable,
+  type Field,
   fireChange,
   fireInput,
   isField,
@@ -59,14 +60,31 @@ function submitFrom(target: Editable): Record<string, unknown> {
   return { submitted: "form" };
 }
 
+/**
+ * Gives `target` focus unless it has it already. A focused field is left as it is: no second
+ * focus, and never a click (a page may open a picker or toggle something on click).
+ */
+function focusOnce(target: HTMLElement): void {
+  const root = target.getRootNode() as Document | ShadowRoot;
+  if (root.activeElement !== target) target.focus({ preventScroll: true });
+}
+
+/** Sets the field to `text` (clear) or adds `text` at the end of its content, caret after it. */
+function fillField(field: Field, text: string, clear: boolean): void {
+  setFieldValue(field, clear ? text : field.value + text);
+  const end = field.value.length;
+  // Wherever the caret was, it ends after the typed text (email and number fields have none).
+  if (field.selectionStart !== null) field.setSelectionRange(end, end);
+}
+
 /** `dom.type`: focuses the selector's first match and sets (clear) or appends its text. */
 export function typeText(args: KitArgs<"dom.type">) {
   const { selector, text, clear } = args;
   const target = editable(findFirst(selector), selector);
   target.scrollIntoView({ block: "center", inline: "center", behavior: "instant" });
-  target.focus({ preventScroll: true });
+  focusOnce(target);
   if (isField(target)) {
-    setFieldValue(target, clear ? text : target.value + text);
+    fillField(target, text, clear);
     fireInput(target, "insertText", text);
     fireChange(target);
   } else {
