@@ -1,6 +1,6 @@
 /** Reading a page and acting on its elements; each runs in the page through the DOM kit. */
 import * as z from "zod";
-import { countSet, maxLengthField, selectorField, tabIdField } from "./fields.ts";
+import { countSet, maxLengthField, selectorField, tabIdField, waitForLoadField } from "./fields.ts";
 import type { BrowserMethodSpec } from "./spec.ts";
 import {
   QUERY_DEFAULT_LIMIT,
@@ -19,6 +19,13 @@ const elementOnly = (what: string) =>
     selector: selectorField(what),
     tabId: tabIdField,
   });
+
+/** The `waitForLoad` of the actions that may navigate the tab (click, Enter, submit). */
+const actionWaitField = (when: string) =>
+  waitForLoadField(
+    `the new page to load when ${when} navigates the tab (at most 25 s); false answers ` +
+      "without waiting for the load",
+  );
 
 export const DOM_METHODS = {
   "page.text": {
@@ -62,7 +69,11 @@ export const DOM_METHODS = {
       ),
     }),
   },
-  "dom.click": { input: elementOnly("the element to click") },
+  "dom.click": {
+    input: elementOnly("the element to click").extend({
+      waitForLoad: actionWaitField("the click"),
+    }),
+  },
   "dom.type": {
     input: z.object({
       selector: selectorField("the field"),
@@ -72,6 +83,7 @@ export const DOM_METHODS = {
         "Replace what the field holds (default true); false appends to it.",
       ),
       submit: z.boolean().default(false).describe("Submit the form afterwards (default false)."),
+      waitForLoad: actionWaitField("submitting"),
     }),
   },
   "dom.select": {
@@ -97,6 +109,7 @@ export const DOM_METHODS = {
         "CSS selector of the element to focus first. Omit to press on the focused element.",
       ),
       tabId: tabIdField,
+      waitForLoad: actionWaitField("Enter"),
     }),
   },
   "dom.scroll": {
@@ -124,5 +137,26 @@ export interface DomAnswer {
   [field: string]: unknown;
 }
 
+/**
+ * What an action that may navigate its tab (dom.click, dom.key with Enter, dom.type with submit)
+ * adds to its answer. Only set when it happened: an action that did neither answers as before.
+ */
+export interface ActionNavigation {
+  /** The action started a navigation of the tab's page. */
+  navigated?: true;
+  /** The tab's page after the navigation (the URL still loading when the wait ended first). */
+  url?: string;
+  title?: string;
+  /** Whether the new page finished loading within the wait (false with waitForLoad: false). */
+  loaded?: boolean;
+  /** A tab the action opened (a target=_blank link, window.open). */
+  newTab?: { tabId: number; url: string };
+}
+
+/** The methods whose action may navigate the tab. */
+export type NavigatingDomMethod = "dom.click" | "dom.key" | "dom.type";
+
 /** What each method of this file answers. */
-export type DomResults = { [M in keyof typeof DOM_METHODS]: DomAnswer };
+export type DomResults =
+  & { [M in Exclude<keyof typeof DOM_METHODS, NavigatingDomMethod>]: DomAnswer }
+  & { [M in NavigatingDomMethod]: DomAnswer & ActionNavigation };

@@ -15,7 +15,13 @@ import { TAB_METHODS, type TabResults } from "./tabs.ts";
 export type { BrowserMethodSpec } from "./spec.ts";
 export { countSet, maxLengthField, selectorField, tabIdField } from "./fields.ts";
 export { isOpenableUrl, type LoadedTab, type TabSummary, type WindowSummary } from "./tabs.ts";
-export { type DomAnswer, type DomMethodName, scrollModes } from "./dom.ts";
+export {
+  type ActionNavigation,
+  type DomAnswer,
+  type DomMethodName,
+  type NavigatingDomMethod,
+  scrollModes,
+} from "./dom.ts";
 export * from "./dom_limits.ts";
 export type { ConsoleLine, CookieSummary } from "./page.ts";
 

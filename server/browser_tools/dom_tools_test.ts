@@ -62,6 +62,7 @@ Deno.test("defaults: maxLength 20000, limit 20, visible within 10000 ms, clear w
     text: "",
     clear: true,
     submit: false,
+    waitForLoad: true,
   });
 });
 
@@ -111,6 +112,7 @@ Deno.test("browser_press_key takes a key and known modifiers", () => {
   assertEquals(parsed(pressKey, { key: "a", modifiers: ["Shift", "Control"] }), {
     key: "a",
     modifiers: ["Shift", "Control"],
+    waitForLoad: true,
   });
   assertMatch(problems(pressKey, { key: "" }), /key/);
   assertMatch(problems(pressKey, { key: "a", modifiers: ["Hyper"] }), /modifiers/);

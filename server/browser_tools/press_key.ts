@@ -13,6 +13,8 @@ export const pressKey = browserTool({
     "Browser-level actions do NOT happen: Tab does not move focus, arrows and PageDown do not " +
     "scroll (use browser_scroll), shortcuts like Control+T do nothing. Returns tabId, key, " +
     "modifiers, target ({tag, id, name, type}) and effect (inserted, deleted, submitted, " +
-    "clicked, prevented when the page cancelled the event, or none).",
+    "clicked, prevented when the page cancelled the event, or none). When Enter navigates the " +
+    "tab, waits for the new page's load (waitForLoad: false does not) and adds navigated, url, " +
+    "title and loaded; when it opens a tab, adds newTab ({tabId, url}).",
   method: "dom.key",
 });

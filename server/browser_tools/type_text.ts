@@ -8,7 +8,9 @@ export const typeText = browserTool({
     "sees the change, and fires input and change events. With submit: true it then submits the " +
     "field's form (or presses Enter when there is no form). Returns tabId, tag, value (the " +
     "content now, at most 1000 characters) and, when submitting, submitted (form, enter or " +
-    "blocked when the form's validation failed, with validationMessage). Fails with " +
+    "blocked when the form's validation failed, with validationMessage); when submitting " +
+    "navigates the tab, it waits for the new page's load (waitForLoad: false does not) and adds " +
+    "navigated, url, title and loaded. Fails with " +
     "NOT_EDITABLE when the element takes no text (disabled, read-only, not a text field).",
   method: "dom.type",
 });

@@ -1,7 +1,8 @@
 /// <reference lib="deno.ns" />
 /**
- * Test fixture: a fake `chrome` with the tab and webNavigation events tab_load.ts listens to, and
- * one tab whose fields a test sets (`fake.tab`; undefined: the tab is gone).
+ * Test fixture: a fake `chrome` with the tab and webNavigation events tab_load.ts and
+ * action_navigation.ts listen to, and one tab whose fields a test sets (`fake.tab`; undefined:
+ * the tab is gone).
  */
 
 // deno-lint-ignore no-explicit-any
@@ -23,6 +24,7 @@ export function fakeTabChrome(tab: Record<string, unknown> | undefined) {
     tabs: {
       onUpdated: fakeEvent(),
       onRemoved: fakeEvent(),
+      onCreated: fakeEvent(),
       get: (id: number) =>
         chrome.tab && chrome.tab.id === id
           ? Promise.resolve(chrome.tab)
@@ -34,6 +36,8 @@ export function fakeTabChrome(tab: Record<string, unknown> | undefined) {
       onCompleted: fakeEvent(),
       onHistoryStateUpdated: fakeEvent(),
       onReferenceFragmentUpdated: fakeEvent(),
+      onErrorOccurred: fakeEvent(),
+      onCreatedNavigationTarget: fakeEvent(),
     },
   };
   return chrome;
@@ -43,6 +47,7 @@ export type FakeTabChrome = ReturnType<typeof fakeTabChrome>;
 
 /** Listeners still attached (0 once every watch has ended). */
 export function listenerCount(fake: FakeTabChrome): number {
-  return [fake.tabs.onUpdated, fake.tabs.onRemoved, ...Object.values(fake.webNavigation)]
+  const tabs = [fake.tabs.onUpdated, fake.tabs.onRemoved, fake.tabs.onCreated];
+  return [...tabs, ...Object.values(fake.webNavigation)]
     .reduce((n, e) => n + e.count(), 0);
 }
