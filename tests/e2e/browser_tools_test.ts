@@ -173,7 +173,17 @@ e2eTest(import.meta.url, "browser tools in a real Chromium through REST and MCP"
         await callTool(e2e, "browser_click_element", { tabId: homeTab, selector: "#logout" }),
         "click #logout",
       );
-      assertEquals(value, { tabId: homeTab, clicked: true, tag: "a", text: "Log out" });
+      // The link navigates (/logout redirects home): the answer waited for the new page.
+      assertEquals(value, {
+        tabId: homeTab,
+        clicked: true,
+        tag: "a",
+        text: "Log out",
+        navigated: true,
+        url: e2e.app.url,
+        title: "Test app",
+        loaded: true,
+      });
       await home.waitForSelector("#login-prompt");
       assertEquals(e2e.app.loggedIn(), false);
       assertEquals(await home.locator("#user").count(), 0);
