@@ -1,7 +1,7 @@
 /**
  * Actions that navigate, end to end in real Chromium: a click on a link, Enter in a form and
  * browser_type_text with submit wait for the new page, so an immediate browser_get_page_text reads
- * it; a target=_blank link and window.open answer newTab; an action that navigates nothing answers
+ * it, and so does a click whose handler sets `location.href`; a target=_blank link and window.open answer newTab; an action that navigates nothing answers
  * as before. The target page (`/nav-target`) answers late, so a call that did not wait would read
  * the start page.
  */
@@ -47,6 +47,14 @@ e2eTest(import.meta.url, "actions that navigate wait for the new page", {
     const typed = await call("browser_type_text", { selector: "#q", text: "typed", submit: true });
     assertEquals([typed.submitted, typed.navigated, typed.title], ["form", true, "Target typed"]);
     assertEquals(await text(), "Arrived by typed");
+  });
+
+  await t.step("a click whose handler sets location.href waits for the new page", async () => {
+    await backToStart();
+    const clicked = await call("browser_click_element", { selector: "#script" });
+    assertEquals([clicked.navigated, clicked.loaded], [true, true]);
+    assertEquals(clicked.title, "Target script");
+    assertEquals(await text(), "Arrived by script");
   });
 
   await t.step("waitForLoad: false answers without waiting for the load", async () => {

@@ -1,10 +1,12 @@
 /**
  * Whether an element action (a click, Enter, a submit) navigated its tab or opened a new one, and
  * waiting for the new page, so "click, then read" reads the new page. The tab's events are watched
- * from before the action until a short grace window after it answered: a navigation the action
- * started (a link, a form, a page script changing `location`) begins within it. Only then does
- * the call wait for the new document's load, bounded like browser_navigate_tab's; an action that
- * navigated nothing answers as before, NAVIGATION_GRACE_MS later (docs/decisions/063).
+ * from before the action until a grace window after it answered: a navigation the action started
+ * (a link, a form, a page script changing `location`) begins within it. The page itself watches
+ * the action too (dom_call.ts): when it saw nothing that navigates, the window is
+ * QUIET_GRACE_MS, so such an action answers as fast as before; otherwise NAVIGATION_GRACE_MS.
+ * Only a navigation begun does the call wait for, to the new document's load, bounded like
+ * browser_navigate_tab's (docs/decisions/064).
  */
 import type {
   ActionNavigation,
@@ -13,18 +15,32 @@ import type {
   NavigatingDomMethod,
 } from "../../../../protocol/browser_methods/mod.ts";
 import { type MethodContext, targetTab } from "./browser_method.ts";
-import { domCall } from "./dom_call.ts";
+import { domCall, type PageNavigation } from "./dom_call.ts";
 import { NAVIGATE_WAIT_MS } from "./tab_load.ts";
 
 /**
  * How long after the action answered a navigation may still begin. Chromium starts a link's
  * navigation at once (the worker hears of it before the action's answer) and a form's one task
  * later (measured 1 to 12 ms after the answer on a busy two-core machine); 100 ms leaves room for
- * a page whose main thread is busy. Every action that navigates nothing pays it once. A page
- * script that navigates after a timer or a request is not waited for: use browser_wait_for or
- * browser_wait_for_element.
+ * a page whose main thread is busy. Only an action during which the page saw a link clicked, a form
+ * submitted or a `navigate` event (or a page without the Navigation API) waits for it when no
+ * navigation comes. A page script that navigates after a timer or a request is not waited for:
+ * use browser_wait_for or browser_wait_for_element.
  */
 export const NAVIGATION_GRACE_MS = 100;
+
+/**
+ * The grace window when the page saw nothing that navigates during the action (dom_call.ts's
+ * PageNavigation `none`): no link, no submission, no `navigate` event. Only a page script's
+ * `window.open` escapes the page's watch, and Chromium creates that tab while `window.open` runs,
+ * so its `tabs.onCreated` reaches the worker before the action's answer: nothing to wait for.
+ */
+export const QUIET_GRACE_MS = 0;
+
+/** How long to wait for a navigation to begin after the action answered, by what the page saw. */
+export function graceFor(page: PageNavigation | undefined, graceMs = NAVIGATION_GRACE_MS): number {
+  return page === "none" ? QUIET_GRACE_MS : graceMs;
+}
 
 export interface NavigationOptions {
   /**
@@ -32,6 +48,7 @@ export interface NavigationOptions {
    * `waitForLoad`); false reports only what the browser reported before the action answered.
    */
   wait: boolean;
+  /** The grace window when the page saw a possible navigation or could not tell. */
   graceMs?: number;
   /** The most the whole call waits for the load, from the start of the action. */
   timeoutMs?: number;
@@ -148,23 +165,26 @@ function settled(seen: Seen): boolean {
  * Runs `action` on `tabId` and adds what it did to the tab to its answer (ActionNavigation):
  * `navigated`, `url`, `title` and `loaded` when it navigated the tab (after waiting for the load
  * unless `wait` is false), `newTab` when it opened one. A failed action fails as it did.
+ * `action` reports what the page saw through `onPage` (graceFor); not reporting means "could
+ * not tell", which waits the full grace window.
  * With `wait` false nothing is waited for, so a navigation the browser reports only after the
  * action answered (a form's submission, one task later) is not in the answer.
  */
 export async function withNavigation<T extends object>(
   tabId: number,
   options: NavigationOptions,
-  action: () => Promise<T>,
+  action: (onPage: (seen: PageNavigation) => void) => Promise<T>,
 ): Promise<T & ActionNavigation> {
   const began = Date.now();
   const watch = watchTab(tabId);
   try {
-    const value = await action();
+    let page: PageNavigation | undefined;
+    const value = await action((seen) => (page = seen));
     const { seen } = watch;
     // waitForLoad: false waits for nothing: it reports only what the browser already told.
     await watch.until(
       () => seen.started || seen.closed || seen.newTab !== undefined,
-      options.wait ? options.graceMs ?? NAVIGATION_GRACE_MS : 0,
+      options.wait ? graceFor(page, options.graceMs) : 0,
     );
     const added: ActionNavigation = {};
     if (seen.started && !seen.closed) {
@@ -210,10 +230,12 @@ export async function navigatingDomCall<Op extends NavigatingDomMethod>(
   mayNavigate: boolean,
 ): Promise<DomAnswer & ActionNavigation> {
   if (!mayNavigate) return await domCall(op, input, context, tool);
-  const tabId = (await targetTab(input)).id!;
+  // A given tabId is checked by domCall (TAB_NOT_FOUND): looking it up here too would cost a
+  // round trip on every action.
+  const tabId = input.tabId ?? (await targetTab(input)).id!;
   return await withNavigation(
     tabId,
     { wait: input.waitForLoad },
-    () => domCall(op, { ...input, tabId }, context, tool),
+    (onPage) => domCall(op, { ...input, tabId }, context, tool, onPage),
   );
 }

@@ -1,7 +1,7 @@
 /// <reference lib="deno.ns" />
 import { withChrome } from "../_test_fixtures.ts";
 import { assertEquals, assertRejects } from "../../../../tests/helpers/assert.ts";
-import { withNavigation } from "./action_navigation.ts";
+import { graceFor, NAVIGATION_GRACE_MS, withNavigation } from "./action_navigation.ts";
 import { type FakeTabChrome, fakeTabChrome, listenerCount } from "./_fake_tab_events.ts";
 
 const main = { tabId: 7, frameId: 0 };
@@ -174,6 +174,46 @@ Deno.test("withNavigation: a failed action fails as it did and stops watching", 
       Error,
       "not found",
     );
+    assertEquals(listenerCount(fake), 0);
+  });
+});
+
+Deno.test("graceFor: no window when the page saw nothing that navigates, else the full one", () => {
+  assertEquals(graceFor("none"), 0);
+  assertEquals(graceFor("possible"), NAVIGATION_GRACE_MS);
+  assertEquals(graceFor(undefined), NAVIGATION_GRACE_MS, "the page could not tell");
+  assertEquals(graceFor("possible", 2_000), 2_000);
+});
+
+Deno.test("withNavigation: the page saw nothing that navigates, so it answers at once", async () => {
+  const fake = tabChrome();
+  await withChrome(fake, async () => {
+    // A long grace window, unused: a navigation a timer starts later is not waited for.
+    const quiet = await withNavigation(7, { wait: true, ...GRACE }, (onPage) => {
+      onPage("none");
+      later(() => fake.webNavigation.onBeforeNavigate.emit(main));
+      return Promise.resolve(CLICKED);
+    });
+    assertEquals(quiet, CLICKED);
+    await new Promise((resolve) => setTimeout(resolve, 20)); // that later navigation, gone by
+    // What the browser reported before the answer still counts: a page script's window.open.
+    const opened = await withNavigation(7, { wait: true, ...GRACE }, (onPage) => {
+      onPage("none");
+      fake.tabs.onCreated.emit({ id: 13, openerTabId: 7, pendingUrl: "http://x/popup" });
+      return Promise.resolve(CLICKED);
+    });
+    assertEquals(opened, { ...CLICKED, newTab: { tabId: 13, url: "http://x/popup" } });
+    // A submission the page saw: its navigation, begun after the answer, is waited for.
+    const submitted = await withNavigation(7, { wait: true, ...GRACE }, (onPage) => {
+      onPage("possible");
+      later(() => loadNewPage(fake));
+      return Promise.resolve(CLICKED);
+    });
+    assertEquals([submitted.navigated, submitted.url, submitted.loaded], [
+      true,
+      "http://x/new",
+      true,
+    ]);
     assertEquals(listenerCount(fake), 0);
   });
 });

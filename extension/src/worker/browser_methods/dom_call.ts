@@ -19,29 +19,74 @@ import { firstResult, type MethodContext, targetTab } from "./browser_method.ts"
 
 const MISSING = "KIT_MISSING";
 
-/** Runs in the page's isolated world; self-contained (serialized by chrome.scripting). */
+/**
+ * What the page saw while an action ran, for the worker's navigation watch (action_navigation.ts):
+ * `possible` when a navigation may have begun (the Navigation API's `navigate` event fired, a form
+ * was submitted, a link was clicked), `none` when none did. Absent: the page cannot tell (no
+ * Navigation API), so the worker assumes `possible`.
+ */
+export type PageNavigation = "none" | "possible";
+
+type WatchedOutcome = KitOutcome & { navigation?: PageNavigation };
+
+/**
+ * Runs in the page's isolated world; self-contained (serialized by chrome.scripting). With `watch`,
+ * listens during the operation for what may start a navigation: `navigate` on `navigation` (fired
+ * synchronously when a link, a `location` change or `form.submit()` starts one, in every world),
+ * `submit` (a form's submission starts its navigation one task later), and a click on a link
+ * (`target=_blank` opens a tab, which fires no `navigate` here); a submit or click the page
+ * cancelled does not count.
+ */
 async function callKit(
   name: string,
   version: string,
   op: string,
   args: unknown,
-): Promise<KitOutcome> {
+  watch = false,
+): Promise<WatchedOutcome> {
   const kit = Reflect.get(globalThis, name) as
     | { version?: string; run?: (op: string, args: unknown) => Promise<KitOutcome> }
     | undefined;
   if (kit?.version !== version || typeof kit.run !== "function") {
     return { ok: false, error: { code: "KIT_MISSING", message: "" } };
   }
-  return await kit.run(op, args);
+  const navigation = Reflect.get(globalThis, "navigation") as EventTarget | undefined;
+  if (!watch || typeof navigation?.addEventListener !== "function") {
+    return await kit.run(op, args);
+  }
+  const seen: Event[] = [];
+  const onNavigate = (event: Event) => seen.push(event);
+  const onSubmit = (event: Event) => seen.push(event);
+  // composedPath() is empty once the dispatch is over: look for the link while it runs.
+  const onClick = (event: Event) =>
+    event.composedPath().some((n) => n instanceof Element && n.matches("a[href], area[href]")) &&
+    seen.push(event);
+  navigation.addEventListener("navigate", onNavigate);
+  addEventListener("submit", onSubmit, true);
+  addEventListener("click", onClick, true);
+  try {
+    const outcome = await kit.run(op, args);
+    const possible = seen.some((event) => event.type === "navigate" || !event.defaultPrevented);
+    return { ...outcome, navigation: possible ? "possible" : "none" };
+  } finally {
+    navigation.removeEventListener("navigate", onNavigate);
+    removeEventListener("submit", onSubmit, true);
+    removeEventListener("click", onClick, true);
+  }
 }
 
-async function runInTab<Op extends DomOp>(tabId: number, op: Op, args: KitArgs<Op>) {
+async function runInTab<Op extends DomOp>(
+  tabId: number,
+  op: Op,
+  args: KitArgs<Op>,
+  watch: boolean,
+) {
   const call = async () =>
-    firstResult<KitOutcome>(
+    firstResult<WatchedOutcome>(
       await chrome.scripting.executeScript({
         target: { tabId },
         func: callKit,
-        args: [DOM_KIT_GLOBAL, DOM_KIT_VERSION, op, args],
+        args: [DOM_KIT_GLOBAL, DOM_KIT_VERSION, op, args, watch],
       }),
     );
   const outcome = await call();
@@ -69,18 +114,27 @@ export function kitFailure({ code, message }: KitError): HubError {
 /**
  * Runs DOM method `op` in the target tab (input.tabId or the active tab) for `tool`, with the
  * method's parsed input (less `tabId`) as the kit operation's arguments; resolves with the tab id
- * and the operation's value, or throws the tool's error.
+ * and the operation's value, or throws the tool's error. With `onNavigation`, the page watches the
+ * operation for what may start a navigation and `onNavigation` hears what it saw (PageNavigation),
+ * when the page could tell.
  */
 export async function domCall<Op extends DomOp>(
   op: Op,
   input: BrowserInput<Op>,
   { calls }: MethodContext,
   tool: string,
+  onNavigation?: (seen: PageNavigation) => void,
 ): Promise<DomAnswer> {
   const { tabId: wanted, ...args } = input;
   const tab = await targetTab({ tabId: wanted });
   const tabId = tab.id!;
-  const outcome = await calls.run(tabId, tool, () => runInTab(tabId, op, withoutUndefined(args)));
+  const watch = onNavigation !== undefined;
+  const outcome = await calls.run(
+    tabId,
+    tool,
+    () => runInTab(tabId, op, withoutUndefined(args), watch),
+  );
+  if (outcome.navigation) onNavigation?.(outcome.navigation);
   if (!outcome.ok) throw kitFailure(outcome.error);
   return { tabId, ...outcome.value };
 }

@@ -131,3 +131,42 @@ Deno.test("a kit that will not install is EXTENSION_ERROR; a closed tab is TAB_N
       assertEquals(gone.payload.code, "TAB_NOT_FOUND");
     });
   }));
+
+Deno.test("domCall with onNavigation: the page tells whether the action may have navigated", () =>
+  inPage(async () => {
+    const navigation = new EventTarget();
+    // The page's own submit handler cancels the form with id "cancelled".
+    const cancel = (event: Event) => submitted === "#cancelled" && event.preventDefault();
+    let submitted = "";
+    const { chrome } = fakeChrome({
+      "dom.click": ({ selector }: { selector: string }) => {
+        if (selector === "#link") navigation.dispatchEvent(new Event("navigate"));
+        if (selector === "#form" || selector === "#cancelled") {
+          submitted = selector;
+          dispatchEvent(new Event("submit", { cancelable: true }));
+        }
+        return { clicked: true };
+      },
+    });
+    addEventListener("submit", cancel);
+    const saw = async (selector: string) => {
+      let seen: string | undefined;
+      const input = parsedInput("dom.click", { tabId: 7, selector });
+      await domCall("dom.click", input, context, "t", (page) => (seen = page));
+      return seen;
+    };
+    try {
+      await withChrome(chrome, async () => {
+        // Without the Navigation API the page cannot tell: nothing is reported.
+        assertEquals(await saw("#link"), undefined);
+        Reflect.set(globalThis, "navigation", navigation);
+        assertEquals(await saw("#link"), "possible");
+        assertEquals(await saw("#form"), "possible");
+        assertEquals(await saw("#cancelled"), "none");
+        assertEquals(await saw("#stay"), "none");
+      });
+    } finally {
+      removeEventListener("submit", cancel);
+      Reflect.deleteProperty(globalThis, "navigation");
+    }
+  }));
