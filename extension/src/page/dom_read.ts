@@ -6,17 +6,18 @@ import { capText, MAX_CHARS } from "../../../protocol/text_cap.ts";
 import { WAIT_MAX_MS } from "../../../protocol/browser_methods/dom_limits.ts";
 import { describeElement, fail, findAll, findFirst, isVisible } from "./dom_find.ts";
 import type { KitArgs } from "./dom_kit_types.ts";
+import { visibleText } from "./visible_text.ts";
 
 const MORE_HINT = "Pass a selector to read one part of the page, or a larger maxLength " +
   `(at most ${MAX_CHARS}).`;
 const WAIT_POLL_MS = 100;
 
-/** `page.text`: innerText of the body or of the selector's first match. */
+/** `page.text`: the visible text of the body or of the selector's first match (visible_text.ts). */
 export function readText(args: KitArgs<"page.text">) {
   const element = args.selector
     ? findFirst(args.selector)
     : document.body ?? document.documentElement;
-  const raw = element instanceof HTMLElement ? element.innerText : element.textContent ?? "";
+  const raw = visibleText(element);
   const capped = capText(raw, args.maxLength, MORE_HINT);
   return { url: location.href, title: document.title, ...capped };
 }

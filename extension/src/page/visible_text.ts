@@ -1,0 +1,116 @@
+/**
+ * The text a person sees in an element: its rendered text (`innerText`) with the parts hidden from
+ * people (visibility.ts) cut out. A subtree with nothing hidden in it keeps exactly the text
+ * `textOf` gives it, so a page without hidden text reads as before; only the elements that hold
+ * hidden text are walked here, node by node.
+ */
+import { hidesOwnText, isHiddenFromPeople, type PageFacts, pageFacts } from "./visibility.ts";
+
+/** Not walked into: no visible text of their own, or text the browser draws itself. */
+const LEAVES = new Set([
+  "SCRIPT",
+  "STYLE",
+  "TEMPLATE",
+  "NOSCRIPT",
+  "SELECT",
+  "DATALIST",
+  "TEXTAREA",
+  "OPTION",
+  "OPTGROUP",
+  "IFRAME",
+  "OBJECT",
+  "EMBED",
+  "VIDEO",
+  "AUDIO",
+  "CANVAS",
+]);
+
+/** An element's rendered text (innerText; textContent for SVG and other non-HTML elements). */
+export function renderedText(element: Element): string {
+  return element instanceof HTMLElement ? element.innerText : element.textContent ?? "";
+}
+
+/**
+ * The visible text of `root`: "" when `root` or one of its ancestors is hidden from people;
+ * otherwise `textOf(root)` when nothing inside is hidden, else the text rebuilt around the hidden
+ * elements (block boxes on their own lines, table cells split by tabs, `<br>` as a line break).
+ */
+export function visibleText(
+  root: Element,
+  textOf: (element: Element) => string = renderedText,
+): string {
+  const page = pageFacts(root.ownerDocument);
+  for (let at: Element | null = root; at; at = at.parentElement) {
+    if (isHiddenFromPeople(at, getComputedStyle(at), page)) return "";
+  }
+  const hidden = new Set<Element>();
+  const dirty = new Set<Element>();
+  markHidden(root, page, hidden, dirty);
+  if (!dirty.has(root)) return textOf(root);
+  return compose(root, hidden, dirty, textOf)
+    .replace(/[ \t]*\n[ \t]*/g, "\n")
+    .replace(/\n{3,}/g, "\n\n")
+    .trim();
+}
+
+/**
+ * Records the hidden elements under `element` (their subtrees are not visited) and, as `dirty`,
+ * every element that holds hidden text `innerText` would still show (display:none text it leaves
+ * out by itself). Answers whether `element` is dirty.
+ */
+function markHidden(
+  element: Element,
+  page: PageFacts,
+  hidden: Set<Element>,
+  dirty: Set<Element>,
+): boolean {
+  let holdsHidden = false;
+  for (const child of element.children) {
+    const style = getComputedStyle(child);
+    if (isHiddenFromPeople(child, style, page)) {
+      hidden.add(child);
+      if (style.display !== "none" && child.textContent?.trim()) holdsHidden = true;
+      continue;
+    }
+    if (LEAVES.has(child.tagName) || child.shadowRoot) continue;
+    if (markHidden(child, page, hidden, dirty)) holdsHidden = true;
+  }
+  if (holdsHidden) dirty.add(element);
+  return holdsHidden;
+}
+
+function compose(
+  element: Element,
+  hidden: Set<Element>,
+  dirty: Set<Element>,
+  textOf: (element: Element) => string,
+): string {
+  const ownTextHidden = hidesOwnText(getComputedStyle(element));
+  let out = "";
+  for (const node of element.childNodes) {
+    if (node.nodeType === Node.TEXT_NODE) {
+      if (!ownTextHidden) out += (node.nodeValue ?? "").replace(/\s+/g, " ");
+      continue;
+    }
+    if (!(node instanceof Element) || hidden.has(node)) continue;
+    const style = getComputedStyle(node);
+    if (style.display === "none") continue;
+    if (node.tagName === "BR") {
+      out += "\n";
+      continue;
+    }
+    const text = dirty.has(node) ? compose(node, hidden, dirty, textOf) : textOf(node);
+    out += framed(text, node.tagName, style.display);
+  }
+  return out;
+}
+
+/** The line breaks or tab a box of this display puts around its text. */
+function framed(text: string, tag: string, display: string): string {
+  if (tag === "P") return `\n\n${text}\n\n`;
+  if (display === "table-cell") return `${text}\t`;
+  if (display.startsWith("inline") || display === "contents" || display.startsWith("ruby")) {
+    return text;
+  }
+  return `\n${text}\n`;
+}
