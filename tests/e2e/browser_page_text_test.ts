@@ -68,6 +68,7 @@ e2eTest(import.meta.url, "page text: hidden text left out, frames read", {
       `${origin}/text-frame?name=D`,
     ]);
     assert(!text.includes("SECRET"), "hidden text in frames is left out too");
+    assert(!text.includes("Frame H"), "frames whose <iframe> is hidden are left out");
 
     const cut = await read(page, { maxLength: 40 });
     assertEquals([cut.truncated, cut.totalLength], [true, text.length]);

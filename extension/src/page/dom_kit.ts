@@ -19,6 +19,7 @@ import { typeText } from "./dom_type.ts";
 import { selectOption } from "./dom_select.ts";
 import { pressKey } from "./dom_press.ts";
 import { isKitFailure } from "./dom_find.ts";
+import { hiddenFrames } from "./visible_text.ts";
 
 /** One operation per DOM method, taking that method's arguments. */
 export type DomOps = { [Op in DomOp]: (args: KitArgs<Op>, state: KitState) => unknown };
@@ -47,6 +48,7 @@ export function createDomKit(ops: Readonly<Record<string, Operation>> = DOM_OPS)
   const state: KitState = {};
   return {
     version: DOM_KIT_VERSION,
+    hiddenFrames: () => hiddenFrames(),
     async run(op, args) {
       const operation = Object.hasOwn(ops, op)
         ? ops[op] as (args: unknown, state: KitState) => unknown

@@ -48,6 +48,11 @@ export interface DomKit {
   version: string;
   /** Runs `op` with its arguments as they crossed from the worker (JSON). Never throws. */
   run(op: string, args: unknown): Promise<KitOutcome>;
+  /**
+   * The indexes, in this window's `frames`, of the child frames whose element is hidden from
+   * people (browser_get_page_text leaves their text out).
+   */
+  hiddenFrames?(): number[];
 }
 
 /** One element as browser_query_elements and browser_wait_for_element describe it. */

@@ -40,9 +40,7 @@ export function visibleText(
   textOf: (element: Element) => string = renderedText,
 ): string {
   const page = pageFacts(root.ownerDocument);
-  for (let at: Element | null = root; at; at = at.parentElement) {
-    if (isHiddenFromPeople(at, getComputedStyle(at), page)) return "";
-  }
+  if (hiddenInPage(root, page)) return "";
   const hidden = new Set<Element>();
   const dirty = new Set<Element>();
   markHidden(root, page, hidden, dirty);
@@ -51,6 +49,34 @@ export function visibleText(
     .replace(/[ \t]*\n[ \t]*/g, "\n")
     .replace(/\n{3,}/g, "\n\n")
     .trim();
+}
+
+/** True when `element` or one of its ancestors is hidden from people. */
+function hiddenInPage(element: Element, page: PageFacts): boolean {
+  for (let at: Element | null = element; at; at = at.parentElement) {
+    if (isHiddenFromPeople(at, getComputedStyle(at), page)) return true;
+  }
+  return false;
+}
+
+/**
+ * The indexes (in this window's `frames`) of the child frames whose `<iframe>` or `<frame>` is
+ * hidden from people: their text, and their own frames', is hidden too.
+ */
+export function hiddenFrames(doc: Document = document): number[] {
+  const view = doc.defaultView;
+  if (!view || view.length === 0) return [];
+  const page = pageFacts(doc);
+  const hidden: number[] = [];
+  for (const element of doc.querySelectorAll("iframe, frame")) {
+    const child = (element as HTMLIFrameElement).contentWindow;
+    for (let i = 0; i < view.length; i++) {
+      if (view[i] !== child) continue;
+      if (hiddenInPage(element, page)) hidden.push(i);
+      break;
+    }
+  }
+  return hidden;
 }
 
 /**

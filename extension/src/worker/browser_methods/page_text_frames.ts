@@ -5,8 +5,9 @@
  *     --- frame 1: http://localhost:8000/child
  *     --- frame 1.1: http://localhost:8000/grandchild
  *
- * in document order (a frame's number is its place among its parent's frames; nested frames follow
- * their parent's text). A frame whose document cannot be scripted gets its line and
+ * in document order (a frame's number is its place among its parent's shown frames; nested frames
+ * follow their parent's text). A frame whose `<iframe>` is hidden from people is left out, with
+ * the frames inside it. A frame whose document cannot be scripted gets its line and
  * `(its text cannot be read)`. At most PAGE_TEXT_MAX_FRAMES frames are read; the whole is capped
  * by `maxLength` like one document's text. One `executeScript` runs in all frames at once (per
  * frame only when Chrome refuses the batch).
@@ -30,10 +31,14 @@ const MORE_HINT = "Pass a selector to read one part of the page, or a larger max
 
 type Frame = chrome.webNavigation.GetAllFrameResultDetails;
 
-/** What one frame answers: the kit's outcome and the frame's index in its parent's `frames`. */
+/**
+ * What one frame answers: the kit's outcome, the frame's index in its parent's `frames`, and the
+ * indexes of its own child frames whose element is hidden from people.
+ */
 interface FrameAnswer {
   outcome: KitOutcome;
   index: number;
+  hidden?: number[];
 }
 
 /**
@@ -54,12 +59,17 @@ async function frameText(name: string, version: string, args: unknown): Promise<
     }
   } catch { /* no place: read last */ }
   const kit = Reflect.get(globalThis, name) as
-    | { version?: string; run?: (op: string, args: unknown) => Promise<KitOutcome> }
+    | {
+      version?: string;
+      run?: (op: string, args: unknown) => Promise<KitOutcome>;
+      hiddenFrames?: () => number[];
+    }
     | undefined;
   if (kit?.version !== version || typeof kit.run !== "function") {
     return { outcome: { ok: false, error: { code: "KIT_MISSING", message: "" } }, index };
   }
-  return { outcome: await kit.run("page.text", args), index };
+  const outcome = await kit.run("page.text", args);
+  return { outcome, index, hidden: kit.hiddenFrames?.() ?? [] };
 }
 
 /** One injection in `frameIds` (all frames when undefined); per frame when the batch fails. */
@@ -162,8 +172,16 @@ export function compose(frames: Frame[], answers: Map<number, FrameAnswer>, limi
   let total = topText.totalLength;
   let read = 0;
   let left = frames.length - 1;
+  const count = (id: number): number =>
+    (children.get(id) ?? []).reduce((n, f) => n + 1 + count(f.frameId), 0);
   const visit = (parent: number, path: string) => {
-    (children.get(parent) ?? []).forEach((frame, i) => {
+    const hidden = answers.get(parent)?.hidden ?? [];
+    const shown = (children.get(parent) ?? []).filter((frame) => {
+      const keep = !hidden.includes(answers.get(frame.frameId)?.index ?? -1);
+      if (!keep) left -= 1 + count(frame.frameId);
+      return keep;
+    });
+    shown.forEach((frame, i) => {
       if (read >= PAGE_TEXT_MAX_FRAMES) return;
       read++;
       left--;

@@ -7,12 +7,13 @@ type Frame = chrome.webNavigation.GetAllFrameResultDetails;
 const frame = (frameId: number, parentFrameId: number, url = `http://x/${frameId}`) =>
   ({ frameId, parentFrameId, url }) as Frame;
 
-const said = (text: string, index: number, url = "http://x/") => ({
+const said = (text: string, index: number, url = "http://x/", hidden: number[] = []) => ({
   outcome: {
     ok: true as const,
     value: { url, title: "T", text, truncated: false, totalLength: text.length },
   },
   index,
+  hidden,
 });
 
 Deno.test("frames follow the top text in document order, nested after their parent", () => {
@@ -53,4 +54,19 @@ Deno.test(`at most ${PAGE_TEXT_MAX_FRAMES} frames are read, the rest counted`, (
   const { text } = compose(frames, answers, 100_000);
   assertEquals(text.split("\n").filter((l) => l.startsWith("--- frame ")).length, 50);
   assertEquals(text.endsWith("F50\n\n--- 3 more frames not read (at most 50 are)"), true);
+});
+
+Deno.test("a frame whose element is hidden is left out, with the frames inside it", () => {
+  const frames = [frame(0, -1), frame(1, 0), frame(2, 0), frame(3, 2), frame(4, 0)];
+  const answers = new Map([
+    [0, said("Top", -1, "http://x/", [1])],
+    [1, said("Shown", 0, "http://a/")],
+    [2, said("Hidden", 1)],
+    [3, said("Inside hidden", 0)],
+    [4, said("Last", 2, "http://c/")],
+  ]);
+  assertEquals(
+    compose(frames, answers, 1000).text,
+    "Top\n\n--- frame 1: http://a/\nShown\n\n--- frame 2: http://c/\nLast",
+  );
 });
