@@ -1,6 +1,13 @@
 /** Reading a page and acting on its elements; each runs in the page through the DOM kit. */
 import * as z from "zod";
-import { countSet, maxLengthField, selectorField, tabIdField, waitForLoadField } from "./fields.ts";
+import {
+  countSet,
+  maxLengthField,
+  PIERCE_HINT,
+  selectorField,
+  tabIdField,
+  waitForLoadField,
+} from "./fields.ts";
 import type { BrowserMethodSpec } from "./spec.ts";
 import {
   QUERY_DEFAULT_LIMIT,
@@ -32,7 +39,8 @@ export const DOM_METHODS = {
     input: z.object({
       tabId: tabIdField,
       selector: z.string().min(1).optional().describe(
-        'CSS selector of the part to read, e.g. "main" or "#results". Omit for the whole page.',
+        'CSS selector of the part to read, e.g. "main" or "#results". Omit for the whole page. ' +
+          PIERCE_HINT,
       ),
       maxLength: maxLengthField,
     }),
@@ -41,7 +49,8 @@ export const DOM_METHODS = {
     input: z.object({
       tabId: tabIdField,
       selector: z.string().min(1).optional().describe(
-        'CSS selector of the element to read, e.g. "form". Omit for the whole document.',
+        'CSS selector of the element to read, e.g. "form". Omit for the whole document. ' +
+          PIERCE_HINT,
       ),
       maxLength: maxLengthField,
     }),
@@ -49,7 +58,7 @@ export const DOM_METHODS = {
   "dom.query": {
     input: z.object({
       selector: z.string().min(1).describe(
-        'CSS selector, e.g. "a", "input, textarea, select" or "[role=button]".',
+        'CSS selector, e.g. "a", "input, textarea, select" or "[role=button]". ' + PIERCE_HINT,
       ),
       tabId: tabIdField,
       limit: z.number().int().min(1).max(QUERY_MAX_LIMIT).default(QUERY_DEFAULT_LIMIT).describe(
@@ -106,7 +115,8 @@ export const DOM_METHODS = {
       modifiers: z.array(z.enum(["Alt", "Control", "Meta", "Shift"])).max(4).optional()
         .describe("Modifier keys held during the press."),
       selector: z.string().min(1).optional().describe(
-        "CSS selector of the element to focus first. Omit to press on the focused element.",
+        "CSS selector of the element to focus first. Omit to press on the focused element. " +
+          PIERCE_HINT,
       ),
       tabId: tabIdField,
       waitForLoad: actionWaitField("Enter"),
@@ -115,7 +125,9 @@ export const DOM_METHODS = {
   "dom.scroll": {
     input: z.object({
       tabId: tabIdField,
-      selector: z.string().min(1).optional().describe("CSS selector of the element to show."),
+      selector: z.string().min(1).optional().describe(
+        `CSS selector of the element to show. ${PIERCE_HINT}`,
+      ),
       x: z.number().finite().optional().describe("Pixels to scroll right (negative: left)."),
       y: z.number().finite().optional().describe("Pixels to scroll down (negative: up)."),
       to: z.enum(["top", "bottom"]).optional().describe(

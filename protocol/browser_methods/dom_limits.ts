@@ -10,3 +10,9 @@ export const QUERY_MAX_LIMIT = 100;
 /** `dom.wait` `timeoutMs`: how long to wait by default, and at most. */
 export const WAIT_DEFAULT_MS = 10_000;
 export const WAIT_MAX_MS = 25_000;
+
+/**
+ * Most `>>>` steps in one selector (`a >>> b >>> c` has 2): each step searches inside the open
+ * shadow roots of the previous step's matches.
+ */
+export const PIERCE_MAX_STEPS = 16;

@@ -7,11 +7,18 @@ export const tabIdField = z.number().int().min(1).optional().describe(
   "Browser tab id (from browser_list_tabs). Omit to use the active tab of the focused window.",
 );
 
-/** A required CSS selector; the method acts on its first match in the top document. */
+/** How a selector reaches inside web components, for the selector fields' descriptions. */
+export const PIERCE_HINT = 'Write "host >>> inner" to match inner only inside the open shadow ' +
+  'roots of the elements host matches, e.g. "x-card >>> button".';
+
+/**
+ * A required CSS selector; the method acts on its first match in the top document and its open
+ * shadow roots (composed-tree order).
+ */
 export function selectorField(what = "the element") {
   return z.string().min(1).describe(
     `CSS selector of ${what}, e.g. "#email" or "form button[type=submit]"; the first match is ` +
-      "used (top document only, not inside iframes or shadow roots).",
+      "used (top document and its open shadow roots, not inside iframes). " + PIERCE_HINT,
   );
 }
 

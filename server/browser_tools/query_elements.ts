@@ -3,7 +3,9 @@ import { browserTool } from "./browser_tool.ts";
 export const queryElements = browserTool({
   name: "browser_query_elements",
   displayName: "Query elements",
-  description: "List the elements matching a CSS selector in a tab's page (top document only). " +
+  description: "List the elements matching a CSS selector in a tab's page: the top document and " +
+    "its open shadow roots (web components), not iframes; `host >>> inner` matches inner only " +
+    "inside the open shadow roots of the hosts. " +
     "Returns tabId, total (how many match) and elements (the first `limit`, default 20, at most " +
     "100), each with index, tag, text (visible text, at most 200 characters), attributes (those " +
     "present of id, class, name, type, href, src, value, placeholder, aria-label, role, title, " +

@@ -1,10 +1,12 @@
 /**
  * Finding and describing elements for the page-side DOM kit: the one CSS lookup every operation
  * shares (with its INVALID_SELECTOR / ELEMENT_NOT_FOUND failures) and the compact description
- * browser_query_elements returns. Searches the top document only (not iframes or shadow roots).
+ * browser_query_elements returns. Searches the top document and its open shadow roots (not iframes);
+ * `host >>> inner` searches inside the hosts' open shadow roots (dom_deep.ts).
  */
 import type { HubErrorCode } from "../../../protocol/errors.ts";
 import type { ElementInfo, KitError } from "./dom_kit_types.ts";
+import { BadSelector, checkSteps, PIERCE, pierce, type Pierced, pierceSteps } from "./dom_deep.ts";
 
 /**
  * A failure an operation reports to the caller: a plain Error named "KitFailure" whose `code`
@@ -59,29 +61,72 @@ export function pickAttributes(read: (name: string) => string | null): Record<st
 }
 
 function invalidSelector(selector: string, error: unknown): KitFailure {
+  if (error instanceof BadSelector) {
+    return fail(
+      "INVALID_SELECTOR",
+      `"${selector}" is not a valid selector: ${error.message}. Write "host >>> inner" to search ` +
+        "inside the open shadow root of the elements host matches.",
+    );
+  }
   return fail(
     "INVALID_SELECTOR",
     `"${selector}" is not a valid CSS selector: ${(error as Error)?.message ?? error}`,
   );
 }
 
-/** Every element matching `selector`, in document order. */
-export function findAll(selector: string): Element[] {
+/**
+ * What `selector` reaches in the document: CSS matched in the document and in every open shadow
+ * root (composed-tree order), with `host >>> inner` searching inside the hosts' shadow roots.
+ * Fails with INVALID_SELECTOR for a bad selector or a bad `>>>` part.
+ */
+export function resolveSelector(selector: string): Pierced {
   try {
-    return [...document.querySelectorAll(selector)];
+    const steps = pierceSteps(selector);
+    checkSteps(steps);
+    return pierce(document, steps);
   } catch (error) {
     throw invalidSelector(selector, error);
   }
 }
 
-/** The first element matching `selector`; fails when there is none. */
+/** ELEMENT_NOT_FOUND for a `>>>` step whose hosts have no open shadow root. */
+function rootlessFailure(selector: string, rootless: NonNullable<Pierced["rootless"]>) {
+  const { hostSelector, hosts } = rootless;
+  const matched = hosts === 1 ? "the element" : `the ${hosts} elements`;
+  return fail(
+    "ELEMENT_NOT_FOUND",
+    `"${selector}": ${matched} "${hostSelector}" matches on ${location.href} ` +
+      `${hosts === 1 ? "has" : "have"} no open shadow root to search in. A closed shadow root ` +
+      "cannot be searched; a host whose component has not started yet has none either (wait " +
+      "for it with browser_wait_for_element).",
+  );
+}
+
+/**
+ * Every element matching `selector`, in composed-tree order (document order on a page without
+ * shadow roots). Fails when a `>>>` step reaches hosts without an open shadow root.
+ */
+export function findAll(selector: string): Element[] {
+  const { elements, rootless } = resolveSelector(selector);
+  if (elements.length === 0 && rootless) throw rootlessFailure(selector, rootless);
+  return elements;
+}
+
+/**
+ * The first element matching `selector`; fails when there is none. A plain selector takes the
+ * document's first match (as before shadow roots were searched) and, when the document has none,
+ * the first match inside open shadow roots; a `>>>` selector its first match in findAll's order.
+ */
 export function findFirst(selector: string): Element {
-  let element: Element | null;
-  try {
-    element = document.querySelector(selector);
-  } catch (error) {
-    throw invalidSelector(selector, error);
+  let element: Element | null | undefined;
+  if (!selector.includes(PIERCE)) {
+    try {
+      element = document.querySelector(selector);
+    } catch (error) {
+      throw invalidSelector(selector, error);
+    }
   }
+  element ??= findAll(selector)[0];
   if (element) return element;
   throw fail(
     "ELEMENT_NOT_FOUND",

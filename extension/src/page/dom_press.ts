@@ -120,7 +120,10 @@ function unknownKey(key: string) {
   );
 }
 
-/** `dom.key`: focuses the selector's first match (default: the focused element) and presses. */
+/**
+ * `dom.key`: focuses the selector's first match (default: the focused element, inside open shadow
+ * roots too) and presses.
+ */
 export function pressKey(args: KitArgs<"dom.key">) {
   const info = keyInfo(args.key);
   if (!info) throw unknownKey(args.key);
@@ -131,10 +134,17 @@ export function pressKey(args: KitArgs<"dom.key">) {
     target.scrollIntoView({ block: "center", inline: "center", behavior: "instant" });
     if (target instanceof HTMLElement) target.focus({ preventScroll: true });
   } else {
-    target = document.activeElement ?? document.body ?? document.documentElement;
+    target = focusedElement() ?? document.body ?? document.documentElement;
   }
   const effect = dispatchKey(target, info, modifiers);
   return { key: info.key, modifiers, target: targetOf(target), effect };
+}
+
+/** The focused element, inside open shadow roots (the document reports only their host). */
+function focusedElement(): Element | null {
+  let focused = document.activeElement;
+  while (focused?.shadowRoot?.activeElement) focused = focused.shadowRoot.activeElement;
+  return focused;
 }
 
 function targetOf(element: Element) {

@@ -4,7 +4,15 @@
  */
 import { capText, MAX_CHARS } from "../../../protocol/text_cap.ts";
 import { WAIT_MAX_MS } from "../../../protocol/browser_methods/dom_limits.ts";
-import { describeElement, fail, findAll, findFirst, isVisible } from "./dom_find.ts";
+import {
+  describeElement,
+  fail,
+  findAll,
+  findFirst,
+  isVisible,
+  resolveSelector,
+} from "./dom_find.ts";
+import { composedText } from "./dom_deep.ts";
 import type { KitArgs } from "./dom_kit_types.ts";
 import { visibleText } from "./visible_text.ts";
 
@@ -12,12 +20,16 @@ const MORE_HINT = "Pass a selector to read one part of the page, or a larger max
   `(at most ${MAX_CHARS}).`;
 const WAIT_POLL_MS = 100;
 
-/** `page.text`: the visible text of the body or of the selector's first match (visible_text.ts). */
+/**
+ * `page.text`: the visible text of the body or of the selector's first match (visible_text.ts),
+ * open shadow roots' text included in composed-tree order (composedText in dom_deep.ts).
+ */
 export function readText(args: KitArgs<"page.text">) {
   const element = args.selector
     ? findFirst(args.selector)
     : document.body ?? document.documentElement;
-  const raw = visibleText(element);
+  // Inside shadow trees, each plain part is read as visible text too (hidden parts cut out).
+  const raw = visibleText(element, (part) => composedText(part, (piece) => visibleText(piece)));
   const capped = capText(raw, args.maxLength, MORE_HINT);
   return { url: location.href, title: document.title, ...capped };
 }
@@ -35,9 +47,12 @@ export function queryElements(args: KitArgs<"dom.query">) {
   return { total: all.length, elements: all.slice(0, args.limit).map(describeElement) };
 }
 
-/** The first match in `state` ("attached": any match; "visible": the first visible one). */
+/**
+ * The first match in `state` ("attached": any match; "visible": the first visible one). A `>>>`
+ * host without a shadow root yet is no match: its component may start later.
+ */
 function matchIn(selector: string, state: string) {
-  const all = findAll(selector);
+  const all = resolveSelector(selector).elements;
   const index = state === "attached" ? (all.length > 0 ? 0 : -1) : all.findIndex(isVisible);
   return { count: all.length, index, element: index >= 0 ? all[index] : undefined };
 }
@@ -70,6 +85,7 @@ export function waitForElement(args: KitArgs<"dom.wait">) {
       finish();
       reject(waitTimeout(selector, state, timeoutMs, last.count));
     }, timeoutMs);
+    // Changes inside shadow roots are not reported to this observer: the poll sees them.
     observer.observe(document, { childList: true, subtree: true, attributes: true });
     check();
   });
