@@ -5,20 +5,9 @@
  * user gesture, which is every entry here; the tools must not.
  */
 import type { Page } from "playwright-core";
-import { callTool, type E2E, e2eTest } from "../helpers/e2e_fixture.ts";
-import { eventually } from "../helpers/hub_api.ts";
+import { callTool, e2eTest, pageAt } from "../helpers/e2e_fixture.ts";
 import { assertEquals } from "../helpers/assert.ts";
 import { failed, ok } from "../helpers/tool_replies.ts";
-
-/** The playwright page showing `url` (a tab the extension opened). */
-async function pageAt(e2e: E2E, url: string): Promise<Page> {
-  let page: Page | undefined;
-  await eventually(
-    () => Promise.resolve(!!(page = e2e.browser.context.pages().find((p) => p.url() === url))),
-    () => `no page at ${url}: ${e2e.browser.context.pages().map((p) => p.url())}`,
-  );
-  return page!;
-}
 
 e2eTest(import.meta.url, "back and forward walk 1 → 2 → 3 one entry at a time", {
   config: {

@@ -4,29 +4,19 @@
  * did (playwright's pages and their URLs, visibility, the web app's load counter). The
  * extension_reload step runs last: it restarts the extension.
  */
-import type { Page } from "playwright-core";
 import { assert, assertEquals, assertMatch } from "../helpers/assert.ts";
 import {
   callTool,
   type E2E,
   e2eTest,
   markWorker,
+  pageAt,
   waitForExtension,
   waitForNewWorker,
 } from "../helpers/e2e_fixture.ts";
 import { eventually, health } from "../helpers/hub_api.ts";
 import { VERSION } from "../../protocol/version.ts";
 import { failed, listTabs, ok, tabIdOf } from "../helpers/tool_replies.ts";
-
-/** The playwright page showing `url` (a tab the extension opened). */
-async function pageAt(e2e: E2E, url: string): Promise<Page> {
-  let page: Page | undefined;
-  await eventually(
-    () => Promise.resolve(!!(page = e2e.browser.context.pages().find((p) => p.url() === url))),
-    () => `no page at ${url}: ${e2e.browser.context.pages().map((p) => p.url())}`,
-  );
-  return page!;
-}
 
 // What the evaluated function below uses inside the extension's service worker.
 declare const chrome: {

@@ -140,6 +140,16 @@ export async function waitForExtension(e2e: E2E): Promise<void> {
 }
 
 /** `POST /tools/:name/call` with `{ arguments }`. */
+/** The playwright page showing `url` (a tab the extension opened). */
+export async function pageAt(e2e: E2E, url: string): Promise<Page> {
+  let page: Page | undefined;
+  await eventually(
+    () => Promise.resolve(!!(page = e2e.browser.context.pages().find((p) => p.url() === url))),
+    () => `no page at ${url}: ${e2e.browser.context.pages().map((p) => p.url())}`,
+  );
+  return page!;
+}
+
 export function callTool(e2e: E2E, name: string, args: Record<string, unknown> = {}) {
   return api(e2e.hub, "POST", `/tools/${name}/call`, { arguments: args });
 }
