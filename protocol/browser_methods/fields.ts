@@ -12,8 +12,8 @@ export const PIERCE_HINT = 'Write "host >>> inner" to match inner only inside th
   'roots of the elements host matches, e.g. "x-card >>> button".';
 
 /**
- * A required CSS selector; the method acts on its first match in the top document and its open
- * shadow roots (composed-tree order).
+ * A required CSS selector; the method acts on its first match in the top document, or, when the
+ * document has none, on the first match in its open shadow roots (composed-tree order).
  */
 export function selectorField(what = "the element") {
   return z.string().min(1).describe(
