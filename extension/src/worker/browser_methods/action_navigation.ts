@@ -25,7 +25,7 @@ import { NAVIGATE_WAIT_MS } from "./tab_load.ts";
  * a page whose main thread is busy. Only an action during which the page saw a link clicked, a form
  * submitted or a `navigate` event (or a page without the Navigation API) waits for it when no
  * navigation comes. A page script that navigates after a timer or a request is not waited for:
- * use browser_wait_for or browser_wait_for_element.
+ * wait with browser_wait_for_element.
  */
 export const NAVIGATION_GRACE_MS = 100;
 
