@@ -16,9 +16,12 @@ import {
   WAIT_MAX_MS,
 } from "./dom_limits.ts";
 
-/** How many of the scroll modes (selector; x/y; to) an input uses. */
-export function scrollModes(input: Record<string, unknown>): number {
-  return countSet(input, ["selector", "to"]) + (countSet(input, ["x", "y"]) > 0 ? 1 : 0);
+/**
+ * How many of the scroll movements (x/y; to) an input uses. At most one: with a selector it moves
+ * inside that element's scroll box, without one it moves the page.
+ */
+export function scrollMoves(input: Record<string, unknown>): number {
+  return countSet(input, ["to"]) + (countSet(input, ["x", "y"]) > 0 ? 1 : 0);
 }
 
 const elementOnly = (what: string) =>
@@ -126,15 +129,20 @@ export const DOM_METHODS = {
     input: z.object({
       tabId: tabIdField,
       selector: z.string().min(1).optional().describe(
-        `CSS selector of the element to show. ${PIERCE_HINT}`,
+        "CSS selector of the element to show. With x/y or to: the element whose own scroll box " +
+          `(a scrolling list, grid or chat pane) to scroll instead of the page. ${PIERCE_HINT}`,
       ),
-      x: z.number().finite().optional().describe("Pixels to scroll right (negative: left)."),
-      y: z.number().finite().optional().describe("Pixels to scroll down (negative: up)."),
+      x: z.number().finite().optional().describe(
+        "Pixels to scroll right (negative: left); the page's, or the selector's element's.",
+      ),
+      y: z.number().finite().optional().describe(
+        "Pixels to scroll down (negative: up); the page's, or the selector's element's.",
+      ),
       to: z.enum(["top", "bottom"]).optional().describe(
-        "Scroll to the top or bottom of the page.",
+        "Scroll to the top or bottom of the page, or of the selector's element's scroll box.",
       ),
-    }).refine((input) => scrollModes(input) <= 1, {
-      message: "pass only one of selector, x/y or to",
+    }).refine((input) => scrollMoves(input) <= 1, {
+      message: "pass x/y or to, not both (with a selector, either scrolls inside that element)",
     }),
   },
   "dom.hover": { input: elementOnly("the element to hover") },

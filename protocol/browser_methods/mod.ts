@@ -20,7 +20,7 @@ export {
   type DomAnswer,
   type DomMethodName,
   type NavigatingDomMethod,
-  scrollModes,
+  scrollMoves,
 } from "./dom.ts";
 export * from "./dom_limits.ts";
 export type { ConsoleLine, CookieSummary } from "./page.ts";

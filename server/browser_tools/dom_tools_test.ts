@@ -95,15 +95,15 @@ Deno.test("browser_select_option takes exactly one of value, label or index", ()
   assertMatch(problems(selectOption, { selector: "s", index: -1 }), /index/);
 });
 
-Deno.test("browser_scroll takes one of selector, x/y or to (or none, to read the position)", () => {
+Deno.test("browser_scroll takes x/y or to, each with or without a selector (or none: position)", () => {
   assertEquals(parsed(scroll, {}), {});
   assertEquals(parsed(scroll, { x: 10, y: -20 }), { x: 10, y: -20 });
   assertEquals(parsed(scroll, { to: "bottom" }), { to: "bottom" });
   assertEquals(parsed(scroll, { selector: "#end" }), { selector: "#end" });
-  for (
-    const args of [{ selector: "#a", y: 10 }, { to: "top", x: 0 }, { selector: "#a", to: "top" }]
-  ) {
-    assertMatch(problems(scroll, args), /only one of selector, x\/y or to/);
+  assertEquals(parsed(scroll, { selector: "#a", y: 10 }), { selector: "#a", y: 10 });
+  assertEquals(parsed(scroll, { selector: "#a", to: "top" }), { selector: "#a", to: "top" });
+  for (const args of [{ to: "top", x: 0 }, { selector: "#a", to: "top", y: 1 }]) {
+    assertMatch(problems(scroll, args), /x\/y or to, not both/);
   }
   assertMatch(problems(scroll, { to: "middle" }), /to/);
 });

@@ -6,7 +6,11 @@ export const scroll = browserTool({
   description: "Scroll a tab's page in one of three ways: selector (bring the first matching " +
     "element to the center of the view, also inside scrollable containers), x/y (scroll the " +
     'page by that many pixels; negative scrolls back) or to ("top" or "bottom" of the page). ' +
-    "Pass none to just read the position. Returns tabId, scrollX, scrollY, scrollWidth, " +
-    "scrollHeight, viewportWidth, viewportHeight (CSS pixels).",
+    "Pass none to just read the position. A selector with x/y or to scrolls inside that " +
+    "element's own scroll box instead (a scrolling list, grid or chat pane; NOT_SCROLLABLE if it " +
+    "has none). Returns tabId, scrollX, scrollY, scrollWidth, scrollHeight, viewportWidth, " +
+    "viewportHeight (CSS pixels), and with a selector and x/y or to, element: { tag, scrollLeft, " +
+    "scrollTop, scrollWidth, scrollHeight, clientWidth, clientHeight, moreLeft, moreRight, " +
+    "moreAbove, moreBelow }.",
   method: "dom.scroll",
 });

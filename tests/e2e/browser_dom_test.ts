@@ -351,10 +351,10 @@ e2eTest(import.meta.url, "page reading and element tools in a real Chromium", {
     const box = (await long.locator("#p-150").boundingBox())!;
     const middle = box.y + box.height / 2;
     assert(Math.abs(middle - shown.viewportHeight / 2) < 2, `centered: ${middle}`);
-    failed(await call("browser_scroll", { selector: "#p-1", y: 10 }, longTab), {
+    failed(await call("browser_scroll", { to: "top", y: 10 }, longTab), {
       status: 400,
       code: "INVALID_ARGUMENTS",
-      message: /only one of selector, x\/y or to/,
+      message: /x\/y or to, not both/,
     });
   });
 

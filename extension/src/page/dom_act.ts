@@ -1,6 +1,7 @@
 /** The kit's pointer and scrolling operations: click, hover and scroll. */
 import { clip, findFirst, tagOf } from "./dom_find.ts";
 import type { KitArgs } from "./dom_kit_types.ts";
+import { movesBox, scrollInside } from "./dom_scroll_box.ts";
 
 /** What the kit remembers between operations in one page. */
 export interface KitState {
@@ -68,11 +69,17 @@ export function hoverElement(args: KitArgs<"dom.hover">, state: KitState) {
 
 /**
  * `dom.scroll`: brings the selector's first match to the center of the view, or scrolls the page by
- * x/y pixels, or to its top or bottom; answers with the page's scroll position and size.
+ * x/y pixels, or to its top or bottom; answers with the page's scroll position and size. With a
+ * selector and x/y or to, scrolls inside that element's own box instead (dom_scroll_box.ts) and
+ * adds its state as `element`.
  */
 export function scrollPage(args: KitArgs<"dom.scroll">) {
   const root = document.scrollingElement ?? document.documentElement;
-  if (args.selector) findFirst(args.selector).scrollIntoView(CENTER);
+  // The one element lookup of this operation (a ref, when refs come, resolves here too).
+  const target = args.selector ? findFirst(args.selector) : undefined;
+  let inside: ReturnType<typeof scrollInside> | undefined;
+  if (target && movesBox(args)) inside = scrollInside(target, `"${args.selector}"`, args);
+  else if (target) target.scrollIntoView(CENTER);
   else if (args.to === "top") scrollTo({ top: 0, left: scrollX, behavior: "instant" });
   else if (args.to === "bottom") {
     scrollTo({ top: root.scrollHeight, left: scrollX, behavior: "instant" });
@@ -88,5 +95,6 @@ export function scrollPage(args: KitArgs<"dom.scroll">) {
     scrollHeight: root.scrollHeight,
     viewportWidth: root.clientWidth,
     viewportHeight: root.clientHeight,
+    ...(inside ? { element: inside } : {}),
   };
 }
