@@ -2,6 +2,7 @@
 import * as z from "zod";
 import {
   countSet,
+  frameField,
   maxLengthField,
   PIERCE_HINT,
   selectorField,
@@ -28,6 +29,7 @@ const elementOnly = (what: string) =>
   z.object({
     selector: selectorField(what),
     tabId: tabIdField,
+    frame: frameField,
   });
 
 /** The `waitForLoad` of the actions that may navigate the tab (click, Enter, submit). */
@@ -41,6 +43,7 @@ export const DOM_METHODS = {
   "page.text": {
     input: z.object({
       tabId: tabIdField,
+      frame: frameField,
       selector: z.string().min(1).optional().describe(
         'CSS selector of the part to read, e.g. "main" or "#results". Omit for the whole page. ' +
           PIERCE_HINT,
@@ -51,6 +54,7 @@ export const DOM_METHODS = {
   "page.html": {
     input: z.object({
       tabId: tabIdField,
+      frame: frameField,
       selector: z.string().min(1).optional().describe(
         'CSS selector of the element to read, e.g. "form". Omit for the whole document. ' +
           PIERCE_HINT,
@@ -64,6 +68,7 @@ export const DOM_METHODS = {
         'CSS selector, e.g. "a", "input, textarea, select" or "[role=button]". ' + PIERCE_HINT,
       ),
       tabId: tabIdField,
+      frame: frameField,
       limit: z.number().int().min(1).max(QUERY_MAX_LIMIT).default(QUERY_DEFAULT_LIMIT).describe(
         `Most elements to describe (default ${QUERY_DEFAULT_LIMIT}, at most ${QUERY_MAX_LIMIT}).`,
       ),
@@ -73,6 +78,7 @@ export const DOM_METHODS = {
     input: z.object({
       selector: selectorField("the element to wait for"),
       tabId: tabIdField,
+      frame: frameField,
       state: z.enum(["attached", "visible"]).default("visible").describe(
         '"visible" (default): wait for a visible match; "attached": any match, even hidden.',
       ),
@@ -91,6 +97,7 @@ export const DOM_METHODS = {
       selector: selectorField("the field"),
       text: z.string().describe("The text to type (an empty string clears the field)."),
       tabId: tabIdField,
+      frame: frameField,
       clear: z.boolean().default(true).describe(
         "Replace what the field holds (default true); false appends to it.",
       ),
@@ -102,6 +109,7 @@ export const DOM_METHODS = {
     input: z.object({
       selector: selectorField("the <select>"),
       tabId: tabIdField,
+      frame: frameField,
       value: z.string().optional().describe("The option's value attribute."),
       label: z.string().optional().describe("The option's visible text."),
       index: z.number().int().min(0).optional().describe("The option's position, from 0."),
@@ -122,12 +130,14 @@ export const DOM_METHODS = {
           PIERCE_HINT,
       ),
       tabId: tabIdField,
+      frame: frameField,
       waitForLoad: actionWaitField("Enter"),
     }),
   },
   "dom.scroll": {
     input: z.object({
       tabId: tabIdField,
+      frame: frameField,
       selector: z.string().min(1).optional().describe(
         "CSS selector of the element to show. With x/y or to: the element whose own scroll box " +
           `(a scrolling list, grid or chat pane) to scroll instead of the page. ${PIERCE_HINT}`,

@@ -18,9 +18,20 @@ export const PIERCE_HINT = 'Write "host >>> inner" to match inner only inside th
 export function selectorField(what = "the element") {
   return z.string().min(1).describe(
     `CSS selector of ${what}, e.g. "#email" or "form button[type=submit]"; the first match is ` +
-      "used (top document and its open shadow roots, not inside iframes). " + PIERCE_HINT,
+      "used (top document and its open shadow roots; inside an iframe only with `frame`). " +
+      PIERCE_HINT,
   );
 }
+
+/**
+ * The frame a selector tool works in: a CSS selector (may use `>>>`) of an `<iframe>` or `<frame>`
+ * of the top document. Omitted: the top document, as always.
+ */
+export const frameField = z.string().min(1).optional().describe(
+  'CSS selector of an <iframe> or <frame> in the top document, e.g. "#checkout-frame" or ' +
+    '"iframe[title=Payment]", to work inside that frame (same- or cross-origin) instead of the ' +
+    "top document; the selector then applies in the frame's document. Omit for the top document.",
+);
 
 /** How much text a page-reading method returns (the page cuts with the same limits). */
 export const maxLengthField = z.number().int().min(1).max(MAX_CHARS).default(DEFAULT_MAX_CHARS)

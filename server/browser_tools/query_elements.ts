@@ -4,7 +4,8 @@ export const queryElements = browserTool({
   name: "browser_query_elements",
   displayName: "Query elements",
   description: "List the elements matching a CSS selector in a tab's page: the top document and " +
-    "its open shadow roots (web components), not iframes; `host >>> inner` matches inner only " +
+    "its open shadow roots (web components), or inside one iframe with `frame` (a CSS selector " +
+    "of the <iframe>); `host >>> inner` matches inner only " +
     "inside the open shadow roots of the hosts. " +
     "Returns tabId, total (how many match) and elements (the first `limit`, default 20, at most " +
     "100), each with index, tag, text (visible text, at most 200 characters), attributes (those " +

@@ -20,6 +20,7 @@ import { selectOption } from "./dom_select.ts";
 import { pressKey } from "./dom_press.ts";
 import { isKitFailure } from "./dom_find.ts";
 import { hiddenFrames } from "./visible_text.ts";
+import { frameIndexOf } from "./dom_frames.ts";
 
 /** One operation per DOM method, taking that method's arguments. */
 export type DomOps = { [Op in DomOp]: (args: KitArgs<Op>, state: KitState) => unknown };
@@ -49,6 +50,7 @@ export function createDomKit(ops: Readonly<Record<string, Operation>> = DOM_OPS)
   return {
     version: DOM_KIT_VERSION,
     hiddenFrames: () => hiddenFrames(),
+    frameIndexOf: (selector) => frameIndexOf(String(selector)),
     async run(op, args) {
       const operation = Object.hasOwn(ops, op)
         ? ops[op] as (args: unknown, state: KitState) => unknown

@@ -15,7 +15,7 @@ export const DOM_KIT_GLOBAL = "__hubDomKit";
  * without reloading the page) gets the new one injected. Bump the suffix when the kit's operations
  * change between releases.
  */
-export const DOM_KIT_VERSION = `${VERSION}+6`;
+export const DOM_KIT_VERSION = `${VERSION}+7`;
 /** The bundle `chrome.scripting.executeScript({ files })` injects (protocol/extension_files.ts). */
 export const DOM_KIT_FILE = "dom_kit.js";
 
@@ -53,6 +53,11 @@ export interface DomKit {
    * people (browser_get_page_text leaves their text out).
    */
   hiddenFrames?(): number[];
+  /**
+   * The `<iframe>` or `<frame>` a `frame` selector matches in this document: `{ index, tag }`,
+   * index in this window's `frames` (-1 when it is not there). Never throws.
+   */
+  frameIndexOf?(selector: string): KitOutcome;
 }
 
 /** One element as browser_query_elements and browser_wait_for_element describe it. */

@@ -16,6 +16,7 @@ import {
 } from "../../page/dom_kit_types.ts";
 import type { BrowserInput, DomAnswer } from "../../../../protocol/browser_methods/mod.ts";
 import { firstResult, type MethodContext, targetTab } from "./browser_method.ts";
+import { CHROME_FRAME_LOOKUPS, resolveFrame } from "./frame_target.ts";
 
 const MISSING = "KIT_MISSING";
 
@@ -76,7 +77,7 @@ async function callKit(
 }
 
 async function runInTab<Op extends DomOp>(
-  tabId: number,
+  target: chrome.scripting.InjectionTarget,
   op: Op,
   args: KitArgs<Op>,
   watch: boolean,
@@ -84,14 +85,14 @@ async function runInTab<Op extends DomOp>(
   const call = async () =>
     firstResult<WatchedOutcome>(
       await chrome.scripting.executeScript({
-        target: { tabId },
+        target,
         func: callKit,
         args: [DOM_KIT_GLOBAL, DOM_KIT_VERSION, op, args, watch],
       }),
     );
   const outcome = await call();
   if (outcome.ok || outcome.error.code !== MISSING) return outcome;
-  await chrome.scripting.executeScript({ target: { tabId }, files: [DOM_KIT_FILE] });
+  await chrome.scripting.executeScript({ target, files: [DOM_KIT_FILE] });
   return await call();
 }
 
@@ -113,7 +114,8 @@ export function kitFailure({ code, message }: KitError): HubError {
 
 /**
  * Runs DOM method `op` in the target tab (input.tabId or the active tab) for `tool`, with the
- * method's parsed input (less `tabId`) as the kit operation's arguments; resolves with the tab id
+ * method's parsed input (less `tabId` and `frame`) as the kit operation's arguments; with `frame`,
+ * in that frame's document (frame_target.ts); resolves with the tab id
  * and the operation's value, or throws the tool's error. With `onNavigation`, the page watches the
  * operation for what may start a navigation and `onNavigation` hears what it saw (PageNavigation),
  * when the page could tell.
@@ -125,18 +127,33 @@ export async function domCall<Op extends DomOp>(
   tool: string,
   onNavigation?: (seen: PageNavigation) => void,
 ): Promise<DomAnswer> {
-  const { tabId: wanted, ...args } = input;
+  const { tabId: wanted, frame, ...args } = input as BrowserInput<Op> & { frame?: string };
   const tab = await targetTab({ tabId: wanted });
   const tabId = tab.id!;
   const watch = onNavigation !== undefined;
   const outcome = await calls.run(
     tabId,
     tool,
-    () => runInTab(tabId, op, withoutUndefined(args), watch),
+    async () => {
+      const target = await resolveFrame(tabId, frame, CHROME_FRAME_LOOKUPS);
+      const run = runInTab(target, op, withoutUndefined(args) as KitArgs<Op>, watch);
+      return target.documentIds ? await run.catch(frameGone(frame!)) : await run;
+    },
   );
   if (outcome.navigation) onNavigation?.(outcome.navigation);
   if (!outcome.ok) throw kitFailure(outcome.error);
   return { tabId, ...outcome.value };
+}
+
+/** Chrome refusing a frame's document that is gone (it navigated) as TAB_NAVIGATED. */
+function frameGone(frame: string) {
+  return (error: unknown): never => {
+    if (!/No document with id/i.test((error as Error)?.message ?? "")) throw error;
+    throw hubError(
+      "TAB_NAVIGATED",
+      `The frame "${frame}" loaded another page while the call ran; call again to act on it.`,
+    );
+  };
 }
 
 /** chrome.scripting arguments must be JSON: drop undefined fields. */

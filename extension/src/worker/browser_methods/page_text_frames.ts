@@ -22,6 +22,7 @@ import {
 } from "../../page/dom_kit_types.ts";
 import { type MethodContext, targetTab } from "./browser_method.ts";
 import { kitFailure } from "./dom_call.ts";
+import { inFrames } from "./frame_scripting.ts";
 
 /** The most frames (besides the top document) whose text one call reads. */
 export const PAGE_TEXT_MAX_FRAMES = 50;
@@ -70,31 +71,6 @@ async function frameText(name: string, version: string, args: unknown): Promise<
   }
   const outcome = await kit.run("page.text", args);
   return { outcome, index, hidden: kit.hiddenFrames?.() ?? [] };
-}
-
-/** One injection in `frameIds` (all frames when undefined); per frame when the batch fails. */
-async function inFrames<T>(
-  tabId: number,
-  frameIds: number[] | undefined,
-  inject: (target: chrome.scripting.InjectionTarget) => Promise<
-    chrome.scripting.InjectionResult<T>[]
-  >,
-  all: number[],
-): Promise<Map<number, T>> {
-  const answers = new Map<number, T>();
-  const keep = (results: chrome.scripting.InjectionResult<T>[]) => {
-    for (const r of results) if (r.result !== undefined) answers.set(r.frameId, r.result as T);
-  };
-  try {
-    keep(await inject(frameIds ? { tabId, frameIds } : { tabId, allFrames: true }));
-    return answers;
-  } catch { /* one frame refused the batch: go frame by frame */ }
-  for (const frameId of frameIds ?? all) {
-    try {
-      keep(await inject({ tabId, frameIds: [frameId] }));
-    } catch { /* that frame cannot be scripted */ }
-  }
-  return answers;
 }
 
 /**

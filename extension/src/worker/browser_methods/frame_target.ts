@@ -1,0 +1,142 @@
+/**
+ * The `frame` parameter of the selector tools: which document of a tab a DOM method runs in.
+ * Without `frame`, the top document (`{ tabId }`, as always). With a CSS selector of an `<iframe>`
+ * or `<frame>` of the top document, that frame's current document, same- or cross-origin:
+ *
+ * 1. the kit in the top document finds the element and its index in `window.frames`
+ *    (`frameIndexOf`, dom_kit.ts);
+ * 2. each child frame of the top document (webNavigation.getAllFrames) tells its own index in its
+ *    parent (`parent[i] === window` is allowed across origins), the way browser_get_page_text
+ *    places frames (page_text_frames.ts, `inFrames`);
+ * 3. the method runs with `target: { tabId, documentIds: [documentId] }`, so a frame that
+ *    navigated in between is refused by Chrome rather than read.
+ *
+ * A frame's ref (`f1`, from browser_snapshot) resolves through the tab's frame table instead:
+ * `resolveFrame` takes that lookup as `byRef` and uses it for any `frame` that is a ref.
+ */
+import { hubError, type HubErrorCode } from "../../../../protocol/errors.ts";
+import { DOM_KIT_FILE, DOM_KIT_GLOBAL, DOM_KIT_VERSION } from "../../page/dom_kit_types.ts";
+import type { KitOutcome } from "../../page/dom_kit_types.ts";
+import { firstResult } from "./browser_method.ts";
+import { inFrames } from "./frame_scripting.ts";
+
+type Frame = chrome.webNavigation.GetAllFrameResultDetails;
+type Target = chrome.scripting.InjectionTarget;
+
+/** Where the `<iframe>` a frame selector matched sits in the top document's `window.frames`. */
+export interface FrameElement {
+  /** Its index in `window.frames`; -1 when it has none (inside a shadow root, no document yet). */
+  index: number;
+  tag: string;
+}
+
+/** What `resolveFrame` asks the browser; chrome-backed in the extension, fake in unit tests. */
+export interface FrameLookups {
+  /** The kit's answer for `selector` in the top document (a failure names the selector). */
+  findElement(tabId: number, selector: string): Promise<KitOutcome>;
+  /** The tab's frames. */
+  frames(tabId: number): Promise<Frame[]>;
+  /** Each of `frameIds` answers its index in its parent's `frames` (unscriptable ones are absent). */
+  indexes(tabId: number, frameIds: number[]): Promise<Map<number, number>>;
+  /** A frame's ref resolved through the tab's frame table (comes with browser_snapshot). */
+  byRef?(tabId: number, ref: string): Promise<Target>;
+}
+
+/** A frame ref as browser_snapshot writes it (decision 063): `f<k>`. */
+const FRAME_REF = /^f[1-9]\d{0,5}$/;
+
+/** The scripting target for `frame` in tab `tabId`, or `{ tabId }` without one. */
+export async function resolveFrame(
+  tabId: number,
+  frame: string | undefined,
+  lookups: FrameLookups,
+): Promise<Target> {
+  if (frame === undefined) return { tabId };
+  if (FRAME_REF.test(frame) && lookups.byRef) return await lookups.byRef(tabId, frame);
+  const found = await lookups.findElement(tabId, frame);
+  if (!found.ok) throw hubError(found.error.code as HubErrorCode, found.error.message);
+  const { index, tag } = found.value as unknown as FrameElement;
+  if (index < 0) {
+    throw hubError(
+      "ELEMENT_NOT_FOUND",
+      `frame "${frame}" matches an <${tag}> that holds no frame hub can place (it has no ` +
+        "document yet, or it sits inside a shadow root, where the top document does not list " +
+        "its frame). Select an <iframe> of the top document.",
+    );
+  }
+  const children = (await lookups.frames(tabId)).filter((f) =>
+    f.parentFrameId === 0 && f.frameId !== 0
+  );
+  const indexes = await lookups.indexes(tabId, children.map((f) => f.frameId));
+  const child = children.find((f) => indexes.get(f.frameId) === index);
+  if (!child) {
+    throw hubError(
+      "PAGE_NOT_SCRIPTABLE",
+      `The document in frame "${frame}" cannot be scripted: Chromium keeps extensions out of ` +
+        "it (a chrome:// or Web Store page, or a page the extension has no access to).",
+    );
+  }
+  return child.documentId
+    ? { tabId, documentIds: [child.documentId] }
+    : { tabId, frameIds: [child.frameId] };
+}
+
+/**
+ * Runs in the top document's isolated world; self-contained (serialized by chrome.scripting):
+ * the kit's `frameIndexOf`, or KIT_MISSING when the kit is not there (yet).
+ */
+function callFrameIndexOf(name: string, version: string, selector: string): KitOutcome {
+  const kit = Reflect.get(globalThis, name) as
+    | { version?: string; frameIndexOf?: (selector: string) => KitOutcome }
+    | undefined;
+  if (kit?.version !== version || typeof kit.frameIndexOf !== "function") {
+    return { ok: false, error: { code: "KIT_MISSING", message: "" } };
+  }
+  return kit.frameIndexOf(selector);
+}
+
+/** Runs in a frame; self-contained: its index in its parent's `frames`, -1 when not listed. */
+function ownIndex(): number {
+  const here = globalThis as unknown as Window;
+  try {
+    for (let i = 0; i < here.parent.length; i++) if (here.parent[i] === here) return i;
+  } catch { /* not listed */ }
+  return -1;
+}
+
+/** The lookups through chrome.scripting and chrome.webNavigation. */
+export const CHROME_FRAME_LOOKUPS: FrameLookups = {
+  async findElement(tabId, selector) {
+    const target = { tabId, frameIds: [0] };
+    const call = async () =>
+      firstResult<KitOutcome>(
+        await chrome.scripting.executeScript({
+          target,
+          func: callFrameIndexOf,
+          args: [DOM_KIT_GLOBAL, DOM_KIT_VERSION, selector],
+        }),
+      );
+    const outcome = await call();
+    if (outcome.ok || outcome.error.code !== "KIT_MISSING") return outcome;
+    await chrome.scripting.executeScript({ target, files: [DOM_KIT_FILE] });
+    const again = await call();
+    if (again.ok || again.error.code !== "KIT_MISSING") return again;
+    const message = `The page helper ${DOM_KIT_FILE} could not be installed in the tab.`;
+    return { ok: false, error: { code: "EXTENSION_ERROR", message } };
+  },
+  async frames(tabId) {
+    return await chrome.webNavigation.getAllFrames({ tabId }) ?? [];
+  },
+  async indexes(tabId, frameIds) {
+    if (frameIds.length === 0) return new Map();
+    return await inFrames(
+      tabId,
+      frameIds,
+      (target) =>
+        chrome.scripting.executeScript({ target, func: ownIndex }) as Promise<
+          chrome.scripting.InjectionResult<number>[]
+        >,
+      frameIds,
+    );
+  },
+};
