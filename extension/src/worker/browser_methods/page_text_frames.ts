@@ -108,7 +108,7 @@ export async function readTabText(
     }
     return compose(frames, answers, limit);
   });
-  return { tabId, answer: { tabId, ...answer } };
+  return answer ? { tabId, answer: { tabId, ...answer } } : { tabId };
 }
 
 const isMissing = (outcome: KitOutcome) => !outcome.ok && outcome.error.code === "KIT_MISSING";
@@ -124,10 +124,14 @@ function textOf(outcome: KitOutcome, limit: number) {
   };
 }
 
-/** The top document's text, then every frame's under its line, cut at `limit` characters. */
+/**
+ * The top document's text, then every frame's under its line, cut at `limit` characters.
+ * Undefined when the top document gave no answer (it cannot be scripted): the caller then reads it
+ * as a page without frames, which fails with PAGE_NOT_SCRIPTABLE as always.
+ */
 export function compose(frames: Frame[], answers: Map<number, FrameAnswer>, limit: number) {
   const top = answers.get(0)?.outcome;
-  if (!top) throw new Error("the page returned no result");
+  if (!top) return undefined;
   if (!top.ok) throw kitFailure(top.error);
   const topText = textOf(top, limit)!;
   const children = new Map<number, Frame[]>();

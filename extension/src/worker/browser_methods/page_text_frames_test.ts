@@ -1,6 +1,8 @@
 /// <reference lib="deno.ns" />
 import { assertEquals } from "../../../../tests/helpers/assert.ts";
-import { compose, PAGE_TEXT_MAX_FRAMES } from "./page_text_frames.ts";
+import { compose as composeTab, PAGE_TEXT_MAX_FRAMES } from "./page_text_frames.ts";
+
+const compose = (...args: Parameters<typeof composeTab>) => composeTab(...args)!;
 
 type Frame = chrome.webNavigation.GetAllFrameResultDetails;
 
@@ -69,4 +71,9 @@ Deno.test("a frame whose element is hidden is left out, with the frames inside i
     compose(frames, answers, 1000).text,
     "Top\n\n--- frame 1: http://a/\nShown\n\n--- frame 2: http://c/\nLast",
   );
+});
+
+Deno.test("a top document that cannot be scripted gives no answer: read as a page without frames", () => {
+  const frames = [frame(0, -1), frame(1, 0)];
+  assertEquals(composeTab(frames, new Map([[1, said("Child", 0)]]), 1000), undefined);
 });
