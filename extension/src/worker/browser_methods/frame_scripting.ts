@@ -3,27 +3,42 @@
  * frames (page_text_frames.ts, frame_target.ts).
  */
 
-/** One injection in `frameIds` (all frames when undefined); per frame when the batch fails. */
+/**
+ * How long one frame may take to answer, in milliseconds. A frame that never answers (a busy
+ * loop, a synchronous request that hangs) is then left out, so it cannot hold the call until the
+ * hub's deadline (docs/browser_tools.md, "Page text: frames and hidden text").
+ */
+export const FRAME_ANSWER_MS = 3_000;
+
+/**
+ * One injection per frame of `frameIds`, all at once; each frame's answer is awaited at most
+ * `waitMs`. A frame that cannot be scripted, fails or answers late is absent from the result.
+ */
 export async function inFrames<T>(
   tabId: number,
-  frameIds: number[] | undefined,
+  frameIds: number[],
   inject: (target: chrome.scripting.InjectionTarget) => Promise<
     chrome.scripting.InjectionResult<T>[]
   >,
-  all: number[],
+  waitMs = FRAME_ANSWER_MS,
 ): Promise<Map<number, T>> {
   const answers = new Map<number, T>();
-  const keep = (results: chrome.scripting.InjectionResult<T>[]) => {
-    for (const r of results) if (r.result !== undefined) answers.set(r.frameId, r.result as T);
-  };
-  try {
-    keep(await inject(frameIds ? { tabId, frameIds } : { tabId, allFrames: true }));
-    return answers;
-  } catch { /* one frame refused the batch: go frame by frame */ }
-  for (const frameId of frameIds ?? all) {
+  await Promise.all(frameIds.map(async (frameId) => {
+    let timer: number | undefined;
+    const late = new Promise<undefined>((resolve) => timer = setTimeout(resolve, waitMs));
     try {
-      keep(await inject({ tabId, frameIds: [frameId] }));
-    } catch { /* that frame cannot be scripted */ }
-  }
+      const results = await Promise.race([
+        Promise.resolve().then(() => inject({ tabId, frameIds: [frameId] })),
+        late,
+      ]);
+      for (const r of results ?? []) {
+        if (r.result !== undefined) answers.set(r.frameId, r.result as T);
+      }
+    } catch {
+      /* that frame cannot be scripted */
+    } finally {
+      clearTimeout(timer);
+    }
+  }));
   return answers;
 }

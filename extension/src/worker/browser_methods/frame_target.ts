@@ -4,10 +4,11 @@
  * or `<frame>` of the top document, that frame's current document, same- or cross-origin:
  *
  * 1. the kit in the top document finds the element and its index in `window.frames`
- *    (`frameIndexOf`, dom_kit.ts);
+ *    (`frameIndexOf`, page/dom_frames.ts);
  * 2. each child frame of the top document (webNavigation.getAllFrames) tells its own index in its
  *    parent (`parent[i] === window` is allowed across origins), the way browser_get_page_text
- *    places frames (page_text_frames.ts, `inFrames`);
+ *    places frames (`inFrames`, frame_scripting.ts: a frame late to answer is left out, so one
+ *    hung frame does not hold the call);
  * 3. the method runs with `target: { tabId, documentIds: [documentId] }`, so a frame that
  *    navigated in between is refused by Chrome rather than read.
  *
@@ -18,7 +19,7 @@ import { hubError, type HubErrorCode } from "../../../../protocol/errors.ts";
 import { DOM_KIT_FILE, DOM_KIT_GLOBAL, DOM_KIT_VERSION } from "../../page/dom_kit_types.ts";
 import type { KitOutcome } from "../../page/dom_kit_types.ts";
 import { firstResult } from "./browser_method.ts";
-import { inFrames } from "./frame_scripting.ts";
+import { FRAME_ANSWER_MS, inFrames } from "./frame_scripting.ts";
 
 type Frame = chrome.webNavigation.GetAllFrameResultDetails;
 type Target = chrome.scripting.InjectionTarget;
@@ -36,7 +37,10 @@ export interface FrameLookups {
   findElement(tabId: number, selector: string): Promise<KitOutcome>;
   /** The tab's frames. */
   frames(tabId: number): Promise<Frame[]>;
-  /** Each of `frameIds` answers its index in its parent's `frames` (unscriptable ones are absent). */
+  /**
+   * Each of `frameIds` answers its index in its parent's `frames` (unscriptable ones, and ones
+   * that do not answer within FRAME_ANSWER_MS, are absent).
+   */
   indexes(tabId: number, frameIds: number[]): Promise<Map<number, number>>;
   /** A frame's ref resolved through the tab's frame table (comes with browser_snapshot). */
   byRef?(tabId: number, ref: string): Promise<Target>;
@@ -73,7 +77,8 @@ export async function resolveFrame(
     throw hubError(
       "PAGE_NOT_SCRIPTABLE",
       `The document in frame "${frame}" cannot be scripted: Chromium keeps extensions out of ` +
-        "it (a chrome:// or Web Store page, or a page the extension has no access to).",
+        "it (a chrome:// or Web Store page, or a page the extension has no access to), or it " +
+        `did not answer within ${FRAME_ANSWER_MS / 1000} s (a page busy running a script).`,
     );
   }
   return child.documentId
@@ -136,7 +141,6 @@ export const CHROME_FRAME_LOOKUPS: FrameLookups = {
         chrome.scripting.executeScript({ target, func: ownIndex }) as Promise<
           chrome.scripting.InjectionResult<number>[]
         >,
-      frameIds,
     );
   },
 };

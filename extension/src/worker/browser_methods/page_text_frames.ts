@@ -9,8 +9,9 @@
  * follow their parent's text). A frame whose `<iframe>` is hidden from people is left out, with
  * the frames inside it. A frame whose document cannot be scripted gets its line and
  * `(its text cannot be read)`. At most PAGE_TEXT_MAX_FRAMES frames are read; the whole is capped
- * by `maxLength` like one document's text. One `executeScript` runs in all frames at once (per
- * frame only when Chrome refuses the batch).
+ * by `maxLength` like one document's text. Frames are read at once, one `executeScript` each; a
+ * frame that does not answer within FRAME_ANSWER_MS (frame_scripting.ts) reads as one that cannot
+ * be scripted.
  */
 import type { BrowserInput, DomAnswer } from "../../../../protocol/browser_methods/mod.ts";
 import { MAX_CHARS, truncationMarker } from "../../../../protocol/text_cap.ts";
@@ -95,16 +96,15 @@ export async function readTabText(
         func: frameText,
         args: [DOM_KIT_GLOBAL, DOM_KIT_VERSION, args],
       }) as Promise<chrome.scripting.InjectionResult<FrameAnswer>[]>;
-    const answers = await inFrames(tabId, undefined, call, ids);
+    const answers = await inFrames(tabId, ids, call);
     const missing = [...answers].filter(([, a]) => isMissing(a.outcome)).map(([id]) => id);
     if (missing.length > 0) {
       await inFrames(
         tabId,
         missing,
         (target) => chrome.scripting.executeScript({ target, files: [DOM_KIT_FILE] }),
-        missing,
       );
-      for (const [id, a] of await inFrames(tabId, missing, call, missing)) answers.set(id, a);
+      for (const [id, a] of await inFrames(tabId, missing, call)) answers.set(id, a);
     }
     return compose(frames, answers, limit);
   });
