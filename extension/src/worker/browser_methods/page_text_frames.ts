@@ -34,20 +34,30 @@ const MORE_HINT = "Pass a selector to read one part of the page, or a larger max
 type Frame = chrome.webNavigation.GetAllFrameResultDetails;
 
 /**
- * What one frame answers: the kit's outcome, the frame's index in its parent's `frames`, and the
- * indexes of its own child frames whose element is hidden from people.
+ * Where a frame sits: its index in its parent's `frames`, and the indexes of its own child frames
+ * whose element is hidden from people (absent when the frame could not tell). `kit` says whether
+ * the DOM kit was there to judge them.
  */
-interface FrameAnswer {
-  outcome: KitOutcome;
+interface FramePlace {
   index: number;
   hidden?: number[];
+  kit?: boolean;
+}
+
+/**
+ * What compose knows of one frame: its place, and the kit's outcome of reading its text with
+ * `maxLength` `read` (no outcome: it was not read, or could not be).
+ */
+interface FrameAnswer extends FramePlace {
+  outcome?: KitOutcome;
+  read?: number;
 }
 
 /**
  * Runs in each frame's isolated world; self-contained (serialized by chrome.scripting). A
  * cross-origin child may compare `parent[i]` with its own window, so it finds its place.
  */
-async function frameText(name: string, version: string, args: unknown): Promise<FrameAnswer> {
+function framePlace(name: string, version: string): FramePlace {
   let index = -1;
   const here = globalThis as unknown as Window;
   try {
@@ -61,22 +71,50 @@ async function frameText(name: string, version: string, args: unknown): Promise<
     }
   } catch { /* no place: read last */ }
   const kit = Reflect.get(globalThis, name) as
-    | {
-      version?: string;
-      run?: (op: string, args: unknown) => Promise<KitOutcome>;
-      hiddenFrames?: () => number[];
-    }
+    | { version?: string; hiddenFrames?: () => number[] }
+    | undefined;
+  if (kit?.version !== version || typeof kit.hiddenFrames !== "function") return { index };
+  return { index, hidden: kit.hiddenFrames(), kit: true };
+}
+
+/** Runs in a frame's isolated world; self-contained: the kit's `page.text`, or KIT_MISSING. */
+async function frameText(name: string, version: string, args: unknown): Promise<KitOutcome> {
+  const kit = Reflect.get(globalThis, name) as
+    | { version?: string; run?: (op: string, args: unknown) => Promise<KitOutcome> }
     | undefined;
   if (kit?.version !== version || typeof kit.run !== "function") {
-    return { outcome: { ok: false, error: { code: "KIT_MISSING", message: "" } }, index };
+    return { ok: false, error: { code: "KIT_MISSING", message: "" } };
   }
-  const outcome = await kit.run("page.text", args);
-  return { outcome, index, hidden: kit.hiddenFrames?.() ?? [] };
+  return await kit.run("page.text", args);
+}
+
+/** `inject` in `frameIds`; again in those whose answer wants `retry`, after installing the kit there. */
+async function withKit<T>(
+  tabId: number,
+  frameIds: number[],
+  inject: (target: chrome.scripting.InjectionTarget) => Promise<
+    chrome.scripting.InjectionResult<T>[]
+  >,
+  retry: (answer: T, frameId: number) => boolean,
+): Promise<Map<number, T>> {
+  const answers = await inFrames(tabId, frameIds, inject);
+  const missing = [...answers].filter(([id, a]) => retry(a, id)).map(([id]) => id);
+  if (missing.length === 0) return answers;
+  await inFrames(
+    tabId,
+    missing,
+    (target) => chrome.scripting.executeScript({ target, files: [DOM_KIT_FILE] }),
+  );
+  for (const [id, a] of await inFrames(tabId, missing, inject)) answers.set(id, a);
+  return answers;
 }
 
 /**
  * Reads the whole tab's text. Answers only the tab id (no `answer`) when the tab has one frame, or
- * its frames cannot be listed: the caller reads the top document as always.
+ * its frames cannot be listed, or the top document cannot be scripted: the caller reads the top
+ * document as always. First every frame tells its place (cheap, no text); then the top document
+ * and at most PAGE_TEXT_MAX_FRAMES shown frames are read, each frame with only the characters of
+ * `maxLength` the top document's text left.
  */
 export async function readTabText(
   input: BrowserInput<"page.text">,
@@ -88,25 +126,42 @@ export async function readTabText(
   if (!frames || frames.length <= 1) return { tabId };
   const limit = Math.max(1, Math.min(input.maxLength, MAX_CHARS));
   const answer = await calls.run(tabId, "browser_get_page_text", async () => {
-    const ids = frames.map((f) => f.frameId);
-    const args = { maxLength: limit };
-    const call = (target: chrome.scripting.InjectionTarget) =>
-      chrome.scripting.executeScript({
-        target,
-        func: frameText,
-        args: [DOM_KIT_GLOBAL, DOM_KIT_VERSION, args],
-      }) as Promise<chrome.scripting.InjectionResult<FrameAnswer>[]>;
-    const answers = await inFrames(tabId, ids, call);
-    const missing = [...answers].filter(([, a]) => isMissing(a.outcome)).map(([id]) => id);
-    if (missing.length > 0) {
-      await inFrames(
+    const parents = new Set(frames.map((f) => f.parentFrameId));
+    const places: Map<number, FrameAnswer> = await withKit(
+      tabId,
+      frames.map((f) => f.frameId),
+      (target) =>
+        chrome.scripting.executeScript({
+          target,
+          func: framePlace,
+          args: [DOM_KIT_GLOBAL, DOM_KIT_VERSION],
+        }) as Promise<chrome.scripting.InjectionResult<FramePlace>[]>,
+      // Only a frame holding frames needs the kit, to judge which of them are hidden.
+      (place, frameId) => !place.kit && parents.has(frameId),
+    );
+    const read = async (ids: number[], maxLength: number) => {
+      const texts = await withKit(
         tabId,
-        missing,
-        (target) => chrome.scripting.executeScript({ target, files: [DOM_KIT_FILE] }),
+        ids,
+        (target) =>
+          chrome.scripting.executeScript({
+            target,
+            func: frameText,
+            args: [DOM_KIT_GLOBAL, DOM_KIT_VERSION, { maxLength }],
+          }) as Promise<chrome.scripting.InjectionResult<KitOutcome>[]>,
+        isMissing,
       );
-      for (const [id, a] of await inFrames(tabId, missing, call)) answers.set(id, a);
-    }
-    return compose(frames, answers, limit);
+      for (const [id, outcome] of texts) {
+        places.set(id, { ...(places.get(id) ?? { index: -1 }), outcome, read: maxLength });
+      }
+      return texts;
+    };
+    const top = (await read([0], limit)).get(0);
+    if (!top) return undefined;
+    const used = top.ok ? (top.value as { totalLength: number }).totalLength : limit;
+    const picked = pickFrames(frames, places).shown.map((s) => s.frame.frameId);
+    if (top.ok && picked.length > 0) await read(picked, Math.max(1, limit - used));
+    return compose(frames, places, limit);
   });
   return answer ? { tabId, answer: { tabId, ...answer } } : { tabId };
 }
@@ -114,14 +169,65 @@ export async function readTabText(
 const isMissing = (outcome: KitOutcome) => !outcome.ok && outcome.error.code === "KIT_MISSING";
 
 /** A frame's text without the kit's cut marker, and its length before the cut. */
-function textOf(outcome: KitOutcome, limit: number) {
-  if (!outcome.ok) return undefined;
+function textOf(answer: FrameAnswer | undefined, limit: number) {
+  const outcome = answer?.outcome;
+  if (!outcome?.ok) return undefined;
   const value = outcome.value as { text: string; truncated: boolean; totalLength: number };
   return {
-    text: value.truncated ? value.text.slice(0, limit) : value.text,
+    text: value.truncated ? value.text.slice(0, answer!.read ?? limit) : value.text,
     totalLength: value.totalLength,
     url: outcome.value.url as string,
   };
+}
+
+/** A frame to read and its number (`1.2`: the second shown frame of frame 1). */
+interface ShownFrame {
+  frame: Frame;
+  number: string;
+}
+
+/**
+ * The frames to read, in document order, nested ones right after their parent, at most
+ * PAGE_TEXT_MAX_FRAMES (`shown`); and how many more not hidden are left out (`left`). A frame whose
+ * `<iframe>` its parent says is hidden is left out, with the frames inside it. Needs only places,
+ * so it picks the frames before any text is read.
+ */
+export function pickFrames(frames: Frame[], places: Map<number, FramePlace>) {
+  const children = new Map<number, Frame[]>();
+  for (const frame of frames) {
+    if (frame.frameId === 0) continue;
+    const siblings = children.get(frame.parentFrameId) ?? [];
+    siblings.push(frame);
+    children.set(frame.parentFrameId, siblings);
+  }
+  const place = (f: Frame) => {
+    const index = places.get(f.frameId)?.index ?? -1;
+    return index < 0 ? Number.MAX_SAFE_INTEGER : index;
+  };
+  for (const list of children.values()) {
+    list.sort((a, b) => place(a) - place(b) || a.frameId - b.frameId);
+  }
+  const shown: ShownFrame[] = [];
+  let left = frames.length - 1;
+  const count = (id: number): number =>
+    (children.get(id) ?? []).reduce((n, f) => n + 1 + count(f.frameId), 0);
+  const visit = (parent: number, path: string) => {
+    const hidden = places.get(parent)?.hidden ?? [];
+    const kept = (children.get(parent) ?? []).filter((frame) => {
+      const keep = !hidden.includes(places.get(frame.frameId)?.index ?? -1);
+      if (!keep) left -= 1 + count(frame.frameId);
+      return keep;
+    });
+    kept.forEach((frame, i) => {
+      if (shown.length >= PAGE_TEXT_MAX_FRAMES) return;
+      left--;
+      const number = path ? `${path}.${i + 1}` : `${i + 1}`;
+      shown.push({ frame, number });
+      visit(frame.frameId, number);
+    });
+  };
+  visit(0, "");
+  return { shown, left };
 }
 
 /**
@@ -133,49 +239,17 @@ export function compose(frames: Frame[], answers: Map<number, FrameAnswer>, limi
   const top = answers.get(0)?.outcome;
   if (!top) return undefined;
   if (!top.ok) throw kitFailure(top.error);
-  const topText = textOf(top, limit)!;
-  const children = new Map<number, Frame[]>();
-  for (const frame of frames) {
-    if (frame.frameId === 0) continue;
-    const siblings = children.get(frame.parentFrameId) ?? [];
-    siblings.push(frame);
-    children.set(frame.parentFrameId, siblings);
-  }
-  const place = (f: Frame) => {
-    const index = answers.get(f.frameId)?.index ?? -1;
-    return index < 0 ? Number.MAX_SAFE_INTEGER : index;
-  };
-  for (const list of children.values()) {
-    list.sort((a, b) => place(a) - place(b) || a.frameId - b.frameId);
-  }
+  const topText = textOf(answers.get(0), limit)!;
+  const { shown, left } = pickFrames(frames, answers);
   let text = topText.text;
   let total = topText.totalLength;
-  let read = 0;
-  let left = frames.length - 1;
-  const count = (id: number): number =>
-    (children.get(id) ?? []).reduce((n, f) => n + 1 + count(f.frameId), 0);
-  const visit = (parent: number, path: string) => {
-    const hidden = answers.get(parent)?.hidden ?? [];
-    const shown = (children.get(parent) ?? []).filter((frame) => {
-      const keep = !hidden.includes(answers.get(frame.frameId)?.index ?? -1);
-      if (!keep) left -= 1 + count(frame.frameId);
-      return keep;
-    });
-    shown.forEach((frame, i) => {
-      if (read >= PAGE_TEXT_MAX_FRAMES) return;
-      read++;
-      left--;
-      const number = path ? `${path}.${i + 1}` : `${i + 1}`;
-      const answer = answers.get(frame.frameId);
-      const own = answer ? textOf(answer.outcome, limit) : undefined;
-      const head = `\n\n--- frame ${number}: ${own?.url ?? frame.url}`;
-      const piece = own ? `${head}\n${own.text}` : `${head} (its text cannot be read)`;
-      text += piece;
-      total += own ? head.length + 1 + own.totalLength : piece.length;
-      visit(frame.frameId, number);
-    });
-  };
-  visit(0, "");
+  for (const { frame, number } of shown) {
+    const own = textOf(answers.get(frame.frameId), limit);
+    const head = `\n\n--- frame ${number}: ${own?.url ?? frame.url}`;
+    const piece = own ? `${head}\n${own.text}` : `${head} (its text cannot be read)`;
+    text += piece;
+    total += own ? head.length + 1 + own.totalLength : piece.length;
+  }
   if (left > 0) {
     const more = `\n\n--- ${left} more frame${left === 1 ? "" : "s"} not read ` +
       `(at most ${PAGE_TEXT_MAX_FRAMES} are)`;

@@ -1,6 +1,14 @@
 /// <reference lib="deno.ns" />
 import { assertEquals } from "../../../../tests/helpers/assert.ts";
-import { compose as composeTab, PAGE_TEXT_MAX_FRAMES } from "./page_text_frames.ts";
+import { withChrome } from "../_test_fixtures.ts";
+import { createTabCalls } from "../tab_calls.ts";
+import type { MethodContext } from "./browser_method.ts";
+import {
+  compose as composeTab,
+  PAGE_TEXT_MAX_FRAMES,
+  pickFrames,
+  readTabText,
+} from "./page_text_frames.ts";
 
 const compose = (...args: Parameters<typeof composeTab>) => composeTab(...args)!;
 
@@ -76,4 +84,75 @@ Deno.test("a frame whose element is hidden is left out, with the frames inside i
 Deno.test("a top document that cannot be scripted gives no answer: read as a page without frames", () => {
   const frames = [frame(0, -1), frame(1, 0)];
   assertEquals(composeTab(frames, new Map([[1, said("Child", 0)]]), 1000), undefined);
+});
+
+Deno.test("frames are picked before reading: the first shown ones in document order", () => {
+  const frames = [frame(0, -1), frame(1, 0), frame(2, 1), frame(3, 0), frame(4, 0)];
+  const places = new Map([
+    [0, { index: -1, hidden: [1] }],
+    [1, { index: 2 }],
+    [2, { index: 0 }],
+    [3, { index: 1 }], // hidden by the top document
+    [4, { index: 0 }],
+  ]);
+  const { shown, left } = pickFrames(frames, places);
+  assertEquals(shown.map((s) => [s.frame.frameId, s.number]), [[4, "1"], [1, "2"], [2, "2.1"]]);
+  assertEquals(left, 0);
+});
+
+/**
+ * A tab of 1 + `count` frames, each one's text `F<id>` of `size` characters; records which frames
+ * were asked for their text and with which maxLength.
+ */
+function manyFramesChrome(count: number, topText: string) {
+  const reads: [number, number][] = [];
+  const frames = [frame(0, -1), ...Array.from({ length: count }, (_, i) => frame(i + 1, 0))];
+  const chrome = {
+    tabs: { get: (id: number) => Promise.resolve({ id, url: "http://x/" }) },
+    webNavigation: { getAllFrames: () => Promise.resolve(frames) },
+    scripting: {
+      executeScript(
+        { target, func, args }: {
+          target: { frameIds: number[] };
+          func: { name: string };
+          args: unknown[];
+        },
+      ) {
+        const [frameId] = target.frameIds;
+        if (func.name === "framePlace") {
+          return Promise.resolve([{
+            frameId,
+            result: { index: frameId - 1, hidden: [], kit: true },
+          }]);
+        }
+        const { maxLength } = args[2] as { maxLength: number };
+        reads.push([frameId, maxLength]);
+        const full = frameId === 0 ? topText : `F${frameId}`.padEnd(40, ".");
+        const text = full.slice(0, maxLength);
+        const value = {
+          url: `http://x/${frameId}`,
+          title: "T",
+          text,
+          truncated: full.length > maxLength,
+          totalLength: full.length,
+        };
+        return Promise.resolve([{ frameId, result: { ok: true, value } }]);
+      },
+    },
+  };
+  return { chrome, reads };
+}
+
+const context = () => ({ calls: createTabCalls() }) as unknown as MethodContext;
+
+Deno.test(`only the top document and ${PAGE_TEXT_MAX_FRAMES} frames are read, with the budget left`, async () => {
+  const fake = manyFramesChrome(300, "x".repeat(100));
+  await withChrome(fake.chrome, async () => {
+    const { answer } = await readTabText({ tabId: 1, maxLength: 1000 } as never, context());
+    const text = (answer as unknown as { text: string }).text;
+    assertEquals(fake.reads.length, 1 + PAGE_TEXT_MAX_FRAMES);
+    assertEquals(fake.reads[0], [0, 1000]);
+    assertEquals(fake.reads.slice(1).every(([id, max]) => id <= 50 && max === 900), true);
+    assertEquals(text.startsWith("x".repeat(100) + "\n\n--- frame 1: http://x/1\nF1...."), true);
+  });
 });
