@@ -34,6 +34,8 @@ e2eTest(import.meta.url, "page text: hidden text left out, frames read", {
         "Visible inside hidden",
         "Cell one",
         "Cell two",
+        "Visible shadow text",
+        "Shadow wrapper shown",
         "Tall block",
         "Below the fold text",
       ]
@@ -74,6 +76,16 @@ e2eTest(import.meta.url, "page text: hidden text left out, frames read", {
     assertEquals([cut.truncated, cut.totalLength], [true, text.length]);
     assertEquals(cut.text.slice(0, 40), text.slice(0, 40));
     assert(cut.text.slice(40).startsWith("\n…[truncated: showed 40 of"), cut.text);
+    await page.close();
+  });
+
+  await t.step("a frame inside a hidden shadow host is not read", async () => {
+    const page = await e2e.open("/text-frames?shadow");
+    await page.frameLocator("x-frame-box >> iframe").locator("p").first().waitFor();
+    const { text } = await read(page);
+    assert(text.includes("--- frame 1: ") && text.includes("Frame V text"), text);
+    assert(!text.includes("Frame H4"), text);
+    assert(!text.includes("SECRET"), text);
     await page.close();
   });
 

@@ -179,19 +179,46 @@ function innerTextOf(element: Element): string {
   return element instanceof HTMLElement ? element.innerText : element.textContent ?? "";
 }
 
-function collect(node: Node, out: Piece[], pieceText: (element: Element) => string): void {
+/**
+ * Which parts of the walk a person cannot see: an element (its whole subtree left out) and, by its
+ * element's style, a text node. Without it only `display: none` is left out (as innerText does).
+ */
+export interface Hiding {
+  element(element: Element, style: CSSStyleDeclaration): boolean;
+  ownText(style: CSSStyleDeclaration): boolean;
+}
+
+/** The node's parent in the composed tree: its slot when slotted, a shadow root's host. */
+export function composedParent(node: Node): Element | null {
+  const slot = (node as Partial<Element>).assignedSlot;
+  if (slot) return slot;
+  if (node.parentElement) return node.parentElement;
+  const parent = node.parentNode;
+  return parent instanceof ShadowRoot ? parent.host : null;
+}
+
+function collect(
+  node: Node,
+  out: Piece[],
+  pieceText: (element: Element) => string,
+  hiding?: Hiding,
+  textHidden = false,
+): void {
   if (node.nodeType === Node.TEXT_NODE) {
-    out.push((node as Text).data.replace(/[ \t\n\r\f]+/g, " "));
+    if (!textHidden) out.push((node as Text).data.replace(/[ \t\n\r\f]+/g, " "));
     return;
   }
   if (!(node instanceof Element)) return;
   const style = getComputedStyle(node);
-  if (style.display === "none") return;
+  if (style.display === "none" || hiding?.element(node, style)) return;
+  const ownHidden = hiding?.ownText(style) ?? false;
   const inline = INLINE_DISPLAY.test(style.display);
   const breaks = inline || style.display === "table-cell" ? 0 : node.localName === "p" ? 2 : 1;
   if (breaks) out.push(breaks);
   if (plainText(node)) out.push(pieceText(node));
-  else for (const child of composedChildren(node)) collect(child, out, pieceText);
+  else {
+    for (const child of composedChildren(node)) collect(child, out, pieceText, hiding, ownHidden);
+  }
   if (breaks) out.push(breaks);
   if (style.display === "table-cell") out.push("\t");
 }
@@ -221,14 +248,19 @@ function joinPieces(pieces: Piece[]): string {
  * tree in place of its children, each <slot> replaced by the nodes assigned to it). Without an
  * open shadow root below it, this is exactly its innerText; with one, line breaks follow
  * innerText's rules for blocks and paragraphs closely but not exactly, and `pieceText` (default
- * innerText) gives the text of each part of the walk with no shadow root or slot in it.
+ * innerText) gives the text of each part of the walk with no shadow root or slot in it. With
+ * `hiding`, the walk also leaves out what it says a person cannot see.
  */
 export function composedText(
   element: Element,
   pieceText: (element: Element) => string = innerTextOf,
+  hiding?: Hiding,
 ): string {
   if (plainText(element)) return innerTextOf(element);
   const pieces: Piece[] = [];
-  for (const child of composedChildren(element)) collect(child, pieces, pieceText);
+  const textHidden = hiding?.ownText(getComputedStyle(element)) ?? false;
+  for (const child of composedChildren(element)) {
+    collect(child, pieces, pieceText, hiding, textHidden);
+  }
   return joinPieces(pieces);
 }

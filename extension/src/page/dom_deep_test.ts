@@ -2,6 +2,7 @@
 import { assertEquals, assertThrows } from "../../../tests/helpers/assert.ts";
 import {
   BadSelector,
+  composedParent,
   composedText,
   pierce,
   pierceSteps,
@@ -122,6 +123,7 @@ class FElement {
   readonly nodeType = 1;
   parentNode?: FElement | FRoot;
   shadowRoot?: FRoot;
+  visibility = "visible";
   constructor(
     readonly localName: string,
     readonly display: string,
@@ -166,7 +168,10 @@ function withFakeDom(body: () => void) {
     HTMLSlotElement: FSlot,
     ShadowRoot: FRoot,
     Node: { TEXT_NODE: 3 },
-    getComputedStyle: (element: FElement) => ({ display: element.display }),
+    getComputedStyle: (element: FElement) => ({
+      display: element.display,
+      visibility: element.visibility,
+    }),
   };
   const page = globalThis as Record<string, unknown>;
   const saved = Object.fromEntries(Object.keys(fakes).map((name) => [name, page[name]]));
@@ -208,6 +213,66 @@ Deno.test("composedText: innerText without shadow roots; shadow trees and slots 
     assertEquals(
       composedText(body as unknown as Element),
       "Top\nTitle\n\nInside\n\nlight\nfallback\n\nAfter",
+    );
+  });
+});
+
+Deno.test("composedText with hiding: a hidden host's shadow text and a hidden slot's content stay out", () => {
+  withFakeDom(() => {
+    const hidden = new Set<FElement>();
+    const hiding = {
+      element: (element: Element) => hidden.has(element as unknown as FElement),
+      ownText: (style: CSSStyleDeclaration) => style.visibility !== "visible",
+    };
+    const adHost = new FElement("x-ad", "block").attach([
+      new FElement("p", "block", [new FText("SECRET-HOST")]),
+    ]);
+    hidden.add(adHost);
+    const slotted = new FText("SECRET-SLOTTED");
+    const slot = new FSlot("slot", "contents");
+    slot.assigned = [slotted];
+    const ariaHidden = new FElement("div", "block", [new FText("SECRET-INNER"), slot]);
+    hidden.add(ariaHidden);
+    const quiet = new FElement("div", "block", [
+      new FText("SECRET-INVISIBLE"),
+      new FSlot("slot", "contents"), // walked node by node, not read as one piece
+    ]);
+    quiet.visibility = "hidden";
+    const card = new FElement("x-card", "block", [slotted]).attach([
+      new FElement("p", "block", [new FText("Shown")]),
+      ariaHidden,
+      new FElement("div", "block", [new FText("Seen "), new FSlot("slot", "contents")]),
+    ]);
+    const invisible = new FElement("x-quiet", "block").attach([quiet]);
+    const body = new FElement("body", "block", [new FText("Top"), adHost, card, invisible]);
+    const text = composedText(body as unknown as Element, undefined, hiding);
+    assertEquals(text, "Top\n\nShown\n\nSeen");
+    // Without hiding, only display:none is left out, as before.
+    const all = composedText(body as unknown as Element);
+    for (const secret of ["SECRET-HOST", "SECRET-INNER", "SECRET-SLOTTED", "SECRET-INVISIBLE"]) {
+      assertEquals(all.includes(secret), true, secret);
+    }
+  });
+});
+
+Deno.test("composedParent: a slotted node's slot, a shadow root's host, else the parent element", () => {
+  withFakeDom(() => {
+    const host = new FElement("x-card", "block");
+    const root = new FRoot([], host);
+    const slot = { nodeType: 1 };
+    const parent = { nodeType: 1 };
+    assertEquals(
+      composedParent({ assignedSlot: slot, parentElement: parent } as unknown as Node),
+      slot,
+    );
+    assertEquals(composedParent({ parentElement: parent } as unknown as Node), parent);
+    assertEquals(
+      composedParent({ parentElement: null, parentNode: root } as unknown as Node),
+      host as unknown as Element,
+    );
+    assertEquals(
+      composedParent({ parentElement: null, parentNode: null } as unknown as Node),
+      null,
     );
   });
 });

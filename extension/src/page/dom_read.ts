@@ -12,9 +12,8 @@ import {
   isVisible,
   resolveSelector,
 } from "./dom_find.ts";
-import { composedText } from "./dom_deep.ts";
 import type { KitArgs } from "./dom_kit_types.ts";
-import { visibleText } from "./visible_text.ts";
+import { visibleComposedText } from "./visible_text.ts";
 
 const MORE_HINT = "Pass a selector to read one part of the page, or a larger maxLength " +
   `(at most ${MAX_CHARS}).`;
@@ -28,8 +27,8 @@ export function readText(args: KitArgs<"page.text">) {
   const element = args.selector
     ? findFirst(args.selector)
     : document.body ?? document.documentElement;
-  // Inside shadow trees, each plain part is read as visible text too (hidden parts cut out).
-  const raw = visibleText(element, (part) => composedText(part, (piece) => visibleText(piece)));
+  // Inside shadow trees, each part is judged by the visible-text rule too (hidden parts cut out).
+  const raw = visibleComposedText(element);
   const capped = capText(raw, args.maxLength, MORE_HINT);
   return { url: location.href, title: document.title, ...capped };
 }

@@ -4,6 +4,7 @@
  * `textOf` gives it, so a page without hidden text reads as before; only the elements that hold
  * hidden text are walked here, node by node.
  */
+import { composedParent, composedText, queryDeep } from "./dom_deep.ts";
 import { hidesOwnText, isHiddenFromPeople, type PageFacts, pageFacts } from "./visibility.ts";
 
 /** Not walked into: no visible text of their own, or text the browser draws itself. */
@@ -51,9 +52,26 @@ export function visibleText(
     .trim();
 }
 
-/** True when `element` or one of its ancestors is hidden from people. */
+/**
+ * The text a person sees in `element`, open shadow roots included (composedText): every part of
+ * the composed walk is judged by the same rule (isHiddenFromPeople, hidesOwnText), so a hidden
+ * host's shadow text, or a hidden shadow element's slotted text, stays out.
+ */
+export function visibleComposedText(element: Element): string {
+  const page = pageFacts(element.ownerDocument);
+  const hiding = {
+    element: (at: Element, style: CSSStyleDeclaration) => isHiddenFromPeople(at, style, page),
+    ownText: hidesOwnText,
+  };
+  return visibleText(element, (part) => composedText(part, (piece) => visibleText(piece), hiding));
+}
+
+/**
+ * True when `element` or one of its ancestors in the composed tree (a slotted node's slot, a
+ * shadow root's host) is hidden from people.
+ */
 function hiddenInPage(element: Element, page: PageFacts): boolean {
-  for (let at: Element | null = element; at; at = at.parentElement) {
+  for (let at: Element | null = element; at; at = composedParent(at)) {
     if (isHiddenFromPeople(at, getComputedStyle(at), page)) return true;
   }
   return false;
@@ -61,20 +79,27 @@ function hiddenInPage(element: Element, page: PageFacts): boolean {
 
 /**
  * The indexes (in this window's `frames`) of the child frames whose `<iframe>` or `<frame>` is
- * hidden from people: their text, and their own frames', is hidden too.
+ * hidden from people: their text, and their own frames', is hidden too. Frames inside open shadow
+ * roots are judged too, but the browser leaves them out of `frames`, so they have no index: when
+ * one of them is hidden, -1 (the index the worker gives a frame it cannot place) is in the list,
+ * and every frame of this document the worker cannot place is treated as hidden.
  */
 export function hiddenFrames(doc: Document = document): number[] {
   const view = doc.defaultView;
-  if (!view || view.length === 0) return [];
+  const frames = view ? queryDeep(doc, "iframe, frame") : [];
+  if (!view || frames.length === 0) return [];
   const page = pageFacts(doc);
   const hidden: number[] = [];
-  for (const element of doc.querySelectorAll("iframe, frame")) {
+  for (const element of frames) {
     const child = (element as HTMLIFrameElement).contentWindow;
+    let index = -1;
     for (let i = 0; i < view.length; i++) {
-      if (view[i] !== child) continue;
-      if (hiddenInPage(element, page)) hidden.push(i);
-      break;
+      if (view[i] === child) {
+        index = i;
+        break;
+      }
     }
+    if (hiddenInPage(element, page) && !hidden.includes(index)) hidden.push(index);
   }
   return hidden;
 }
@@ -95,6 +120,7 @@ function markHidden(
     const style = getComputedStyle(child);
     if (isHiddenFromPeople(child, style, page)) {
       hidden.add(child);
+      // (A hidden host's shadow tree is left out by visibleComposedText's walk.)
       if (style.display !== "none" && child.textContent?.trim()) holdsHidden = true;
       continue;
     }
