@@ -166,16 +166,57 @@ export async function readTabText(
   return answer ? { tabId, answer: { tabId, ...answer } } : { tabId };
 }
 
+/**
+ * The lines hub writes into page text: a frame's header, the "more frames" line and the
+ * truncation marker, each possibly after `\` (an escape of its own).
+ */
+const HUB_LINE = /^(?=\\*(?:--- frame |--- \d+ more frames? not read|…\[truncated))/gm;
+
+/**
+ * A document's text with a `\` put before each line that would read as one hub writes, so a page
+ * cannot forge a frame header, the "more frames" line or the truncation marker.
+ */
+export function escapeHubLines(text: string): string {
+  return text.replace(HUB_LINE, "\\");
+}
+
+interface TextValue {
+  text: string;
+  truncated: boolean;
+  totalLength: number;
+}
+
+/**
+ * One document's answer (a selector's, a frame's, a tab without frames) with hub's lines escaped
+ * (escapeHubLines), still capped at `maxLength`. An answer with nothing to escape is returned as is.
+ */
+export function guardedText<T extends TextValue>(value: T, maxLength: number): T {
+  const limit = Math.max(1, Math.min(maxLength, MAX_CHARS));
+  const cut = value.truncated ? value.text.lastIndexOf("\n…[truncated: showed ") : -1;
+  const body = cut < 0 ? value.text : value.text.slice(0, cut);
+  const safe = escapeHubLines(body);
+  if (safe === body) return value;
+  const totalLength = value.totalLength + safe.length - body.length;
+  if (cut < 0 && safe.length <= limit) return { ...value, text: safe, totalLength };
+  const text = safe.slice(0, limit) + truncationMarker(limit, totalLength, MORE_HINT);
+  return { ...value, text, truncated: true, totalLength };
+}
+
 const isMissing = (outcome: KitOutcome) => !outcome.ok && outcome.error.code === "KIT_MISSING";
 
-/** A frame's text without the kit's cut marker, and its length before the cut. */
+/**
+ * A frame's text without the kit's cut marker, hub's lines escaped (escapeHubLines), and its
+ * length before the cut.
+ */
 function textOf(answer: FrameAnswer | undefined, limit: number) {
   const outcome = answer?.outcome;
   if (!outcome?.ok) return undefined;
   const value = outcome.value as { text: string; truncated: boolean; totalLength: number };
+  const own = value.truncated ? value.text.slice(0, answer!.read ?? limit) : value.text;
+  const text = escapeHubLines(own);
   return {
-    text: value.truncated ? value.text.slice(0, answer!.read ?? limit) : value.text,
-    totalLength: value.totalLength,
+    text,
+    totalLength: value.totalLength + text.length - own.length,
     url: outcome.value.url as string,
   };
 }
