@@ -16,6 +16,17 @@ export function clipForMessage(value: string, max = MAX_ECHO): string {
   return value.length <= max ? value : `${value.slice(0, max)}… (${value.length} characters)`;
 }
 
+/** Longest selector (or other input) quoted in an error message, so the hint after it survives. */
+export const MAX_QUOTE = 200;
+
+/**
+ * `value` in double quotes, cut as `clipForMessage` cuts (at MAX_QUOTE by default), for a message
+ * that quotes an input such as a selector: the recovery hint after it always fits.
+ */
+export function quoteClip(value: string, max = MAX_QUOTE): string {
+  return `"${clipForMessage(value, max)}"`;
+}
+
 /** An error's message (or the value as text), cut to `max` characters for a log line. */
 export function errorText(error: unknown, max = 200): string {
   return clip(String((error as Error)?.message ?? error), max);

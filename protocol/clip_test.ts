@@ -1,6 +1,6 @@
 /// <reference lib="deno.ns" />
 import { assertEquals } from "../tests/helpers/assert.ts";
-import { boundedList, clip, clipForMessage, errorText } from "./clip.ts";
+import { boundedList, clip, clipForMessage, errorText, MAX_QUOTE, quoteClip } from "./clip.ts";
 
 Deno.test("clip keeps short text and cuts long text to max characters ending in …", () => {
   assertEquals(clip("abc", 3), "abc");
@@ -34,4 +34,10 @@ Deno.test("boundedList stops at maxTotalChars but always keeps the first line", 
   assertEquals(boundedList(["x".repeat(20)], { ...bounds, maxTotalChars: 1 }), [
     `${"x".repeat(9)}…`,
   ]);
+});
+
+Deno.test("quoteClip quotes a value and cuts a long one, so the hint after it survives", () => {
+  assertEquals(quoteClip("#email"), '"#email"');
+  const long = quoteClip("x".repeat(5_000));
+  assertEquals(long, `"${"x".repeat(MAX_QUOTE)}… (5000 characters)"`);
 });

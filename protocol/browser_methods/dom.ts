@@ -6,6 +6,7 @@ import {
   maxLengthField,
   PIERCE_HINT,
   selectorField,
+  selectorString,
   tabIdField,
   waitForLoadField,
 } from "./fields.ts";
@@ -44,7 +45,7 @@ export const DOM_METHODS = {
     input: z.object({
       tabId: tabIdField,
       frame: frameField,
-      selector: z.string().min(1).optional().describe(
+      selector: selectorString().optional().describe(
         'CSS selector of the part to read, e.g. "main" or "#results". Omit for the whole page. ' +
           PIERCE_HINT,
       ),
@@ -55,7 +56,7 @@ export const DOM_METHODS = {
     input: z.object({
       tabId: tabIdField,
       frame: frameField,
-      selector: z.string().min(1).optional().describe(
+      selector: selectorString().optional().describe(
         'CSS selector of the element to read, e.g. "form". Omit for the whole document. ' +
           PIERCE_HINT,
       ),
@@ -64,7 +65,7 @@ export const DOM_METHODS = {
   },
   "dom.query": {
     input: z.object({
-      selector: z.string().min(1).describe(
+      selector: selectorString().describe(
         'CSS selector, e.g. "a", "input, textarea, select" or "[role=button]". ' + PIERCE_HINT,
       ),
       tabId: tabIdField,
@@ -125,7 +126,7 @@ export const DOM_METHODS = {
       ),
       modifiers: z.array(z.enum(["Alt", "Control", "Meta", "Shift"])).max(4).optional()
         .describe("Modifier keys held during the press."),
-      selector: z.string().min(1).optional().describe(
+      selector: selectorString().optional().describe(
         "CSS selector of the element to focus first. Omit to press on the focused element. " +
           PIERCE_HINT,
       ),
@@ -138,7 +139,7 @@ export const DOM_METHODS = {
     input: z.object({
       tabId: tabIdField,
       frame: frameField,
-      selector: z.string().min(1).optional().describe(
+      selector: selectorString().optional().describe(
         "CSS selector of the element to show. With x/y or to: the element whose own scroll box " +
           `(a scrolling list, grid or chat pane) to scroll instead of the page. ${PIERCE_HINT}`,
       ),

@@ -16,3 +16,10 @@ export const WAIT_MAX_MS = 25_000;
  * shadow roots of the previous step's matches.
  */
 export const PIERCE_MAX_STEPS = 16;
+
+/**
+ * Most characters of a `selector` or `frame` input. Selectors people and agents write are well
+ * under a few hundred characters, a 16-step `>>>` path included; 2,000 leaves room for that while
+ * keeping the page's parsing cheap and every message that quotes the input short.
+ */
+export const SELECTOR_MAX_CHARS = 2_000;

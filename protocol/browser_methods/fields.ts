@@ -1,6 +1,7 @@
 /** Input fields several browser methods share, with the descriptions agents read. */
 import * as z from "zod";
 import { DEFAULT_MAX_CHARS, MAX_CHARS } from "../text_cap.ts";
+import { SELECTOR_MAX_CHARS } from "./dom_limits.ts";
 
 /** The optional `tabId` most methods take; omitted means the focused window's active tab. */
 export const tabIdField = z.number().int().min(1).optional().describe(
@@ -16,7 +17,7 @@ export const PIERCE_HINT = 'Write "host >>> inner" to match inner only inside th
  * document has none, on the first match in its open shadow roots (composed-tree order).
  */
 export function selectorField(what = "the element") {
-  return z.string().min(1).describe(
+  return selectorString().describe(
     `CSS selector of ${what}, e.g. "#email" or "form button[type=submit]"; the first match is ` +
       "used (top document and its open shadow roots; inside an iframe only with `frame`). " +
       PIERCE_HINT,
@@ -27,11 +28,16 @@ export function selectorField(what = "the element") {
  * The frame a selector tool works in: a CSS selector (may use `>>>`) of an `<iframe>` or `<frame>`
  * of the top document. Omitted: the top document, as always.
  */
-export const frameField = z.string().min(1).optional().describe(
+export const frameField = selectorString().optional().describe(
   'CSS selector of an <iframe> or <frame> in the top document, e.g. "#checkout-frame" or ' +
     '"iframe[title=Payment]", to work inside that frame (same- or cross-origin) instead of the ' +
     "top document; the selector then applies in the frame's document. Omit for the top document.",
 );
+
+/** A CSS selector's string: not empty, at most SELECTOR_MAX_CHARS characters. */
+export function selectorString() {
+  return z.string().min(1).max(SELECTOR_MAX_CHARS);
+}
 
 /** How much text a page-reading method returns (the page cuts with the same limits). */
 export const maxLengthField = z.number().int().min(1).max(MAX_CHARS).default(DEFAULT_MAX_CHARS)

@@ -1,4 +1,5 @@
 /** The kit's pointer and scrolling operations: click, hover and scroll. */
+import { quoteClip } from "../../../protocol/clip.ts";
 import { clip, findFirst, tagOf } from "./dom_find.ts";
 import type { KitArgs } from "./dom_kit_types.ts";
 import { movesBox, scrollInside } from "./dom_scroll_box.ts";
@@ -78,7 +79,7 @@ export function scrollPage(args: KitArgs<"dom.scroll">) {
   // The one element lookup of this operation (a ref, when refs come, resolves here too).
   const target = args.selector ? findFirst(args.selector) : undefined;
   let inside: ReturnType<typeof scrollInside> | undefined;
-  if (target && movesBox(args)) inside = scrollInside(target, `"${args.selector}"`, args);
+  if (target && movesBox(args)) inside = scrollInside(target, quoteClip(args.selector ?? ""), args);
   else if (target) target.scrollIntoView(CENTER);
   else if (args.to === "top") scrollTo({ top: 0, left: scrollX, behavior: "instant" });
   else if (args.to === "bottom") {

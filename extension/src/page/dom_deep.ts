@@ -5,6 +5,7 @@
  * stay out. On a page without open shadow roots every function here gives exactly what the plain
  * DOM call gives (querySelectorAll, innerText).
  */
+import { clipForMessage, MAX_QUOTE, quoteClip } from "../../../protocol/clip.ts";
 import { PIERCE_MAX_STEPS } from "../../../protocol/browser_methods/dom_limits.ts";
 
 /** The piercing combinator: `host-selector >>> inner-selector`. */
@@ -116,7 +117,9 @@ export function checkSteps(steps: string[]): void {
     } catch (error) {
       const reason = (error as Error)?.message ?? String(error);
       throw new BadSelector(
-        `part ${index + 1} of ${steps.length} ("${step}") is not valid CSS: ${reason}`,
+        `part ${index + 1} of ${steps.length} (${quoteClip(step)}) is not valid CSS: ${
+          clipForMessage(reason, MAX_QUOTE)
+        }`,
       );
     }
   });

@@ -3,6 +3,7 @@
  * value through the native setter (so frameworks that track `value`, like React, see the change),
  * and inserting or deleting at the caret the way a keystroke would.
  */
+import { quoteClip } from "../../../protocol/clip.ts";
 import { fail, tagOf } from "./dom_find.ts";
 
 export type Field = HTMLInputElement | HTMLTextAreaElement;
@@ -48,7 +49,9 @@ export function editable(element: Element, selector: string): Editable {
   if (why === undefined) return element as Editable;
   throw fail(
     "NOT_EDITABLE",
-    `The element "${selector}" matched ${why}. Point the selector at the text field itself ` +
+    `The element ${
+      quoteClip(selector)
+    } matched ${why}. Point the selector at the text field itself ` +
       "(browser_query_elements shows tags and attributes); use browser_select_option for " +
       "<select> and browser_click_element for checkboxes and buttons.",
   );

@@ -4,6 +4,7 @@
  * browser_query_elements returns. Searches the top document and its open shadow roots (not iframes);
  * `host >>> inner` searches inside the hosts' open shadow roots (dom_deep.ts).
  */
+import { clipForMessage, MAX_QUOTE, quoteClip } from "../../../protocol/clip.ts";
 import type { HubErrorCode } from "../../../protocol/errors.ts";
 import type { ElementInfo, KitError } from "./dom_kit_types.ts";
 import { BadSelector, checkSteps, PIERCE, pierce, type Pierced, pierceSteps } from "./dom_deep.ts";
@@ -64,13 +65,17 @@ function invalidSelector(selector: string, error: unknown): KitFailure {
   if (error instanceof BadSelector) {
     return fail(
       "INVALID_SELECTOR",
-      `"${selector}" is not a valid selector: ${error.message}. Write "host >>> inner" to search ` +
+      `${quoteClip(selector)} is not a valid selector: ${
+        clipForMessage(error.message, MAX_QUOTE * 3)
+      }. Write "host >>> inner" to search ` +
         "inside the open shadow root of the elements host matches.",
     );
   }
   return fail(
     "INVALID_SELECTOR",
-    `"${selector}" is not a valid CSS selector: ${(error as Error)?.message ?? error}`,
+    `${quoteClip(selector)} is not a valid CSS selector: ${
+      clipForMessage(String((error as Error)?.message ?? error), MAX_QUOTE * 2)
+    }`,
   );
 }
 
@@ -95,7 +100,7 @@ function rootlessFailure(selector: string, rootless: NonNullable<Pierced["rootle
   const matched = hosts === 1 ? "the element" : `the ${hosts} elements`;
   return fail(
     "ELEMENT_NOT_FOUND",
-    `"${selector}": ${matched} "${hostSelector}" matches on ${location.href} ` +
+    `${quoteClip(selector)}: ${matched} ${quoteClip(hostSelector)} matches on ${location.href} ` +
       `${hosts === 1 ? "has" : "have"} no open shadow root to search in. A closed shadow root ` +
       "cannot be searched; a host whose component has not started yet has none either (wait " +
       "for it with browser_wait_for_element).",
@@ -130,7 +135,7 @@ export function findFirst(selector: string): Element {
   if (element) return element;
   throw fail(
     "ELEMENT_NOT_FOUND",
-    `No element matches "${selector}" on ${location.href}. See what is there with ` +
+    `No element matches ${quoteClip(selector)} on ${location.href}. See what is there with ` +
       "browser_query_elements or browser_get_page_text; if the element appears later, wait " +
       "for it with browser_wait_for_element.",
   );

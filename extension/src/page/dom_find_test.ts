@@ -1,5 +1,5 @@
 /// <reference lib="deno.ns" />
-import { assertEquals, assertMatch } from "../../../tests/helpers/assert.ts";
+import { assert, assertEquals, assertMatch } from "../../../tests/helpers/assert.ts";
 import {
   clip,
   findAll,
@@ -83,5 +83,24 @@ Deno.test("findFirst: no match is ELEMENT_NOT_FOUND naming the selector, page an
     assertMatch(failure.message, /http:\/\/127\.0\.0\.1:1234\/form/);
     assertMatch(failure.message, /browser_query_elements/);
     assertEquals(findAll("#missing"), [], "findAll finds nothing without failing");
+  });
+});
+
+Deno.test("a long selector is quoted clipped, so the message keeps its hint", () => {
+  const long = `#${"x".repeat(1_999)}`;
+  withDocument({ querySelector: () => null }, () => {
+    const failure = failureOf(() => findFirst(long));
+    assert(failure.message.length < 700, `${failure.message.length} characters`);
+    assertMatch(failure.message, /… \(2000 characters\)"/);
+    assertMatch(failure.message, /browser_query_elements/);
+  });
+  withDocument({
+    querySelector: (s: string) => {
+      throw new SyntaxError(`'${s}' is not a valid selector.`);
+    },
+  }, () => {
+    const failure = failureOf(() => findFirst(long));
+    assertEquals(failure.code, "INVALID_SELECTOR");
+    assert(failure.message.length < 1_000, `${failure.message.length} characters`);
   });
 });

@@ -4,6 +4,7 @@
  * which the worker matches with the index each child frame finds for itself
  * (extension/src/worker/browser_methods/frame_target.ts).
  */
+import { quoteClip } from "../../../protocol/clip.ts";
 import type { KitOutcome } from "./dom_kit_types.ts";
 import { fail, findFirst, isKitFailure, tagOf } from "./dom_find.ts";
 
@@ -35,7 +36,9 @@ function findFrameElement(selector: string): Element {
     if (isKitFailure(error) && error.code === "ELEMENT_NOT_FOUND") {
       throw fail(
         "ELEMENT_NOT_FOUND",
-        `No <iframe> matches frame "${selector}" on ${location.href}. List the page's frames ` +
+        `No <iframe> matches frame ${
+          quoteClip(selector)
+        } on ${location.href}. List the page's frames ` +
           'with browser_query_elements and selector "iframe, frame".',
       );
     }
@@ -45,7 +48,9 @@ function findFrameElement(selector: string): Element {
   if (tag === "iframe" || tag === "frame") return element;
   throw fail(
     "ELEMENT_NOT_FOUND",
-    `frame "${selector}" matches a <${tag}> on ${location.href}, not an <iframe> or <frame>. ` +
+    `frame ${
+      quoteClip(selector)
+    } matches a <${tag}> on ${location.href}, not an <iframe> or <frame>. ` +
       'List the page\'s frames with browser_query_elements and selector "iframe, frame".',
   );
 }

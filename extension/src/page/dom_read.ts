@@ -2,6 +2,7 @@
  * The kit's reading operations: a page's visible text and its HTML (capped), the elements a CSS
  * selector matches, and waiting until one is attached or visible.
  */
+import { quoteClip } from "../../../protocol/clip.ts";
 import { capText, MAX_CHARS } from "../../../protocol/text_cap.ts";
 import { WAIT_MAX_MS } from "../../../protocol/browser_methods/dom_limits.ts";
 import {
@@ -96,7 +97,7 @@ function waitTimeout(selector: string, state: string, timeoutMs: number, count: 
     : "";
   return fail(
     "WAIT_TIMEOUT",
-    `No element matching "${selector}" was ${state} on ${location.href} within ` +
+    `No element matching ${quoteClip(selector)} was ${state} on ${location.href} within ` +
       `${timeoutMs} ms${seen}. Wait longer (timeoutMs, at most ${WAIT_MAX_MS}), use ` +
       'state: "attached" for hidden elements, or check the selector with browser_query_elements.',
   );

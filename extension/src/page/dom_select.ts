@@ -1,4 +1,5 @@
 /** The kit's select operation: picks an option of a <select> by value, label or index. */
+import { quoteClip } from "../../../protocol/clip.ts";
 import { clip, fail, findFirst, tagOf } from "./dom_find.ts";
 import { fireChange, fireInput } from "./dom_edit.ts";
 import type { KitArgs } from "./dom_kit_types.ts";
@@ -53,12 +54,14 @@ export function selectOption(args: KitArgs<"dom.select">) {
   if (!(select instanceof HTMLSelectElement)) {
     throw fail(
       "NOT_A_SELECT",
-      `The element "${selector}" matched is a <${tagOf(select)}>, not a <select>. For a custom ` +
+      `The element ${quoteClip(selector)} matched is a <${
+        tagOf(select)
+      }>, not a <select>. For a custom ` +
         "dropdown, click it open with browser_click_element and click the option.",
     );
   }
   if (select.disabled) {
-    throw fail("NOT_EDITABLE", `The <select> "${selector}" is disabled.`);
+    throw fail("NOT_EDITABLE", `The <select> ${quoteClip(selector)} is disabled.`);
   }
   const options = [...select.options];
   const summaries = options.map((o) => ({ value: o.value, label: o.label }));
@@ -66,14 +69,14 @@ export function selectOption(args: KitArgs<"dom.select">) {
   if (index < 0) {
     throw fail(
       "OPTION_NOT_FOUND",
-      `"${selector}" has no option with ${describeChoice(args)}. Its options: ` +
+      `${quoteClip(selector)} has no option with ${describeChoice(args)}. Its options: ` +
         `${listOptions(summaries)}.`,
     );
   }
   if (options[index].disabled) {
     throw fail(
       "OPTION_DISABLED",
-      `Option ${index} ("${summaries[index].label}") of "${selector}" is disabled.`,
+      `Option ${index} ("${summaries[index].label}") of ${quoteClip(selector)} is disabled.`,
     );
   }
   select.scrollIntoView({ block: "center", inline: "center", behavior: "instant" });

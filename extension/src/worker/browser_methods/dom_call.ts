@@ -4,6 +4,7 @@
  * injects `dom_kit.js` by file and calls again. Failures the kit reports become tool errors with
  * the kit's code.
  */
+import { quoteClip } from "../../../../protocol/clip.ts";
 import { type HubError, hubError, type HubErrorCode } from "../../../../protocol/errors.ts";
 import {
   DOM_KIT_FILE,
@@ -151,7 +152,9 @@ function frameGone(frame: string) {
     if (!/No document with id/i.test((error as Error)?.message ?? "")) throw error;
     throw hubError(
       "TAB_NAVIGATED",
-      `The frame "${frame}" loaded another page while the call ran; call again to act on it.`,
+      `The frame ${
+        quoteClip(frame)
+      } loaded another page while the call ran; call again to act on it.`,
     );
   };
 }
