@@ -188,9 +188,11 @@ interface TextValue {
 
 /**
  * One document's answer (a selector's, a frame's, a tab without frames) with hub's lines escaped
- * (escapeHubLines), still capped at `maxLength`. An answer with nothing to escape is returned as is.
+ * (escapeHubLines), still capped at `maxLength`. An answer with nothing to escape, or without
+ * text, is returned as is.
  */
 export function guardedText<T extends TextValue>(value: T, maxLength: number): T {
+  if (typeof value?.text !== "string") return value; // not a text answer: nothing to escape
   const limit = Math.max(1, Math.min(maxLength, MAX_CHARS));
   const cut = value.truncated ? value.text.lastIndexOf("\n…[truncated: showed ") : -1;
   const body = cut < 0 ? value.text : value.text.slice(0, cut);
