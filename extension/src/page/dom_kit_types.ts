@@ -4,6 +4,7 @@
  * version, and the plain JSON outcome every operation answers with. No code runs here.
  */
 import { VERSION } from "../../../protocol/version.ts";
+import { MAX_CHARS } from "../../../protocol/text_cap.ts";
 import type { BrowserInput, DomMethodName } from "../../../protocol/browser_methods/mod.ts";
 import type { CallResult } from "../../../protocol/call_contract.ts";
 import type { ErrorPayload } from "../../../protocol/errors.ts";
@@ -18,6 +19,13 @@ export const DOM_KIT_GLOBAL = "__hubDomKit";
 export const DOM_KIT_VERSION = `${VERSION}+8`;
 /** The bundle `chrome.scripting.executeScript({ files })` injects (protocol/extension_files.ts). */
 export const DOM_KIT_FILE = "dom_kit.js";
+
+/**
+ * What a truncated page text or HTML answer suggests next: the kit's `page.text`/`page.html`
+ * (dom_read.ts) and the worker's text of a tab with frames (page_text_frames.ts) say the same.
+ */
+export const MORE_HINT = "Pass a selector to read one part of the page, or a larger maxLength " +
+  `(at most ${MAX_CHARS}).`;
 
 /**
  * The kit's operations: one per DOM method of the contract (protocol/browser_methods/dom.ts), by

@@ -3,7 +3,7 @@
  * selector matches, and waiting until one is attached or visible.
  */
 import { quoteClip } from "../../../protocol/clip.ts";
-import { capText, MAX_CHARS } from "../../../protocol/text_cap.ts";
+import { capText } from "../../../protocol/text_cap.ts";
 import { WAIT_MAX_MS } from "../../../protocol/browser_methods/dom_limits.ts";
 import {
   describeElement,
@@ -13,11 +13,9 @@ import {
   isVisible,
   resolveSelector,
 } from "./dom_find.ts";
-import type { KitArgs } from "./dom_kit_types.ts";
+import { type KitArgs, MORE_HINT } from "./dom_kit_types.ts";
 import { visibleComposedText } from "./visible_text.ts";
 
-const MORE_HINT = "Pass a selector to read one part of the page, or a larger maxLength " +
-  `(at most ${MAX_CHARS}).`;
 const WAIT_POLL_MS = 100;
 
 /**

@@ -20,6 +20,7 @@ import {
   DOM_KIT_GLOBAL,
   DOM_KIT_VERSION,
   type KitOutcome,
+  MORE_HINT,
 } from "../../page/dom_kit_types.ts";
 import { type MethodContext, targetTab } from "./browser_method.ts";
 import { kitFailure } from "./dom_call.ts";
@@ -27,9 +28,6 @@ import { inFrames } from "./frame_scripting.ts";
 
 /** The most frames (besides the top document) whose text one call reads. */
 export const PAGE_TEXT_MAX_FRAMES = 50;
-
-const MORE_HINT = "Pass a selector to read one part of the page, or a larger maxLength " +
-  `(at most ${MAX_CHARS}).`;
 
 type Frame = chrome.webNavigation.GetAllFrameResultDetails;
 
