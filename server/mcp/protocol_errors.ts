@@ -71,6 +71,6 @@ export function sessionError(
   headers: Record<string, string> = {},
 ): Response {
   const { status, code } = SESSION_ERRORS[kind];
-  const error = rpcErrorOf(new RpcError(code, message));
+  const error: RpcErrorObject = { code, message };
   return jsonResponse({ jsonrpc: "2.0", id: null, error }, status, headers);
 }
