@@ -14,7 +14,7 @@ import { capText } from "../../protocol/text_cap.ts";
 import { CALL_MAX_MS } from "../../protocol/limits.ts";
 import type { Dispatches, DispatchOptions, DispatchRequest } from "./dispatches_interface.ts";
 
-export const CALL_TIMEOUT_MS = 30_000;
+const CALL_TIMEOUT_MS = 30_000;
 
 export interface DispatchTimeouts {
   timeoutMs?: number;
@@ -48,10 +48,7 @@ export function createDispatches(
     active.set(dispatchId, { onProgress, extend: deadline.extend });
     try {
       if (signal?.aborted) onAbort();
-      const sent = params.dispatchId === dispatchId ? params as DispatchParams : {
-        ...params,
-        dispatchId,
-      };
+      const sent: DispatchParams = { ...params, dispatchId };
       const raw = await link.request("tool.dispatch", sent, controller.signal);
       return toValue(params.tool, raw, onReply);
     } finally {
@@ -82,7 +79,7 @@ const capMessage = (message: string) =>
  * without news (each `extend` restarts that wait), and at `maxMs` (CALL_MAX_MS) from now at the
  * latest. The extension and the page run no clock of their own: they end a call when the hub does.
  */
-export function callDeadline(
+function callDeadline(
   tool: string,
   controller: AbortController,
   { timeoutMs, maxMs, clock }: Required<DispatchTimeouts>,
@@ -107,7 +104,10 @@ export function callDeadline(
   return { extend, clear: () => clearTimeout(timer) };
 }
 
-/** The most characters of an error message, or the error it carries (tool errors keep their code). */
+/**
+ * The extension's answer as the call's value and tab, or the error it carries (tool errors keep
+ * their code, their message cut to the one limit); a malformed answer is EXTENSION_ERROR.
+ */
 function toValue(
   tool: string,
   raw: unknown,
