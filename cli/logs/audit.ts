@@ -8,12 +8,7 @@ import { UserError } from "../../core/cli/user_error.ts";
 import { cliClient, cliPaths, warn } from "../../core/client/client_context.ts";
 import { visibleJson, visibleText } from "../../protocol/visible_text.ts";
 import { clip } from "../../protocol/clip.ts";
-import { readLogTail } from "./logs.ts";
-import {
-  moveAwayAdvice,
-  unusableFile,
-  unusableFileMessage,
-} from "../../core/files/bounded_read.ts";
+import { readLogTail, unusableLogError } from "./logs.ts";
 
 export interface AuditOptions {
   port?: string;
@@ -63,13 +58,8 @@ export async function readAuditFiles(path: string): Promise<AuditEntry[]> {
       text = (await readLogTail(file)).text;
     } catch (error) {
       if (error instanceof Deno.errors.NotFound) continue;
-      const unusable = unusableFile(error);
-      if (unusable) {
-        const fix = `${moveAwayAdvice(file)}; the hub writes a new one`;
-        throw new UserError(
-          `Cannot read the audit log: ${unusableFileMessage(file, unusable, fix)}.`,
-        );
-      }
+      const unusable = unusableLogError("Cannot read the audit log", file, error);
+      if (unusable) throw unusable;
       throw new UserError(`Cannot read ${file}: ${clip((error as Error).message, 200)}`);
     }
     for (const line of text.split("\n")) {

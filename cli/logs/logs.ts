@@ -43,6 +43,21 @@ export async function readLogTail(path: string, maxBytes = MAX_LOG_READ_BYTES): 
   return { text: new TextDecoder().decode(bytes.subarray(from)), end };
 }
 
+/**
+ * `<what>: <the file cannot be used, move it away; the hub writes a new one>.` for a log at `path`
+ * that is a FIFO, a device or otherwise unusable; undefined for any other error.
+ */
+export function unusableLogError(
+  what: string,
+  path: string,
+  error: unknown,
+): UserError | undefined {
+  const unusable = unusableFile(error);
+  if (!unusable) return undefined;
+  const fix = `${moveAwayAdvice(path)}; the hub writes a new one`;
+  return new UserError(`${what}: ${unusableFileMessage(path, unusable, fix)}.`);
+}
+
 export interface LogsOptions {
   lines?: string;
   follow?: boolean;
@@ -59,11 +74,8 @@ export async function logsCommand(options: LogsOptions, signal?: AbortSignal): P
   try {
     ({ text, end } = await readLogTail(path));
   } catch (error) {
-    const unusable = unusableFile(error);
-    if (unusable) {
-      const fix = `${moveAwayAdvice(path)}; the hub writes a new one`;
-      throw new UserError(`Cannot show the log: ${unusableFileMessage(path, unusable, fix)}.`);
-    }
+    const unusable = unusableLogError("Cannot show the log", path, error);
+    if (unusable) throw unusable;
     if (!(error instanceof Deno.errors.NotFound)) throw error;
     if (!options.follow) {
       throw new UserError(`No log yet: ${path} does not exist. It is written by "hub start".`);
