@@ -178,7 +178,8 @@ const INLINE_DISPLAY = /^(inline|contents|ruby)/;
 /** A run of text, or a number of required line breaks between runs. */
 type Piece = string | number;
 
-function innerTextOf(element: Element): string {
+/** An element's rendered text (innerText; textContent for SVG and other non-HTML elements). */
+export function renderedText(element: Element): string {
   return element instanceof HTMLElement ? element.innerText : element.textContent ?? "";
 }
 
@@ -256,10 +257,10 @@ function joinPieces(pieces: Piece[]): string {
  */
 export function composedText(
   element: Element,
-  pieceText: (element: Element) => string = innerTextOf,
+  pieceText: (element: Element) => string = renderedText,
   hiding?: Hiding,
 ): string {
-  if (plainText(element)) return innerTextOf(element);
+  if (plainText(element)) return renderedText(element);
   const pieces: Piece[] = [];
   const textHidden = hiding?.ownText(getComputedStyle(element)) ?? false;
   for (const child of composedChildren(element)) {

@@ -4,7 +4,7 @@
  * `textOf` gives it, so a page without hidden text reads as before; only the elements that hold
  * hidden text are walked here, node by node.
  */
-import { composedParent, composedText, queryDeep } from "./dom_deep.ts";
+import { composedParent, composedText, queryDeep, renderedText } from "./dom_deep.ts";
 import { hidesOwnText, isHiddenFromPeople, type PageFacts, pageFacts } from "./visibility.ts";
 
 /** Not walked into: no visible text of their own, or text the browser draws itself. */
@@ -25,11 +25,6 @@ const LEAVES = new Set([
   "AUDIO",
   "CANVAS",
 ]);
-
-/** An element's rendered text (innerText; textContent for SVG and other non-HTML elements). */
-export function renderedText(element: Element): string {
-  return element instanceof HTMLElement ? element.innerText : element.textContent ?? "";
-}
 
 /**
  * The visible text of `root`: "" when `root` or one of its ancestors is hidden from people;
