@@ -316,7 +316,16 @@ function wireTransports(
   const { skipPermissions, config, plugins, tabs } = base;
   const health = createHealthReport({
     mode: options.mode,
-    ...{ clock, skipPermissions, config, plugins, tabs, logs, catalog, link, sessions, audit },
+    clock,
+    skipPermissions,
+    config,
+    plugins,
+    tabs,
+    logs,
+    catalog,
+    link,
+    sessions,
+    audit,
     fileWatcher: () => dev?.status(),
   });
   const routes = createRoutes({
@@ -324,7 +333,13 @@ function wireTransports(
     port: () => port,
     secret: files.freshSecret, // the challenge proves the secret as auth.json is now
     reload: lifecycle.reload,
-    ...{ catalog, pipeline, settings, audit, mcp: sessions, extension: door, link },
+    catalog,
+    pipeline,
+    settings,
+    audit,
+    mcp: sessions,
+    extension: door,
+    link,
   });
   const { secret } = base;
   const freshSecret = files.freshSecret;
