@@ -6,13 +6,9 @@
  * claiming the name. Anything else (not installed, refused, several claimants, unreadable
  * version) is undefined: the grant is then stored unbound.
  */
-import { dirname } from "node:path";
-import { cliClient, cliConfigStore } from "../../core/client/client_context.ts";
-import { listLocalPlugins } from "../../core/packages/local_plugins.ts";
 import { sourceIdentity } from "../../core/plugin_source/source_identity.ts";
 import type { ServedIdentity } from "../../core/plugin_source/review_rules.ts";
-import { type Found, found } from "../plugin/list.ts";
-import { pluginCommandContext } from "../plugin/context.ts";
+import { diskSources, type Found } from "../plugin/list.ts";
 
 /** The disk sources claiming `plugin` that a hub serving `served` (or none) would bind to. */
 export function servingSource(
@@ -33,12 +29,8 @@ export async function servedIdentity(
   plugin: string,
   port: string | undefined,
 ): Promise<ServedIdentity | undefined> {
-  const ctx = pluginCommandContext();
-  const store = cliConfigStore(ctx.paths);
-  const config = await store.load();
-  const packages = await ctx.packages.installed().catch(() => []);
-  const sources = found(packages, await listLocalPlugins(config, dirname(store.path)));
-  const health = await (await cliClient(port, ctx.paths)).health();
+  const { sources, client } = await diskSources(port, () => {});
+  const health = await client.health();
   const source = servingSource(plugin, sources, health?.pluginDetails);
   if (!source?.version) return undefined;
   return { version: source.version, sourceId: await sourceIdentity(source) };

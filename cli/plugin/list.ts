@@ -6,6 +6,7 @@
  */
 import { dirname, join } from "node:path";
 import { cliClient, cliConfigStore, warn } from "../../core/client/client_context.ts";
+import type { HubClient } from "../../core/client/hub_client.ts";
 import type { HubConfig } from "../../core/config/schema.ts";
 import type { InstalledPackage } from "../../core/packages/installed_packages.ts";
 import { listLocalPlugins, type LocalPlugin } from "../../core/packages/local_plugins.ts";
@@ -125,7 +126,7 @@ async function toolNames(dir: string): Promise<string[] | undefined> {
 }
 
 /** Every plugin source on disk: the global packages, then the local plugin folders. */
-export function found(packages: InstalledPackage[], locals: LocalPlugin[]): Found[] {
+function found(packages: InstalledPackage[], locals: LocalPlugin[]): Found[] {
   return [
     ...packages.map((p): Found => ({
       source: "npm",
@@ -186,17 +187,30 @@ async function offline(sources: Found[], config: HubConfig): Promise<ListedPlugi
   return listed;
 }
 
-/** Collects the list: from the running hub when one answers, else from config and packages. */
-export async function collectPluginList(port: string | undefined): Promise<PluginList> {
+/**
+ * The CLI's config, every plugin source on disk (`found`) and the client of the hub on `port`.
+ * A failure to list the global packages goes to `packagesFailed` and counts as none.
+ */
+export async function diskSources(
+  port: string | undefined,
+  packagesFailed: (error: unknown) => void,
+): Promise<{ config: HubConfig; sources: Found[]; client: HubClient }> {
   const ctx = pluginCommandContext();
   const store = cliConfigStore(ctx.paths);
   const config = await store.load();
   const packages = await ctx.packages.installed().catch((error) => {
-    warn(`Cannot list the global plugin packages: ${(error as Error).message}`);
+    packagesFailed(error);
     return [];
   });
   const sources = found(packages, await listLocalPlugins(config, dirname(store.path)));
-  const client = await cliClient(port, ctx.paths);
+  return { config, sources, client: await cliClient(port, ctx.paths) };
+}
+
+/** Collects the list: from the running hub when one answers, else from config and packages. */
+export async function collectPluginList(port: string | undefined): Promise<PluginList> {
+  const { config, sources, client } = await diskSources(port, (error) => {
+    warn(`Cannot list the global plugin packages: ${(error as Error).message}`);
+  });
   const health = await client.health();
   if (!health) {
     return {
