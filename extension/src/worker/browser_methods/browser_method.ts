@@ -10,6 +10,7 @@ import type {
   BrowserResult,
 } from "../../../../protocol/browser_methods/mod.ts";
 import { hubError } from "../../../../protocol/errors.ts";
+import { DOM_KIT_FILE, type KitOutcome } from "../../page/dom_kit_types.ts";
 import type { TabCalls } from "../tab_calls.ts";
 import type { ExtensionLog } from "../extension_log.ts";
 import type { TabDebugger } from "./console_debugger.ts";
@@ -82,4 +83,18 @@ export async function webPageTab(
 export function firstResult<T>(frames: chrome.scripting.InjectionResult<unknown>[]): T {
   if (!frames[0]) throw new Error("the page returned no result");
   return frames[0].result as T;
+}
+
+/**
+ * `call()`'s outcome in `target`; when it is KIT_MISSING (the DOM kit is not there yet, or is an
+ * older version), the kit is installed in `target` and `call()` runs once more.
+ */
+export async function callWithKit<T extends KitOutcome>(
+  target: chrome.scripting.InjectionTarget,
+  call: () => Promise<T>,
+): Promise<T> {
+  const outcome: KitOutcome = await call();
+  if (outcome.ok || outcome.error.code !== "KIT_MISSING") return outcome as T;
+  await chrome.scripting.executeScript({ target, files: [DOM_KIT_FILE] });
+  return await call();
 }

@@ -16,7 +16,7 @@ import {
   type KitOutcome,
 } from "../../page/dom_kit_types.ts";
 import type { BrowserInput, DomAnswer } from "../../../../protocol/browser_methods/mod.ts";
-import { firstResult, type MethodContext, targetTab } from "./browser_method.ts";
+import { callWithKit, firstResult, type MethodContext, targetTab } from "./browser_method.ts";
 import { CHROME_FRAME_LOOKUPS, resolveFrame } from "./frame_target.ts";
 
 const MISSING = "KIT_MISSING";
@@ -91,10 +91,7 @@ async function runInTab<Op extends DomOp>(
         args: [DOM_KIT_GLOBAL, DOM_KIT_VERSION, op, args, watch],
       }),
     );
-  const outcome = await call();
-  if (outcome.ok || outcome.error.code !== MISSING) return outcome;
-  await chrome.scripting.executeScript({ target, files: [DOM_KIT_FILE] });
-  return await call();
+  return await callWithKit(target, call);
 }
 
 /**

@@ -18,7 +18,7 @@
 import { hubError, type HubErrorCode } from "../../../../protocol/errors.ts";
 import { DOM_KIT_FILE, DOM_KIT_GLOBAL, DOM_KIT_VERSION } from "../../page/dom_kit_types.ts";
 import type { KitOutcome } from "../../page/dom_kit_types.ts";
-import { firstResult } from "./browser_method.ts";
+import { callWithKit, firstResult } from "./browser_method.ts";
 import { FRAME_ANSWER_MS, inFrames } from "./frame_scripting.ts";
 
 type Frame = chrome.webNavigation.GetAllFrameResultDetails;
@@ -121,11 +121,8 @@ export const CHROME_FRAME_LOOKUPS: FrameLookups = {
           args: [DOM_KIT_GLOBAL, DOM_KIT_VERSION, selector],
         }),
       );
-    const outcome = await call();
+    const outcome = await callWithKit(target, call);
     if (outcome.ok || outcome.error.code !== "KIT_MISSING") return outcome;
-    await chrome.scripting.executeScript({ target, files: [DOM_KIT_FILE] });
-    const again = await call();
-    if (again.ok || again.error.code !== "KIT_MISSING") return again;
     const message = `The page helper ${DOM_KIT_FILE} could not be installed in the tab.`;
     return { ok: false, error: { code: "EXTENSION_ERROR", message } };
   },
