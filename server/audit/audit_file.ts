@@ -18,7 +18,7 @@
  * file created, so making the log private can never change the mode of another file.
  */
 import { AUDIT_FILE_MAX_BYTES, type AuditEntry } from "../../protocol/audit.ts";
-import { replaceNonFile } from "../log/log_path.ts";
+import { lstatIfAny, replaceNonFile } from "../log/log_path.ts";
 
 /** The longest the writer goes without checking that its open file is still `audit.log`. */
 export const AUDIT_CHECK_MS = 1_000;
@@ -60,18 +60,10 @@ interface Target {
 
 const identityOf = (info: Deno.FileInfo) => `${info.dev}:${info.ino}`;
 
-function lstat(path: string): Deno.FileInfo | undefined {
-  try {
-    return Deno.lstatSync(path);
-  } catch {
-    return undefined;
-  }
-}
-
 /** Makes the open file 0600 when it is not, only while the path still leads to it, then checks. */
 function makePrivate(path: string, file: Deno.FsFile, opened: Deno.FileInfo) {
   if (onWindows || (opened.mode! & 0o777) === MODE) return;
-  const now = lstat(path);
+  const now = lstatIfAny(path);
   if (!now?.isFile || identityOf(now) !== identityOf(opened)) {
     throw new Error(`${path} was replaced while being opened; the next entry tries again`);
   }
@@ -109,7 +101,7 @@ function closeTarget(t: Target) {
 function openTarget(t: Target): OpenFile {
   if (t.current && t.clock() - t.checkedAt >= t.checkMs) {
     t.checkedAt = t.clock();
-    const info = lstat(t.path);
+    const info = lstatIfAny(t.path);
     if (!info?.isFile || identityOf(info) !== t.current.identity) closeTarget(t);
     else t.current.size = info.size; // truncated or appended to by someone else
   }

@@ -9,7 +9,8 @@
 import { clip } from "../../protocol/clip.ts";
 import { fileKind, moveAwayAdvice } from "../../core/files/bounded_read.ts";
 
-function lstat(path: string): Deno.FileInfo | undefined {
+/** What is at `path`, links not followed; undefined when nothing is (or it cannot be looked at). */
+export function lstatIfAny(path: string): Deno.FileInfo | undefined {
   try {
     return Deno.lstatSync(path);
   } catch {
@@ -24,7 +25,7 @@ function kindOf(info: Deno.FileInfo): string {
 
 /** Removes whatever is at `path` unless it is a plain file; throws a clear error if it cannot. */
 export function replaceNonFile(path: string): void {
-  const info = lstat(path);
+  const info = lstatIfAny(path);
   if (!info || info.isFile) return;
   try {
     Deno.removeSync(path);
