@@ -5,6 +5,7 @@
  * even when a test fails.
  */
 import { join } from "node:path";
+import { globalRootOf } from "../../core/packages/global_root.ts";
 import { runNpm } from "../../npm/npm_command.ts";
 import { pathWithout } from "../../npm/package_checks.ts";
 import { runCommand, type RunResult } from "./hub_process.ts";
@@ -21,9 +22,7 @@ export function noDenoPath(dir: string): Promise<string> {
 
 /** Where `npm i -g --prefix <prefix>` puts packages (`<prefix>/lib/node_modules`; Windows apart). */
 export function globalRoot(prefix: string): string {
-  return Deno.build.os === "windows"
-    ? join(prefix, "node_modules")
-    : join(prefix, "lib", "node_modules");
+  return globalRootOf(prefix);
 }
 
 /** Where `npm i -g --prefix <prefix>` puts the commands of packages. */
