@@ -90,7 +90,7 @@ export function moveBox(box: Scroller, move: ScrollMove): void {
 }
 
 /** A short CSS-like name of an element for messages: tag, then #id or its first class. */
-export function nameOf(element: Element): string {
+function nameOf(element: Element): string {
   if (element.id) return `${tagOf(element)}#${element.id}`;
   const first = element.classList?.[0];
   return first ? `${tagOf(element)}.${first}` : tagOf(element);

@@ -36,7 +36,7 @@ import {
 } from "./door_state.ts";
 
 /** How long one "wait" exchange waits in the page for an event before it is asked again. */
-export const WAIT_MS = 20_000;
+const WAIT_MS = 20_000;
 /** How long calls wait to go together in one exchange while PARALLEL_EXCHANGES run. */
 export const BATCH_MS = 4;
 

@@ -27,7 +27,7 @@ export const PARALLEL_EXCHANGES = 2;
  * How many answers' worth of items the worker holds back for a door at most while it waits for an
  * earlier one: items numbered further ahead are dropped, and more held items break the door.
  */
-export const HELD_ANSWERS = PARALLEL_EXCHANGES + 2;
+const HELD_ANSWERS = PARALLEL_EXCHANGES + 2;
 
 /** A call sent to a door, waiting for its answer. */
 export interface Pending {

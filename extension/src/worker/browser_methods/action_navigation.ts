@@ -35,7 +35,7 @@ export const NAVIGATION_GRACE_MS = 100;
  * `window.open` escapes the page's watch, and Chromium creates that tab while `window.open` runs,
  * so its `tabs.onCreated` reaches the worker before the action's answer: nothing to wait for.
  */
-export const QUIET_GRACE_MS = 0;
+const QUIET_GRACE_MS = 0;
 
 /** How long to wait for a navigation to begin after the action answered, by what the page saw. */
 export function graceFor(page: PageNavigation | undefined, graceMs = NAVIGATION_GRACE_MS): number {

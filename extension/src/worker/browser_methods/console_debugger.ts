@@ -71,9 +71,9 @@ export function createTabDebugger(
 }
 
 /** The longest one debugger command may take; a page stuck in its own loop cannot hold the read. */
-export const SEND_MS = 4_000;
+const SEND_MS = 4_000;
 /** The longest a whole read may take, well under the hub's tool timeout; then entries go unformatted. */
-export const READ_MS = 20_000;
+const READ_MS = 20_000;
 
 /** The `cause` of the error `bounded` throws: a command that did not answer within its bound. */
 const SEND_TIMEOUT = Symbol("send timeout");

@@ -25,7 +25,7 @@ type Frame = chrome.webNavigation.GetAllFrameResultDetails;
 type Target = chrome.scripting.InjectionTarget;
 
 /** Where the `<iframe>` a frame selector matched sits in the top document's `window.frames`. */
-export interface FrameElement {
+interface FrameElement {
   /** Its index in `window.frames`; -1 when it has none (inside a shadow root, no document yet). */
   index: number;
   tag: string;
