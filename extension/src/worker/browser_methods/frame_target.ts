@@ -13,7 +13,9 @@
  *    navigated in between is refused by Chrome rather than read.
  *
  * A frame's ref (`f1`, from browser_snapshot) resolves through the tab's frame table instead:
- * `resolveFrame` takes that lookup as `byRef` and uses it for any `frame` that is a ref.
+ * `resolveFrame` takes that lookup as `byRef` and uses it for any `frame` that is a ref. Until
+ * browser_snapshot exists, CHROME_FRAME_LOOKUPS has no `byRef`, so refs do not work: a `frame` of
+ * `f1` is read as a CSS type selector.
  */
 import { hubError, type HubErrorCode } from "../../../../protocol/errors.ts";
 import { DOM_KIT_FILE, DOM_KIT_GLOBAL, DOM_KIT_VERSION } from "../../page/dom_kit_types.ts";
