@@ -97,11 +97,23 @@ function closedMidCall(state: DoorState): HubError {
 function stateOf(shared: DoorShared, tabId: number, plugin: string, door: DoorRecord): DoorState {
   let state = shared.states.get(door.key);
   if (!state) {
-    state = { tabId, plugin, door, pending: new Map(), nextSeq: 1, held: new Map() } as DoorState;
-    state.waiting = state.dead = state.broken = false;
-    state.queue = [];
-    state.running = state.late = state.started = 0;
-    state.inFlight = new Set();
+    state = {
+      tabId,
+      plugin,
+      door,
+      pending: new Map(),
+      synced: Promise.resolve(),
+      nextSeq: 1,
+      held: new Map(),
+      waiting: false,
+      dead: false,
+      broken: false,
+      queue: [],
+      running: 0,
+      late: 0,
+      started: 0,
+      inFlight: new Set(),
+    };
     state.synced = sync(state);
     shared.states.set(door.key, state);
   }
