@@ -11,7 +11,7 @@ import { runNpm } from "../../core/process/npm_runner.ts";
 import { globalRootFinder } from "../../core/packages/global_root.ts";
 import { createPluginPackages, type PluginPackages } from "../../core/packages/plugin_packages.ts";
 import type { PackageProgress } from "../../protocol/packages.ts";
-import { visibleJson, visibleText } from "../../protocol/visible_text.ts";
+import { visibleText } from "../../protocol/visible_text.ts";
 
 export interface PluginCommandContext {
   paths: HubPaths;
@@ -80,17 +80,4 @@ export async function reloadRunningHub(
 export function allowHint(plugin: string): string {
   return `Its tools are off until you allow them: turn it on in the side panel, or run ` +
     `"hub config set plugin-permission.${plugin} ask".`;
-}
-
-/**
- * `value` as indented JSON with every hidden character in its strings written as `\uXXXX`: the
- * same value, but nothing a plugin or a registry wrote can reorder or hide what a terminal shows.
- */
-export function jsonText(value: unknown): string {
-  return visibleJson(JSON.stringify(value, null, 2));
-}
-
-/** Prints `value` as `jsonText`: what every `--json` option of the CLI writes. */
-export function printJson(value: unknown): void {
-  console.log(jsonText(value));
 }

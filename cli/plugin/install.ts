@@ -6,12 +6,8 @@ import { join } from "node:path";
 import { cliClient, cliConfigStore } from "../../core/client/client_context.ts";
 import type { FailedPlugin } from "../../protocol/health.ts";
 import type { InstallResult, UpdateCheck } from "../../protocol/packages.ts";
-import {
-  type PluginCommandContext,
-  pluginCommandContext,
-  printJson,
-  reloadRunningHub,
-} from "./context.ts";
+import { type PluginCommandContext, pluginCommandContext, reloadRunningHub } from "./context.ts";
+import { printJson } from "../json_output.ts";
 import { broadLine, failedLine, notLinkedLine, permissionLine } from "./outcome.ts";
 import { visibleText } from "../../protocol/visible_text.ts";
 

@@ -19,7 +19,8 @@ import { ownValue } from "../../protocol/safe_keys.ts";
 import { broadWarning } from "../../protocol/broad_patterns.ts";
 import { sourceIdentity } from "../../core/plugin_source/source_identity.ts";
 import { reviewReason } from "../../core/plugin_source/review_rules.ts";
-import { pluginCommandContext, printJson } from "./context.ts";
+import { pluginCommandContext } from "./context.ts";
+import { printJson } from "../json_output.ts";
 import { visibleText } from "../../protocol/visible_text.ts";
 
 export interface ListedPlugin {

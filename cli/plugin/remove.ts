@@ -9,7 +9,8 @@ import { cliConfigStore } from "../../core/client/client_context.ts";
 import { listLocalPlugins } from "../../core/packages/local_plugins.ts";
 import { planRemoval, type RemovalPlan } from "../../core/packages/package_remove.ts";
 import type { RemoveResult } from "../../protocol/packages.ts";
-import { pluginCommandContext, printJson, reloadRunningHub } from "./context.ts";
+import { pluginCommandContext, reloadRunningHub } from "./context.ts";
+import { printJson } from "../json_output.ts";
 
 export interface RemoveOptions {
   confirm?: boolean;

@@ -2,7 +2,8 @@
 import type { SearchResult } from "../../protocol/packages.ts";
 import { clip } from "../../protocol/clip.ts";
 import { visibleText } from "../../protocol/visible_text.ts";
-import { pluginCommandContext, printJson } from "./context.ts";
+import { pluginCommandContext } from "./context.ts";
+import { printJson } from "../json_output.ts";
 
 export async function pluginSearchCommand(query: string | undefined, options: { json?: boolean }) {
   const result = await pluginCommandContext().packages.search(query);

@@ -3,7 +3,7 @@ import type { HealthPayload } from "../../protocol/health.ts";
 import { UserError } from "../../core/cli/user_error.ts";
 import { cliClient } from "../../core/client/client_context.ts";
 import { visibleText } from "../../protocol/visible_text.ts";
-import { printJson } from "../plugin/context.ts";
+import { printJson } from "../json_output.ts";
 
 export async function statusCommand(options: { port?: string; json?: boolean }): Promise<void> {
   const client = await cliClient(options.port);

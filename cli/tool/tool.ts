@@ -6,7 +6,7 @@ import type { HubClient } from "../../core/client/hub_client.ts";
 import { readArguments } from "./arguments.ts";
 import { visibleText } from "../../protocol/visible_text.ts";
 import { CALL_MAX_MS } from "../../protocol/limits.ts";
-import { jsonText, printJson } from "../plugin/context.ts";
+import { jsonText, printJson } from "../json_output.ts";
 
 /** `hub tool call` waits this long: the hub's deadline for one call (CALL_MAX_MS, 5 minutes). */
 export const TOOL_CALL_TIMEOUT_MS = CALL_MAX_MS;
