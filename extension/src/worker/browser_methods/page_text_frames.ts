@@ -14,7 +14,7 @@
  * be scripted.
  */
 import type { BrowserInput, DomAnswer } from "../../../../protocol/browser_methods/mod.ts";
-import { MAX_CHARS, truncationMarker } from "../../../../protocol/text_cap.ts";
+import { type Capped, MAX_CHARS, truncationMarker } from "../../../../protocol/text_cap.ts";
 import {
   DOM_KIT_FILE,
   DOM_KIT_GLOBAL,
@@ -178,18 +178,12 @@ export function escapeHubLines(text: string): string {
   return text.replace(HUB_LINE, "\\");
 }
 
-interface TextValue {
-  text: string;
-  truncated: boolean;
-  totalLength: number;
-}
-
 /**
  * One document's answer (a selector's, a frame's, a tab without frames) with hub's lines escaped
  * (escapeHubLines), still capped at `maxLength`. An answer with nothing to escape, or without
  * text, is returned as is.
  */
-export function guardedText<T extends TextValue>(value: T, maxLength: number): T {
+export function guardedText<T extends Capped>(value: T, maxLength: number): T {
   if (typeof value?.text !== "string") return value; // not a text answer: nothing to escape
   const limit = Math.max(1, Math.min(maxLength, MAX_CHARS));
   const cut = value.truncated ? value.text.lastIndexOf("\n…[truncated: showed ") : -1;
@@ -211,7 +205,7 @@ const isMissing = (outcome: KitOutcome) => !outcome.ok && outcome.error.code ===
 function textOf(answer: FrameAnswer | undefined, limit: number) {
   const outcome = answer?.outcome;
   if (!outcome?.ok) return undefined;
-  const value = outcome.value as { text: string; truncated: boolean; totalLength: number };
+  const value = outcome.value as unknown as Capped;
   const own = value.truncated ? value.text.slice(0, answer!.read ?? limit) : value.text;
   const text = escapeHubLines(own);
   return {
