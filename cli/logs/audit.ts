@@ -6,7 +6,8 @@
 import { AUDIT_RING_SIZE, type AuditEntry } from "../../protocol/audit.ts";
 import { UserError } from "../../core/cli/user_error.ts";
 import { cliClient, cliPaths, warn } from "../../core/client/client_context.ts";
-import { visibleJson, visibleText } from "../../protocol/visible_text.ts";
+import { visibleText } from "../../protocol/visible_text.ts";
+import { printJson } from "../json_output.ts";
 import { clip } from "../../protocol/clip.ts";
 import { readLogTail, unusableLogError } from "./logs.ts";
 
@@ -106,7 +107,7 @@ export async function auditCommand(options: AuditOptions): Promise<void> {
     (since === undefined || Date.parse(e.timestamp) >= since)
   ).slice(0, limit);
   if (options.json) {
-    console.log(visibleJson(JSON.stringify(entries, null, 2)));
+    printJson(entries);
     return;
   }
   if (entries.length === 0) {
