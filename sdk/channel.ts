@@ -8,8 +8,6 @@ import { type DoorItem, MAX_QUEUED_EVENTS, type PageEvent } from "../protocol/ad
 
 type ItemBody = DoorItem extends infer I ? I extends DoorItem ? Omit<I, "seq"> : never : never;
 
-export { MAX_QUEUED_EVENTS };
-
 let queue: DoorItem[] = [];
 let seq = 0;
 let queuedEvents = 0;
