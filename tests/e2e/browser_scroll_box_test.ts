@@ -67,6 +67,8 @@ e2eTest(import.meta.url, "browser_scroll scrolls inside an element's own scroll 
   await t.step(
     "without x/y or to the selector's element is brought into view as before",
     async () => {
+      // The list renders its rows on its scroll event, a frame after the scroll to the top.
+      ok(await call("browser_wait_for_element", { selector: "#item-5" }), "row 5 rendered");
       const shown = ok(await call("browser_scroll", { selector: "#item-5" }), "into view");
       assertEquals(shown.element, undefined);
       assertEquals(Object.keys(shown).sort(), [
