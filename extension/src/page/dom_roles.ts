@@ -1,0 +1,667 @@
+/**
+ * The accessibility role, accessible name and states of an element, as browser_snapshot writes
+ * them, computed in the page kit from the DOM alone (no debugger: see
+ * docs/decisions/063-refs-across-frames.md). Roles follow HTML-AAM and WAI-ARIA with Chromium's
+ * role names, lowercased (`img`, never `image`; `generic` when an element has no role of its
+ * own); names follow a subset of the accessible-name computation (aria-labelledby, aria-label,
+ * native labels, alt, caption, legend, figcaption, button values, placeholder, contents, title).
+ * tests/e2e/browser_roles_test.ts checks both against Chromium's own accessibility tree.
+ *
+ * Cost: `roleOf` reads the tag and a few attributes; `nameOf` walks contents only for roles named
+ * from their contents, with one `getComputedStyle` per element it descends into.
+ */
+import { NAME_MAX_CHARS } from "../../../protocol/browser_methods/dom_limits.ts";
+
+// ---------------------------------------------------------------------------------------------
+// quoting
+
+/** Control characters (C0, DEL, C1) and whitespace runs, each folded to one space. */
+// deno-lint-ignore no-control-regex -- folding control characters is the point
+const FOLD = /[\s\u0000-\u001f\u007f-\u009f]+/g;
+
+/**
+ * `text` as one quoted outline value: `\` and `"` escaped, line breaks, tabs and other control
+ * characters folded to a space, whitespace runs collapsed, and cut to `max` characters with a
+ * trailing `…` (which counts in `max`). The page cannot end the quote or start a new line.
+ */
+export function quoted(text: string, max: number = NAME_MAX_CHARS): string {
+  let folded = text.replace(FOLD, " ");
+  if (folded.length > max) {
+    let end = Math.max(0, max - 1);
+    const last = folded.charCodeAt(end - 1);
+    if (last >= 0xd800 && last <= 0xdbff) end--; // never split a surrogate pair
+    folded = folded.slice(0, end) + "…";
+  }
+  return `"${folded.replace(/[\\"]/g, (c) => "\\" + c)}"`;
+}
+
+/** Whitespace collapsed to single spaces, trimmed. */
+export function collapse(text: string): string {
+  return text.replace(/\s+/g, " ").trim();
+}
+
+// ---------------------------------------------------------------------------------------------
+// roles
+
+/**
+ * WAI-ARIA roles an author may write in `role`, by the name Chromium reports (lowercased; `image`
+ * written `img`). Abstract roles and unknown tokens are skipped.
+ */
+const ARIA_ROLES: Record<string, string> = Object.fromEntries(
+  [
+    "alert",
+    "alertdialog",
+    "application",
+    "article",
+    "banner",
+    "blockquote",
+    "button",
+    "caption",
+    "cell",
+    "checkbox",
+    "code",
+    "columnheader",
+    "combobox",
+    "comment",
+    "complementary",
+    "contentinfo",
+    "definition",
+    "deletion",
+    "dialog",
+    "document",
+    "emphasis",
+    "feed",
+    "figure",
+    "form",
+    "generic",
+    "grid",
+    "gridcell",
+    "group",
+    "heading",
+    "img",
+    "insertion",
+    "link",
+    "list",
+    "listbox",
+    "listitem",
+    "log",
+    "main",
+    "mark",
+    "marquee",
+    "math",
+    "menu",
+    "menubar",
+    "menuitem",
+    "menuitemcheckbox",
+    "menuitemradio",
+    "meter",
+    "navigation",
+    "none",
+    "note",
+    "option",
+    "paragraph",
+    "progressbar",
+    "radio",
+    "radiogroup",
+    "region",
+    "row",
+    "rowgroup",
+    "rowheader",
+    "scrollbar",
+    "search",
+    "searchbox",
+    "separator",
+    "slider",
+    "spinbutton",
+    "status",
+    "strong",
+    "subscript",
+    "suggestion",
+    "superscript",
+    "switch",
+    "tab",
+    "table",
+    "tablist",
+    "tabpanel",
+    "term",
+    "textbox",
+    "time",
+    "timer",
+    "toolbar",
+    "tooltip",
+    "tree",
+    "treegrid",
+    "treeitem",
+  ].map((role) => [role, role]).concat([
+    ["image", "img"],
+    ["presentation", "none"],
+    ["directory", "list"],
+  ]),
+);
+
+/** The role written in a `role` attribute: its first known token, or undefined. */
+export function explicitRole(value: string | null): string | undefined {
+  if (!value) return undefined;
+  for (const token of value.trim().toLowerCase().split(/\s+/)) {
+    const role = ARIA_ROLES[token];
+    if (role) return role;
+  }
+  return undefined;
+}
+
+/** Roles of `<input type=…>` (Chromium's names); text-like types are `textbox`. */
+const INPUT_ROLES: Record<string, string> = {
+  button: "button",
+  submit: "button",
+  reset: "button",
+  image: "button",
+  file: "button",
+  checkbox: "checkbox",
+  radio: "radio",
+  range: "slider",
+  number: "spinbutton",
+  search: "searchbox",
+  color: "colorwell",
+  date: "date",
+  "datetime-local": "datetime",
+  month: "datetime",
+  week: "datetime",
+  time: "inputtime",
+  hidden: "none",
+};
+
+/** Input types that become a `combobox` with a `list` (a datalist of suggestions). */
+const LIST_INPUTS = new Set(["text", "search", "tel", "url", "email"]);
+
+/** Elements whose role does not depend on where they are or what they hold. */
+const TAG_ROLES: Record<string, string> = {
+  ARTICLE: "article",
+  BUTTON: "button",
+  DATALIST: "listbox",
+  DETAILS: "group",
+  DIALOG: "dialog",
+  FIELDSET: "group",
+  FIGURE: "figure",
+  FRAME: "iframe",
+  H1: "heading",
+  H2: "heading",
+  H3: "heading",
+  H4: "heading",
+  H5: "heading",
+  H6: "heading",
+  HR: "separator",
+  IFRAME: "iframe",
+  LI: "listitem",
+  MAIN: "main",
+  MATH: "math",
+  MENU: "list",
+  METER: "meter",
+  NAV: "navigation",
+  OL: "list",
+  OPTGROUP: "group",
+  OPTION: "option",
+  OUTPUT: "status",
+  P: "paragraph",
+  PROGRESS: "progressbar",
+  SEARCH: "search",
+  TABLE: "table",
+  TBODY: "rowgroup",
+  TEXTAREA: "textbox",
+  TFOOT: "rowgroup",
+  THEAD: "rowgroup",
+  TR: "row",
+  UL: "list",
+  VIDEO: "video",
+  AUDIO: "audio",
+  HGROUP: "group",
+  ADDRESS: "group",
+};
+
+/** Roles that take a tabindex/focus: `none`/`presentation` on a focusable element is ignored. */
+function focusable(el: Element): boolean {
+  if (el.hasAttribute("tabindex")) return true;
+  if ((el as HTMLElement).isContentEditable) return true;
+  switch (el.tagName) {
+    case "A":
+    case "AREA":
+      return el.hasAttribute("href");
+    case "BUTTON":
+    case "INPUT":
+    case "SELECT":
+    case "TEXTAREA":
+      return !(el as HTMLButtonElement).disabled;
+    case "IFRAME":
+    case "SUMMARY":
+      return true;
+  }
+  return false;
+}
+
+/** Landmark scopes: a header/footer inside one is no banner/contentinfo. */
+const SECTIONING = "article,aside,main,nav,section," +
+  "[role=article],[role=complementary],[role=main],[role=navigation],[role=region]";
+
+/** Whether `el` has an author-given name source (for section → region, form → form). */
+function hasOwnName(el: Element): boolean {
+  return (
+    !!el.getAttribute("aria-label")?.trim() ||
+    !!el.getAttribute("aria-labelledby")?.trim() ||
+    !!el.getAttribute("title")?.trim()
+  );
+}
+
+/** The nearest ancestor (in its own tree) with the given tag, stopping at a table. */
+function tableOf(el: Element): Element | null {
+  return el.closest("table");
+}
+
+/** The role of `el` with no `role` attribute (HTML-AAM, Chromium's names). */
+export function implicitRole(el: Element): string {
+  const tag = el.tagName;
+  const fixed = TAG_ROLES[tag];
+  if (fixed) return fixed;
+  switch (tag) {
+    case "A":
+    case "AREA":
+      return el.hasAttribute("href") ? "link" : "generic";
+    case "IMG": {
+      const alt = el.getAttribute("alt");
+      return alt === "" && !hasOwnName(el) ? "none" : "img";
+    }
+    case "INPUT": {
+      const input = el as HTMLInputElement;
+      const type = input.type;
+      if (type === "checkbox" && input.hasAttribute("switch")) return "switch";
+      const role = INPUT_ROLES[type];
+      if (LIST_INPUTS.has(type) && input.hasAttribute("list")) return "combobox";
+      return role ?? "textbox";
+    }
+    case "SELECT": {
+      const select = el as HTMLSelectElement;
+      return select.multiple || select.size > 1 ? "listbox" : "combobox";
+    }
+    case "HEADER":
+    case "FOOTER":
+      if (el.parentElement?.closest(SECTIONING)) return "generic";
+      return tag === "HEADER" ? "banner" : "contentinfo";
+    case "ASIDE":
+      return "complementary";
+    case "SECTION":
+      return hasOwnName(el) ? "region" : "generic";
+    case "FORM":
+      return hasOwnName(el) ? "form" : "generic";
+    case "SUMMARY": {
+      const parent = el.parentElement;
+      return parent?.tagName === "DETAILS" && parent.querySelector(":scope > summary") === el
+        ? "disclosuretriangle"
+        : "generic";
+    }
+    case "TD": {
+      const table = tableOf(el);
+      const role = explicitRole(table?.getAttribute("role") ?? null);
+      return role === "grid" || role === "treegrid" ? "gridcell" : "cell";
+    }
+    case "TH":
+      return headerRole(el as HTMLTableCellElement);
+    case "svg":
+      return "img";
+  }
+  return "generic";
+}
+
+/** A `<th>`: `rowheader` by scope or when its row holds data cells, else `columnheader`. */
+function headerRole(th: HTMLTableCellElement): string {
+  const scope = th.getAttribute("scope")?.toLowerCase();
+  if (scope === "row" || scope === "rowgroup") return "rowheader";
+  if (scope === "col" || scope === "colgroup") return "columnheader";
+  const row = th.parentElement;
+  if (row?.parentElement?.tagName === "THEAD") return "columnheader";
+  if (row && row.querySelector(":scope > td")) return "rowheader";
+  return "columnheader";
+}
+
+/**
+ * The role of `el`: the first known token of its `role` attribute (`none`/`presentation` on a
+ * focusable element is ignored), else its implicit role; `generic` when it has none.
+ */
+export function roleOf(el: Element): string {
+  const explicit = explicitRole(el.getAttribute("role"));
+  if (explicit && !(explicit === "none" && focusable(el))) return explicit;
+  return implicitRole(el);
+}
+
+// ---------------------------------------------------------------------------------------------
+// names
+
+/** Roles named from their contents when nothing else names them. */
+const NAME_FROM_CONTENT = new Set([
+  "button",
+  "cell",
+  "checkbox",
+  "columnheader",
+  "disclosuretriangle",
+  "gridcell",
+  "heading",
+  "link",
+  "menuitem",
+  "menuitemcheckbox",
+  "menuitemradio",
+  "option",
+  "radio",
+  "row",
+  "rowheader",
+  "switch",
+  "tab",
+  "tooltip",
+  "treeitem",
+]);
+
+/** Whether `role` takes its name from its contents (exported for the snapshot and the tests). */
+export function namedFromContent(role: string): boolean {
+  return NAME_FROM_CONTENT.has(role);
+}
+
+/** Display values that make an element a block: its text is set apart by spaces. */
+const INLINE = /^inline|^contents$|^ruby/;
+
+interface Walk {
+  /** Elements on the current path (and the root), so a label holding its control ends. */
+  visited: Set<Element>;
+  /** Inside an aria-labelledby traversal: no labelledby is followed again. */
+  labelledBy: boolean;
+  /** Inside a hidden element referenced by aria-labelledby: hidden content counts. */
+  hiddenToo: boolean;
+}
+
+/** The tree of `el` for id lookups (a Document or ShadowRoot both have getElementById). */
+function byId(el: Element, id: string): Element | null {
+  const root = el.getRootNode() as Document | ShadowRoot;
+  return typeof root.getElementById === "function" ? root.getElementById(id) : null;
+}
+
+/** The accessible name of `el` with role `role`: whitespace collapsed, not cut. */
+export function nameOf(el: Element, role: string = roleOf(el)): string {
+  const walk: Walk = { visited: new Set([el]), labelledBy: false, hiddenToo: false };
+  return collapse(nameStep(el, role, walk, true));
+}
+
+/** The accname steps for one element (`root`: the element being named, not a descendant). */
+function nameStep(el: Element, role: string, walk: Walk, root: boolean): string {
+  // 2B: aria-labelledby, not followed again inside such a traversal.
+  if (!walk.labelledBy) {
+    const ids = el.getAttribute("aria-labelledby")?.trim();
+    if (ids) {
+      const parts: string[] = [];
+      for (const id of ids.split(/\s+/)) {
+        const target = byId(el, id);
+        if (!target) continue;
+        const hidden = !target.checkVisibility?.() || target.closest("[aria-hidden=true]") !== null;
+        const inner: Walk = {
+          visited: new Set([...walk.visited, target]),
+          labelledBy: true,
+          hiddenToo: walk.hiddenToo || hidden,
+        };
+        parts.push(nameStep(target, roleOf(target), inner, false));
+      }
+      const joined = collapse(parts.join(" "));
+      if (joined) return joined;
+    }
+  }
+  // 2C: an embedded control inside another element's label gives its value.
+  if (!root) {
+    const embedded = embeddedValue(el, role);
+    if (embedded !== undefined) return embedded;
+  }
+  // 2D: aria-label.
+  const label = el.getAttribute("aria-label");
+  if (label && label.trim()) return label;
+  // 2E: the host language's own sources (labels, alt, caption, legend, value…).
+  const native = nativeName(el, role, walk);
+  if (native) return native;
+  // 2F: contents, for roles named by them (and for every descendant of something being named).
+  if (!root || walk.labelledBy || NAME_FROM_CONTENT.has(role)) {
+    const text = collapse(contentText(el, walk));
+    if (text) return text;
+  }
+  // 2I: the tooltip.
+  return el.getAttribute("title") ?? "";
+}
+
+/** The value a control gives when it sits inside the label of another element. */
+function embeddedValue(el: Element, role: string): string | undefined {
+  switch (role) {
+    case "textbox":
+    case "searchbox":
+      return el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement
+        ? el.value
+        : el.textContent ?? "";
+    case "combobox":
+    case "listbox":
+      if (el instanceof HTMLSelectElement) {
+        return [...el.selectedOptions].map((option) => option.label).join(" ");
+      }
+      if (el instanceof HTMLInputElement) return el.value;
+      return undefined;
+    case "slider":
+    case "spinbutton":
+      if (el instanceof HTMLInputElement) return el.value;
+      return el.getAttribute("aria-valuetext") ?? el.getAttribute("aria-valuenow") ?? "";
+  }
+  return undefined;
+}
+
+/** Input types whose value is their text: buttons. */
+const DEFAULT_BUTTON_NAMES: Record<string, string> = { submit: "Submit", reset: "Reset" };
+
+/** Names from the HTML itself (step 2E), or "" when the element has none. */
+function nativeName(el: Element, role: string, walk: Walk): string {
+  const tag = el.tagName;
+  if (el instanceof HTMLInputElement) {
+    const type = el.type;
+    if (type === "button" || type === "submit" || type === "reset") {
+      const fromLabels = labelsName(el, walk);
+      if (fromLabels) return fromLabels;
+      if (el.hasAttribute("value")) return el.value;
+      return DEFAULT_BUTTON_NAMES[type] ?? "";
+    }
+    if (type === "image") {
+      const alt = el.getAttribute("alt");
+      if (alt?.trim()) return alt;
+      if (el.hasAttribute("value")) return el.value;
+      return el.getAttribute("title") || "Submit";
+    }
+    const fromLabels = labelsName(el, walk);
+    if (fromLabels) return fromLabels;
+    if (
+      role === "textbox" || role === "searchbox" || role === "combobox" || role === "spinbutton"
+    ) {
+      if (el.getAttribute("title")?.trim()) return "";
+      return el.getAttribute("placeholder") ?? "";
+    }
+    return "";
+  }
+  switch (tag) {
+    case "TEXTAREA": {
+      const fromLabels = labelsName(el as HTMLTextAreaElement, walk);
+      if (fromLabels) return fromLabels;
+      if (el.getAttribute("title")?.trim()) return "";
+      return el.getAttribute("placeholder") ?? "";
+    }
+    case "SELECT":
+    case "BUTTON":
+    case "METER":
+    case "PROGRESS":
+    case "OUTPUT":
+      return labelsName(el as HTMLSelectElement, walk);
+    case "IMG":
+    case "AREA":
+      return el.getAttribute("alt") ?? "";
+    case "FIELDSET": {
+      const legend = el.querySelector(":scope > legend");
+      return legend ? contentText(legend, walk) : "";
+    }
+    case "TABLE": {
+      const caption = (el as HTMLTableElement).caption;
+      return caption ? contentText(caption, walk) : "";
+    }
+    case "FIGURE": {
+      const caption = el.querySelector(":scope > figcaption");
+      return caption ? contentText(caption, walk) : "";
+    }
+    case "OPTION":
+    case "OPTGROUP":
+      return el.getAttribute("label") ?? "";
+    case "svg": {
+      const title = el.querySelector(":scope > title");
+      return title?.textContent ?? "";
+    }
+  }
+  return "";
+}
+
+/** The text of a labelable element's `<label>`s (`labels`: for= in its tree, or wrapping). */
+function labelsName(
+  el: HTMLInputElement | HTMLTextAreaElement | HTMLSelectElement | HTMLButtonElement,
+  walk: Walk,
+): string {
+  const labels = el.labels;
+  if (!labels || labels.length === 0) return "";
+  const parts: string[] = [];
+  for (const label of labels) {
+    if (walk.visited.has(label)) continue;
+    walk.visited.add(label);
+    parts.push(contentText(label, walk));
+    walk.visited.delete(label);
+  }
+  return collapse(parts.join(" "));
+}
+
+/** The element's children as rendered: its open shadow root's, a slot's assigned nodes. */
+function composedChildren(el: Element): ArrayLike<Node> {
+  if (el.shadowRoot) return el.shadowRoot.childNodes;
+  if (el instanceof HTMLSlotElement) return el.assignedNodes({ flatten: true });
+  return el.childNodes;
+}
+
+/** The text of `el`'s contents (2F): each child's text alternative, blocks set apart. */
+function contentText(el: Element, walk: Walk): string {
+  let out = "";
+  const children = composedChildren(el);
+  for (let i = 0; i < children.length; i++) {
+    const node = children[i];
+    if (node.nodeType === Node.TEXT_NODE) {
+      out += (node as Text).data;
+      continue;
+    }
+    if (node.nodeType !== Node.ELEMENT_NODE) continue;
+    const child = node as Element;
+    if (walk.visited.has(child)) continue;
+    let block = false;
+    if (!walk.hiddenToo) {
+      if (child.getAttribute("aria-hidden") === "true") continue;
+      const style = getComputedStyle(child);
+      if (style.display === "none") continue;
+      if (style.visibility !== "visible" && !child.firstElementChild) continue;
+      block = !INLINE.test(style.display);
+    }
+    if (child.tagName === "BR") {
+      out += " ";
+      continue;
+    }
+    walk.visited.add(child);
+    const text = nameStep(child, roleOf(child), walk, false);
+    walk.visited.delete(child);
+    out += block ? ` ${text} ` : text;
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// states
+
+const CHECKABLE = new Set(["checkbox", "radio", "switch", "menuitemcheckbox", "menuitemradio"]);
+const VALUED = new Set([
+  "textbox",
+  "searchbox",
+  "combobox",
+  "spinbutton",
+  "slider",
+  "date",
+  "datetime",
+  "inputtime",
+]);
+const SELECTABLE = new Set(["option", "tab", "row", "gridcell", "treeitem", "cell"]);
+
+/** Elements the `disabled` attribute (or a disabled fieldset) can disable. */
+const DISABLEABLE = new Set(["BUTTON", "INPUT", "SELECT", "TEXTAREA", "OPTION", "OPTGROUP"]);
+
+/**
+ * The states written after a snapshot line, without brackets, in this order: `checked` /
+ * `checked=mixed`, `disabled`, `expanded=true|false`, `selected`, `pressed` / `pressed=mixed`,
+ * `level=N`, `password`, `value="…"` (the live value; never a password's), `url="…"` (a link's
+ * `href` as written), `required`.
+ */
+export function statesOf(el: Element, role: string): string[] {
+  const states: string[] = [];
+  const aria = (name: string) => el.getAttribute(name);
+  if (CHECKABLE.has(role)) {
+    if (el instanceof HTMLInputElement && (el.type === "checkbox" || el.type === "radio")) {
+      if (el.indeterminate && el.type === "checkbox") states.push("checked=mixed");
+      else if (el.checked) states.push("checked");
+    } else {
+      const checked = aria("aria-checked");
+      if (checked === "true") states.push("checked");
+      else if (checked === "mixed") states.push("checked=mixed");
+    }
+  }
+  if (
+    (DISABLEABLE.has(el.tagName) && el.matches(":disabled")) ||
+    aria("aria-disabled") === "true"
+  ) {
+    states.push("disabled");
+  }
+  const expanded = el.tagName === "SUMMARY" && role === "disclosuretriangle"
+    ? String((el.parentElement as HTMLDetailsElement).open)
+    : aria("aria-expanded");
+  if (expanded === "true" || expanded === "false") states.push(`expanded=${expanded}`);
+  if (SELECTABLE.has(role)) {
+    if (el instanceof HTMLOptionElement ? el.selected : aria("aria-selected") === "true") {
+      states.push("selected");
+    }
+  }
+  const pressed = aria("aria-pressed");
+  if (pressed === "true") states.push("pressed");
+  else if (pressed === "mixed") states.push("pressed=mixed");
+  if (role === "heading") states.push(`level=${headingLevel(el)}`);
+  const password = el instanceof HTMLInputElement && el.type === "password";
+  if (password) states.push("password");
+  else if (VALUED.has(role)) {
+    const value = valueOf(el);
+    if (value) states.push(`value=${quoted(value)}`);
+  }
+  if (role === "link") {
+    const href = el.getAttribute("href");
+    if (href) states.push(`url=${quoted(href)}`);
+  }
+  if ((el as HTMLInputElement).required === true || aria("aria-required") === "true") {
+    states.push("required");
+  }
+  return states;
+}
+
+/** h1–h6 by tag, else aria-level, else 2 (the ARIA default for a heading). */
+function headingLevel(el: Element): number {
+  const level = Number(el.getAttribute("aria-level"));
+  if (Number.isInteger(level) && level >= 1) return level;
+  const tag = /^H([1-6])$/.exec(el.tagName);
+  return tag ? Number(tag[1]) : 2;
+}
+
+/** The live value of a field: an input's or textarea's value, a select's chosen option text. */
+function valueOf(el: Element): string {
+  if (el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement) return el.value;
+  if (el instanceof HTMLSelectElement) return el.selectedOptions[0]?.label ?? "";
+  const text = el.getAttribute("aria-valuetext") ?? el.getAttribute("aria-valuenow");
+  if (text !== null) return text;
+  return (el as HTMLElement).isContentEditable ? el.textContent ?? "" : "";
+}

@@ -1,0 +1,53 @@
+/// <reference lib="deno.ns" />
+import { assertEquals } from "../../../tests/helpers/assert.ts";
+import { NAME_MAX_CHARS } from "../../../protocol/browser_methods/dom_limits.ts";
+import { collapse, explicitRole, namedFromContent, quoted } from "./dom_roles.ts";
+
+Deno.test("quoted escapes backslashes and quotes", () => {
+  assertEquals(quoted('say "hi" \\ bye'), '"say \\"hi\\" \\\\ bye"');
+  assertEquals(quoted(""), '""');
+});
+
+Deno.test("quoted folds line breaks, tabs and control characters to one space", () => {
+  assertEquals(quoted("a\nb\r\nc\td"), '"a b c d"');
+  assertEquals(quoted("a\u0000\u0007b\u007f\u0085c"), '"a b c"');
+  assertEquals(quoted("a  \n\n  b"), '"a b"');
+  assertEquals(quoted("a\u2028b"), '"a b"', "line separators fold too");
+  assertEquals(quoted(" lead "), '" lead "', "not trimmed");
+});
+
+Deno.test("quoted cuts at max characters, the ellipsis included", () => {
+  const long = "x".repeat(NAME_MAX_CHARS + 10);
+  const cut = quoted(long);
+  assertEquals(cut, `"${"x".repeat(NAME_MAX_CHARS - 1)}…"`);
+  assertEquals([...cut.slice(1, -1)].length, NAME_MAX_CHARS);
+  assertEquals(quoted("x".repeat(NAME_MAX_CHARS)), `"${"x".repeat(NAME_MAX_CHARS)}"`, "exact fits");
+  assertEquals(quoted("abcdef", 4), '"abc…"');
+  assertEquals(quoted('ab"def', 4), '"ab\\"…"', "cut before escaping: the … is never escaped away");
+  assertEquals(quoted("a\n\n\nbcdef", 4), '"a b…"', "folding happens before the cut");
+  assertEquals(quoted("ab😀cd", 4), '"ab…"', "a surrogate pair is never split");
+});
+
+Deno.test("explicitRole takes the first known token", () => {
+  assertEquals(explicitRole("button"), "button");
+  assertEquals(explicitRole("  Switch checkbox "), "switch");
+  assertEquals(explicitRole("fancy-widget link"), "link", "unknown tokens are skipped");
+  assertEquals(explicitRole("widget landmark"), undefined, "abstract roles are not roles");
+  assertEquals(explicitRole("image"), "img");
+  assertEquals(explicitRole("presentation"), "none");
+  assertEquals(explicitRole(""), undefined);
+  assertEquals(explicitRole(null), undefined);
+});
+
+Deno.test("namedFromContent lists the roles named by their text", () => {
+  for (const role of ["button", "link", "heading", "cell", "option", "tab", "treeitem"]) {
+    assertEquals(namedFromContent(role), true, role);
+  }
+  for (const role of ["textbox", "list", "navigation", "region", "dialog", "img", "generic"]) {
+    assertEquals(namedFromContent(role), false, role);
+  }
+});
+
+Deno.test("collapse folds whitespace and trims", () => {
+  assertEquals(collapse("  a \n\t b  "), "a b");
+});
