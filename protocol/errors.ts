@@ -102,6 +102,7 @@ export const HUB_ERRORS = {
   OPTION_DISABLED: { category: "validation", retryable: false, status: 422 },
   INVALID_KEY: { category: "validation", retryable: false, status: 422 },
   NOT_SCROLLABLE: { category: "validation", retryable: false, status: 422 },
+  REF_STALE: { category: "validation", retryable: false, status: 422 },
   PAGE_ERROR: { category: "internal", retryable: false, status: 422 },
   UNKNOWN_OPERATION: { category: "internal", retryable: false, status: 422 },
   // Plugin management and settings (management tools, REST, the side panel). From a management

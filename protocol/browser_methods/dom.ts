@@ -1,10 +1,15 @@
 /** Reading a page and acting on its elements; each runs in the page through the DOM kit. */
 import * as z from "zod";
 import {
+  AT_MOST_ONE_TARGET,
+  atMostOneTarget,
   countSet,
   frameField,
   maxLengthField,
+  ONE_TARGET,
+  oneTarget,
   PIERCE_HINT,
+  refField,
   selectorField,
   selectorString,
   tabIdField,
@@ -14,8 +19,11 @@ import type { BrowserMethodSpec } from "./spec.ts";
 import {
   QUERY_DEFAULT_LIMIT,
   QUERY_MAX_LIMIT,
+  SNAPSHOT_DEFAULT_BYTES,
+  SNAPSHOT_MAX_BYTES,
   WAIT_DEFAULT_MS,
   WAIT_MAX_MS,
+  WAIT_TEXT_MAX_CHARS,
 } from "./dom_limits.ts";
 
 /**
@@ -28,6 +36,7 @@ export function scrollMoves(input: Record<string, unknown>): number {
 
 const elementOnly = (what: string) =>
   z.object({
+    ref: refField(what),
     selector: selectorField(what),
     tabId: tabIdField,
     frame: frameField,
@@ -45,38 +54,48 @@ export const DOM_METHODS = {
     input: z.object({
       tabId: tabIdField,
       frame: frameField,
+      ref: refField("the part to read"),
       selector: selectorString().optional().describe(
-        'CSS selector of the part to read, e.g. "main" or "#results". Omit for the whole page. ' +
-          PIERCE_HINT,
+        'CSS selector of the part to read, e.g. "main" or "#results". Omit (and ref) for the ' +
+          "whole tab, every frame included. " + PIERCE_HINT,
       ),
       maxLength: maxLengthField,
-    }),
+    }).refine(atMostOneTarget, { message: AT_MOST_ONE_TARGET }),
   },
   "page.html": {
     input: z.object({
       tabId: tabIdField,
       frame: frameField,
+      ref: refField("the element to read"),
       selector: selectorString().optional().describe(
-        'CSS selector of the element to read, e.g. "form". Omit for the whole document. ' +
-          PIERCE_HINT,
+        'CSS selector of the element to read, e.g. "form". Omit (and ref) for the whole ' +
+          "document. " + PIERCE_HINT,
       ),
       maxLength: maxLengthField,
-    }),
+    }).refine(atMostOneTarget, { message: AT_MOST_ONE_TARGET }),
   },
   "dom.query": {
     input: z.object({
-      selector: selectorString().describe(
-        'CSS selector, e.g. "a", "input, textarea, select" or "[role=button]". ' + PIERCE_HINT,
+      selector: selectorString().optional().describe(
+        'CSS selector, e.g. "a", "input, textarea, select" or "[role=button]". ' + PIERCE_HINT +
+          " With ref, searched under that element. Each result carries a ref.",
+      ),
+      ref: refField("the element to search under").describe(
+        'Ref of the element to search under (from browser_snapshot), e.g. "e12"; without ' +
+          "selector, describes that element itself.",
       ),
       tabId: tabIdField,
       frame: frameField,
       limit: z.number().int().min(1).max(QUERY_MAX_LIMIT).default(QUERY_DEFAULT_LIMIT).describe(
         `Most elements to describe (default ${QUERY_DEFAULT_LIMIT}, at most ${QUERY_MAX_LIMIT}).`,
       ),
+    }).refine((input) => countSet(input, ["ref", "selector"]) >= 1, {
+      message: "pass a selector, a ref, or both (ref: the element to search under)",
     }),
   },
   "dom.wait": {
     input: z.object({
+      ref: refField("the element to wait for"),
       selector: selectorField("the element to wait for"),
       tabId: tabIdField,
       frame: frameField,
@@ -86,15 +105,16 @@ export const DOM_METHODS = {
       timeoutMs: z.number().int().min(0).max(WAIT_MAX_MS).default(WAIT_DEFAULT_MS).describe(
         `How long to wait, in milliseconds (default ${WAIT_DEFAULT_MS}, at most ${WAIT_MAX_MS}).`,
       ),
-    }),
+    }).refine(oneTarget, { message: ONE_TARGET }),
   },
   "dom.click": {
     input: elementOnly("the element to click").extend({
       waitForLoad: actionWaitField("the click"),
-    }),
+    }).refine(oneTarget, { message: ONE_TARGET }),
   },
   "dom.type": {
     input: z.object({
+      ref: refField("the field"),
       selector: selectorField("the field"),
       text: z.string().describe("The text to type (an empty string clears the field)."),
       tabId: tabIdField,
@@ -104,10 +124,11 @@ export const DOM_METHODS = {
       ),
       submit: z.boolean().default(false).describe("Submit the form afterwards (default false)."),
       waitForLoad: actionWaitField("submitting"),
-    }),
+    }).refine(oneTarget, { message: ONE_TARGET }),
   },
   "dom.select": {
     input: z.object({
+      ref: refField("the <select>"),
       selector: selectorField("the <select>"),
       tabId: tabIdField,
       frame: frameField,
@@ -116,7 +137,7 @@ export const DOM_METHODS = {
       index: z.number().int().min(0).optional().describe("The option's position, from 0."),
     }).refine((input) => countSet(input, ["value", "label", "index"]) === 1, {
       message: "pass exactly one of value, label or index to name the option",
-    }),
+    }).refine(oneTarget, { message: ONE_TARGET }),
   },
   "dom.key": {
     input: z.object({
@@ -126,19 +147,21 @@ export const DOM_METHODS = {
       ),
       modifiers: z.array(z.enum(["Alt", "Control", "Meta", "Shift"])).max(4).optional()
         .describe("Modifier keys held during the press."),
+      ref: refField("the element to focus first"),
       selector: selectorString().optional().describe(
-        "CSS selector of the element to focus first. Omit to press on the focused element. " +
-          PIERCE_HINT,
+        "CSS selector of the element to focus first. Omit (and ref) to press on the focused " +
+          "element. " + PIERCE_HINT,
       ),
       tabId: tabIdField,
       frame: frameField,
       waitForLoad: actionWaitField("Enter"),
-    }),
+    }).refine(atMostOneTarget, { message: AT_MOST_ONE_TARGET }),
   },
   "dom.scroll": {
     input: z.object({
       tabId: tabIdField,
       frame: frameField,
+      ref: refField("the element to show, or (with x/y or to) whose scroll box to scroll"),
       selector: selectorString().optional().describe(
         "CSS selector of the element to show. With x/y or to: the element whose own scroll box " +
           `(a scrolling list, grid or chat pane) to scroll instead of the page. ${PIERCE_HINT}`,
@@ -154,9 +177,67 @@ export const DOM_METHODS = {
       ),
     }).refine((input) => scrollMoves(input) <= 1, {
       message: "pass x/y or to, not both (with a selector, either scrolls inside that element)",
+    }).refine(atMostOneTarget, { message: AT_MOST_ONE_TARGET }),
+  },
+  "dom.hover": {
+    input: elementOnly("the element to hover").refine(oneTarget, { message: ONE_TARGET }),
+  },
+  "page.snapshot": {
+    input: z.object({
+      tabId: tabIdField,
+      ref: refField("the element whose subtree to outline"),
+      selector: selectorString().optional().describe(
+        "CSS selector of the element whose subtree to outline (top document, or `frame`). Omit " +
+          "(and ref) for the whole tab, every frame included. " + PIERCE_HINT,
+      ),
+      frame: frameField,
+      maxBytes: z.number().int().min(1_000).max(SNAPSHOT_MAX_BYTES).default(SNAPSHOT_DEFAULT_BYTES)
+        .describe(
+          `Most bytes of outline to return (default ${SNAPSHOT_DEFAULT_BYTES}, at most ` +
+            `${SNAPSHOT_MAX_BYTES}); a longer outline is cut at a line and answers nextOffset.`,
+        ),
+      offset: z.number().int().min(0).default(0).describe(
+        "Byte offset to continue a cut outline from: the nextOffset of the previous answer.",
+      ),
+      interactiveOnly: z.boolean().default(false).describe(
+        "Only the elements that have refs, with the headings and landmarks around them " +
+          "(default false).",
+      ),
+      includeHidden: z.boolean().default(false).describe(
+        "Also outline content hidden from people (display:none, aria-hidden, off-page…); " +
+          "default false.",
+      ),
+      since: z.string().min(1).max(40).optional().describe(
+        "The snapshotId of an earlier snapshot of the same page: answer only the lines that " +
+          "were added (+), removed (-) or changed (~) since.",
+      ),
+    }).refine(atMostOneTarget, { message: AT_MOST_ONE_TARGET }),
+  },
+  "page.waitFor": {
+    input: z.object({
+      tabId: tabIdField,
+      text: z.string().min(1).max(WAIT_TEXT_MAX_CHARS).optional().describe(
+        'Wait until this text shows on the page, in any frame: a substring, or "/regex/flags".',
+      ),
+      textGone: z.string().min(1).max(WAIT_TEXT_MAX_CHARS).optional().describe(
+        'Wait until this text is gone from the page (every frame): a substring, or "/regex/flags".',
+      ),
+      ref: refField("the element to wait for"),
+      selector: selectorString().optional().describe(
+        "CSS selector of the element to wait for (top document, or `frame`). " + PIERCE_HINT,
+      ),
+      frame: frameField,
+      state: z.enum(["visible", "hidden", "detached"]).default("visible").describe(
+        'With ref or selector: wait until the element is "visible" (default), "hidden" (or ' +
+          'gone) or "detached" (no longer in the page).',
+      ),
+      timeoutMs: z.number().int().min(0).max(WAIT_MAX_MS).default(WAIT_DEFAULT_MS).describe(
+        `How long to wait, in milliseconds (default ${WAIT_DEFAULT_MS}, at most ${WAIT_MAX_MS}).`,
+      ),
+    }).refine((input) => countSet(input, ["text", "textGone", "ref", "selector"]) === 1, {
+      message: "pass exactly one of text, textGone, ref or selector",
     }),
   },
-  "dom.hover": { input: elementOnly("the element to hover") },
 } satisfies Record<string, BrowserMethodSpec>;
 
 /** The methods of this file: each is one operation of the page's DOM kit. */
@@ -187,7 +268,35 @@ export interface ActionNavigation {
 /** The methods whose action may navigate the tab. */
 export type NavigatingDomMethod = "dom.click" | "dom.key" | "dom.type";
 
+/** What browser_snapshot answers; `text` is the outline (or, with `since`, the changes). */
+export interface SnapshotResult {
+  tabId: number;
+  url: string;
+  title: string;
+  /** Names this snapshot for a later `since` (kept for the tab's last few snapshots). */
+  snapshotId: string;
+  text: string;
+  truncated: boolean;
+  /** Where the next part starts (pass it as `offset`), when `truncated`. */
+  nextOffset?: number;
+  /** Bytes of the whole outline (or change list), of which `text` is one part. */
+  totalBytes: number;
+}
+
+/** What browser_wait_for answers once its condition holds. */
+export interface WaitForResult {
+  tabId: number;
+  waitedMs: number;
+  matched: "text" | "textGone" | "state";
+  /** The element waited for (ref or selector), as browser_query_elements describes one. */
+  element?: Record<string, unknown>;
+}
+
+/** The methods whose answer has its own shape. */
+type ShapedDomMethod = NavigatingDomMethod | "page.snapshot" | "page.waitFor";
+
 /** What each method of this file answers. */
 export type DomResults =
-  & { [M in Exclude<keyof typeof DOM_METHODS, NavigatingDomMethod>]: DomAnswer }
-  & { [M in NavigatingDomMethod]: DomAnswer & ActionNavigation };
+  & { [M in Exclude<keyof typeof DOM_METHODS, ShapedDomMethod>]: DomAnswer }
+  & { [M in NavigatingDomMethod]: DomAnswer & ActionNavigation }
+  & { "page.snapshot": SnapshotResult; "page.waitFor": WaitForResult };

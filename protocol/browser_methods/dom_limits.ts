@@ -23,3 +23,19 @@ export const PIERCE_MAX_STEPS = 16;
  * keeping the page's parsing cheap and every message that quotes the input short.
  */
 export const SELECTOR_MAX_CHARS = 2_000;
+
+/** `page.snapshot` `maxBytes`: bytes of outline per answer by default, and at most. */
+export const SNAPSHOT_DEFAULT_BYTES = 20_000;
+export const SNAPSHOT_MAX_BYTES = 200_000;
+
+/** Most characters of an accessible name in a snapshot line; longer ones are cut with `…`. */
+export const NAME_MAX_CHARS = 150;
+
+/** Snapshots the extension keeps per tab for `since` (older ones answer REF_STALE). */
+export const SNAPSHOTS_KEPT = 4;
+
+/** Documents a tab's frame table remembers (the oldest is dropped, and its refs go stale). */
+export const FRAME_DOCS_PER_TAB = 256;
+
+/** `page.waitFor` `text`/`textGone`: most characters of the text or `/regex/` to wait for. */
+export const WAIT_TEXT_MAX_CHARS = 1_000;

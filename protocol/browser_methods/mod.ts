@@ -21,7 +21,10 @@ export {
   type DomMethodName,
   type NavigatingDomMethod,
   scrollMoves,
+  type SnapshotResult,
+  type WaitForResult,
 } from "./dom.ts";
+export * from "./refs.ts";
 export * from "./dom_limits.ts";
 export type { ConsoleLine, CookieSummary } from "./page.ts";
 

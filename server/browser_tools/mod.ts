@@ -26,6 +26,8 @@ import { selectOption } from "./select_option.ts";
 import { pressKey } from "./press_key.ts";
 import { scroll } from "./scroll.ts";
 import { hoverElement } from "./hover_element.ts";
+import { snapshot } from "./snapshot.ts";
+import { waitFor } from "./wait_for.ts";
 import { screenshotTab } from "./screenshot_tab.ts";
 import { getConsoleLogs } from "./get_console_logs.ts";
 import { getCookies } from "./get_cookies.ts";
@@ -41,10 +43,12 @@ export const BROWSER_TOOLS = [
   goBack,
   goForward,
   listWindows,
+  snapshot,
   getPageText,
   getPageHtml,
   queryElements,
   waitForElement,
+  waitFor,
   clickElement,
   typeText,
   selectOption,

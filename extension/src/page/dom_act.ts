@@ -1,20 +1,13 @@
 /** The kit's pointer and scrolling operations: click, hover and scroll. */
-import { quoteClip } from "../../../protocol/clip.ts";
-import { clip, findFirst, tagOf } from "./dom_find.ts";
-import type { KitArgs } from "./dom_kit_types.ts";
+import { clip, findTarget, tagOf, targetLabel } from "./dom_find.ts";
+import type { KitArgs, KitState } from "./dom_kit_types.ts";
 import { movesBox, scrollInside } from "./dom_scroll_box.ts";
-
-/** What the kit remembers between operations in one page. */
-export interface KitState {
-  /** The element the last hover entered (it gets the leave events on the next hover). */
-  hovered?: Element;
-}
 
 const CENTER = { block: "center", inline: "center", behavior: "instant" } as const;
 
-/** `dom.click`: scrolls the selector's first match into view and clicks it. */
-export function clickElement(args: KitArgs<"dom.click">) {
-  const element = findFirst(args.selector);
+/** `dom.click`: scrolls the target (ref, or the selector's first match) into view and clicks it. */
+export function clickElement(args: KitArgs<"dom.click">, state: KitState) {
+  const element = findTarget(args, state.refs);
   element.scrollIntoView(CENTER);
   if (element instanceof HTMLElement) element.click();
   else element.dispatchEvent(new MouseEvent("click", { bubbles: true, cancelable: true }));
@@ -51,7 +44,7 @@ function crossing(target: Element, x: number, y: number, related: Element | null
  * change: only the page's event handlers see the mouse.
  */
 export function hoverElement(args: KitArgs<"dom.hover">, state: KitState) {
-  const element = findFirst(args.selector);
+  const element = findTarget(args, state.refs);
   element.scrollIntoView(CENTER);
   const rect = element.getBoundingClientRect();
   const x = rect.x + rect.width / 2;
@@ -74,12 +67,12 @@ export function hoverElement(args: KitArgs<"dom.hover">, state: KitState) {
  * selector and x/y or to, scrolls inside that element's own box instead (dom_scroll_box.ts) and
  * adds its state as `element`.
  */
-export function scrollPage(args: KitArgs<"dom.scroll">) {
+export function scrollPage(args: KitArgs<"dom.scroll">, state: KitState) {
   const root = document.scrollingElement ?? document.documentElement;
-  // The one element lookup of this operation (a ref, when refs come, resolves here too).
-  const target = args.selector ? findFirst(args.selector) : undefined;
+  // The one element lookup of this operation: a ref or a selector.
+  const target = args.selector || args.ref ? findTarget(args, state.refs) : undefined;
   let inside: ReturnType<typeof scrollInside> | undefined;
-  if (target && movesBox(args)) inside = scrollInside(target, quoteClip(args.selector ?? ""), args);
+  if (target && movesBox(args)) inside = scrollInside(target, targetLabel(args), args);
   else if (target) target.scrollIntoView(CENTER);
   else if (args.to === "top") scrollTo({ top: 0, left: scrollX, behavior: "instant" });
   else if (args.to === "bottom") {

@@ -3,7 +3,6 @@
  * value through the native setter (so frameworks that track `value`, like React, see the change),
  * and inserting or deleting at the caret the way a keystroke would.
  */
-import { quoteClip } from "../../../protocol/clip.ts";
 import { fail, tagOf } from "./dom_find.ts";
 
 export type Field = HTMLInputElement | HTMLTextAreaElement;
@@ -43,15 +42,13 @@ export function whyNotEditable(element: Element): string | undefined {
   return `is a <${tagOf(element)}>, not an input, textarea or contenteditable element`;
 }
 
-/** The element as an Editable, or a NOT_EDITABLE failure. */
-export function editable(element: Element, selector: string): Editable {
+/** The element as an Editable, or a NOT_EDITABLE failure; `label` names it (targetLabel). */
+export function editable(element: Element, label: string): Editable {
   const why = whyNotEditable(element);
   if (why === undefined) return element as Editable;
   throw fail(
     "NOT_EDITABLE",
-    `The element ${
-      quoteClip(selector)
-    } matched ${why}. Point the selector at the text field itself ` +
+    `The element ${label} names ${why}. Point the selector or ref at the text field itself ` +
       "(browser_query_elements shows tags and attributes); use browser_select_option for " +
       "<select> and browser_click_element for checkboxes and buttons.",
   );

@@ -6,8 +6,10 @@
  */
 import { clipForMessage, MAX_QUOTE, quoteClip } from "../../../protocol/clip.ts";
 import type { HubErrorCode } from "../../../protocol/errors.ts";
-import type { ElementInfo, KitError } from "./dom_kit_types.ts";
+import type { ElementInfo, KitError, KitState } from "./dom_kit_types.ts";
 import { BadSelector, checkSteps, PIERCE, pierce, type Pierced, pierceSteps } from "./dom_deep.ts";
+import type { KitRef, RefRegistry } from "./dom_refs.ts";
+import { staleRefMessage } from "../../../protocol/browser_methods/refs.ts";
 
 /**
  * A failure an operation reports to the caller: a plain Error named "KitFailure" whose `code`
@@ -84,11 +86,11 @@ function invalidSelector(selector: string, error: unknown): KitFailure {
  * root (composed-tree order), with `host >>> inner` searching inside the hosts' shadow roots.
  * Fails with INVALID_SELECTOR for a bad selector or a bad `>>>` part.
  */
-export function resolveSelector(selector: string): Pierced {
+export function resolveSelector(selector: string, scope: Element | Document = document): Pierced {
   try {
     const steps = pierceSteps(selector);
     checkSteps(steps);
-    return pierce(document, steps);
+    return pierce(scope, steps);
   } catch (error) {
     throw invalidSelector(selector, error);
   }
@@ -111,8 +113,8 @@ function rootlessFailure(selector: string, rootless: NonNullable<Pierced["rootle
  * Every element matching `selector`, in composed-tree order (document order on a page without
  * shadow roots). Fails when a `>>>` step reaches hosts without an open shadow root.
  */
-export function findAll(selector: string): Element[] {
-  const { elements, rootless } = resolveSelector(selector);
+export function findAll(selector: string, scope: Element | Document = document): Element[] {
+  const { elements, rootless } = resolveSelector(selector, scope);
   if (elements.length === 0 && rootless) throw rootlessFailure(selector, rootless);
   return elements;
 }
@@ -139,6 +141,33 @@ export function findFirst(selector: string): Element {
       "browser_query_elements or browser_get_page_text; if the element appears later, wait " +
       "for it with browser_wait_for_element.",
   );
+}
+
+/** An operation's element: a ref the worker resolved to this document, or a CSS selector. */
+export interface Targeted {
+  ref?: KitRef;
+  selector?: string;
+}
+
+/** The element of `ref` in `registry`, or REF_STALE. */
+export function elementOfRef(registry: RefRegistry, ref: KitRef): Element {
+  const element = registry.elementOf(ref);
+  if (element) return element;
+  throw fail("REF_STALE", staleRefMessage(ref.text));
+}
+
+/**
+ * The element `args` names: its ref's element (REF_STALE when it is gone) or the selector's first
+ * match (findFirst). The method's input has exactly one of them (protocol/browser_methods/dom.ts).
+ */
+export function findTarget(args: Targeted, refs: RefRegistry): Element {
+  if (args.ref) return elementOfRef(refs, args.ref);
+  return findFirst(args.selector ?? "");
+}
+
+/** How messages name the element of `args`: `ref "e12"` or the quoted selector. */
+export function targetLabel(args: Targeted): string {
+  return args.ref ? `ref "${args.ref.text}"` : quoteClip(args.selector ?? "");
 }
 
 export const tagOf = (element: Element) => element.tagName.toLowerCase();
@@ -177,11 +206,12 @@ function attributesOf(element: Element): Record<string, string | boolean> {
   return attributes;
 }
 
-/** An element as browser_query_elements describes it. */
-export function describeElement(element: Element, index: number): ElementInfo {
+/** An element as browser_query_elements describes it; with `state`, with its ref. */
+export function describeElement(element: Element, index: number, state?: KitState): ElementInfo {
   const rect = element.getBoundingClientRect();
   return {
     index,
+    ...(state ? { ref: state.refs.refOf(element, state.scheme) } : {}),
     tag: tagOf(element),
     text: shortText(element),
     attributes: attributesOf(element),

@@ -12,15 +12,19 @@ import {
   type DomOp,
   type KitArgs,
   type KitOutcome,
+  type KitState,
 } from "./dom_kit_types.ts";
 import { queryElements, readHtml, readText, waitForElement } from "./dom_read.ts";
-import { clickElement, hoverElement, type KitState, scrollPage } from "./dom_act.ts";
+import { clickElement, hoverElement, scrollPage } from "./dom_act.ts";
 import { typeText } from "./dom_type.ts";
 import { selectOption } from "./dom_select.ts";
 import { pressKey } from "./dom_press.ts";
 import { isKitFailure } from "./dom_find.ts";
 import { hiddenFrames } from "./visible_text.ts";
 import { frameIndexOf } from "./dom_frames.ts";
+import { createRefRegistry, type RefScheme } from "./dom_refs.ts";
+import { snapshotDocument } from "./dom_snapshot.ts";
+import { checkWaitFor } from "./dom_wait_for.ts";
 
 /** One operation per DOM method, taking that method's arguments. */
 export type DomOps = { [Op in DomOp]: (args: KitArgs<Op>, state: KitState) => unknown };
@@ -36,6 +40,8 @@ export const DOM_OPS: DomOps = {
   "dom.key": pressKey,
   "dom.scroll": scrollPage,
   "dom.hover": hoverElement,
+  "page.snapshot": snapshotDocument,
+  "page.waitFor": checkWaitFor,
 };
 
 /**
@@ -46,12 +52,12 @@ type Operation = (args: never, state: KitState) => unknown;
 
 /** A kit whose `run` never throws: failures come back as `{ ok: false, error: { code, message } }`. */
 export function createDomKit(ops: Readonly<Record<string, Operation>> = DOM_OPS): DomKit {
-  const state: KitState = {};
+  const state: KitState = { refs: createRefRegistry(), scheme: TOP_SCHEME };
   return {
     version: DOM_KIT_VERSION,
     hiddenFrames: () => hiddenFrames(),
     frameIndexOf: (selector) => frameIndexOf(String(selector)),
-    async run(op, args) {
+    async run(op, args, scheme) {
       const operation = Object.hasOwn(ops, op)
         ? ops[op] as (args: unknown, state: KitState) => unknown
         : undefined;
@@ -59,14 +65,26 @@ export function createDomKit(ops: Readonly<Record<string, Operation>> = DOM_OPS)
         const message = `The DOM kit has no "${op}".`;
         return { ok: false, error: { code: "UNKNOWN_OPERATION", message } };
       }
+      state.scheme = validScheme(scheme);
       try {
         const value = await operation(args ?? {}, state);
-        return { ok: true, value: value as Record<string, unknown> };
+        const doc = { token: state.refs.token, upTo: state.refs.upTo };
+        return { ok: true, value: value as Record<string, unknown>, doc };
       } catch (error) {
         return failed(error);
       }
     },
   };
+}
+
+/** The top document's refs, numbered from 1: the scheme of a call that names none. */
+const TOP_SCHEME: RefScheme = { prefix: "", base: 1 };
+
+/** `scheme` as the worker sent it, or the top document's when it is not one. */
+function validScheme(scheme: unknown): RefScheme {
+  const { prefix, base } = (scheme ?? {}) as Partial<RefScheme>;
+  if (typeof prefix !== "string" || !/^(f[1-9]\d{0,5})?$/.test(prefix)) return TOP_SCHEME;
+  return { prefix, base: Number.isSafeInteger(base) && base! > 0 ? base! : 1 };
 }
 
 function failed(error: unknown): KitOutcome {

@@ -1,5 +1,5 @@
 /// <reference lib="deno.ns" />
-import { assertEquals } from "../../../tests/helpers/assert.ts";
+import { assert, assertEquals } from "../../../tests/helpers/assert.ts";
 import { createDomKit, DOM_OPS, installDomKit } from "./dom_kit.ts";
 import { DOM_KIT_GLOBAL, DOM_KIT_VERSION, type DomOp } from "./dom_kit_types.ts";
 import { fail } from "./dom_find.ts";
@@ -7,7 +7,7 @@ import { DOM_METHODS } from "../../../protocol/browser_methods/dom.ts";
 
 Deno.test("the kit has one operation per DOM method of the contract", () => {
   const ops: DomOp[] = Object.keys(DOM_METHODS) as DomOp[];
-  assertEquals(ops.length, 10);
+  assertEquals(ops.length, 12);
   assertEquals(Object.keys(DOM_OPS).sort(), ops.sort());
 });
 
@@ -24,8 +24,11 @@ Deno.test("run answers a value, a failure with its code, or PAGE_ERROR; never th
     rejects: () => Promise.reject("just a string"),
   });
   assertEquals(kit.version, DOM_KIT_VERSION);
-  assertEquals(await kit.run("echo", { x: 1 }), { ok: true, value: { got: 1 } });
-  assertEquals(await kit.run("later", {}), { ok: true, value: { done: true } });
+  const echoed = await kit.run("echo", { x: 1 });
+  assert(echoed.ok && echoed.doc && echoed.doc.upTo === -1, "an answer reports the registry");
+  assertEquals(await kit.run("echo", { x: 1 }), { ...echoed, value: { got: 1 } });
+  const later = await kit.run("later", {});
+  assertEquals(later.ok ? later.value : undefined, { done: true });
   assertEquals(await kit.run("missing", {}), {
     ok: false,
     error: { code: "ELEMENT_NOT_FOUND", message: "No element matches" },
@@ -69,4 +72,15 @@ Deno.test("installDomKit installs once per version and replaces an older kit", (
 
 Deno.test("importing the kit outside a page installs nothing", () => {
   assertEquals(Reflect.has(globalThis, DOM_KIT_GLOBAL), false);
+});
+
+Deno.test("run writes refs by the scheme the worker sends, and ignores a bad one", async () => {
+  const element = { isConnected: true } as unknown as Element;
+  const kit = createDomKit({
+    name: (_args, state) => ({ ref: state.refs.refOf(element, state.scheme) }),
+  });
+  const first = await kit.run("name", {}, { prefix: "f2", base: 7 });
+  assertEquals(first.ok ? first.value : undefined, { ref: "f2e7" });
+  const odd = await kit.run("name", {}, { prefix: "e1] [ref=x", base: 1 } as never);
+  assertEquals(odd.ok ? odd.value : undefined, { ref: "e7" }, "a bad prefix is the top's");
 });

@@ -8,6 +8,7 @@ import { MAX_CHARS } from "../../../protocol/text_cap.ts";
 import type { BrowserInput, DomMethodName } from "../../../protocol/browser_methods/mod.ts";
 import type { CallResult } from "../../../protocol/call_contract.ts";
 import type { ErrorPayload } from "../../../protocol/errors.ts";
+import type { KitRef, RefRegistry, RefScheme } from "./dom_refs.ts";
 
 /** The property of the isolated world's `globalThis` that holds the kit. */
 export const DOM_KIT_GLOBAL = "__hubDomKit";
@@ -16,7 +17,7 @@ export const DOM_KIT_GLOBAL = "__hubDomKit";
  * without reloading the page) gets the new one injected. Bump the suffix when the kit's operations
  * change between releases.
  */
-export const DOM_KIT_VERSION = `${VERSION}+8`;
+export const DOM_KIT_VERSION = `${VERSION}+9`;
 /** The bundle `chrome.scripting.executeScript({ files })` injects (protocol/extension_files.ts). */
 export const DOM_KIT_FILE = "dom_kit.js";
 
@@ -35,10 +36,31 @@ export type DomOp = DomMethodName;
 
 /**
  * An operation's arguments: the method's parsed input (defaults applied, limits checked) without
- * `tabId`. The worker parses every input before it calls the kit, and nothing else can reach the
- * kit (it lives in the extension's isolated world), so operations never repeat defaults or clamps.
+ * `tabId` and `frame` (the worker picked the document) and with `ref` resolved to this document's
+ * element number (the worker found its document through the tab's frame table). The worker
+ * parses every input before it calls the kit, and nothing else can reach the kit (it lives in the
+ * extension's isolated world), so operations never repeat defaults or clamps.
  */
-export type KitArgs<Op extends DomOp> = Omit<BrowserInput<Op>, "tabId">;
+export type KitArgs<Op extends DomOp> = Omit<BrowserInput<Op>, "tabId" | "frame" | "ref"> & {
+  ref?: KitRef;
+};
+
+/** The document's ref registry as an answer reports it, for the worker's frame table. */
+export interface KitDoc {
+  token: string;
+  /** The highest element number handed out so far. */
+  upTo: number;
+}
+
+/** What the kit remembers between operations in one page, and the current call's ref scheme. */
+export interface KitState {
+  /** The element the last hover entered (it gets the leave events on the next hover). */
+  hovered?: Element;
+  /** This document's refs. */
+  refs: RefRegistry;
+  /** How the current call writes the refs it hands out. */
+  scheme: RefScheme;
+}
 
 /** Why an operation failed: the tool's error code (from HUB_ERRORS) and its message. */
 export type KitError = Pick<ErrorPayload, "code" | "message">;
@@ -49,13 +71,16 @@ export type KitError = Pick<ErrorPayload, "code" | "message">;
  * table (`kitFailure` in dom_call.ts), so the kit carries no table.
  */
 export type KitOutcome =
-  | Extract<CallResult, { ok: true }> & { value: Record<string, unknown> }
+  | Extract<CallResult, { ok: true }> & { value: Record<string, unknown>; doc?: KitDoc }
   | { ok: false; error: KitError };
 
 export interface DomKit {
   version: string;
-  /** Runs `op` with its arguments as they crossed from the worker (JSON). Never throws. */
-  run(op: string, args: unknown): Promise<KitOutcome>;
+  /**
+   * Runs `op` with its arguments as they crossed from the worker (JSON); refs it hands out are
+   * written by `scheme` (default: the top document's, from 1). Never throws.
+   */
+  run(op: string, args: unknown, scheme?: RefScheme): Promise<KitOutcome>;
   /**
    * The indexes, in this window's `frames`, of the child frames whose element is hidden from
    * people (browser_get_page_text leaves their text out).
@@ -77,6 +102,8 @@ export interface ElementInfo {
   text: string;
   attributes: Record<string, string | boolean>;
   visible: boolean;
+  /** The element's ref, for any tool that takes `ref`. */
+  ref?: string;
   /** Viewport coordinates in CSS pixels, rounded. */
   rect: { x: number; y: number; width: number; height: number };
 }

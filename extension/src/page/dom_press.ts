@@ -5,8 +5,8 @@
  * submitting a form or clicking a focused button or link, Space clicking a button. Browser-level
  * shortcuts (Ctrl+T, Tab moving focus, scrolling) do not happen.
  */
-import { fail, findFirst, tagOf } from "./dom_find.ts";
-import type { KitArgs } from "./dom_kit_types.ts";
+import { fail, findTarget, tagOf } from "./dom_find.ts";
+import type { KitArgs, KitState } from "./dom_kit_types.ts";
 import { type KeyInfo, keyInfo, NAMED_KEYS } from "./dom_keys.ts";
 import {
   deleteAtCaret,
@@ -124,13 +124,13 @@ function unknownKey(key: string) {
  * `dom.key`: focuses the selector's first match (default: the focused element, inside open shadow
  * roots too) and presses.
  */
-export function pressKey(args: KitArgs<"dom.key">) {
+export function pressKey(args: KitArgs<"dom.key">, state: KitState) {
   const info = keyInfo(args.key);
   if (!info) throw unknownKey(args.key);
   const modifiers = [...new Set(args.modifiers ?? [])];
   let target: Element;
-  if (args.selector) {
-    target = findFirst(args.selector);
+  if (args.selector || args.ref) {
+    target = findTarget(args, state.refs);
     target.scrollIntoView({ block: "center", inline: "center", behavior: "instant" });
     if (target instanceof HTMLElement) target.focus({ preventScroll: true });
   } else {

@@ -2,18 +2,19 @@
  * The kit's reading operations: a page's visible text and its HTML (capped), the elements a CSS
  * selector matches, and waiting until one is attached or visible.
  */
-import { quoteClip } from "../../../protocol/clip.ts";
 import { capText } from "../../../protocol/text_cap.ts";
 import { WAIT_MAX_MS } from "../../../protocol/browser_methods/dom_limits.ts";
 import {
   describeElement,
+  elementOfRef,
   fail,
   findAll,
-  findFirst,
+  findTarget,
   isVisible,
   resolveSelector,
+  targetLabel,
 } from "./dom_find.ts";
-import { type KitArgs, MORE_HINT } from "./dom_kit_types.ts";
+import { type KitArgs, type KitState, MORE_HINT } from "./dom_kit_types.ts";
 import { visibleComposedText } from "./visible_text.ts";
 
 const WAIT_POLL_MS = 100;
@@ -22,9 +23,9 @@ const WAIT_POLL_MS = 100;
  * `page.text`: the visible text of the body or of the selector's first match (visible_text.ts),
  * open shadow roots' text included in composed-tree order (composedText in dom_deep.ts).
  */
-export function readText(args: KitArgs<"page.text">) {
-  const element = args.selector
-    ? findFirst(args.selector)
+export function readText(args: KitArgs<"page.text">, state: KitState) {
+  const element = args.selector || args.ref
+    ? findTarget(args, state.refs)
     : document.body ?? document.documentElement;
   // Inside shadow trees, each part is judged by the visible-text rule too (hidden parts cut out).
   const raw = visibleComposedText(element);
@@ -33,24 +34,35 @@ export function readText(args: KitArgs<"page.text">) {
 }
 
 /** `page.html`: outerHTML of the document or of the selector's first match. */
-export function readHtml(args: KitArgs<"page.html">) {
-  const element = args.selector ? findFirst(args.selector) : document.documentElement;
+export function readHtml(args: KitArgs<"page.html">, state: KitState) {
+  const element = args.selector || args.ref
+    ? findTarget(args, state.refs)
+    : document.documentElement;
   const { text, truncated, totalLength } = capText(element.outerHTML, args.maxLength, MORE_HINT);
   return { url: location.href, html: text, truncated, totalLength };
 }
 
-/** `dom.query`: how many elements match, and the first `limit` described. */
-export function queryElements(args: KitArgs<"dom.query">) {
-  const all = findAll(args.selector);
-  return { total: all.length, elements: all.slice(0, args.limit).map(describeElement) };
+/**
+ * `dom.query`: how many elements match, and the first `limit` described, each with its ref. With
+ * `ref`, the selector is matched under that element; without a selector, it is the one match.
+ */
+export function queryElements(args: KitArgs<"dom.query">, state: KitState) {
+  const root = args.ref ? elementOfRef(state.refs, args.ref) : document;
+  const all = args.selector === undefined ? [root as Element] : findAll(args.selector, root);
+  const elements = all.slice(0, args.limit).map((element, index) =>
+    describeElement(element, index, state)
+  );
+  return { total: all.length, elements };
 }
 
 /**
  * The first match in `state` ("attached": any match; "visible": the first visible one). A `>>>`
  * host without a shadow root yet is no match: its component may start later.
  */
-function matchIn(selector: string, state: string) {
-  const all = resolveSelector(selector).elements;
+function matchIn(args: KitArgs<"dom.wait">, refs: KitState["refs"], state: string) {
+  const all = args.ref
+    ? [refs.elementOf(args.ref)].filter((e) => e !== undefined)
+    : resolveSelector(args.selector ?? "").elements;
   const index = state === "attached" ? (all.length > 0 ? 0 : -1) : all.findIndex(isVisible);
   return { count: all.length, index, element: index >= 0 ? all[index] : undefined };
 }
@@ -60,10 +72,11 @@ function matchIn(selector: string, state: string) {
  * changes (MutationObserver) and polling for style-only changes; fails with WAIT_TIMEOUT after
  * `timeoutMs`.
  */
-export function waitForElement(args: KitArgs<"dom.wait">) {
-  const { selector, state, timeoutMs } = args;
+export function waitForElement(args: KitArgs<"dom.wait">, kit: KitState) {
+  const { state, timeoutMs } = args;
   const start = performance.now();
-  let last = matchIn(selector, state); // an invalid selector fails here, at once
+  if (args.ref) elementOfRef(kit.refs, args.ref); // a ref gone already cannot come back
+  let last = matchIn(args, kit.refs, state); // an invalid selector fails here, at once
   return new Promise((resolve, reject) => {
     const finish = () => {
       observer.disconnect();
@@ -71,17 +84,17 @@ export function waitForElement(args: KitArgs<"dom.wait">) {
       clearTimeout(timer);
     };
     const check = () => {
-      last = matchIn(selector, state);
+      last = matchIn(args, kit.refs, state);
       if (!last.element) return;
       finish();
       const waitedMs = Math.round(performance.now() - start);
-      resolve({ waitedMs, element: describeElement(last.element, last.index) });
+      resolve({ waitedMs, element: describeElement(last.element, last.index, kit) });
     };
     const observer = new MutationObserver(check);
     const poll = setInterval(check, WAIT_POLL_MS);
     const timer = setTimeout(() => {
       finish();
-      reject(waitTimeout(selector, state, timeoutMs, last.count));
+      reject(waitTimeout(args, state, timeoutMs, last.count));
     }, timeoutMs);
     // Changes inside shadow roots are not reported to this observer: the poll sees them.
     observer.observe(document, { childList: true, subtree: true, attributes: true });
@@ -89,13 +102,13 @@ export function waitForElement(args: KitArgs<"dom.wait">) {
   });
 }
 
-function waitTimeout(selector: string, state: string, timeoutMs: number, count: number) {
+function waitTimeout(args: KitArgs<"dom.wait">, state: string, timeoutMs: number, count: number) {
   const seen = state === "visible" && count > 0
     ? ` (${count} matching element${count === 1 ? " is" : "s are"} there, but hidden)`
     : "";
   return fail(
     "WAIT_TIMEOUT",
-    `No element matching ${quoteClip(selector)} was ${state} on ${location.href} within ` +
+    `No element matching ${targetLabel(args)} was ${state} on ${location.href} within ` +
       `${timeoutMs} ms${seen}. Wait longer (timeoutMs, at most ${WAIT_MAX_MS}), use ` +
       'state: "attached" for hidden elements, or check the selector with browser_query_elements.',
   );

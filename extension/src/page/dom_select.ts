@@ -1,8 +1,7 @@
 /** The kit's select operation: picks an option of a <select> by value, label or index. */
-import { quoteClip } from "../../../protocol/clip.ts";
-import { clip, fail, findFirst, tagOf } from "./dom_find.ts";
+import { clip, fail, findTarget, tagOf, targetLabel } from "./dom_find.ts";
 import { fireChange, fireInput } from "./dom_edit.ts";
-import type { KitArgs } from "./dom_kit_types.ts";
+import type { KitArgs, KitState } from "./dom_kit_types.ts";
 
 /** How `dom.select` names the option: exactly one of these is set (the method's input checks). */
 export type OptionChoice = Pick<KitArgs<"dom.select">, "value" | "label" | "index">;
@@ -48,20 +47,18 @@ function describeChoice(choice: OptionChoice): string {
 }
 
 /** `dom.select`: selects the option in the selector's first match; fires input and change. */
-export function selectOption(args: KitArgs<"dom.select">) {
-  const { selector } = args;
-  const select = findFirst(selector);
+export function selectOption(args: KitArgs<"dom.select">, state: KitState) {
+  const label = targetLabel(args);
+  const select = findTarget(args, state.refs);
   if (!(select instanceof HTMLSelectElement)) {
     throw fail(
       "NOT_A_SELECT",
-      `The element ${quoteClip(selector)} matched is a <${
-        tagOf(select)
-      }>, not a <select>. For a custom ` +
+      `The element ${label} names is a <${tagOf(select)}>, not a <select>. For a custom ` +
         "dropdown, click it open with browser_click_element and click the option.",
     );
   }
   if (select.disabled) {
-    throw fail("NOT_EDITABLE", `The <select> ${quoteClip(selector)} is disabled.`);
+    throw fail("NOT_EDITABLE", `The <select> ${label} is disabled.`);
   }
   const options = [...select.options];
   const summaries = options.map((o) => ({ value: o.value, label: o.label }));
@@ -69,14 +66,14 @@ export function selectOption(args: KitArgs<"dom.select">) {
   if (index < 0) {
     throw fail(
       "OPTION_NOT_FOUND",
-      `${quoteClip(selector)} has no option with ${describeChoice(args)}. Its options: ` +
+      `${label} has no option with ${describeChoice(args)}. Its options: ` +
         `${listOptions(summaries)}.`,
     );
   }
   if (options[index].disabled) {
     throw fail(
       "OPTION_DISABLED",
-      `Option ${index} ("${summaries[index].label}") of ${quoteClip(selector)} is disabled.`,
+      `Option ${index} ("${summaries[index].label}") of ${label} is disabled.`,
     );
   }
   select.scrollIntoView({ block: "center", inline: "center", behavior: "instant" });

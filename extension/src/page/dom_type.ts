@@ -4,7 +4,7 @@
  * submitting afterwards.
  */
 import { capText } from "../../../protocol/text_cap.ts";
-import { findFirst, tagOf } from "./dom_find.ts";
+import { findTarget, tagOf, targetLabel } from "./dom_find.ts";
 import {
   contentOf,
   type Editable,
@@ -17,7 +17,7 @@ import {
 } from "./dom_edit.ts";
 import { dispatchKey } from "./dom_press.ts";
 import { keyInfo } from "./dom_keys.ts";
-import type { KitArgs } from "./dom_kit_types.ts";
+import type { KitArgs, KitState } from "./dom_kit_types.ts";
 
 /** The longest `value` the result echoes. */
 export const TYPED_VALUE_MAX = 1_000;
@@ -77,10 +77,10 @@ function fillField(field: Field, text: string, clear: boolean): void {
   if (field.selectionStart !== null) field.setSelectionRange(end, end);
 }
 
-/** `dom.type`: focuses the selector's first match and sets (clear) or appends its text. */
-export function typeText(args: KitArgs<"dom.type">) {
-  const { selector, text, clear } = args;
-  const target = editable(findFirst(selector), selector);
+/** `dom.type`: focuses the target field and sets (clear) or appends its text. */
+export function typeText(args: KitArgs<"dom.type">, state: KitState) {
+  const { text, clear } = args;
+  const target = editable(findTarget(args, state.refs), targetLabel(args));
   target.scrollIntoView({ block: "center", inline: "center", behavior: "instant" });
   focusOnce(target);
   if (isField(target)) {

@@ -7,12 +7,17 @@
 import { assertEquals } from "../../../tests/helpers/assert.ts";
 import { parseBrowserInput } from "../../../protocol/browser_methods/mod.ts";
 import { typeText } from "./dom_type.ts";
+import { createRefRegistry } from "./dom_refs.ts";
+
+/** The kit state of a fresh document. */
+const state = () => ({ refs: createRefRegistry("t"), scheme: { prefix: "", base: 1 } });
 
 /** `dom.type`'s arguments as the kit gets them (parsed, defaulted). */
 function typing(selector: string, text: string, clear = true) {
   const parsed = parseBrowserInput("dom.type", { selector, text, clear });
   if (!parsed.ok) throw new Error(`dom.type refused: ${parsed.problems}`);
-  return parsed.input;
+  const { ref: _ref, ...args } = parsed.input;
+  return args;
 }
 
 /** An element as the type operation uses it; counts focus() and click() calls. */
@@ -93,7 +98,7 @@ Deno.test("typing into the focused field neither focuses nor clicks it again", (
     for (const type of ["focus", "click", "input", "change"]) {
       field.addEventListener(type, () => events.push(type));
     }
-    assertEquals(typeText(typing("#q", "abc")), {
+    assertEquals(typeText(typing("#q", "abc"), state()), {
       tag: "input",
       value: "abc",
     });
@@ -106,7 +111,7 @@ Deno.test("a field without focus is focused once, not clicked", () => {
   withFakeDom((document) => {
     const field = new FakeInput("INPUT", document);
     document.elements.set("#q", field);
-    typeText(typing("#q", "abc"));
+    typeText(typing("#q", "abc"), state());
     assertEquals([field.focusCalls, field.clicks], [1, 0]);
     assertEquals(document.activeElement, field);
   });
@@ -119,7 +124,7 @@ Deno.test("clear: false adds the text at the end, wherever the caret was", () =>
     field.value = "hello";
     field.focus();
     field.setSelectionRange(1, 3); // caret (and a selection) inside the text
-    const typed = typeText(typing("#q", " world", false));
+    const typed = typeText(typing("#q", " world", false), state());
     assertEquals(typed.value, "hello world");
     assertEquals([field.selectionStart, field.selectionEnd], [11, 11], "caret after the text");
     // A field without a selection API (type=email) still gets the text at its end.
@@ -128,7 +133,7 @@ Deno.test("clear: false adds the text at the end, wherever the caret was", () =>
     document.elements.set("#e", email);
     email.value = "ada@";
     email.selectionStart = email.selectionEnd = null;
-    typeText(typing("#e", "example.com", false));
+    typeText(typing("#e", "example.com", false), state());
     assertEquals(email.value, "ada@example.com");
   });
 });

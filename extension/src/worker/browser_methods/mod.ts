@@ -22,6 +22,8 @@ import { domSelect } from "./dom_select.ts";
 import { domKey } from "./dom_key.ts";
 import { domScroll } from "./dom_scroll.ts";
 import { domHover } from "./dom_hover.ts";
+import { pageSnapshot } from "./page_snapshot.ts";
+import { pageWaitFor } from "./page_wait_for.ts";
 import { scriptingExecute } from "./scripting_execute.ts";
 import { tabsList } from "./tabs_list.ts";
 import { tabsNavigate } from "./tabs_navigate.ts";
@@ -62,6 +64,8 @@ export const BROWSER_HANDLERS: BrowserHandlers = {
   "dom.key": domKey,
   "dom.scroll": domScroll,
   "dom.hover": domHover,
+  "page.snapshot": pageSnapshot,
+  "page.waitFor": pageWaitFor,
   "tabs.screenshot": tabsScreenshot,
   "page.console": pageConsole,
   "cookies.get": cookiesGet,

@@ -18,7 +18,9 @@ export const pageText: BrowserMethod<"page.text"> = async (input, context) => {
         & { text: string; truncated: boolean; totalLength: number },
       input.maxLength,
     );
-  if (input.selector !== undefined || input.frame !== undefined) return await oneDocument();
+  if (input.selector !== undefined || input.frame !== undefined || input.ref !== undefined) {
+    return await oneDocument();
+  }
   const { tabId, answer } = await readTabText(input, context);
   return answer ?? await oneDocument(tabId);
 };
