@@ -1,0 +1,342 @@
+/**
+ * browser_snapshot and refs end to end (issue 29's acceptance list): real hub, real Chromium with
+ * the extension, the test web app's `/snap/…` pages (snapshot_pages.ts) opened on 127.0.0.1. Each
+ * step takes a snapshot and acts by the refs it gave: a form in a same-origin iframe is filled and
+ * sent; "Pay" in a cross-origin iframe (`localhost`, same port) is clicked and the top page counts
+ * it; a web component's shadow text and button are outlined and the button clicked; frames nested
+ * 3 deep nest in the outline and the innermost button is clicked; no hidden text reaches the
+ * snapshot or the page text while text below the fold does; after a re-render the removed item's
+ * ref fails with REF_STALE and `since` lists the change; a long outline is read in parts with
+ * `offset`; `interactiveOnly` is smaller; a click by ref that navigates is followed by a snapshot
+ * of the new page at once. Back/forward 1→2→3 is browser_history_test.ts.
+ */
+import type { Frame, Page } from "playwright-core";
+import { assert, assertEquals, assertMatch } from "../helpers/assert.ts";
+import { callTool, type E2E, e2eTest } from "../helpers/e2e_fixture.ts";
+import { eventually } from "../helpers/hub_api.ts";
+import { failed, ok, tabIdOf } from "../helpers/tool_replies.ts";
+import { FOLD_MARKER, HIDDEN_MARKERS } from "../fixtures/web_app/snapshot_pages.ts";
+
+/** One outline line: its indentation (spaces), the text after it, and its ref when it has one. */
+interface Line {
+  indent: number;
+  text: string;
+  ref?: string;
+}
+
+const bytes = (text: string) => new TextEncoder().encode(text).length;
+
+/** The `- …` lines of an outline. */
+function outlineLines(outline: string): Line[] {
+  return outline.split("\n").filter((l) => /^ *- /.test(l)).map((l) => {
+    const text = l.trimStart();
+    const ref = /\[ref=([a-z0-9]+)\]$/.exec(text)?.[1];
+    return { indent: l.length - text.length, text, ...(ref ? { ref } : {}) };
+  });
+}
+
+/** The first outline line that matches `pattern`; fails showing the outline. */
+function lineOf(outline: string, pattern: RegExp): Line {
+  const line = outlineLines(outline).find((l) => pattern.test(l.text));
+  assert(line, `no line matches ${pattern} in:\n${outline}`);
+  return line;
+}
+
+/** The ref of the first line matching `pattern`. */
+function refOf(outline: string, pattern: RegExp): string {
+  const line = lineOf(outline, pattern);
+  assert(line.ref, `the line "${line.text}" has no ref`);
+  return line.ref;
+}
+
+/** The frame part of a ref: `f3` of `f3e5`, "" for the top document. */
+const framePart = (ref: string) => /^(f\d+)?/.exec(ref)![0];
+
+/** The playwright frame whose URL contains `part`, once `selector` is in it. */
+async function frameAt(page: Page, part: string, selector: string): Promise<Frame> {
+  let frame: Frame | undefined;
+  await eventually(
+    () => Promise.resolve(!!(frame = page.frames().find((f) => f.url().includes(part)))),
+    () => `no frame at ${part}: ${page.frames().map((f) => f.url())}`,
+  );
+  await frame!.waitForSelector(selector, { state: "attached" });
+  return frame!;
+}
+
+/** Calls for one tab: any tool (its value), and browser_snapshot with its MCP text as well. */
+function tabCalls(e2e: E2E, tabId: number) {
+  const call = async (tool: string, args: Record<string, unknown> = {}) =>
+    ok(await callTool(e2e, tool, { tabId, ...args }), `${tool} ${JSON.stringify(args)}`);
+  const raw = (tool: string, args: Record<string, unknown> = {}) =>
+    callTool(e2e, tool, { tabId, ...args });
+  const snapshot = async (args: Record<string, unknown> = {}) => {
+    const reply = await callTool(e2e, "browser_snapshot", { tabId, ...args });
+    const value = ok(reply, `browser_snapshot ${JSON.stringify(args)}`);
+    const content = reply.body.content as { type: string; text: string }[];
+    assertEquals(content.length, 1, JSON.stringify(content).slice(0, 500));
+    assertEquals(content[0].type, "text");
+    // The MCP text is the outline itself, not JSON of the value.
+    assert(content[0].text.startsWith(value.text), content[0].text.slice(0, 500));
+    assertEquals(value.tabId, tabId);
+    assertMatch(value.snapshotId, /^s\d+$/);
+    return value as {
+      url: string;
+      title: string;
+      snapshotId: string;
+      text: string;
+      truncated: boolean;
+      nextOffset?: number;
+      totalBytes: number;
+    };
+  };
+  return { call, raw, snapshot };
+}
+
+e2eTest(import.meta.url, "browser_snapshot outlines every frame and shadow root; refs act", {
+  config: {
+    permissions: { "test-app": { permission: "auto" }, browser: { permission: "auto" } },
+  },
+}, async (t, { e2e }) => {
+  const open = async (path: string) => {
+    const page = await e2e.open(path);
+    const tabId = await tabIdOf(e2e, page);
+    return { page, tabId, ...tabCalls(e2e, tabId) };
+  };
+
+  await t.step("a form in a same-origin iframe: nested in the outline, filled by ref", async () => {
+    const { page, snapshot, call } = await open("/snap/frame-form");
+    const form = await frameAt(page, "/snap/signup", "#result");
+    const shot = await snapshot();
+    assertEquals(shot.text.split("\n")[0], `# Sign up — ${page.url()}`);
+    assertEquals([shot.url, shot.title, shot.truncated], [page.url(), "Sign up", false]);
+    assertEquals(shot.totalBytes, bytes(shot.text));
+    const iframe = lineOf(shot.text, /^- iframe "Signup" \[ref=f\d+\]$/);
+    const email = lineOf(shot.text, /^- textbox "Email"/);
+    assert(email.indent > iframe.indent, "the form is nested under its iframe");
+    assertMatch(email.ref!, /^f\d+e\d+$/);
+    assertEquals(framePart(email.ref!), iframe.ref);
+    const password = refOf(shot.text, /^- textbox "Password" .*\[password\]/);
+    const terms = refOf(shot.text, /^- checkbox "Accept the terms"/);
+    const plan = refOf(shot.text, /^- combobox "Plan"/);
+    const send = refOf(shot.text, /^- button "Create account"/);
+    for (const ref of [password, terms, plan, send]) assertEquals(framePart(ref), iframe.ref);
+
+    await call("browser_type_text", { ref: email.ref, text: "ada@example.com" });
+    await call("browser_type_text", { ref: password, text: "secret" });
+    await call("browser_click_element", { ref: terms });
+    await call("browser_select_option", { ref: plan, value: "pro" });
+    await call("browser_click_element", { ref: send });
+    assertEquals(
+      await form.textContent("#result"),
+      "Sent ada@example.com / 6 chars / terms true / pro",
+    );
+    const after = await snapshot();
+    assertMatch(lineOf(after.text, /^- textbox "Email"/).text, /\[value="ada@example\.com"\]/);
+    assertMatch(lineOf(after.text, /^- checkbox "Accept the terms"/).text, /\[checked\]/);
+    assertEquals(refOf(after.text, /^- textbox "Email"/), email.ref, "refs stay while alive");
+    await page.close();
+  });
+
+  await t.step("a button in a cross-origin iframe is clicked by ref", async () => {
+    const { page, snapshot, call } = await open("/snap/cross");
+    const pay = await frameAt(page, "localhost", "#pay");
+    const shot = await snapshot();
+    const iframe = lineOf(shot.text, /^- iframe "Payment" \[ref=f\d+\]$/);
+    const button = lineOf(shot.text, /^- button "Pay"/);
+    assert(button.indent > iframe.indent, shot.text);
+    assertEquals(framePart(button.ref!), iframe.ref);
+    const clicked = await call("browser_click_element", { ref: button.ref });
+    assertEquals(clicked.clicked, true);
+    await call("browser_click_element", { ref: button.ref });
+    assertEquals(await pay.textContent("#paid"), "2");
+    await eventually(
+      async () => (await page.textContent("#count")) === "2",
+      async () => `the top page counted ${await page.textContent("#count")} payments`,
+    );
+    const text = (await call("browser_get_page_text")).text as string;
+    assert(text.includes("Paid 2 times"), text);
+    assert(text.includes("Payments: 2"), text);
+    await page.close();
+  });
+
+  await t.step("a web component's open shadow root: text and button, clicked by ref", async () => {
+    const { page, snapshot, call } = await open("/snap/shadow");
+    const shot = await snapshot();
+    const at = (word: string) => {
+      const i = shot.text.indexOf(word);
+      assert(i >= 0, `"${word}" is not in:\n${shot.text}`);
+      return i;
+    };
+    // composed-tree order: the shadow text, its button, the slotted light text, then the page
+    assert(at("Shadow greeting text") < at("Shadow action"), shot.text);
+    assert(at("Shadow action") < at("Slotted light text"), shot.text);
+    assert(at("Slotted light text") < at("Shadow clicks"), shot.text);
+    const button = refOf(shot.text, /^- button "Shadow action"/);
+    assertMatch(button, /^e\d+$/);
+    await call("browser_click_element", { ref: button });
+    assertEquals(await page.textContent("#clicks"), "1");
+    await page.close();
+  });
+
+  await t.step(
+    "frames nested 3 deep nest in the outline; the innermost button is clicked",
+    async () => {
+      const { page, snapshot, call } = await open("/snap/nest?d=3");
+      const inner = await frameAt(page, "level=3", "#deepest");
+      const shot = await snapshot();
+      const levels = [1, 2, 3].map((k) =>
+        lineOf(shot.text, new RegExp(`^- iframe "Level ${k}" \\[ref=f\\d+\\]$`))
+      );
+      const button = lineOf(shot.text, /^- button "Deepest"/);
+      assert(levels[0].indent < levels[1].indent, shot.text);
+      assert(levels[1].indent < levels[2].indent, shot.text);
+      assert(levels[2].indent < button.indent, shot.text);
+      assertMatch(button.ref!, /^f\d+e\d+$/);
+      assertEquals(framePart(button.ref!), levels[2].ref);
+      assertEquals(new Set(levels.map((l) => l.ref)).size, 3, "each frame has its own ref");
+      for (const k of [1, 2, 3]) {
+        assert(shot.text.includes(`Level ${k} text`), `level ${k}'s text:\n${shot.text}`);
+      }
+      await call("browser_click_element", { ref: button.ref });
+      assertEquals(await inner.textContent("#deep-clicks"), "1");
+      await page.close();
+    },
+  );
+
+  await t.step("hidden text reaches neither the snapshot nor the page text", async () => {
+    const { page, snapshot, call } = await open("/snap/hidden");
+    await frameAt(page, "/snap/hidden-frame", "p");
+    const shot = await snapshot({ maxBytes: 200_000 });
+    const text = (await call("browser_get_page_text")).text as string;
+    for (const [what, read] of [["snapshot", shot.text], ["page text", text]]) {
+      const leaked = HIDDEN_MARKERS.filter((marker) => read.includes(marker));
+      assertEquals(leaked, [], `${what} shows hidden text:\n${read}`);
+      assert(read.includes(FOLD_MARKER), `${what} lacks the text below the fold:\n${read}`);
+      assert(read.includes("Visible paragraph"), `${what}:\n${read}`);
+      assert(read.includes("Visible shadow text"), `${what}:\n${read}`);
+    }
+    refOf(shot.text, /^- button "Visible button"/);
+    const all = await snapshot({ maxBytes: 200_000, includeHidden: true });
+    for (const marker of ["MARKER-display-none", "MARKER-opacity-zero", "MARKER-hidden-button"]) {
+      assert(all.text.includes(marker), `includeHidden lacks ${marker}:\n${all.text}`);
+    }
+    await page.close();
+  });
+
+  await t.step(
+    "a re-render: a removed element's ref is stale; since lists the change",
+    async () => {
+      const { page, snapshot, call, raw } = await open("/snap/rerender");
+      const first = await snapshot();
+      const [a, b, c] = ["A", "B", "C"].map((k) =>
+        refOf(first.text, new RegExp(`^- button "Item ${k}"`))
+      );
+      await call("browser_click_element", { ref: refOf(first.text, /^- button "Re-render"/) });
+      assertEquals(await page.locator("#items button").allTextContents(), [
+        "Item A",
+        "Item C edited",
+        "Item D",
+      ]);
+      const stale = failed(await raw("browser_click_element", { ref: b }), {
+        status: 422,
+        code: "REF_STALE",
+        category: "validation",
+        message: /browser_snapshot/,
+      });
+      assert(stale.message.includes(b), stale.message);
+      const edited = await call("browser_click_element", { ref: c });
+      assertEquals(edited.text, "Item C edited", "a changed element keeps its ref");
+
+      const changes = await snapshot({ since: first.snapshotId });
+      const lines = changes.text.split("\n");
+      assertEquals(lines[0], `# Re-render — ${page.url()}`);
+      assert(lines.includes(`# changes since ${first.snapshotId}`), changes.text);
+      assertMatch(changes.text, new RegExp(`^- +- button "Item B" \\[ref=${b}\\]$`, "m"));
+      assertMatch(changes.text, /^\+ +- button "Item D" \[ref=e\d+\]$/m);
+      assertMatch(changes.text, new RegExp(`^~ +- button "Item C edited" \\[ref=${c}\\]$`, "m"));
+      assert(!changes.text.includes("Item A"), `an unchanged line is listed:\n${changes.text}`);
+      assertEquals(changes.totalBytes, bytes(changes.text));
+
+      failed(await raw("browser_snapshot", { since: "s999999" }), {
+        status: 422,
+        code: "REF_STALE",
+        message: /snapshot/,
+      });
+      // a ref of an earlier document: the page is loaded again
+      await call("browser_navigate_tab", { url: page.url() });
+      failed(await raw("browser_click_element", { ref: a }), { status: 422, code: "REF_STALE" });
+      const fresh = await snapshot();
+      assert(refOf(fresh.text, /^- button "Item A"/) !== a, "a new document's refs are new");
+      failed(await raw("browser_snapshot", { since: changes.snapshotId }), {
+        status: 422,
+        code: "REF_STALE",
+      });
+      await page.close();
+    },
+  );
+
+  await t.step(
+    "a long outline is read in parts with offset; interactiveOnly is smaller",
+    async () => {
+      const { page, snapshot } = await open("/snap/big?n=3000");
+      const elements = await page.evaluate<number>('document.getElementsByTagName("*").length');
+      assert(elements > 2_500 && elements < 3_500, `${elements} elements`);
+      const full = await snapshot({ maxBytes: 200_000 });
+      assertEquals([full.truncated, full.nextOffset], [false, undefined]);
+      assertEquals(full.totalBytes, bytes(full.text));
+      assertEquals(
+        outlineLines(full.text).filter((l) => /^- button "Edit"/.test(l.text)).length,
+        320,
+      );
+      assertMatch(full.text, /^- row "1 \| Person 1 \| Paris \| Edit" \[ref=e\d+\]$/m);
+
+      const first = await snapshot();
+      assert(first.truncated, "the default 20,000 bytes cut it");
+      assert(bytes(first.text) <= 20_000, `${bytes(first.text)} bytes`);
+      const parts = [first.text];
+      let offset = first.nextOffset;
+      while (offset !== undefined) {
+        const part = await snapshot({ offset, maxBytes: 20_000 });
+        assert(bytes(part.text) <= 20_000, `${bytes(part.text)} bytes from ${offset}`);
+        assertEquals(part.totalBytes, full.totalBytes);
+        parts.push(part.text);
+        if (!part.truncated) break;
+        assertEquals(part.nextOffset, offset + bytes(part.text));
+        offset = part.nextOffset;
+      }
+      assertEquals(first.nextOffset, bytes(first.text));
+      assertEquals(parts.join(""), full.text, "the parts make the whole outline");
+      assert(parts.length >= 2);
+
+      const interactive = await snapshot({ maxBytes: 200_000, interactiveOnly: true });
+      assert(
+        interactive.totalBytes < full.totalBytes * 0.8,
+        `interactiveOnly ${interactive.totalBytes} bytes vs ${full.totalBytes}`,
+      );
+      assertEquals(
+        outlineLines(interactive.text).filter((l) => /^- button "Edit"/.test(l.text)).length,
+        320,
+      );
+      const refs = outlineLines(interactive.text).filter((l) => l.ref).length;
+      assert(refs >= outlineLines(interactive.text).length / 2, interactive.text.slice(0, 2000));
+      await page.close();
+    },
+  );
+
+  await t.step(
+    "a click by ref that navigates, then a snapshot of the new page at once",
+    async () => {
+      const { page, snapshot, call } = await open("/nav");
+      const shot = await snapshot();
+      const link = lineOf(shot.text, /^- link "Go to the target"/);
+      assertMatch(link.text, /\[url="[^"]*nav-target[^"]*"\]/);
+      const clicked = await call("browser_click_element", { ref: link.ref });
+      const target = new URL("/nav-target?name=link&ms=400", e2e.app.url).href;
+      assertEquals([clicked.navigated, clicked.url, clicked.title], [true, target, "Target link"]);
+      const next = await snapshot();
+      assertEquals(next.text.split("\n")[0], `# Target link — ${target}`);
+      assertMatch(next.text, /^- heading "Arrived by link" \[level=1\]/m);
+      await page.close();
+    },
+  );
+});
