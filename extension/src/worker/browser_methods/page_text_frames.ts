@@ -25,9 +25,13 @@ import {
 import { type MethodContext, targetTab } from "./browser_method.ts";
 import { kitFailure } from "./dom_call.ts";
 import { inFrames } from "./frame_scripting.ts";
+import { clip } from "../../../../protocol/clip.ts";
 
 /** The most frames (besides the top document) whose text one call reads. */
 export const PAGE_TEXT_MAX_FRAMES = 50;
+
+/** Most characters of a frame's URL in its header line (a data: URL can be megabytes long). */
+export const HEADER_URL_CHARS = 500;
 
 type Frame = chrome.webNavigation.GetAllFrameResultDetails;
 
@@ -280,7 +284,7 @@ export function compose(frames: Frame[], answers: Map<number, FrameAnswer>, limi
   let total = topText.totalLength;
   for (const { frame, number } of shown) {
     const own = textOf(answers.get(frame.frameId), limit);
-    const head = `\n\n--- frame ${number}: ${own?.url ?? frame.url}`;
+    const head = `\n\n--- frame ${number}: ${clip(own?.url ?? frame.url, HEADER_URL_CHARS)}`;
     const piece = own ? `${head}\n${own.text}` : `${head} (its text cannot be read)`;
     text += piece;
     total += own ? head.length + 1 + own.totalLength : piece.length;

@@ -7,6 +7,7 @@ import {
   compose as composeTab,
   escapeHubLines,
   guardedText,
+  HEADER_URL_CHARS,
   PAGE_TEXT_MAX_FRAMES,
   pickFrames,
   readTabText,
@@ -205,4 +206,14 @@ Deno.test("one document's answer: escaped, still capped, unchanged when nothing 
   };
   const again = guardedText(kitCut, 16);
   assertEquals(again.text.startsWith("\\--- frame 1: xy\n…[truncated: showed 16 of 41"), true);
+});
+
+Deno.test("a frame's URL in its header is cut to HEADER_URL_CHARS", () => {
+  const long = "data:text/html," + "x".repeat(5_000);
+  const frames = [frame(0, -1), frame(1, 0)];
+  const answers = new Map([[0, said("Top", -1)], [1, said("Inner", 0, long)]]);
+  const header = compose(frames, answers, 100_000).text.split("\n")
+    .find((line) => line.startsWith("--- frame 1: "))!;
+  assertEquals(header.length, "--- frame 1: ".length + HEADER_URL_CHARS);
+  assertEquals(header.endsWith("…"), true);
 });
