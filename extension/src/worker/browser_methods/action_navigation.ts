@@ -74,22 +74,11 @@ interface Seen {
 // deno-lint-ignore no-explicit-any
 type Listening = [chrome.events.Event<(...args: any[]) => void>, (...args: any[]) => void];
 
-/** Watches `tabId` for navigations and the tabs it opens; `changed` wakes a waiter. */
-function watchTab(tabId: number) {
-  const seen: Seen = {
-    pending: 0,
-    started: false,
-    committed: false,
-    completed: false,
-    failed: false,
-    sameDocument: false,
-    closed: false,
-  };
-  let wake = () => {};
-  const changed = (update: () => void) => {
-    update();
-    wake();
-  };
+/**
+ * The listeners that keep `seen` up to date for `tabId`: main-frame navigations, and the tabs it
+ * opens. Each calls `changed` with its update.
+ */
+function tabListeners(tabId: number, seen: Seen, changed: (update: () => void) => void) {
   const main = (d: FrameDetails) => d.tabId === tabId && d.frameId === 0;
   const nav = chrome.webNavigation;
   const pairs: Listening[] = [
@@ -132,6 +121,25 @@ function watchTab(tabId: number) {
     ],
     [chrome.tabs.onRemoved, (id: number) => id === tabId && changed(() => (seen.closed = true))],
   ];
+  return pairs;
+}
+
+/** Watches `tabId` for navigations and the tabs it opens; `changed` wakes a waiter. */
+function watchTab(tabId: number) {
+  const seen: Seen = {
+    pending: 0,
+    started: false,
+    committed: false,
+    completed: false,
+    failed: false,
+    sameDocument: false,
+    closed: false,
+  };
+  let wake = () => {};
+  const pairs = tabListeners(tabId, seen, (update) => {
+    update();
+    wake();
+  });
   for (const [event, listener] of pairs) event.addListener(listener);
   return {
     seen,
