@@ -1,0 +1,148 @@
+/**
+ * browser_snapshot's outline of a whole tab from each frame document's own outline (the kit's
+ * `page.snapshot` answer): the top document's lines, and each frame document's lines nested under
+ * its parent's `- iframe` line (docs/decisions/063-refs-across-frames.md). Pure: no chrome here.
+ */
+import { frameRef } from "../../../../protocol/browser_methods/refs.ts";
+
+/** One frame of the tab, as webNavigation.getAllFrames lists it. */
+export interface SnapshotFrame {
+  frameId: number;
+  /** -1 for the top frame. */
+  parentFrameId: number;
+  documentId?: string;
+}
+
+/** A document-tree `<iframe>`/`<frame>` line of a document's outline. */
+export interface FrameLine {
+  /** Its index in `lines`. */
+  line: number;
+  /** Its index in the document's `window.frames`, -1 when it is not there. */
+  index: number;
+  /** The element's own ref (`e7`, `f2e7`). */
+  ref: string;
+}
+
+/** What the kit's `page.snapshot` answers for one document. */
+export interface DocOutline {
+  url: string;
+  title: string;
+  /** The document's own index in its parent's `window.frames`; -1 for none (or the top). */
+  index: number;
+  /** Formatted lines, two spaces per depth, `- ` first; iframe lines without their ref. */
+  lines: string[];
+  frames: FrameLine[];
+}
+
+/** One frame's document as the handler read it: its `k` and, when it could be read, its outline. */
+export interface FrameRead {
+  k: number;
+  outline?: DocOutline;
+}
+
+export interface ComposedOutline {
+  /** Every line, joined with "\n", the header line first. */
+  text: string;
+  /** Per child document `k` placed under an iframe line, that `<iframe>` element's ref. */
+  owners: Map<number, string>;
+}
+
+export interface ComposeOptions {
+  /** The document the outline starts from (default 0, the top frame). */
+  rootFrameId?: number;
+  /**
+   * Children of the root document that do not match one of its iframe lines are left out (a
+   * subtree outline: they are outside the subtree) instead of listed at its end.
+   */
+  subtree?: boolean;
+}
+
+/** `# <title> — <url>`, the first line of every snapshot answer. */
+export function headerLine(title: string, url: string): string {
+  return `# ${title} — ${url}`;
+}
+
+/**
+ * The tab's outline: the header `# <title> — <url>`, then the root document's lines with each
+ * readable child frame's lines under the parent's iframe line (matched by the child's own
+ * `index`), indented two spaces deeper, the iframe line ending in ` [ref=f<k>]`. An iframe line
+ * whose frame could not be read keeps the element's own ref. A child that matches no line (an
+ * iframe inside a shadow root answers index -1) goes at the end of its parent's outline under
+ * `- iframe [ref=f<k>]`. `reads` is keyed by frameId; a frame absent from it was not read.
+ */
+export function composeOutline(
+  header: { title: string; url: string },
+  frames: SnapshotFrame[],
+  reads: Map<number, FrameRead>,
+  options: ComposeOptions = {},
+): ComposedOutline {
+  const root = options.rootFrameId ?? 0;
+  const children = new Map<number, SnapshotFrame[]>();
+  for (const frame of frames) {
+    if (frame.frameId === root || frame.parentFrameId < 0) continue;
+    const siblings = children.get(frame.parentFrameId) ?? [];
+    siblings.push(frame);
+    children.set(frame.parentFrameId, siblings);
+  }
+  const owners = new Map<number, string>();
+  const out = [headerLine(header.title, header.url)];
+  const visit = (frameId: number, indent: string, depth: number) => {
+    const outline = reads.get(frameId)?.outline;
+    if (!outline) return;
+    const kids = (children.get(frameId) ?? []).filter((f) => reads.get(f.frameId)?.outline);
+    kids.sort((a, b) => a.frameId - b.frameId);
+    const byIndex = new Map<number, SnapshotFrame>();
+    for (const kid of kids) {
+      const index = reads.get(kid.frameId)!.outline!.index;
+      if (index >= 0 && !byIndex.has(index)) byIndex.set(index, kid);
+    }
+    const lineFrames = new Map(outline.frames.map((f) => [f.line, f]));
+    const placed = new Set<SnapshotFrame>();
+    outline.lines.forEach((line, i) => {
+      const frameLine = lineFrames.get(i);
+      const kid = frameLine && frameLine.index >= 0 ? byIndex.get(frameLine.index) : undefined;
+      if (!frameLine) return void out.push(indent + line);
+      if (!kid) return void out.push(`${indent}${line} [ref=${frameLine.ref}]`);
+      const k = reads.get(kid.frameId)!.k;
+      placed.add(kid);
+      owners.set(k, frameLine.ref);
+      out.push(`${indent}${line} [ref=${frameRef(k)}]`);
+      visit(kid.frameId, indent + leadingSpaces(line) + "  ", depth + 1);
+    });
+    if (options.subtree && depth === 0) return;
+    for (const kid of kids) {
+      if (placed.has(kid)) continue;
+      out.push(`${indent}- iframe [ref=${frameRef(reads.get(kid.frameId)!.k)}]`);
+      visit(kid.frameId, indent + "  ", depth + 1);
+    }
+  };
+  visit(root, "", 0);
+  return { text: out.join("\n"), owners };
+}
+
+function leadingSpaces(line: string): string {
+  return /^ */.exec(line)![0];
+}
+
+/**
+ * The frames to read besides the root, at most `max`: the root's descendants, nearest first
+ * (breadth first, by frameId among siblings), so a cap leaves out the deepest ones.
+ */
+export function framesToRead(
+  frames: SnapshotFrame[],
+  rootFrameId: number,
+  max: number,
+): SnapshotFrame[] {
+  const picked: SnapshotFrame[] = [];
+  let level = [rootFrameId];
+  while (level.length > 0 && picked.length < max) {
+    const parents = new Set(level);
+    const next = frames
+      .filter((f) => parents.has(f.parentFrameId) && f.frameId !== rootFrameId)
+      .sort((a, b) => a.frameId - b.frameId)
+      .slice(0, max - picked.length);
+    picked.push(...next);
+    level = next.map((f) => f.frameId);
+  }
+  return picked;
+}

@@ -1,0 +1,141 @@
+/// <reference lib="deno.ns" />
+import { assertEquals } from "../../../../tests/helpers/assert.ts";
+import {
+  composeOutline,
+  type DocOutline,
+  type FrameRead,
+  framesToRead,
+  type SnapshotFrame,
+} from "./snapshot_compose.ts";
+
+const frame = (frameId: number, parentFrameId: number): SnapshotFrame => ({
+  frameId,
+  parentFrameId,
+  documentId: `D${frameId}`,
+});
+
+const doc = (index: number, lines: string[], frames: DocOutline["frames"] = []): DocOutline => ({
+  url: `http://x/${index}`,
+  title: `T${index}`,
+  index,
+  lines,
+  frames,
+});
+
+const HEAD = { title: "Top", url: "http://127.0.0.1/" };
+
+Deno.test("composeOutline nests frames three deep under their iframe lines", () => {
+  const frames = [frame(0, -1), frame(5, 0), frame(7, 5), frame(9, 7)];
+  const reads = new Map<number, FrameRead>([
+    [0, {
+      k: 0,
+      outline: doc(-1, ['- heading "Top" [level=1] [ref=e1]', "- main", '  - iframe "One"'], [
+        { line: 2, index: 0, ref: "e2" },
+      ]),
+    }],
+    [5, {
+      k: 1,
+      outline: doc(0, ['- button "A" [ref=f1e1]', '- iframe "Two"'], [{
+        line: 1,
+        index: 0,
+        ref: "f1e2",
+      }]),
+    }],
+    [7, {
+      k: 2,
+      outline: doc(0, ["- list", '  - iframe "Three"'], [{ line: 1, index: 0, ref: "f2e1" }]),
+    }],
+    [9, { k: 3, outline: doc(0, ['- button "Deep" [ref=f3e1]']) }],
+  ]);
+  const { text, owners } = composeOutline(HEAD, frames, reads);
+  assertEquals(text.split("\n"), [
+    "# Top — http://127.0.0.1/",
+    '- heading "Top" [level=1] [ref=e1]',
+    "- main",
+    '  - iframe "One" [ref=f1]',
+    '    - button "A" [ref=f1e1]',
+    '    - iframe "Two" [ref=f2]',
+    "      - list",
+    '        - iframe "Three" [ref=f3]',
+    '          - button "Deep" [ref=f3e1]',
+  ]);
+  assertEquals([...owners], [[1, "e2"], [2, "f1e2"], [3, "f2e1"]]);
+});
+
+Deno.test("composeOutline matches children by their own index, not by frame order", () => {
+  const frames = [frame(0, -1), frame(3, 0), frame(4, 0)];
+  const reads = new Map<number, FrameRead>([
+    [0, {
+      k: 0,
+      outline: doc(-1, ['- iframe "A"', '- iframe "B"'], [
+        { line: 0, index: 0, ref: "e1" },
+        { line: 1, index: 1, ref: "e2" },
+      ]),
+    }],
+    [3, { k: 1, outline: doc(1, ["- text: in B"]) }],
+    [4, { k: 2, outline: doc(0, ["- text: in A"]) }],
+  ]);
+  assertEquals(composeOutline(HEAD, frames, reads).text.split("\n").slice(1), [
+    '- iframe "A" [ref=f2]',
+    "  - text: in A",
+    '- iframe "B" [ref=f1]',
+    "  - text: in B",
+  ]);
+});
+
+Deno.test("composeOutline puts unplaced frames at the end of their parent, unreadable keep the element ref", () => {
+  const frames = [frame(0, -1), frame(1, 0), frame(2, 0), frame(3, 1), frame(4, 0)];
+  const reads = new Map<number, FrameRead>([
+    [0, {
+      k: 0,
+      outline: doc(-1, ['- iframe "Locked"', "- x-card", '  - button "Go" [ref=e3]'], [
+        { line: 0, index: 0, ref: "e1" },
+      ]),
+    }],
+    // frame 1 (index 0) could not be read: no outline.
+    [1, { k: 1 }],
+    // frame 2 sits in a shadow root: index -1.
+    [2, { k: 2, outline: doc(-1, ['- button "Inside" [ref=f2e1]']) }],
+    // frame 3's parent was not read: it cannot be placed.
+    [3, { k: 3, outline: doc(0, ["- text: orphan"]) }],
+    // frame 4 says index 5, which no line has.
+    [4, { k: 4, outline: doc(5, ["- text: lost"]) }],
+  ]);
+  const { text, owners } = composeOutline(HEAD, frames, reads);
+  assertEquals(text.split("\n").slice(1), [
+    '- iframe "Locked" [ref=e1]',
+    "- x-card",
+    '  - button "Go" [ref=e3]',
+    "- iframe [ref=f2]",
+    '  - button "Inside" [ref=f2e1]',
+    "- iframe [ref=f4]",
+    "  - text: lost",
+  ]);
+  assertEquals(owners.size, 0);
+});
+
+Deno.test("composeOutline with a subtree root leaves children outside the subtree out", () => {
+  const frames = [frame(0, -1), frame(1, 0), frame(2, 1), frame(3, 1)];
+  const reads = new Map<number, FrameRead>([
+    [1, {
+      k: 1,
+      outline: doc(0, ["- form", '  - iframe "Pay"'], [{ line: 1, index: 1, ref: "f1e4" }]),
+    }],
+    [2, { k: 2, outline: doc(0, ["- text: elsewhere"]) }],
+    [3, { k: 3, outline: doc(1, ['- button "Pay" [ref=f3e1]']) }],
+  ]);
+  const { text } = composeOutline(HEAD, frames, reads, { rootFrameId: 1, subtree: true });
+  assertEquals(text.split("\n"), [
+    "# Top — http://127.0.0.1/",
+    "- form",
+    '  - iframe "Pay" [ref=f3]',
+    '    - button "Pay" [ref=f3e1]',
+  ]);
+});
+
+Deno.test("framesToRead takes the nearest frames first, at most max", () => {
+  const frames = [frame(0, -1), frame(1, 0), frame(2, 1), frame(3, 2), frame(4, 0)];
+  assertEquals(framesToRead(frames, 0, 50).map((f) => f.frameId), [1, 4, 2, 3]);
+  assertEquals(framesToRead(frames, 0, 3).map((f) => f.frameId), [1, 4, 2]);
+  assertEquals(framesToRead(frames, 1, 50).map((f) => f.frameId), [2, 3]);
+});
