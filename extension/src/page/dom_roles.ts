@@ -35,9 +35,12 @@ export function quoted(text: string, max: number = NAME_MAX_CHARS): string {
   return `"${folded.replace(/[\\"]/g, (c) => "\\" + c)}"`;
 }
 
-/** Whitespace collapsed to single spaces, trimmed. */
+/**
+ * HTML whitespace (space, tab, line breaks, form feed) collapsed to single spaces, trimmed, as
+ * Chromium does for names; no-break spaces stay.
+ */
 export function collapse(text: string): string {
-  return text.replace(/\s+/g, " ").trim();
+  return text.replace(/[ \t\n\r\f]+/g, " ").trim();
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -271,7 +274,6 @@ export function implicitRole(el: Element): string {
     case "INPUT": {
       const input = el as HTMLInputElement;
       const type = input.type;
-      if (type === "checkbox" && input.hasAttribute("switch")) return "switch";
       const role = INPUT_ROLES[type];
       if (LIST_INPUTS.has(type) && input.hasAttribute("list")) return "combobox";
       return role ?? "textbox";
@@ -285,7 +287,10 @@ export function implicitRole(el: Element): string {
       if (el.parentElement?.closest(SECTIONING)) return "generic";
       return tag === "HEADER" ? "banner" : "contentinfo";
     case "ASIDE":
-      return "complementary";
+      // Inside another sectioning element an aside is complementary only with a name.
+      return el.parentElement?.closest("article,aside,nav,section") && !hasOwnName(el)
+        ? "generic"
+        : "complementary";
     case "SECTION":
       return hasOwnName(el) ? "region" : "generic";
     case "FORM":
@@ -348,7 +353,6 @@ const NAME_FROM_CONTENT = new Set([
   "menuitemradio",
   "option",
   "radio",
-  "row",
   "rowheader",
   "switch",
   "tab",
@@ -423,7 +427,8 @@ function nameStep(el: Element, role: string, walk: Walk, root: boolean): string 
     const text = collapse(contentText(el, walk));
     if (text) return text;
   }
-  // 2I: the tooltip.
+  // 2I: the tooltip; Chromium names no generic element by it (it is its description then).
+  if (root && (role === "generic" || role === "none")) return "";
   return el.getAttribute("title") ?? "";
 }
 
@@ -504,10 +509,6 @@ function nativeName(el: Element, role: string, walk: Walk): string {
       const caption = (el as HTMLTableElement).caption;
       return caption ? contentText(caption, walk) : "";
     }
-    case "FIGURE": {
-      const caption = el.querySelector(":scope > figcaption");
-      return caption ? contentText(caption, walk) : "";
-    }
     case "OPTION":
     case "OPTGROUP":
       return el.getAttribute("label") ?? "";
@@ -543,37 +544,70 @@ function composedChildren(el: Element): ArrayLike<Node> {
   return el.childNodes;
 }
 
-/** The text of `el`'s contents (2F): each child's text alternative, blocks set apart. */
-function contentText(el: Element, walk: Walk): string {
-  let out = "";
+/**
+ * The text of `el`'s contents (2F): each child's text alternative, blocks set apart, with the
+ * text of `::before`/`::after` (Chromium names from generated content too). `ownText` is false when
+ * `el` is `visibility: hidden`: its text nodes are left out, its visible children are not.
+ */
+function contentText(el: Element, walk: Walk, ownText = true): string {
+  let out = generatedText(el, "::before");
   const children = composedChildren(el);
   for (let i = 0; i < children.length; i++) {
     const node = children[i];
     if (node.nodeType === Node.TEXT_NODE) {
-      out += (node as Text).data;
+      if (ownText) out += (node as Text).data;
       continue;
     }
     if (node.nodeType !== Node.ELEMENT_NODE) continue;
     const child = node as Element;
     if (walk.visited.has(child)) continue;
     let block = false;
+    let childText = true;
     if (!walk.hiddenToo) {
       if (child.getAttribute("aria-hidden") === "true") continue;
       const style = getComputedStyle(child);
       if (style.display === "none") continue;
-      if (style.visibility !== "visible" && !child.firstElementChild) continue;
+      childText = style.visibility === "visible";
+      if (!childText && !child.firstElementChild) continue;
       block = !INLINE.test(style.display);
     }
     if (child.tagName === "BR") {
-      out += " ";
+      out += "\n";
       continue;
     }
     walk.visited.add(child);
-    const text = nameStep(child, roleOf(child), walk, false);
+    const text = childText
+      ? nameStep(child, roleOf(child), walk, false)
+      : contentText(child, walk, false); // only its visible descendants
     walk.visited.delete(child);
     out += block ? ` ${text} ` : text;
   }
-  return out;
+  return out + generatedText(el, "::after");
+}
+
+/** A quoted string, an `attr()`, or the `/` before alternative text, in a `content` value. */
+const CONTENT_PART = /"((?:[^"\\]|\\.)*)"|'((?:[^'\\]|\\.)*)'|attr\(\s*([\w-]+)\s*\)|(\/)/g;
+
+/** The text a `::before` or `::after` adds (its alternative text after `/` when given). */
+function generatedText(el: Element, pseudo: "::before" | "::after"): string {
+  const content = getComputedStyle(el, pseudo).content;
+  if (!content || content === "none" || content === "normal") return "";
+  let text = "";
+  for (const part of content.matchAll(CONTENT_PART)) {
+    if (part[4]) text = ""; // what follows the slash replaces what came before
+    else if (part[3]) text += el.getAttribute(part[3]) ?? "";
+    else text += unescapeCss(part[1] ?? part[2] ?? "");
+  }
+  return text;
+}
+
+/** CSS string escapes: `\"`, `\\`, `\A` (a line break), `\e900` (a code point). */
+function unescapeCss(text: string): string {
+  return text.replace(/\\(?:([0-9a-fA-F]{1,6})\s?|(.))/g, (_, hex, char) => {
+    if (!hex) return char;
+    const code = parseInt(hex, 16);
+    return code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : "\ufffd";
+  });
 }
 
 // ---------------------------------------------------------------------------------------------
