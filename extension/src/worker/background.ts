@@ -8,6 +8,7 @@ import type { DispatchParams, DispatchResult, SyncPlugin } from "../../../protoc
 import { errorPayload, HubError } from "../../../protocol/errors.ts";
 import { dispatchBrowserTool } from "./browser_methods/mod.ts";
 import { createTabDebugger } from "./browser_methods/console_debugger.ts";
+import { forgetTab as forgetRefFrames } from "./browser_methods/ref_frames.ts";
 import { createConnection } from "./connection.ts";
 import { createAdapterDoors } from "./adapter_doors.ts";
 import { createInjector } from "./injector.ts";
@@ -200,10 +201,12 @@ chrome.tabs.onCreated.addListener((tab) => void tracker.refreshTab(tab));
 chrome.tabs.onRemoved.addListener((tabId) => {
   calls.closed(tabId);
   tracker.removed(tabId);
+  void forgetRefFrames(tabId);
 });
 chrome.tabs.onReplaced.addListener((added, removedId) => {
   calls.closed(removedId);
   tracker.removed(removedId);
+  void forgetRefFrames(removedId);
   void chrome.tabs.get(added).then((tab) => tracker.refreshTab(tab)).catch(() => {});
 });
 chrome.tabs.onActivated.addListener(({ tabId }) => {
