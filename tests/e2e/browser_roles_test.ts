@@ -310,3 +310,34 @@ Deno.test({
     }
   },
 });
+
+Deno.test({
+  name: "a name stops reading contents after CONTENT_CAP, so a huge role=button stays cheap",
+  ignore: gate.ignore,
+  async fn() {
+    const context = await browser.newContext();
+    try {
+      const page = await context.newPage();
+      await page.goto(new URL("/roles", app.url).href);
+      await page.addScriptTag({ content: script });
+      await page.evaluate(`{
+        const wrapper = document.createElement("div");
+        wrapper.id = "app-wrapper";
+        wrapper.setAttribute("role", "button");
+        for (let i = 0; i < 3000; i++) {
+          const span = document.createElement("span");
+          span.textContent = "word" + i + " ";
+          wrapper.append(span);
+        }
+        document.body.append(wrapper);
+      }`);
+      const ours = await page.evaluate("__rolesReport()") as Record<string, Kit>;
+      const name = ours["app-wrapper"].name;
+      assertEquals(name.startsWith("word0 word1 word2 "), true, name.slice(0, 40));
+      const words = name.split(" ").length;
+      assertEquals(words > 100 && words < 300, true, `${words} words read`);
+    } finally {
+      await context.close();
+    }
+  },
+});

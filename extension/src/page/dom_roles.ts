@@ -25,9 +25,12 @@ const FOLD = /[\s\u0000-\u001f\u007f-\u009f]+/g;
  * trailing `…` (which counts in `max`). The page cannot end the quote or start a new line.
  */
 export function quoted(text: string, max: number = NAME_MAX_CHARS): string {
-  let folded = text.replace(FOLD, " ");
-  if (folded.length > max) {
-    let end = Math.max(0, max - 1);
+  // A huge value (a long textarea) is read only as far as the cut can reach.
+  const reach = 4 * max + 64;
+  const long = text.length > reach;
+  let folded = (long ? text.slice(0, reach) : text).replace(FOLD, " ");
+  if (folded.length > max || long) {
+    let end = Math.max(0, Math.min(max - 1, folded.length));
     const last = folded.charCodeAt(end - 1);
     if (last >= 0xd800 && last <= 0xdbff) end--; // never split a surrogate pair
     folded = folded.slice(0, end) + "…";
@@ -375,7 +378,16 @@ interface Walk {
   labelledBy: boolean;
   /** Inside a hidden element referenced by aria-labelledby: hidden content counts. */
   hiddenToo: boolean;
+  /** What this name's walk has read so far, shared by its nested walks (see CONTENT_CAP). */
+  read: { chars: number; elements: number };
 }
+
+/**
+ * Where a walk through contents stops: after this much text (not counting the whitespace around
+ * each text node) or this many elements. Far beyond what an outline line shows (NAME_MAX_CHARS),
+ * and it keeps an element that wraps a whole app in `role="button"` from costing a page walk.
+ */
+export const CONTENT_CAP = { chars: 1_000, elements: 1_000 };
 
 /** The tree of `el` for id lookups (a Document or ShadowRoot both have getElementById). */
 function byId(el: Element, id: string): Element | null {
@@ -385,7 +397,12 @@ function byId(el: Element, id: string): Element | null {
 
 /** The accessible name of `el` with role `role`: whitespace collapsed, not cut. */
 export function nameOf(el: Element, role: string = roleOf(el)): string {
-  const walk: Walk = { visited: new Set([el]), labelledBy: false, hiddenToo: false };
+  const walk: Walk = {
+    visited: new Set([el]),
+    labelledBy: false,
+    hiddenToo: false,
+    read: { chars: 0, elements: 0 },
+  };
   return collapse(nameStep(el, role, walk, true));
 }
 
@@ -404,6 +421,7 @@ function nameStep(el: Element, role: string, walk: Walk, root: boolean): string 
           visited: new Set([...walk.visited, target]),
           labelledBy: true,
           hiddenToo: walk.hiddenToo || hidden,
+          read: walk.read,
         };
         parts.push(nameStep(target, roleOf(target), inner, false));
       }
@@ -424,8 +442,9 @@ function nameStep(el: Element, role: string, walk: Walk, root: boolean): string 
   if (native) return native;
   // 2F: contents, for roles named by them (and for every descendant of something being named).
   if (!root || walk.labelledBy || NAME_FROM_CONTENT.has(role)) {
-    const text = collapse(contentText(el, walk));
-    if (text) return text;
+    // Kept as it is (the root collapses it): `<span>a </span><span>b</span>` reads "a b".
+    const text = contentText(el, walk);
+    if (collapse(text)) return text;
   }
   // 2I: the tooltip; Chromium names no generic element by it (it is its description then).
   if (root && (role === "generic" || role === "none")) return "";
@@ -552,15 +571,22 @@ function composedChildren(el: Element): ArrayLike<Node> {
 function contentText(el: Element, walk: Walk, ownText = true): string {
   let out = generatedText(el, "::before");
   const children = composedChildren(el);
+  const read = walk.read;
   for (let i = 0; i < children.length; i++) {
+    if (read.chars > CONTENT_CAP.chars || read.elements > CONTENT_CAP.elements) break;
     const node = children[i];
     if (node.nodeType === Node.TEXT_NODE) {
-      if (ownText) out += (node as Text).data;
+      if (ownText) {
+        const data = (node as Text).data;
+        out += data;
+        read.chars += data.trim().length;
+      }
       continue;
     }
     if (node.nodeType !== Node.ELEMENT_NODE) continue;
     const child = node as Element;
     if (walk.visited.has(child)) continue;
+    read.elements++;
     let block = false;
     let childText = true;
     if (!walk.hiddenToo) {

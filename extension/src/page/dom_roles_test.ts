@@ -26,6 +26,10 @@ Deno.test("quoted cuts at max characters, the ellipsis included", () => {
   assertEquals(quoted('ab"def', 4), '"ab\\"…"', "cut before escaping: the … is never escaped away");
   assertEquals(quoted("a\n\n\nbcdef", 4), '"a b…"', "folding happens before the cut");
   assertEquals(quoted("ab😀cd", 4), '"ab…"', "a surrogate pair is never split");
+  const huge = "y".repeat(1_000_000);
+  assertEquals(quoted(huge), `"${"y".repeat(NAME_MAX_CHARS - 1)}…"`, "a huge value");
+  const spaced = "a" + " ".repeat(10_000) + "b";
+  assertEquals(quoted(spaced, 10), '"a …"', "only the first part of a huge value is read");
 });
 
 Deno.test("explicitRole takes the first known token", () => {
