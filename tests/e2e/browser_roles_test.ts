@@ -54,6 +54,12 @@ const EXCEPTIONS: Record<string, Partial<Seen> & { why: string }> = {
     why: "Chromium: layouttablecell. Chromium guesses whether a table is for layout from its " +
       "headers, size and borders; the kit writes every table cell as a cell",
   },
+  "internals-button": {
+    role: "generic",
+    name: "",
+    why: 'Chromium: button "Internal". A custom element\'s ElementInternals role and ARIA ' +
+      "properties are private to the element; no page script, isolated world included, can read them",
+  },
   "label-el": {
     role: "generic",
     why: "Chromium: labeltext. A label's text already names its field",

@@ -247,13 +247,52 @@ function focusable(el: Element): boolean {
 const SECTIONING = "article,aside,main,nav,section," +
   "[role=article],[role=complementary],[role=main],[role=navigation],[role=region]";
 
-/** Whether `el` has an author-given name source (for section → region, form → form). */
-function hasOwnName(el: Element): boolean {
+/** Whether `el` has an author-given name source attribute (aria-label, aria-labelledby, title). */
+function hasNameAttribute(el: Element): boolean {
   return (
     !!el.getAttribute("aria-label")?.trim() ||
     !!el.getAttribute("aria-labelledby")?.trim() ||
     !!el.getAttribute("title")?.trim()
   );
+}
+
+/**
+ * Whether a sectioning element has a name (section → region, form → form, a nested aside →
+ * complementary): from aria-labelledby (whose ids must exist), aria-label or title.
+ */
+function hasOwnName(el: Element): boolean {
+  return hasNameAttribute(el) && nameOf(el, "region") !== "";
+}
+
+/**
+ * The global ARIA attributes: `none`/`presentation` on an element with one is ignored (as on a
+ * focusable one), the element keeps its own role.
+ */
+const GLOBAL_ARIA = [
+  "aria-atomic",
+  "aria-busy",
+  "aria-controls",
+  "aria-current",
+  "aria-describedby",
+  "aria-details",
+  "aria-dropeffect",
+  "aria-errormessage",
+  "aria-flowto",
+  "aria-grabbed",
+  "aria-haspopup",
+  "aria-invalid",
+  "aria-keyshortcuts",
+  "aria-label",
+  "aria-labelledby",
+  "aria-live",
+  "aria-owns",
+  "aria-relevant",
+  "aria-roledescription",
+];
+
+/** Whether `role="none"` (or presentation) must be ignored on `el`. */
+function presentationConflict(el: Element): boolean {
+  return focusable(el) || GLOBAL_ARIA.some((name) => el.hasAttribute(name));
 }
 
 /** The nearest ancestor (in its own tree) with the given tag, stopping at a table. */
@@ -272,7 +311,7 @@ export function implicitRole(el: Element): string {
       return el.hasAttribute("href") ? "link" : "generic";
     case "IMG": {
       const alt = el.getAttribute("alt");
-      return alt === "" && !hasOwnName(el) ? "none" : "img";
+      return alt === "" && !hasNameAttribute(el) ? "none" : "img";
     }
     case "INPUT": {
       const input = el as HTMLInputElement;
@@ -313,6 +352,8 @@ export function implicitRole(el: Element): string {
       return headerRole(el as HTMLTableCellElement);
     case "svg":
       return "img";
+    case "a": // SVG's <a> (SVG tag names keep their case)
+      return el.hasAttribute("href") || el.hasAttribute("xlink:href") ? "link" : "generic";
   }
   return "generic";
 }
@@ -334,7 +375,7 @@ function headerRole(th: HTMLTableCellElement): string {
  */
 export function roleOf(el: Element): string {
   const explicit = explicitRole(el.getAttribute("role"));
-  if (explicit && !(explicit === "none" && focusable(el))) return explicit;
+  if (explicit && !(explicit === "none" && presentationConflict(el))) return explicit;
   return implicitRole(el);
 }
 
@@ -440,6 +481,8 @@ function nameStep(el: Element, role: string, walk: Walk, root: boolean): string 
   // 2E: the host language's own sources (labels, alt, caption, legend, value…).
   const native = nativeName(el, role, walk);
   if (native) return native;
+  // An image's alt names it even when empty (its title is then no name).
+  if (el.tagName === "IMG" && el.hasAttribute("alt")) return "";
   // 2F: contents, for roles named by them (and for every descendant of something being named).
   if (!root || walk.labelledBy || NAME_FROM_CONTENT.has(role)) {
     // Kept as it is (the root collapses it): `<span>a </span><span>b</span>` reads "a b".
@@ -549,11 +592,18 @@ function labelsName(
   const parts: string[] = [];
   for (const label of labels) {
     if (walk.visited.has(label)) continue;
+    if (!walk.hiddenToo && hiddenLabel(label)) continue;
     walk.visited.add(label);
     parts.push(contentText(label, walk));
     walk.visited.delete(label);
   }
   return collapse(parts.join(" "));
+}
+
+/** A label Chromium does not read: not rendered, `visibility: hidden`, or under aria-hidden. */
+function hiddenLabel(label: Element): boolean {
+  return !label.checkVisibility({ visibilityProperty: true }) ||
+    label.closest("[aria-hidden=true]") !== null;
 }
 
 /** The element's children as rendered: its open shadow root's, a slot's assigned nodes. */
