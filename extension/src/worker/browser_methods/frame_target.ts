@@ -12,16 +12,18 @@
  * 3. the method runs with `target: { tabId, documentIds: [documentId] }`, so a frame that
  *    navigated in between is refused by Chrome rather than read.
  *
- * A frame's ref (`f1`, from browser_snapshot) resolves through the tab's frame table instead:
- * `resolveFrame` takes that lookup as `byRef` and uses it for any `frame` that is a ref. Until
- * browser_snapshot exists, CHROME_FRAME_LOOKUPS has no `byRef`, so refs do not work: a `frame` of
- * `f1` is read as a CSS type selector.
+ * A frame's ref (`f1`, from browser_snapshot or a ref browser_query_elements gave inside that
+ * frame) resolves through the tab's frame table instead (ref_frames.ts): `resolveFrame` takes that
+ * lookup as `byRef` and uses it for any `frame` that is a ref; a ref the table no longer holds is
+ * REF_STALE.
  */
 import { hubError, type HubErrorCode } from "../../../../protocol/errors.ts";
+import { parseRef, staleRefMessage } from "../../../../protocol/browser_methods/refs.ts";
 import { DOM_KIT_FILE, DOM_KIT_GLOBAL, DOM_KIT_VERSION } from "../../page/dom_kit_types.ts";
 import type { KitOutcome } from "../../page/dom_kit_types.ts";
 import { callWithKit, firstResult } from "./browser_method.ts";
 import { FRAME_ANSWER_MS, inFrames } from "./frame_scripting.ts";
+import { docOf } from "./ref_frames.ts";
 
 type Frame = chrome.webNavigation.GetAllFrameResultDetails;
 type Target = chrome.scripting.InjectionTarget;
@@ -44,8 +46,15 @@ export interface FrameLookups {
    * that do not answer within FRAME_ANSWER_MS, are absent).
    */
   indexes(tabId: number, frameIds: number[]): Promise<Map<number, number>>;
-  /** A frame's ref resolved through the tab's frame table (comes with browser_snapshot). */
-  byRef?(tabId: number, ref: string): Promise<Target>;
+  /** A frame's ref resolved through the tab's frame table (REF_STALE when it holds none). */
+  byRef?(tabId: number, ref: string): Promise<FramePlace>;
+}
+
+/** Where a `frame` leads: the scripting target, and its frame and document when known. */
+export interface FramePlace {
+  target: Target;
+  frameId?: number;
+  documentId?: string;
 }
 
 /** A frame ref as browser_snapshot writes it (decision 063): `f<k>`. */
@@ -57,7 +66,16 @@ export async function resolveFrame(
   frame: string | undefined,
   lookups: FrameLookups,
 ): Promise<Target> {
-  if (frame === undefined) return { tabId };
+  return (await resolveFramePlace(tabId, frame, lookups)).target;
+}
+
+/** `resolveFrame` with the frame and document it found (for the frame's ref scheme). */
+export async function resolveFramePlace(
+  tabId: number,
+  frame: string | undefined,
+  lookups: FrameLookups,
+): Promise<FramePlace> {
+  if (frame === undefined) return { target: { tabId } };
   if (FRAME_REF.test(frame) && lookups.byRef) return await lookups.byRef(tabId, frame);
   const found = await lookups.findElement(tabId, frame);
   if (!found.ok) throw hubError(found.error.code as HubErrorCode, found.error.message);
@@ -83,9 +101,10 @@ export async function resolveFrame(
         `did not answer within ${FRAME_ANSWER_MS / 1000} s (a page busy running a script).`,
     );
   }
-  return child.documentId
-    ? { tabId, documentIds: [child.documentId] }
-    : { tabId, frameIds: [child.frameId] };
+  const { frameId, documentId } = child;
+  return documentId
+    ? { target: { tabId, documentIds: [documentId] }, frameId, documentId }
+    : { target: { tabId, frameIds: [frameId] }, frameId };
 }
 
 /**
@@ -141,5 +160,11 @@ export const CHROME_FRAME_LOOKUPS: FrameLookups = {
           chrome.scripting.InjectionResult<number>[]
         >,
     );
+  },
+  async byRef(tabId, ref) {
+    const entry = await docOf(tabId, parseRef(ref)?.frame ?? -1);
+    if (!entry) throw hubError("REF_STALE", staleRefMessage(ref));
+    const { frameId, documentId } = entry;
+    return { target: { tabId, documentIds: [documentId] }, frameId, documentId };
   },
 };

@@ -2,7 +2,7 @@
 import { assertEquals } from "../../../../tests/helpers/assert.ts";
 import { HubError } from "../../../../protocol/errors.ts";
 import type { KitOutcome } from "../../page/dom_kit_types.ts";
-import { type FrameLookups, resolveFrame } from "./frame_target.ts";
+import { type FrameLookups, resolveFrame, resolveFramePlace } from "./frame_target.ts";
 
 type Frame = chrome.webNavigation.GetAllFrameResultDetails;
 
@@ -104,11 +104,19 @@ Deno.test("a frame ref goes to byRef when there is one; without it, it is a sele
   assertEquals(await resolveFrame(7, "f1", lookups), { tabId: 7, documentIds: ["DOC-A"] });
   const byRef = (tabId: number, ref: string) => {
     asked.push(`ref ${ref}`);
-    return Promise.resolve({ tabId, documentIds: ["DOC-REF"] });
+    const target = { tabId, documentIds: ["DOC-REF"] };
+    return Promise.resolve({ target, frameId: 4, documentId: "DOC-REF" });
   };
   assertEquals(await resolveFrame(7, "f1", { ...lookups, byRef }), {
     tabId: 7,
     documentIds: ["DOC-REF"],
   });
   assertEquals(asked.at(-1), "ref f1");
+  // with the frame and document it found, for the frame's ref scheme
+  assertEquals(await resolveFramePlace(7, "f1", lookups), {
+    target: { tabId: 7, documentIds: ["DOC-A"] },
+    frameId: 4,
+    documentId: "DOC-A",
+  });
+  assertEquals(await resolveFramePlace(7, undefined, lookups), { target: { tabId: 7 } });
 });

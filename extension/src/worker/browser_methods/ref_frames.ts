@@ -94,14 +94,15 @@ export function createRefFrames(
     const known = tables.get(tabId);
     if (known) return known;
     const key = keyOf(tabId);
-    const stored = await storage().get(key).catch(() => ({})) as Record<string, unknown>;
+    const read = Promise.resolve().then(() => storage().get(key));
+    const stored: Record<string, unknown> = await read.catch(() => ({}));
     const table = validTable(stored[key]) ?? { next: 1, entries: [] };
     tables.set(tabId, table);
     return table;
   }
 
   async function save(tabId: number, table: TabTable) {
-    await storage().set({ [keyOf(tabId)]: table }).catch((error) =>
+    await Promise.resolve().then(() => storage().set({ [keyOf(tabId)]: table })).catch((error) =>
       console.warn("hub: cannot keep the ref frame table", error)
     );
   }
@@ -145,7 +146,7 @@ export function createRefFrames(
     forgetTab(tabId) {
       return queued(tabId, async () => {
         tables.delete(tabId);
-        await storage().remove(keyOf(tabId)).catch(() => {});
+        await Promise.resolve().then(() => storage().remove(keyOf(tabId))).catch(() => {});
       });
     },
   };
