@@ -127,3 +127,18 @@ Deno.test("hub tool call: results keep their value, without hidden characters", 
   } as CallToolResult);
   assertEquals(text, "line one\nline⟨U+200B⟩ two⟨U+001B⟩[0m");
 });
+
+Deno.test("hub tool call: a tool's own text is printed as text, its JSON text as the value", () => {
+  const value = { tabId: 1, text: '# Shop — http://x/\n- button "Go" [ref=e1]' };
+  const outline = formatResult({
+    content: [{ type: "text", text: value.text }],
+    structuredContent: value,
+  } as CallToolResult);
+  assertEquals(outline, value.text);
+  const json = formatResult({
+    content: [{ type: "text", text: JSON.stringify(value) }],
+    structuredContent: value,
+  } as CallToolResult);
+  assertEquals(JSON.parse(json), value);
+  assert(json.includes("\n  "), "pretty JSON, as before");
+});

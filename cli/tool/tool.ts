@@ -129,17 +129,19 @@ export async function toolCall(
 }
 
 /**
- * The result as JSON on stdout: the structured value, else the text, else the content list.
- * Hidden characters are escaped (`\uXXXX` in JSON, the same value; `⟨U+…⟩` in text, line breaks
- * kept), so a plugin's result cannot move the terminal's cursor or reorder what it shows.
+ * The result on stdout: a tool's own single text block (one that is not just the JSON of its
+ * structured value, such as browser_snapshot's outline) as text; else the structured value as
+ * JSON, else the text, else the content list as JSON. Hidden characters are escaped (`\uXXXX`
+ * in JSON, the same value; `⟨U+…⟩` in text, line breaks kept), so a plugin's result cannot move
+ * the terminal's cursor or reorder what it shows.
  */
 export function formatResult(result: CallToolResult): string {
-  if (result.structuredContent !== undefined) {
-    return jsonText(result.structuredContent);
-  }
   const content = result.content ?? [];
-  if (content.length === 1 && content[0].type === "text") {
-    return visibleText(content[0].text, { lines: true });
+  const text = content.length === 1 && content[0].type === "text" ? content[0].text : undefined;
+  const structured = result.structuredContent;
+  if (structured !== undefined && (text === undefined || text === JSON.stringify(structured))) {
+    return jsonText(structured);
   }
+  if (text !== undefined) return visibleText(text, { lines: true });
   return jsonText(content);
 }

@@ -38,6 +38,8 @@ export interface BrowserToolDeclaration<M extends BrowserMethodName> {
     value: BrowserResult<M>,
     context: ContentContext<BrowserInput<M>>,
   ) => Promise<ContentBlock[]>;
+  /** With `toContent`: also answer the value as `structuredContent` (BrowserTool.structured). */
+  structured?: boolean;
 }
 
 /** A tool from its declaration, with the input schema of the method it names. */

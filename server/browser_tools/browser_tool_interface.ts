@@ -26,6 +26,12 @@ export interface BrowserTool {
    * parsed with `input`.
    */
   toContent?: (value: unknown, context: ContentContext) => Promise<ContentBlock[]>;
+  /**
+   * With `toContent`: the value still goes out as `structuredContent` beside that content (a
+   * tool whose text is written for people, its fields for programs). Without it, a tool with its
+   * own content answers that content only.
+   */
+  structured?: boolean;
 }
 
 /** What a tool's `toContent` may use besides the extension's value. */

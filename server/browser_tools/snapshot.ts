@@ -1,8 +1,53 @@
+/**
+ * browser_snapshot: the outline of a tab's page. Its MCP text is the outline itself (first line
+ * `# <title> — <url>`), written for the agent to read; structuredContent is the whole value.
+ */
+import type { SnapshotResult } from "../../protocol/browser_methods/mod.ts";
 import { browserTool } from "./browser_tool.ts";
+import type { ContentBlock } from "./browser_tool_interface.ts";
 
 export const snapshot = browserTool({
   name: "browser_snapshot",
   displayName: "Page snapshot",
-  description: "Outline a tab's page (being built).",
+  description: "Outline a tab's page as an agent reads it: one line per meaningful element, " +
+    'indented by depth, like `- button "Send" [ref=e12]` (role, accessible name in quotes, ' +
+    'states such as [checked] [disabled] [expanded=false] [level=2] [value="…"] [url="…"]), ' +
+    "and `- text: …` for text. It covers every frame of the tab, cross-origin ones included " +
+    '(each nested under its `- iframe "…" [ref=f1]` line), and open shadow roots; content ' +
+    "hidden from people is left out (includeHidden: true brings it back). Elements an agent can " +
+    "act on, headings, landmarks, images, table rows and frames carry a ref: pass it as `ref` " +
+    "to browser_click_element, browser_type_text, browser_select_option, browser_hover_element, " +
+    "browser_press_key, browser_scroll, browser_wait_for_element, browser_query_elements, " +
+    "browser_get_page_text or browser_get_page_html instead of a selector, and a frame's ref " +
+    '(e.g. "f1") as their `frame`. A ref works while its element stays in its page; after the ' +
+    "page changed it may fail with REF_STALE: take a new snapshot. Use this tool to find what " +
+    "to act on; browser_get_page_text to read a page's prose (cheaper for reading); " +
+    "browser_query_elements for elements matching a CSS selector (each with a ref). " +
+    "interactiveOnly: true answers only the lines with refs and the headings around them (much " +
+    "smaller). `since` with the snapshotId of an earlier snapshot of the same page answers " +
+    "only the lines added (+), removed (-) or changed (~). `ref` or `selector` outlines one " +
+    "element's subtree. An outline over maxBytes (default 20000) is cut at a line and answers " +
+    "nextOffset: call again with the same arguments and `offset` set to it for the rest.",
   method: "page.snapshot",
+  structured: true,
+  toContent: (value, { input }) => Promise.resolve(outlineContent(value, input.offset ?? 0)),
 });
+
+/**
+ * The outline as one text block. A part after the first starts with the header line again and
+ * where it continues from; a cut part ends with a line saying how to get the rest. An answer of
+ * another shape (an extension of another version) is shown as JSON.
+ */
+export function outlineContent(value: SnapshotResult, offset: number): ContentBlock[] {
+  if (typeof value?.text !== "string") return [{ type: "text", text: JSON.stringify(value) }];
+  let text = value.text;
+  if (offset > 0) {
+    text = `# ${value.title} — ${value.url}\n# continued from byte ${offset} of ` +
+      `${value.totalBytes}\n${text}`;
+  }
+  if (value.truncated && value.nextOffset !== undefined) {
+    text += `${text.endsWith("\n") ? "" : "\n"}# cut at byte ${value.nextOffset} of ` +
+      `${value.totalBytes}: call again with offset ${value.nextOffset} for the rest`;
+  }
+  return [{ type: "text", text }];
+}

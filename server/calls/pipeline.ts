@@ -253,7 +253,11 @@ async function browserOutcome(
   context: ContentContext,
 ): Promise<CallOutcome> {
   const content = await tool.toContent?.(value, context);
-  return { ok: true, ...capOutput(value, content) };
+  return {
+    ok: true,
+    ...capOutput(value, content),
+    ...(tool.structured ? { structured: true } : {}),
+  };
 }
 
 function noSaveFile(): Promise<string> {

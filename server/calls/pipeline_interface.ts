@@ -22,7 +22,13 @@ export interface CallRequest {
 }
 
 export type CallOutcome =
-  | { ok: true; value: unknown; content?: ContentBlock[] }
+  | {
+    ok: true;
+    value: unknown;
+    content?: ContentBlock[];
+    /** With `content`: the value goes out as `structuredContent` too. */
+    structured?: boolean;
+  }
   | { ok: false; error: HubError };
 
 export interface Pipeline {

@@ -15,10 +15,18 @@ export interface CallToolResult {
   isError?: boolean;
 }
 
-export function successResult(value: unknown, content?: ContentBlock[]): CallToolResult {
+/**
+ * A value as a result: its content (JSON text by default), and the value as `structuredContent`
+ * when it is an object and the tool gave no content of its own, or asked for both (`structured`).
+ */
+export function successResult(
+  value: unknown,
+  content?: ContentBlock[],
+  structured = false,
+): CallToolResult {
   const text = () => typeof value === "string" ? value : JSON.stringify(value ?? null);
   const result: CallToolResult = { content: content ?? [{ type: "text", text: text() }] };
-  if (isPlainObject(value) && !content) result.structuredContent = value;
+  if (isPlainObject(value) && (!content || structured)) result.structuredContent = value;
   return result;
 }
 
@@ -34,5 +42,7 @@ export function errorResult(error: HubError): CallToolResult {
 
 /** A call's outcome as its result: the value, or the error (REST and MCP alike). */
 export function outcomeResult(outcome: CallOutcome): CallToolResult {
-  return outcome.ok ? successResult(outcome.value, outcome.content) : errorResult(outcome.error);
+  return outcome.ok
+    ? successResult(outcome.value, outcome.content, outcome.structured)
+    : errorResult(outcome.error);
 }

@@ -9,12 +9,29 @@ import { hubError } from "../../../../protocol/errors.ts";
 export interface StoredSnapshot {
   id: string;
   topDocumentId: string;
+  /** The full outline. */
   text: string;
+  /** What the call asked for (its parameters but the paging ones), to page its answer. */
+  key?: string;
+  /** The call's answer before it was cut (the outline, or the changes with `since`). */
+  answer?: string;
+  /** The answer's title and URL. */
+  head?: { title: string; url: string };
 }
 
 export interface SnapshotStore {
   /** Keeps `text` as the tab's newest snapshot (dropping the oldest past `kept`); its id. */
-  keep(tabId: number, topDocumentId: string, text: string): string;
+  keep(
+    tabId: number,
+    topDocumentId: string,
+    text: string,
+    paging?: Pick<StoredSnapshot, "key" | "answer" | "head">,
+  ): string;
+  /**
+   * The tab's newest snapshot taken with `key` of document `topDocumentId`, so a call with an
+   * `offset` goes on cutting the same answer.
+   */
+  latest(tabId: number, key: string, topDocumentId: string): StoredSnapshot | undefined;
   /**
    * The text of snapshot `id` of the tab, which must outline `topDocumentId`; otherwise
    * REF_STALE, telling to take a full snapshot.
@@ -31,11 +48,16 @@ export function createSnapshotStore(first = 1, kept = SNAPSHOTS_KEPT): SnapshotS
   const tabs = new Map<number, StoredSnapshot[]>();
   let next = first;
   return {
-    keep(tabId, topDocumentId, text) {
+    keep(tabId, topDocumentId, text, paging) {
       const id = `s${next++}`;
-      const list = [...(tabs.get(tabId) ?? []), { id, topDocumentId, text }];
+      const list = [...(tabs.get(tabId) ?? []), { id, topDocumentId, text, ...paging }];
       tabs.set(tabId, list.slice(-kept));
       return id;
+    },
+    latest(tabId, key, topDocumentId) {
+      const list = tabs.get(tabId) ?? [];
+      const found = list.findLast((s) => s.key === key);
+      return found?.topDocumentId === topDocumentId ? found : undefined;
     },
     textOf(tabId, id, topDocumentId) {
       const found = tabs.get(tabId)?.find((s) => s.id === id);
