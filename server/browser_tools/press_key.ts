@@ -3,7 +3,7 @@ import { browserTool } from "./browser_tool.ts";
 export const pressKey = browserTool({
   name: "browser_press_key",
   displayName: "Press key",
-  description: "Press a key in a tab's page: focuses the element matching selector (default: " +
+  description: "Press a key in a tab's page: focuses the element of ref or selector (default: " +
     "the focused element, else the body) and sends it synthetic keydown, keypress (for " +
     "characters and Enter) and keyup events with key, code and modifier flags; the page's " +
     "handlers see them. Because synthetic events have no default action, the tool also does " +

@@ -5,13 +5,14 @@ export const queryElements = browserTool({
   displayName: "Query elements",
   description: "List the elements matching a CSS selector in a tab's page: the top document and " +
     "its open shadow roots (web components), or inside one iframe with `frame` (a CSS selector " +
-    "of the <iframe>); `host >>> inner` matches inner only " +
-    "inside the open shadow roots of the hosts. " +
-    "Returns tabId, total (how many match) and elements (the first `limit`, default 20, at most " +
-    "100), each with index, tag, text (visible text, at most 200 characters), attributes (those " +
-    "present of id, class, name, type, href, src, value, placeholder, aria-label, role, title, " +
-    "alt; value is the field's current value; checked, selected and disabled as booleans), " +
-    "visible and rect ({x, y, width, height} in viewport pixels). No match is not an error: " +
-    "total is 0. Use it to find selectors for the other element tools.",
+    "of the <iframe>, or its ref f<k>); `host >>> inner` matches inner only inside the open " +
+    "shadow roots of the hosts. Returns tabId, total (how many match) and elements (the first " +
+    "`limit`, default 20, at most 100), each with index, tag, text (visible text, at most 200 " +
+    "characters), attributes (those present of id, class, name, type, href, src, value, " +
+    "placeholder, aria-label, role, title, alt; value is the field's current value; checked, " +
+    "selected and disabled as booleans), visible, rect ({x, y, width, height} in viewport " +
+    "pixels) and ref, which every element tool takes (with ref as input, only under that " +
+    "element). No match is not an error: total is 0. Use it to find selectors for the other " +
+    "element tools.",
   method: "dom.query",
 });
