@@ -9,6 +9,7 @@ import { errorPayload, HubError } from "../../../protocol/errors.ts";
 import { dispatchBrowserTool } from "./browser_methods/mod.ts";
 import { createTabDebugger } from "./browser_methods/console_debugger.ts";
 import { forgetTab as forgetRefFrames } from "./browser_methods/ref_frames.ts";
+import { SNAPSHOTS } from "./browser_methods/page_snapshot.ts";
 import { createConnection } from "./connection.ts";
 import { createAdapterDoors } from "./adapter_doors.ts";
 import { createInjector } from "./injector.ts";
@@ -202,11 +203,13 @@ chrome.tabs.onRemoved.addListener((tabId) => {
   calls.closed(tabId);
   tracker.removed(tabId);
   void forgetRefFrames(tabId);
+  SNAPSHOTS.forgetTab(tabId);
 });
 chrome.tabs.onReplaced.addListener((added, removedId) => {
   calls.closed(removedId);
   tracker.removed(removedId);
   void forgetRefFrames(removedId);
+  SNAPSHOTS.forgetTab(removedId);
   void chrome.tabs.get(added).then((tab) => tracker.refreshTab(tab)).catch(() => {});
 });
 chrome.tabs.onActivated.addListener(({ tabId }) => {

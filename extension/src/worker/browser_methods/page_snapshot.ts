@@ -1,6 +1,202 @@
-/** `page.snapshot` (browser_snapshot): being built (helper H4). */
-import type { BrowserMethod } from "./browser_method.ts";
-import { domCall } from "./dom_call.ts";
+/**
+ * `page.snapshot` (browser_snapshot): the outline of a tab's page, every frame included
+ * (docs/decisions/063-refs-across-frames.md). The tab's frames (webNavigation.getAllFrames) each
+ * get their document's `k` and ref scheme from the frame table (ref_frames.ts); the DOM kit
+ * outlines each document (`page.snapshot`, page/dom_snapshot.ts), all at once, each aimed at its
+ * document id and a child given FRAME_ANSWER_MS to answer; the outlines are nested into one
+ * (snapshot_compose.ts), kept for a later `since` (snapshot_store.ts), diffed when `since` asks
+ * (snapshot_diff.ts) and cut to `maxBytes` from `offset` (snapshot_cut.ts).
+ */
+import type { BrowserInput, SnapshotResult } from "../../../../protocol/browser_methods/mod.ts";
+import { hubError } from "../../../../protocol/errors.ts";
+import type { KitArgs, KitOutcome } from "../../page/dom_kit_types.ts";
+import type { KitRef, RefScheme } from "../../page/dom_refs.ts";
+import { type BrowserMethod, targetTab } from "./browser_method.ts";
+import { type CallPlace, goneError, kitFailure, placeCall, runInTab } from "./dom_call.ts";
+import { FRAME_ANSWER_MS } from "./frame_scripting.ts";
+import { PAGE_TEXT_MAX_FRAMES } from "./page_text_frames.ts";
+import { recordDoc, schemeFor, setOwner } from "./ref_frames.ts";
+import {
+  composeOutline,
+  type DocOutline,
+  type FrameRead,
+  framesToRead,
+} from "./snapshot_compose.ts";
+import { cutSnapshot } from "./snapshot_cut.ts";
+import { diffOutlines } from "./snapshot_diff.ts";
+import { createSnapshotStore } from "./snapshot_store.ts";
 
-export const pageSnapshot: BrowserMethod<"page.snapshot"> = async (input, context) =>
-  await domCall("page.snapshot", input, context, "browser_snapshot") as never;
+type Input = BrowserInput<"page.snapshot">;
+type Frame = chrome.webNavigation.GetAllFrameResultDetails;
+
+/**
+ * The worker's snapshots. Numbered from a clock-derived start, so an id from before a worker
+ * restart is unlikely to name a new snapshot (it answers REF_STALE instead).
+ */
+export const SNAPSHOTS = createSnapshotStore(1 + (Date.now() % 900_000));
+
+export const pageSnapshot: BrowserMethod<"page.snapshot"> = async (input, { calls }) => {
+  const tab = await targetTab({ tabId: input.tabId });
+  const tabId = tab.id!;
+  return await calls.run(tabId, "browser_snapshot", () => snapshotTab(tab, input));
+};
+
+/** Where the outline starts: a document (by frame) and, for a subtree, the kit's root. */
+interface Root {
+  frame: Frame;
+  args: { ref?: KitRef; selector?: string };
+  /** How the call names the root's document, for the error when that document is gone. */
+  place?: Pick<CallPlace, "gone" | "named">;
+}
+
+async function snapshotTab(tab: chrome.tabs.Tab, input: Input): Promise<SnapshotResult> {
+  const tabId = tab.id!;
+  const frames = await liveFrames(tabId);
+  const top = frames.find((f) => f.frameId === 0);
+  if (!top?.documentId) {
+    throw hubError("EXTENSION_ERROR", `The browser did not list tab ${tabId}'s document.`);
+  }
+  const key = JSON.stringify([
+    input.ref,
+    input.selector,
+    input.frame,
+    input.interactiveOnly,
+    input.includeHidden,
+    input.since,
+  ]);
+  const earlier = input.offset > 0 ? SNAPSHOTS.latest(tabId, key, top.documentId) : undefined;
+  if (earlier?.answer !== undefined && earlier.head) {
+    return answer(tabId, earlier.head, earlier.id, earlier.answer, input);
+  }
+  const root = await rootOf(tabId, frames, input);
+  const reads = await readFrames(tabId, frames, root, input);
+  const rootOutline = reads.get(root.frame.frameId)?.outline;
+  const header = root.frame.frameId === 0 && rootOutline
+    ? { title: rootOutline.title, url: rootOutline.url }
+    : { title: tab.title ?? "", url: tab.url ?? "" };
+  const subtree = root.args.ref !== undefined || root.args.selector !== undefined;
+  const { text, owners } = composeOutline(header, frames, reads, {
+    rootFrameId: root.frame.frameId,
+    subtree,
+  });
+  await Promise.all([...owners].map(([k, owner]) => setOwner(tabId, k, owner)));
+  const before = input.since === undefined
+    ? undefined
+    : SNAPSHOTS.textOf(tabId, input.since, top.documentId);
+  const full = before === undefined ? text : diffOutlines(before, text, input.since!, header);
+  const id = SNAPSHOTS.keep(tabId, top.documentId, text, { key, answer: full, head: header });
+  return answer(tabId, header, id, full, input);
+}
+
+function answer(
+  tabId: number,
+  header: { title: string; url: string },
+  snapshotId: string,
+  text: string,
+  input: Input,
+): SnapshotResult {
+  return { tabId, ...header, snapshotId, ...cutSnapshot(text, input.maxBytes, input.offset) };
+}
+
+/** The tab's frames that hold a live document (not prerendered, cached or on their way out). */
+async function liveFrames(tabId: number): Promise<Frame[]> {
+  const frames = await chrome.webNavigation.getAllFrames({ tabId }) ?? [];
+  return frames.filter((f) =>
+    f.documentId && (!f.documentLifecycle || f.documentLifecycle === "active")
+  );
+}
+
+/**
+ * The document and kit root of `ref`, `frame` and `selector` (dom_call.ts's placeCall; a frame's
+ * ref `f<k>` as `ref` is its `<iframe>`, whose frame is nested under it); without them, the top
+ * document.
+ */
+async function rootOf(tabId: number, frames: Frame[], input: Input): Promise<Root> {
+  const selector = input.selector ? { selector: input.selector } : {};
+  if (input.ref === undefined && input.frame === undefined) {
+    return { frame: frames.find((f) => f.frameId === 0)!, args: selector, place: { gone: "top" } };
+  }
+  const place = await placeCall(tabId, input.ref, input.frame);
+  const frame = frames.find((f) =>
+    place.documentId !== undefined
+      ? f.documentId === place.documentId
+      : place.target.frameIds?.includes(f.frameId)
+  );
+  if (!frame) throw goneError(place, new Error("No document with id"));
+  return { frame, args: { ...selector, ...(place.ref ? { ref: place.ref } : {}) }, place };
+}
+
+/**
+ * Each document's `k` and outline: the root's (its failure is the call's), and those of at most
+ * PAGE_TEXT_MAX_FRAMES frames under it (one that fails or is late has no outline).
+ */
+async function readFrames(
+  tabId: number,
+  frames: Frame[],
+  root: Root,
+  input: Input,
+): Promise<Map<number, FrameRead>> {
+  const flags = { interactiveOnly: input.interactiveOnly, includeHidden: input.includeHidden };
+  const others = framesToRead(frames, root.frame.frameId, PAGE_TEXT_MAX_FRAMES) as Frame[];
+  const reads = new Map<number, FrameRead>();
+  const readOne = async (frame: Frame, args: Record<string, unknown>, bounded: boolean) => {
+    const { k, scheme } = await schemeFor(tabId, frame.frameId, frame.documentId);
+    const run = outlineOf(tabId, frame.documentId, args, scheme);
+    const outcome = bounded ? await within(run.catch(() => undefined)) : await run;
+    if (outcome?.ok && outcome.doc) await recordDoc(tabId, k, outcome.doc, frame.documentId);
+    const outline = outcome?.ok ? asOutline(outcome.value) : undefined;
+    reads.set(frame.frameId, { k, outline });
+    return outcome;
+  };
+  const [first] = await Promise.all([
+    readOne(root.frame, { ...root.args, ...flags }, false).catch(staleRoot(root)),
+    ...others.map((f) => readOne(f, flags, true)),
+  ]);
+  if (first && !first.ok) throw kitFailure(first.error);
+  return reads;
+}
+
+/** The kit's `page.snapshot` in document `documentId`, its refs written by `scheme`. */
+async function outlineOf(
+  tabId: number,
+  documentId: string,
+  args: Record<string, unknown>,
+  scheme: RefScheme,
+): Promise<KitOutcome> {
+  const target = { tabId, documentIds: [documentId] };
+  return await runInTab(target, "page.snapshot", args as KitArgs<"page.snapshot">, false, scheme);
+}
+
+/** `run`'s answer, or undefined when it takes longer than FRAME_ANSWER_MS. */
+async function within<T>(run: Promise<T>): Promise<T | undefined> {
+  let timer: number | undefined;
+  const late = new Promise<undefined>((resolve) => timer = setTimeout(resolve, FRAME_ANSWER_MS));
+  try {
+    return await Promise.race([run, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
+ * Chrome refusing the root's document (it is gone): REF_STALE when a ref named it, TAB_NAVIGATED
+ * for a frame selector's or the top document.
+ */
+function staleRoot(root: Root) {
+  return (error: unknown): never => {
+    throw root.place ? goneError(root.place, error) : error;
+  };
+}
+
+/** The kit's answer as an outline, or undefined when it is not one (another kit version). */
+function asOutline(value: Record<string, unknown>): DocOutline | undefined {
+  const { url, title, index, lines, frames } = value;
+  if (!Array.isArray(lines) || !lines.every((l) => typeof l === "string")) return undefined;
+  return {
+    url: String(url ?? ""),
+    title: String(title ?? ""),
+    index: typeof index === "number" ? index : -1,
+    lines,
+    frames: Array.isArray(frames) ? frames : [],
+  };
+}

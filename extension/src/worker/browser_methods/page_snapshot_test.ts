@@ -1,0 +1,203 @@
+/// <reference lib="deno.ns" />
+import { assertEquals } from "../../../../tests/helpers/assert.ts";
+import { failureOf, withChrome } from "../_test_fixtures.ts";
+import { createTabCalls } from "../tab_calls.ts";
+import type { MethodContext } from "./browser_method.ts";
+import { pageSnapshot } from "./page_snapshot.ts";
+import type { DocOutline } from "./snapshot_compose.ts";
+
+const context = () => ({ calls: createTabCalls() }) as unknown as MethodContext;
+
+interface Scheme {
+  prefix: string;
+  base: number;
+}
+
+/** A document of the fake tab: its frame, and its outline as the kit writes it for a scheme. */
+interface FakeDoc {
+  frameId: number;
+  parentFrameId: number;
+  /** Undefined: the document cannot be scripted. */
+  outline?: (scheme: Scheme) => DocOutline;
+}
+
+/** A fake chrome with one tab (id 4) holding `docs` (keyed by documentId). */
+function fakeTab(docs: Map<string, FakeDoc>) {
+  const store = new Map<string, unknown>();
+  const schemes = new Map<string, Scheme>();
+  const calls: [string, Record<string, unknown>][] = [];
+  const chrome = {
+    tabs: { get: (id: number) => Promise.resolve({ id, url: "http://tab/", title: "Tab" }) },
+    storage: {
+      session: {
+        get: (key: string) => Promise.resolve({ [key]: store.get(key) }),
+        set: (items: Record<string, unknown>) => {
+          for (const [k, v] of Object.entries(items)) store.set(k, structuredClone(v));
+          return Promise.resolve();
+        },
+        remove: (key: string) => Promise.resolve(void store.delete(key)),
+      },
+    },
+    webNavigation: {
+      getAllFrames: () =>
+        Promise.resolve(
+          [...docs].map(([documentId, d]) => ({
+            frameId: d.frameId,
+            parentFrameId: d.parentFrameId,
+            documentId,
+            documentLifecycle: "active",
+            url: `http://x/${d.frameId}`,
+          })),
+        ),
+    },
+    scripting: {
+      executeScript({ target, args }: { target: { documentIds: string[] }; args: unknown[] }) {
+        const [documentId] = target.documentIds;
+        const doc = docs.get(documentId);
+        if (!doc?.outline) return Promise.reject(new Error("Cannot access contents of url"));
+        const scheme = args[5] as Scheme;
+        schemes.set(documentId, scheme);
+        calls.push([documentId, args[3] as Record<string, unknown>]);
+        const value = doc.outline(scheme);
+        const result = { ok: true, value, doc: { token: `T-${documentId}`, upTo: 9 } };
+        return Promise.resolve([{ frameId: doc.frameId, documentId, result }]);
+      },
+    },
+  };
+  return { chrome, schemes, calls };
+}
+
+const outline = (index: number, lines: string[], frames: DocOutline["frames"] = []) => ({
+  url: `http://x/${index}`,
+  title: "Top page",
+  index,
+  lines,
+  frames,
+});
+
+function threeDeep(button = "Pay") {
+  return new Map<string, FakeDoc>([
+    ["D0", {
+      frameId: 0,
+      parentFrameId: -1,
+      outline: ({ prefix }) =>
+        outline(-1, [`- heading "Shop" [level=1] [ref=${prefix}e1]`, '- iframe "Checkout"'], [
+          { line: 1, index: 0, ref: `${prefix}e2` },
+        ]),
+    }],
+    ["D1", {
+      frameId: 11,
+      parentFrameId: 0,
+      outline: ({ prefix }) =>
+        outline(0, ["- form", '  - iframe "Card"', '- iframe "Ads"'], [
+          { line: 1, index: 0, ref: `${prefix}e1` },
+          { line: 2, index: 1, ref: `${prefix}e2` },
+        ]),
+    }],
+    ["D2", {
+      frameId: 12,
+      parentFrameId: 11,
+      outline: ({ prefix }) => outline(0, [`- button "${button}" [ref=${prefix}e1]`]),
+    }],
+    ["D3", { frameId: 13, parentFrameId: 11 }], // the ads frame cannot be scripted
+  ]);
+}
+
+Deno.test("page.snapshot nests every frame's outline, refs by each document's k", async () => {
+  const fake = fakeTab(threeDeep());
+  await withChrome(fake.chrome, async () => {
+    const result = await pageSnapshot(
+      { tabId: 4, maxBytes: 20_000, offset: 0 } as never,
+      context(),
+    );
+    const k1 = fake.schemes.get("D1")!.prefix;
+    const k2 = fake.schemes.get("D2")!.prefix;
+    assertEquals(fake.schemes.get("D0")!.prefix, "");
+    assertEquals(result.text.split("\n"), [
+      "# Top page — http://x/-1",
+      '- heading "Shop" [level=1] [ref=e1]',
+      `- iframe "Checkout" [ref=${k1}]`,
+      "  - form",
+      `    - iframe "Card" [ref=${k2}]`,
+      `      - button "Pay" [ref=${k2}e1]`,
+      `  - iframe "Ads" [ref=${k1}e2]`,
+    ]);
+    assertEquals(result.truncated, false);
+    assertEquals(result.totalBytes, new TextEncoder().encode(result.text).length);
+    assertEquals(/^s\d+$/.test(result.snapshotId), true);
+    assertEquals([result.tabId, result.title, result.url], [4, "Top page", "http://x/-1"]);
+  });
+});
+
+Deno.test("page.snapshot with since answers the changes; an unknown since is REF_STALE", async () => {
+  const docs = threeDeep();
+  const fake = fakeTab(docs);
+  await withChrome(fake.chrome, async () => {
+    const first = await pageSnapshot({ tabId: 4, maxBytes: 20_000, offset: 0 } as never, context());
+    docs.set("D2", {
+      ...docs.get("D2")!,
+      outline: ({ prefix }) => outline(0, [`- button "Paid" [ref=${prefix}e1]`]),
+    });
+    const input = { tabId: 4, maxBytes: 20_000, offset: 0, since: first.snapshotId };
+    const changes = await pageSnapshot(input as never, context());
+    const k2 = fake.schemes.get("D2")!.prefix;
+    assertEquals(changes.text.split("\n"), [
+      "# Top page — http://x/-1",
+      `# changes since ${first.snapshotId}`,
+      `~       - button "Paid" [ref=${k2}e1]`,
+    ]);
+    const stale = await failureOf(
+      pageSnapshot({ ...input, since: "s1" } as never, context()),
+    );
+    assertEquals(stale.payload.code, "REF_STALE");
+  });
+});
+
+Deno.test("page.snapshot pages a long outline with offset, and the parts make the whole", async () => {
+  const many = Array.from(
+    { length: 300 },
+    (_, i) => `- button "Button number ${i}" [ref=e${i + 1}]`,
+  );
+  const docs = new Map<string, FakeDoc>([
+    ["D0", { frameId: 0, parentFrameId: -1, outline: () => outline(-1, many) }],
+  ]);
+  await withChrome(fakeTab(docs).chrome, async () => {
+    const parts: string[] = [];
+    let offset = 0;
+    let id: string | undefined;
+    for (;;) {
+      const input = { tabId: 4, maxBytes: 1_000, offset };
+      const part = await pageSnapshot(input as never, context());
+      id ??= part.snapshotId;
+      assertEquals(part.snapshotId, id); // later parts cut the same stored answer
+      parts.push(part.text);
+      if (!part.truncated) break;
+      offset = part.nextOffset!;
+    }
+    assertEquals(parts.join(""), ["# Top page — http://x/-1", ...many].join("\n"));
+    assertEquals(parts.length > 5, true);
+  });
+});
+
+Deno.test("page.snapshot with a ref outlines its element's subtree in its document", async () => {
+  const fake = fakeTab(threeDeep());
+  await withChrome(fake.chrome, async () => {
+    const input = { tabId: 4, maxBytes: 20_000, offset: 0 };
+    await pageSnapshot(input as never, context());
+    const k2 = fake.schemes.get("D2")!.prefix;
+    fake.calls.length = 0;
+    const sub = await pageSnapshot({ ...input, ref: `${k2}e1` } as never, context());
+    assertEquals(fake.calls[0], [
+      "D2",
+      {
+        ref: { n: 1, token: "T-D2", text: `${k2}e1` },
+        interactiveOnly: undefined,
+        includeHidden: undefined,
+      },
+    ]);
+    assertEquals(fake.calls.length, 1, "no frame under D2 to read");
+    assertEquals(sub.text.split("\n").slice(1), [`- button "Pay" [ref=${k2}e1]`]);
+    const stale = await failureOf(pageSnapshot({ ...input, ref: "f9999e1" } as never, context()));
+    assertEquals(stale.payload.code, "REF_STALE");
+  });
+});
