@@ -30,21 +30,16 @@ export const snapshot = browserTool({
     "nextOffset: call again with the same arguments and `offset` set to it for the rest.",
   method: "page.snapshot",
   structured: true,
-  toContent: (value, { input }) => Promise.resolve(outlineContent(value, input.offset ?? 0)),
+  toContent: (value) => Promise.resolve(outlineContent(value)),
 });
 
 /**
- * The outline as one text block. A part after the first starts with the header line again and
- * where it continues from; a cut part ends with a line saying how to get the rest. An answer of
- * another shape (an extension of another version) is shown as JSON.
+ * The outline as one text block; a cut part ends with a line saying how to get the rest. An
+ * answer of another shape (an extension of another version) is shown as JSON.
  */
-export function outlineContent(value: SnapshotResult, offset: number): ContentBlock[] {
+export function outlineContent(value: SnapshotResult): ContentBlock[] {
   if (typeof value?.text !== "string") return [{ type: "text", text: JSON.stringify(value) }];
   let text = value.text;
-  if (offset > 0) {
-    text = `# ${value.title} — ${value.url}\n# continued from byte ${offset} of ` +
-      `${value.totalBytes}\n${text}`;
-  }
   if (value.truncated && value.nextOffset !== undefined) {
     text += `${text.endsWith("\n") ? "" : "\n"}# cut at byte ${value.nextOffset} of ` +
       `${value.totalBytes}: call again with offset ${value.nextOffset} for the rest`;
