@@ -179,7 +179,10 @@ const INPUT_ROLES: Record<string, string> = {
 /** Input types that become a `combobox` with a `list` (a datalist of suggestions). */
 const LIST_INPUTS = new Set(["text", "search", "tel", "url", "email"]);
 
-/** Elements whose role does not depend on where they are or what they hold. */
+/**
+ * Elements whose role does not depend on where they are or what they hold. (thead, tbody and
+ * tfoot are generic: Chromium leaves their rowgroup out of its tree.)
+ */
 const TAG_ROLES: Record<string, string> = {
   ARTICLE: "article",
   BUTTON: "button",
@@ -211,10 +214,7 @@ const TAG_ROLES: Record<string, string> = {
   PROGRESS: "progressbar",
   SEARCH: "search",
   TABLE: "table",
-  TBODY: "rowgroup",
   TEXTAREA: "textbox",
-  TFOOT: "rowgroup",
-  THEAD: "rowgroup",
   TR: "row",
   UL: "list",
   VIDEO: "video",
@@ -295,9 +295,16 @@ function presentationConflict(el: Element): boolean {
   return focusable(el) || GLOBAL_ARIA.some((name) => el.hasAttribute(name));
 }
 
-/** The nearest ancestor (in its own tree) with the given tag, stopping at a table. */
+/** The table, grid or treegrid `el` is in (in its own tree), if any. */
 function tableOf(el: Element): Element | null {
-  return el.closest("table");
+  return el.closest("table,[role=table],[role=grid],[role=treegrid]");
+}
+
+/** Whether `el` is a row of a grid or treegrid: named by its contents, as Chromium does. */
+function gridRow(el: Element, role: string): boolean {
+  if (role !== "row") return false;
+  const role2 = explicitRole(tableOf(el)?.getAttribute("role") ?? null);
+  return role2 === "grid" || role2 === "treegrid";
 }
 
 /** The role of `el` with no `role` attribute (HTML-AAM, Chromium's names). */
@@ -344,14 +351,13 @@ export function implicitRole(el: Element): string {
         : "generic";
     }
     case "TD": {
-      const table = tableOf(el);
-      const role = explicitRole(table?.getAttribute("role") ?? null);
+      const role = explicitRole(tableOf(el)?.getAttribute("role") ?? null);
       return role === "grid" || role === "treegrid" ? "gridcell" : "cell";
     }
     case "TH":
       return headerRole(el as HTMLTableCellElement);
-    case "svg":
-      return "img";
+    case "svg": // an image when named, else a drawing Chromium leaves out (svgroot)
+      return hasNameAttribute(el) || el.querySelector(":scope > title") ? "img" : "generic";
     case "a": // SVG's <a> (SVG tag names keep their case)
       return el.hasAttribute("href") || el.hasAttribute("xlink:href") ? "link" : "generic";
   }
@@ -484,7 +490,7 @@ function nameStep(el: Element, role: string, walk: Walk, root: boolean): string 
   // An image's alt names it even when empty (its title is then no name).
   if (el.tagName === "IMG" && el.hasAttribute("alt")) return "";
   // 2F: contents, for roles named by them (and for every descendant of something being named).
-  if (!root || walk.labelledBy || NAME_FROM_CONTENT.has(role)) {
+  if (!root || walk.labelledBy || NAME_FROM_CONTENT.has(role) || gridRow(el, role)) {
     // Kept as it is (the root collapses it): `<span>a </span><span>b</span>` reads "a b".
     const text = contentText(el, walk);
     if (collapse(text)) return text;
