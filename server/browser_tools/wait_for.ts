@@ -3,6 +3,13 @@ import { browserTool } from "./browser_tool.ts";
 export const waitFor = browserTool({
   name: "browser_wait_for",
   displayName: "Wait for",
-  description: "Wait for text or an element (being built).",
+  description: "Wait until text shows on the page (text) or is gone from it (textGone), in any " +
+    'frame, as a substring or "/regex/flags"; or until an element (ref or selector) is ' +
+    '"visible", "hidden" or "detached" (state). Text and elements hidden from people do not ' +
+    "count as shown. Keeps waiting across a navigation of the tab, so it can wait for what the " +
+    "next page shows. Answers tabId, waitedMs and matched (text, textGone or state), with " +
+    "element for ref/selector; fails with WAIT_TIMEOUT, saying what it saw, after timeoutMs " +
+    "(default 10000, at most 25000). Use it after an action whose result appears later; " +
+    "browser_wait_for_element waits only for a selector to be attached or visible.",
   method: "page.waitFor",
 });

@@ -65,7 +65,10 @@ export function visibleComposedText(element: Element): string {
  * True when `element` or one of its ancestors in the composed tree (a slotted node's slot, a
  * shadow root's host) is hidden from people.
  */
-function hiddenInPage(element: Element, page: PageFacts): boolean {
+export function hiddenInPage(
+  element: Element,
+  page: PageFacts = pageFacts(element.ownerDocument),
+): boolean {
   for (let at: Element | null = element; at; at = composedParent(at)) {
     if (isHiddenFromPeople(at, getComputedStyle(at), page)) return true;
   }

@@ -1,6 +1,230 @@
-/** `page.waitFor` (browser_wait_for): being built (helper H5). */
-import type { BrowserMethod } from "./browser_method.ts";
+/**
+ * `page.waitFor` (browser_wait_for): checks the condition every WAIT_POLL_MS until it holds or
+ * `timeoutMs` has passed, then answers `{ tabId, waitedMs, matched, element? }` or fails with
+ * WAIT_TIMEOUT saying what the last check saw. Each check is one call of the kit's `page.waitFor`
+ * (extension/src/page/dom_wait_for.ts), which never waits in the page:
+ *
+ * - `text` / `textGone` check every frame of the tab (wait_for_frames.ts); with `frame`, only that
+ *   frame's document;
+ * - `ref` / `selector` check their document through domCall (which resolves the ref's document,
+ *   or `frame`).
+ *
+ * A navigation of the tab does not end the wait: the next check reads the new page (an agent
+ * often waits for text the next page shows). A ref of the old page is stale there: met for
+ * "hidden" / "detached", REF_STALE for "visible". The call still ends at once when the hub ends it
+ * (its deadline, a cancel) or the tab closes: each check and each pause runs in `calls.run`.
+ */
+import { clip, quoteClip } from "../../../../protocol/clip.ts";
+import { HubError, hubError } from "../../../../protocol/errors.ts";
+import type { BrowserInput, WaitForResult } from "../../../../protocol/browser_methods/mod.ts";
+import { WAIT_MAX_MS } from "../../../../protocol/browser_methods/dom_limits.ts";
+import type { KitArgs } from "../../page/dom_kit_types.ts";
+import type { WaitCheck } from "../../page/dom_wait_for.ts";
+import { parseWaitText, WaitTextError } from "../../page/wait_text.ts";
+import { type BrowserMethod, type MethodContext, targetTab } from "./browser_method.ts";
 import { domCall } from "./dom_call.ts";
+import { FRAME_ANSWER_MS } from "./frame_scripting.ts";
+import { type FrameCheck, textRound } from "./wait_for_frames.ts";
 
-export const pageWaitFor: BrowserMethod<"page.waitFor"> = async (input, context) =>
-  await domCall("page.waitFor", input, context, "browser_wait_for") as never;
+const TOOL = "browser_wait_for";
+
+/** How long the worker pauses between two checks, in milliseconds. */
+export const WAIT_POLL_MS = 150;
+
+/** What one check concluded. */
+export interface Round {
+  met: boolean;
+  /** What it saw, for the timeout message (bounded). */
+  seen: string;
+  element?: Record<string, unknown>;
+}
+
+export interface PollTiming {
+  timeoutMs: number;
+  pollMs?: number;
+  now?: () => number;
+  /** Waits `ms` between checks; rejects when the call ended (its deadline, a cancel, the tab closed). */
+  pause: (ms: number) => Promise<void>;
+}
+
+/** A navigation of the tab ended the check or pause it interrupted, not the wait. */
+const navigated = (error: unknown) => error instanceof HubError && error.code === "TAB_NAVIGATED";
+
+/**
+ * What Chromium says when the document a script was sent to went away meanwhile (the tab or frame
+ * navigated): the next check looks again.
+ */
+const DOCUMENT_GONE = /was removed|No frame with id|No document with id/i;
+const documentGone = (error: unknown) =>
+  error instanceof HubError && error.code === "EXTENSION_ERROR" &&
+  DOCUMENT_GONE.test(error.message);
+
+/**
+ * Runs `round` until it is met or `timeoutMs` has passed (one round at least, and one more at the
+ * end of the time), pausing `pollMs` between rounds. A round or pause that TAB_NAVIGATED
+ * interrupted is skipped; any other error ends the wait. Answers the last round and the time.
+ */
+export async function pollUntil(
+  round: () => Promise<Round>,
+  { timeoutMs, pollMs = WAIT_POLL_MS, now = Date.now, pause }: PollTiming,
+): Promise<Round & { waitedMs: number }> {
+  const start = now();
+  let last: Round = { met: false, seen: "nothing (the page navigated during every check)" };
+  for (;;) {
+    try {
+      last = await round();
+    } catch (error) {
+      if (!navigated(error)) throw error;
+    }
+    const waitedMs = Math.max(0, now() - start);
+    if (last.met || waitedMs >= timeoutMs) return { ...last, waitedMs };
+    await pause(Math.min(pollMs, timeoutMs - waitedMs)).catch((error) => {
+      if (!navigated(error)) throw error;
+    });
+  }
+}
+
+/** `promise`'s value, or undefined when it takes longer than `ms` (its failure is then dropped). */
+async function bounded<T>(promise: Promise<T>, ms = FRAME_ANSWER_MS): Promise<T | undefined> {
+  let timer: number | undefined;
+  const late = new Promise<undefined>((resolve) => timer = setTimeout(resolve, ms));
+  promise.catch(() => {}); // a late failure is nobody's
+  try {
+    return await Promise.race([promise, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    signal.addEventListener("abort", () => {
+      clearTimeout(timer);
+      resolve();
+    }, { once: true });
+  });
+}
+
+/** A bad `/regex/` fails before any page is touched. */
+function checkPattern(text: string | undefined) {
+  if (text === undefined) return;
+  try {
+    parseWaitText(text);
+  } catch (error) {
+    if (error instanceof WaitTextError) throw hubError("INVALID_ARGUMENTS", error.message);
+    throw error;
+  }
+}
+
+/** One document's check through domCall (ref, selector, or text with `frame`). */
+async function documentRound(
+  input: BrowserInput<"page.waitFor">,
+  tabId: number,
+  context: MethodContext,
+): Promise<Round> {
+  try {
+    const value = await bounded(domCall("page.waitFor", { ...input, tabId }, context, TOOL));
+    if (!value) return { met: false, seen: `no answer from the page within ${FRAME_ANSWER_MS} ms` };
+    const { met, seen, element } = value as unknown as WaitCheck;
+    const described = element as unknown as Record<string, unknown> | undefined;
+    return {
+      met,
+      seen: clip(String(seen ?? ""), 300),
+      ...(described ? { element: described } : {}),
+    };
+  } catch (error) {
+    if (!(error instanceof HubError)) throw error;
+    if (documentGone(error)) return { met: false, seen: "the page was being replaced" };
+    const target = input.ref !== undefined && input.text === undefined &&
+      input.textGone === undefined;
+    if (error.code === "REF_STALE" && target && input.state !== "visible") {
+      return { met: true, seen: "its element is gone" };
+    }
+    // The frame may not be there yet (or was replaced): look again next round.
+    if (error.code === "ELEMENT_NOT_FOUND" && input.frame !== undefined) {
+      return { met: false, seen: clip(error.message, 300) };
+    }
+    throw error;
+  }
+}
+
+/** One round of a text wait over every frame; the top document through domCall when it is mute. */
+function tabTextRound(
+  input: BrowserInput<"page.waitFor">,
+  tabId: number,
+  context: MethodContext,
+): Promise<Round> {
+  const { tabId: _, frame: __, ref: ___, ...rest } = input;
+  const args = Object.fromEntries(
+    Object.entries(rest).filter(([, v]) => v !== undefined),
+  ) as unknown as KitArgs<"page.waitFor">;
+  // The top document gave no answer: ask it through domCall, whose errors say why
+  // (PAGE_NOT_SCRIPTABLE on a chrome:// page, for one).
+  const topCheck = async (): Promise<FrameCheck | undefined> => {
+    const value = await bounded(domCall("page.waitFor", { ...input, tabId }, context, TOOL))
+      .catch((error) => {
+        if (documentGone(error)) return undefined;
+        throw error;
+      });
+    return value ? { ok: true, value, index: -1 } : undefined;
+  };
+  return context.calls.run(tabId, TOOL, () => textRound(tabId, args, topCheck));
+}
+
+export const pageWaitFor: BrowserMethod<"page.waitFor"> = async (input, context) => {
+  checkPattern(input.text ?? input.textGone);
+  const tab = await targetTab({ tabId: input.tabId });
+  const tabId = tab.id!;
+  const textWait = input.text !== undefined || input.textGone !== undefined;
+  const round = textWait && input.frame === undefined
+    ? () => tabTextRound(input, tabId, context)
+    : () => documentRound(input, tabId, context);
+  const pause = (ms: number) => context.calls.run(tabId, TOOL, (signal) => sleep(ms, signal));
+  const last = await pollUntil(round, { timeoutMs: input.timeoutMs, pause });
+  if (!last.met) throw timeoutError(input, tabId, last.seen);
+  const matched = input.text !== undefined
+    ? "text"
+    : input.textGone !== undefined
+    ? "textGone"
+    : "state";
+  const result: WaitForResult = { tabId, waitedMs: Math.round(last.waitedMs), matched };
+  if (last.element && matched === "state") result.element = last.element;
+  return result;
+};
+
+/** WAIT_TIMEOUT: what was waited for, what the last check saw, and what to try. */
+export function timeoutError(
+  input: BrowserInput<"page.waitFor">,
+  tabId: number,
+  seen: string,
+): HubError {
+  const { timeoutMs } = input;
+  const longer = `wait longer (timeoutMs, at most ${WAIT_MAX_MS})`;
+  const inFrame = input.frame !== undefined ? ` in the frame ${quoteClip(input.frame)}` : "";
+  if (input.text !== undefined) {
+    return hubError(
+      "WAIT_TIMEOUT",
+      `${quoteClip(input.text)} did not show on tab ${tabId}${inFrame || " (any frame)"} ` +
+        `within ${timeoutMs} ms. The page showed ${seen}. Text hidden from people does not ` +
+        "count. Check the wording with browser_get_page_text, pass a /regex/i, or " + longer + ".",
+    );
+  }
+  if (input.textGone !== undefined) {
+    return hubError(
+      "WAIT_TIMEOUT",
+      `${quoteClip(input.textGone)} was still on tab ${tabId}${inFrame} after ${timeoutMs} ms: ` +
+        `${seen}. Check the page with browser_get_page_text, or ${longer}.`,
+    );
+  }
+  const label = input.ref !== undefined
+    ? `ref "${input.ref}"`
+    : `selector ${quoteClip(input.selector ?? "")}${inFrame}`;
+  return hubError(
+    "WAIT_TIMEOUT",
+    `The element of ${label} was not ${input.state} on tab ${tabId} within ${timeoutMs} ms ` +
+      `(last seen: ${seen}). An element hidden from people (display:none, opacity:0, ` +
+      "aria-hidden, zero size, off-page) is not visible. Look with browser_snapshot or " +
+      `browser_query_elements, or ${longer}.`,
+  );
+}
