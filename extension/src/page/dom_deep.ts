@@ -157,7 +157,7 @@ export function pierce(scope: Scope, steps: string[]): Pierced {
 }
 
 /** The element's children as rendered: its open shadow root's, a slot's assigned nodes. */
-function composedChildren(element: Element): Node[] {
+export function composedChildren(element: Element): Node[] {
   if (element.shadowRoot) return [...element.shadowRoot.childNodes];
   if (element instanceof HTMLSlotElement) return element.assignedNodes({ flatten: true });
   return [...element.childNodes];

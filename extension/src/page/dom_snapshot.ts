@@ -1,7 +1,365 @@
-/** `page.snapshot` in one document: the outline of browser_snapshot (being built: helper H3). */
-import { fail } from "./dom_find.ts";
+/**
+ * `page.snapshot` in one document: browser_snapshot's outline of this document (the worker nests
+ * the outlines of its frames under their `- iframe` lines, cuts by bytes and diffs; see
+ * extension/src/worker/browser_methods/page_snapshot.ts). The walk follows the composed tree from
+ * the body (or the `ref`/`selector` element): an open shadow root in place of its host's children,
+ * each `<slot>` replaced by the nodes assigned to it. Hidden content (visibility.ts) is left out
+ * unless `includeHidden`. One line per meaningful node (dom_snapshot_lines.ts writes them): roles,
+ * names and states come from dom_roles.ts; elements without a role of their own emit nothing and
+ * their contents move up a level. Cost: one getComputedStyle and one box per element, plus what
+ * nameOf reads for elements named by their contents.
+ */
+import { findTarget } from "./dom_find.ts";
 import type { KitArgs, KitState } from "./dom_kit_types.ts";
+import { composedChildren, composedParent } from "./dom_deep.ts";
+import { hidesOwnText, isHiddenFromPeople, type PageFacts, pageFacts } from "./visibility.ts";
+import { nameOf, roleOf, statesOf } from "./dom_roles.ts";
+import {
+  addText,
+  ALWAYS,
+  CELLS,
+  closeText,
+  elementNode,
+  finishText,
+  foldText,
+  HOLDING_REFS,
+  holdsRef,
+  interactiveOnly,
+  LANDMARKS,
+  NAMED_ONLY,
+  NATIVE_CONTROLS,
+  type OutlineLines,
+  type OutlineNode,
+  WIDGETS,
+  writeOutline,
+} from "./dom_snapshot_lines.ts";
 
-export function snapshotDocument(_args: KitArgs<"page.snapshot">, _state: KitState): never {
-  throw fail("UNKNOWN_OPERATION", "page.snapshot is being built.");
+/** What `page.snapshot` answers for this document. */
+export interface DocumentOutline extends OutlineLines {
+  url: string;
+  title: string;
+  /** This document's index in its parent's `frames`; -1 for the top or when it is not there. */
+  index: number;
+}
+
+/** The walk's settings and the document's facts, read once. */
+interface Walk {
+  includeHidden: boolean;
+  page: PageFacts;
+}
+
+/** What an element hands down to its contents. */
+interface Context {
+  /** The parent's cursor is `pointer`: a child's pointer cursor is inherited, not its own. */
+  pointer: boolean;
+  /** The parent's own text is invisible (`visibility: hidden`; a child can be visible again). */
+  textHidden: boolean;
+  /** Inside an editing host (only the host gets a ref). */
+  editable: boolean;
+  /** Inside a table row: text goes to the row's last cell, for the row's name. */
+  cells?: string[];
+  /** Text left out: a `<label>`'s, which names its field. */
+  mute: boolean;
+}
+
+/** Never outlined, nor anything in them. */
+const SKIPPED = new Set([
+  "SCRIPT",
+  "STYLE",
+  "TEMPLATE",
+  "NOSCRIPT",
+  "HEAD",
+  "META",
+  "LINK",
+  "TITLE",
+]);
+/** Outlined without their contents (their value or name tells them). */
+const LEAVES = new Set([
+  "INPUT",
+  "TEXTAREA",
+  "SELECT",
+  "IMG",
+  "svg",
+  "VIDEO",
+  "AUDIO",
+  "CANVAS",
+  "OBJECT",
+  "EMBED",
+  "METER",
+  "PROGRESS",
+]);
+/** A hidden element that holds a menu makes its parent the trigger of a hover menu. */
+const MENU_TAGS = new Set(["UL", "OL", "MENU"]);
+const MENU_SELECTOR = "ul, ol, menu, [role=menu], [role=menubar], [role=listbox], [role=tree]";
+/** Display values whose box flows in a line: their text joins the text around them. */
+const INLINE = /^(inline|contents|ruby)/;
+
+/** `page.snapshot`: the outline of this document, or of the `ref`/`selector` element. */
+export function snapshotDocument(
+  args: KitArgs<"page.snapshot">,
+  state: KitState,
+): DocumentOutline {
+  const targeted = args.ref !== undefined || !!args.selector;
+  const root = targeted ? findTarget(args, state.refs) : document.body ?? document.documentElement;
+  const walk: Walk = { includeHidden: args.includeHidden === true, page: pageFacts(document) };
+  let nodes: OutlineNode[] = [];
+  if (root && !targeted) walkChildren(root, nodes, rootContext(root, walk), walk);
+  else if (root) walkElement(root, nodes, parentContext(root), walk);
+  nodes = finishText(nodes);
+  if (args.interactiveOnly) nodes = interactiveOnly(nodes);
+  const written = writeOutline(nodes, (el) => state.refs.refOf(el as Element, state.scheme));
+  return { url: location.href, title: document.title, index: ownIndex(), ...written };
+}
+
+/** The context of the body's (or root element's) contents. */
+function rootContext(root: Element, walk: Walk): Context {
+  const textHidden = !walk.includeHidden && hidesOwnText(getComputedStyle(root));
+  return { pointer: false, textHidden, editable: false, mute: false };
+}
+
+/** The context a subtree root gets from its parent (cursor and editing only). */
+function parentContext(root: Element): Context {
+  const parent = composedParent(root);
+  const pointer = parent ? getComputedStyle(parent).cursor === "pointer" : false;
+  const editable = (parent as HTMLElement | null)?.isContentEditable === true;
+  return { pointer, textHidden: false, editable, mute: false };
+}
+
+/**
+ * Walks `el`'s composed children into `into`. Answers whether a hidden child holds a menu (then
+ * `el` is taken for the trigger of a hover menu).
+ */
+function walkChildren(el: Element, into: OutlineNode[], context: Context, walk: Walk): boolean {
+  let hiddenMenu = false;
+  for (const child of composedChildren(el)) {
+    if (child.nodeType === Node.TEXT_NODE) takeText((child as Text).data, into, context);
+    else if (child.nodeType === Node.ELEMENT_NODE) {
+      if (walkElement(child as Element, into, context, walk)) hiddenMenu = true;
+    }
+  }
+  return hiddenMenu;
+}
+
+/** Page text where it belongs: the row's cell, nowhere (hidden, a label's), or a text run. */
+function takeText(data: string, into: OutlineNode[], context: Context): void {
+  if (context.textHidden || context.mute) return;
+  const cells = context.cells;
+  if (cells) {
+    if (cells.length === 0) cells.push("");
+    cells[cells.length - 1] += data;
+  } else addText(into, data);
+}
+
+/**
+ * Outlines `el` and its contents into `into`. Answers true when `el` was left out as hidden and
+ * holds a menu (see walkChildren).
+ */
+function walkElement(el: Element, into: OutlineNode[], parent: Context, walk: Walk): boolean {
+  if (SKIPPED.has(el.tagName)) return false;
+  const style = getComputedStyle(el);
+  if (!walk.includeHidden && isHiddenFromPeople(el, style, walk.page)) return holdsMenu(el);
+  if (el.tagName === "BR") {
+    takeText(" ", into, parent);
+    return false;
+  }
+  const role = roleOf(el);
+  if (role === "iframe") {
+    closeText(into);
+    into.push(frameNode(el));
+    return false;
+  }
+  if (parent.cells && CELLS.has(role)) parent.cells.push("");
+  const block = !INLINE.test(style.display);
+  if (block) closeText(into);
+  const context = childContext(el, role, style, parent, walk);
+  const node = lineOf(el, role, style, parent, walk);
+  if (node) closeText(into);
+  const start = into.length;
+  let hiddenMenu = false;
+  if (el.tagName === "SELECT") into.push(...optionsOf(el as HTMLSelectElement));
+  else if (!LEAVES.has(el.tagName) && !(node?.kind === "element" && isEditableField(node))) {
+    hiddenMenu = walkChildren(el, into, context, walk);
+  }
+  let line = node;
+  if (hiddenMenu && menuTrigger(el)) {
+    if (line) line.ref = true;
+    else line = triggerNode(el, role);
+  }
+  if (line) {
+    line.children = into.splice(start);
+    if (context.cells && role === "row") line.name = rowName(el, role, context.cells);
+    if (kept(line, role)) into.push(line);
+    else into.push(...line.children);
+    closeText(into);
+  } else if (block) closeText(into);
+  return false;
+}
+
+/**
+ * Whether a tentative line stays: a list (or list item, menu…) gives way to its contents when it
+ * holds no ref (its text stands alone) or holds just one line (a wrapper, like an item holding
+ * one link).
+ */
+function kept(line: OutlineNode, role: string): boolean {
+  if (line.ref || ALWAYS.has(role) || line.name !== "") return true;
+  const shown = line.children.filter((child) => child.kind !== "text" || /\S/.test(child.name));
+  if (shown.length === 1 && shown[0].kind !== "text") return false;
+  return HOLDING_REFS.has(role) && holdsRef(line.children);
+}
+
+/** What `el`'s contents inherit from it. */
+function childContext(
+  el: Element,
+  role: string,
+  style: CSSStyleDeclaration,
+  parent: Context,
+  walk: Walk,
+): Context {
+  return {
+    pointer: style.cursor === "pointer",
+    textHidden: !walk.includeHidden && hidesOwnText(style),
+    editable: parent.editable || editingHost(el),
+    cells: role === "row" ? [] : parent.cells,
+    mute: parent.mute || (el.tagName === "LABEL" && (el as HTMLLabelElement).control !== null),
+  };
+}
+
+/**
+ * `el`'s line, or undefined when it has none of its own: a ref'd element (refReason), a label
+ * standing for its hidden checkbox, or a structural line (table, landmark, list, named group)
+ * that `kept` confirms once its contents are known.
+ */
+function lineOf(
+  el: Element,
+  role: string,
+  style: CSSStyleDeclaration,
+  parent: Context,
+  walk: Walk,
+): OutlineNode | undefined {
+  if (el.tagName === "LABEL") {
+    const stand = labelLine(el as HTMLLabelElement, walk);
+    if (stand) return stand;
+  }
+  const structural = ALWAYS.has(role) || HOLDING_REFS.has(role) || NAMED_ONLY.has(role);
+  const ref = refReason(el, role, style, parent);
+  if (!ref && !structural && role !== "img") return undefined;
+  const name = nameOf(el, role);
+  const landmarkRef = LANDMARKS.has(role) &&
+    (name !== "" || role === "main" || role === "navigation");
+  const imageRef = role === "img" && name !== "";
+  if (!ref && !structural && !imageRef) return undefined;
+  const states = statesOf(el, role);
+  if (role === "generic" && !parent.editable && editingHost(el)) states.push("editable");
+  const node = elementNode(role, name, states, ref || landmarkRef || imageRef, el);
+  node.context = ALWAYS.has(role) || (structural && name !== "");
+  return node;
+}
+
+/** Whether `el` is one an agent acts on or targets (the landmarks and images aside). */
+function refReason(
+  el: Element,
+  role: string,
+  style: CSSStyleDeclaration,
+  parent: Context,
+): boolean {
+  if (WIDGETS.has(role)) return true;
+  if (NATIVE_CONTROLS.has(el.tagName) && role !== "none") return true;
+  if ((el.tagName === "A" || el.tagName === "AREA") && el.hasAttribute("href")) return true;
+  if (el.hasAttribute("tabindex") && (el as HTMLElement).tabIndex >= 0) return true;
+  if (!parent.editable && editingHost(el)) return true;
+  if (el.getAttribute("draggable") === "true") return true;
+  if (el.hasAttribute("onclick") || (el as HTMLElement).onclick) return true;
+  const popup = el.getAttribute("aria-haspopup");
+  if (popup && popup !== "false") return true;
+  if (style.cursor !== "pointer" || parent.pointer) return false;
+  // a label's pointer only says its field is clickable, and the field has its own line
+  return !(el.tagName === "LABEL" && (el as HTMLLabelElement).control);
+}
+
+/** Whether `el` makes its contents editable (`contenteditable`; the attribute is read first). */
+function editingHost(el: Element): boolean {
+  return el.hasAttribute("contenteditable") && (el as HTMLElement).isContentEditable === true;
+}
+
+/** A field whose value is its contents (a contenteditable textbox): its value says them. */
+function isEditableField(node: OutlineNode): boolean {
+  return (node.role === "textbox" || node.role === "searchbox") &&
+    (node.target as HTMLElement).isContentEditable === true;
+}
+
+/**
+ * A `<label>` whose checkbox, radio or switch is hidden (a styled control): the label is what a
+ * person clicks, so it gets the field's line, with the label's ref.
+ */
+function labelLine(label: HTMLLabelElement, walk: Walk): OutlineNode | undefined {
+  const control = label.control;
+  if (!control || walk.includeHidden) return undefined;
+  const role = roleOf(control);
+  if (role !== "checkbox" && role !== "radio" && role !== "switch") return undefined;
+  if (!isHiddenFromPeople(control, getComputedStyle(control), walk.page)) return undefined;
+  return elementNode(role, nameOf(control, role), statesOf(control, role), true, label);
+}
+
+/** A row's name: its aria name when it has one, else its cells' texts joined by " | ". */
+function rowName(el: Element, role: string, cells: string[]): string {
+  if (el.hasAttribute("aria-label") || el.hasAttribute("aria-labelledby")) {
+    const name = nameOf(el, role);
+    if (name) return name;
+  }
+  return cells.map(foldText).filter((cell) => cell !== "").join(" | ");
+}
+
+/** The options of a `<select>` as lines under it (no refs: the select is the target). */
+function optionsOf(select: HTMLSelectElement): OutlineNode[] {
+  const lines: OutlineNode[] = [];
+  for (const option of select.options) {
+    if (option.hidden) continue;
+    lines.push(elementNode("option", option.label, statesOf(option, "option"), false));
+  }
+  return lines;
+}
+
+/** An `<iframe>`/`<frame>` line: no ref on it, listed in `frames` with its index. */
+function frameNode(el: Element): OutlineNode {
+  const node = elementNode("iframe", nameOf(el, "iframe"), [], false, el);
+  node.kind = "frame";
+  node.frameIndex = frameIndex(el);
+  return node;
+}
+
+/** The index of `el`'s window in this window's `frames`, -1 when it is not there. */
+function frameIndex(el: Element): number {
+  const child = (el as HTMLIFrameElement).contentWindow;
+  const here = globalThis as unknown as Window;
+  if (!child) return -1;
+  for (let i = 0; i < here.length; i++) if (here[i] === child) return i;
+  return -1;
+}
+
+/** This document's index in its parent's `frames` (allowed across origins); -1 at the top. */
+function ownIndex(): number {
+  const here = globalThis as unknown as Window;
+  try {
+    if (here.parent === here) return -1;
+    for (let i = 0; i < here.parent.length; i++) if (here.parent[i] === here) return i;
+  } catch { /* not listed */ }
+  return -1;
+}
+
+/** Whether a hidden element is, or holds, a menu or list (shown on hover, by CSS or script). */
+function holdsMenu(el: Element): boolean {
+  if (MENU_TAGS.has(el.tagName)) return true;
+  const role = el.getAttribute("role");
+  if (role === "menu" || role === "menubar" || role === "listbox" || role === "tree") return true;
+  return el.firstElementChild !== null && el.querySelector(MENU_SELECTOR) !== null;
+}
+
+/** Elements too large to be taken for a hover menu's trigger. */
+function menuTrigger(el: Element): boolean {
+  return el !== document.body && el !== document.documentElement;
+}
+
+/** The line of a hover menu's trigger that has no line of its own. */
+function triggerNode(el: Element, role: string): OutlineNode {
+  return elementNode(role, nameOf(el, role), statesOf(el, role), true, el);
 }

@@ -1,0 +1,254 @@
+/**
+ * The outline model of `page.snapshot` (dom_snapshot.ts builds it from the DOM) and everything
+ * done to it without a DOM: joining text runs, dropping text that repeats its line's name, folding
+ * a clickable wrapper's short text into its name, the `interactiveOnly` filter, and writing the
+ * lines (`"  ".repeat(depth) + "- " + …`) with their refs. The line format is browser_snapshot's
+ * contract (issue 29): a page's strings only ever appear quoted (quoted: `"` and `\` escaped, line
+ * breaks folded) or as the rest of a `- text:` line (line breaks folded), so a page cannot start
+ * a line of its own.
+ */
+import { NAME_MAX_CHARS } from "../../../protocol/browser_methods/dom_limits.ts";
+import { quoted } from "./dom_roles.ts";
+
+/** Longest text line, in characters (the cut one ends with `…`). */
+export const TEXT_MAX_CHARS = 1_000;
+
+// ---------------------------------------------------------------------------------------------
+// which elements get a line, and which a ref (dom_snapshot.ts decides with these)
+
+/** Roles an agent acts on: each gets a ref. */
+export const WIDGETS = new Set([
+  "button",
+  "link",
+  "checkbox",
+  "radio",
+  "switch",
+  "tab",
+  "menuitem",
+  "menuitemcheckbox",
+  "menuitemradio",
+  "option",
+  "combobox",
+  "listbox",
+  "textbox",
+  "searchbox",
+  "slider",
+  "spinbutton",
+  "scrollbar",
+  "treeitem",
+  "colorwell",
+  "date",
+  "datetime",
+  "inputtime",
+  "disclosuretriangle",
+  "heading",
+  "row",
+]);
+export const NATIVE_CONTROLS = new Set(["INPUT", "SELECT", "TEXTAREA", "BUTTON", "SUMMARY"]);
+export const LANDMARKS = new Set([
+  "navigation",
+  "main",
+  "banner",
+  "contentinfo",
+  "complementary",
+  "region",
+  "form",
+  "search",
+]);
+/** Lines without a ref that are always written (the unnamed landmarks among them). */
+export const ALWAYS = new Set(["table", "grid", "treegrid", "dialog", "alertdialog", ...LANDMARKS]);
+/** Written only when they hold a ref (else their text stands alone), or when named. */
+export const HOLDING_REFS = new Set([
+  "list",
+  "listitem",
+  "menu",
+  "menubar",
+  "tablist",
+  "tree",
+  "radiogroup",
+  "toolbar",
+]);
+/** Written only when named. */
+export const NAMED_ONLY = new Set(["group", "figure", "tabpanel"]);
+export const CELLS = new Set(["cell", "gridcell", "columnheader", "rowheader"]);
+// ---------------------------------------------------------------------------------------------
+// the model
+
+/** One line of the outline and the lines nested under it. */
+export interface OutlineNode {
+  /** An element's line, a run of text, or an `<iframe>`/`<frame>` (listed in `frames`). */
+  kind: "element" | "text" | "frame";
+  /** The element's role ("" for text). */
+  role: string;
+  /** The accessible name, not cut (quoted cuts it); for text, the raw text of the run. */
+  name: string;
+  /** States without brackets (`checked`, `level=2`, `value="…"`). */
+  states: string[];
+  /** Whether the line carries a ref (frames always get theirs in `frames`, never on the line). */
+  ref: boolean;
+  /**
+   * Kept by `interactiveOnly` when it holds a kept line, though it has no ref: a landmark or a
+   * named container (`table "People"`, `dialog "Confirm"`), the names around the refs.
+   */
+  context?: boolean;
+  /** The element whose ref the line writes (any object: the pure code never looks inside). */
+  target?: object;
+  /** A frame's index in this window's `frames` (-1 when it is not there). */
+  frameIndex?: number;
+  /** A text run that more inline text may still join (no block or line came after it). */
+  open?: boolean;
+  children: OutlineNode[];
+}
+
+/** What `page.snapshot` answers for one document (besides url, title and index). */
+export interface OutlineLines {
+  lines: string[];
+  /** Each `<iframe>`/`<frame>` line: its position in `lines`, its index in `frames`, its ref. */
+  frames: { line: number; index: number; ref: string }[];
+}
+
+/** An element line's node. */
+export function elementNode(
+  role: string,
+  name: string,
+  states: string[],
+  ref: boolean,
+  target?: object,
+): OutlineNode {
+  return { kind: "element", role, name, states, ref, target, children: [] };
+}
+
+/** Adds page text to `into`: joined to the last run while it is open, else as a new run. */
+export function addText(into: OutlineNode[], text: string): void {
+  const last = into[into.length - 1];
+  if (last?.kind === "text" && last.open) last.name += text;
+  else {into.push({
+      kind: "text",
+      role: "",
+      name: text,
+      states: [],
+      ref: false,
+      open: true,
+      children: [],
+    });}
+}
+
+/** Ends the open text run of `into` (a block box or a line starts or ends). */
+export function closeText(into: OutlineNode[]): void {
+  const last = into[into.length - 1];
+  if (last?.kind === "text") last.open = false;
+}
+
+/** Whitespace and control characters (C0, DEL, C1, line separators), each run one space. */
+// deno-lint-ignore no-control-regex -- folding control characters is the point
+const FOLD = /[\s\u0000-\u001f\u007f-\u009f]+/g;
+
+/** Text as one line: whitespace and control characters folded to one space, trimmed. */
+export function foldText(text: string): string {
+  return text.replace(FOLD, " ").trim();
+}
+
+/** Cut to `max` characters, the trailing `…` included, never inside a surrogate pair. */
+export function cutText(text: string, max: number = TEXT_MAX_CHARS): string {
+  if (text.length <= max) return text;
+  let end = max - 1;
+  const last = text.charCodeAt(end - 1);
+  if (last >= 0xd800 && last <= 0xdbff) end--;
+  return text.slice(0, end) + "…";
+}
+
+/**
+ * Finishes the text runs at every level: folded and trimmed, cut at TEXT_MAX_CHARS; a run left
+ * empty, or equal to the name of the line it sits under, is dropped; then foldNameFromText.
+ */
+export function finishText(children: OutlineNode[], parentName = ""): OutlineNode[] {
+  const parent = foldText(parentName);
+  const out: OutlineNode[] = [];
+  for (const child of children) {
+    if (child.kind !== "text") {
+      child.children = finishText(child.children, child.name);
+      foldNameFromText(child);
+      out.push(child);
+      continue;
+    }
+    const text = foldText(child.name);
+    if (text === "" || text === parent) continue;
+    out.push({ ...child, name: cutText(text), open: false });
+  }
+  return out;
+}
+
+/**
+ * A clickable element with no role of its own (`generic`, a ref, no name) whose contents are only
+ * short text: the text becomes its name (`generic "Open menu" [ref=e4]`) instead of a text line
+ * under it. Editable elements keep their text as contents. Its runs must be finished.
+ */
+export function foldNameFromText(node: OutlineNode): void {
+  if (node.role !== "generic" || !node.ref || node.name !== "") return;
+  if (node.states.includes("editable") || node.children.length === 0) return;
+  if (!node.children.every((child) => child.kind === "text")) return;
+  const text = node.children.map((child) => child.name).join(" ");
+  if (text.length > NAME_MAX_CHARS) return;
+  node.name = text;
+  node.children = [];
+}
+
+/** Whether a ref or a frame is anywhere under `nodes`. */
+export function holdsRef(nodes: OutlineNode[]): boolean {
+  return nodes.some((node) => node.ref || node.kind === "frame" || holdsRef(node.children));
+}
+
+/**
+ * `interactiveOnly`: the lines with refs and the frames, each under its nearest kept container
+ * (a `context` line that holds a kept line); text and every other line are left out, their kept
+ * lines moving up a level.
+ */
+export function interactiveOnly(nodes: OutlineNode[]): OutlineNode[] {
+  const out: OutlineNode[] = [];
+  for (const node of nodes) {
+    if (node.kind === "text") continue;
+    const children = interactiveOnly(node.children);
+    if (node.ref || node.kind === "frame" || (node.context && children.length > 0)) {
+      out.push({ ...node, children });
+    } else out.push(...children);
+  }
+  return out;
+}
+
+/** One line's text after its indentation and `- `, the ref (when it has one) last. */
+export function lineText(node: OutlineNode, ref?: string): string {
+  if (node.kind === "text") return `text: ${node.name}`;
+  let line = node.role;
+  if (node.name !== "") line += " " + quoted(node.name);
+  for (const state of node.states) line += ` [${state}]`;
+  if (ref !== undefined) line += ` [ref=${ref}]`;
+  return line;
+}
+
+/**
+ * Writes the outline: one line per node, two spaces of indentation per level. `refOf` gives the
+ * ref of a node's target (called in line order, so new refs are numbered top to bottom); a frame
+ * line carries none and goes into `frames` with its ref.
+ */
+export function writeOutline(
+  nodes: OutlineNode[],
+  refOf: (target: object) => string,
+): OutlineLines {
+  const out: OutlineLines = { lines: [], frames: [] };
+  const write = (level: OutlineNode[], depth: number) => {
+    const indent = "  ".repeat(depth) + "- ";
+    for (const node of level) {
+      if (node.kind === "frame") {
+        const ref = node.target ? refOf(node.target) : "";
+        out.frames.push({ line: out.lines.length, index: node.frameIndex ?? -1, ref });
+        out.lines.push(indent + lineText(node));
+        continue; // the worker nests the frame's own outline here
+      }
+      const ref = node.ref && node.target ? refOf(node.target) : undefined;
+      out.lines.push(indent + lineText(node, ref));
+      write(node.children, depth + 1);
+    }
+  };
+  write(nodes, 0);
+  return out;
+}
