@@ -66,9 +66,12 @@ export function headerLine(title: string, url: string): string {
  * The tab's outline: the header `# <title> — <url>`, then the root document's lines with each
  * readable child frame's lines under the parent's iframe line (matched by the child's own
  * `index`), indented two spaces deeper, the iframe line ending in ` [ref=f<k>]`. An iframe line
- * whose frame could not be read keeps the element's own ref. A child that matches no line (an
+ * whose frame could not be read keeps the element's own ref. A child that cannot be placed (an
  * iframe inside a shadow root answers index -1) goes at the end of its parent's outline under
- * `- iframe [ref=f<k>]`. `reads` is keyed by frameId; a frame absent from it was not read.
+ * `- iframe [ref=f<k>]`, as many as the parent shows iframe lines of index -1 (by frameId). A
+ * child with an index that matches no line is left out: its `<iframe>` is hidden from people (or
+ * outside the outlined subtree), so its content is too. `reads` is keyed by frameId; a frame
+ * absent from it was not read.
  */
 export function composeOutline(
   header: { title: string; url: string },
@@ -110,8 +113,11 @@ export function composeOutline(
       visit(kid.frameId, indent + leadingSpaces(line) + "  ", depth + 1);
     });
     if (options.subtree && depth === 0) return;
+    // Only as many unplaceable children as the outline shows iframes it cannot place: a child
+    // whose <iframe> is hidden has no line, and its content must not show either.
+    let room = outline.frames.filter((f) => f.index < 0).length;
     for (const kid of kids) {
-      if (placed.has(kid)) continue;
+      if (placed.has(kid) || reads.get(kid.frameId)!.outline!.index >= 0 || room-- <= 0) continue;
       out.push(`${indent}- iframe [ref=${frameRef(reads.get(kid.frameId)!.k)}]`);
       visit(kid.frameId, indent + "  ", depth + 1);
     }

@@ -83,13 +83,19 @@ Deno.test("composeOutline matches children by their own index, not by frame orde
   ]);
 });
 
-Deno.test("composeOutline puts unplaced frames at the end of their parent, unreadable keep the element ref", () => {
-  const frames = [frame(0, -1), frame(1, 0), frame(2, 0), frame(3, 1), frame(4, 0)];
+Deno.test("composeOutline: shadow-root frames at their parent's end, hidden ones out, unreadable keep the element ref", () => {
+  const frames = [frame(0, -1), frame(1, 0), frame(2, 0), frame(3, 1), frame(4, 0), frame(5, 0)];
   const reads = new Map<number, FrameRead>([
     [0, {
       k: 0,
-      outline: doc(-1, ['- iframe "Locked"', "- x-card", '  - button "Go" [ref=e3]'], [
+      outline: doc(-1, [
+        '- iframe "Locked"',
+        "- x-card",
+        '  - button "Go" [ref=e3]',
+        '    - iframe "Shadowed"',
+      ], [
         { line: 0, index: 0, ref: "e1" },
+        { line: 3, index: -1, ref: "e4" },
       ]),
     }],
     // frame 1 (index 0) could not be read: no outline.
@@ -98,18 +104,19 @@ Deno.test("composeOutline puts unplaced frames at the end of their parent, unrea
     [2, { k: 2, outline: doc(-1, ['- button "Inside" [ref=f2e1]']) }],
     // frame 3's parent was not read: it cannot be placed.
     [3, { k: 3, outline: doc(0, ["- text: orphan"]) }],
-    // frame 4 says index 5, which no line has.
-    [4, { k: 4, outline: doc(5, ["- text: lost"]) }],
+    // frame 4 says index 5, which no line has: its <iframe> is hidden.
+    [4, { k: 4, outline: doc(5, ["- text: hidden"]) }],
+    // frame 5 is in a shadow root too, but the top shows only one such iframe.
+    [5, { k: 5, outline: doc(-1, ["- text: hidden too"]) }],
   ]);
   const { text, owners } = composeOutline(HEAD, frames, reads);
   assertEquals(text.split("\n").slice(1), [
     '- iframe "Locked" [ref=e1]',
     "- x-card",
     '  - button "Go" [ref=e3]',
+    '    - iframe "Shadowed" [ref=e4]',
     "- iframe [ref=f2]",
     '  - button "Inside" [ref=f2e1]',
-    "- iframe [ref=f4]",
-    "  - text: lost",
   ]);
   assertEquals(owners.size, 0);
 });
