@@ -3,6 +3,7 @@
  * `# <title> — <url>`), written for the agent to read; structuredContent is the whole value.
  */
 import type { SnapshotResult } from "../../protocol/browser_methods/mod.ts";
+import { MAX_CHARS } from "../../protocol/text_cap.ts";
 import { browserTool } from "./browser_tool.ts";
 import type { ContentBlock } from "./browser_tool_interface.ts";
 
@@ -34,15 +35,17 @@ export const snapshot = browserTool({
 });
 
 /**
- * The outline as one text block; a cut part ends with a line saying how to get the rest. An
+ * The outline as one text block; a cut part ends with a line saying how to get the rest (when
+ * that fits under the output cap, MAX_CHARS, so the cap never cuts the outline itself). An
  * answer of another shape (an extension of another version) is shown as JSON.
  */
 export function outlineContent(value: SnapshotResult): ContentBlock[] {
   if (typeof value?.text !== "string") return [{ type: "text", text: JSON.stringify(value) }];
-  let text = value.text;
-  if (value.truncated && value.nextOffset !== undefined) {
-    text += `${text.endsWith("\n") ? "" : "\n"}# cut at byte ${value.nextOffset} of ` +
-      `${value.totalBytes}: call again with offset ${value.nextOffset} for the rest`;
-  }
-  return [{ type: "text", text }];
+  const text = value.text;
+  if (!value.truncated || value.nextOffset === undefined) return [{ type: "text", text }];
+  const rest = `${text.endsWith("\n") ? "" : "\n"}# cut at byte ${value.nextOffset} of ` +
+    `${value.totalBytes}: call again with offset ${value.nextOffset} for the rest`;
+  // A part of SNAPSHOT_MAX_BYTES ASCII bytes leaves no room under the output cap: nextOffset
+  // is still in structuredContent.
+  return [{ type: "text", text: text.length + rest.length <= MAX_CHARS ? text + rest : text }];
 }

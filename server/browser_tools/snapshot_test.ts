@@ -63,6 +63,14 @@ Deno.test("browser_snapshot's text of a cut part says where the rest is", async 
   assertEquals(rest, [{ type: "text", text: "- b\n- c" }]);
 });
 
+Deno.test("browser_snapshot's largest part is never cut by the output cap", async () => {
+  const text = "- text: x\n".repeat(SNAPSHOT_MAX_BYTES / 10);
+  const big = value({ text, truncated: true, nextOffset: SNAPSHOT_MAX_BYTES, totalBytes: 400_000 });
+  const content = await snapshot.toContent!(big, context({ offset: 0 }));
+  assertEquals(content, [{ type: "text", text }]);
+  assertEquals(capOutput(big, content).content, content);
+});
+
 Deno.test("a tool without structured keeps answering its content only", () => {
   const result = outcomeResult({
     ok: true,
