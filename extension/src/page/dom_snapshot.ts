@@ -182,8 +182,8 @@ function walkElement(el: Element, into: OutlineNode[], parent: Context, walk: Wa
   }
   let line = node;
   if (hiddenMenu && menuTrigger(el)) {
-    if (line) line.ref = true;
-    else line = triggerNode(el, role);
+    line ??= triggerNode(el, role);
+    line.ref = line.interactive = true;
   }
   if (line) {
     line.children = into.splice(start);
@@ -241,16 +241,19 @@ function lineOf(
     if (stand) return stand;
   }
   const structural = ALWAYS.has(role) || HOLDING_REFS.has(role) || NAMED_ONLY.has(role);
-  const ref = refReason(el, role, style, parent);
-  if (!ref && !structural && role !== "img") return undefined;
+  const interactive = refReason(el, role, style, parent);
+  const targeted = role === "heading" || role === "row";
+  if (!interactive && !structural && !targeted && role !== "img") return undefined;
   const name = nameOf(el, role);
   const landmarkRef = LANDMARKS.has(role) &&
     (name !== "" || role === "main" || role === "navigation");
   const imageRef = role === "img" && name !== "";
-  if (!ref && !structural && !imageRef) return undefined;
+  if (!interactive && !structural && !targeted && !imageRef) return undefined;
   const states = statesOf(el, role);
   if (role === "generic" && !parent.editable && editingHost(el)) states.push("editable");
-  const node = elementNode(role, name, states, ref || landmarkRef || imageRef, el);
+  const ref = interactive || targeted || landmarkRef || imageRef;
+  const node = elementNode(role, name, states, ref, el);
+  node.interactive = interactive;
   node.context = ALWAYS.has(role) || (structural && name !== "");
   return node;
 }
@@ -297,7 +300,9 @@ function labelLine(label: HTMLLabelElement, walk: Walk): OutlineNode | undefined
   const role = roleOf(control);
   if (role !== "checkbox" && role !== "radio" && role !== "switch") return undefined;
   if (!isHiddenFromPeople(control, getComputedStyle(control), walk.page)) return undefined;
-  return elementNode(role, nameOf(control, role), statesOf(control, role), true, label);
+  const node = elementNode(role, nameOf(control, role), statesOf(control, role), true, label);
+  node.interactive = true;
+  return node;
 }
 
 /** A row's name: its aria name when it has one, else its cells' texts joined by " | ". */

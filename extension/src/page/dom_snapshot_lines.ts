@@ -41,8 +41,6 @@ export const WIDGETS = new Set([
   "datetime",
   "inputtime",
   "disclosuretriangle",
-  "heading",
-  "row",
 ]);
 export const NATIVE_CONTROLS = new Set(["INPUT", "SELECT", "TEXTAREA", "BUTTON", "SUMMARY"]);
 export const LANDMARKS = new Set([
@@ -86,6 +84,11 @@ export interface OutlineNode {
   states: string[];
   /** Whether the line carries a ref (frames always get theirs in `frames`, never on the line). */
   ref: boolean;
+  /**
+   * The ref is there to act on (a control, a clickable element), not only to target (a heading,
+   * row, landmark or image): `interactiveOnly` keeps these lines whatever they hold.
+   */
+  interactive?: boolean;
   /**
    * Kept by `interactiveOnly` when it holds a kept line, though it has no ref: a landmark or a
    * named container (`table "People"`, `dialog "Confirm"`), the names around the refs.
@@ -199,20 +202,43 @@ export function holdsRef(nodes: OutlineNode[]): boolean {
 }
 
 /**
- * `interactiveOnly`: the lines with refs and the frames, each under its nearest kept container
- * (a `context` line that holds a kept line); text and every other line are left out, their kept
- * lines moving up a level.
+ * `interactiveOnly`: the lines an agent acts on and the frames, with the names around them: a
+ * landmark, row, named container or table holding such a line, and a heading followed by one
+ * (before the next heading of its level or higher). Text and every other line are left out, their
+ * kept lines moving up a level.
  */
 export function interactiveOnly(nodes: OutlineNode[]): OutlineNode[] {
   const out: OutlineNode[] = [];
   for (const node of nodes) {
     if (node.kind === "text") continue;
     const children = interactiveOnly(node.children);
-    if (node.ref || node.kind === "frame" || (node.context && children.length > 0)) {
+    const holder = (node.ref || node.context) && children.length > 0;
+    if (node.interactive || node.kind === "frame" || holder || node.role === "heading") {
       out.push({ ...node, children });
     } else out.push(...children);
   }
-  return out;
+  return out.filter((node, i) => !isHeadingAlone(out, i));
+}
+
+/** A heading (not itself interactive) with no other line after it in its section. */
+function isHeadingAlone(nodes: OutlineNode[], at: number): boolean {
+  const heading = nodes[at];
+  if (heading.role !== "heading" || heading.interactive || heading.children.length > 0) {
+    return false;
+  }
+  const level = headingLevel(heading);
+  for (let i = at + 1; i < nodes.length; i++) {
+    const next = nodes[i];
+    if (next.role !== "heading" || next.interactive) return false;
+    if (headingLevel(next) <= level) return true;
+  }
+  return true;
+}
+
+/** A heading line's level (its `level=N` state), 2 when it has none. */
+function headingLevel(node: OutlineNode): number {
+  const state = node.states.find((s) => s.startsWith("level="));
+  return state ? Number(state.slice("level=".length)) || 2 : 2;
 }
 
 /** One line's text after its indentation and `- `, the ref (when it has one) last. */

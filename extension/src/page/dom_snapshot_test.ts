@@ -30,9 +30,18 @@ function refs() {
   };
 }
 
-const el = (role: string, name = "", ref = true, children: OutlineNode[] = []): OutlineNode => ({
-  ...elementNode(role, name, [], ref, {}),
-  children,
+/** An element line; with a ref, an interactive one unless `interactive` says otherwise. */
+const el = (
+  role: string,
+  name = "",
+  ref = true,
+  children: OutlineNode[] = [],
+  interactive = ref,
+): OutlineNode => ({ ...elementNode(role, name, [], ref, {}), children, interactive });
+
+const heading = (name: string, level: number): OutlineNode => ({
+  ...elementNode("heading", name, [`level=${level}`], true, {}),
+  interactive: false,
 });
 
 const text = (name: string): OutlineNode => ({
@@ -126,7 +135,8 @@ Deno.test("interactiveOnly keeps refs and frames under their context lines, drop
     el("list", "", false, [el("listitem", "", false, [el("link", "A")]), text("x")]),
     group,
     emptyDialog,
-    el("main", "", true, [text("Body"), frame]),
+    el("main", "", true, [text("Body"), frame], false),
+    el("banner", "", true, [heading("Alone", 1)], false),
   ];
   const kept = interactiveOnly(tree);
   const out = writeOutline(kept, refs());
@@ -140,4 +150,30 @@ Deno.test("interactiveOnly keeps refs and frames under their context lines, drop
   assertEquals(out.frames, [{ line: 4, index: -1, ref: "e4" }]);
   assertEquals(holdsRef(tree[0].children), true);
   assertEquals(holdsRef([text("t"), el("list", "", false)]), false);
+});
+
+Deno.test("interactiveOnly keeps a heading only when its section holds a kept line", () => {
+  const tree = [
+    heading("Page", 1),
+    heading("Empty", 2),
+    heading("Card", 3),
+    text("words"),
+    heading("Tools", 2),
+    heading("Deep", 3),
+    el("button", "Go"),
+    heading("Last", 2),
+    el("img", "Logo", true, [], false),
+    el("row", "a | b", true, [], false),
+    el("row", "c | d", true, [el("button", "Edit")], false),
+  ];
+  const out = writeOutline(interactiveOnly(tree), refs());
+  assertEquals(out.lines, [
+    '- heading "Page" [level=1] [ref=e1]',
+    '- heading "Tools" [level=2] [ref=e2]',
+    '- heading "Deep" [level=3] [ref=e3]',
+    '- button "Go" [ref=e4]',
+    '- heading "Last" [level=2] [ref=e5]',
+    '- row "c | d" [ref=e6]',
+    '  - button "Edit" [ref=e7]',
+  ]);
 });
