@@ -427,6 +427,8 @@ interface Walk {
   hiddenToo: boolean;
   /** What this name's walk has read so far, shared by its nested walks (see CONTENT_CAP). */
   read: { chars: number; elements: number };
+  /** Read `::before`/`::after` text too (the second try of a name that came out empty). */
+  generated: boolean;
 }
 
 /**
@@ -444,13 +446,22 @@ function byId(el: Element, id: string): Element | null {
 
 /** The accessible name of `el` with role `role`: whitespace collapsed, not cut. */
 export function nameOf(el: Element, role: string = roleOf(el)): string {
-  const walk: Walk = {
+  const name = collapse(nameStep(el, role, newWalk(el, false), true));
+  // Generated text (`::before`/`::after` content) costs a style computation per element and
+  // pseudo-element, so it is read only for a name that is empty without it: an icon-only
+  // button, or one whose label is all CSS.
+  if (name !== "" || !(NAME_FROM_CONTENT.has(role) || gridRow(el, role))) return name;
+  return collapse(nameStep(el, role, newWalk(el, true), true));
+}
+
+function newWalk(el: Element, generated: boolean): Walk {
+  return {
     visited: new Set([el]),
     labelledBy: false,
     hiddenToo: false,
     read: { chars: 0, elements: 0 },
+    generated,
   };
-  return collapse(nameStep(el, role, walk, true));
 }
 
 /** The accname steps for one element (`root`: the element being named, not a descendant). */
@@ -469,6 +480,7 @@ function nameStep(el: Element, role: string, walk: Walk, root: boolean): string 
           labelledBy: true,
           hiddenToo: walk.hiddenToo || hidden,
           read: walk.read,
+          generated: walk.generated,
         };
         parts.push(nameStep(target, roleOf(target), inner, false));
       }
@@ -555,7 +567,7 @@ function nativeName(el: Element, role: string, walk: Walk): string {
   }
   switch (tag) {
     case "TEXTAREA": {
-      const fromLabels = labelsName(el as HTMLTextAreaElement, walk);
+      const fromLabels = labelsName(el, walk);
       if (fromLabels) return fromLabels;
       if (el.getAttribute("title")?.trim()) return "";
       return el.getAttribute("placeholder") ?? "";
@@ -565,7 +577,7 @@ function nativeName(el: Element, role: string, walk: Walk): string {
     case "METER":
     case "PROGRESS":
     case "OUTPUT":
-      return labelsName(el as HTMLSelectElement, walk);
+      return labelsName(el, walk);
     case "IMG":
     case "AREA":
       return el.getAttribute("alt") ?? "";
@@ -588,13 +600,10 @@ function nativeName(el: Element, role: string, walk: Walk): string {
   return "";
 }
 
-/** The text of a labelable element's `<label>`s (`labels`: for= in its tree, or wrapping). */
-function labelsName(
-  el: HTMLInputElement | HTMLTextAreaElement | HTMLSelectElement | HTMLButtonElement,
-  walk: Walk,
-): string {
-  const labels = el.labels;
-  if (!labels || labels.length === 0) return "";
+/** The text of a labelable element's `<label>`s (`labelsOf`). */
+function labelsName(el: Element, walk: Walk): string {
+  const labels = labelsOf(el);
+  if (labels.length === 0) return "";
   const parts: string[] = [];
   for (const label of labels) {
     if (walk.visited.has(label)) continue;
@@ -604,6 +613,61 @@ function labelsName(
     walk.visited.delete(label);
   }
   return collapse(parts.join(" "));
+}
+
+/** The elements a `<label>` can label (form-associated custom elements aside). */
+const LABELABLE = "button,input:not([type=hidden]),meter,output,progress,select,textarea";
+
+/**
+ * `label[for]` elements by their `for` value, per tree (document or shadow root), kept until the
+ * current task's microtasks run: one query per tree for a whole snapshot, where reading `labels`
+ * of each field searched the whole tree again for each field the first time. Callers do not change
+ * the page between the calls of one synchronous run.
+ */
+let forLabels: WeakMap<Node, Map<string, Element[]>> | undefined;
+
+function labelsFor(root: Document | ShadowRoot, id: string): Element[] | undefined {
+  if (!forLabels) {
+    forLabels = new WeakMap();
+    queueMicrotask(() => (forLabels = undefined));
+  }
+  let map = forLabels.get(root);
+  if (!map) {
+    map = new Map();
+    for (const label of root.querySelectorAll("label[for]")) {
+      const key = label.getAttribute("for")!;
+      const list = map.get(key);
+      if (list) list.push(label);
+      else map.set(key, [label]);
+    }
+    forLabels.set(root, map);
+  }
+  return map.get(id);
+}
+
+/**
+ * What `el.labels` gives, in tree order, without its cost: the `label[for]` naming its id (when it
+ * is the first element with that id in its tree) and a wrapping `<label>` without `for` whose first
+ * labelable descendant it is.
+ */
+function labelsOf(el: Element): Element[] {
+  const out: Element[] = [];
+  const id = el.id;
+  if (id) {
+    const root = el.getRootNode() as Document | ShadowRoot;
+    const byFor = typeof root.querySelectorAll === "function" ? labelsFor(root, id) : undefined;
+    if (byFor && byId(el, id) === el) out.push(...byFor);
+  }
+  const wrapping = el.parentElement?.closest("label");
+  if (
+    wrapping && !wrapping.hasAttribute("for") && !out.includes(wrapping) &&
+    wrapping.querySelector(LABELABLE) === el
+  ) {
+    out.push(wrapping);
+    // `labels` is in tree order; a wrapping label comes before the for= labels after it.
+    out.sort((a, b) => (a.compareDocumentPosition(b) & Node.DOCUMENT_POSITION_FOLLOWING ? -1 : 1));
+  }
+  return out;
 }
 
 /** A label Chromium does not read: not rendered, `visibility: hidden`, or under aria-hidden. */
@@ -621,11 +685,11 @@ function composedChildren(el: Element): ArrayLike<Node> {
 
 /**
  * The text of `el`'s contents (2F): each child's text alternative, blocks set apart, with the
- * text of `::before`/`::after` (Chromium names from generated content too). `ownText` is false when
- * `el` is `visibility: hidden`: its text nodes are left out, its visible children are not.
+ * text of `::before`/`::after` when `walk.generated` (see nameOf). `ownText` is false when `el` is
+ * `visibility: hidden`: its text nodes are left out, its visible children are not.
  */
 function contentText(el: Element, walk: Walk, ownText = true): string {
-  let out = generatedText(el, "::before");
+  let out = walk.generated ? generatedText(el, "::before") : "";
   const children = composedChildren(el);
   const read = walk.read;
   for (let i = 0; i < children.length; i++) {
@@ -664,7 +728,7 @@ function contentText(el: Element, walk: Walk, ownText = true): string {
     walk.visited.delete(child);
     out += block ? ` ${text} ` : text;
   }
-  return out + generatedText(el, "::after");
+  return walk.generated ? out + generatedText(el, "::after") : out;
 }
 
 /** A quoted string, an `attr()`, or the `/` before alternative text, in a `content` value. */
