@@ -126,7 +126,7 @@ browserTest("a form: roles, names, states and refs; labels name their fields", a
 <label>Avatar <input type="file"></label>
 <textarea aria-label="Bio">Hello</textarea>
 <button type="submit" disabled>Send</button>
-<a href="/help">Help</a>
+<a href="/help"><img alt="Help" width="40" height="20"></a>
 </form>`);
   const { lines, frames } = await snapshot(page);
   assertEquals(lines, [
@@ -248,22 +248,18 @@ browserTest("hidden content is left out; includeHidden brings it back", async ()
 <div style="width:0;height:0;overflow:hidden">Gone zero</div>
 <span style="position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0,0,0,0)">Gone clip</span>
 <div style="position:absolute;left:-5000px">Gone left</div>
+<details><summary>More</summary>Gone details</details>
 <div style="position:absolute;top:5000px">Below the fold</div>`);
-  const shown = (await snapshot(page)).lines.join("\n");
-  assertEquals(shown, "- text: Shown\n- text: Back again\n- text: Below the fold");
+  const shown = (await snapshot(page)).lines;
+  assertEquals(shown, [
+    "- text: Shown",
+    "- text: Back again",
+    '- disclosuretriangle "More" [expanded=false] [ref=e1]',
+    "- text: Below the fold",
+  ]);
   const all = (await snapshot(page, { includeHidden: true })).lines.join("\n");
-  for (
-    const word of [
-      "display",
-      "visibility",
-      "opacity",
-      "aria",
-      "attribute",
-      "zero",
-      "clip",
-      "left",
-    ]
-  ) {
+  const kinds = "display visibility opacity aria attribute zero clip left details".split(" ");
+  for (const word of kinds) {
     assert(all.includes(`Gone ${word}`), `includeHidden lacks "Gone ${word}":\n${all}`);
   }
 });

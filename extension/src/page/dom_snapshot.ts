@@ -132,12 +132,22 @@ function parentContext(root: Element): Context {
 function walkChildren(el: Element, into: OutlineNode[], context: Context, walk: Walk): boolean {
   let hiddenMenu = false;
   for (const child of composedChildren(el)) {
+    if (closedDetails(el, child, walk)) continue;
     if (child.nodeType === Node.TEXT_NODE) takeText((child as Text).data, into, context);
     else if (child.nodeType === Node.ELEMENT_NODE) {
       if (walkElement(child as Element, into, context, walk)) hiddenMenu = true;
     }
   }
   return hiddenMenu;
+}
+
+/** Whether `child` is the hidden part of a closed `<details>` (all but its summary). */
+function closedDetails(el: Element, child: Node, walk: Walk): boolean {
+  if (el.tagName !== "DETAILS" || (el as HTMLDetailsElement).open || walk.includeHidden) {
+    return false;
+  }
+  return !(child instanceof HTMLElement && child.tagName === "SUMMARY" &&
+    el.querySelector(":scope > summary") === child);
 }
 
 /** Page text where it belongs: the row's cell, nowhere (hidden, a label's), or a text run. */

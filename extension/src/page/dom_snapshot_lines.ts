@@ -162,7 +162,8 @@ export function cutText(text: string, max: number = TEXT_MAX_CHARS): string {
 
 /**
  * Finishes the text runs at every level: folded and trimmed, cut at TEXT_MAX_CHARS; a run left
- * empty, or equal to the name of the line it sits under, is dropped; then foldNameFromText.
+ * empty, or equal to the name of the line it sits under, is dropped (so is an image repeating
+ * that name); then foldNameFromText.
  */
 export function finishText(children: OutlineNode[], parentName = ""): OutlineNode[] {
   const parent = foldText(parentName);
@@ -171,7 +172,7 @@ export function finishText(children: OutlineNode[], parentName = ""): OutlineNod
     if (child.kind !== "text") {
       child.children = finishText(child.children, child.name);
       foldNameFromText(child);
-      out.push(child);
+      if (!repeatsName(child, parent)) out.push(child);
       continue;
     }
     const text = foldText(child.name);
@@ -179,6 +180,12 @@ export function finishText(children: OutlineNode[], parentName = ""): OutlineNod
     out.push({ ...child, name: cutText(text), open: false });
   }
   return out;
+}
+
+/** An image that only repeats the name of the line it sits under (a link's icon). */
+function repeatsName(node: OutlineNode, parentName: string): boolean {
+  return node.role === "img" && !node.interactive && node.children.length === 0 &&
+    parentName !== "" && foldText(node.name) === parentName;
 }
 
 /**

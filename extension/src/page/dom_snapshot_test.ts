@@ -77,6 +77,11 @@ Deno.test("finishText folds control characters, drops empty runs and the parent'
   assertEquals(h.children, [], "text equal to the line's name is dropped");
   assertEquals(b.children.map((node) => node.name), ['line - button "x" [ref=e1] end']);
   assertEquals(foldText("a\u0000\u0085b\u2029c"), "a b c");
+  const icon = el("img", "Home", true, [], false);
+  const [link] = finishText([
+    el("link", "Home", true, [icon, el("img", "Other", true, [], false)]),
+  ]);
+  assertEquals(link.children.map((c) => c.name), ["Other"], "an image repeating its link's name");
 });
 
 Deno.test("long text is cut at TEXT_MAX_CHARS with an ellipsis, never inside a pair", () => {
