@@ -31,15 +31,18 @@ async function value(e2e: E2E, tool: string, args: Record<string, unknown>) {
   return reply.body.structuredContent;
 }
 
+/** Milliseconds of one run. */
+async function took(run: () => Promise<unknown>): Promise<number> {
+  const began = performance.now();
+  await run();
+  return performance.now() - began;
+}
+
 /** Milliseconds of each of `n` runs after `WARMUP` untimed ones. */
 async function times(n: number, run: () => Promise<unknown>): Promise<number[]> {
   for (let i = 0; i < WARMUP; i++) await run();
   const samples: number[] = [];
-  for (let i = 0; i < n; i++) {
-    const began = performance.now();
-    await run();
-    samples.push(performance.now() - began);
-  }
+  for (let i = 0; i < n; i++) samples.push(await took(run));
   return samples;
 }
 
@@ -98,8 +101,20 @@ try {
       const selector = '#people button[data-row="1"]';
       const click = (target: Record<string, unknown>) => () =>
         value(e2e, "browser_click_element", { tabId, ...target });
-      const byRef = percentiles(await times(CLICKS, click({ ref }))).p50;
-      const bySelector = percentiles(await times(CLICKS, click({ selector }))).p50;
+      // Interleaved, so both see the same browser state and load.
+      const refTimes: number[] = [];
+      const selectorTimes: number[] = [];
+      const [byRefClick, bySelectorClick] = [click({ ref }), click({ selector })];
+      for (let i = 0; i < WARMUP; i++) {
+        await byRefClick();
+        await bySelectorClick();
+      }
+      for (let i = 0; i < CLICKS; i++) {
+        refTimes.push(await took(byRefClick));
+        selectorTimes.push(await took(bySelectorClick));
+      }
+      const byRef = percentiles(refTimes).p50;
+      const bySelector = percentiles(selectorTimes).p50;
       return `${ms(byRef)} vs ${ms(bySelector)} (${(byRef / bySelector).toFixed(2)}×)`;
     }),
     ["Playwright MCP snapshot (the issue's page, reference)", "≈ 132 KB", ""],
