@@ -1,12 +1,12 @@
 /**
- * The page kit's roles and names (extension/src/page/dom_roles.ts) against Chromium's own
- * accessibility tree, on the test web app's `/roles` page (roles_pages.ts): for every element with
- * an `id` (open shadow roots included) the role and the name the kit computes must be the ones
- * `Accessibility.getFullAXTree` reports (roles lowercased, `image` written `img`), except the
- * differences listed in EXCEPTIONS, each on purpose. No hub and no extension: the module is bundled
- * with esbuild and added to the page as a script (the kit uses the same DOM APIs in its isolated
- * world).
- */
+ * The page kit's roles, names and states (extension/src/page/dom_roles.ts) against Chromium's own
+ * accessibility tree: on the test web app's `/roles` page (roles_pages.ts, varied elements, some in
+ * an open shadow root), on it again after edits, and on the app's other pages, every element's role,
+ * name and states as the kit computes them must be what `Accessibility.getFullAXTree` reports
+ * (roles lowercased, `image` written `img`; properties written as the kit's states), except the
+ * kinds of difference named in RULES and the elements in EXCEPTIONS, each on purpose, with why.
+ * No hub and no extension: the module is bundled with esbuild and added to the page as a script
+ * (the kit uses the same DOM APIs in its isolated world). `ROLES_DEBUG=1` prints every element. */
 import * as esbuild from "esbuild";
 import { fileURLToPath } from "node:url";
 import type { Browser, Page } from "playwright-core";
@@ -78,6 +78,17 @@ const RULES: Record<string, (kit: Seen, chromium: Seen) => boolean> = {
   wrapper: (kit, chromium) =>
     (chromium.role === "rowgroup" || chromium.role === "svgroot") && kit.role === "generic",
 };
+
+/**
+ * Chromium states the kit leaves out on purpose: a password's value (bullets to Chromium; the kit
+ * writes `password` and never a value), and a native select's `expanded=false` (a closed select
+ * is the usual state; its options are listed under it).
+ */
+function stateRuled(state: string, kit: Kit, chromium: Theirs): boolean {
+  if (state.startsWith("value=") && kit.states.includes("password")) return true;
+  return state === "expanded=false" && chromium.role === "combobox" &&
+    !kit.states.some((own) => own.startsWith("expanded="));
+}
 
 /** Chromium's layout-table roles and the kit's role for the same element. */
 const LAYOUT_TABLE: Record<string, string> = {
@@ -196,6 +207,55 @@ interface AxNode {
   ignored: boolean;
   role?: { value: string };
   name?: { value: string };
+  value?: { value: unknown };
+  properties?: { name: string; value: { value: unknown } }[];
+}
+
+/** What Chromium says of one element. */
+interface Theirs extends Seen {
+  ignored: boolean;
+  /** Chromium's properties written as the kit writes states (see statesFrom). */
+  states: string[];
+}
+
+/** Short page text as the kit quotes it (these pages hold no value near the cut). */
+const quote = (text: string) => `"${text.replace(/\s+/g, " ").replace(/[\\"]/g, (c) => "\\" + c)}"`;
+
+/** Roles whose value the kit writes (dom_roles.ts VALUED). */
+const VALUED = new Set([
+  "textbox",
+  "searchbox",
+  "combobox",
+  "spinbutton",
+  "slider",
+  "date",
+  "datetime",
+  "inputtime",
+]);
+
+/**
+ * Chromium's properties as kit states, in the kit's order: checked, disabled, expanded, selected,
+ * pressed, level (headings), value (the roles in VALUED), required. `password` and `url` have no
+ * counterpart to compare (Chromium shows bullets and the resolved URL).
+ */
+function statesFrom(node: AxNode, role: string): string[] {
+  const props = Object.fromEntries((node.properties ?? []).map((p) => [p.name, p.value.value]));
+  const states: string[] = [];
+  if (props.checked === "true") states.push("checked");
+  if (props.checked === "mixed") states.push("checked=mixed");
+  if (props.disabled === true) states.push("disabled");
+  if (props.expanded !== undefined) states.push(`expanded=${props.expanded}`);
+  if (props.selected === true) states.push("selected");
+  if (props.pressed === "true") states.push("pressed");
+  if (props.pressed === "mixed") states.push("pressed=mixed");
+  if (role === "heading" && props.level !== undefined) states.push(`level=${props.level}`);
+  // A spin button's or slider's value is its valuetext (or valuenow) to Chromium.
+  const value = node.value?.value ?? props.valuetext ?? props.valuenow;
+  if (VALUED.has(role) && value !== undefined && value !== "") {
+    states.push(`value=${quote(String(value))}`);
+  }
+  if (props.required === true) states.push("required");
+  return states;
 }
 
 /** backendNodeId → `data-roles-key`, for the top document and its open shadow roots. */
@@ -242,9 +302,7 @@ interface Comparison {
 }
 
 /** Chromium's role and name of each keyed element of the page (after `__rolesReport()`). */
-async function chromiumSays(
-  page: Page,
-): Promise<Record<string, Seen & { ignored: boolean }>> {
+async function chromiumSays(page: Page): Promise<Record<string, Theirs>> {
   const cdp = await page.context().newCDPSession(page);
   const { root } = await cdp.send("DOM.getDocument", { depth: -1, pierce: true });
   const keys = keysByBackendNode(root as unknown as CdpNode);
@@ -252,28 +310,34 @@ async function chromiumSays(
     nodes: AxNode[];
   };
   await cdp.detach();
-  const out: Record<string, Seen & { ignored: boolean }> = {};
+  const out: Record<string, Theirs> = {};
   for (const node of nodes) {
     const key = node.backendDOMNodeId && keys.get(node.backendDOMNodeId);
     if (!key) continue;
-    const role = (node.role?.value ?? "").toLowerCase();
+    const lower = (node.role?.value ?? "").toLowerCase();
+    const role = lower === "image" ? "img" : lower;
     out[key] = {
-      role: role === "image" ? "img" : role,
+      role,
       // The kit's names are whitespace-collapsed by contract (Chromium keeps `alt="  "`).
       name: collapse(node.name?.value ?? ""),
       ignored: node.ignored,
+      states: statesFrom(node, role),
     };
   }
   return out;
 }
 
-/** Opens `path`, runs the kit's roles on every element and compares them with Chromium's. */
-async function compare(path: string): Promise<Comparison> {
+/**
+ * Opens `path`, runs `prepare` (edits), then the kit's roles, names and states on every element,
+ * and compares them with Chromium's.
+ */
+async function compare(path: string, prepare?: (page: Page) => Promise<void>): Promise<Comparison> {
   const context = await browser.newContext();
   try {
     const page = await context.newPage();
     await page.goto(new URL(path, app.url).href);
     await page.addScriptTag({ content: script });
+    await prepare?.(page);
     const ours = await page.evaluate("__rolesReport()") as Record<string, Kit>;
     const chromium = await chromiumSays(page);
     const result: Comparison = {
@@ -320,6 +384,16 @@ async function compare(path: string): Promise<Comparison> {
           );
         }
       }
+      const kitStates = kit.states.filter((state) => !/^(url=|password$)/.test(state));
+      const theirStates = theirs.states.filter((state) => !stateRuled(state, kit, theirs));
+      if (kitStates.join(" ") !== theirStates.join(" ")) {
+        same = false;
+        result.differences.push(
+          `${key} states: kit ${JSON.stringify(kitStates)}, Chromium ${
+            JSON.stringify(theirStates)
+          }`,
+        );
+      }
       if (!same) continue;
       if (exception) result.excepted++;
       else result.same++;
@@ -344,6 +418,9 @@ Deno.test({
     const result = await compare("/roles");
     console.log(summary("/roles", result));
     assertEquals(result.differences, [], "every difference is explained by RULES or EXCEPTIONS");
+    const edited = await compare("/roles", edit);
+    console.log(summary("/roles, edited", edited));
+    assertEquals(edited.differences, [], "after edits too");
   },
 });
 
@@ -360,6 +437,16 @@ Deno.test({
     }
   },
 });
+
+/** What a person does on /roles before the states are read again. */
+async function edit(page: Page): Promise<void> {
+  await page.fill("#user", "grace");
+  await page.fill("#textarea-live", 'say "hi"\nthere');
+  await page.selectOption("#select", "One");
+  await page.uncheck("#checkbox");
+  await page.check("#radio");
+  await page.click("#summary");
+}
 
 /** The states the kit writes for some elements of /roles, after the edits in the test. */
 const STATES: Record<string, string[]> = {
@@ -399,12 +486,7 @@ Deno.test({
       const page = await context.newPage();
       await page.goto(new URL("/roles", app.url).href);
       await page.addScriptTag({ content: script });
-      await page.fill("#user", "grace");
-      await page.fill("#textarea-live", 'say "hi"\nthere');
-      await page.selectOption("#select", "One");
-      await page.uncheck("#checkbox");
-      await page.check("#radio");
-      await page.click("#summary");
+      await edit(page);
       const ours = await page.evaluate("__rolesReport()") as Record<string, Kit>;
       const seen = Object.fromEntries(Object.keys(STATES).map((id) => [id, ours[id].states]));
       assertEquals(seen, STATES);
