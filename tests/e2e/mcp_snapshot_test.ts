@@ -4,12 +4,14 @@
  * it takes a snapshot, clicks "Pay" by the ref it read in the outline, takes a snapshot with
  * `since`, and reads the result with browser_get_page_text; once over `/mcp`, once through
  * `hub_call` on `/mcp/gateway`. The text content of a snapshot is the outline itself (plain text
- * whose first line is `# <title> — <url>`), not JSON.
+ * whose first line is `# <title> — <url>`), not JSON; so is what `hub tool call browser_snapshot`
+ * prints.
  */
 import { assert, assertEquals, assertMatch } from "../helpers/assert.ts";
 import { e2eTest } from "../helpers/e2e_fixture.ts";
 import { eventually } from "../helpers/hub_api.ts";
 import { type Client, connectMcp } from "../helpers/mcp_client.ts";
+import { runHub } from "../helpers/hub_process.ts";
 import { tabIdOf } from "../helpers/tool_replies.ts";
 
 type Call = (tool: string, args: Record<string, unknown>) => Promise<{
@@ -46,6 +48,7 @@ e2eTest(import.meta.url, "the MCP SDK client snapshots, clicks by ref in a cross
     },
     () => `the Payment frame never loaded: ${page.frames().map((f) => f.url())}`,
   );
+  const port = String(e2e.hub.port);
   const gateway = await connectMcp(e2e.hub.url, e2e.hub.secret, "/mcp/gateway");
   try {
     for (
@@ -85,6 +88,15 @@ e2eTest(import.meta.url, "the MCP SDK client snapshots, clicks by ref in a cross
         assert(text.includes(`Payments: ${clicks}`), text);
       });
     }
+    await t.step("hub tool call browser_snapshot prints the outline itself", async () => {
+      const cli = await runHub(
+        ["tool", "call", "browser_snapshot", JSON.stringify({ tabId }), "--port", port],
+        { configDir: e2e.configDir },
+      );
+      assertEquals(cli.code, 0, `stdout:\n${cli.stdout}\nstderr:\n${cli.stderr}`);
+      assertEquals(cli.stdout.split("\n")[0], `# Checkout — ${page.url()}`);
+      assertMatch(cli.stdout, /^ +- button "Pay" \[ref=f\d+e\d+\]$/m);
+    });
   } finally {
     await gateway.close().catch(() => {});
     await page.close();
