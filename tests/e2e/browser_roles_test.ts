@@ -6,7 +6,8 @@
  * (roles lowercased, `image` written `img`; properties written as the kit's states), except the
  * kinds of difference named in RULES and the elements in EXCEPTIONS, each on purpose, with why.
  * No hub and no extension: the module is bundled with esbuild and added to the page as a script
- * (the kit uses the same DOM APIs in its isolated world). `ROLES_DEBUG=1` prints every element. */
+ * (the kit uses the same DOM APIs in its isolated world). `ROLES_DEBUG=1` prints every element.
+ */
 import * as esbuild from "esbuild";
 import { fileURLToPath } from "node:url";
 import type { Browser, Page } from "playwright-core";
