@@ -7,15 +7,16 @@
  * 3 deep nest in the outline and the innermost button is clicked; no hidden text reaches the
  * snapshot or the page text while text below the fold does; after a re-render the removed item's
  * ref fails with REF_STALE and `since` lists the change; a long outline is read in parts with
- * `offset`; `interactiveOnly` is smaller; a click by ref that navigates is followed by a snapshot
- * of the new page at once. Back/forward 1→2→3 is browser_history_test.ts.
+ * `offset`; `interactiveOnly` is smaller; `frame`, `selector` and `ref` outline a subtree with the
+ * same refs; a name over 150 characters is cut with "…"; a click by ref that navigates is followed
+ * by a snapshot of the new page at once. Back/forward 1→2→3 is browser_history_test.ts.
  */
 import type { Frame, Page } from "playwright-core";
 import { assert, assertEquals, assertMatch } from "../helpers/assert.ts";
 import { callTool, type E2E, e2eTest } from "../helpers/e2e_fixture.ts";
 import { eventually } from "../helpers/hub_api.ts";
 import { failed, ok, tabIdOf } from "../helpers/tool_replies.ts";
-import { FOLD_MARKER, HIDDEN_MARKERS } from "../fixtures/web_app/snapshot_pages.ts";
+import { FOLD_MARKER, HIDDEN_MARKERS, LONG_NAME } from "../fixtures/web_app/snapshot_pages.ts";
 
 /** One outline line: its indentation (spaces), the text after it, and its ref when it has one. */
 interface Line {
@@ -322,6 +323,42 @@ e2eTest(import.meta.url, "browser_snapshot outlines every frame and shadow root;
       await page.close();
     },
   );
+
+  await t.step("a subtree by frame, selector or ref; a long name is cut", async () => {
+    const form = await open("/snap/frame-form");
+    await frameAt(form.page, "/snap/signup", "#result");
+    const whole = await form.snapshot();
+    const frameRef = refOf(whole.text, /^- iframe "Signup"/);
+    const email = refOf(whole.text, /^- textbox "Email"/);
+    const inFrame = await form.snapshot({ frame: frameRef });
+    assert(!inFrame.text.includes('heading "Sign up"'), inFrame.text);
+    assertEquals(refOf(inFrame.text, /^- textbox "Email"/), email, "the same refs in a subtree");
+    assert(inFrame.text.includes("Not sent"), inFrame.text);
+    const formOnly = await form.snapshot({ frame: "iframe[title=Signup]", selector: "form" });
+    assertEquals(refOf(formOnly.text, /^- button "Create account"/), refOf(whole.text, /"Create/));
+    assert(!formOnly.text.includes("Not sent"), formOnly.text);
+    await form.page.close();
+
+    const big = await open("/snap/big?n=3000");
+    const full = await big.snapshot();
+    const nav = await big.snapshot({ ref: refOf(full.text, /^- navigation "Sections"/) });
+    const links = outlineLines(nav.text).filter((l) => l.text.startsWith("- link "));
+    assertEquals(links.length, 150);
+    assert(!nav.text.includes("Person 1"), nav.text.slice(0, 2000));
+    const navText = await big.call("browser_get_page_text", {
+      ref: refOf(full.text, /^- navigation "Sections"/),
+    });
+    assert((navText.text as string).startsWith("Section 1"), navText.text);
+    await big.page.close();
+
+    const long = await open("/snap/long-name");
+    const line = lineOf((await long.snapshot()).text, /^- button "Long name/).text;
+    const name = /^- button "([^"]*)"/.exec(line)![1];
+    assert(name.endsWith("…"), line);
+    assert(name.length <= 151 && name.length >= 140, `${name.length} characters: ${line}`);
+    assert(LONG_NAME.startsWith(name.slice(0, -1)), line);
+    await long.page.close();
+  });
 
   await t.step(
     "a click by ref that navigates, then a snapshot of the new page at once",
