@@ -772,8 +772,11 @@ const VALUED = new Set([
 ]);
 const SELECTABLE = new Set(["option", "tab", "row", "gridcell", "treeitem", "cell"]);
 
-/** Elements the `disabled` attribute (or a disabled fieldset) can disable. */
-const DISABLEABLE = new Set(["BUTTON", "INPUT", "SELECT", "TEXTAREA", "OPTION", "OPTGROUP"]);
+/**
+ * Elements the `disabled` attribute (or a disabled fieldset or optgroup) can disable; Chromium
+ * writes no state on the fieldset or optgroup itself.
+ */
+const DISABLEABLE = new Set(["BUTTON", "INPUT", "SELECT", "TEXTAREA", "OPTION"]);
 
 /**
  * The states written after a snapshot line, without brackets, in this order: `checked` /
@@ -796,7 +799,7 @@ export function statesOf(el: Element, role: string): string[] {
   }
   if (
     (DISABLEABLE.has(el.tagName) && el.matches(":disabled")) ||
-    aria("aria-disabled") === "true"
+    el.closest("[aria-disabled=true]") !== null // inherited, as Chromium does
   ) {
     states.push("disabled");
   }
