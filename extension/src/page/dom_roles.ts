@@ -4,12 +4,15 @@
  * docs/decisions/063-refs-across-frames.md). Roles follow HTML-AAM and WAI-ARIA with Chromium's
  * role names, lowercased (`img`, never `image`; `generic` when an element has no role of its
  * own); names follow a subset of the accessible-name computation (aria-labelledby, aria-label,
- * native labels, alt, caption, legend, figcaption, button values, placeholder, contents, title).
- * tests/e2e/browser_roles_test.ts checks both against Chromium's own accessibility tree.
+ * labels, alt, caption, legend, button values, placeholder, contents, title); states are read
+ * live (values, checked, open details). tests/e2e/browser_roles_test.ts checks all three against
+ * Chromium's own accessibility tree, and lists where the kit differs on purpose (text-level roles
+ * and scoped headers are generic, layout tables are tables, generated text is read only for a
+ * name that is empty without it, ElementInternals roles cannot be read).
  *
  * Cost: `roleOf` reads the tag and a few attributes; `nameOf` walks contents only for roles named
- * from their contents, with one `getComputedStyle` per element it descends into.
- */
+ * from their contents (at most CONTENT_CAP), with one `getComputedStyle` per element it descends
+ * into; labels are found with one `label[for]` query per tree and task (`labelsFor`). */
 import { NAME_MAX_CHARS } from "../../../protocol/browser_methods/dom_limits.ts";
 
 // ---------------------------------------------------------------------------------------------
