@@ -104,7 +104,19 @@ const LAYOUT_TABLE: Record<string, string> = {
 };
 
 /** Pages of the test web app besides /roles whose every element is compared too. */
-const OTHER_PAGES = ["/form", "/shadow", "/text-hidden", "/scroll-box", "/nav", "/console"];
+const OTHER_PAGES = [
+  "/form",
+  "/shadow",
+  "/text-hidden",
+  "/scroll-box",
+  "/nav",
+  "/console",
+  "/snap/big?n=3000", // browser_snapshot's generated page (snapshot_pages.ts)
+  "/snap/signup",
+  "/snap/shadow",
+  "/snap/hidden",
+  "/snap/rerender",
+];
 
 /**
  * Chromium's roles for text-level and other structural elements (strong, code, blockquote, …):
