@@ -35,17 +35,29 @@ export const snapshot = browserTool({
 });
 
 /**
- * The outline as one text block; a cut part ends with a line saying how to get the rest (when
- * that fits under the output cap, MAX_CHARS, so the cap never cuts the outline itself). An
- * answer of another shape (an extension of another version) is shown as JSON.
+ * The outline as one text block, then hub's lines about it: where the rest is when the part was
+ * cut, and the snapshotId for a later `since` (an agent whose client shows it only the text needs
+ * it there). Those lines are added only when they fit under the output cap (MAX_CHARS), so the
+ * cap never cuts the outline itself; they are in structuredContent anyway. An answer of another
+ * shape (an extension of another version) is shown as JSON.
  */
 export function outlineContent(value: SnapshotResult): ContentBlock[] {
   if (typeof value?.text !== "string") return [{ type: "text", text: JSON.stringify(value) }];
   const text = value.text;
-  if (!value.truncated || value.nextOffset === undefined) return [{ type: "text", text }];
-  const rest = `${text.endsWith("\n") ? "" : "\n"}# cut at byte ${value.nextOffset} of ` +
-    `${value.totalBytes}: call again with offset ${value.nextOffset} for the rest`;
-  // A part of SNAPSHOT_MAX_BYTES ASCII bytes leaves no room under the output cap: nextOffset
-  // is still in structuredContent.
-  return [{ type: "text", text: text.length + rest.length <= MAX_CHARS ? text + rest : text }];
+  const notes: string[] = [];
+  if (value.truncated && value.nextOffset !== undefined) {
+    notes.push(
+      `# cut at byte ${value.nextOffset} of ${value.totalBytes}: call again with offset ` +
+        `${value.nextOffset} for the rest`,
+    );
+  }
+  if (typeof value.snapshotId === "string") {
+    notes.push(
+      `# snapshotId ${value.snapshotId}: pass since "${value.snapshotId}" to get only what ` +
+        "changes after this snapshot",
+    );
+  }
+  if (notes.length === 0) return [{ type: "text", text }];
+  const tail = (text.endsWith("\n") || text === "" ? "" : "\n") + notes.join("\n");
+  return [{ type: "text", text: text.length + tail.length <= MAX_CHARS ? text + tail : text }];
 }

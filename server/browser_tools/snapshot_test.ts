@@ -38,13 +38,15 @@ Deno.test("browser_snapshot's defaults and limits", () => {
 
 Deno.test("browser_snapshot answers the outline as text and the value as structuredContent", async () => {
   const content = await snapshot.toContent!(value(), context({ offset: 0 }));
-  assertEquals(content, [{ type: "text", text: OUTLINE }]);
+  const text = OUTLINE + '\n# snapshotId s4: pass since "s4" to get only what changes after ' +
+    "this snapshot";
+  assertEquals(content, [{ type: "text", text }]);
   const result = outcomeResult({ ok: true, ...capOutput(value(), content), structured: true });
-  assertEquals(result.content, [{ type: "text", text: OUTLINE }]);
+  assertEquals(result.content, [{ type: "text", text }]);
   assertEquals(result.structuredContent, value());
   assertEquals(snapshot.structured, true);
   // hub tool call prints the outline, not JSON.
-  assertEquals(formatResult(result), OUTLINE);
+  assertEquals(formatResult(result), text);
 });
 
 Deno.test("browser_snapshot's text of a cut part says where the rest is", async () => {
@@ -54,13 +56,17 @@ Deno.test("browser_snapshot's text of a cut part says where the rest is", async 
   );
   assertEquals(first, [{
     type: "text",
-    text: "# Shop — http://x/\n- a\n# cut at byte 25 of 40: call again with offset 25 for the rest",
+    text: "# Shop — http://x/\n- a\n# cut at byte 25 of 40: call again with offset 25 for the " +
+      'rest\n# snapshotId s4: pass since "s4" to get only what changes after this snapshot',
   }]);
   const rest = await snapshot.toContent!(
     value({ text: "- b\n- c", totalBytes: 40 }),
     context({ offset: 25 }),
   );
-  assertEquals(rest, [{ type: "text", text: "- b\n- c" }]);
+  assertEquals(rest, [{
+    type: "text",
+    text: '- b\n- c\n# snapshotId s4: pass since "s4" to get only what changes after this snapshot',
+  }]);
 });
 
 Deno.test("browser_snapshot's largest part is never cut by the output cap", async () => {
