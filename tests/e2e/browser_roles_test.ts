@@ -34,6 +34,8 @@ interface Kit extends Seen {
   hidden: boolean;
   /** Inside a button, img, checkbox… (ARIA: their children are presentational). */
   presentational: boolean;
+  /** The element's aria-valuetext attribute. */
+  valuetext: string | null;
 }
 
 /**
@@ -41,11 +43,6 @@ interface Kit extends Seen {
  * says (checked), and why.
  */
 const EXCEPTIONS: Record<string, Partial<Seen> & { states?: string[]; why: string }> = {
-  "slider-aria": {
-    states: ['value="30 percent"'],
-    why: 'Chromium: value "30" (its valuetext property stays empty for an ARIA slider). The kit ' +
-      "writes aria-valuetext, the value as people read it, before aria-valuenow",
-  },
   generated: {
     name: "Gen",
     why: 'Chromium: "Before Gen". The kit reads ::before/::after text only for a name that is ' +
@@ -86,14 +83,23 @@ const RULES: Record<string, (kit: Seen, chromium: Seen) => boolean> = {
 };
 
 /**
- * Chromium states the kit leaves out on purpose: a password's value (bullets to Chromium; the kit
- * writes `password` and never a value), and a native select's `expanded=false` (a closed select
- * is the usual state; its options are listed under it).
+ * Chromium's states as the kit writes them on purpose: no value for a password (bullets to
+ * Chromium; the kit writes `password` and never a value), no `expanded=false` on a native select
+ * (a closed select is the usual state; its options are listed under it), and an ARIA slider's or
+ * spin button's aria-valuetext (what people read) where Chromium reports the number.
  */
-function stateRuled(state: string, kit: Kit, chromium: Theirs): boolean {
-  if (state.startsWith("value=") && kit.states.includes("password")) return true;
-  return state === "expanded=false" && chromium.role === "combobox" &&
-    !kit.states.some((own) => own.startsWith("expanded="));
+function expectedStates(kit: Kit, chromium: Theirs): string[] {
+  return chromium.states.flatMap((state) => {
+    if (state.startsWith("value=")) {
+      if (kit.states.includes("password")) return [];
+      if (kit.valuetext !== null) return [`value=${quote(kit.valuetext)}`];
+    }
+    if (
+      state === "expanded=false" && chromium.role === "combobox" &&
+      !kit.states.some((own) => own.startsWith("expanded="))
+    ) return [];
+    return [state];
+  });
 }
 
 /** Chromium's layout-table roles and the kit's role for the same element. */
@@ -105,6 +111,7 @@ const LAYOUT_TABLE: Record<string, string> = {
 
 /** Pages of the test web app besides /roles whose every element is compared too. */
 const OTHER_PAGES = [
+  "/roles-widgets", // ARIA widget patterns as sites build them (roles_pages.ts)
   "/form",
   "/shadow",
   "/text-hidden",
@@ -176,6 +183,7 @@ globalThis.__rolesReport = () => {
         role,
         name: nameOf(el, role),
         states: statesOf(el, role),
+        valuetext: el.getAttribute("aria-valuetext"),
         hidden: !el.checkVisibility({ visibilityProperty: true }) ||
           ancestors(el).some((up) => up.getAttribute("aria-hidden") === "true"),
         presentational: inPresentational(el),
@@ -403,8 +411,7 @@ async function compare(path: string, prepare?: (page: Page) => Promise<void>): P
         }
       }
       const kitStates = kit.states.filter((state) => !/^(url=|password$)/.test(state));
-      const theirStates = exception?.states ??
-        theirs.states.filter((state) => !stateRuled(state, kit, theirs));
+      const theirStates = exception?.states ?? expectedStates(kit, theirs);
       if (kitStates.join(" ") !== theirStates.join(" ")) {
         same = false;
         result.differences.push(

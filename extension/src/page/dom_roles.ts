@@ -401,6 +401,7 @@ const NAME_FROM_CONTENT = new Set([
   "gridcell",
   "heading",
   "link",
+  "math",
   "menuitem",
   "menuitemcheckbox",
   "menuitemradio",
@@ -411,6 +412,67 @@ const NAME_FROM_CONTENT = new Set([
   "tab",
   "tooltip",
   "treeitem",
+]);
+
+/**
+ * Roles whose contents never make a name, not even inside another element's name (Chromium's
+ * list): landmarks, containers of other widgets, fields (their value counts instead) and media.
+ */
+const NO_CONTENT = new Set([
+  "alert",
+  "alertdialog",
+  "application",
+  "article",
+  "audio",
+  "banner",
+  "blockquote",
+  "colorwell",
+  "comment",
+  "complementary",
+  "contentinfo",
+  "date",
+  "datetime",
+  "dialog",
+  "document",
+  "feed",
+  "figure",
+  "form",
+  "grid",
+  "group",
+  "iframe",
+  "img",
+  "inputtime",
+  "listbox",
+  "log",
+  "main",
+  "marquee",
+  "menu",
+  "menubar",
+  "meter",
+  "navigation",
+  "note",
+  "progressbar",
+  "radiogroup",
+  "rowgroup",
+  "scrollbar",
+  "search",
+  "searchbox",
+  "sectionfooter",
+  "sectionheader",
+  "slider",
+  "spinbutton",
+  "status",
+  "suggestion",
+  "table",
+  "tablist",
+  "tabpanel",
+  "term",
+  "textbox",
+  "timer",
+  "toolbar",
+  "tree",
+  "treegrid",
+  "video",
 ]);
 
 /** Whether `role` takes its name from its contents (exported for the snapshot and the tests). */
@@ -449,12 +511,12 @@ function byId(el: Element, id: string): Element | null {
 
 /** The accessible name of `el` with role `role`: whitespace collapsed, not cut. */
 export function nameOf(el: Element, role: string = roleOf(el)): string {
-  const name = collapse(nameStep(el, role, newWalk(el, false), true));
+  const name = collapse(nameStep(el, role, newWalk(el, false), "root"));
   // Generated text (`::before`/`::after` content) costs a style computation per element and
   // pseudo-element, so it is read only for a name that is empty without it: an icon-only
   // button, or one whose label is all CSS.
   if (name !== "" || !(NAME_FROM_CONTENT.has(role) || gridRow(el, role))) return name;
-  return collapse(nameStep(el, role, newWalk(el, true), true));
+  return collapse(nameStep(el, role, newWalk(el, true), "root"));
 }
 
 function newWalk(el: Element, generated: boolean): Walk {
@@ -467,8 +529,15 @@ function newWalk(el: Element, generated: boolean): Walk {
   };
 }
 
-/** The accname steps for one element (`root`: the element being named, not a descendant). */
-function nameStep(el: Element, role: string, walk: Walk, root: boolean): string {
+/**
+ * How an element takes part in a name: the element being named, one that aria-labelledby refers
+ * to, or a descendant of either.
+ */
+type Part = "root" | "referenced" | "descendant";
+
+/** The accname steps for one element. */
+function nameStep(el: Element, role: string, walk: Walk, part: Part): string {
+  const root = part === "root";
   // 2B: aria-labelledby, not followed again inside such a traversal.
   if (!walk.labelledBy) {
     const ids = el.getAttribute("aria-labelledby")?.trim();
@@ -485,7 +554,7 @@ function nameStep(el: Element, role: string, walk: Walk, root: boolean): string 
           read: walk.read,
           generated: walk.generated,
         };
-        parts.push(nameStep(target, roleOf(target), inner, false));
+        parts.push(nameStep(target, roleOf(target), inner, "referenced"));
       }
       const joined = collapse(parts.join(" "));
       if (joined) return joined;
@@ -504,8 +573,12 @@ function nameStep(el: Element, role: string, walk: Walk, root: boolean): string 
   if (native) return native;
   // An image's alt names it even when empty (its title is then no name).
   if (el.tagName === "IMG" && el.hasAttribute("alt")) return "";
-  // 2F: contents, for roles named by them (and for every descendant of something being named).
-  if (!root || walk.labelledBy || NAME_FROM_CONTENT.has(role) || gridRow(el, role)) {
+  // 2F: contents: of roles named by them, of what aria-labelledby refers to, and of descendants
+  // (but for containers, which Chromium never reads for a name: a menu inside a menuitem).
+  if (
+    part === "referenced" || (part === "descendant" && !NO_CONTENT.has(role)) ||
+    NAME_FROM_CONTENT.has(role) || gridRow(el, role)
+  ) {
     // Kept as it is (the root collapses it): `<span>a </span><span>b</span>` reads "a b".
     const text = contentText(el, walk);
     if (collapse(text)) return text;
@@ -726,7 +799,7 @@ function contentText(el: Element, walk: Walk, ownText = true): string {
     }
     walk.visited.add(child);
     const text = childText
-      ? nameStep(child, roleOf(child), walk, false)
+      ? nameStep(child, roleOf(child), walk, "descendant")
       : contentText(child, walk, false); // only its visible descendants
     walk.visited.delete(child);
     out += block ? ` ${text} ` : text;
