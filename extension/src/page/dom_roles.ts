@@ -203,7 +203,6 @@ const TAG_ROLES: Record<string, string> = {
   H6: "heading",
   HR: "separator",
   IFRAME: "iframe",
-  LI: "listitem",
   MAIN: "main",
   MATH: "math",
   MENU: "list",
@@ -218,7 +217,6 @@ const TAG_ROLES: Record<string, string> = {
   SEARCH: "search",
   TABLE: "table",
   TEXTAREA: "textbox",
-  TR: "row",
   UL: "list",
   VIDEO: "video",
   AUDIO: "audio",
@@ -353,12 +351,24 @@ export function implicitRole(el: Element): string {
         ? "disclosuretriangle"
         : "generic";
     }
-    case "TD": {
-      const role = explicitRole(tableOf(el)?.getAttribute("role") ?? null);
+    case "LI": {
+      // The items of a list made presentational (role=none) are no items either.
+      const list = el.parentElement;
+      return list && /^(UL|OL|MENU)$/.test(list.tagName) && roleOf(list) === "none"
+        ? "generic"
+        : "listitem";
+    }
+    case "TR":
+    case "TD":
+    case "TH": {
+      const table = tableOf(el);
+      const role = table ? roleOf(table) : "table";
+      // The rows and cells of a table made presentational (a layout table) are wrappers.
+      if (role === "none") return "generic";
+      if (tag === "TR") return "row";
+      if (tag === "TH") return headerRole(el as HTMLTableCellElement);
       return role === "grid" || role === "treegrid" ? "gridcell" : "cell";
     }
-    case "TH":
-      return headerRole(el as HTMLTableCellElement);
     case "svg": // an image when named, else a drawing Chromium leaves out (svgroot)
       return hasNameAttribute(el) || el.querySelector(":scope > title") ? "img" : "generic";
     case "a": // SVG's <a> (SVG tag names keep their case)
