@@ -1,5 +1,6 @@
 /**
- * The page kit's roles, names and states (extension/src/page/dom_roles.ts) against Chromium's own
+ * The page kit's roles, names and states (extension/src/page/dom_roles.ts, dom_names.ts,
+ * dom_states.ts) against Chromium's own
  * accessibility tree: on the test web app's `/roles` page (roles_pages.ts, varied elements, some in
  * an open shadow root), on it again after edits, and on the app's other pages, every element's role,
  * name and states as the kit computes them must be what `Accessibility.getFullAXTree` reports
@@ -24,7 +25,7 @@ interface Seen {
   name: string;
 }
 
-/** HTML whitespace collapsed and trimmed, as dom_roles.ts's `collapse` (which needs the DOM lib). */
+/** HTML whitespace collapsed and trimmed, as dom_names.ts's `collapse` (which needs the DOM lib). */
 const collapse = (text: string) => text.replace(/[ \t\n\r\f]+/g, " ").trim();
 
 /** What the page side reports per element. */
@@ -158,7 +159,8 @@ const TEXT_LEVEL = new Set([
  * element in the body and its open shadow roots, keyed by its id (the first with it), else by `n<i>`; the key is also
  * written to the element as `data-roles-key`, where DOM.getDocument finds it.
  */
-const REPORT = `import { nameOf, roleOf, statesOf } from "./extension/src/page/dom_roles.ts";
+const REPORT = `import { nameOf, roleOf } from "./extension/src/page/dom_roles.ts";
+import { statesOf } from "./extension/src/page/dom_states.ts";
 // ARIA's roles whose children are presentational: Chromium leaves their descendants out.
 const PRESENTATIONAL = new Set(["button", "checkbox", "img", "math", "menuitemcheckbox",
   "menuitemradio", "meter", "option", "progressbar", "radio", "scrollbar", "separator", "slider",
@@ -195,7 +197,7 @@ globalThis.__rolesReport = () => {
   return out;
 };`;
 
-/** dom_roles.ts bundled with REPORT as one script. */
+/** dom_roles.ts and dom_states.ts bundled with REPORT as one script. */
 async function rolesScript(): Promise<string> {
   try {
     const result = await esbuild.build({
@@ -247,7 +249,7 @@ interface Theirs extends Seen {
 /** Short page text as the kit quotes it (these pages hold no value near the cut). */
 const quote = (text: string) => `"${text.replace(/\s+/g, " ").replace(/[\\"]/g, (c) => "\\" + c)}"`;
 
-/** Roles whose value the kit writes (dom_roles.ts VALUED). */
+/** Roles whose value the kit writes (dom_states.ts VALUED). */
 const VALUED = new Set([
   "textbox",
   "searchbox",

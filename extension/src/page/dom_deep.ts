@@ -156,11 +156,21 @@ export function pierce(scope: Scope, steps: string[]): Pierced {
   return { elements: current };
 }
 
-/** The element's children as rendered: its open shadow root's, a slot's assigned nodes. */
-export function composedChildren(element: Element): Node[] {
-  if (element.shadowRoot) return [...element.shadowRoot.childNodes];
+/**
+ * The element's children as rendered: its open shadow root's, a slot's assigned nodes. Not copied
+ * (a live child list), for a walk that may stop early without paying for the rest: the
+ * accessible-name walk (dom_names.ts) stops at CONTENT_CAP in an element with any number of
+ * children.
+ */
+export function composedChildList(element: Element): ArrayLike<Node> {
+  if (element.shadowRoot) return element.shadowRoot.childNodes;
   if (element instanceof HTMLSlotElement) return element.assignedNodes({ flatten: true });
-  return [...element.childNodes];
+  return element.childNodes;
+}
+
+/** composedChildList as an array of its own, for `for…of` walks (the same nodes, in order). */
+export function composedChildren(element: Element): Node[] {
+  return Array.from(composedChildList(element));
 }
 
 /**

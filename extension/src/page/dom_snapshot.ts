@@ -5,7 +5,7 @@
  * the body (or the `ref`/`selector` element): an open shadow root in place of its host's children,
  * each `<slot>` replaced by the nodes assigned to it. Hidden content (visibility.ts) is left out
  * unless `includeHidden`. One line per meaningful node (dom_snapshot_lines.ts writes them): roles,
- * names and states come from dom_roles.ts; elements without a role of their own emit nothing and
+ * names and states come from dom_roles.ts and dom_states.ts; elements without a role of their own emit nothing and
  * their contents move up a level. Cost: one getComputedStyle and one box per element, plus what
  * nameOf reads for elements named by their contents.
  */
@@ -13,7 +13,8 @@ import { findTarget } from "./dom_find.ts";
 import type { KitArgs, KitState } from "./dom_kit_types.ts";
 import { composedChildren, composedParent } from "./dom_deep.ts";
 import { hidesOwnText, isHiddenFromPeople, type PageFacts, pageFacts } from "./visibility.ts";
-import { nameOf, roleOf, statesOf } from "./dom_roles.ts";
+import { nameOf, roleOf } from "./dom_roles.ts";
+import { statesOf } from "./dom_states.ts";
 import {
   addText,
   ALWAYS,

@@ -8,7 +8,7 @@
  * a line of its own.
  */
 import { NAME_MAX_CHARS } from "../../../protocol/browser_methods/dom_limits.ts";
-import { quoted } from "./dom_roles.ts";
+import { quoted } from "./snapshot_quote.ts";
 
 /** Longest text line, in characters (the cut one ends with `…`). */
 export const TEXT_MAX_CHARS = 1_000;
@@ -224,7 +224,7 @@ export function interactiveOnly(nodes: OutlineNode[]): OutlineNode[] {
       out.push({ ...node, children });
     } else out.push(...children);
   }
-  return out.filter((node, i) => !isHeadingAlone(out, i));
+  return out.filter((_, i) => !isHeadingAlone(out, i));
 }
 
 /** A heading (not itself interactive) with no other line after it in its section. */

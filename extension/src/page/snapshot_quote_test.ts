@@ -1,7 +1,7 @@
 /// <reference lib="deno.ns" />
 import { assertEquals } from "../../../tests/helpers/assert.ts";
 import { NAME_MAX_CHARS } from "../../../protocol/browser_methods/dom_limits.ts";
-import { collapse, explicitRole, namedFromContent, quoted } from "./dom_roles.ts";
+import { quoted } from "./snapshot_quote.ts";
 
 Deno.test("quoted escapes backslashes and quotes", () => {
   assertEquals(quoted('say "hi" \\ bye'), '"say \\"hi\\" \\\\ bye"');
@@ -30,28 +30,4 @@ Deno.test("quoted cuts at max characters, the ellipsis included", () => {
   assertEquals(quoted(huge), `"${"y".repeat(NAME_MAX_CHARS - 1)}…"`, "a huge value");
   const spaced = "a" + " ".repeat(10_000) + "b";
   assertEquals(quoted(spaced, 10), '"a …"', "only the first part of a huge value is read");
-});
-
-Deno.test("explicitRole takes the first known token", () => {
-  assertEquals(explicitRole("button"), "button");
-  assertEquals(explicitRole("  Switch checkbox "), "switch");
-  assertEquals(explicitRole("fancy-widget link"), "link", "unknown tokens are skipped");
-  assertEquals(explicitRole("widget landmark"), undefined, "abstract roles are not roles");
-  assertEquals(explicitRole("image"), "img");
-  assertEquals(explicitRole("presentation"), "none");
-  assertEquals(explicitRole(""), undefined);
-  assertEquals(explicitRole(null), undefined);
-});
-
-Deno.test("namedFromContent lists the roles named by their text", () => {
-  for (const role of ["button", "link", "heading", "cell", "option", "tab", "treeitem"]) {
-    assertEquals(namedFromContent(role), true, role);
-  }
-  for (const role of ["textbox", "list", "navigation", "region", "dialog", "img", "generic"]) {
-    assertEquals(namedFromContent(role), false, role);
-  }
-});
-
-Deno.test("collapse folds whitespace and trims", () => {
-  assertEquals(collapse("  a \n\t b  "), "a b");
 });

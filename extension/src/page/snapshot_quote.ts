@@ -1,0 +1,29 @@
+/**
+ * How browser_snapshot quotes a string of the page (a name, a value, a url) in its outline: on one
+ * line, escaped, cut to a length. The states (dom_states.ts) and the line writer
+ * (dom_snapshot_lines.ts) both quote with it, so a page cannot end a quote or start a line.
+ */
+import { NAME_MAX_CHARS } from "../../../protocol/browser_methods/dom_limits.ts";
+
+/** Control characters (C0, DEL, C1) and whitespace runs, each folded to one space. */
+// deno-lint-ignore no-control-regex -- folding control characters is the point
+const FOLD = /[\s\u0000-\u001f\u007f-\u009f]+/g;
+
+/**
+ * `text` as one quoted outline value: `\` and `"` escaped, line breaks, tabs and other control
+ * characters folded to a space, whitespace runs collapsed, and cut to `max` characters with a
+ * trailing `…` (which counts in `max`). The page cannot end the quote or start a new line.
+ */
+export function quoted(text: string, max: number = NAME_MAX_CHARS): string {
+  // A huge value (a long textarea) is read only as far as the cut can reach.
+  const reach = 4 * max + 64;
+  const long = text.length > reach;
+  let folded = (long ? text.slice(0, reach) : text).replace(FOLD, " ");
+  if (folded.length > max || long) {
+    let end = Math.max(0, Math.min(max - 1, folded.length));
+    const last = folded.charCodeAt(end - 1);
+    if (last >= 0xd800 && last <= 0xdbff) end--; // never split a surrogate pair
+    folded = folded.slice(0, end) + "…";
+  }
+  return `"${folded.replace(/[\\"]/g, (c) => "\\" + c)}"`;
+}
