@@ -6,8 +6,19 @@
  * in a ref comes from the page. Kept free of imports so the page bundle can use it.
  */
 
+/** A frame's ref as browser_snapshot writes it and the `frame` parameter takes it: `f<k>`. */
+export const FRAME_REF_PATTERN = /^f[1-9]\d{0,5}$/;
+
+/** Whether `text` is a frame's ref (`f1`), not a CSS selector. */
+export function isFrameRef(text: string): boolean {
+  return FRAME_REF_PATTERN.test(text);
+}
+
+/** The `f<k>` part of a ref, without anchors. */
+const FRAME_PART = FRAME_REF_PATTERN.source.slice(1, -1);
+
 /** A ref as an agent writes it: `e12`, `f1e3` or `f1`. */
-export const REF_PATTERN = /^(?:f[1-9]\d{0,5})?(?:e[1-9]\d{0,8})?$/;
+export const REF_PATTERN = new RegExp(`^(?:${FRAME_PART})?(?:e[1-9]\\d{0,8})?$`);
 
 /** Most characters of a ref (`f999999e999999999`). */
 export const REF_MAX_CHARS = 17;

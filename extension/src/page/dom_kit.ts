@@ -23,6 +23,7 @@ import { isKitFailure } from "./dom_find.ts";
 import { hiddenFrames } from "./visible_text.ts";
 import { frameIndexOf } from "./dom_frames.ts";
 import { createRefRegistry, type RefScheme } from "./dom_refs.ts";
+import { isFrameRef } from "../../../protocol/browser_methods/refs.ts";
 import { snapshotDocument } from "./dom_snapshot.ts";
 import { checkWaitFor } from "./dom_wait_for.ts";
 
@@ -83,7 +84,7 @@ const TOP_SCHEME: RefScheme = { prefix: "", base: 1 };
 /** `scheme` as the worker sent it, or the top document's when it is not one. */
 function validScheme(scheme: unknown): RefScheme {
   const { prefix, base } = (scheme ?? {}) as Partial<RefScheme>;
-  if (typeof prefix !== "string" || !/^(f[1-9]\d{0,5})?$/.test(prefix)) return TOP_SCHEME;
+  if (typeof prefix !== "string" || (prefix !== "" && !isFrameRef(prefix))) return TOP_SCHEME;
   return { prefix, base: Number.isSafeInteger(base) && base! > 0 ? base! : 1 };
 }
 

@@ -14,6 +14,7 @@ import { quoteClip } from "../../../../protocol/clip.ts";
 import { type HubError, hubError, type HubErrorCode } from "../../../../protocol/errors.ts";
 import {
   frameRef,
+  isFrameRef,
   parseRef,
   refPrefix,
   staleRefMessage,
@@ -155,7 +156,7 @@ export async function placeCall(
   if (ref !== undefined) return await placeRef(tabId, ref, frame);
   if (frame === undefined) return await placeTop(tabId);
   const found = await resolveFramePlace(tabId, frame, lookups);
-  const gone = FRAME_REF.test(frame) && lookups.byRef ? "stale" : "frame";
+  const gone = isFrameRef(frame) && lookups.byRef ? "stale" : "frame";
   const documentId = found.documentId ??
     (found.frameId === undefined ? undefined : await documentOf(tabId, found.frameId));
   if (documentId === undefined || found.frameId === undefined) {
@@ -171,9 +172,6 @@ export async function placeCall(
     named: frame,
   };
 }
-
-/** A frame's ref as the `frame` parameter takes it (frame_target.ts reads it the same way). */
-const FRAME_REF = /^f[1-9]\d{0,5}$/;
 
 /** Most `<iframe>` owners followed for a frame's ref used as an element (frames nested deeper). */
 const OWNER_HOPS = 32;

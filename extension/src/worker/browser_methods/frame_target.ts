@@ -18,7 +18,11 @@
  * REF_STALE.
  */
 import { hubError, type HubErrorCode } from "../../../../protocol/errors.ts";
-import { parseRef, staleRefMessage } from "../../../../protocol/browser_methods/refs.ts";
+import {
+  isFrameRef,
+  parseRef,
+  staleRefMessage,
+} from "../../../../protocol/browser_methods/refs.ts";
 import { DOM_KIT_FILE, DOM_KIT_GLOBAL, DOM_KIT_VERSION } from "../../page/dom_kit_types.ts";
 import type { KitOutcome } from "../../page/dom_kit_types.ts";
 import { callWithKit, firstResult } from "./browser_method.ts";
@@ -57,9 +61,6 @@ export interface FramePlace {
   documentId?: string;
 }
 
-/** A frame ref as browser_snapshot writes it (decision 063): `f<k>`. */
-const FRAME_REF = /^f[1-9]\d{0,5}$/;
-
 /** The scripting target for `frame` in tab `tabId`, or `{ tabId }` without one. */
 export async function resolveFrame(
   tabId: number,
@@ -76,7 +77,7 @@ export async function resolveFramePlace(
   lookups: FrameLookups,
 ): Promise<FramePlace> {
   if (frame === undefined) return { target: { tabId } };
-  if (FRAME_REF.test(frame) && lookups.byRef) return await lookups.byRef(tabId, frame);
+  if (isFrameRef(frame) && lookups.byRef) return await lookups.byRef(tabId, frame);
   const found = await lookups.findElement(tabId, frame);
   if (!found.ok) throw hubError(found.error.code as HubErrorCode, found.error.message);
   const { index, tag } = found.value as unknown as FrameElement;
