@@ -2,7 +2,8 @@
  * The `frame` parameter's element in the top document: the `<iframe>` or `<frame>` a CSS selector
  * matches (the first, by the acting tools' rule, dom_find.ts) and its index in `window.frames`,
  * which the worker matches with the index each child frame finds for itself
- * (extension/src/worker/browser_methods/frame_target.ts).
+ * (extension/src/worker/browser_methods/frame_target.ts); `windowIndex` and `ownFrameIndex` are
+ * the kit's one way to find a window's index in `frames`.
  */
 import { quoteClip } from "../../../protocol/clip.ts";
 import type { KitOutcome } from "./dom_kit_types.ts";
@@ -12,19 +13,31 @@ import { fail, findFirst, isKitFailure, tagOf } from "./dom_find.ts";
 export function frameIndexOf(selector: string, doc: Document = document): KitOutcome {
   try {
     const element = findFrameElement(selector);
-    const child = (element as HTMLIFrameElement).contentWindow;
-    const view = doc.defaultView;
-    let index = -1;
-    for (let i = 0; child && view && i < view.length; i++) {
-      if (view[i] === child) {
-        index = i;
-        break;
-      }
-    }
+    const index = windowIndex(doc.defaultView, (element as HTMLIFrameElement).contentWindow);
     return { ok: true, value: { index, tag: tagOf(element) } };
   } catch (error) {
     if (!isKitFailure(error)) throw error;
     return { ok: false, error: { code: error.code, message: error.message } };
+  }
+}
+
+/** The index of `child` in `view`'s `frames` (`view[i]`), -1 when it is not there. */
+export function windowIndex(view: Window | null, child: Window | null): number {
+  if (!view || !child) return -1;
+  for (let i = 0; i < view.length; i++) if (view[i] === child) return i;
+  return -1;
+}
+
+/**
+ * This document's index in its parent's `frames` (a cross-origin child may compare `parent[i]`
+ * with its own window); -1 at the top or when it is not listed there.
+ */
+export function ownFrameIndex(): number {
+  const here = globalThis as unknown as Window;
+  try {
+    return here.parent === here ? -1 : windowIndex(here.parent, here);
+  } catch {
+    return -1;
   }
 }
 

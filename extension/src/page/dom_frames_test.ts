@@ -1,6 +1,6 @@
 /// <reference lib="deno.ns" />
 import { assertEquals, assertMatch } from "../../../tests/helpers/assert.ts";
-import { frameIndexOf } from "./dom_frames.ts";
+import { frameIndexOf, ownFrameIndex, windowIndex } from "./dom_frames.ts";
 
 const [w0, w1, shadowWindow] = [{}, {}, {}];
 
@@ -62,4 +62,28 @@ Deno.test("frameIndexOf: a bad selector is INVALID_SELECTOR", () => {
     const bad = frameIndexOf("a >>> ", doc);
     assertEquals(bad.ok ? "" : bad.error.code, "INVALID_SELECTOR");
   });
+});
+
+Deno.test("windowIndex: a window's index in another's frames, -1 when absent or missing", () => {
+  const view = { length: 2, 0: w0, 1: w1 } as unknown as Window;
+  assertEquals(windowIndex(view, w1 as Window), 1);
+  assertEquals(windowIndex(view, shadowWindow as Window), -1);
+  assertEquals(windowIndex(view, null), -1);
+  assertEquals(windowIndex(null, w0 as Window), -1);
+});
+
+Deno.test("ownFrameIndex: this window's index in its parent's frames; -1 at the top", () => {
+  const page = globalThis as Record<string, unknown>;
+  const saved = Object.getOwnPropertyDescriptor(page, "parent");
+  try {
+    page.parent = { length: 2, 0: w0, 1: globalThis };
+    assertEquals(ownFrameIndex(), 1);
+    page.parent = globalThis;
+    assertEquals(ownFrameIndex(), -1);
+    page.parent = { length: 1, 0: w0 };
+    assertEquals(ownFrameIndex(), -1);
+  } finally {
+    if (saved) Object.defineProperty(page, "parent", saved);
+    else delete page.parent;
+  }
 });

@@ -12,6 +12,7 @@
 import { findTarget } from "./dom_find.ts";
 import type { KitArgs, KitState } from "./dom_kit_types.ts";
 import { composedChildren, composedParent } from "./dom_deep.ts";
+import { ownFrameIndex, windowIndex } from "./dom_frames.ts";
 import { hidesOwnText, isHiddenFromPeople, type PageFacts, pageFacts } from "./visibility.ts";
 import { nameOf, roleOf } from "./dom_roles.ts";
 import { statesOf } from "./dom_states.ts";
@@ -109,7 +110,7 @@ export function snapshotDocument(
   nodes = finishText(nodes);
   if (args.interactiveOnly) nodes = interactiveOnly(nodes);
   const written = writeOutline(nodes, (el) => state.refs.refOf(el as Element, state.scheme));
-  return { url: location.href, title: document.title, index: ownIndex(), ...written };
+  return { url: location.href, title: document.title, index: ownFrameIndex(), ...written };
 }
 
 /** The context of the body's (or root element's) contents. */
@@ -339,27 +340,9 @@ function optionsOf(select: HTMLSelectElement): OutlineNode[] {
 function frameNode(el: Element): OutlineNode {
   const node = elementNode("iframe", nameOf(el, "iframe"), [], false, el);
   node.kind = "frame";
-  node.frameIndex = frameIndex(el);
+  const here = globalThis as unknown as Window;
+  node.frameIndex = windowIndex(here, (el as HTMLIFrameElement).contentWindow);
   return node;
-}
-
-/** The index of `el`'s window in this window's `frames`, -1 when it is not there. */
-function frameIndex(el: Element): number {
-  const child = (el as HTMLIFrameElement).contentWindow;
-  const here = globalThis as unknown as Window;
-  if (!child) return -1;
-  for (let i = 0; i < here.length; i++) if (here[i] === child) return i;
-  return -1;
-}
-
-/** This document's index in its parent's `frames` (allowed across origins); -1 at the top. */
-function ownIndex(): number {
-  const here = globalThis as unknown as Window;
-  try {
-    if (here.parent === here) return -1;
-    for (let i = 0; i < here.parent.length; i++) if (here.parent[i] === here) return i;
-  } catch { /* not listed */ }
-  return -1;
 }
 
 /** Whether a hidden element is, or holds, a menu or list (shown on hover, by CSS or script). */

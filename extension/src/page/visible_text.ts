@@ -5,6 +5,7 @@
  * hidden text are walked here, node by node.
  */
 import { composedParent, composedText, queryDeep, renderedText } from "./dom_deep.ts";
+import { windowIndex } from "./dom_frames.ts";
 import { hidesOwnText, isHiddenFromPeople, type PageFacts, pageFacts } from "./visibility.ts";
 
 /** Not walked into: no visible text of their own, or text the browser draws itself. */
@@ -89,14 +90,7 @@ export function hiddenFrames(doc: Document = document): number[] {
   const page = pageFacts(doc);
   const hidden: number[] = [];
   for (const element of frames) {
-    const child = (element as HTMLIFrameElement).contentWindow;
-    let index = -1;
-    for (let i = 0; i < view.length; i++) {
-      if (view[i] === child) {
-        index = i;
-        break;
-      }
-    }
+    const index = windowIndex(view, (element as HTMLIFrameElement).contentWindow);
     if (hiddenInPage(element, page) && !hidden.includes(index)) hidden.push(index);
   }
   return hidden;
