@@ -183,7 +183,8 @@ function plainText(element: Element): boolean {
   return !(element instanceof HTMLSlotElement) && element.querySelector("slot") === null;
 }
 
-const INLINE_DISPLAY = /^(inline|contents|ruby)/;
+/** Display values whose box flows in a line: their text joins the text around them. */
+export const INLINE_DISPLAY = /^(inline|contents|ruby)/;
 
 /** A run of text, or a number of required line breaks between runs. */
 type Piece = string | number;

@@ -11,7 +11,7 @@
  */
 import { findTarget } from "./dom_find.ts";
 import type { KitArgs, KitState } from "./dom_kit_types.ts";
-import { composedChildren, composedParent } from "./dom_deep.ts";
+import { composedChildren, composedParent, INLINE_DISPLAY } from "./dom_deep.ts";
 import { ownFrameIndex, windowIndex } from "./dom_frames.ts";
 import { hidesOwnText, isHiddenFromPeople, type PageFacts, pageFacts } from "./visibility.ts";
 import { nameOf, roleOf } from "./dom_roles.ts";
@@ -93,8 +93,6 @@ const LEAVES = new Set([
 /** A hidden element that holds a menu makes its parent the trigger of a hover menu. */
 const MENU_TAGS = new Set(["UL", "OL", "MENU"]);
 const MENU_SELECTOR = "ul, ol, menu, [role=menu], [role=menubar], [role=listbox], [role=tree]";
-/** Display values whose box flows in a line: their text joins the text around them. */
-const INLINE = /^(inline|contents|ruby)/;
 
 /** `page.snapshot`: the outline of this document, or of the `ref`/`selector` element. */
 export function snapshotDocument(
@@ -181,7 +179,7 @@ function walkElement(el: Element, into: OutlineNode[], parent: Context, walk: Wa
     return false;
   }
   if (parent.cells && CELLS.has(role)) parent.cells.push("");
-  const block = !INLINE.test(style.display);
+  const block = !INLINE_DISPLAY.test(style.display);
   if (block) closeText(into);
   const context = childContext(el, role, style, parent, walk);
   const node = lineOf(el, role, style, parent, walk);

@@ -38,8 +38,8 @@ export class WaitTextError extends Error {
   override name = "WaitTextError";
 }
 
-/** Runs of whitespace as one space, trimmed. */
-export function collapse(text: string): string {
+/** Runs of any whitespace (`\s`, no-break spaces too) as one space, trimmed. */
+export function foldWhitespace(text: string): string {
   return text.replace(/\s+/g, " ").trim();
 }
 
@@ -47,7 +47,7 @@ export function collapse(text: string): string {
 export function parseWaitText(text: string): TextPattern {
   const form = REGEX_FORM.exec(text);
   if (!form) {
-    const needle = collapse(text);
+    const needle = foldWhitespace(text);
     if (!needle) throw new WaitTextError("The text to wait for is only whitespace.");
     return { kind: "substring", needle };
   }
@@ -91,7 +91,7 @@ export function searchText(text: string, pattern: TextPattern): TextSearch {
     if (match) return { found: true, seen: excerpt(hay, match.index, match[0].length) };
     return { found: false, seen: excerpt(hay, 0, 0) };
   }
-  const hay = collapse(text.slice(0, WAIT_SEARCH_MAX_CHARS));
+  const hay = foldWhitespace(text.slice(0, WAIT_SEARCH_MAX_CHARS));
   const at = hay.indexOf(pattern.needle);
   if (at >= 0) return { found: true, seen: excerpt(hay, at, pattern.needle.length) };
   const near = nearest(hay, pattern.needle);
@@ -118,7 +118,7 @@ export function excerpt(hay: string, at: number, length: number): string {
   const room = SEEN_MAX_CHARS - 2; // an ellipsis each side
   const lead = length >= room ? 0 : Math.min(LEAD_CHARS, room - length);
   const start = Math.max(0, at - lead);
-  const window = collapse(hay.slice(start, start + room * 2));
+  const window = foldWhitespace(hay.slice(start, start + room * 2));
   const piece = window.slice(0, room);
   const before = start > 0 ? "…" : "";
   const after = window.length > room || start + room * 2 < hay.length ? "…" : "";
