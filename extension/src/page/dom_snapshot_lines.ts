@@ -124,16 +124,19 @@ export function elementNode(
 /** Adds page text to `into`: joined to the last run while it is open, else as a new run. */
 export function addText(into: OutlineNode[], text: string): void {
   const last = into[into.length - 1];
-  if (last?.kind === "text" && last.open) last.name += text;
-  else {into.push({
-      kind: "text",
-      role: "",
-      name: text,
-      states: [],
-      ref: false,
-      open: true,
-      children: [],
-    });}
+  if (last?.kind === "text" && last.open) {
+    last.name += text;
+    return;
+  }
+  into.push({
+    kind: "text",
+    role: "",
+    name: text,
+    states: [],
+    ref: false,
+    open: true,
+    children: [],
+  });
 }
 
 /** Ends the open text run of `into` (a block box or a line starts or ends). */
