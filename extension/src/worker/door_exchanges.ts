@@ -26,6 +26,7 @@ import {
   type Missing,
 } from "../shared/page_functions.ts";
 import type { AdapterDoors, DoorRecord } from "./adapter_doors.ts";
+import { isDocumentGone } from "./chrome_errors.ts";
 import {
   deliver,
   type DoorShared,
@@ -60,9 +61,6 @@ export interface DoorExchanges {
 
 /** How the door of an exchange was found gone: nothing ran, the page went, or it was closed. */
 type Gone = "unsent" | "navigated" | "closed";
-
-/** Chromium's words for a target document that is no longer there (nothing ran). */
-const NO_DOCUMENT = /No document with id|Frame with ID \d+ was removed|No frame with id/i;
 
 async function lostAnswer(tabId: number): Promise<HubError> {
   const exists = await chrome.tabs.get(tabId).then(() => true, () => false);
@@ -222,7 +220,7 @@ async function send(shared: DoorShared, state: DoorState, calls: DoorCall[], wai
     });
     answer = frame?.result as typeof answer;
   } catch (error) {
-    const nothingRan = NO_DOCUMENT.test((error as Error)?.message ?? "");
+    const nothingRan = isDocumentGone(error);
     return void await close(shared, state, calls, nothingRan ? "unsent" : "navigated");
   }
   if (state.broken) return; // its calls have failed already

@@ -30,6 +30,7 @@ import {
 } from "../../page/dom_kit_types.ts";
 import type { BrowserInput, DomAnswer } from "../../../../protocol/browser_methods/mod.ts";
 import type { KitRef, RefScheme } from "../../page/dom_refs.ts";
+import { isDocumentGone } from "../chrome_errors.ts";
 import { callWithKit, firstResult, type MethodContext, targetTab } from "./browser_method.ts";
 import { CHROME_FRAME_LOOKUPS, type FrameLookups, resolveFramePlace } from "./frame_target.ts";
 import { docOf, recordDoc, schemeFor } from "./ref_frames.ts";
@@ -137,9 +138,6 @@ export interface CallPlace {
   /** The ref or frame the agent wrote, for messages. */
   named?: string;
 }
-
-/** Chrome refusing a scripting target whose document is gone. */
-const NO_DOCUMENT = /No document with id/i;
 
 /**
  * Where a call with `ref` and `frame` (either may be absent) runs in tab `tabId`: a ref in its
@@ -292,7 +290,7 @@ export async function domCall<Op extends DomOp>(
           return answer;
         } catch (error) {
           // The top document changed between the lookup and the call: Chrome ran nothing.
-          if (place.gone === "top" && attempt < 2 && isGone(error)) continue;
+          if (place.gone === "top" && attempt < 2 && isDocumentGone(error)) continue;
           throw goneError(place, error);
         }
       }
@@ -303,14 +301,16 @@ export async function domCall<Op extends DomOp>(
   return { tabId, ...outcome.value };
 }
 
-const isGone = (error: unknown) => NO_DOCUMENT.test((error as Error)?.message ?? "");
-
 /**
  * Chrome refusing a document that is gone: a ref's document (or a frame's by ref) as REF_STALE, a
  * frame selector's document (it navigated) as TAB_NAVIGATED; any other error as it is.
  */
 export function goneError(place: Pick<CallPlace, "gone" | "named">, error: unknown): unknown {
-  if (!isGone(error)) return error;
+  return isDocumentGone(error) ? goneErrorOf(place) : error;
+}
+
+/** The error of a call whose document is gone, by how the call named it (see `goneError`). */
+export function goneErrorOf(place: Pick<CallPlace, "gone" | "named">): HubError {
   if (place.gone === "stale") return hubError("REF_STALE", staleRefMessage(place.named ?? ""));
   const what = place.gone === "frame" ? `The frame ${quoteClip(place.named ?? "")}` : "The tab";
   return hubError(

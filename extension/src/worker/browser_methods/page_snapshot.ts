@@ -12,7 +12,14 @@ import { hubError } from "../../../../protocol/errors.ts";
 import type { KitArgs, KitOutcome } from "../../page/dom_kit_types.ts";
 import type { KitRef, RefScheme } from "../../page/dom_refs.ts";
 import { type BrowserMethod, targetTab } from "./browser_method.ts";
-import { type CallPlace, goneError, kitFailure, placeCall, runInTab } from "./dom_call.ts";
+import {
+  type CallPlace,
+  goneError,
+  goneErrorOf,
+  kitFailure,
+  placeCall,
+  runInTab,
+} from "./dom_call.ts";
 import { FRAME_ANSWER_MS } from "./frame_scripting.ts";
 import { PAGE_TEXT_MAX_FRAMES } from "./page_text_frames.ts";
 import { recordDoc, schemeFor, setOwner } from "./ref_frames.ts";
@@ -122,7 +129,7 @@ async function rootOf(tabId: number, frames: Frame[], input: Input): Promise<Roo
       ? f.documentId === place.documentId
       : place.target.frameIds?.includes(f.frameId)
   );
-  if (!frame) throw goneError(place, new Error("No document with id"));
+  if (!frame) throw goneErrorOf(place);
   return { frame, args: { ...selector, ...(place.ref ? { ref: place.ref } : {}) }, place };
 }
 

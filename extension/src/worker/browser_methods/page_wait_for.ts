@@ -22,6 +22,7 @@ import type { KitArgs } from "../../page/dom_kit_types.ts";
 import type { WaitCheck } from "../../page/dom_wait_for.ts";
 import { parseWaitText, WaitTextError } from "../../page/wait_text.ts";
 import { type BrowserMethod, type MethodContext, targetTab } from "./browser_method.ts";
+import { isDocumentGone } from "../chrome_errors.ts";
 import { domCall } from "./dom_call.ts";
 import { FRAME_ANSWER_MS } from "./frame_scripting.ts";
 import { type FrameCheck, textRound } from "./wait_for_frames.ts";
@@ -51,13 +52,11 @@ export interface PollTiming {
 const navigated = (error: unknown) => error instanceof HubError && error.code === "TAB_NAVIGATED";
 
 /**
- * What Chromium says when the document a script was sent to went away meanwhile (the tab or frame
+ * Chromium saying the document a script was sent to went away meanwhile (the tab or frame
  * navigated): the next check looks again.
  */
-const DOCUMENT_GONE = /was removed|No frame with id|No document with id/i;
 const documentGone = (error: unknown) =>
-  error instanceof HubError && error.code === "EXTENSION_ERROR" &&
-  DOCUMENT_GONE.test(error.message);
+  error instanceof HubError && error.code === "EXTENSION_ERROR" && isDocumentGone(error);
 
 /**
  * Runs `round` until it is met or `timeoutMs` has passed (one round at least, and one more at the
