@@ -1,25 +1,24 @@
 /** Reading a page and acting on its elements; each runs in the page through the DOM kit. */
 import * as z from "zod";
 import {
-  AT_MOST_ONE_TARGET,
-  atMostOneTarget,
   countSet,
   frameField,
   maxLengthField,
-  ONE_TARGET,
-  oneTarget,
   PIERCE_HINT,
   refField,
   selectorField,
   selectorString,
   tabIdField,
   waitForLoadField,
+  withAtMostOneTarget,
+  withOneTarget,
 } from "./fields.ts";
 import type { BrowserMethodSpec } from "./spec.ts";
 import {
   QUERY_DEFAULT_LIMIT,
   QUERY_MAX_LIMIT,
   SNAPSHOT_DEFAULT_BYTES,
+  SNAPSHOT_ID_MAX_CHARS,
   SNAPSHOT_MAX_BYTES,
   WAIT_DEFAULT_MS,
   WAIT_MAX_MS,
@@ -51,7 +50,7 @@ const actionWaitField = (when: string) =>
 
 export const DOM_METHODS = {
   "page.text": {
-    input: z.object({
+    input: withAtMostOneTarget(z.object({
       tabId: tabIdField,
       frame: frameField,
       ref: refField("the part to read"),
@@ -60,10 +59,10 @@ export const DOM_METHODS = {
           "whole tab, every frame included. " + PIERCE_HINT,
       ),
       maxLength: maxLengthField,
-    }).refine(atMostOneTarget, { message: AT_MOST_ONE_TARGET }),
+    })),
   },
   "page.html": {
-    input: z.object({
+    input: withAtMostOneTarget(z.object({
       tabId: tabIdField,
       frame: frameField,
       ref: refField("the element to read"),
@@ -72,7 +71,7 @@ export const DOM_METHODS = {
           "document. " + PIERCE_HINT,
       ),
       maxLength: maxLengthField,
-    }).refine(atMostOneTarget, { message: AT_MOST_ONE_TARGET }),
+    })),
   },
   "dom.query": {
     input: z.object({
@@ -94,7 +93,7 @@ export const DOM_METHODS = {
     }),
   },
   "dom.wait": {
-    input: z.object({
+    input: withOneTarget(z.object({
       ref: refField("the element to wait for"),
       selector: selectorField("the element to wait for"),
       tabId: tabIdField,
@@ -105,15 +104,17 @@ export const DOM_METHODS = {
       timeoutMs: z.number().int().min(0).max(WAIT_MAX_MS).default(WAIT_DEFAULT_MS).describe(
         `How long to wait, in milliseconds (default ${WAIT_DEFAULT_MS}, at most ${WAIT_MAX_MS}).`,
       ),
-    }).refine(oneTarget, { message: ONE_TARGET }),
+    })),
   },
   "dom.click": {
-    input: elementOnly("the element to click").extend({
-      waitForLoad: actionWaitField("the click"),
-    }).refine(oneTarget, { message: ONE_TARGET }),
+    input: withOneTarget(
+      elementOnly("the element to click").extend({
+        waitForLoad: actionWaitField("the click"),
+      }),
+    ),
   },
   "dom.type": {
-    input: z.object({
+    input: withOneTarget(z.object({
       ref: refField("the field"),
       selector: selectorField("the field"),
       text: z.string().describe("The text to type (an empty string clears the field)."),
@@ -124,23 +125,25 @@ export const DOM_METHODS = {
       ),
       submit: z.boolean().default(false).describe("Submit the form afterwards (default false)."),
       waitForLoad: actionWaitField("submitting"),
-    }).refine(oneTarget, { message: ONE_TARGET }),
+    })),
   },
   "dom.select": {
-    input: z.object({
-      ref: refField("the <select>"),
-      selector: selectorField("the <select>"),
-      tabId: tabIdField,
-      frame: frameField,
-      value: z.string().optional().describe("The option's value attribute."),
-      label: z.string().optional().describe("The option's visible text."),
-      index: z.number().int().min(0).optional().describe("The option's position, from 0."),
-    }).refine((input) => countSet(input, ["value", "label", "index"]) === 1, {
-      message: "pass exactly one of value, label or index to name the option",
-    }).refine(oneTarget, { message: ONE_TARGET }),
+    input: withOneTarget(
+      z.object({
+        ref: refField("the <select>"),
+        selector: selectorField("the <select>"),
+        tabId: tabIdField,
+        frame: frameField,
+        value: z.string().optional().describe("The option's value attribute."),
+        label: z.string().optional().describe("The option's visible text."),
+        index: z.number().int().min(0).optional().describe("The option's position, from 0."),
+      }).refine((input) => countSet(input, ["value", "label", "index"]) === 1, {
+        message: "pass exactly one of value, label or index to name the option",
+      }),
+    ),
   },
   "dom.key": {
-    input: z.object({
+    input: withAtMostOneTarget(z.object({
       key: z.string().min(1).describe(
         'A KeyboardEvent.key value: one character ("a", "A", "1", " ") or a name such as ' +
           "Enter, Escape, Tab, Backspace, Delete, ArrowDown, PageUp, Home, F5.",
@@ -155,35 +158,37 @@ export const DOM_METHODS = {
       tabId: tabIdField,
       frame: frameField,
       waitForLoad: actionWaitField("Enter"),
-    }).refine(atMostOneTarget, { message: AT_MOST_ONE_TARGET }),
+    })),
   },
   "dom.scroll": {
-    input: z.object({
-      tabId: tabIdField,
-      frame: frameField,
-      ref: refField("the element to show, or (with x/y or to) whose scroll box to scroll"),
-      selector: selectorString().optional().describe(
-        "CSS selector of the element to show. With x/y or to: the element whose own scroll box " +
-          `(a scrolling list, grid or chat pane) to scroll instead of the page. ${PIERCE_HINT}`,
-      ),
-      x: z.number().finite().optional().describe(
-        "Pixels to scroll right (negative: left); the page's, or the selector's element's.",
-      ),
-      y: z.number().finite().optional().describe(
-        "Pixels to scroll down (negative: up); the page's, or the selector's element's.",
-      ),
-      to: z.enum(["top", "bottom"]).optional().describe(
-        "Scroll to the top or bottom of the page, or of the selector's element's scroll box.",
-      ),
-    }).refine((input) => scrollMoves(input) <= 1, {
-      message: "pass x/y or to, not both (with a selector, either scrolls inside that element)",
-    }).refine(atMostOneTarget, { message: AT_MOST_ONE_TARGET }),
+    input: withAtMostOneTarget(
+      z.object({
+        tabId: tabIdField,
+        frame: frameField,
+        ref: refField("the element to show, or (with x/y or to) whose scroll box to scroll"),
+        selector: selectorString().optional().describe(
+          "CSS selector of the element to show. With x/y or to: the element whose own scroll box " +
+            `(a scrolling list, grid or chat pane) to scroll instead of the page. ${PIERCE_HINT}`,
+        ),
+        x: z.number().finite().optional().describe(
+          "Pixels to scroll right (negative: left); the page's, or the selector's element's.",
+        ),
+        y: z.number().finite().optional().describe(
+          "Pixels to scroll down (negative: up); the page's, or the selector's element's.",
+        ),
+        to: z.enum(["top", "bottom"]).optional().describe(
+          "Scroll to the top or bottom of the page, or of the selector's element's scroll box.",
+        ),
+      }).refine((input) => scrollMoves(input) <= 1, {
+        message: "pass x/y or to, not both (with a selector, either scrolls inside that element)",
+      }),
+    ),
   },
   "dom.hover": {
-    input: elementOnly("the element to hover").refine(oneTarget, { message: ONE_TARGET }),
+    input: withOneTarget(elementOnly("the element to hover")),
   },
   "page.snapshot": {
-    input: z.object({
+    input: withAtMostOneTarget(z.object({
       tabId: tabIdField,
       ref: refField("the element whose subtree to outline"),
       selector: selectorString().optional().describe(
@@ -207,11 +212,11 @@ export const DOM_METHODS = {
         "Also outline content hidden from people (display:none, aria-hidden, off-page…); " +
           "default false.",
       ),
-      since: z.string().min(1).max(40).optional().describe(
+      since: z.string().min(1).max(SNAPSHOT_ID_MAX_CHARS).optional().describe(
         "The snapshotId of an earlier snapshot of the same page: answer only the lines that " +
           "were added (+), removed (-) or changed (~) since.",
       ),
-    }).refine(atMostOneTarget, { message: AT_MOST_ONE_TARGET }),
+    })),
   },
   "page.waitFor": {
     input: z.object({

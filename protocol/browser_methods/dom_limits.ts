@@ -31,6 +31,9 @@ export const SNAPSHOT_MAX_BYTES = 200_000;
 /** Most characters of an accessible name in a snapshot line; longer ones are cut with `…`. */
 export const NAME_MAX_CHARS = 150;
 
+/** Most characters of a `since` snapshot id (the ids the extension hands out are far shorter). */
+export const SNAPSHOT_ID_MAX_CHARS = 40;
+
 /** Snapshots the extension keeps per tab for `since` (older ones answer REF_STALE). */
 export const SNAPSHOTS_KEPT = 4;
 

@@ -62,6 +62,16 @@ export const oneTarget = (input: Record<string, unknown>) =>
 export const atMostOneTarget = (input: Record<string, unknown>) =>
   countSet(input, ["ref", "selector"]) <= 1;
 
+/** `schema` refined to take exactly one of `ref` and `selector` (an element method's target). */
+export function withOneTarget<T extends z.ZodType<Record<string, unknown>>>(schema: T) {
+  return schema.refine(oneTarget, { message: ONE_TARGET });
+}
+
+/** `schema` refined to take `ref` or `selector` or neither, never both (an optional target). */
+export function withAtMostOneTarget<T extends z.ZodType<Record<string, unknown>>>(schema: T) {
+  return schema.refine(atMostOneTarget, { message: AT_MOST_ONE_TARGET });
+}
+
 /** A CSS selector's string: not empty, at most SELECTOR_MAX_CHARS characters. */
 export function selectorString() {
   return z.string().min(1).max(SELECTOR_MAX_CHARS);

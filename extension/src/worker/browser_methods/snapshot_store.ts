@@ -3,7 +3,10 @@
  * document they outline and their full text. Kept in the worker's memory only: a restarted worker
  * has none, and `since` then asks for a full snapshot. Pure (no chrome).
  */
-import { SNAPSHOTS_KEPT } from "../../../../protocol/browser_methods/dom_limits.ts";
+import {
+  SNAPSHOT_ID_MAX_CHARS,
+  SNAPSHOTS_KEPT,
+} from "../../../../protocol/browser_methods/dom_limits.ts";
 import { hubError } from "../../../../protocol/errors.ts";
 
 export interface StoredSnapshot {
@@ -76,7 +79,7 @@ export function createSnapshotStore(first = 1, kept = SNAPSHOTS_KEPT): SnapshotS
 function staleSnapshot(id: string, why: string) {
   return hubError(
     "REF_STALE",
-    `Snapshot "${id.slice(0, 40)}" ${why} (the extension keeps the last ${SNAPSHOTS_KEPT} per ` +
-      "tab, until it restarts). Take a full browser_snapshot without since.",
+    `Snapshot "${id.slice(0, SNAPSHOT_ID_MAX_CHARS)}" ${why} (the extension keeps the last ` +
+      `${SNAPSHOTS_KEPT} per tab, until it restarts). Take a full browser_snapshot without since.`,
   );
 }
