@@ -1,3 +1,9 @@
+/**
+ * browser_wait_for: wait until text shows on a tab's page or is gone from it (every frame), or
+ * until an element reaches a state. The extension checks the condition again and again until it
+ * holds or timeoutMs passes (extension/src/worker/browser_methods/page_wait_for.ts); this file
+ * names and describes the tool, whose answer is the method's result as it is.
+ */
 import { browserTool } from "./browser_tool.ts";
 
 export const waitFor = browserTool({
