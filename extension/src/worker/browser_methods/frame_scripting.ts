@@ -2,6 +2,7 @@
  * Running one function in several frames of a tab at once, for the methods that read or address
  * frames (page_text_frames.ts, frame_target.ts).
  */
+import { withTimeout } from "../../../../protocol/with_timeout.ts";
 
 /**
  * How long one frame may take to answer, in milliseconds. A frame that never answers (a busy
@@ -10,6 +11,8 @@
  */
 export const FRAME_ANSWER_MS = 3_000;
 
+type Answers<T> = chrome.scripting.InjectionResult<T>[];
+
 /**
  * One injection per frame of `frameIds`, all at once; each frame's answer is awaited at most
  * `waitMs`. A frame that cannot be scripted, fails or answers late is absent from the result.
@@ -17,27 +20,19 @@ export const FRAME_ANSWER_MS = 3_000;
 export async function inFrames<T>(
   tabId: number,
   frameIds: number[],
-  inject: (target: chrome.scripting.InjectionTarget) => Promise<
-    chrome.scripting.InjectionResult<T>[]
-  >,
+  inject: (target: chrome.scripting.InjectionTarget) => Promise<Answers<T>>,
   waitMs = FRAME_ANSWER_MS,
 ): Promise<Map<number, T>> {
   const answers = new Map<number, T>();
   await Promise.all(frameIds.map(async (frameId) => {
-    let timer: number | undefined;
-    const late = new Promise<undefined>((resolve) => timer = setTimeout(resolve, waitMs));
     try {
-      const results = await Promise.race([
-        Promise.resolve().then(() => inject({ tabId, frameIds: [frameId] })),
-        late,
-      ]);
+      const injected = Promise.resolve().then(() => inject({ tabId, frameIds: [frameId] }));
+      const results = await withTimeout<Answers<T> | undefined>(injected, waitMs, undefined);
       for (const r of results ?? []) {
         if (r.result !== undefined) answers.set(r.frameId, r.result as T);
       }
     } catch {
       /* that frame cannot be scripted */
-    } finally {
-      clearTimeout(timer);
     }
   }));
   return answers;

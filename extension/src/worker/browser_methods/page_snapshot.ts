@@ -9,6 +9,7 @@
  */
 import type { BrowserInput, SnapshotResult } from "../../../../protocol/browser_methods/mod.ts";
 import { hubError } from "../../../../protocol/errors.ts";
+import { withTimeout } from "../../../../protocol/with_timeout.ts";
 import type { KitArgs, KitOutcome } from "../../page/dom_kit_types.ts";
 import type { KitRef, RefScheme } from "../../page/dom_refs.ts";
 import { type BrowserMethod, targetTab } from "./browser_method.ts";
@@ -149,7 +150,9 @@ async function readFrames(
   const readOne = async (frame: Frame, args: Record<string, unknown>, bounded: boolean) => {
     const { k, scheme } = await schemeFor(tabId, frame.frameId, frame.documentId);
     const run = outlineOf(tabId, frame.documentId, args, scheme);
-    const outcome = bounded ? await within(run.catch(() => undefined)) : await run;
+    const outcome = bounded
+      ? await withTimeout(run.catch(() => undefined), FRAME_ANSWER_MS, undefined)
+      : await run;
     if (outcome?.ok && outcome.doc) await recordDoc(tabId, k, outcome.doc, frame.documentId);
     const outline = outcome?.ok ? asOutline(outcome.value) : undefined;
     reads.set(frame.frameId, { k, outline });
@@ -172,17 +175,6 @@ async function outlineOf(
 ): Promise<KitOutcome> {
   const target = { tabId, documentIds: [documentId] };
   return await runInTab(target, "page.snapshot", args as KitArgs<"page.snapshot">, false, scheme);
-}
-
-/** `run`'s answer, or undefined when it takes longer than FRAME_ANSWER_MS. */
-async function within<T>(run: Promise<T>): Promise<T | undefined> {
-  let timer: number | undefined;
-  const late = new Promise<undefined>((resolve) => timer = setTimeout(resolve, FRAME_ANSWER_MS));
-  try {
-    return await Promise.race([run, late]);
-  } finally {
-    clearTimeout(timer);
-  }
 }
 
 /**

@@ -16,7 +16,12 @@
  */
 import { clip, quoteClip } from "../../../../protocol/clip.ts";
 import { HubError, hubError } from "../../../../protocol/errors.ts";
-import type { BrowserInput, WaitForResult } from "../../../../protocol/browser_methods/mod.ts";
+import type {
+  BrowserInput,
+  DomAnswer,
+  WaitForResult,
+} from "../../../../protocol/browser_methods/mod.ts";
+import { withTimeout } from "../../../../protocol/with_timeout.ts";
 import { WAIT_MAX_MS } from "../../../../protocol/browser_methods/dom_limits.ts";
 import type { KitArgs } from "../../page/dom_kit_types.ts";
 import type { WaitCheck } from "../../page/dom_wait_for.ts";
@@ -83,16 +88,17 @@ export async function pollUntil(
   }
 }
 
-/** `promise`'s value, or undefined when it takes longer than `ms` (its failure is then dropped). */
-async function bounded<T>(promise: Promise<T>, ms = FRAME_ANSWER_MS): Promise<T | undefined> {
-  let timer: number | undefined;
-  const late = new Promise<undefined>((resolve) => timer = setTimeout(resolve, ms));
-  promise.catch(() => {}); // a late failure is nobody's
-  try {
-    return await Promise.race([promise, late]);
-  } finally {
-    clearTimeout(timer);
-  }
+/**
+ * One check of the page through domCall: its answer, or undefined when it takes longer than
+ * FRAME_ANSWER_MS (a failure before then is the check's; a later one is nobody's).
+ */
+function checkWithin(
+  input: BrowserInput<"page.waitFor">,
+  tabId: number,
+  context: MethodContext,
+): Promise<DomAnswer | undefined> {
+  const check = domCall("page.waitFor", { ...input, tabId }, context, TOOL);
+  return withTimeout<DomAnswer | undefined>(check, FRAME_ANSWER_MS, undefined);
 }
 
 function sleep(ms: number, signal: AbortSignal): Promise<void> {
@@ -123,7 +129,7 @@ async function documentRound(
   context: MethodContext,
 ): Promise<Round> {
   try {
-    const value = await bounded(domCall("page.waitFor", { ...input, tabId }, context, TOOL));
+    const value = await checkWithin(input, tabId, context);
     if (!value) return { met: false, seen: `no answer from the page within ${FRAME_ANSWER_MS} ms` };
     const { met, seen, element } = value as unknown as WaitCheck;
     const described = element as unknown as Record<string, unknown> | undefined;
@@ -161,11 +167,10 @@ function tabTextRound(
   // The top document gave no answer: ask it through domCall, whose errors say why
   // (PAGE_NOT_SCRIPTABLE on a chrome:// page, for one).
   const topCheck = async (): Promise<FrameCheck | undefined> => {
-    const value = await bounded(domCall("page.waitFor", { ...input, tabId }, context, TOOL))
-      .catch((error) => {
-        if (documentGone(error)) return undefined;
-        throw error;
-      });
+    const value = await checkWithin(input, tabId, context).catch((error) => {
+      if (documentGone(error)) return undefined;
+      throw error;
+    });
     return value ? { ok: true, value, index: -1 } : undefined;
   };
   return context.calls.run(tabId, TOOL, () => textRound(tabId, args, topCheck));
