@@ -28,6 +28,12 @@ export const SELECTOR_MAX_CHARS = 2_000;
 export const SNAPSHOT_DEFAULT_BYTES = 20_000;
 export const SNAPSHOT_MAX_BYTES = 200_000;
 
+/**
+ * Most characters of a page URL in a header line hub writes (a snapshot's `# <title> — <url>`, a
+ * page text's `--- frame` line): a data: URL can be megabytes long.
+ */
+export const HEADER_URL_CHARS = 500;
+
 /** Most characters of an accessible name in a snapshot line; longer ones are cut with `…`. */
 export const NAME_MAX_CHARS = 150;
 

@@ -4,6 +4,8 @@
  */
 import type { SnapshotResult } from "../../protocol/browser_methods/mod.ts";
 import { MAX_CHARS } from "../../protocol/text_cap.ts";
+import { clip } from "../../protocol/clip.ts";
+import { HEADER_URL_CHARS, NAME_MAX_CHARS } from "../../protocol/browser_methods/dom_limits.ts";
 import { browserTool } from "./browser_tool.ts";
 import type { ContentBlock } from "./browser_tool_interface.ts";
 
@@ -31,19 +33,25 @@ export const snapshot = browserTool({
     "nextOffset: call again with the same arguments and `offset` set to it for the rest.",
   method: "page.snapshot",
   structured: true,
-  toContent: (value) => Promise.resolve(outlineContent(value)),
+  toContent: (value, { input }) =>
+    Promise.resolve(outlineContent(value, Number((input as { offset?: number }).offset ?? 0))),
 });
 
 /**
- * The outline as one text block, then hub's lines about it: where the rest is when the part was
- * cut, and the snapshotId for a later `since` (an agent whose client shows it only the text needs
- * it there). Those lines are added only when they fit under the output cap (MAX_CHARS), so the
- * cap never cuts the outline itself; they are in structuredContent anyway. An answer of another
- * shape (an extension of another version) is shown as JSON.
+ * The outline as one text block, with hub's lines about it. A later part (`offset` > 0) starts with
+ * the header line again, `# <title> — <url>`, and where the part starts, so every text's first
+ * line is the header. A cut part ends with where the rest is, and every part with the snapshotId
+ * for a later `since` (an agent whose client shows it only the text needs it there). Hub's lines
+ * are added only when they fit under the output cap (MAX_CHARS), so the cap never cuts the outline
+ * itself; structuredContent has all of it anyway. An answer of another shape (an extension of
+ * another version) is shown as JSON.
  */
-export function outlineContent(value: SnapshotResult): ContentBlock[] {
+export function outlineContent(value: SnapshotResult, offset = 0): ContentBlock[] {
   if (typeof value?.text !== "string") return [{ type: "text", text: JSON.stringify(value) }];
   const text = value.text;
+  const head = offset > 0
+    ? `${headerLine(value)}\n# part from byte ${offset} of ${value.totalBytes}\n`
+    : "";
   const notes: string[] = [];
   if (value.truncated && value.nextOffset !== undefined) {
     notes.push(
@@ -57,7 +65,18 @@ export function outlineContent(value: SnapshotResult): ContentBlock[] {
         "changes after this snapshot",
     );
   }
-  if (notes.length === 0) return [{ type: "text", text }];
-  const tail = (text.endsWith("\n") || text === "" ? "" : "\n") + notes.join("\n");
-  return [{ type: "text", text: text.length + tail.length <= MAX_CHARS ? text + tail : text }];
+  const tail = notes.length === 0
+    ? ""
+    : (text.endsWith("\n") || text === "" ? "" : "\n") + notes.join("\n");
+  const full = head + text + tail;
+  return [{ type: "text", text: full.length <= MAX_CHARS ? full : text }];
+}
+
+/**
+ * The outline's first line, `# <title> — <url>`, for a later part: written as the extension writes
+ * it (title cut at NAME_MAX_CHARS, URL at HEADER_URL_CHARS, line breaks folded).
+ */
+function headerLine({ title, url }: SnapshotResult): string {
+  const fold = (text: unknown, max: number) => clip(String(text ?? "").replace(/\s+/g, " "), max);
+  return `# ${fold(title, NAME_MAX_CHARS)} — ${fold(url, HEADER_URL_CHARS)}`;
 }

@@ -63,10 +63,19 @@ Deno.test("browser_snapshot's text of a cut part says where the rest is", async 
     value({ text: "- b\n- c", totalBytes: 40 }),
     context({ offset: 25 }),
   );
+  // A later part starts with the header again, and where it starts.
   assertEquals(rest, [{
     type: "text",
-    text: '- b\n- c\n# snapshotId s4: pass since "s4" to get only what changes after this snapshot',
+    text: "# Shop — http://x/\n# part from byte 25 of 40\n- b\n- c\n" +
+      '# snapshotId s4: pass since "s4" to get only what changes after this snapshot',
   }]);
+  const odd = await snapshot.toContent!(
+    value({ text: "- b", title: 'T\n- button "x"' + "t".repeat(300), totalBytes: 40 }),
+    context({ offset: 25 }),
+  );
+  const header = (odd[0] as { text: string }).text.split("\n")[0];
+  assertEquals(header.startsWith('# T - button "x"ttt'), true, "line breaks folded");
+  assertEquals(header.includes("…"), true, "a long title is cut");
 });
 
 Deno.test("browser_snapshot's largest part is never cut by the output cap", async () => {

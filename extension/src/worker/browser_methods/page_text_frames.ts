@@ -15,6 +15,7 @@
  */
 import type { BrowserInput, DomAnswer } from "../../../../protocol/browser_methods/mod.ts";
 import { type Capped, MAX_CHARS, truncationMarker } from "../../../../protocol/text_cap.ts";
+import { HEADER_URL_CHARS } from "../../../../protocol/browser_methods/dom_limits.ts";
 import {
   DOM_KIT_FILE,
   DOM_KIT_GLOBAL,
@@ -29,9 +30,6 @@ import { clip } from "../../../../protocol/clip.ts";
 
 /** The most frames (besides the top document) whose text one call reads. */
 export const PAGE_TEXT_MAX_FRAMES = 50;
-
-/** Most characters of a frame's URL in its header line (a data: URL can be megabytes long). */
-export const HEADER_URL_CHARS = 500;
 
 type Frame = chrome.webNavigation.GetAllFrameResultDetails;
 

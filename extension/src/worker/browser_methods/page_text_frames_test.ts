@@ -1,4 +1,5 @@
 /// <reference lib="deno.ns" />
+import { HEADER_URL_CHARS } from "../../../../protocol/browser_methods/dom_limits.ts";
 import { assertEquals } from "../../../../tests/helpers/assert.ts";
 import { withChrome } from "../_test_fixtures.ts";
 import { createTabCalls } from "../tab_calls.ts";
@@ -7,7 +8,6 @@ import {
   compose as composeTab,
   escapeHubLines,
   guardedText,
-  HEADER_URL_CHARS,
   PAGE_TEXT_MAX_FRAMES,
   pickFrames,
   readTabText,
