@@ -77,7 +77,12 @@ function tabCalls(e2e: E2E, tabId: number) {
     assertEquals(content.length, 1, JSON.stringify(content).slice(0, 500));
     assertEquals(content[0].type, "text");
     // The MCP text is the outline itself, not JSON of the value.
-    assert(content[0].text.startsWith(value.text), content[0].text.slice(0, 500));
+    // A later part (offset) starts with the header line again, then where the part starts.
+    const part = args.offset
+      ? `# ${value.title} — ${value.url}\n# part from byte ${args.offset} ` +
+        `of ${value.totalBytes}\n`
+      : "";
+    assert(content[0].text.startsWith(part + value.text), content[0].text.slice(0, 500));
     assertEquals(value.tabId, tabId);
     assertMatch(value.snapshotId, /^s\d+$/);
     return value as {
