@@ -13,14 +13,8 @@ import { withTimeout } from "../../../../protocol/with_timeout.ts";
 import type { KitArgs, KitOutcome } from "../../page/dom_kit_types.ts";
 import type { KitRef, RefScheme } from "../../page/dom_refs.ts";
 import { type BrowserMethod, targetTab } from "./browser_method.ts";
-import {
-  type CallPlace,
-  goneError,
-  goneErrorOf,
-  kitFailure,
-  placeCall,
-  runInTab,
-} from "./dom_call.ts";
+import { type CallPlace, goneError, goneErrorOf, placeCall } from "./call_place.ts";
+import { kitFailure, runInTab } from "./dom_call.ts";
 import { FRAME_ANSWER_MS } from "./frame_scripting.ts";
 import { PAGE_TEXT_MAX_FRAMES } from "./page_text_frames.ts";
 import { recordDoc, schemeFor, setOwner } from "./ref_frames.ts";
@@ -115,7 +109,7 @@ async function liveFrames(tabId: number): Promise<Frame[]> {
 }
 
 /**
- * The document and kit root of `ref`, `frame` and `selector` (dom_call.ts's placeCall; a frame's
+ * The document and kit root of `ref`, `frame` and `selector` (call_place.ts's placeCall; a frame's
  * ref `f<k>` as `ref` is its `<iframe>`, whose frame is nested under it); without them, the top
  * document.
  */
