@@ -47,6 +47,8 @@ e2eTest(import.meta.url, "browser_wait_for waits for text in any frame and for e
   });
 
   await t.step("hidden text never satisfies text; WAIT_TIMEOUT says what it saw", async () => {
+    await click("#order"); // the page's text below, whichever steps ran before
+    await waitFor({ text: "Order placed" }, "the order's text");
     for (const hidden of ["Secret code", "Off-screen note"]) {
       failed(await call("browser_wait_for", { text: hidden, timeoutMs: 600 }), {
         status: 422,
