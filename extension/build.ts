@@ -18,6 +18,9 @@ import {
 import { pngIcon } from "./icons.ts";
 import { noJsonSchema } from "../protocol/no_json_schema.ts";
 
+/** The browsers the bundles are written for (esbuild `target`); page scripts in tests use it too. */
+export const BUNDLE_TARGET = "chrome120";
+
 const SRC = fileURLToPath(new URL("./src/", import.meta.url));
 export const DIST = fileURLToPath(new URL("./dist/", import.meta.url));
 const ROOT = fileURLToPath(new URL("../", import.meta.url));
@@ -40,7 +43,7 @@ async function bundle(entry: string): Promise<string> {
     write: false,
     format: "iife",
     platform: "browser",
-    target: "chrome120",
+    target: BUNDLE_TARGET,
     minify: true,
     charset: "utf8",
     legalComments: "none",

@@ -8,14 +8,12 @@
  * slots, hidden content, frames listed in `frames`, interactiveOnly, clickable elements and hostile
  * names and text.
  */
-import * as esbuild from "esbuild";
-import { fileURLToPath } from "node:url";
 import type { Browser, Frame, Page } from "playwright-core";
 import { assert, assertEquals, assertMatch } from "../helpers/assert.ts";
 import { browserGate, launchChromium } from "../helpers/browser.ts";
+import { bundlePageScript } from "../helpers/page_bundle.ts";
 import { bigPage } from "../fixtures/web_app/snapshot_pages.ts";
 
-const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 const gate = browserGate(import.meta.url);
 
 /** The kit's answer value. */
@@ -27,29 +25,6 @@ interface Outline {
   frames: { line: number; index: number; ref: string }[];
 }
 
-/** The kit bundle (dom_kit.ts installs itself on globalThis when a document is there). */
-async function kitScript(): Promise<string> {
-  try {
-    const result = await esbuild.build({
-      stdin: {
-        contents: 'import "./extension/src/page/dom_kit.ts";',
-        resolveDir: ROOT,
-        loader: "ts",
-      },
-      absWorkingDir: ROOT,
-      bundle: true,
-      write: false,
-      format: "iife",
-      platform: "browser",
-      target: "chrome120",
-      logLevel: "silent",
-    });
-    return result.outputFiles[0].text;
-  } finally {
-    await esbuild.stop();
-  }
-}
-
 let browser: Browser;
 let page: Page;
 let script = "";
@@ -57,7 +32,8 @@ let script = "";
 Deno.test.beforeAll(async () => {
   if (gate.ignore) return;
   gate.check();
-  script = await kitScript();
+  // dom_kit.ts installs the kit on globalThis when a document is there
+  script = await bundlePageScript('import "./extension/src/page/dom_kit.ts";');
   browser = await launchChromium();
   page = await browser.newPage({ viewport: { width: 1000, height: 700 } });
   await page.route(`${ORIGIN}/**`, (route) => {
