@@ -103,13 +103,25 @@ e2eTest(import.meta.url, "browser_snapshot outlines every frame and shadow root;
     permissions: { "test-app": { permission: "auto" }, browser: { permission: "auto" } },
   },
 }, async (t, { e2e }) => {
+  // The pages a step opened: closed when it ends, failed or not, so a later step that opens the
+  // same URL still finds one tab by it.
+  const opened: Page[] = [];
   const open = async (path: string) => {
     const page = await e2e.open(path);
+    opened.push(page);
     const tabId = await tabIdOf(e2e, page);
     return { page, tabId, ...tabCalls(e2e, tabId) };
   };
+  const step = (name: string, fn: () => Promise<void>) =>
+    t.step(name, async () => {
+      try {
+        await fn();
+      } finally {
+        await Promise.all(opened.splice(0).map((page) => page.close().catch(() => {})));
+      }
+    });
 
-  await t.step("a form in a same-origin iframe: nested in the outline, filled by ref", async () => {
+  await step("a form in a same-origin iframe: nested in the outline, filled by ref", async () => {
     const { page, snapshot, call } = await open("/snap/frame-form");
     const form = await frameAt(page, "/snap/signup", "#result");
     const shot = await snapshot();
@@ -140,10 +152,9 @@ e2eTest(import.meta.url, "browser_snapshot outlines every frame and shadow root;
     assertMatch(lineOf(after.text, /^- textbox "Email"/).text, /\[value="ada@example\.com"\]/);
     assertMatch(lineOf(after.text, /^- checkbox "Accept the terms"/).text, /\[checked\]/);
     assertEquals(refOf(after.text, /^- textbox "Email"/), email.ref, "refs stay while alive");
-    await page.close();
   });
 
-  await t.step("a button in a cross-origin iframe is clicked by ref", async () => {
+  await step("a button in a cross-origin iframe is clicked by ref", async () => {
     const { page, snapshot, call } = await open("/snap/cross");
     const pay = await frameAt(page, "localhost", "#pay");
     const shot = await snapshot();
@@ -162,10 +173,9 @@ e2eTest(import.meta.url, "browser_snapshot outlines every frame and shadow root;
     const text = (await call("browser_get_page_text")).text as string;
     assert(text.includes("Paid 2 times"), text);
     assert(text.includes("Payments: 2"), text);
-    await page.close();
   });
 
-  await t.step("a web component's open shadow root: text and button, clicked by ref", async () => {
+  await step("a web component's open shadow root: text and button, clicked by ref", async () => {
     const { page, snapshot, call } = await open("/snap/shadow");
     const shot = await snapshot();
     const at = (word: string) => {
@@ -181,10 +191,9 @@ e2eTest(import.meta.url, "browser_snapshot outlines every frame and shadow root;
     assertMatch(button, /^e\d+$/);
     await call("browser_click_element", { ref: button });
     assertEquals(await page.textContent("#clicks"), "1");
-    await page.close();
   });
 
-  await t.step(
+  await step(
     "frames nested 3 deep nest in the outline; the innermost button is clicked",
     async () => {
       const { page, snapshot, call } = await open("/snap/nest?d=3");
@@ -205,11 +214,10 @@ e2eTest(import.meta.url, "browser_snapshot outlines every frame and shadow root;
       }
       await call("browser_click_element", { ref: button.ref });
       assertEquals(await inner.textContent("#deep-clicks"), "1");
-      await page.close();
     },
   );
 
-  await t.step("hidden text reaches neither the snapshot nor the page text", async () => {
+  await step("hidden text reaches neither the snapshot nor the page text", async () => {
     const { page, snapshot, call } = await open("/snap/hidden");
     await frameAt(page, "/snap/hidden-frame", "p");
     const shot = await snapshot({ maxBytes: 200_000 });
@@ -226,10 +234,9 @@ e2eTest(import.meta.url, "browser_snapshot outlines every frame and shadow root;
     for (const marker of ["MARKER-display-none", "MARKER-opacity-zero", "MARKER-hidden-button"]) {
       assert(all.text.includes(marker), `includeHidden lacks ${marker}:\n${all.text}`);
     }
-    await page.close();
   });
 
-  await t.step(
+  await step(
     "a re-render: a removed element's ref is stale; since lists the change",
     async () => {
       const { page, snapshot, call, raw } = await open("/snap/rerender");
@@ -277,11 +284,10 @@ e2eTest(import.meta.url, "browser_snapshot outlines every frame and shadow root;
         status: 422,
         code: "REF_STALE",
       });
-      await page.close();
     },
   );
 
-  await t.step(
+  await step(
     "a long outline is read in parts with offset; interactiveOnly is smaller",
     async () => {
       const { page, snapshot } = await open("/snap/big?n=3000");
@@ -325,11 +331,10 @@ e2eTest(import.meta.url, "browser_snapshot outlines every frame and shadow root;
       );
       const refs = outlineLines(interactive.text).filter((l) => l.ref).length;
       assert(refs >= outlineLines(interactive.text).length / 2, interactive.text.slice(0, 2000));
-      await page.close();
     },
   );
 
-  await t.step("a subtree by frame, selector or ref; a long name is cut", async () => {
+  await step("a subtree by frame, selector or ref; a long name is cut", async () => {
     const form = await open("/snap/frame-form");
     await frameAt(form.page, "/snap/signup", "#result");
     const whole = await form.snapshot();
@@ -342,7 +347,6 @@ e2eTest(import.meta.url, "browser_snapshot outlines every frame and shadow root;
     const formOnly = await form.snapshot({ frame: "iframe[title=Signup]", selector: "form" });
     assertEquals(refOf(formOnly.text, /^- button "Create account"/), refOf(whole.text, /"Create/));
     assert(!formOnly.text.includes("Not sent"), formOnly.text);
-    await form.page.close();
 
     const big = await open("/snap/big?n=3000");
     const full = await big.snapshot();
@@ -354,7 +358,6 @@ e2eTest(import.meta.url, "browser_snapshot outlines every frame and shadow root;
       ref: refOf(full.text, /^- navigation "Sections"/),
     });
     assert((navText.text as string).startsWith("Section 1"), navText.text);
-    await big.page.close();
 
     const long = await open("/snap/long-name");
     const line = lineOf((await long.snapshot()).text, /^- button "Long name/).text;
@@ -362,13 +365,12 @@ e2eTest(import.meta.url, "browser_snapshot outlines every frame and shadow root;
     assert(name.endsWith("…"), line);
     assert(name.length <= 151 && name.length >= 140, `${name.length} characters: ${line}`);
     assert(LONG_NAME.startsWith(name.slice(0, -1)), line);
-    await long.page.close();
   });
 
-  await t.step(
+  await step(
     "a click by ref that navigates, then a snapshot of the new page at once",
     async () => {
-      const { page, snapshot, call } = await open("/nav");
+      const { snapshot, call } = await open("/nav");
       const shot = await snapshot();
       const link = lineOf(shot.text, /^- link "Go to the target"/);
       assertMatch(link.text, /\[url="[^"]*nav-target[^"]*"\]/);
@@ -378,7 +380,6 @@ e2eTest(import.meta.url, "browser_snapshot outlines every frame and shadow root;
       const next = await snapshot();
       assertEquals(next.text.split("\n")[0], `# Target link — ${target}`);
       assertMatch(next.text, /^- heading "Arrived by link" \[level=1\]/m);
-      await page.close();
     },
   );
 });
