@@ -9,14 +9,12 @@
  * No hub and no extension: the module is bundled with esbuild and added to the page as a script
  * (the kit uses the same DOM APIs in its isolated world). `ROLES_DEBUG=1` prints every element.
  */
-import * as esbuild from "esbuild";
-import { fileURLToPath } from "node:url";
 import type { Browser, Page } from "playwright-core";
 import { assertEquals } from "../helpers/assert.ts";
 import { browserGate, launchChromium } from "../helpers/browser.ts";
+import { bundlePageScript } from "../helpers/page_bundle.ts";
 import { startTestWebApp, type TestWebApp } from "../fixtures/web_app/server.ts";
 
-const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 const gate = browserGate(import.meta.url);
 
 /** What the kit or Chromium says of one element. */
@@ -197,29 +195,6 @@ globalThis.__rolesReport = () => {
   return out;
 };`;
 
-/** dom_roles.ts and dom_states.ts bundled with REPORT as one script. */
-async function rolesScript(): Promise<string> {
-  try {
-    const result = await esbuild.build({
-      stdin: {
-        contents: REPORT,
-        resolveDir: ROOT,
-        loader: "ts",
-      },
-      absWorkingDir: ROOT,
-      bundle: true,
-      write: false,
-      format: "iife",
-      platform: "browser",
-      target: "chrome120",
-      logLevel: "silent",
-    });
-    return result.outputFiles[0].text;
-  } finally {
-    await esbuild.stop();
-  }
-}
-
 /** A DOM.Node as DOM.getDocument gives it (the fields read here). */
 interface CdpNode {
   backendNodeId: number;
@@ -306,7 +281,7 @@ let script = "";
 Deno.test.beforeAll(async () => {
   if (gate.ignore) return;
   gate.check();
-  script = await rolesScript();
+  script = await bundlePageScript(REPORT); // dom_roles.ts and dom_states.ts with REPORT
   app = await startTestWebApp();
   browser = await launchChromium();
 });
