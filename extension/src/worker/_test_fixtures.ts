@@ -1,7 +1,14 @@
 /// <reference lib="deno.ns" />
-/** Fixtures for the extension's unit tests: a `SyncPlugin` as the hub sends it, a fake `chrome`. */
+/**
+ * Fixtures for the extension's unit tests: a `SyncPlugin` as the hub sends it, a fake `chrome`, a
+ * fake `chrome.storage.session`, a method context with fresh stores.
+ */
 import { HubError } from "../../../protocol/errors.ts";
 import type { SyncPlugin } from "../../../protocol/events.ts";
+import type { MethodContext } from "./browser_methods/browser_method.ts";
+import { createRefFrames, type TableStorage } from "./browser_methods/ref_frames.ts";
+import { createSnapshotStore } from "./browser_methods/snapshot_store.ts";
+import { createTabCalls } from "./tab_calls.ts";
 
 export function syncPlugin(name: string, fields: Partial<SyncPlugin> = {}): SyncPlugin {
   return {
@@ -104,4 +111,43 @@ export function fakeDebugger<F extends FakeDebugger>(
       return answer(method, params, emit) ?? Promise.resolve({});
     },
   };
+}
+
+/** A fake chrome.storage.session: values cross as JSON, as they do in Chromium. */
+export function fakeSessionStorage() {
+  const data = new Map<string, unknown>();
+  let writes = 0;
+  const storage: TableStorage = {
+    get: ((key: string) =>
+      Promise.resolve(
+        data.has(key) ? { [key]: JSON.parse(JSON.stringify(data.get(key))) } : {},
+      )) as TableStorage["get"],
+    set: ((items: Record<string, unknown>) => {
+      writes++;
+      for (const [key, value] of Object.entries(items)) {
+        data.set(key, JSON.parse(JSON.stringify(value)));
+      }
+      return Promise.resolve();
+    }) as TableStorage["set"],
+    remove: ((key: string) => {
+      data.delete(key);
+      return Promise.resolve();
+    }) as TableStorage["remove"],
+  };
+  return { storage, data, writes: () => writes };
+}
+
+/**
+ * A method context for unit tests: fresh tab calls, a fresh frame table (over its own fake session
+ * storage) and a fresh snapshot store (numbered from 1), and `fields` over them. The parts a test
+ * does not give (debugger, log, state, reload) are absent.
+ */
+export function fakeMethodContext(fields: Partial<MethodContext> = {}): MethodContext {
+  const { storage } = fakeSessionStorage();
+  return {
+    calls: createTabCalls(),
+    refFrames: createRefFrames(() => storage),
+    snapshots: createSnapshotStore(1),
+    ...fields,
+  } as MethodContext;
 }

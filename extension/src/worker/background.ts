@@ -8,8 +8,8 @@ import type { DispatchParams, DispatchResult, SyncPlugin } from "../../../protoc
 import { errorPayload, HubError } from "../../../protocol/errors.ts";
 import { dispatchBrowserTool } from "./browser_methods/mod.ts";
 import { createTabDebugger } from "./browser_methods/console_debugger.ts";
-import { forgetTab as forgetRefFrames } from "./browser_methods/ref_frames.ts";
-import { SNAPSHOTS } from "./browser_methods/page_snapshot.ts";
+import { createRefFrames } from "./browser_methods/ref_frames.ts";
+import { createSnapshotStore } from "./browser_methods/snapshot_store.ts";
 import { createConnection } from "./connection.ts";
 import { createAdapterDoors } from "./adapter_doors.ts";
 import { createInjector } from "./injector.ts";
@@ -45,6 +45,12 @@ const injector = createInjector(
 const calls = createTabCalls();
 const ends = createCallEnds();
 const tabDebugger = createTabDebugger();
+const refFrames = createRefFrames();
+/**
+ * Numbered from a clock-derived start, so a snapshot id from before a worker restart is unlikely
+ * to name a new snapshot (it answers REF_STALE instead).
+ */
+const snapshots = createSnapshotStore(1 + (Date.now() % 900_000));
 const peer = () => connection.peer();
 const tracker = createTabTracker(store, injector, peer, pluginMatches, () => panel.tabsChanged());
 const panel = createSidePanel({ connection: () => connection, store, tracker, log });
@@ -91,6 +97,8 @@ async function run(params: DispatchParams, ended: AbortSignal): Promise<Dispatch
       : await dispatchBrowserTool(params, {
         calls: callScoped(calls, ended),
         debugger: tabDebugger,
+        refFrames,
+        snapshots,
         log,
         state: panel.state,
         reload: reloadSoon,
@@ -202,14 +210,14 @@ chrome.tabs.onCreated.addListener((tab) => void tracker.refreshTab(tab));
 chrome.tabs.onRemoved.addListener((tabId) => {
   calls.closed(tabId);
   tracker.removed(tabId);
-  void forgetRefFrames(tabId);
-  SNAPSHOTS.forgetTab(tabId);
+  void refFrames.forgetTab(tabId);
+  snapshots.forgetTab(tabId);
 });
 chrome.tabs.onReplaced.addListener((added, removedId) => {
   calls.closed(removedId);
   tracker.removed(removedId);
-  void forgetRefFrames(removedId);
-  SNAPSHOTS.forgetTab(removedId);
+  void refFrames.forgetTab(removedId);
+  snapshots.forgetTab(removedId);
   void chrome.tabs.get(added).then((tab) => tracker.refreshTab(tab)).catch(() => {});
 });
 chrome.tabs.onActivated.addListener(({ tabId }) => {

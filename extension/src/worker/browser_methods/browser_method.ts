@@ -14,6 +14,8 @@ import { DOM_KIT_FILE, type KitOutcome } from "../../page/dom_kit_types.ts";
 import type { TabCalls } from "../tab_calls.ts";
 import type { ExtensionLog } from "../extension_log.ts";
 import type { TabDebugger } from "./console_debugger.ts";
+import type { RefFrames } from "./ref_frames.ts";
+import type { SnapshotStore } from "./snapshot_store.ts";
 import type { PanelState } from "../../shared/panel_messages.ts";
 
 export interface MethodContext {
@@ -21,6 +23,10 @@ export interface MethodContext {
   calls: TabCalls;
   /** The tabs' debugger sessions (browser_get_console_logs). */
   debugger: TabDebugger;
+  /** The tabs' frame tables: which document each ref names (ref_frames.ts). */
+  refFrames: RefFrames;
+  /** The snapshots kept for browser_snapshot's `since` and `offset` (snapshot_store.ts). */
+  snapshots: SnapshotStore;
   /** The extension's own log (extension_get_logs). */
   log: ExtensionLog;
   /** Everything the side panel shows: link, hub sync, tab states, activity, confirmations. */

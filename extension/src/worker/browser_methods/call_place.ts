@@ -15,8 +15,8 @@ import {
 } from "../../../../protocol/browser_methods/refs.ts";
 import type { KitRef, RefScheme } from "../../page/dom_refs.ts";
 import { isDocumentGone } from "../chrome_errors.ts";
-import { CHROME_FRAME_LOOKUPS, type FrameLookups, resolveFramePlace } from "./frame_target.ts";
-import { docOf, schemeFor } from "./ref_frames.ts";
+import { chromeFrameLookups, type FrameLookups, resolveFramePlace } from "./frame_target.ts";
+import type { RefFrames } from "./ref_frames.ts";
 
 /** Where a DOM call runs: the document, how its kit writes refs, and the ref it acts on. */
 export interface CallPlace {
@@ -47,10 +47,11 @@ export async function placeCall(
   tabId: number,
   ref: string | undefined,
   frame: string | undefined,
-  lookups: FrameLookups = CHROME_FRAME_LOOKUPS,
+  refFrames: RefFrames,
+  lookups: FrameLookups = chromeFrameLookups(refFrames),
 ): Promise<CallPlace> {
-  if (ref !== undefined) return await placeRef(tabId, ref, frame);
-  if (frame === undefined) return await placeTop(tabId);
+  if (ref !== undefined) return await placeRef(tabId, ref, frame, refFrames);
+  if (frame === undefined) return await placeTop(tabId, refFrames);
   const found = await resolveFramePlace(tabId, frame, lookups);
   const gone = isFrameRef(frame) && lookups.byRef ? "stale" : "frame";
   const documentId = found.documentId ??
@@ -58,7 +59,7 @@ export async function placeCall(
   if (documentId === undefined || found.frameId === undefined) {
     return { target: found.target, gone, named: frame };
   }
-  const { k, scheme } = await schemeFor(tabId, found.frameId, documentId);
+  const { k, scheme } = await refFrames.schemeFor(tabId, found.frameId, documentId);
   return {
     target: { tabId, documentIds: [documentId] },
     k,
@@ -72,7 +73,12 @@ export async function placeCall(
 /** Most `<iframe>` owners followed for a frame's ref used as an element (frames nested deeper). */
 const OWNER_HOPS = 32;
 
-async function placeRef(tabId: number, text: string, frame?: string): Promise<CallPlace> {
+async function placeRef(
+  tabId: number,
+  text: string,
+  frame: string | undefined,
+  refFrames: RefFrames,
+): Promise<CallPlace> {
   const parsed = parseRef(text);
   if (!parsed) throw hubError("REF_STALE", staleRefMessage(text));
   if (frame !== undefined && (parsed.frame === 0 || frame !== frameRef(parsed.frame))) {
@@ -83,13 +89,13 @@ async function placeRef(tabId: number, text: string, frame?: string): Promise<Ca
     );
   }
   let { frame: k, element: n } = parsed;
-  let entry = await docOf(tabId, k);
+  let entry = await refFrames.docOf(tabId, k);
   // A frame's ref as an element: its <iframe>, in the parent document (at any depth).
   for (let hop = 0; n === undefined && hop < OWNER_HOPS; hop++) {
     const owner = entry?.owner ? parseRef(entry.owner) : undefined;
     if (!owner) break;
     ({ frame: k, element: n } = owner);
-    entry = await docOf(tabId, k);
+    entry = await refFrames.docOf(tabId, k);
   }
   if (n === undefined || !entry?.token) throw hubError("REF_STALE", staleRefMessage(text));
   const { documentId, token, base } = entry;
@@ -108,15 +114,15 @@ async function placeRef(tabId: number, text: string, frame?: string): Promise<Ca
  * The tab's top document, looked up before the call (one `webNavigation.getFrame`): its scheme
  * must be known before the kit hands out refs, because a new top document numbers from its base.
  */
-async function placeTop(tabId: number): Promise<CallPlace> {
+async function placeTop(tabId: number, refFrames: RefFrames): Promise<CallPlace> {
   const documentId = await documentOf(tabId, 0);
   if (documentId === undefined) {
     // No document to name (cannot happen in Chrome ≥ 106): as before refs, the tab's top frame,
     // numbered above what the table holds, nothing recorded.
-    const top = await docOf(tabId, 0);
+    const top = await refFrames.docOf(tabId, 0);
     return { target: { tabId }, scheme: { prefix: "", base: (top?.upTo ?? 0) + 1 }, gone: "top" };
   }
-  const { k, scheme } = await schemeFor(tabId, 0, documentId);
+  const { k, scheme } = await refFrames.schemeFor(tabId, 0, documentId);
   return { target: { tabId, documentIds: [documentId] }, k, documentId, scheme, gone: "top" };
 }
 

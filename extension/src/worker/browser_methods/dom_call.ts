@@ -24,7 +24,6 @@ import type { RefScheme } from "../../page/dom_refs.ts";
 import { isDocumentGone } from "../chrome_errors.ts";
 import { callWithKit, firstResult, type MethodContext, targetTab } from "./browser_method.ts";
 import { goneError, placeCall } from "./call_place.ts";
-import { recordDoc } from "./ref_frames.ts";
 
 const MISSING = "KIT_MISSING";
 
@@ -138,7 +137,7 @@ export function kitFailure({ code, message }: KitError): HubError {
 export async function domCall<Op extends DomOp>(
   op: Op,
   input: BrowserInput<Op>,
-  { calls }: MethodContext,
+  { calls, refFrames }: MethodContext,
   tool: string,
   onNavigation?: (seen: PageNavigation) => void,
 ): Promise<DomAnswer> {
@@ -154,7 +153,7 @@ export async function domCall<Op extends DomOp>(
     tool,
     async () => {
       for (let attempt = 1;; attempt++) {
-        const place = await placeCall(tabId, ref, frame);
+        const place = await placeCall(tabId, ref, frame, refFrames);
         const kitArgs = { ...withoutUndefined(args), ...(place.ref ? { ref: place.ref } : {}) };
         try {
           const answer = await runInTab(
@@ -165,7 +164,7 @@ export async function domCall<Op extends DomOp>(
             place.scheme,
           );
           if (answer.ok && answer.doc && place.k !== undefined) {
-            await recordDoc(tabId, place.k, answer.doc, place.documentId);
+            await refFrames.recordDoc(tabId, place.k, answer.doc, place.documentId);
           }
           return answer;
         } catch (error) {

@@ -5,21 +5,17 @@
  * with ops that hand out and resolve refs.
  */
 import { assertEquals, assertMatch } from "../../../../tests/helpers/assert.ts";
-import { failureOf, withChrome } from "../_test_fixtures.ts";
-import { createTabCalls } from "../tab_calls.ts";
+import { failureOf, fakeMethodContext, withChrome } from "../_test_fixtures.ts";
 import { createDomKit } from "../../page/dom_kit.ts";
 import { elementOfRef } from "../../page/dom_find.ts";
 import { DOM_KIT_GLOBAL, type KitState } from "../../page/dom_kit_types.ts";
 import type { KitRef } from "../../page/dom_refs.ts";
-import type { MethodContext } from "./browser_method.ts";
 import { parsedInput } from "./_parsed_input.ts";
 import { domCall } from "./dom_call.ts";
 import { goneError, placeCall } from "./call_place.ts";
 import type { HubError } from "../../../../protocol/errors.ts";
-import { docOf, forgetTab, schemeFor, setOwner } from "./ref_frames.ts";
 import type { FrameLookups } from "./frame_target.ts";
 
-const context = { calls: createTabCalls() } as unknown as MethodContext;
 const TAB = { id: 7, url: "http://127.0.0.1/refs", windowId: 1 };
 
 /** A fake element: its name, and whether it is still in its document. */
@@ -51,7 +47,6 @@ interface Injection {
 function fakeTab() {
   const docs = new Map<string, FakeDoc>();
   const current = new Map<number, string>();
-  const stored = new Map<string, unknown>();
   const injections: Injection[] = [];
   /** A hook run before each injection (e.g. to navigate in between). */
   let before: ((injection: Injection) => void) | undefined;
@@ -87,16 +82,6 @@ function fakeTab() {
           current.has(frameId) ? { frameId, documentId: current.get(frameId) } : null,
         ),
     },
-    storage: {
-      session: {
-        get: (key: string) => Promise.resolve(stored.has(key) ? { [key]: stored.get(key) } : {}),
-        set: (items: Record<string, unknown>) => {
-          for (const [k, v] of Object.entries(items)) stored.set(k, JSON.parse(JSON.stringify(v)));
-          return Promise.resolve();
-        },
-        remove: (key: string) => Promise.resolve(void stored.delete(key)),
-      },
-    },
     scripting: {
       async executeScript(injection: Injection) {
         injections.push(injection);
@@ -129,52 +114,57 @@ function fakeTab() {
   };
 }
 
-/** Runs `body` against a fresh fake tab; the tab's frame table is dropped afterwards. */
-async function withTab(body: (tab: ReturnType<typeof fakeTab>) => Promise<void>) {
-  const tab = fakeTab();
+/**
+ * Runs `body` against a fresh fake tab and a fresh method context (its frame table is `frames`),
+ * with `query` and `click` calling domCall in that context.
+ */
+async function withTab(body: (tab: ReturnType<typeof tabWithCalls>) => Promise<void>) {
+  const tab = tabWithCalls();
   try {
     await withChrome(tab.chrome, () => body(tab));
   } finally {
-    await withChrome(tab.chrome, () => forgetTab(7));
     Reflect.deleteProperty(globalThis, DOM_KIT_GLOBAL);
   }
 }
 
-const query = async (args: Record<string, unknown> = {}) =>
-  (await domCall(
-    "dom.query",
-    parsedInput("dom.query", { tabId: 7, selector: "*", ...args }),
-    context,
-    "browser_query_elements",
-  ) as unknown as { refs: string[] }).refs;
-
-const click = async (args: Record<string, unknown>) =>
-  (await domCall(
-    "dom.click",
-    parsedInput("dom.click", { tabId: 7, ...args }),
-    context,
-    "browser_click_element",
-  ) as unknown as { clicked: string }).clicked;
+function tabWithCalls() {
+  const context = fakeMethodContext();
+  const query = async (args: Record<string, unknown> = {}) =>
+    (await domCall(
+      "dom.query",
+      parsedInput("dom.query", { tabId: 7, selector: "*", ...args }),
+      context,
+      "browser_query_elements",
+    ) as unknown as { refs: string[] }).refs;
+  const click = async (args: Record<string, unknown>) =>
+    (await domCall(
+      "dom.click",
+      parsedInput("dom.click", { tabId: 7, ...args }),
+      context,
+      "browser_click_element",
+    ) as unknown as { clicked: string }).clicked;
+  return { ...fakeTab(), frames: context.refFrames, query, click };
+}
 
 Deno.test("refs of the top document lead back to their element, in their document", () =>
-  withTab(async ({ open, injections }) => {
+  withTab(async ({ open, injections, query, click, frames }) => {
     open(0, "TOP-1", ["a", "b"]);
     assertEquals(await query(), ["e1", "e2"]);
     // the call ran in the top document by its id, with the top scheme
     const call = injections.at(-1)!;
     assertEquals(call.target, { tabId: 7, documentIds: ["TOP-1"] });
     assertEquals(call.args?.at(-1), { prefix: "", base: 1 });
-    assertEquals((await docOf(7, 0))?.upTo, 2);
+    assertEquals((await frames.docOf(7, 0))?.upTo, 2);
     assertEquals(await click({ ref: "e2" }), "b");
     const byRef = injections.at(-1)!;
     assertEquals(byRef.target, { tabId: 7, documentIds: ["TOP-1"] });
     const sent = byRef.args?.[3] as { ref: KitRef };
     assertEquals([sent.ref.n, sent.ref.text], [2, "e2"]);
-    assertEquals(sent.ref.token, (await docOf(7, 0))?.token);
+    assertEquals(sent.ref.token, (await frames.docOf(7, 0))?.token);
   }));
 
 Deno.test("after the tab navigates, an old ref is REF_STALE and the new page numbers above it", () =>
-  withTab(async ({ open }) => {
+  withTab(async ({ open, query, click }) => {
     open(0, "TOP-1", ["a", "b"]);
     assertEquals(await query(), ["e1", "e2"]);
     open(0, "TOP-2", ["c", "d"]);
@@ -191,7 +181,7 @@ Deno.test("after the tab navigates, an old ref is REF_STALE and the new page num
   }));
 
 Deno.test("a removed element's ref is REF_STALE; a ref the table never held too", () =>
-  withTab(async ({ open, injections }) => {
+  withTab(async ({ open, injections, query, click }) => {
     const doc = open(0, "TOP-1", ["a", "b"]);
     await query();
     doc.items[0].isConnected = false;
@@ -203,10 +193,13 @@ Deno.test("a removed element's ref is REF_STALE; a ref the table never held too"
   }));
 
 Deno.test("a frame document's refs carry its f<k>; frame by ref runs in that document", () =>
-  withTab(async ({ open, injections }) => {
+  withTab(async ({ open, injections, query, click, frames }) => {
     open(0, "TOP-1", ["top"]);
     open(4, "PAY-1", ["pay", "cancel"]);
-    assertEquals(await schemeFor(7, 4, "PAY-1"), { k: 1, scheme: { prefix: "f1", base: 1 } });
+    assertEquals(await frames.schemeFor(7, 4, "PAY-1"), {
+      k: 1,
+      scheme: { prefix: "f1", base: 1 },
+    });
     assertEquals(await query({ frame: "f1" }), ["f1e1", "f1e2"]);
     assertEquals(injections.at(-1)!.target, { tabId: 7, documentIds: ["PAY-1"] });
     assertEquals(await click({ ref: "f1e2" }), "cancel");
@@ -217,30 +210,30 @@ Deno.test("a frame document's refs carry its f<k>; frame by ref runs in that doc
     open(4, "PAY-2", ["pay"]);
     assertEquals((await failureOf(click({ ref: "f1e1" }))).payload.code, "REF_STALE");
     assertEquals((await failureOf(query({ frame: "f1" }))).payload.code, "REF_STALE");
-    assertEquals((await schemeFor(7, 4, "PAY-2")).k, 2);
+    assertEquals((await frames.schemeFor(7, 4, "PAY-2")).k, 2);
     assertEquals(await query({ frame: "f2" }), ["f2e1"]);
   }));
 
 Deno.test("a frame's ref as an element is its <iframe> in the parent document", () =>
-  withTab(async ({ open }) => {
+  withTab(async ({ open, query, click, frames }) => {
     open(0, "TOP-1", ["heading", "iframe#pay"]);
     open(4, "PAY-1", ["pay"]);
     assertEquals(await query(), ["e1", "e2"]);
-    const { k } = await schemeFor(7, 4, "PAY-1");
+    const { k } = await frames.schemeFor(7, 4, "PAY-1");
     // no owner known yet (no snapshot placed it): stale, take a snapshot
     assertEquals((await failureOf(click({ ref: `f${k}` }))).payload.code, "REF_STALE");
-    await setOwner(7, k, "e2");
+    await frames.setOwner(7, k, "e2");
     assertEquals(await click({ ref: `f${k}` }), "iframe#pay");
     // nested: a frame inside frame k, owned by k's element
     open(9, "INNER-1", ["x"]);
     assertEquals(await query({ frame: `f${k}` }), [`f${k}e1`]);
-    const inner = await schemeFor(7, 9, "INNER-1");
-    await setOwner(7, inner.k, `f${k}e1`);
+    const inner = await frames.schemeFor(7, 9, "INNER-1");
+    await frames.setOwner(7, inner.k, `f${k}e1`);
     assertEquals(await click({ ref: `f${inner.k}` }), "pay");
   }));
 
 Deno.test("a ref with a frame that names another frame is INVALID_ARGUMENTS, naming both", () =>
-  withTab(async ({ open, injections }) => {
+  withTab(async ({ open, injections, query, click }) => {
     open(0, "TOP-1", ["a"]);
     await query();
     const calls = injections.length;
@@ -256,7 +249,7 @@ Deno.test("a ref with a frame that names another frame is INVALID_ARGUMENTS, nam
   }));
 
 Deno.test("the top document changing between the lookup and the call: looked up again", () =>
-  withTab(async ({ open, setBefore }) => {
+  withTab(async ({ open, setBefore, query, frames }) => {
     open(0, "TOP-1", ["a"]);
     assertEquals(await query(), ["e1"]);
     let navigated = false;
@@ -266,11 +259,11 @@ Deno.test("the top document changing between the lookup and the call: looked up 
       open(0, "TOP-2", ["b", "c"]);
     });
     assertEquals(await query(), ["e2", "e3"]);
-    assertEquals((await docOf(7, 0))?.documentId, "TOP-2");
+    assertEquals((await frames.docOf(7, 0))?.documentId, "TOP-2");
   }));
 
 Deno.test("placeCall: a frame selector's document gets its scheme; its loss is TAB_NAVIGATED", () =>
-  withTab(async ({ open }) => {
+  withTab(async ({ open, frames }) => {
     open(0, "TOP-1", []);
     open(3, "FORM-1", []);
     const lookups: FrameLookups = {
@@ -281,7 +274,7 @@ Deno.test("placeCall: a frame selector's document gets its scheme; its loss is T
         ] as chrome.webNavigation.GetAllFrameResultDetails[]),
       indexes: () => Promise.resolve(new Map([[3, 0]])),
     };
-    const place = await placeCall(7, undefined, "#form", lookups);
+    const place = await placeCall(7, undefined, "#form", frames, lookups);
     assertEquals(place.target, { tabId: 7, documentIds: ["FORM-1"] });
     assertEquals([place.k, place.scheme, place.gone], [1, { prefix: "f1", base: 1 }, "frame"]);
     const gone = goneError(place, new Error("No document with id FORM-1 in tab with id 7"));

@@ -1,17 +1,15 @@
 /// <reference lib="deno.ns" />
 import { assertEquals, assertMatch } from "../../../../tests/helpers/assert.ts";
-import { failureOf, withChrome } from "../_test_fixtures.ts";
-import { createTabCalls } from "../tab_calls.ts";
+import { failureOf, fakeMethodContext, withChrome } from "../_test_fixtures.ts";
 import { createDomKit } from "../../page/dom_kit.ts";
 import { fail } from "../../page/dom_find.ts";
 import { DOM_KIT_FILE, DOM_KIT_GLOBAL } from "../../page/dom_kit_types.ts";
-import type { MethodContext } from "./browser_method.ts";
 import { parsedInput } from "./_parsed_input.ts";
 import { domCall } from "./dom_call.ts";
 import { pageText } from "./page_text.ts";
 import { domSelect } from "./dom_select.ts";
 
-const context = { calls: createTabCalls() } as unknown as MethodContext;
+const context = fakeMethodContext();
 const TAB = { id: 7, url: "http://127.0.0.1/form", windowId: 1 };
 
 interface Injection {

@@ -1,7 +1,7 @@
 /// <reference lib="deno.ns" />
 import { assertEquals, assertMatch } from "../../../../tests/helpers/assert.ts";
 import { createExtensionLog } from "../extension_log.ts";
-import { createTabCalls } from "../tab_calls.ts";
+import { fakeMethodContext } from "../_test_fixtures.ts";
 import { createTabDebugger } from "./console_debugger.ts";
 import type { MethodContext } from "./browser_method.ts";
 import { parsedInput } from "./_parsed_input.ts";
@@ -13,7 +13,7 @@ function withLog() {
   let now = Date.UTC(2025, 0, 2, 3, 4, 5);
   const log = createExtensionLog({ console: quiet, clock: () => now++ });
   const context: MethodContext = {
-    calls: createTabCalls(),
+    ...fakeMethodContext(),
     debugger: createTabDebugger(),
     log,
     state: () => {

@@ -27,7 +27,7 @@ import { DOM_KIT_FILE, DOM_KIT_GLOBAL, DOM_KIT_VERSION } from "../../page/dom_ki
 import type { KitOutcome } from "../../page/dom_kit_types.ts";
 import { callWithKit, firstResult } from "./browser_method.ts";
 import { FRAME_ANSWER_MS, inFrames } from "./frame_scripting.ts";
-import { docOf } from "./ref_frames.ts";
+import type { RefFrames } from "./ref_frames.ts";
 
 type Frame = chrome.webNavigation.GetAllFrameResultDetails;
 type Target = chrome.scripting.InjectionTarget;
@@ -131,7 +131,7 @@ function ownIndex(): number {
   return -1;
 }
 
-/** The lookups through chrome.scripting and chrome.webNavigation. */
+/** The lookups through chrome.scripting and chrome.webNavigation (no frame refs). */
 export const CHROME_FRAME_LOOKUPS: FrameLookups = {
   async findElement(tabId, selector) {
     const target = { tabId, frameIds: [0] };
@@ -162,10 +162,17 @@ export const CHROME_FRAME_LOOKUPS: FrameLookups = {
         >,
     );
   },
-  async byRef(tabId, ref) {
-    const entry = await docOf(tabId, parseRef(ref)?.frame ?? -1);
-    if (!entry) throw hubError("REF_STALE", staleRefMessage(ref));
-    const { frameId, documentId } = entry;
-    return { target: { tabId, documentIds: [documentId] }, frameId, documentId };
-  },
 };
+
+/** CHROME_FRAME_LOOKUPS, with a frame's ref resolved through the tabs' frame tables `refFrames`. */
+export function chromeFrameLookups(refFrames: RefFrames): FrameLookups {
+  return {
+    ...CHROME_FRAME_LOOKUPS,
+    async byRef(tabId, ref) {
+      const entry = await refFrames.docOf(tabId, parseRef(ref)?.frame ?? -1);
+      if (!entry) throw hubError("REF_STALE", staleRefMessage(ref));
+      const { frameId, documentId } = entry;
+      return { target: { tabId, documentIds: [documentId] }, frameId, documentId };
+    },
+  };
+}

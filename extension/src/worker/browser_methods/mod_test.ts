@@ -2,9 +2,8 @@
 import { assert, assertEquals, assertMatch } from "../../../../tests/helpers/assert.ts";
 import { BROWSER_METHOD_NAMES } from "../../../../protocol/browser_methods/mod.ts";
 import type { DispatchParams } from "../../../../protocol/events.ts";
-import { failureOf } from "../_test_fixtures.ts";
+import { failureOf, fakeMethodContext } from "../_test_fixtures.ts";
 import { createExtensionLog } from "../extension_log.ts";
-import { createTabCalls } from "../tab_calls.ts";
 import { createTabDebugger } from "./console_debugger.ts";
 import type { BrowserHandlers, MethodContext } from "./browser_method.ts";
 import { BROWSER_HANDLERS, dispatchBrowserTool } from "./mod.ts";
@@ -14,7 +13,7 @@ const quiet = { debug() {}, info() {}, warn() {}, error() {} };
 function context(): MethodContext {
   let now = Date.UTC(2025, 0, 2, 3, 4, 5);
   return {
-    calls: createTabCalls(),
+    ...fakeMethodContext(),
     debugger: createTabDebugger(),
     log: createExtensionLog({ console: quiet, clock: () => now++ }),
     state: () => Promise.reject(new Error("not used")),

@@ -12,12 +12,12 @@ import { hubError } from "../../../../protocol/errors.ts";
 import { withTimeout } from "../../../../protocol/with_timeout.ts";
 import type { KitArgs, KitOutcome } from "../../page/dom_kit_types.ts";
 import type { KitRef, RefScheme } from "../../page/dom_refs.ts";
-import { type BrowserMethod, targetTab } from "./browser_method.ts";
+import { type BrowserMethod, type MethodContext, targetTab } from "./browser_method.ts";
 import { type CallPlace, goneError, goneErrorOf, placeCall } from "./call_place.ts";
 import { kitFailure, runInTab } from "./dom_call.ts";
 import { FRAME_ANSWER_MS } from "./frame_scripting.ts";
 import { PAGE_TEXT_MAX_FRAMES } from "./page_text_frames.ts";
-import { recordDoc, schemeFor, setOwner } from "./ref_frames.ts";
+import type { RefFrames } from "./ref_frames.ts";
 import {
   composeOutline,
   type DocOutline,
@@ -26,22 +26,18 @@ import {
 } from "./snapshot_compose.ts";
 import { cutSnapshot } from "./snapshot_cut.ts";
 import { diffOutlines } from "./snapshot_diff.ts";
-import { createSnapshotStore } from "./snapshot_store.ts";
 
 type Input = BrowserInput<"page.snapshot">;
 type Frame = chrome.webNavigation.GetAllFrameResultDetails;
 
-/**
- * The worker's snapshots. Numbered from a clock-derived start, so an id from before a worker
- * restart is unlikely to name a new snapshot (it answers REF_STALE instead).
- */
-export const SNAPSHOTS = createSnapshotStore(1 + (Date.now() % 900_000));
-
-export const pageSnapshot: BrowserMethod<"page.snapshot"> = async (input, { calls }) => {
+export const pageSnapshot: BrowserMethod<"page.snapshot"> = async (input, context) => {
   const tab = await targetTab({ tabId: input.tabId });
   const tabId = tab.id!;
-  return await calls.run(tabId, "browser_snapshot", () => snapshotTab(tab, input));
+  return await context.calls.run(tabId, "browser_snapshot", () => snapshotTab(tab, input, context));
 };
+
+/** The stores a snapshot reads and writes. */
+type Stores = Pick<MethodContext, "refFrames" | "snapshots">;
 
 /** Where the outline starts: a document (by frame) and, for a subtree, the kit's root. */
 interface Root {
@@ -51,7 +47,11 @@ interface Root {
   place?: Pick<CallPlace, "gone" | "named">;
 }
 
-async function snapshotTab(tab: chrome.tabs.Tab, input: Input): Promise<SnapshotResult> {
+async function snapshotTab(
+  tab: chrome.tabs.Tab,
+  input: Input,
+  { refFrames, snapshots }: Stores,
+): Promise<SnapshotResult> {
   const tabId = tab.id!;
   const frames = await liveFrames(tabId);
   const top = frames.find((f) => f.frameId === 0);
@@ -66,12 +66,12 @@ async function snapshotTab(tab: chrome.tabs.Tab, input: Input): Promise<Snapshot
     input.includeHidden,
     input.since,
   ]);
-  const earlier = input.offset > 0 ? SNAPSHOTS.latest(tabId, key, top.documentId) : undefined;
+  const earlier = input.offset > 0 ? snapshots.latest(tabId, key, top.documentId) : undefined;
   if (earlier?.answer !== undefined && earlier.head) {
     return answer(tabId, earlier.head, earlier.id, earlier.answer, input);
   }
-  const root = await rootOf(tabId, frames, input);
-  const reads = await readFrames(tabId, frames, root, input);
+  const root = await rootOf(tabId, frames, input, refFrames);
+  const reads = await readFrames(tabId, frames, root, input, refFrames);
   const rootOutline = reads.get(root.frame.frameId)?.outline;
   const header = root.frame.frameId === 0 && rootOutline
     ? { title: rootOutline.title, url: rootOutline.url }
@@ -81,12 +81,12 @@ async function snapshotTab(tab: chrome.tabs.Tab, input: Input): Promise<Snapshot
     rootFrameId: root.frame.frameId,
     subtree,
   });
-  await Promise.all([...owners].map(([k, owner]) => setOwner(tabId, k, owner)));
+  await Promise.all([...owners].map(([k, owner]) => refFrames.setOwner(tabId, k, owner)));
   const before = input.since === undefined
     ? undefined
-    : SNAPSHOTS.textOf(tabId, input.since, top.documentId);
+    : snapshots.textOf(tabId, input.since, top.documentId);
   const full = before === undefined ? text : diffOutlines(before, text, input.since!, header);
-  const id = SNAPSHOTS.keep(tabId, top.documentId, text, { key, answer: full, head: header });
+  const id = snapshots.keep(tabId, top.documentId, text, { key, answer: full, head: header });
   return answer(tabId, header, id, full, input);
 }
 
@@ -113,12 +113,17 @@ async function liveFrames(tabId: number): Promise<Frame[]> {
  * ref `f<k>` as `ref` is its `<iframe>`, whose frame is nested under it); without them, the top
  * document.
  */
-async function rootOf(tabId: number, frames: Frame[], input: Input): Promise<Root> {
+async function rootOf(
+  tabId: number,
+  frames: Frame[],
+  input: Input,
+  refFrames: RefFrames,
+): Promise<Root> {
   const selector = input.selector ? { selector: input.selector } : {};
   if (input.ref === undefined && input.frame === undefined) {
     return { frame: frames.find((f) => f.frameId === 0)!, args: selector, place: { gone: "top" } };
   }
-  const place = await placeCall(tabId, input.ref, input.frame);
+  const place = await placeCall(tabId, input.ref, input.frame, refFrames);
   const frame = frames.find((f) =>
     place.documentId !== undefined
       ? f.documentId === place.documentId
@@ -137,17 +142,20 @@ async function readFrames(
   frames: Frame[],
   root: Root,
   input: Input,
+  refFrames: RefFrames,
 ): Promise<Map<number, FrameRead>> {
   const flags = { interactiveOnly: input.interactiveOnly, includeHidden: input.includeHidden };
   const others = framesToRead(frames, root.frame.frameId, PAGE_TEXT_MAX_FRAMES) as Frame[];
   const reads = new Map<number, FrameRead>();
   const readOne = async (frame: Frame, args: Record<string, unknown>, bounded: boolean) => {
-    const { k, scheme } = await schemeFor(tabId, frame.frameId, frame.documentId);
+    const { k, scheme } = await refFrames.schemeFor(tabId, frame.frameId, frame.documentId);
     const run = outlineOf(tabId, frame.documentId, args, scheme);
     const outcome = bounded
       ? await withTimeout(run.catch(() => undefined), FRAME_ANSWER_MS, undefined)
       : await run;
-    if (outcome?.ok && outcome.doc) await recordDoc(tabId, k, outcome.doc, frame.documentId);
+    if (outcome?.ok && outcome.doc) {
+      await refFrames.recordDoc(tabId, k, outcome.doc, frame.documentId);
+    }
     const outline = outcome?.ok ? asOutline(outcome.value) : undefined;
     reads.set(frame.frameId, { k, outline });
     return outcome;

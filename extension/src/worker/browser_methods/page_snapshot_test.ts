@@ -1,12 +1,8 @@
 /// <reference lib="deno.ns" />
 import { assertEquals } from "../../../../tests/helpers/assert.ts";
-import { failureOf, withChrome } from "../_test_fixtures.ts";
-import { createTabCalls } from "../tab_calls.ts";
-import type { MethodContext } from "./browser_method.ts";
+import { failureOf, fakeMethodContext, withChrome } from "../_test_fixtures.ts";
 import { pageSnapshot } from "./page_snapshot.ts";
 import type { DocOutline } from "./snapshot_compose.ts";
-
-const context = () => ({ calls: createTabCalls() }) as unknown as MethodContext;
 
 interface Scheme {
   prefix: string;
@@ -23,21 +19,10 @@ interface FakeDoc {
 
 /** A fake chrome with one tab (id 4) holding `docs` (keyed by documentId). */
 function fakeTab(docs: Map<string, FakeDoc>) {
-  const store = new Map<string, unknown>();
   const schemes = new Map<string, Scheme>();
   const calls: [string, Record<string, unknown>][] = [];
   const chrome = {
     tabs: { get: (id: number) => Promise.resolve({ id, url: "http://tab/", title: "Tab" }) },
-    storage: {
-      session: {
-        get: (key: string) => Promise.resolve({ [key]: store.get(key) }),
-        set: (items: Record<string, unknown>) => {
-          for (const [k, v] of Object.entries(items)) store.set(k, structuredClone(v));
-          return Promise.resolve();
-        },
-        remove: (key: string) => Promise.resolve(void store.delete(key)),
-      },
-    },
     webNavigation: {
       getAllFrames: () =>
         Promise.resolve(
@@ -106,9 +91,10 @@ function threeDeep(button = "Pay") {
 Deno.test("page.snapshot nests every frame's outline, refs by each document's k", async () => {
   const fake = fakeTab(threeDeep());
   await withChrome(fake.chrome, async () => {
+    const context = fakeMethodContext();
     const result = await pageSnapshot(
       { tabId: 4, maxBytes: 20_000, offset: 0 } as never,
-      context(),
+      context,
     );
     const k1 = fake.schemes.get("D1")!.prefix;
     const k2 = fake.schemes.get("D2")!.prefix;
@@ -133,13 +119,14 @@ Deno.test("page.snapshot with since answers the changes; an unknown since is REF
   const docs = threeDeep();
   const fake = fakeTab(docs);
   await withChrome(fake.chrome, async () => {
-    const first = await pageSnapshot({ tabId: 4, maxBytes: 20_000, offset: 0 } as never, context());
+    const context = fakeMethodContext();
+    const first = await pageSnapshot({ tabId: 4, maxBytes: 20_000, offset: 0 } as never, context);
     docs.set("D2", {
       ...docs.get("D2")!,
       outline: ({ prefix }) => outline(0, [`- button "Paid" [ref=${prefix}e1]`]),
     });
     const input = { tabId: 4, maxBytes: 20_000, offset: 0, since: first.snapshotId };
-    const changes = await pageSnapshot(input as never, context());
+    const changes = await pageSnapshot(input as never, context);
     const k2 = fake.schemes.get("D2")!.prefix;
     assertEquals(changes.text.split("\n"), [
       "# Top page — http://x/-1",
@@ -147,7 +134,7 @@ Deno.test("page.snapshot with since answers the changes; an unknown since is REF
       `~       - button "Paid" [ref=${k2}e1]`,
     ]);
     const stale = await failureOf(
-      pageSnapshot({ ...input, since: "s1" } as never, context()),
+      pageSnapshot({ ...input, since: "s999999" } as never, context),
     );
     assertEquals(stale.payload.code, "REF_STALE");
   });
@@ -162,12 +149,13 @@ Deno.test("page.snapshot pages a long outline with offset, and the parts make th
     ["D0", { frameId: 0, parentFrameId: -1, outline: () => outline(-1, many) }],
   ]);
   await withChrome(fakeTab(docs).chrome, async () => {
+    const context = fakeMethodContext();
     const parts: string[] = [];
     let offset = 0;
     let id: string | undefined;
     for (;;) {
       const input = { tabId: 4, maxBytes: 1_000, offset };
-      const part = await pageSnapshot(input as never, context());
+      const part = await pageSnapshot(input as never, context);
       id ??= part.snapshotId;
       assertEquals(part.snapshotId, id); // later parts cut the same stored answer
       parts.push(part.text);
@@ -182,11 +170,12 @@ Deno.test("page.snapshot pages a long outline with offset, and the parts make th
 Deno.test("page.snapshot with a ref outlines its element's subtree in its document", async () => {
   const fake = fakeTab(threeDeep());
   await withChrome(fake.chrome, async () => {
+    const context = fakeMethodContext();
     const input = { tabId: 4, maxBytes: 20_000, offset: 0 };
-    await pageSnapshot(input as never, context());
+    await pageSnapshot(input as never, context);
     const k2 = fake.schemes.get("D2")!.prefix;
     fake.calls.length = 0;
-    const sub = await pageSnapshot({ ...input, ref: `${k2}e1` } as never, context());
+    const sub = await pageSnapshot({ ...input, ref: `${k2}e1` } as never, context);
     assertEquals(fake.calls[0], [
       "D2",
       {
@@ -197,7 +186,7 @@ Deno.test("page.snapshot with a ref outlines its element's subtree in its docume
     ]);
     assertEquals(fake.calls.length, 1, "no frame under D2 to read");
     assertEquals(sub.text.split("\n").slice(1), [`- button "Pay" [ref=${k2}e1]`]);
-    const stale = await failureOf(pageSnapshot({ ...input, ref: "f9999e1" } as never, context()));
+    const stale = await failureOf(pageSnapshot({ ...input, ref: "f9999e1" } as never, context));
     assertEquals(stale.payload.code, "REF_STALE");
   });
 });

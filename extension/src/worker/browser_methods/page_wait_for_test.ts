@@ -1,7 +1,7 @@
 /// <reference lib="deno.ns" />
 import { assert, assertEquals, assertMatch } from "../../../../tests/helpers/assert.ts";
 import { hubError } from "../../../../protocol/errors.ts";
-import { failureOf, withChrome } from "../_test_fixtures.ts";
+import { failureOf, fakeMethodContext, withChrome } from "../_test_fixtures.ts";
 import { createTabCalls } from "../tab_calls.ts";
 import { parsedInput } from "./_parsed_input.ts";
 import type { MethodContext } from "./browser_method.ts";
@@ -191,7 +191,7 @@ function fakeTab(
 
 Deno.test("pageWaitFor polls every frame until one shows the text, across a navigation", async () => {
   const calls = createTabCalls();
-  const context = { calls } as unknown as MethodContext;
+  const context = fakeMethodContext({ calls });
   // Round 2: the tab navigates while frame 0 is being checked; round 3: frame 4 shows the text.
   const chrome = fakeTab(
     (frameId, round) => check(frameId === 4 && round >= 3, "Waiting", frameId === 4 ? 0 : -1),
@@ -207,7 +207,7 @@ Deno.test("pageWaitFor polls every frame until one shows the text, across a navi
 });
 
 Deno.test("pageWaitFor fails with WAIT_TIMEOUT naming what the frames showed", async () => {
-  const context = { calls: createTabCalls() } as unknown as MethodContext;
+  const context = fakeMethodContext();
   const chrome = fakeTab((frameId) =>
     frameId === 0 ? check(true, "") : check(false, "Loading… please wait", 0)
   );

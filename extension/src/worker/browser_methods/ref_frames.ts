@@ -188,13 +188,3 @@ function validTable(value: unknown): TabTable | undefined {
   );
   return { next: table.next!, entries };
 }
-
-/** The extension's frame table. */
-export const REF_FRAMES: RefFrames = createRefFrames();
-
-/** The extension's frame table, function by function (the names the other methods use). */
-export const schemeFor: RefFrames["schemeFor"] = (...args) => REF_FRAMES.schemeFor(...args);
-export const recordDoc: RefFrames["recordDoc"] = (...args) => REF_FRAMES.recordDoc(...args);
-export const docOf: RefFrames["docOf"] = (...args) => REF_FRAMES.docOf(...args);
-export const setOwner: RefFrames["setOwner"] = (...args) => REF_FRAMES.setOwner(...args);
-export const forgetTab: RefFrames["forgetTab"] = (...args) => REF_FRAMES.forgetTab(...args);

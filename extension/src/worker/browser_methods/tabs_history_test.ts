@@ -1,8 +1,7 @@
 /// <reference lib="deno.ns" />
-import { failureOf, withChrome } from "../_test_fixtures.ts";
+import { failureOf, fakeMethodContext, withChrome } from "../_test_fixtures.ts";
 import { assertEquals, assertMatch } from "../../../../tests/helpers/assert.ts";
 import { createExtensionLog } from "../extension_log.ts";
-import { createTabCalls } from "../tab_calls.ts";
 import { createTabDebugger } from "./console_debugger.ts";
 import { fakeTabChrome, listenerCount } from "./_fake_tab_events.ts";
 import type { MethodContext } from "./browser_method.ts";
@@ -14,7 +13,7 @@ const NO_ENTRY = new Error("Cannot find a next page in history.");
 
 function context(): MethodContext {
   return {
-    calls: createTabCalls(),
+    ...fakeMethodContext(),
     debugger: createTabDebugger(),
     log: createExtensionLog({ console: quiet }),
     state: () => {
