@@ -10,6 +10,7 @@ import type { SyncPlugin } from "../../../protocol/events.ts";
 import { doorClose, doorProbe, hasDoor, type Missing } from "../shared/page_functions.ts";
 import type { AdapterDoors, DoorRecord } from "./adapter_doors.ts";
 import { pluginEnabled } from "./plugin_store.ts";
+import { createKeyedQueue } from "./keyed_queue.ts";
 
 export interface Injector {
   /** Injects the plugin's current build unless the page has it; returns whether it injected. */
@@ -50,18 +51,8 @@ export function createInjector(
   onDoor: (tabId: number, plugin: string, door: DoorRecord) => void = () => {},
   current?: (name: string) => SyncPlugin | undefined,
 ): Injector {
-  const queues = new Map<number, Promise<unknown>>();
-
-  /** Runs `work` after everything queued for the tab. */
-  function serialize<T>(tabId: number, work: () => Promise<T>): Promise<T> {
-    const previous = queues.get(tabId) ?? Promise.resolve();
-    const next = previous.catch(() => {}).then(work);
-    queues.set(tabId, next);
-    void next.catch(() => {}).finally(() => {
-      if (queues.get(tabId) === next) queues.delete(tabId);
-    });
-    return next;
-  }
+  /** Each tab's injections and removals, one after another. */
+  const queue = createKeyedQueue<number>();
 
   async function inject(tabId: number, plugin: SyncPlugin): Promise<boolean> {
     refuseStale(plugin);
@@ -129,7 +120,7 @@ export function createInjector(
   }
 
   return {
-    ensure: (tabId, plugin) => serialize(tabId, () => inject(tabId, plugin)),
+    ensure: (tabId, plugin) => queue.run(tabId, () => inject(tabId, plugin)),
     async probe(tabId, plugin) {
       const door = await doors.get(tabId, plugin.name);
       if (!door || door.hash !== plugin.adapterHash) return { missing: true };
@@ -142,14 +133,14 @@ export function createInjector(
       return (frame?.result as AdapterResult | Missing | undefined) ?? { missing: true };
     },
     remove: (tabId, plugin) =>
-      serialize(tabId, async () => {
+      queue.run(tabId, async () => {
         const door = await doors.get(tabId, plugin);
         if (!door) return;
         doors.delete(tabId, plugin);
         await closeDoor(tabId, door);
       }),
     forget(tabId) {
-      queues.delete(tabId);
+      queue.forget(tabId);
       doors.forgetTab(tabId);
     },
   };

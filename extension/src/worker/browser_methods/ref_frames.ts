@@ -16,6 +16,7 @@ import { FRAME_DOCS_PER_TAB } from "../../../../protocol/browser_methods/dom_lim
 import { refPrefix } from "../../../../protocol/browser_methods/refs.ts";
 import type { RefScheme } from "../../page/dom_refs.ts";
 import type { KitDoc } from "../../page/dom_kit_types.ts";
+import { createKeyedQueue } from "../keyed_queue.ts";
 
 /** One document of a tab that hands out refs. */
 export interface FrameDocEntry {
@@ -76,36 +77,13 @@ export interface RefFrames {
 export function createRefFrames(
   storage: () => TableStorage = () => chrome.storage.session,
 ): RefFrames {
-  const tables = new Map<number, TabTable>();
-  /** Per tab, the end of its queue of table work. */
-  const queues = new Map<number, Promise<unknown>>();
+  const tables = createTableCache(storage);
+  const queue = createKeyedQueue<number>();
 
   /** Runs `work` on the tab's table after the work queued before it. */
-  function queued<T>(tabId: number, work: (table: TabTable) => T | Promise<T>): Promise<T> {
-    const before = queues.get(tabId) ?? Promise.resolve();
-    const run = before.catch(() => {}).then(async () => work(await load(tabId)));
-    const end = run.catch(() => {});
-    queues.set(tabId, end);
-    void end.then(() => queues.get(tabId) === end && queues.delete(tabId));
-    return run;
-  }
-
-  async function load(tabId: number): Promise<TabTable> {
-    const known = tables.get(tabId);
-    if (known) return known;
-    const key = keyOf(tabId);
-    const read = Promise.resolve().then(() => storage().get(key));
-    const stored: Record<string, unknown> = await read.catch(() => ({}));
-    const table = validTable(stored[key]) ?? { next: 1, entries: [] };
-    tables.set(tabId, table);
-    return table;
-  }
-
-  async function save(tabId: number, table: TabTable) {
-    await Promise.resolve().then(() => storage().set({ [keyOf(tabId)]: table })).catch((error) =>
-      console.warn("hub: cannot keep the ref frame table", error)
-    );
-  }
+  const queued = <T>(tabId: number, work: (table: TabTable) => T | Promise<T>): Promise<T> =>
+    queue.run(tabId, async () => work(await tables.load(tabId)));
+  const save = tables.save;
 
   return {
     schemeFor(tabId, frameId, documentId) {
@@ -144,10 +122,36 @@ export function createRefFrames(
       });
     },
     forgetTab(tabId) {
-      return queued(tabId, async () => {
-        tables.delete(tabId);
-        await Promise.resolve().then(() => storage().remove(keyOf(tabId))).catch(() => {});
-      });
+      return queued(tabId, () => tables.forget(tabId));
+    },
+  };
+}
+
+/**
+ * The tabs' tables in memory, read from `storage` on first use and written back after a change
+ * (a table that cannot be written stays in memory).
+ */
+function createTableCache(storage: () => TableStorage) {
+  const tables = new Map<number, TabTable>();
+  return {
+    async load(tabId: number): Promise<TabTable> {
+      const known = tables.get(tabId);
+      if (known) return known;
+      const key = keyOf(tabId);
+      const read = Promise.resolve().then(() => storage().get(key));
+      const stored: Record<string, unknown> = await read.catch(() => ({}));
+      const table = validTable(stored[key]) ?? { next: 1, entries: [] };
+      tables.set(tabId, table);
+      return table;
+    },
+    async save(tabId: number, table: TabTable) {
+      await Promise.resolve().then(() => storage().set({ [keyOf(tabId)]: table })).catch((error) =>
+        console.warn("hub: cannot keep the ref frame table", error)
+      );
+    },
+    async forget(tabId: number) {
+      tables.delete(tabId);
+      await Promise.resolve().then(() => storage().remove(keyOf(tabId))).catch(() => {});
     },
   };
 }
