@@ -16,7 +16,7 @@ import { type BrowserMethod, type MethodContext, targetTab } from "./browser_met
 import { type CallPlace, goneError, goneErrorOf, placeCall } from "./call_place.ts";
 import { kitFailure, runInTab } from "./dom_call.ts";
 import { FRAME_ANSWER_MS } from "./frame_scripting.ts";
-import { PAGE_TEXT_MAX_FRAMES } from "./page_text_frames.ts";
+import { MAX_FRAMES } from "./frame_tree.ts";
 import type { RefFrames } from "./ref_frames.ts";
 import {
   composeOutline,
@@ -135,7 +135,7 @@ async function rootOf(
 
 /**
  * Each document's `k` and outline: the root's (its failure is the call's), and those of at most
- * PAGE_TEXT_MAX_FRAMES frames under it (one that fails or is late has no outline).
+ * MAX_FRAMES frames under it (one that fails or is late has no outline).
  */
 async function readFrames(
   tabId: number,
@@ -145,7 +145,7 @@ async function readFrames(
   refFrames: RefFrames,
 ): Promise<Map<number, FrameRead>> {
   const flags = { interactiveOnly: input.interactiveOnly, includeHidden: input.includeHidden };
-  const others = framesToRead(frames, root.frame.frameId, PAGE_TEXT_MAX_FRAMES) as Frame[];
+  const others = framesToRead(frames, root.frame.frameId, MAX_FRAMES) as Frame[];
   const reads = new Map<number, FrameRead>();
   const readOne = async (frame: Frame, args: Record<string, unknown>, bounded: boolean) => {
     const { k, scheme } = await refFrames.schemeFor(tabId, frame.frameId, frame.documentId);

@@ -8,7 +8,7 @@
  * in document order (a frame's number is its place among its parent's shown frames; nested frames
  * follow their parent's text). A frame whose `<iframe>` is hidden from people is left out, with
  * the frames inside it. A frame whose document cannot be scripted gets its line and
- * `(its text cannot be read)`. At most PAGE_TEXT_MAX_FRAMES frames are read; the whole is capped
+ * `(its text cannot be read)`. At most MAX_FRAMES (frame_tree.ts) frames are read; the whole is capped
  * by `maxLength` like one document's text. Frames are read at once, one `executeScript` each; a
  * frame that does not answer within FRAME_ANSWER_MS (frame_scripting.ts) reads as one that cannot
  * be scripted.
@@ -26,21 +26,13 @@ import {
 import { type MethodContext, targetTab } from "./browser_method.ts";
 import { kitFailure } from "./dom_call.ts";
 import { inFrames } from "./frame_scripting.ts";
+import { type FramePlace, MAX_FRAMES, pickFrames } from "./frame_tree.ts";
 import { clip } from "../../../../protocol/clip.ts";
-
-/** The most frames (besides the top document) whose text one call reads. */
-export const PAGE_TEXT_MAX_FRAMES = 50;
 
 type Frame = chrome.webNavigation.GetAllFrameResultDetails;
 
-/**
- * Where a frame sits: its index in its parent's `frames`, and the indexes of its own child frames
- * whose element is hidden from people (absent when the frame could not tell). `kit` says whether
- * the DOM kit was there to judge them.
- */
-interface FramePlace {
-  index: number;
-  hidden?: number[];
+/** Where a frame sits (FramePlace); `kit` says whether the DOM kit was there to judge it. */
+interface KitFramePlace extends FramePlace {
   kit?: boolean;
 }
 
@@ -48,7 +40,7 @@ interface FramePlace {
  * What compose knows of one frame: its place, and the kit's outcome of reading its text with
  * `maxLength` `read` (no outcome: it was not read, or could not be).
  */
-interface FrameAnswer extends FramePlace {
+interface FrameAnswer extends KitFramePlace {
   outcome?: KitOutcome;
   read?: number;
 }
@@ -57,7 +49,7 @@ interface FrameAnswer extends FramePlace {
  * Runs in each frame's isolated world; self-contained (serialized by chrome.scripting). A
  * cross-origin child may compare `parent[i]` with its own window, so it finds its place.
  */
-function framePlace(name: string, version: string): FramePlace {
+function framePlace(name: string, version: string): KitFramePlace {
   let index = -1;
   const here = globalThis as unknown as Window;
   try {
@@ -113,7 +105,7 @@ async function withKit<T>(
  * Reads the whole tab's text. Answers only the tab id (no `answer`) when the tab has one frame, or
  * its frames cannot be listed, or the top document cannot be scripted: the caller reads the top
  * document as always. First every frame tells its place (cheap, no text); then the top document
- * and at most PAGE_TEXT_MAX_FRAMES shown frames are read, each frame with only the characters of
+ * and at most MAX_FRAMES shown frames are read, each frame with only the characters of
  * `maxLength` the top document's text left.
  */
 export async function readTabText(
@@ -135,7 +127,7 @@ export async function readTabText(
           target,
           func: framePlace,
           args: [DOM_KIT_GLOBAL, DOM_KIT_VERSION],
-        }) as Promise<chrome.scripting.InjectionResult<FramePlace>[]>,
+        }) as Promise<chrome.scripting.InjectionResult<KitFramePlace>[]>,
       // Only a frame holding frames needs the kit, to judge which of them are hidden.
       (place, frameId) => !place.kit && parents.has(frameId),
     );
@@ -217,56 +209,6 @@ function textOf(answer: FrameAnswer | undefined, limit: number) {
   };
 }
 
-/** A frame to read and its number (`1.2`: the second shown frame of frame 1). */
-interface ShownFrame {
-  frame: Frame;
-  number: string;
-}
-
-/**
- * The frames to read, in document order, nested ones right after their parent, at most
- * PAGE_TEXT_MAX_FRAMES (`shown`); and how many more not hidden are left out (`left`). A frame whose
- * `<iframe>` its parent says is hidden is left out, with the frames inside it. Needs only places,
- * so it picks the frames before any text is read.
- */
-export function pickFrames(frames: Frame[], places: Map<number, FramePlace>) {
-  const children = new Map<number, Frame[]>();
-  for (const frame of frames) {
-    if (frame.frameId === 0) continue;
-    const siblings = children.get(frame.parentFrameId) ?? [];
-    siblings.push(frame);
-    children.set(frame.parentFrameId, siblings);
-  }
-  const place = (f: Frame) => {
-    const index = places.get(f.frameId)?.index ?? -1;
-    return index < 0 ? Number.MAX_SAFE_INTEGER : index;
-  };
-  for (const list of children.values()) {
-    list.sort((a, b) => place(a) - place(b) || a.frameId - b.frameId);
-  }
-  const shown: ShownFrame[] = [];
-  let left = frames.length - 1;
-  const count = (id: number): number =>
-    (children.get(id) ?? []).reduce((n, f) => n + 1 + count(f.frameId), 0);
-  const visit = (parent: number, path: string) => {
-    const hidden = places.get(parent)?.hidden ?? [];
-    const kept = (children.get(parent) ?? []).filter((frame) => {
-      const keep = !hidden.includes(places.get(frame.frameId)?.index ?? -1);
-      if (!keep) left -= 1 + count(frame.frameId);
-      return keep;
-    });
-    kept.forEach((frame, i) => {
-      if (shown.length >= PAGE_TEXT_MAX_FRAMES) return;
-      left--;
-      const number = path ? `${path}.${i + 1}` : `${i + 1}`;
-      shown.push({ frame, number });
-      visit(frame.frameId, number);
-    });
-  };
-  visit(0, "");
-  return { shown, left };
-}
-
 /**
  * The top document's text, then every frame's under its line, cut at `limit` characters.
  * Undefined when the top document gave no answer (it cannot be scripted): the caller then reads it
@@ -289,7 +231,7 @@ export function compose(frames: Frame[], answers: Map<number, FrameAnswer>, limi
   }
   if (left > 0) {
     const more = `\n\n--- ${left} more frame${left === 1 ? "" : "s"} not read ` +
-      `(at most ${PAGE_TEXT_MAX_FRAMES} are)`;
+      `(at most ${MAX_FRAMES} are)`;
     text += more;
     total += more.length;
   }

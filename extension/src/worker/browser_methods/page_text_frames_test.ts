@@ -2,14 +2,13 @@
 import { HEADER_URL_CHARS } from "../../../../protocol/browser_methods/dom_limits.ts";
 import { assertEquals } from "../../../../tests/helpers/assert.ts";
 import { withChrome } from "../_test_fixtures.ts";
+import { MAX_FRAMES, pickFrames } from "./frame_tree.ts";
 import { createTabCalls } from "../tab_calls.ts";
 import type { MethodContext } from "./browser_method.ts";
 import {
   compose as composeTab,
   escapeHubLines,
   guardedText,
-  PAGE_TEXT_MAX_FRAMES,
-  pickFrames,
   readTabText,
 } from "./page_text_frames.ts";
 
@@ -59,8 +58,8 @@ Deno.test("the whole answer is capped at maxLength, frames counted in totalLengt
   assertEquals(cut.text.slice(20, 45), "\n…[truncated: showed 20 o");
 });
 
-Deno.test(`at most ${PAGE_TEXT_MAX_FRAMES} frames are read, the rest counted`, () => {
-  const count = PAGE_TEXT_MAX_FRAMES + 3;
+Deno.test(`at most ${MAX_FRAMES} frames are read, the rest counted`, () => {
+  const count = MAX_FRAMES + 3;
   const frames = [frame(0, -1), ...Array.from({ length: count }, (_, i) => frame(i + 1, 0))];
   const answers = new Map([[0, said("Top", -1)]]);
   for (let i = 1; i <= count; i++) answers.set(i, said(`F${i}`, i - 1));
@@ -148,12 +147,12 @@ function manyFramesChrome(count: number, topText: string) {
 
 const context = () => ({ calls: createTabCalls() }) as unknown as MethodContext;
 
-Deno.test(`only the top document and ${PAGE_TEXT_MAX_FRAMES} frames are read, with the budget left`, async () => {
+Deno.test(`only the top document and ${MAX_FRAMES} frames are read, with the budget left`, async () => {
   const fake = manyFramesChrome(300, "x".repeat(100));
   await withChrome(fake.chrome, async () => {
     const { answer } = await readTabText({ tabId: 1, maxLength: 1000 } as never, context());
     const text = (answer as unknown as { text: string }).text;
-    assertEquals(fake.reads.length, 1 + PAGE_TEXT_MAX_FRAMES);
+    assertEquals(fake.reads.length, 1 + MAX_FRAMES);
     assertEquals(fake.reads[0], [0, 1000]);
     assertEquals(fake.reads.slice(1).every(([id, max]) => id <= 50 && max === 900), true);
     assertEquals(text.startsWith("x".repeat(100) + "\n\n--- frame 1: http://x/1\nF1...."), true);

@@ -28,7 +28,7 @@ import type { WaitCheck } from "../../page/dom_wait_for.ts";
 import { parseWaitText, WaitTextError } from "../../page/wait_text.ts";
 import { type BrowserMethod, type MethodContext, targetTab } from "./browser_method.ts";
 import { isDocumentGone } from "../chrome_errors.ts";
-import { domCall } from "./dom_call.ts";
+import { domCall, withoutUndefined } from "./dom_call.ts";
 import { FRAME_ANSWER_MS } from "./frame_scripting.ts";
 import { type FrameCheck, textRound } from "./wait_for_frames.ts";
 
@@ -161,9 +161,7 @@ function tabTextRound(
   context: MethodContext,
 ): Promise<Round> {
   const { tabId: _, frame: __, ref: ___, ...rest } = input;
-  const args = Object.fromEntries(
-    Object.entries(rest).filter(([, v]) => v !== undefined),
-  ) as unknown as KitArgs<"page.waitFor">;
+  const args = withoutUndefined(rest) as unknown as KitArgs<"page.waitFor">;
   // The top document gave no answer: ask it through domCall, whose errors say why
   // (PAGE_NOT_SCRIPTABLE on a chrome:// page, for one).
   const topCheck = async (): Promise<FrameCheck | undefined> => {

@@ -4,6 +4,7 @@
  * its parent's `- iframe` line (docs/decisions/063-refs-across-frames.md). Pure: no chrome here.
  */
 import { frameRef } from "../../../../protocol/browser_methods/refs.ts";
+import { childrenByParent } from "./frame_tree.ts";
 
 /** One frame of the tab, as webNavigation.getAllFrames lists it. */
 export interface SnapshotFrame {
@@ -80,13 +81,7 @@ export function composeOutline(
   options: ComposeOptions = {},
 ): ComposedOutline {
   const root = options.rootFrameId ?? 0;
-  const children = new Map<number, SnapshotFrame[]>();
-  for (const frame of frames) {
-    if (frame.frameId === root || frame.parentFrameId < 0) continue;
-    const siblings = children.get(frame.parentFrameId) ?? [];
-    siblings.push(frame);
-    children.set(frame.parentFrameId, siblings);
-  }
+  const children = childrenByParent(frames, root);
   const owners = new Map<number, string>();
   const out = [headerLine(header.title, header.url)];
   const visit = (frameId: number, indent: string, depth: number) => {

@@ -3,7 +3,7 @@
  * `page.waitFor` check in each frame's document at once (same-origin and cross-origin), each
  * bounded by FRAME_ANSWER_MS (inFrames), the kit installed where it is missing (callWithKit).
  * A frame whose `<iframe>` is hidden from people (or sits inside one) does not count, as in
- * browser_get_page_text (pickFrames): its text is not shown. `text` holds when any shown frame
+ * browser_get_page_text (pickFrames, frame_tree.ts): its text is not shown. `text` holds when any shown frame
  * shows it; `textGone` when the top document answered and no shown frame that answered shows it.
  */
 import {
@@ -16,7 +16,8 @@ import type { WaitCheck } from "../../page/dom_wait_for.ts";
 import { callWithKit, firstResult } from "./browser_method.ts";
 import { kitFailure } from "./dom_call.ts";
 import { inFrames } from "./frame_scripting.ts";
-import { pickFrames } from "./page_text_frames.ts";
+import { pickFrames } from "./frame_tree.ts";
+import { clip } from "../../../../protocol/clip.ts";
 
 type Frame = chrome.webNavigation.GetAllFrameResultDetails;
 
@@ -65,7 +66,11 @@ async function frameWaitCheck(name: string, version: string, args: unknown): Pro
   return { ...outcome, index, ...(hidden ? { hidden } : {}) };
 }
 
-/** The most frames (the top document included) one round checks. */
+/**
+ * The most frames (the top document included) one round checks. More than MAX_FRAMES: which
+ * frames are shown (pickFrames keeps at most MAX_FRAMES of them) is known only from the checks'
+ * answers, so a round checks frames before it can tell which count.
+ */
 export const WAIT_MAX_FRAMES = 100;
 
 /**
@@ -137,7 +142,7 @@ export function judgeFrames(
     return [{ id, url: frame?.url ?? "", value: check.value as unknown as WaitCheck }];
   });
   const where = (a: (typeof answered)[number]) =>
-    a.id === 0 ? "" : ` (in the frame ${clipUrl(a.url)})`;
+    a.id === 0 ? "" : ` (in the frame ${clip(a.url, 100)})`;
   const topMissing = !answered.some((a) => a.id === 0);
   if (appear) {
     if (answered.some((a) => a.value.met)) return { met: true, seen: "" };
@@ -149,9 +154,4 @@ export function judgeFrames(
   if (!showing && !topMissing) return { met: true, seen: "" };
   const seen = showing ? `"${showing.value.seen}"${where(showing)}` : "nothing (no frame answered)";
   return { met: false, seen, ...(topMissing ? { topMissing } : {}) };
-}
-
-/** A frame's URL for a message: at most 100 characters. */
-function clipUrl(url: string): string {
-  return url.length <= 100 ? url : `${url.slice(0, 99)}…`;
 }
