@@ -4,6 +4,7 @@
  * its parent's `- iframe` line (docs/decisions/063-refs-across-frames.md). Pure: no chrome here.
  */
 import { frameRef } from "../../../../protocol/browser_methods/refs.ts";
+import type { DocumentOutline } from "../../page/dom_snapshot.ts";
 import { childrenByParent } from "./frame_tree.ts";
 
 /** One frame of the tab, as webNavigation.getAllFrames lists it. */
@@ -14,26 +15,12 @@ export interface SnapshotFrame {
   documentId?: string;
 }
 
-/** A document-tree `<iframe>`/`<frame>` line of a document's outline. */
-export interface FrameLine {
-  /** Its index in `lines`. */
-  line: number;
-  /** Its index in the document's `window.frames`, -1 when it is not there. */
-  index: number;
-  /** The element's own ref (`e7`, `f2e7`). */
-  ref: string;
-}
-
-/** What the kit's `page.snapshot` answers for one document. */
-export interface DocOutline {
-  url: string;
-  title: string;
-  /** The document's own index in its parent's `window.frames`; -1 for none (or the top). */
-  index: number;
-  /** Formatted lines, two spaces per depth, `- ` first; iframe lines without their ref. */
-  lines: string[];
-  frames: FrameLine[];
-}
+/**
+ * What the kit's `page.snapshot` answers for one document (page/dom_snapshot.ts): its url, title,
+ * own index in its parent's `window.frames` (-1: none, or the top), its formatted lines (two
+ * spaces per depth, `- ` first; iframe lines without their ref) and its iframe lines.
+ */
+export type DocOutline = DocumentOutline;
 
 /** One frame's document as the handler read it: its `k` and, when it could be read, its outline. */
 export interface FrameRead {
