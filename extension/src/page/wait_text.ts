@@ -48,7 +48,12 @@ export function parseWaitText(text: string): TextPattern {
   const form = REGEX_FORM.exec(text);
   if (!form) {
     const needle = foldWhitespace(text);
-    if (!needle) throw new WaitTextError("The text to wait for is only whitespace.");
+    if (!needle) {
+      throw new WaitTextError(
+        "The text to wait for is only whitespace. Pass the words to wait for, or selector/state " +
+          "to wait for an element.",
+      );
+    }
     return { kind: "substring", needle };
   }
   const [, source, flags] = form;

@@ -56,7 +56,10 @@ async function snapshotTab(
   const frames = await liveFrames(tabId);
   const top = frames.find((f) => f.frameId === 0);
   if (!top?.documentId) {
-    throw hubError("EXTENSION_ERROR", `The browser did not list tab ${tabId}'s document.`);
+    throw hubError(
+      "EXTENSION_ERROR",
+      `The browser did not list tab ${tabId}'s document. Reload the tab and call again.`,
+    );
   }
   const key = JSON.stringify([
     input.ref,
