@@ -12,7 +12,7 @@ import type { Browser, Frame, Page } from "playwright-core";
 import { assert, assertEquals, assertMatch } from "../helpers/assert.ts";
 import { browserGate, launchChromium } from "../helpers/browser.ts";
 import { bundlePageScript } from "../helpers/page_bundle.ts";
-import { bigPage } from "../fixtures/web_app/snapshot_pages.ts";
+import { bigPage, MENUS_PAGE } from "../fixtures/web_app/snapshot_pages.ts";
 
 const gate = browserGate(import.meta.url);
 
@@ -341,11 +341,33 @@ browserTest("clickable, focusable, editable, draggable elements and menus get re
     "  - text: Edit me",
     '- generic "Drag me" [ref=e5]',
     '- generic "More" [ref=e6]',
-    "- listitem [ref=e7]",
-    "  - text: Products",
+    '- listitem "Products" [ref=e7]',
     '- checkbox "Styled box" [ref=e8]',
     '- img "Logo" [ref=e9]',
   ]);
+});
+
+browserTest("hover menus: a panel of links, an inline-block trigger, a list item", async () => {
+  await open(MENUS_PAGE);
+  const { lines } = await snapshot(page);
+  assertEquals(lines, [
+    '- heading "Menus" [level=1] [ref=e1]',
+    '- generic "Account ▾" [ref=e2]',
+    "- text: Preferences:",
+    '- generic "Settings ▾" [ref=e3]',
+    "- list",
+    '  - listitem "Products" [ref=e4]',
+    '  - link "Home" [url="/"] [ref=e5]',
+  ]);
+  const all = (await snapshot(page, { includeHidden: true })).lines;
+  for (const name of ["Profile", "Privacy", "Widgets"]) {
+    assert(all.some((line) => line.includes(`link "${name}"`)), all.join("\n"));
+  }
+  // a wrapper of a page part that holds a hidden panel of buttons is no trigger
+  await open(`<div id="app"><h2>One</h2><p>a</p><h2>Two</h2><p>b</p><h2>Three</h2><p>c</p>
+<h2>Four</h2><p>d</p><h2>Five</h2><div style="display:none"><button>Yes</button></div></div>`);
+  const app = (await snapshot(page)).lines;
+  assert(!app.some((line) => line.startsWith("- generic")), app.join("\n"));
 });
 
 browserTest("hostile names and text stay inside their quotes or their text line", async () => {

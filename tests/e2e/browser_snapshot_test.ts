@@ -8,7 +8,8 @@
  * snapshot or the page text while text below the fold does; after a re-render the removed item's
  * ref fails with REF_STALE and `since` lists the change; a long outline is read in parts with
  * `offset`; `interactiveOnly` is smaller; `frame`, `selector` and `ref` outline a subtree with the
- * same refs; a name over 150 characters is cut with "…"; a click by ref that navigates is followed
+ * same refs; a name over 150 characters is cut with "…"; each `:hover` menu's trigger has a named
+ * line with a ref, and `includeHidden` lists its links with refs that click; a click by ref that navigates is followed
  * by a snapshot of the new page at once. Back/forward 1→2→3 is browser_history_test.ts.
  */
 import type { Frame, Page } from "playwright-core";
@@ -16,7 +17,12 @@ import { assert, assertEquals, assertMatch } from "../helpers/assert.ts";
 import { callTool, type E2E, e2eTest } from "../helpers/e2e_fixture.ts";
 import { eventually } from "../helpers/hub_api.ts";
 import { failed, ok, tabIdOf } from "../helpers/tool_replies.ts";
-import { FOLD_MARKER, HIDDEN_MARKERS, LONG_NAME } from "../fixtures/web_app/snapshot_pages.ts";
+import {
+  FOLD_MARKER,
+  HIDDEN_MARKERS,
+  LONG_NAME,
+  MENU_LINKS,
+} from "../fixtures/web_app/snapshot_pages.ts";
 
 /** One outline line: its indentation (spaces), the text after it, and its ref when it has one. */
 interface Line {
@@ -366,6 +372,31 @@ e2eTest(import.meta.url, "browser_snapshot outlines every frame and shadow root;
     assert(name.length <= 151 && name.length >= 140, `${name.length} characters: ${line}`);
     assert(LONG_NAME.startsWith(name.slice(0, -1)), line);
   });
+
+  await step(
+    "hover menu triggers get a named line with a ref; includeHidden's menu links click",
+    async () => {
+      const { page, snapshot, call } = await open("/snap/menus");
+      const shot = await snapshot();
+      for (
+        const trigger of ['generic "Account ▾"', 'generic "Settings ▾"', 'listitem "Products"']
+      ) {
+        refOf(shot.text, new RegExp(`^- ${trigger} \\[ref=e\\d+\\]$`));
+      }
+      lineOf(shot.text, /^- text: Preferences:$/);
+      for (const name of Object.values(MENU_LINKS)) {
+        assert(!shot.text.includes(name), `the hidden ${name} is shown:\n${shot.text}`);
+      }
+      const menus = page.url();
+      for (const [word, name] of Object.entries(MENU_LINKS)) {
+        const all = await snapshot({ includeHidden: true });
+        const link = refOf(all.text, new RegExp(`^- link "${name}"`));
+        const clicked = await call("browser_click_element", { ref: link });
+        assertEquals([clicked.navigated, clicked.title], [true, `Target ${word}`]);
+        await call("browser_navigate_tab", { url: menus });
+      }
+    },
+  );
 
   await step(
     "a click by ref that navigates, then a snapshot of the new page at once",

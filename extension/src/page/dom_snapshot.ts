@@ -90,9 +90,19 @@ const LEAVES = new Set([
   "METER",
   "PROGRESS",
 ]);
-/** A hidden element that holds a menu makes its parent the trigger of a hover menu. */
+/**
+ * A hidden element that is or holds a menu, a list, or links and buttons (a panel of links shown
+ * on hover) makes its parent the trigger of a hover menu.
+ */
 const MENU_TAGS = new Set(["UL", "OL", "MENU"]);
-const MENU_SELECTOR = "ul, ol, menu, [role=menu], [role=menubar], [role=listbox], [role=tree]";
+const MENU_ROLES = new Set(["menu", "menubar", "listbox", "tree"]);
+const MENU_SELECTOR = "ul, ol, menu, [role=menu], [role=menubar], [role=listbox], [role=tree], " +
+  "a[href], button, [role^=menuitem]";
+/**
+ * Most lines a hover menu's trigger may hold besides its menu (a label, an icon, a link, a card's
+ * few lines): a wrapper of a whole page part that happens to hold a hidden panel is no trigger.
+ */
+const TRIGGER_MAX_LINES = 8;
 
 /** `page.snapshot`: the outline of this document, or of the `ref`/`selector` element. */
 export function snapshotDocument(
@@ -185,15 +195,19 @@ function walkElement(el: Element, into: OutlineNode[], parent: Context, walk: Wa
   const node = lineOf(el, role, style, parent, walk);
   if (node) closeText(into);
   const start = into.length;
+  const before = openRun(into);
   let hiddenMenu = false;
   if (el.tagName === "SELECT") into.push(...optionsOf(el as HTMLSelectElement));
   else if (!LEAVES.has(el.tagName) && !(node?.kind === "element" && isEditableField(node))) {
     hiddenMenu = walkChildren(el, into, context, walk);
   }
   let line = node;
-  if (hiddenMenu && menuTrigger(el)) {
-    line ??= triggerNode(el, role);
-    line.ref = line.interactive = true;
+  if (hiddenMenu && menuTrigger(el) && !holdsMore(into.slice(start), TRIGGER_MAX_LINES)) {
+    if (!line) {
+      takeBackText(into, start, before);
+      line = triggerNode(el, role);
+    }
+    line.ref = line.interactive = line.trigger = true;
   }
   if (line) {
     line.children = into.splice(start);
@@ -343,12 +357,51 @@ function frameNode(el: Element): OutlineNode {
   return node;
 }
 
-/** Whether a hidden element is, or holds, a menu or list (shown on hover, by CSS or script). */
+/**
+ * Whether a hidden element is, or holds, a menu or list, or holds links or buttons (shown on
+ * hover, by CSS or script). A closed dialog is no menu.
+ */
 function holdsMenu(el: Element): boolean {
-  if (MENU_TAGS.has(el.tagName)) return true;
-  const role = el.getAttribute("role");
-  if (role === "menu" || role === "menubar" || role === "listbox" || role === "tree") return true;
+  if (MENU_TAGS.has(el.tagName) || MENU_ROLES.has(el.getAttribute("role") ?? "")) return true;
+  if (el.tagName === "DIALOG" || /^(alert)?dialog$/.test(el.getAttribute("role") ?? "")) {
+    return false;
+  }
   return el.firstElementChild !== null && el.querySelector(MENU_SELECTOR) !== null;
+}
+
+/** Whether `nodes` hold more than `max` lines, at any depth. */
+function holdsMore(nodes: OutlineNode[], max: number): boolean {
+  let left = max;
+  const count = (level: OutlineNode[]): boolean =>
+    level.some((node) => --left < 0 || count(node.children));
+  return count(nodes);
+}
+
+/** The text run still open at the end of `into` and its length, which an inline child may extend. */
+function openRun(into: OutlineNode[]): { run: OutlineNode; length: number } | undefined {
+  const last = into[into.length - 1];
+  return last?.kind === "text" && last.open ? { run: last, length: last.name.length } : undefined;
+}
+
+/**
+ * An inline element turned out to be a line (a hover menu's trigger) after its text joined the
+ * run before it: that text moves back under the element, at `start`, and the run is closed.
+ */
+function takeBackText(
+  into: OutlineNode[],
+  start: number,
+  before: { run: OutlineNode; length: number } | undefined,
+): void {
+  if (!before) return;
+  const { run, length } = before;
+  const own = run.name.slice(length);
+  run.name = run.name.slice(0, length);
+  run.open = false;
+  if (own === "") return;
+  const moved: OutlineNode[] = [];
+  addText(moved, own);
+  closeText(moved);
+  into.splice(start, 0, ...moved);
 }
 
 /** Elements too large to be taken for a hover menu's trigger. */

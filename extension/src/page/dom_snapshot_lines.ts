@@ -98,6 +98,8 @@ export interface OutlineNode {
   target?: object;
   /** A frame's index in this window's `frames` (-1 when it is not there). */
   frameIndex?: number;
+  /** A hover menu's trigger: named by its short text, as a clickable generic is. */
+  trigger?: boolean;
   /** A text run that more inline text may still join (no block or line came after it). */
   open?: boolean;
   children: OutlineNode[];
@@ -192,12 +194,13 @@ function repeatsName(node: OutlineNode, parentName: string): boolean {
 }
 
 /**
- * A clickable element with no role of its own (`generic`, a ref, no name) whose contents are only
- * short text: the text becomes its name (`generic "Open menu" [ref=e4]`) instead of a text line
- * under it. Editable elements keep their text as contents. Its runs must be finished.
+ * A clickable element with no role of its own (`generic`, a ref, no name), or a hover menu's
+ * trigger with no name (`listitem`), whose contents are only short text: the text becomes its
+ * name (`generic "Open menu" [ref=e4]`) instead of a text line under it. Editable elements keep
+ * their text as contents. Its runs must be finished.
  */
 export function foldNameFromText(node: OutlineNode): void {
-  if (node.role !== "generic" || !node.ref || node.name !== "") return;
+  if ((node.role !== "generic" && !node.trigger) || !node.ref || node.name !== "") return;
   if (node.states.includes("editable") || node.children.length === 0) return;
   if (!node.children.every((child) => child.kind === "text")) return;
   const text = node.children.map((child) => child.name).join(" ");

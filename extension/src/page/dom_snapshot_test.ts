@@ -105,6 +105,12 @@ Deno.test("a clickable generic takes its short text as its name; editable ones d
   assertEquals([editable.name, editable.children.length], ["", 1]);
   assertEquals([mixed.name, mixed.children.length], ["", 2]);
   assertEquals([long.name, long.children.length], ["", 1], "too long for a name: stays text");
+  const [item, plain] = finishText([
+    { ...el("listitem", "", true, [text("Products ")]), trigger: true },
+    el("listitem", "", true, [text("Products")]),
+  ]);
+  assertEquals([item.name, item.children.length], ["Products", 0], "a hover trigger is named");
+  assertEquals([plain.name, plain.children.length], ["", 1], "other roles keep their text");
 });
 
 Deno.test("lines: role, quoted name, states, then the ref; frames carry theirs in frames", () => {
