@@ -39,25 +39,28 @@ interface Injection {
 }
 
 /**
+ * The ops of a fake document's kit: `dom.query` hands out a ref for each item, `dom.click`
+ * answers the name of its ref's item.
+ */
+const kitOps = (doc: FakeDoc) => ({
+  "dom.query": (_args: unknown, state: KitState) => ({
+    refs: doc.items.map((item) => state.refs.refOf(item as unknown as Element, state.scheme)),
+  }),
+  "dom.click": ({ ref }: { ref: KitRef }, state: KitState) => ({
+    clicked: (elementOfRef(state.refs, ref) as unknown as Item).name,
+  }),
+});
+
+/**
  * A tab of documents (one per frame at a time); executeScript finds the target's document (a gone
- * documentId is refused as Chrome does), installs a kit there on file injection, and runs `func`
- * with that document's kit on globalThis. The kit's ops: `dom.query` hands out a ref for each
- * item, `dom.click` answers the name of its ref's item.
+ * documentId is refused as Chrome does), installs a kit there on file injection (kitOps), and runs
+ * `func` with that document's kit on globalThis.
  */
 function fakeTab() {
   const docs = new Map<string, FakeDoc>();
   const current = new Map<number, string>();
   const injections: Injection[] = [];
-  /** A hook run before each injection (e.g. to navigate in between). */
-  let before: ((injection: Injection) => void) | undefined;
-  const ops = (doc: FakeDoc) => ({
-    "dom.query": (_args: unknown, state: KitState) => ({
-      refs: doc.items.map((item) => state.refs.refOf(item as unknown as Element, state.scheme)),
-    }),
-    "dom.click": ({ ref }: { ref: KitRef }, state: KitState) => ({
-      clicked: (elementOfRef(state.refs, ref) as unknown as Item).name,
-    }),
-  });
+  let before: ((injection: Injection) => void) | undefined; // a hook: navigate in between
   const open = (frameId: number, id: string, names: string[]) => {
     const old = current.get(frameId);
     if (old) docs.delete(old);
@@ -91,7 +94,7 @@ function fakeTab() {
         const doc = id === undefined ? undefined : docs.get(id);
         if (!doc) throw new Error(`No document with id ${id} in tab with id 7`);
         if (injection.files) {
-          doc.kit = createDomKit(ops(doc));
+          doc.kit = createDomKit(kitOps(doc));
           return [{ frameId: doc.frameId, documentId: doc.id, result: undefined }];
         }
         if (doc.kit) Reflect.set(globalThis, DOM_KIT_GLOBAL, doc.kit);
