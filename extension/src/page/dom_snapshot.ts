@@ -295,7 +295,8 @@ function refReason(
   if (el.hasAttribute("tabindex") && (el as HTMLElement).tabIndex >= 0) return true;
   if (!parent.editable && editingHost(el)) return true;
   if (el.getAttribute("draggable") === "true") return true;
-  if (el.hasAttribute("onclick") || (el as HTMLElement).onclick) return true;
+  // the attribute only: a page script's `.onclick` lives in the main world, unseen from here
+  if (el.hasAttribute("onclick")) return true;
   const popup = el.getAttribute("aria-haspopup");
   if (popup && popup !== "false") return true;
   if (style.cursor !== "pointer" || parent.pointer) return false;
