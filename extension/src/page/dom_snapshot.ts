@@ -339,11 +339,14 @@ function rowName(el: Element, role: string, cells: string[]): string {
   return cells.map(foldText).filter((cell) => cell !== "").join(" | ");
 }
 
-/** The options of a `<select>` as lines under it (no refs: the select is the target). */
+/**
+ * The options of a `<select>` as lines under it (no refs: the select is the target); one hidden
+ * by `hidden` or `display: none` is not offered to people, so it is left out.
+ */
 function optionsOf(select: HTMLSelectElement): OutlineNode[] {
   const lines: OutlineNode[] = [];
   for (const option of select.options) {
-    if (option.hidden) continue;
+    if (option.hidden || getComputedStyle(option).display === "none") continue;
     lines.push(elementNode("option", option.label, statesOf(option, "option"), false));
   }
   return lines;

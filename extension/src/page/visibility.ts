@@ -10,11 +10,28 @@ export type HiddenStyle = Pick<
   | "display"
   | "visibility"
   | "opacity"
+  | "filter"
   | "overflowX"
   | "overflowY"
   | "clip"
   | "clipPath"
   | "position"
+>;
+
+/** The computed style values `hidesOwnText` reads (a `CSSStyleDeclaration` has them all). */
+export type OwnTextStyle = Pick<
+  CSSStyleDeclaration,
+  | "visibility"
+  | "color"
+  | "webkitTextFillColor"
+  | "backgroundClip"
+  | "webkitBackgroundClip"
+  | "webkitTextStrokeWidth"
+  | "webkitTextStrokeColor"
+  | "textShadow"
+  | "fontSize"
+  | "textIndent"
+  | "width"
 >;
 
 /** How far the page can scroll: document-wide facts, read once per walk (`pageFacts`). */
@@ -31,15 +48,18 @@ export interface PageFacts {
 const clips = (overflow: string) => overflow !== "visible";
 
 /**
- * True when `element` and everything in it is hidden from people: `display: none`, `opacity: 0`,
- * `aria-hidden="true"`, the `hidden` attribute, a zero-size box that clips its content (or holds
- * no child element), a box clipped to at most 1 pixel (the usual "visually hidden" pattern:
- * `clip: rect(0 0 0 0)`, `clip-path: inset(50%)`, or 1×1 px with overflow hidden), or a box placed
- * where nobody can scroll: above or left of the page's start, outside the viewport when fixed, or
- * past the viewport on an axis the page does not scroll. `visibility: hidden` is not here: it is
- * inherited and a child may be `visible` again, so callers judge text by its parent's visibility
- * (`hidesOwnText`). `display: contents` boxes have no size of their own and are judged by their
- * children. One `getComputedStyle` per element; callers skip the subtree of a hidden element.
+ * True when `element` and everything in it is hidden from people: `display: none`, an opacity
+ * under 0.05 (its own, or `filter: opacity(…)`; see seeThrough), `aria-hidden="true"`, the
+ * `hidden` attribute, a zero-size box that clips its content (or holds no child element), a box
+ * clipped to at most 1 pixel (the usual "visually hidden" pattern: `clip: rect(0 0 0 0)`, a
+ * `clip-path` of `inset(…)` leaving nothing, `circle(0)` or `ellipse(0 …)`, or 1×1 px with
+ * overflow hidden), or a box placed where nobody can scroll: above or left of the page's start,
+ * outside the viewport when fixed, or past the viewport on an axis the page does not scroll.
+ * What hides only an element's own text (`visibility: hidden`, transparent ink, a tiny font, a
+ * text-indent past the box) is not here: those are inherited and a child may undo them, so
+ * callers judge text by its parent's style (`hidesOwnText`). `display: contents` boxes have no
+ * size of their own and are judged by their children. One `getComputedStyle` per element;
+ * callers skip the subtree of a hidden element.
  */
 export function isHiddenFromPeople(
   element: Element,
@@ -48,10 +68,10 @@ export function isHiddenFromPeople(
 ): boolean {
   if (style.display === "none") return true;
   if (element.getAttribute("aria-hidden") === "true" || element.hasAttribute("hidden")) return true;
-  if (Number(style.opacity) === 0) return true;
+  if (seeThrough(style)) return true;
   if (style.display === "contents") return false;
-  if (clippedAway(style)) return true;
   const rect = element.getBoundingClientRect();
+  if (clippedAway(style, rect)) return true;
   const clipping = clips(style.overflowX) || clips(style.overflowY);
   if (rect.width === 0 || rect.height === 0) {
     if (clipping || element.childElementCount === 0) return true;
@@ -59,13 +79,82 @@ export function isHiddenFromPeople(
   return outOfReach(rect, page, style.position === "fixed");
 }
 
-/** True when the element's own text nodes are invisible (`visibility: hidden` or `collapse`). */
-export function hidesOwnText(style: Pick<CSSStyleDeclaration, "visibility">): boolean {
-  return style.visibility !== "visible";
+/** Below this opacity (the element's own, not multiplied by its ancestors') nobody sees it. */
+const MIN_OPACITY = 0.05;
+/** Text drawn smaller than this many pixels cannot be read. */
+const MIN_FONT_PX = 3;
+
+/** An opacity under MIN_OPACITY, its own or by `filter: opacity(…)`; a whole subtree. */
+export function seeThrough(style: Pick<HiddenStyle, "opacity" | "filter">): boolean {
+  const opacity = parseFloat(style.opacity);
+  if (opacity < MIN_OPACITY) return true;
+  for (const [, value, percent] of (style.filter ?? "").matchAll(/opacity\(\s*([\d.]+)(%?)/g)) {
+    if (Number(value) / (percent ? 100 : 1) < MIN_OPACITY) return true;
+  }
+  return false;
 }
 
-/** `clip: rect(…)` (absolute and fixed boxes) or `clip-path: inset(≥ 50%)` leaving ≤ 1 px. */
-function clippedAway(style: HiddenStyle): boolean {
+/**
+ * True when the element's own text nodes are invisible: `visibility: hidden` or `collapse`, no
+ * ink (inkless: transparent colour, a font under 3 px), or a negative `text-indent` at least the
+ * box's width (the old image-replacement trick: the text sits left of its box). Each of these is
+ * inherited, so a child's text is judged by the child's own style (it can set a colour back).
+ */
+export function hidesOwnText(style: OwnTextStyle): boolean {
+  return style.visibility !== "visible" || inkless(style) || indentedAway(style);
+}
+
+/**
+ * True when the element's own text is drawn without ink a person sees: a fully transparent
+ * `-webkit-text-fill-color` (computed, it is the text colour unless set apart; but for a gradient drawn through the text,
+ * `background-clip: text`, a visible `-webkit-text-stroke` or a visible `text-shadow`), or a font
+ * under 3 px. Names (dom_names.ts) leave such text out too.
+ */
+export function inkless(style: Omit<OwnTextStyle, "textIndent" | "width">): boolean {
+  if (parseFloat(style.fontSize) < MIN_FONT_PX) return true;
+  // The fill colour is what is drawn; its computed value is the text colour unless set apart.
+  if (alphaOf(style.webkitTextFillColor || style.color) > 0) return false;
+  const clip = `${style.backgroundClip ?? ""} ${style.webkitBackgroundClip ?? ""}`;
+  if (/\btext\b/.test(clip)) return false;
+  const stroke = parseFloat(style.webkitTextStrokeWidth);
+  if (stroke > 0 && alphaOf(style.webkitTextStrokeColor) > 0) return false;
+  const shadow = style.textShadow ?? "none";
+  return shadow === "none" || !(shadow.match(COLOR) ?? []).some((color) => alphaOf(color) > 0);
+}
+
+/** A computed colour in a string (Chromium writes `rgb(…)`, `rgba(…)` or `<space>(… / a)`). */
+const COLOR = /\b(?:rgba?|hsla?|hwb|lab|lch|oklab|oklch|color)\([^)]*\)|\btransparent\b/g;
+
+/** The alpha (0–1) of a computed colour; 1 when it cannot be read (as if opaque). */
+export function alphaOf(color: string | undefined): number {
+  if (!color) return 1;
+  if (color.trim() === "transparent") return 0;
+  const inner = /\(([^)]*)\)/.exec(color)?.[1];
+  if (inner === undefined) return 1;
+  const slash = inner.split("/");
+  const commas = inner.split(",");
+  const alpha = slash.length === 2 ? slash[1] : commas.length === 4 ? commas[3] : undefined;
+  if (alpha === undefined) return 1;
+  const value = parseFloat(alpha);
+  if (Number.isNaN(value)) return 1;
+  return alpha.trim().endsWith("%") ? value / 100 : value;
+}
+
+/** A negative `text-indent` of at least the box's width (or -100%): the text is left of it. */
+function indentedAway(style: Pick<OwnTextStyle, "textIndent" | "width">): boolean {
+  const indent = parseFloat(style.textIndent);
+  if (!(indent < 0)) return false;
+  if (style.textIndent.trim().endsWith("%")) return indent <= -100;
+  const width = parseFloat(style.width); // "auto" for inline boxes, where text-indent does nothing
+  return width >= 0 && indent <= -width;
+}
+
+/**
+ * `clip: rect(…)` (absolute and fixed boxes) leaving ≤ 1 px, or a `clip-path` that leaves
+ * nothing: `inset(…)` (1–4 lengths, `%` of the box) leaving ≤ 1 px across, `circle(0…)`,
+ * `ellipse(0 …)` / `ellipse(… 0)`.
+ */
+function clippedAway(style: HiddenStyle, box: { width: number; height: number }): boolean {
   if (style.clip && style.clip !== "auto" && /^(absolute|fixed)$/.test(style.position)) {
     const sides = style.clip.match(/-?[\d.]+(?=px)|auto/g);
     if (sides?.length === 4 && !sides.includes("auto")) {
@@ -73,8 +162,22 @@ function clippedAway(style: HiddenStyle): boolean {
       if (right - left <= 1 || bottom - top <= 1) return true;
     }
   }
-  const inset = /^inset\(\s*(\d+(?:\.\d+)?)%\s*\)/.exec(style.clipPath ?? "");
-  return inset !== null && Number(inset[1]) >= 50;
+  const shape = /^(inset|circle|ellipse)\(([^)]*)\)/.exec((style.clipPath ?? "").trim());
+  if (!shape) return false;
+  const values = shape[2].split(/\s+(?:round|at)\s+/)[0].trim().split(/\s+/);
+  if (shape[1] !== "inset") {
+    const radii = shape[1] === "circle" ? values.slice(0, 1) : values.slice(0, 2);
+    return radii.some((radius) => /^0(?:\.0*)?(?:px|%)?$/.test(radius));
+  }
+  const px = (value: string | undefined, size: number) => {
+    const match = /^(-?[\d.]+)(px|%)?$/.exec(value ?? "");
+    if (!match) return NaN; // calc() and other forms: not judged
+    return match[2] === "%" ? Number(match[1]) / 100 * size : Number(match[1]);
+  };
+  const [top, right = top, bottom = top, left = right] = values;
+  const across = box.height - px(top, box.height) - px(bottom, box.height);
+  const along = box.width - px(left, box.width) - px(right, box.width);
+  return across <= 1 || along <= 1;
 }
 
 /** Placed where no scrolling brings it into view; below the fold does not count. */

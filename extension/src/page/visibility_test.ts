@@ -1,9 +1,12 @@
 /// <reference lib="deno.ns" />
 import { assertEquals } from "../../../tests/helpers/assert.ts";
 import {
+  alphaOf,
   type HiddenStyle,
   hidesOwnText,
+  inkless,
   isHiddenFromPeople,
+  type OwnTextStyle,
   type PageFacts,
 } from "./visibility.ts";
 
@@ -11,6 +14,7 @@ const VISIBLE: HiddenStyle = {
   display: "block",
   visibility: "visible",
   opacity: "1",
+  filter: "none",
   overflowX: "visible",
   overflowY: "visible",
   clip: "auto",
@@ -62,11 +66,98 @@ Deno.test("display:none, opacity:0, aria-hidden and the hidden attribute hide", 
   assertEquals(hidden({ attributes: { hidden: "" } }), true);
 });
 
+/** Computed text styles as Chromium writes them, of a plain block 500 px wide. */
+const INKED: OwnTextStyle = {
+  visibility: "visible",
+  color: "rgb(0, 0, 0)",
+  webkitTextFillColor: "rgb(0, 0, 0)",
+  backgroundClip: "border-box",
+  webkitBackgroundClip: "border-box",
+  webkitTextStrokeWidth: "0px",
+  webkitTextStrokeColor: "rgb(0, 0, 0)",
+  textShadow: "none",
+  fontSize: "16px",
+  textIndent: "0px",
+  width: "500px",
+};
+const ownHidden = (style: Partial<OwnTextStyle>) => hidesOwnText({ ...INKED, ...style });
+const CLEAR = "rgba(0, 0, 0, 0)";
+
 Deno.test("visibility is judged per text, since a child may be visible again", () => {
   assertEquals(hidden({}, { visibility: "hidden" }), false);
-  assertEquals(hidesOwnText({ visibility: "hidden" }), true);
-  assertEquals(hidesOwnText({ visibility: "collapse" }), true);
-  assertEquals(hidesOwnText({ visibility: "visible" }), false);
+  assertEquals(ownHidden({}), false);
+  assertEquals(ownHidden({ visibility: "hidden" }), true);
+  assertEquals(ownHidden({ visibility: "collapse" }), true);
+});
+
+Deno.test("transparent text hides its own text, but not a gradient, stroke or shadow", () => {
+  // As Chromium computes `color: transparent`: the fill and stroke colours follow it.
+  const clear = { color: CLEAR, webkitTextFillColor: CLEAR, webkitTextStrokeColor: CLEAR };
+  assertEquals(ownHidden(clear), true);
+  assertEquals(ownHidden({ ...clear, color: "oklch(0.5 0.1 20 / 0)" }), true);
+  assertEquals(ownHidden({ color: CLEAR }), false, "a fill colour set apart draws it");
+  assertEquals(ownHidden({ webkitTextFillColor: CLEAR }), true, "the fill is what is drawn");
+  assertEquals(ownHidden({ ...clear, backgroundClip: "text" }), false, "gradient heading");
+  assertEquals(ownHidden({ ...clear, webkitBackgroundClip: "text" }), false);
+  assertEquals(
+    ownHidden({ ...clear, webkitTextStrokeWidth: "1px", webkitTextStrokeColor: "rgb(255, 0, 0)" }),
+    false,
+    "outlined text",
+  );
+  assertEquals(ownHidden({ ...clear, webkitTextStrokeWidth: "1px" }), true, "a clear stroke");
+  assertEquals(ownHidden({ ...clear, textShadow: "rgb(0, 0, 0) 0px 0px 4px" }), false);
+  assertEquals(ownHidden({ ...clear, textShadow: `${CLEAR} 1px 1px 0px` }), true);
+});
+
+Deno.test("a font under 3 px, or a text-indent past the box, hides its own text", () => {
+  assertEquals(ownHidden({ fontSize: "0px" }), true);
+  assertEquals(ownHidden({ fontSize: "1px" }), true);
+  assertEquals(ownHidden({ fontSize: "3px" }), false);
+  assertEquals(ownHidden({ textIndent: "-9999px" }), true);
+  assertEquals(ownHidden({ textIndent: "-500px" }), true);
+  assertEquals(ownHidden({ textIndent: "-100%" }), true);
+  assertEquals(ownHidden({ textIndent: "-16px" }), false, "a hanging indent");
+  assertEquals(ownHidden({ textIndent: "-9999px", width: "auto" }), false, "inline: no indent");
+  assertEquals(ownHidden({ textIndent: "0px", width: "0px" }), false);
+  assertEquals(inkless({ ...INKED, fontSize: "1px" }), true, "names leave tiny text out too");
+  assertEquals(inkless({ ...INKED, textIndent: "-9999px" } as OwnTextStyle), false);
+});
+
+Deno.test("alphaOf reads Chromium's computed colours", () => {
+  assertEquals(alphaOf("rgb(1, 2, 3)"), 1);
+  assertEquals(alphaOf("rgba(1, 2, 3, 0)"), 0);
+  assertEquals(alphaOf("rgba(1, 2, 3, 0.5)"), 0.5);
+  assertEquals(alphaOf("transparent"), 0);
+  assertEquals(alphaOf("color(srgb 1 0 0 / 0)"), 0);
+  assertEquals(alphaOf("lab(50 20 30 / 40%)"), 0.4);
+  assertEquals(alphaOf(""), 1);
+});
+
+Deno.test("an opacity under 0.05, its own or by filter, hides the whole box", () => {
+  assertEquals(hidden({}, { opacity: "0.001" }), true);
+  assertEquals(hidden({}, { opacity: "0.05" }), false);
+  assertEquals(hidden({}, { filter: "opacity(0)" }), true);
+  assertEquals(hidden({}, { filter: "opacity(0) blur(2px)" }), true);
+  assertEquals(hidden({}, { filter: "blur(2px) opacity(2%)" }), true);
+  assertEquals(hidden({}, { filter: "opacity(0.5)" }), false);
+  assertEquals(hidden({}, { filter: "blur(2px)" }), false);
+});
+
+Deno.test("clip-path shapes that leave nothing hide the box", () => {
+  for (const shape of ["inset(0px 0px 100%)", "inset(100% 0px 0px 0px)", "inset(0px 50%)"]) {
+    assertEquals(hidden({}, { clipPath: shape }), true, shape);
+  }
+  assertEquals(hidden({}, { clipPath: "inset(10px 0px 10px)" }), true, "20 px of a 20 px box");
+  assertEquals(hidden({}, { clipPath: "inset(0px 0px 50%)" }), false);
+  assertEquals(hidden({}, { clipPath: "inset(0px round 4px)" }), false);
+  assertEquals(hidden({}, { clipPath: "inset(calc(50% + 1px))" }), false, "not judged");
+  assertEquals(hidden({}, { clipPath: "circle(0px)" }), true);
+  assertEquals(hidden({}, { clipPath: "circle(0px at 50% 50%)" }), true);
+  assertEquals(hidden({}, { clipPath: "circle(40%)" }), false);
+  assertEquals(hidden({}, { clipPath: "ellipse(0px 10px)" }), true);
+  assertEquals(hidden({}, { clipPath: "ellipse(10px 0%)" }), true);
+  assertEquals(hidden({}, { clipPath: "ellipse(10px 20px at 0% 0%)" }), false);
+  assertEquals(hidden({}, { clipPath: "polygon(0px 0px, 10px 0px, 0px 10px)" }), false);
 });
 
 Deno.test("zero-size boxes hide when they clip or hold no element", () => {

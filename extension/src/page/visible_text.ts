@@ -41,6 +41,7 @@ export function visibleText(
   const hidden = new Set<Element>();
   const dirty = new Set<Element>();
   markHidden(root, page, hidden, dirty);
+  if (hidesTextInnerTextKeeps(getComputedStyle(root), root)) dirty.add(root);
   if (!dirty.has(root)) return textOf(root);
   return compose(root, hidden, dirty, textOf)
     .replace(/[ \t]*\n[ \t]*/g, "\n")
@@ -99,7 +100,8 @@ export function hiddenFrames(doc: Document = document): number[] {
 /**
  * Records the hidden elements under `element` (their subtrees are not visited) and, as `dirty`,
  * every element that holds hidden text `innerText` would still show (display:none text it leaves
- * out by itself). Answers whether `element` is dirty.
+ * out by itself; an element whose own text only hidesOwnText hides, transparent or too small,
+ * is dirty itself). Answers whether `element` is dirty.
  */
 function markHidden(
   element: Element,
@@ -117,10 +119,26 @@ function markHidden(
       continue;
     }
     if (LEAVES.has(child.tagName) || child.shadowRoot) continue;
+    if (hidesTextInnerTextKeeps(style, child)) {
+      dirty.add(child);
+      holdsHidden = true;
+    }
     if (markHidden(child, page, hidden, dirty)) holdsHidden = true;
   }
   if (holdsHidden) dirty.add(element);
   return holdsHidden;
+}
+
+/**
+ * Whether `element` has text of its own that hidesOwnText hides but innerText still gives (all
+ * but `visibility`, which innerText applies itself): compose must then leave its text nodes out.
+ */
+function hidesTextInnerTextKeeps(style: CSSStyleDeclaration, element: Element): boolean {
+  if (style.visibility !== "visible" || !hidesOwnText(style)) return false;
+  for (const node of element.childNodes) {
+    if (node.nodeType === Node.TEXT_NODE && /\S/.test(node.nodeValue ?? "")) return true;
+  }
+  return false;
 }
 
 function compose(
