@@ -22,6 +22,7 @@ import {
   HIDDEN_MARKERS,
   LONG_NAME,
   MENU_LINKS,
+  SEEN_MARKERS,
 } from "../fixtures/web_app/snapshot_pages.ts";
 
 /** One outline line: its indentation (spaces), the text after it, and its ref when it has one. */
@@ -234,8 +235,18 @@ e2eTest(import.meta.url, "browser_snapshot outlines every frame and shadow root;
       assert(read.includes(FOLD_MARKER), `${what} lacks the text below the fold:\n${read}`);
       assert(read.includes("Visible paragraph"), `${what}:\n${read}`);
       assert(read.includes("Visible shadow text"), `${what}:\n${read}`);
+      for (const seen of SEEN_MARKERS) {
+        assert(read.includes(seen), `${what} lacks ${seen}:\n${read}`);
+      }
     }
     refOf(shot.text, /^- button "Visible button"/);
+    // browser_wait_for reads by the same rule: hidden text is gone at once, seen text is there.
+    for (const textGone of ["MARKER-transparent", "MARKER-tiny-font", "MARKER-clip-inset"]) {
+      const waited = await call("browser_wait_for", { textGone, timeoutMs: 3_000 });
+      assertEquals(waited.matched, "textGone", textGone);
+    }
+    const seen = await call("browser_wait_for", { text: "Recoloured child", timeoutMs: 3_000 });
+    assertEquals(seen.matched, "text");
     const all = await snapshot({ maxBytes: 200_000, includeHidden: true });
     for (const marker of ["MARKER-display-none", "MARKER-opacity-zero", "MARKER-hidden-button"]) {
       assert(all.text.includes(marker), `includeHidden lacks ${marker}:\n${all.text}`);

@@ -118,6 +118,10 @@ function markHidden(
       if (style.display !== "none" && child.textContent?.trim()) holdsHidden = true;
       continue;
     }
+    if (child instanceof HTMLSelectElement) {
+      if (markHiddenOptions(child, hidden, dirty)) holdsHidden = true;
+      continue;
+    }
     if (LEAVES.has(child.tagName) || child.shadowRoot) continue;
     if (hidesTextInnerTextKeeps(style, child)) {
       dirty.add(child);
@@ -127,6 +131,26 @@ function markHidden(
   }
   if (holdsHidden) dirty.add(element);
   return holdsHidden;
+}
+
+/**
+ * A select's options hidden by `hidden` or `display: none` (innerText gives every option's text):
+ * recorded as hidden, their select (and optgroup) as dirty. Answers whether there was one.
+ */
+function markHiddenOptions(
+  select: HTMLSelectElement,
+  hidden: Set<Element>,
+  dirty: Set<Element>,
+): boolean {
+  let any = false;
+  for (const option of select.options) {
+    if (!option.hidden && getComputedStyle(option).display !== "none") continue;
+    hidden.add(option);
+    dirty.add(select);
+    if (option.parentElement?.tagName === "OPTGROUP") dirty.add(option.parentElement);
+    any = true;
+  }
+  return any;
 }
 
 /**
