@@ -215,10 +215,19 @@ export function holdsRef(nodes: OutlineNode[]): boolean {
 }
 
 /**
+ * Longest name of a context line under `interactiveOnly` (a row, heading, landmark or container
+ * kept only to say where its acting lines are), in characters, the cut one ending with `…`: about
+ * a row's first cells or a heading's first words, enough to tell one from its neighbours. The
+ * line keeps its ref, so `browser_get_page_text` with it reads the whole.
+ */
+export const CONTEXT_NAME_CHARS = 40;
+
+/**
  * `interactiveOnly`: the lines an agent acts on and the frames, with the names around them: a
  * landmark, row, named container or table holding such a line, and a heading followed by one
  * (before the next heading of its level or higher). Text and every other line are left out, their
- * kept lines moving up a level.
+ * kept lines moving up a level. A kept context line is only a name: it is cut short
+ * (contextName).
  */
 export function interactiveOnly(nodes: OutlineNode[]): OutlineNode[] {
   const out: OutlineNode[] = [];
@@ -226,11 +235,37 @@ export function interactiveOnly(nodes: OutlineNode[]): OutlineNode[] {
     if (node.kind === "text") continue;
     const children = interactiveOnly(node.children);
     const holder = (node.ref || node.context) && children.length > 0;
-    if (node.interactive || node.kind === "frame" || holder || node.role === "heading") {
-      out.push({ ...node, children });
+    if (node.interactive || node.kind === "frame") out.push({ ...node, children });
+    else if (holder || node.role === "heading") {
+      out.push({ ...node, name: contextName(node, children), children });
     } else out.push(...children);
   }
   return out.filter((_, i) => !isHeadingAlone(out, i));
+}
+
+/**
+ * A context line's name under `interactiveOnly`: a row's cells that only repeat its kept lines'
+ * names (a cell holding the "Edit" button) left out, as those lines say them; then cut to
+ * CONTEXT_NAME_CHARS.
+ */
+export function contextName(node: OutlineNode, kept: OutlineNode[]): string {
+  let name = node.name;
+  if (node.role === "row") {
+    const names = keptNames(kept).sort((a, b) => b.length - a.length);
+    const repeats = (cell: string) =>
+      names.reduce((rest, said) => rest.split(said).join(" "), cell).trim() === "";
+    const cells = name.split(" | ").filter((cell) => !repeats(cell));
+    if (cells.length > 0) name = cells.join(" | ");
+  }
+  return cutText(name, CONTEXT_NAME_CHARS);
+}
+
+/** The non-empty names of `nodes` and of every line under them. */
+function keptNames(nodes: OutlineNode[]): string[] {
+  return nodes.flatMap((node) => [
+    ...(node.name.trim() === "" ? [] : [node.name.trim()]),
+    ...keptNames(node.children),
+  ]);
 }
 
 /** A heading (not itself interactive) with no other line after it in its section. */

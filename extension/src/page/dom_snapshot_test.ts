@@ -9,6 +9,8 @@ import { NAME_MAX_CHARS } from "../../../protocol/browser_methods/dom_limits.ts"
 import {
   addText,
   closeText,
+  CONTEXT_NAME_CHARS,
+  contextName,
   cutText,
   elementNode,
   finishText,
@@ -187,4 +189,45 @@ Deno.test("interactiveOnly keeps a heading only when its section holds a kept li
     '- row "c | d" [ref=e6]',
     '  - button "Edit" [ref=e7]',
   ]);
+});
+
+Deno.test("interactiveOnly cuts context names short; a row drops the cells its lines say", () => {
+  const long = "x".repeat(CONTEXT_NAME_CHARS + 10);
+  const tree = [
+    el("table", "People", false, [
+      el(
+        "row",
+        "7 | Ada | Edit Delete",
+        true,
+        [el("button", "Edit"), el("button", "Delete")],
+        false,
+      ),
+      el("row", "Go", true, [el("button", "Go")], false),
+      el("row", `${long} | Paris | Open`, true, [el("link", "Open")], false),
+    ]),
+    heading(long, 2),
+    el("button", long),
+  ];
+  tree[0].context = true;
+  const out = writeOutline(interactiveOnly(tree), refs());
+  const cut = "x".repeat(CONTEXT_NAME_CHARS - 1) + "…";
+  assertEquals(out.lines, [
+    '- table "People"',
+    '  - row "7 | Ada" [ref=e1]',
+    '    - button "Edit" [ref=e2]',
+    '    - button "Delete" [ref=e3]',
+    '  - row "Go" [ref=e4]',
+    '    - button "Go" [ref=e5]',
+    `  - row "${cut}" [ref=e6]`,
+    '    - link "Open" [ref=e7]',
+    `- heading "${cut}" [level=2] [ref=e8]`,
+    `- button "${long}" [ref=e9]`,
+  ]);
+  assertEquals(contextName(el("main", "Short"), []), "Short");
+  const full = writeOutline(tree, refs()).lines.join("\n");
+  assertEquals(
+    full.includes(`row "${long} | Paris | Open"`),
+    true,
+    "the full outline is unchanged",
+  );
 });
