@@ -79,6 +79,12 @@ const RULES: Record<string, (kit: Seen, chromium: Seen) => boolean> = {
   // structure that would only add a level to the outline.
   wrapper: (kit, chromium) =>
     (chromium.role === "rowgroup" || chromium.role === "svgroot") && kit.role === "generic",
+  // Names leave out text people cannot see: under 0.05 opacity or without ink (transparent, a
+  // font under 3 px; dom_names.ts), so a name says only what the page shows; Chromium names
+  // with it. The test pages write such text as a MARKER-… word (snapshot_pages.ts /snap/hidden).
+  invisibleText: (kit, chromium) =>
+    kit.role === chromium.role && chromium.name.includes("MARKER-") &&
+    kit.name === collapse(chromium.name.replace(/MARKER-[\w-]+/g, " ")),
 };
 
 /**

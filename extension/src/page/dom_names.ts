@@ -16,6 +16,7 @@ import { composedChildList } from "./dom_deep.ts";
 import { generatedText } from "./dom_generated_text.ts";
 import { byId, hiddenLabel, labelsOf } from "./dom_labels.ts";
 import { namedFromContent, NO_CONTENT } from "./dom_name_roles.ts";
+import { inkless, seeThrough } from "./visibility.ts";
 
 /** How the walk finds an element's role (dom_roles.ts's `roleOf`). */
 export type RoleOf = (el: Element) => string;
@@ -111,7 +112,8 @@ function nameStep(el: Element, role: string, walk: Walk, part: Part): string {
     namedFromContent(role) || gridRow(el, role)
   ) {
     // Kept as it is (the root collapses it): `<span>a </span><span>b</span>` reads "a b".
-    const text = contentText(el, walk);
+    const ownText = !root || walk.hiddenToo || !inkless(getComputedStyle(el));
+    const text = contentText(el, walk, ownText);
     if (collapse(text)) return text;
   }
   // 2I: the tooltip; Chromium names no generic element by it (it is its description then).
@@ -253,7 +255,14 @@ function labelsName(el: Element, walk: Walk): string {
 /**
  * The text of `el`'s contents (2F): each child's text alternative, blocks set apart, with the
  * text of `::before`/`::after` when `walk.generated` (see nameOf). `ownText` is false when `el` is
- * `visibility: hidden`: its text nodes are left out, its visible children are not.
+ * `visibility: hidden` or its text has no ink (visibility.ts inkless: transparent, a font under
+ * 3 px): its text nodes are left out (but for spaces), its visible children are not.
+ *
+ * Unlike Chromium, names leave out what the page text leaves out for being invisible: a child
+ * under 0.05 opacity (seeThrough) and text without ink, so a name cannot say what people do not
+ * see there. Clipped text is kept on purpose: a 1-pixel or off-screen "screen-reader only" span
+ * is the usual way to name an icon button, and Chromium names with it. (So are aria-label and
+ * aria-labelledby to hidden nodes: names stay page-controlled, as docs/browser_tools.md says.)
  */
 function contentText(el: Element, walk: Walk, ownText = true): string {
   let out = walk.generated ? generatedText(el, "::before") : "";
@@ -263,11 +272,11 @@ function contentText(el: Element, walk: Walk, ownText = true): string {
     if (read.chars > CONTENT_CAP.chars || read.elements > CONTENT_CAP.elements) break;
     const node = children[i];
     if (node.nodeType === Node.TEXT_NODE) {
+      const data = (node as Text).data;
       if (ownText) {
-        const data = (node as Text).data;
         out += data;
         read.chars += data.trim().length;
-      }
+      } else if (!/\S/.test(data)) out += data; // a space still parts the words around it
       continue;
     }
     if (node.nodeType !== Node.ELEMENT_NODE) continue;
@@ -279,8 +288,8 @@ function contentText(el: Element, walk: Walk, ownText = true): string {
     if (!walk.hiddenToo) {
       if (child.getAttribute("aria-hidden") === "true") continue;
       const style = getComputedStyle(child);
-      if (style.display === "none") continue;
-      childText = style.visibility === "visible";
+      if (style.display === "none" || seeThrough(style)) continue;
+      childText = style.visibility === "visible" && !inkless(style);
       if (!childText && !child.firstElementChild) continue;
       block = !INLINE.test(style.display);
     }

@@ -4,6 +4,7 @@
  * aria-disabled. The role comes from dom_roles.ts; values and urls are quoted (snapshot_quote.ts).
  */
 import { quoted } from "./snapshot_quote.ts";
+import { visibleComposedText } from "./visible_text.ts";
 
 const CHECKABLE = new Set(["checkbox", "radio", "switch", "menuitemcheckbox", "menuitemradio"]);
 const VALUED = new Set([
@@ -86,11 +87,15 @@ function headingLevel(el: Element): number {
   return tag ? Number(tag[1]) : 2;
 }
 
-/** The live value of a field: an input's or textarea's value, a select's chosen option text. */
+/**
+ * The live value of a field: an input's or textarea's value, a select's chosen option text; an
+ * editable element's text as people see it (visible_text.ts: no hidden parts, no `<style>`), ""
+ * when the whole element is hidden.
+ */
 function valueOf(el: Element): string {
   if (el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement) return el.value;
   if (el instanceof HTMLSelectElement) return el.selectedOptions[0]?.label ?? "";
   const text = el.getAttribute("aria-valuetext") ?? el.getAttribute("aria-valuenow");
   if (text !== null) return text;
-  return (el as HTMLElement).isContentEditable ? el.textContent ?? "" : "";
+  return (el as HTMLElement).isContentEditable ? visibleComposedText(el) : "";
 }
