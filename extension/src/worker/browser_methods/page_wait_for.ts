@@ -222,11 +222,13 @@ export function timeoutError(
   const label = input.ref !== undefined
     ? `ref "${input.ref}"`
     : `selector ${quoteClip(input.selector ?? "")}${inFrame}`;
+  // The rule of what people see applies to visible / hidden only, not to detached.
+  const rule = input.state === "detached" ? "" : "An element hidden from people (display:none, " +
+    "opacity:0, aria-hidden, zero size, off-page) is not visible. ";
   return hubError(
     "WAIT_TIMEOUT",
     `The element of ${label} was not ${input.state} on tab ${tabId} within ${timeoutMs} ms ` +
-      `(last seen: ${seen}). An element hidden from people (display:none, opacity:0, ` +
-      "aria-hidden, zero size, off-page) is not visible. Look with browser_snapshot or " +
-      `browser_query_elements, or ${longer}.`,
+      `(last seen: ${seen}). ${rule}Look with browser_snapshot or browser_query_elements, or ` +
+      `${longer}.`,
   );
 }

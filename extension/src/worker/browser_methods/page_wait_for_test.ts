@@ -160,6 +160,17 @@ Deno.test("WAIT_TIMEOUT says what was waited for and what was seen", () => {
   );
   const ref = timeoutError(parsedInput("page.waitFor", { ref: "f1e3" }), 7, "no element matches");
   assert(ref.message.startsWith('The element of ref "f1e3" was not visible'), ref.message);
+  assertMatch(ref.message, /An element hidden from people .* is not visible\. Look with/);
+  const detached = timeoutError(
+    parsedInput("page.waitFor", { selector: "#toast", state: "detached" }),
+    7,
+    "1 matching element, hidden",
+  );
+  assertMatch(
+    detached.message,
+    /\(last seen: 1 matching element, hidden\)\. Look with browser_snapshot/,
+  );
+  assert(!detached.message.includes("hidden from people"), "the visibility rule is not detached's");
 });
 
 /**
