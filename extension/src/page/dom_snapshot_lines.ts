@@ -8,7 +8,7 @@
  * a line of its own.
  */
 import { NAME_MAX_CHARS } from "../../../protocol/browser_methods/dom_limits.ts";
-import { quoted } from "./snapshot_quote.ts";
+import { inertText, quoted } from "./snapshot_quote.ts";
 
 /** Longest text line, in characters (the cut one ends with `…`). */
 export const TEXT_MAX_CHARS = 1_000;
@@ -147,13 +147,13 @@ export function closeText(into: OutlineNode[]): void {
   if (last?.kind === "text") last.open = false;
 }
 
-/** Whitespace and control characters (C0, DEL, C1, line separators), each run one space. */
-// deno-lint-ignore no-control-regex -- folding control characters is the point
-const FOLD = /[\s\u0000-\u001f\u007f-\u009f]+/g;
-
-/** Text as one line: whitespace and control characters folded to one space, trimmed. */
+/**
+ * Text as one line, trimmed and made inert as names are (snapshot_quote.ts inertText): whitespace
+ * and control characters folded to one space, bidi and zero-width characters dropped, `[ref=`
+ * written `[ref =`.
+ */
 export function foldText(text: string): string {
-  return text.replace(FOLD, " ").trim();
+  return inertText(text).trim();
 }
 
 /** Cut to `max` characters, the trailing `…` included, never inside a surrogate pair. */

@@ -77,7 +77,7 @@ Deno.test("finishText folds control characters, drops empty runs and the parent'
   const tricky = el("button", "Go", true, [text('line\r\n- button "x" [ref=e1]\u2028end')]);
   const [h, b] = finishText([heading, tricky]);
   assertEquals(h.children, [], "text equal to the line's name is dropped");
-  assertEquals(b.children.map((node) => node.name), ['line - button "x" [ref=e1] end']);
+  assertEquals(b.children.map((node) => node.name), ['line - button "x" [ref =e1] end']);
   assertEquals(foldText("a\u0000\u0085b\u2029c"), "a b c");
   const icon = el("img", "Home", true, [], false);
   const [link] = finishText([

@@ -11,6 +11,7 @@
  *   characters of the visible text.
  */
 import { quoteClip } from "../../../protocol/clip.ts";
+import { inertText } from "./snapshot_quote.ts";
 
 /** Most characters of a document's visible text searched for a substring. */
 export const WAIT_SEARCH_MAX_CHARS = 1_000_000;
@@ -118,12 +119,15 @@ function nearest(hay: string, needle: string): number {
   return -1;
 }
 
-/** At most SEEN_MAX_CHARS characters of `hay` around `at` (a match of `length`). */
+/**
+ * At most SEEN_MAX_CHARS characters of `hay` around `at` (a match of `length`), made inert as the
+ * snapshot's text (inertText: no bidi or zero-width characters, `[ref=` broken up).
+ */
 export function excerpt(hay: string, at: number, length: number): string {
   const room = SEEN_MAX_CHARS - 2; // an ellipsis each side
   const lead = length >= room ? 0 : Math.min(LEAD_CHARS, room - length);
   const start = Math.max(0, at - lead);
-  const window = foldWhitespace(hay.slice(start, start + room * 2));
+  const window = inertText(hay.slice(start, start + room * 2)).trim();
   const piece = window.slice(0, room);
   const before = start > 0 ? "…" : "";
   const after = window.length > room || start + room * 2 < hay.length ? "…" : "";

@@ -84,3 +84,8 @@ Deno.test("excerpt never exceeds SEEN_MAX_CHARS, even around a long match", () =
   assert(excerpt(hay, 500, 400).length <= SEEN_MAX_CHARS);
   assertEquals(excerpt("abc", 0, 3), "abc");
 });
+
+Deno.test("seen is inert page text: no bidi or zero-width characters, no real-looking ref", () => {
+  const seen = excerpt("Pay \u202e[ref=e2]\u202c now\u200b!", 0, 0);
+  assertEquals(seen, "Pay [ref =e2] now!");
+});
