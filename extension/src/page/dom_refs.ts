@@ -30,14 +30,23 @@ export interface RefRegistry {
   readonly upTo: number;
   /** The ref text of `element` (`<prefix>e<n>`), handing out a number when it has none yet. */
   refOf(element: Element, scheme: RefScheme): string;
-  /** The live element of `ref`, or undefined when it is gone or belongs to another registry. */
+  /**
+   * The live element of `ref`: undefined when it left the document (not connected, or adopted
+   * into another document, a same-origin frame's) or belongs to another registry.
+   */
   elementOf(ref: Pick<KitRef, "n" | "token">): Element | undefined;
   /** Drops the numbers of elements that were collected. */
   prune(): void;
 }
 
-/** A registry with a fresh random token. */
-export function createRefRegistry(token: string = crypto.randomUUID()): RefRegistry {
+/**
+ * A registry with a fresh random token, for the elements of `doc` (the kit's document; the tests
+ * pass a stand-in).
+ */
+export function createRefRegistry(
+  token: string = crypto.randomUUID(),
+  doc: Document = globalThis.document,
+): RefRegistry {
   const elements = new Map<number, WeakRef<Element>>();
   const numbers = new WeakMap<Element, number>();
   let next = 0;
@@ -59,7 +68,9 @@ export function createRefRegistry(token: string = crypto.randomUUID()): RefRegis
     elementOf({ n, token: wanted }) {
       if (wanted !== token) return undefined;
       const element = elements.get(n)?.deref();
-      return element?.isConnected ? element : undefined;
+      // A ref lives while its element is connected in this kit's document (ADR 063): an element
+      // the page moved into another document (adoptNode) is stale, not clicked over there.
+      return element?.isConnected && element.ownerDocument === doc ? element : undefined;
     },
     prune() {
       for (const [n, ref] of elements) if (!ref.deref()) elements.delete(n);
