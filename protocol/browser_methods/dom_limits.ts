@@ -34,6 +34,18 @@ export const SNAPSHOT_MAX_BYTES = 200_000;
  */
 export const HEADER_URL_CHARS = 500;
 
+/**
+ * Most lines, and most characters of lines, of one document's outline (`page.snapshot` in the
+ * kit): past either, the walk stops and the outline ends with hub's line saying so. The 3,000-element
+ * bench page outlines to about 1,300 lines and 62 KB, so 25,000 lines is some 60,000 elements,
+ * and 1,000,000 characters is 50 parts of the default `maxBytes` (5 of the largest): more than an
+ * agent reads in parts; it outlines a part by `ref` or `selector` instead. The cap bounds the
+ * walk's time, the answer the kit hands the worker, and the outlines the worker keeps per tab for
+ * `since` (a 100,000-element page made 2.3 MB before).
+ */
+export const SNAPSHOT_DOC_MAX_LINES = 25_000;
+export const SNAPSHOT_DOC_MAX_CHARS = 1_000_000;
+
 /** Most characters of an accessible name in a snapshot line; longer ones are cut with `…`. */
 export const NAME_MAX_CHARS = 150;
 

@@ -13,6 +13,11 @@ import { assert, assertEquals, assertMatch } from "../helpers/assert.ts";
 import { browserGate, launchChromium } from "../helpers/browser.ts";
 import { bundlePageScript } from "../helpers/page_bundle.ts";
 import { bigPage, MENUS_PAGE } from "../fixtures/web_app/snapshot_pages.ts";
+import { OUTLINE_STOPPED } from "../../extension/src/page/dom_snapshot_lines.ts";
+import {
+  SNAPSHOT_DOC_MAX_CHARS,
+  SNAPSHOT_DOC_MAX_LINES,
+} from "../../protocol/browser_methods/dom_limits.ts";
 
 const gate = browserGate(import.meta.url);
 
@@ -23,6 +28,7 @@ interface Outline {
   index: number;
   lines: string[];
   frames: { line: number; index: number; ref: string }[];
+  stopped?: true;
 }
 
 let browser: Browser;
@@ -368,6 +374,32 @@ browserTest("hover menus: a panel of links, an inline-block trigger, a list item
 <h2>Four</h2><p>d</p><h2>Five</h2><div style="display:none"><button>Yes</button></div></div>`);
   const app = (await snapshot(page)).lines;
   assert(!app.some((line) => line.startsWith("- generic")), app.join("\n"));
+});
+
+browserTest("an outline past the document's budget stops with hub's line", async () => {
+  // lines: more short paragraphs than SNAPSHOT_DOC_MAX_LINES
+  await open(`<script>
+for (let i = 0; i < ${SNAPSHOT_DOC_MAX_LINES + 500}; i++) {
+  document.body.append(Object.assign(document.createElement("p"), { textContent: "p" + i }));
+}
+</script>`);
+  const many = await snapshot(page);
+  assertEquals(many.lines[many.lines.length - 1], OUTLINE_STOPPED);
+  assertEquals(many.stopped, true);
+  assertEquals(many.lines.length, SNAPSHOT_DOC_MAX_LINES + 2, "the lines up to the budget");
+  assertWellFormed(many.lines.slice(0, -1));
+  assertMatch(OUTLINE_STOPPED, /^# /);
+  // characters: long paragraphs, each written cut at 1,000 characters
+  const long = Math.ceil(SNAPSHOT_DOC_MAX_CHARS / 1_000) + 10;
+  await open(`<button>First</button><script>
+for (let i = 0; i < ${long}; i++) {
+  document.body.append(Object.assign(document.createElement("p"), { textContent: "w ".repeat(900) + i }));
+}
+</script>`);
+  const wide = await snapshot(page, { interactiveOnly: true });
+  assertEquals(wide.lines, ['- button "First" [ref=e1]', OUTLINE_STOPPED]);
+  const small = await snapshot(page, { selector: "button" });
+  assertEquals([small.lines, small.stopped], [['- button "First" [ref=e1]'], undefined]);
 });
 
 browserTest("hostile names and text stay inside their quotes or their text line", async () => {

@@ -9,6 +9,11 @@
  * their contents move up a level. Cost: one getComputedStyle and one box per element, plus what
  * nameOf reads for elements named by their contents.
  */
+import {
+  NAME_MAX_CHARS,
+  SNAPSHOT_DOC_MAX_CHARS,
+  SNAPSHOT_DOC_MAX_LINES,
+} from "../../../protocol/browser_methods/dom_limits.ts";
 import { findTarget } from "./dom_find.ts";
 import type { KitArgs, KitState } from "./dom_kit_types.ts";
 import { composedChildren, composedParent, INLINE_DISPLAY } from "./dom_deep.ts";
@@ -30,8 +35,10 @@ import {
   LANDMARKS,
   NAMED_ONLY,
   NATIVE_CONTROLS,
+  OUTLINE_STOPPED,
   type OutlineLines,
   type OutlineNode,
+  TEXT_MAX_CHARS,
   WIDGETS,
   writeOutline,
 } from "./dom_snapshot_lines.ts";
@@ -44,10 +51,15 @@ export interface DocumentOutline extends OutlineLines {
   index: number;
 }
 
-/** The walk's settings and the document's facts, read once. */
+/** The walk's settings and the document's facts, read once; what it has written so far. */
 interface Walk {
   includeHidden: boolean;
   page: PageFacts;
+  /** Lines and characters of lines so far (text counted as written: cut, not raw). */
+  lines: number;
+  chars: number;
+  /** Past SNAPSHOT_DOC_MAX_LINES or SNAPSHOT_DOC_MAX_CHARS: no more is walked. */
+  stopped: boolean;
 }
 
 /** What an element hands down to its contents. */
@@ -103,6 +115,8 @@ const MENU_SELECTOR = "ul, ol, menu, [role=menu], [role=menubar], [role=listbox]
  * few lines): a wrapper of a whole page part that happens to hold a hidden panel is no trigger.
  */
 const TRIGGER_MAX_LINES = 8;
+/** Characters a line takes besides its name, as counted against the budget (role, states, ref). */
+const LINE_CHARS = 40;
 
 /** `page.snapshot`: the outline of this document, or of the `ref`/`selector` element. */
 export function snapshotDocument(
@@ -111,13 +125,23 @@ export function snapshotDocument(
 ): DocumentOutline {
   const targeted = args.ref !== undefined || !!args.selector;
   const root = targeted ? findTarget(args, state.refs) : document.body ?? document.documentElement;
-  const walk: Walk = { includeHidden: args.includeHidden === true, page: pageFacts(document) };
+  const walk: Walk = {
+    includeHidden: args.includeHidden === true,
+    page: pageFacts(document),
+    lines: 0,
+    chars: 0,
+    stopped: false,
+  };
   let nodes: OutlineNode[] = [];
   if (root && !targeted) walkChildren(root, nodes, rootContext(root, walk), walk);
   else if (root) walkElement(root, nodes, parentContext(root), walk);
   nodes = finishText(nodes);
   if (args.interactiveOnly) nodes = interactiveOnly(nodes);
   const written = writeOutline(nodes, (el) => state.refs.refOf(el as Element, state.scheme));
+  if (walk.stopped) {
+    written.lines.push(OUTLINE_STOPPED);
+    written.stopped = true;
+  }
   return { url: location.href, title: document.title, index: ownFrameIndex(), ...written };
 }
 
@@ -142,8 +166,9 @@ function parentContext(root: Element): Context {
 function walkChildren(el: Element, into: OutlineNode[], context: Context, walk: Walk): boolean {
   let hiddenMenu = false;
   for (const child of composedChildren(el)) {
+    if (walk.stopped) break;
     if (closedDetails(el, child, walk)) continue;
-    if (child.nodeType === Node.TEXT_NODE) takeText((child as Text).data, into, context);
+    if (child.nodeType === Node.TEXT_NODE) takeText((child as Text).data, into, context, walk);
     else if (child.nodeType === Node.ELEMENT_NODE) {
       if (walkElement(child as Element, into, context, walk)) hiddenMenu = true;
     }
@@ -161,13 +186,31 @@ function closedDetails(el: Element, child: Node, walk: Walk): boolean {
 }
 
 /** Page text where it belongs: the row's cell, nowhere (hidden, a label's), or a text run. */
-function takeText(data: string, into: OutlineNode[], context: Context): void {
+function takeText(data: string, into: OutlineNode[], context: Context, walk: Walk): void {
   if (context.textHidden || context.mute) return;
   const cells = context.cells;
   if (cells) {
     if (cells.length === 0) cells.push("");
     cells[cells.length - 1] += data;
-  } else addText(into, data);
+    return spend(walk, 0, Math.min(data.length, NAME_MAX_CHARS));
+  }
+  const runs = into.length;
+  addText(into, data);
+  spend(walk, into.length - runs, Math.min(data.length, TEXT_MAX_CHARS));
+}
+
+/** Counts what the walk wrote; past the document's budget, the walk stops. */
+function spend(walk: Walk, lines: number, chars: number): void {
+  walk.lines += lines;
+  walk.chars += chars;
+  if (walk.lines > SNAPSHOT_DOC_MAX_LINES || walk.chars > SNAPSHOT_DOC_MAX_CHARS) {
+    walk.stopped = true;
+  }
+}
+
+/** Counts a line of `node`: its name as written (cut) and room for its role, states and ref. */
+function spendLine(walk: Walk, node: OutlineNode): void {
+  spend(walk, 1, Math.min(node.name.length, NAME_MAX_CHARS) + LINE_CHARS);
 }
 
 /**
@@ -179,13 +222,14 @@ function walkElement(el: Element, into: OutlineNode[], parent: Context, walk: Wa
   const style = getComputedStyle(el);
   if (!walk.includeHidden && isHiddenFromPeople(el, style, walk.page)) return holdsMenu(el);
   if (el.tagName === "BR") {
-    takeText(" ", into, parent);
+    takeText(" ", into, parent, walk);
     return false;
   }
   const role = roleOf(el);
   if (role === "iframe") {
     closeText(into);
     into.push(frameNode(el));
+    spendLine(walk, into[into.length - 1]);
     return false;
   }
   if (parent.cells && CELLS.has(role)) parent.cells.push("");
@@ -193,12 +237,19 @@ function walkElement(el: Element, into: OutlineNode[], parent: Context, walk: Wa
   if (block) closeText(into);
   const context = childContext(el, role, style, parent, walk);
   const node = lineOf(el, role, style, parent, walk);
-  if (node) closeText(into);
+  if (node) {
+    closeText(into);
+    spendLine(walk, node);
+  }
   const start = into.length;
   const before = openRun(into);
   let hiddenMenu = false;
-  if (el.tagName === "SELECT") into.push(...optionsOf(el as HTMLSelectElement));
-  else if (!LEAVES.has(el.tagName) && !(node?.kind === "element" && isEditableField(node))) {
+  if (el.tagName === "SELECT") {
+    for (const option of optionsOf(el as HTMLSelectElement)) {
+      into.push(option);
+      spendLine(walk, option);
+    }
+  } else if (!LEAVES.has(el.tagName) && !(node?.kind === "element" && isEditableField(node))) {
     hiddenMenu = walkChildren(el, into, context, walk);
   }
   let line = node;
@@ -206,6 +257,7 @@ function walkElement(el: Element, into: OutlineNode[], parent: Context, walk: Wa
     if (!line) {
       takeBackText(into, start, before);
       line = triggerNode(el, role);
+      spendLine(walk, line);
     }
     line.ref = line.interactive = line.trigger = true;
   }

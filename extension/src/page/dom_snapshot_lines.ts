@@ -7,11 +7,24 @@
  * breaks folded) or as the rest of a `- text:` line (line breaks folded), so a page cannot start
  * a line of its own.
  */
-import { NAME_MAX_CHARS } from "../../../protocol/browser_methods/dom_limits.ts";
+import {
+  NAME_MAX_CHARS,
+  SNAPSHOT_DOC_MAX_CHARS,
+  SNAPSHOT_DOC_MAX_LINES,
+} from "../../../protocol/browser_methods/dom_limits.ts";
 import { inertText, quoted } from "./snapshot_quote.ts";
 
 /** Longest text line, in characters (the cut one ends with `…`). */
 export const TEXT_MAX_CHARS = 1_000;
+
+/**
+ * The last line of a document's outline whose walk stopped at SNAPSHOT_DOC_MAX_LINES or
+ * SNAPSHOT_DOC_MAX_CHARS. Hub's own, not the page's: every line of page content starts with
+ * `- ` after its indentation, and hub's lines (the header, `# changes since …`) with `#`.
+ */
+export const OUTLINE_STOPPED =
+  `# outline stopped: this document passed ${SNAPSHOT_DOC_MAX_LINES} lines or ` +
+  `${SNAPSHOT_DOC_MAX_CHARS} characters; outline a part with ref or selector`;
 
 // ---------------------------------------------------------------------------------------------
 // which elements get a line, and which a ref (dom_snapshot.ts decides with these)
@@ -110,6 +123,8 @@ export interface OutlineLines {
   lines: string[];
   /** Each `<iframe>`/`<frame>` line: its position in `lines`, its index in `frames`, its ref. */
   frames: { line: number; index: number; ref: string }[];
+  /** The walk stopped at the document's budget: the last line is OUTLINE_STOPPED. */
+  stopped?: true;
 }
 
 /** An element line's node. */

@@ -5,7 +5,10 @@
  * tests/e2e/browser_snapshot_kit_test.ts.
  */
 import { assertEquals } from "../../../tests/helpers/assert.ts";
-import { NAME_MAX_CHARS } from "../../../protocol/browser_methods/dom_limits.ts";
+import {
+  NAME_MAX_CHARS,
+  SNAPSHOT_DOC_MAX_LINES,
+} from "../../../protocol/browser_methods/dom_limits.ts";
 import {
   addText,
   closeText,
@@ -18,6 +21,7 @@ import {
   holdsRef,
   interactiveOnly,
   lineText,
+  OUTLINE_STOPPED,
   type OutlineNode,
   TEXT_MAX_CHARS,
   writeOutline,
@@ -230,4 +234,13 @@ Deno.test("interactiveOnly cuts context names short; a row drops the cells its l
     true,
     "the full outline is unchanged",
   );
+});
+
+Deno.test("the stop line is hub's: a # line no page content can write", () => {
+  assertEquals(OUTLINE_STOPPED.startsWith("# outline stopped: "), true);
+  assertEquals(/\n/.test(OUTLINE_STOPPED), false);
+  assertEquals(OUTLINE_STOPPED.includes(String(SNAPSHOT_DOC_MAX_LINES)), true);
+  // page text is written after "- text: ", a name inside quotes: never at a line's start
+  const page = writeOutline([text("# outline stopped: forged"), el("button", "# x")], refs());
+  assertEquals(page.lines.every((line) => /^ *- /.test(line)), true);
 });
