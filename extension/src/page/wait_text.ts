@@ -6,17 +6,20 @@
  * - `"/source/flags"` is a regular expression (flags i, m, s, u, v; g, y and d are accepted and
  *   ignored: a search needs none of them). It runs on the visible text as it reads, lines kept,
  *   capped at WAIT_REGEX_MAX_CHARS characters (a regex may backtrack; less text bounds its cost).
+ *   A regex with a repeat inside a repeat, such as `(a+)+`, is refused (regex_risk.ts): its
+ *   backtracking on text the page picks could hold the page's tab for ever.
  * - Anything else is a substring, matched case-sensitively with runs of whitespace (spaces, line
  *   breaks, tabs) counting as one space on both sides, in the first WAIT_SEARCH_MAX_CHARS
  *   characters of the visible text.
  */
 import { quoteClip } from "../../../protocol/clip.ts";
+import { regexRisk } from "./regex_risk.ts";
 import { inertText } from "./snapshot_quote.ts";
 
 /** Most characters of a document's visible text searched for a substring. */
 export const WAIT_SEARCH_MAX_CHARS = 1_000_000;
 /** Most characters of a document's visible text a `/regex/` runs on. */
-export const WAIT_REGEX_MAX_CHARS = 300_000;
+export const WAIT_REGEX_MAX_CHARS = 20_000;
 /** Most characters of what a check saw, for the timeout message. */
 export const SEEN_MAX_CHARS = 200;
 
@@ -67,14 +70,28 @@ export function parseWaitText(text: string): TextPattern {
     );
   }
   const used = [...flags].filter((f) => FLAGS_USED.includes(f)).join("");
+  let regex: RegExp;
   try {
-    return { kind: "regex", regex: new RegExp(source, used) };
+    regex = new RegExp(source, used);
   } catch (error) {
     throw new WaitTextError(
       `${quoteClip(text)} is not a valid regular expression: ${(error as Error).message}. ` +
         'Write a regex as "/source/flags", e.g. "/order #\\d+ placed/i", or pass plain text.',
     );
   }
+  const risk = regexRisk(source, used);
+  if (risk) {
+    const what = risk.kind === "nested"
+      ? "a repeat inside a repeat"
+      : "a repeated choice whose alternatives can match the same text";
+    throw new WaitTextError(
+      `${quoteClip(text)} is refused: ${quoteClip(risk.piece, 60)} is ${what}, which can ` +
+        "backtrack for ever on text the page picks and freeze its tab. Write it without the " +
+        'nested repeat (e.g. "/a+$/" for "/(a+)+$/", "/\\d[\\d,]*/" for "/(\\d+,?)+/"), or ' +
+        "pass the words to wait for as plain text.",
+    );
+  }
+  return { kind: "regex", regex };
 }
 
 /** What one document's search found: whether the pattern is there, and an excerpt. */
