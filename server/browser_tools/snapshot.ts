@@ -4,8 +4,7 @@
  */
 import type { SnapshotResult } from "../../protocol/browser_methods/mod.ts";
 import { MAX_CHARS } from "../../protocol/text_cap.ts";
-import { clip } from "../../protocol/clip.ts";
-import { HEADER_URL_CHARS, NAME_MAX_CHARS } from "../../protocol/browser_methods/dom_limits.ts";
+import { outlineHeader } from "../../protocol/browser_methods/outline_header.ts";
 import { browserTool } from "./browser_tool.ts";
 import type { ContentBlock } from "./browser_tool_interface.ts";
 
@@ -77,6 +76,5 @@ export function outlineContent(value: SnapshotResult, offset = 0): ContentBlock[
  * it (title cut at NAME_MAX_CHARS, URL at HEADER_URL_CHARS, line breaks folded).
  */
 function headerLine({ title, url }: SnapshotResult): string {
-  const fold = (text: unknown, max: number) => clip(String(text ?? "").replace(/\s+/g, " "), max);
-  return `# ${fold(title, NAME_MAX_CHARS)} — ${fold(url, HEADER_URL_CHARS)}`;
+  return outlineHeader(title, url);
 }

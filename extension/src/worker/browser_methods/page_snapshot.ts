@@ -80,7 +80,7 @@ async function snapshotTab(
     ? { title: rootOutline.title, url: rootOutline.url }
     : { title: tab.title ?? "", url: tab.url ?? "" };
   const subtree = root.args.ref !== undefined || root.args.selector !== undefined;
-  const { text, owners } = composeOutline(header, frames, reads, {
+  const { text, owners, unread } = composeOutline(header, frames, reads, {
     rootFrameId: root.frame.frameId,
     subtree,
   });
@@ -88,7 +88,9 @@ async function snapshotTab(
   const before = input.since === undefined
     ? undefined
     : snapshots.textOf(tabId, input.since, top.documentId);
-  const full = before === undefined ? text : diffOutlines(before, text, input.since!, header);
+  const full = before === undefined
+    ? text
+    : diffOutlines(before, text, input.since!, header, unread);
   const id = snapshots.keep(tabId, top.documentId, text, { key, answer: full, head: header });
   return answer(tabId, header, id, full, input);
 }
@@ -194,7 +196,7 @@ function staleRoot(root: Root) {
 
 /** The kit's answer as an outline, or undefined when it is not one (another kit version). */
 function asOutline(value: Record<string, unknown>): DocOutline | undefined {
-  const { url, title, index, lines, frames } = value;
+  const { url, title, index, lines, frames, hiddenUnplaced } = value;
   if (!Array.isArray(lines) || !lines.every((l) => typeof l === "string")) return undefined;
   return {
     url: String(url ?? ""),
@@ -202,5 +204,6 @@ function asOutline(value: Record<string, unknown>): DocOutline | undefined {
     index: typeof index === "number" ? index : -1,
     lines,
     frames: Array.isArray(frames) ? frames : [],
+    ...(hiddenUnplaced === true ? { hiddenUnplaced } : {}),
   };
 }

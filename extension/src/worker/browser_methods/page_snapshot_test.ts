@@ -106,7 +106,7 @@ Deno.test("page.snapshot nests every frame's outline, refs by each document's k"
       "  - form",
       `    - iframe "Card" [ref=${k2}]`,
       `      - button "Pay" [ref=${k2}e1]`,
-      `  - iframe "Ads" [ref=${k1}e2]`,
+      `  - iframe "Ads" [not read] [ref=${k1}e2]`,
     ]);
     assertEquals(result.truncated, false);
     assertEquals(result.totalBytes, new TextEncoder().encode(result.text).length);
@@ -137,6 +137,24 @@ Deno.test("page.snapshot with since answers the changes; an unknown since is REF
       pageSnapshot({ ...input, since: "s999999" } as never, context),
     );
     assertEquals(stale.payload.code, "REF_STALE");
+  });
+});
+
+Deno.test("page.snapshot with since lists no line of a frame that did not answer as removed", async () => {
+  const docs = threeDeep();
+  const fake = fakeTab(docs);
+  await withChrome(fake.chrome, async () => {
+    const context = fakeMethodContext();
+    const first = await pageSnapshot({ tabId: 4, maxBytes: 20_000, offset: 0 } as never, context);
+    docs.set("D2", { ...docs.get("D2")!, outline: undefined }); // busy now: it does not answer
+    const input = { tabId: 4, maxBytes: 20_000, offset: 0, since: first.snapshotId };
+    const changes = await pageSnapshot(input as never, context);
+    const k1 = fake.schemes.get("D1")!.prefix;
+    assertEquals(changes.text.split("\n"), [
+      "# Top page — http://x/-1",
+      `# changes since ${first.snapshotId}`,
+      `+     - iframe "Card" [not read] [ref=${k1}e1]`,
+    ]);
   });
 });
 

@@ -3,6 +3,7 @@
  * `page.snapshot` answer): the top document's lines, and each frame document's lines nested under
  * its parent's `- iframe` line (docs/decisions/063-refs-across-frames.md). Pure: no chrome here.
  */
+import { outlineHeader } from "../../../../protocol/browser_methods/outline_header.ts";
 import { frameRef } from "../../../../protocol/browser_methods/refs.ts";
 import type { DocumentOutline } from "../../page/dom_snapshot.ts";
 import { childrenByParent } from "./frame_tree.ts";
@@ -18,9 +19,16 @@ export interface SnapshotFrame {
 /**
  * What the kit's `page.snapshot` answers for one document (page/dom_snapshot.ts): its url, title,
  * own index in its parent's `window.frames` (-1: none, or the top), its formatted lines (two
- * spaces per depth, `- ` first; iframe lines without their ref) and its iframe lines.
+ * spaces per depth, `- ` first; iframe lines without their ref), its iframe lines and whether
+ * it holds a hidden iframe it cannot place.
  */
-export type DocOutline = DocumentOutline;
+export type DocOutline = DocumentOutline & {
+  /**
+   * A hidden `<iframe>` of this document has no index (it sits in a shadow root): no child that
+   * answers index -1 can be told apart from it, so none is shown.
+   */
+  hiddenUnplaced?: true;
+};
 
 /** One frame's document as the handler read it: its `k` and, when it could be read, its outline. */
 export interface FrameRead {
@@ -33,6 +41,12 @@ export interface ComposedOutline {
   text: string;
   /** Per child document `k` placed under an iframe line, that `<iframe>` element's ref. */
   owners: Map<number, string>;
+  /**
+   * The child documents (`k`) whose content the outline leaves out though their `<iframe>` may
+   * be shown: they did not answer, or could not be told apart from a hidden frame. A `since` diff
+   * lists none of their lines as removed (snapshot_diff.ts).
+   */
+  unread: Set<number>;
 }
 
 export interface ComposeOptions {
@@ -45,21 +59,20 @@ export interface ComposeOptions {
   subtree?: boolean;
 }
 
-/** `# <title> — <url>`, the first line of every snapshot answer. */
-export function headerLine(title: string, url: string): string {
-  return `# ${title} — ${url}`;
-}
-
 /**
  * The tab's outline: the header `# <title> — <url>`, then the root document's lines with each
  * readable child frame's lines under the parent's iframe line (matched by the child's own
  * `index`), indented two spaces deeper, the iframe line ending in ` [ref=f<k>]`. An iframe line
- * whose frame could not be read keeps the element's own ref. A child that cannot be placed (an
- * iframe inside a shadow root answers index -1) goes at the end of its parent's outline under
- * `- iframe [ref=f<k>]`, as many as the parent shows iframe lines of index -1 (by frameId). A
- * child with an index that matches no line is left out: its `<iframe>` is hidden from people (or
- * outside the outlined subtree), so its content is too. `reads` is keyed by frameId; a frame
- * absent from it was not read.
+ * whose frame could not be read keeps the element's own ref, after ` [not read]` when a child of
+ * that document did not answer (so the agent does not take the frame for an empty one). A child
+ * that cannot be placed (an iframe inside a shadow root answers index -1) goes at the end of its
+ * parent's outline under `- iframe [ref=f<k>]`, as many as the parent shows iframe lines of index
+ * -1 (by frameId); when the parent says a hidden iframe of its own has no index
+ * (`hiddenUnplaced`), none does: any of them may be the hidden one, so their content stays out
+ * and the parent's iframe lines of index -1 read ` [not read]`. A child with an index that
+ * matches no line is left out: its `<iframe>` is hidden from people (or outside the outlined
+ * subtree), so its content is too. `reads` is keyed by frameId; a frame absent from it was not
+ * read.
  */
 export function composeOutline(
   header: { title: string; url: string },
@@ -70,42 +83,57 @@ export function composeOutline(
   const root = options.rootFrameId ?? 0;
   const children = childrenByParent(frames, root);
   const owners = new Map<number, string>();
-  const out = [headerLine(header.title, header.url)];
+  const unread = new Set<number>();
+  const out = [outlineHeader(header.title, header.url)];
   const visit = (frameId: number, indent: string, depth: number) => {
     const outline = reads.get(frameId)?.outline;
     if (!outline) return;
-    const kids = (children.get(frameId) ?? []).filter((f) => reads.get(f.frameId)?.outline);
+    const all = children.get(frameId) ?? [];
+    const kids = all.filter((f) => reads.get(f.frameId)?.outline);
     kids.sort((a, b) => a.frameId - b.frameId);
+    const indexOf = (kid: SnapshotFrame) => reads.get(kid.frameId)!.outline!.index;
+    const silent = all.filter((f) => !reads.get(f.frameId)?.outline);
+    const unplaced = kids.filter((kid) => indexOf(kid) < 0);
+    const dropped = outline.hiddenUnplaced ? unplaced : [];
+    for (const f of [...silent, ...dropped]) {
+      const k = reads.get(f.frameId)?.k;
+      if (k !== undefined) unread.add(k);
+    }
     const byIndex = new Map<number, SnapshotFrame>();
     for (const kid of kids) {
-      const index = reads.get(kid.frameId)!.outline!.index;
+      const index = indexOf(kid);
       if (index >= 0 && !byIndex.has(index)) byIndex.set(index, kid);
     }
+    // Only as many unplaceable children as the outline shows iframes it cannot place: a child
+    // whose <iframe> is hidden has no line, and its content must not show either.
+    const shadowLines = outline.frames.filter((f) => f.index < 0).length;
+    const atEnd = dropped.length > 0 || (options.subtree && depth === 0)
+      ? []
+      : unplaced.slice(0, shadowLines);
+    const unreadShadow = dropped.length > 0 || (silent.length > 0 && atEnd.length < shadowLines);
     const lineFrames = new Map(outline.frames.map((f) => [f.line, f]));
-    const placed = new Set<SnapshotFrame>();
     outline.lines.forEach((line, i) => {
       const frameLine = lineFrames.get(i);
       const kid = frameLine && frameLine.index >= 0 ? byIndex.get(frameLine.index) : undefined;
       if (!frameLine) return void out.push(indent + line);
-      if (!kid) return void out.push(`${indent}${line} [ref=${frameLine.ref}]`);
+      if (!kid) {
+        const notRead = frameLine.index < 0 ? unreadShadow : silent.length > 0;
+        return void out.push(
+          `${indent}${line}${notRead ? " [not read]" : ""} [ref=${frameLine.ref}]`,
+        );
+      }
       const k = reads.get(kid.frameId)!.k;
-      placed.add(kid);
       owners.set(k, frameLine.ref);
       out.push(`${indent}${line} [ref=${frameRef(k)}]`);
       visit(kid.frameId, indent + leadingSpaces(line) + "  ", depth + 1);
     });
-    if (options.subtree && depth === 0) return;
-    // Only as many unplaceable children as the outline shows iframes it cannot place: a child
-    // whose <iframe> is hidden has no line, and its content must not show either.
-    let room = outline.frames.filter((f) => f.index < 0).length;
-    for (const kid of kids) {
-      if (placed.has(kid) || reads.get(kid.frameId)!.outline!.index >= 0 || room-- <= 0) continue;
+    for (const kid of atEnd) {
       out.push(`${indent}- iframe [ref=${frameRef(reads.get(kid.frameId)!.k)}]`);
       visit(kid.frameId, indent + "  ", depth + 1);
     }
   };
   visit(root, "", 0);
-  return { text: out.join("\n"), owners };
+  return { text: out.join("\n"), owners, unread };
 }
 
 function leadingSpaces(line: string): string {

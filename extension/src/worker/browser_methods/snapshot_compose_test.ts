@@ -83,7 +83,7 @@ Deno.test("composeOutline matches children by their own index, not by frame orde
   ]);
 });
 
-Deno.test("composeOutline: shadow-root frames at their parent's end, hidden ones out, unreadable keep the element ref", () => {
+Deno.test("composeOutline: shadow-root frames at their parent's end, hidden ones out, unread ones keep the element ref", () => {
   const frames = [frame(0, -1), frame(1, 0), frame(2, 0), frame(3, 1), frame(4, 0), frame(5, 0)];
   const reads = new Map<number, FrameRead>([
     [0, {
@@ -111,7 +111,7 @@ Deno.test("composeOutline: shadow-root frames at their parent's end, hidden ones
   ]);
   const { text, owners } = composeOutline(HEAD, frames, reads);
   assertEquals(text.split("\n").slice(1), [
-    '- iframe "Locked" [ref=e1]',
+    '- iframe "Locked" [not read] [ref=e1]',
     "- x-card",
     '  - button "Go" [ref=e3]',
     '    - iframe "Shadowed" [ref=e4]',
@@ -119,6 +119,53 @@ Deno.test("composeOutline: shadow-root frames at their parent's end, hidden ones
     '  - button "Inside" [ref=f2e1]',
   ]);
   assertEquals(owners.size, 0);
+});
+
+Deno.test("composeOutline shows no unplaced frame when a hidden iframe of the parent has no index (R2#1)", () => {
+  // Two shadow-root iframes: a hidden ad (frame 2, no line) and a visible bank form (frame 3).
+  // Either unplaced frame may be the hidden one, so neither's content shows.
+  const frames = [frame(0, -1), frame(2, 0), frame(3, 0)];
+  const top = doc(-1, ['- iframe "Bank card form"'], [{ line: 0, index: -1, ref: "e1" }]);
+  const reads = new Map<number, FrameRead>([
+    [0, { k: 0, outline: { ...top, hiddenUnplaced: true } }],
+    [2, { k: 1, outline: doc(-1, ["- text: EVIL", '- button "Confirm" [ref=f1e1]']) }],
+    [3, { k: 2, outline: doc(-1, ['- textbox "Card" [ref=f2e1]']) }],
+  ]);
+  const { text, owners, unread } = composeOutline(HEAD, frames, reads);
+  assertEquals(text.split("\n").slice(1), ['- iframe "Bank card form" [not read] [ref=e1]']);
+  assertEquals(owners.size, 0);
+  assertEquals([...unread].sort(), [1, 2]);
+  // Without a hidden one, the unplaced frame goes at the end as before.
+  const shown = composeOutline(HEAD, frames, new Map([...reads, [0, { k: 0, outline: top }]]));
+  assertEquals(shown.text.split("\n").slice(1), [
+    '- iframe "Bank card form" [ref=e1]',
+    "- iframe [ref=f1]",
+    "  - text: EVIL",
+    '  - button "Confirm" [ref=f1e1]',
+  ]);
+  assertEquals(shown.unread.size, 0);
+});
+
+Deno.test("composeOutline marks the iframe line of a frame that did not answer [not read]", () => {
+  const frames = [frame(0, -1), frame(1, 0), frame(2, 0)];
+  const reads = new Map<number, FrameRead>([
+    [0, {
+      k: 0,
+      outline: doc(-1, ['- iframe "Payment"', '- iframe "News"'], [
+        { line: 0, index: 0, ref: "e1" },
+        { line: 1, index: 1, ref: "e2" },
+      ]),
+    }],
+    [1, { k: 1 }],
+    [2, { k: 2, outline: doc(1, ["- text: today"]) }],
+  ]);
+  const { text, unread } = composeOutline(HEAD, frames, reads);
+  assertEquals(text.split("\n").slice(1), [
+    '- iframe "Payment" [not read] [ref=e1]',
+    '- iframe "News" [ref=f2]',
+    "  - text: today",
+  ]);
+  assertEquals([...unread], [1]);
 });
 
 Deno.test("composeOutline with a subtree root leaves children outside the subtree out", () => {

@@ -3,7 +3,7 @@
  * A line is known by its ref when it has one (`[ref=e12]` at its end), else by the nearest
  * ancestor line's ref and its own text. Pure.
  */
-import { headerLine } from "./snapshot_compose.ts";
+import { outlineHeader } from "../../../../protocol/browser_methods/outline_header.ts";
 
 /** A line's trailing ref; `- text:` lines never have one (their text is the page's). */
 const TRAILING_REF = /\[ref=((?:f\d+)?(?:e\d+)?)\]$/;
@@ -11,20 +11,28 @@ const TRAILING_REF = /\[ref=((?:f\d+)?(?:e\d+)?)\]$/;
 interface KeyedLine {
   key: string;
   line: string;
+  /** The frame documents (`k`) the line's own ref and its ancestors' refs name (`f<k>…`). */
+  frames: number[];
 }
+
+/** The `k` of a ref naming a frame or an element of one (`f3`, `f3e7`). */
+const FRAME_OF = /^f(\d+)/;
 
 /**
  * The changes from `before` to `after` (both full outlines, header first), in `after`'s order:
  * `+ <line>` added, `- <line>` removed (where it stood among the lines both have), `~ <line>`
  * changed (same element, other text; the new line). Each line keeps its indentation after the
  * mark. The answer starts with `after`'s header and `# changes since <id>`, or is the header and
- * `# no changes since <id>`.
+ * `# no changes since <id>`. `unread` holds the frame documents (`k`) whose content `after` could
+ * not read (snapshot_compose.ts, its iframe line marked `[not read]`): their lines are not listed
+ * as removed, since nothing says they are gone.
  */
 export function diffOutlines(
   before: string,
   after: string,
   sinceId: string,
   header: { title: string; url: string },
+  unread: ReadonlySet<number> = new Set(),
 ): string {
   const old = keyLines(before);
   const now = keyLines(after);
@@ -33,9 +41,11 @@ export function diffOutlines(
   // Removed lines, each after the last line before it that both outlines have ("" = the start).
   const removedAfter = new Map<string, string[]>();
   let anchor = "";
-  for (const { key, line } of old) {
+  for (const { key, line, frames } of old) {
     if (nowKeys.has(key)) anchor = key;
-    else removedAfter.set(anchor, [...(removedAfter.get(anchor) ?? []), line]);
+    else if (!frames.some((k) => unread.has(k))) {
+      removedAfter.set(anchor, [...(removedAfter.get(anchor) ?? []), line]);
+    }
   }
   const changes: string[] = [];
   const flush = (at: string) => {
@@ -48,7 +58,7 @@ export function diffOutlines(
     else if (was.line !== line) changes.push(`~ ${line}`);
     if (was) flush(key);
   }
-  const head = headerLine(header.title, header.url);
+  const head = outlineHeader(header.title, header.url);
   if (changes.length === 0) return `${head}\n# no changes since ${sinceId}`;
   return [head, `# changes since ${sinceId}`, ...changes].join("\n");
 }
@@ -67,15 +77,19 @@ export function keyLines(outline: string): KeyedLine[] {
     const depth = line.length - body.length;
     while (refs.length > 0 && refs[refs.length - 1].depth >= depth) refs.pop();
     const ref = body.startsWith("- text:") ? undefined : TRAILING_REF.exec(body)?.[1];
+    if (ref) refs.push({ depth, ref });
+    const frames = refs.flatMap(({ ref }) => {
+      const k = FRAME_OF.exec(ref)?.[1];
+      return k === undefined ? [] : [Number(k)];
+    });
     if (ref) {
-      keyed.push({ key: `ref:${ref}`, line });
-      refs.push({ depth, ref });
+      keyed.push({ key: `ref:${ref}`, line, frames });
       continue;
     }
     const base = `${refs[refs.length - 1]?.ref ?? ""}|${body}`;
     const count = (seen.get(base) ?? 0) + 1;
     seen.set(base, count);
-    keyed.push({ key: `${base}#${count}`, line });
+    keyed.push({ key: `${base}#${count}`, line, frames });
   }
   return keyed;
 }

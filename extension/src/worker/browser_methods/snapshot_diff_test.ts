@@ -62,3 +62,27 @@ Deno.test("keyLines never reads a ref out of page text", () => {
     "|- text: a#2",
   ]);
 });
+
+Deno.test("diffOutlines lists no line of a frame the new outline could not read as removed (R2#2)", () => {
+  const before = outline(
+    '- iframe "Payment" [ref=f3]',
+    "  - text: Card details",
+    '  - textbox "Card" [ref=f3e1]',
+    '- iframe "News" [ref=f4]',
+    "  - text: old news",
+  );
+  const after = outline(
+    '- iframe "Payment" [not read] [ref=e1]',
+    '- iframe "News" [ref=f4]',
+    "  - text: new news",
+  );
+  assertEquals(diffOutlines(before, after, "s1", HEAD, new Set([3])).split("\n").slice(2), [
+    '+ - iframe "Payment" [not read] [ref=e1]',
+    "-   - text: old news",
+    "+   - text: new news",
+  ]);
+  assertEquals(
+    diffOutlines(before, after, "s1", HEAD).split("\n").filter((l) => l.startsWith("-")).length,
+    4,
+  );
+});
