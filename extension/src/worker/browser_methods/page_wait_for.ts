@@ -21,7 +21,6 @@ import type {
   DomAnswer,
   WaitForResult,
 } from "../../../../protocol/browser_methods/mod.ts";
-import { withTimeout } from "../../../../protocol/with_timeout.ts";
 import { WAIT_MAX_MS } from "../../../../protocol/browser_methods/dom_limits.ts";
 import type { KitArgs } from "../../page/dom_kit_types.ts";
 import type { WaitCheck } from "../../page/dom_wait_for.ts";
@@ -30,12 +29,18 @@ import { type BrowserMethod, type MethodContext, targetTab } from "./browser_met
 import { isDocumentGone } from "../chrome_errors.ts";
 import { domCall, withoutUndefined } from "./dom_call.ts";
 import { FRAME_ANSWER_MS } from "./frame_scripting.ts";
-import { type FrameCheck, textRound } from "./wait_for_frames.ts";
+import { type FrameCheck, frameCheckers, oneCheckAtATime, textRound } from "./wait_for_frames.ts";
 
 const TOOL = "browser_wait_for";
 
 /** How long the worker pauses between two checks, in milliseconds. */
 export const WAIT_POLL_MS = 150;
+
+/**
+ * The least time a round gives the page to answer, in milliseconds, even when the wait's time is
+ * up: the last round's check still needs a moment. A wait ends within timeoutMs plus about this.
+ */
+export const ROUND_MIN_MS = 500;
 
 /** What one check concluded. */
 export interface Round {
@@ -43,11 +48,15 @@ export interface Round {
   /** What it saw, for the timeout message (bounded). */
   seen: string;
   element?: Record<string, unknown>;
+  /** The frames that did not answer (text waits), named for the timeout message. */
+  silent?: string;
 }
 
 export interface PollTiming {
   timeoutMs: number;
   pollMs?: number;
+  /** The most time one round gives the page (default FRAME_ANSWER_MS). */
+  answerMs?: number;
   now?: () => number;
   /** Waits `ms` between checks; rejects when the call ended (its deadline, a cancel, the tab closed). */
   pause: (ms: number) => Promise<void>;
@@ -65,18 +74,22 @@ const documentGone = (error: unknown) =>
 
 /**
  * Runs `round` until it is met or `timeoutMs` has passed (one round at least, and one more at the
- * end of the time), pausing `pollMs` between rounds. A round or pause that TAB_NAVIGATED
+ * end of the time), pausing `pollMs` between rounds. Each round is given the time left, at most
+ * `answerMs` and at least ROUND_MIN_MS, for the page to answer (`round(ms)`), so the wait ends
+ * soon after `timeoutMs` even when the page does not answer. A round or pause that TAB_NAVIGATED
  * interrupted is skipped; any other error ends the wait. Answers the last round and the time.
  */
 export async function pollUntil(
-  round: () => Promise<Round>,
-  { timeoutMs, pollMs = WAIT_POLL_MS, now = Date.now, pause }: PollTiming,
+  round: (ms: number) => Promise<Round>,
+  { timeoutMs, pollMs = WAIT_POLL_MS, answerMs = FRAME_ANSWER_MS, now = Date.now, pause }:
+    PollTiming,
 ): Promise<Round & { waitedMs: number }> {
   const start = now();
   let last: Round = { met: false, seen: "nothing (the page navigated during every check)" };
   for (;;) {
+    const left = timeoutMs - (now() - start);
     try {
-      last = await round();
+      last = await round(Math.max(ROUND_MIN_MS, Math.min(answerMs, left)));
     } catch (error) {
       if (!navigated(error)) throw error;
     }
@@ -88,17 +101,30 @@ export async function pollUntil(
   }
 }
 
+/** The checks of one wait: one at a time in each document (oneCheckAtATime, frameCheckers). */
+interface Checkers {
+  document: ReturnType<typeof oneCheckAtATime<DomAnswer>>;
+  frames: ReturnType<typeof frameCheckers>;
+}
+
 /**
- * One check of the page through domCall: its answer, or undefined when it takes longer than
- * FRAME_ANSWER_MS (a failure before then is the check's; a later one is nobody's).
+ * One check of the page through domCall: its answer, or undefined when it takes longer than `ms`
+ * (a failure before then is the check's). A check still running from an earlier round is awaited
+ * again instead of a new one.
  */
-function checkWithin(
+async function checkWithin(
   input: BrowserInput<"page.waitFor">,
   tabId: number,
   context: MethodContext,
+  checker: Checkers["document"],
+  ms: number,
 ): Promise<DomAnswer | undefined> {
-  const check = domCall("page.waitFor", { ...input, tabId }, context, TOOL);
-  return withTimeout<DomAnswer | undefined>(check, FRAME_ANSWER_MS, undefined);
+  const settled = await checker.ask(
+    () => domCall("page.waitFor", { ...input, tabId }, context, TOOL),
+    ms,
+  );
+  if (settled && "error" in settled) throw settled.error;
+  return settled?.value;
 }
 
 function sleep(ms: number, signal: AbortSignal): Promise<void> {
@@ -127,10 +153,19 @@ async function documentRound(
   input: BrowserInput<"page.waitFor">,
   tabId: number,
   context: MethodContext,
+  checkers: Checkers,
+  ms: number,
 ): Promise<Round> {
   try {
-    const value = await checkWithin(input, tabId, context);
-    if (!value) return { met: false, seen: `no answer from the page within ${FRAME_ANSWER_MS} ms` };
+    const value = await checkWithin(input, tabId, context, checkers.document, ms);
+    if (!value) {
+      const which = input.frame !== undefined ? "the frame" : "the page";
+      return {
+        met: false,
+        seen: `no answer from ${which} within ${ms} ms (busy running a script?)`,
+        silent: which,
+      };
+    }
     const { met, seen, element } = value as unknown as WaitCheck;
     const described = element as unknown as Record<string, unknown> | undefined;
     return {
@@ -159,19 +194,29 @@ function tabTextRound(
   input: BrowserInput<"page.waitFor">,
   tabId: number,
   context: MethodContext,
+  checkers: Checkers,
+  ms: number,
 ): Promise<Round> {
   const { tabId: _, frame: __, ref: ___, ...rest } = input;
   const args = withoutUndefined(rest) as unknown as KitArgs<"page.waitFor">;
   // The top document gave no answer: ask it through domCall, whose errors say why
-  // (PAGE_NOT_SCRIPTABLE on a chrome:// page, for one).
+  // (PAGE_NOT_SCRIPTABLE on a chrome:// page, for one), in what is left of the round's time.
+  const until = Date.now() + ms;
   const topCheck = async (): Promise<FrameCheck | undefined> => {
-    const value = await checkWithin(input, tabId, context).catch((error) => {
-      if (documentGone(error)) return undefined;
-      throw error;
-    });
+    const left = Math.max(0, until - Date.now());
+    const value = await checkWithin(input, tabId, context, checkers.document, left).catch(
+      (error) => {
+        if (documentGone(error)) return undefined;
+        throw error;
+      },
+    );
     return value ? { ok: true, value, index: -1 } : undefined;
   };
-  return context.calls.run(tabId, TOOL, () => textRound(tabId, args, topCheck));
+  return context.calls.run(
+    tabId,
+    TOOL,
+    () => textRound(tabId, args, checkers.frames, ms, topCheck),
+  );
 }
 
 export const pageWaitFor: BrowserMethod<"page.waitFor"> = async (input, context) => {
@@ -179,12 +224,20 @@ export const pageWaitFor: BrowserMethod<"page.waitFor"> = async (input, context)
   const tab = await targetTab({ tabId: input.tabId });
   const tabId = tab.id!;
   const textWait = input.text !== undefined || input.textGone !== undefined;
-  const round = textWait && input.frame === undefined
-    ? () => tabTextRound(input, tabId, context)
-    : () => documentRound(input, tabId, context);
+  const checkers: Checkers = { document: oneCheckAtATime<DomAnswer>(), frames: frameCheckers() };
+  const check = textWait && input.frame === undefined ? tabTextRound : documentRound;
+  const round = (ms: number) =>
+    check(input, tabId, context, checkers, ms).catch((error) => {
+      // A check still running would answer for the old page.
+      if (navigated(error)) {
+        checkers.document.forget();
+        checkers.frames.forget();
+      }
+      throw error;
+    });
   const pause = (ms: number) => context.calls.run(tabId, TOOL, (signal) => sleep(ms, signal));
   const last = await pollUntil(round, { timeoutMs: input.timeoutMs, pause });
-  if (!last.met) throw timeoutError(input, tabId, last.seen);
+  if (!last.met) throw timeoutError(input, tabId, last.seen, last.silent);
   const matched = input.text !== undefined
     ? "text"
     : input.textGone !== undefined
@@ -200,16 +253,30 @@ export function timeoutError(
   input: BrowserInput<"page.waitFor">,
   tabId: number,
   seen: string,
+  silent?: string,
 ): HubError {
   const { timeoutMs } = input;
   const longer = `wait longer (timeoutMs, at most ${WAIT_MAX_MS})`;
   const inFrame = input.frame !== undefined ? ` in the frame ${quoteClip(input.frame)}` : "";
+  const mute = silent
+    ? ` ${silent[0].toUpperCase()}${silent.slice(1)} did not answer in time.`
+    : "";
   if (input.text !== undefined) {
     return hubError(
       "WAIT_TIMEOUT",
       `${quoteClip(input.text)} did not show on tab ${tabId}${inFrame || " (any frame)"} ` +
-        `within ${timeoutMs} ms. The page showed ${seen}. Text hidden from people does not ` +
+        `within ${timeoutMs} ms. The page showed ${seen}.${mute} Text hidden from people does not ` +
         "count. Check the wording with browser_get_page_text, pass a /regex/i, or " + longer + ".",
+    );
+  }
+  if (input.textGone !== undefined && silent) {
+    // No frame that answered showed the text, but one did not answer: it may still show it.
+    return hubError(
+      "WAIT_TIMEOUT",
+      `${quoteClip(input.textGone)} could not be seen gone from tab ${tabId}${inFrame} within ` +
+        `${timeoutMs} ms: ${silent} did not answer (busy running a script, or stuck), so the ` +
+        "text may still be there; textGone holds only when every shown frame answered without " +
+        `it. Check the page with browser_get_page_text, or ${longer}.`,
     );
   }
   if (input.textGone !== undefined) {

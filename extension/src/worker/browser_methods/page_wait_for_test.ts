@@ -5,8 +5,8 @@ import { failureOf, fakeMethodContext, withChrome } from "../_test_fixtures.ts";
 import { createTabCalls } from "../tab_calls.ts";
 import { parsedInput } from "./_parsed_input.ts";
 import type { MethodContext } from "./browser_method.ts";
-import { pageWaitFor, pollUntil, type Round, timeoutError } from "./page_wait_for.ts";
-import { type FrameCheck, judgeFrames } from "./wait_for_frames.ts";
+import { pageWaitFor, pollUntil, type Round, ROUND_MIN_MS, timeoutError } from "./page_wait_for.ts";
+import { type FrameCheck, frameCheckers, judgeFrames, oneCheckAtATime } from "./wait_for_frames.ts";
 
 type Frame = chrome.webNavigation.GetAllFrameResultDetails;
 
@@ -75,6 +75,81 @@ Deno.test("a pause the tab's navigation cut short goes on; a cancel ends the wai
   assertEquals(error.code, "CANCELLED");
 });
 
+Deno.test("each round gets the time left (at most answerMs, at least ROUND_MIN_MS): a mute page cannot stretch the wait", async () => {
+  // A page that never answers: each round takes all the time it is given.
+  let time = 0;
+  const given: number[] = [];
+  const mute = (ms: number) => {
+    given.push(ms);
+    time += ms;
+    return Promise.resolve(not("no answer"));
+  };
+  const timing = (timeoutMs: number) => ({
+    timeoutMs,
+    answerMs: 3_000,
+    now: () => time,
+    pause: (ms: number) => {
+      time += ms;
+      return Promise.resolve();
+    },
+  });
+  const long = await pollUntil(mute, timing(4_000));
+  assertEquals(given, [3_000, 850], "the second round gets what is left after the pause");
+  assertEquals(long.waitedMs, 4_000);
+  [time, given.length] = [0, 0];
+  const edge = await pollUntil(mute, timing(3_100));
+  assertEquals(given, [3_000, ROUND_MIN_MS], "the last round, at the deadline, gets the least");
+  assertEquals(edge.waitedMs, 3_100 + ROUND_MIN_MS);
+  [time, given.length] = [0, 0];
+  const none = await pollUntil(mute, timing(0));
+  assertEquals([given, none.waitedMs], [[ROUND_MIN_MS], ROUND_MIN_MS]);
+});
+
+Deno.test("oneCheckAtATime sends no new check while the last one has not answered", async () => {
+  const checker = oneCheckAtATime<string>();
+  let starts = 0;
+  let answer: (value: string) => void = () => {};
+  const start = () => {
+    starts++;
+    return new Promise<string>((resolve) => (answer = resolve));
+  };
+  assertEquals(await checker.ask(start, 5), undefined);
+  assertEquals(await checker.ask(start, 5), undefined);
+  assertEquals(starts, 1, "the second round waits for the same check");
+  answer("late answer");
+  assertEquals(await checker.ask(start, 5), { value: "late answer" });
+  assertEquals([await checker.ask(start, 5), starts], [undefined, 2], "answered: a new check");
+  checker.forget();
+  await checker.ask(() => Promise.reject(new Error("gone")), 5).then((settled) =>
+    assert(settled && "error" in settled, "a failure settles too")
+  );
+});
+
+Deno.test("frameCheckers: a busy frame is late every round and gets one check, not one a round", async () => {
+  let busyScripts = 0;
+  const fake = {
+    scripting: {
+      executeScript: ({ target }: { target: { frameIds: number[] } }) => {
+        const frameId = target.frameIds[0];
+        if (frameId === 4) {
+          busyScripts++;
+          return new Promise(() => {}); // a frame busy for good
+        }
+        return Promise.resolve([{ frameId, result: check(true, "") }]);
+      },
+    },
+  };
+  await withChrome(fake, async () => {
+    const checkers = frameCheckers();
+    const frames = [frame(0, -1), frame(4, 0, "http://pay/")];
+    for (let round = 0; round < 3; round++) {
+      const { checks, late } = await checkers.check(1, frames, { textGone: "x" } as never, 5);
+      assertEquals([[...checks.keys()], [...late]], [[0], [4]]);
+    }
+    assertEquals(busyScripts, 1);
+  });
+});
+
 const frame = (frameId: number, parentFrameId: number, url = `http://x/${frameId}`) =>
   ({ frameId, parentFrameId, url }) as Frame;
 
@@ -122,6 +197,28 @@ Deno.test("textGone: met when the top answered and no shown frame shows it", () 
   });
 });
 
+Deno.test("textGone: a shown frame that did not answer may still show it, so it is not met", () => {
+  const frames = [frame(0, -1), frame(4, 0, "http://pay/" + "p".repeat(200)), frame(6, 0)];
+  const late = new Set([4]);
+  const checks = new Map([[0, check(true, "")], [6, check(true, "", 1)]]);
+  const silent = judgeFrames(frames, checks, false, late);
+  assertEquals(silent.met, false);
+  assertMatch(silent.silent ?? "", /^the frame http:\/\/pay\/p+…$/);
+  assertEquals(silent.seen, `no answer from ${silent.silent}`);
+  // A frame whose <iframe> its parent says is hidden does not count, answered or not.
+  const hidden = new Map([[0, check(true, "", -1, [0])], [6, check(true, "", 1)]]);
+  assertEquals(judgeFrames(frames, hidden, false, new Set([4])).met, false, "no place: counts");
+  const placed = new Map([...hidden, [4, check(true, "", 0)]]);
+  assertEquals(judgeFrames(frames, placed, false).met, true);
+  // A frame that still shows it is named first; text is met by any frame that shows it.
+  const showing = new Map([[0, check(false, "Loading")], [6, check(true, "", 1)]]);
+  assertEquals(judgeFrames(frames, showing, false, late), { met: false, seen: '"Loading"' });
+  const appear = new Map([[0, check(true, "Paid")]]);
+  assertEquals(judgeFrames(frames, appear, true, new Set([4, 6])).met, true);
+  const topLate = judgeFrames(frames, new Map(), false, new Set([0, 4]));
+  assertEquals(topLate.silent, "the page (and 1 more)");
+});
+
 Deno.test("a failure the top document's kit reports is the call's error", async () => {
   const failedTop = new Map<number, FrameCheck>([
     [0, { ok: false, error: { code: "PAGE_ERROR", message: "boom" }, index: -1 }],
@@ -158,6 +255,18 @@ Deno.test("WAIT_TIMEOUT says what was waited for and what was seen", () => {
     element.message,
     /^The element of selector "#toast" in the frame "#f" was not hidden on tab 7 within 10000 ms \(last seen: 1 matching element, visible\)/,
   );
+  const silent = timeoutError(
+    parsedInput("page.waitFor", { textGone: "Processing", timeoutMs: 900 }),
+    7,
+    "no answer from the frame http://pay/",
+    "the frame http://pay/",
+  );
+  assertMatch(
+    silent.message,
+    /^"Processing" could not be seen gone from tab 7 within 900 ms: the frame http:\/\/pay\/ did not answer \(busy running a script, or stuck\), so the text may still be there; textGone holds only when every shown frame answered without it\./,
+  );
+  const mute = timeoutError(parsedInput("page.waitFor", { text: "Paid" }), 7, '"Top"', "the page");
+  assertMatch(mute.message, /The page showed "Top"\. The page did not answer in time\. Text/);
   const ref = timeoutError(parsedInput("page.waitFor", { ref: "f1e3" }), 7, "no element matches");
   assert(ref.message.startsWith('The element of ref "f1e3" was not visible'), ref.message);
   assertMatch(ref.message, /An element hidden from people .* is not visible\. Look with/);
@@ -230,5 +339,27 @@ Deno.test("pageWaitFor fails with WAIT_TIMEOUT naming what the frames showed", a
       error.message,
       /^"Loading" was still on tab 5 after 200 ms: "Loading… please wait" \(in the frame http:\/\/pay\/\)\./,
     );
+  });
+});
+
+Deno.test("pageWaitFor: textGone times out when a frame is busy, naming it, though no frame shows the text", async () => {
+  const context = fakeMethodContext();
+  let busyChecks = 0;
+  const chrome = fakeTab((frameId) => frameId === 0 ? check(true, "") : check(true, "", 0));
+  const scripting = chrome.scripting.executeScript;
+  chrome.scripting.executeScript = (details) => {
+    if (details.target.frameIds[0] !== 4) return scripting(details);
+    busyChecks++;
+    return new Promise(() => {}); // the frame showed the text, then got busy
+  };
+  await withChrome(chrome, async () => {
+    const input = parsedInput("page.waitFor", { tabId: 5, textGone: "Processing", timeoutMs: 0 });
+    const error = await failureOf(pageWaitFor(input, context));
+    assertEquals(error.code, "WAIT_TIMEOUT");
+    assertMatch(
+      error.message,
+      /^"Processing" could not be seen gone from tab 5 within 0 ms: the frame http:\/\/pay\/ did not answer/,
+    );
+    assertEquals(busyChecks, 1);
   });
 });

@@ -1,10 +1,13 @@
 /**
  * One round of browser_wait_for's `text` / `textGone` over every frame of a tab: the kit's
  * `page.waitFor` check in each frame's document at once (same-origin and cross-origin), each
- * bounded by FRAME_ANSWER_MS (inFrames), the kit installed where it is missing (callWithKit).
- * A frame whose `<iframe>` is hidden from people (or sits inside one) does not count, as in
- * browser_get_page_text (pickFrames, frame_tree.ts): its text is not shown. `text` holds when any shown frame
- * shows it; `textGone` when the top document answered and no shown frame that answered shows it.
+ * awaited at most the round's time (FRAME_ANSWER_MS, less near the wait's end), the kit installed
+ * where it is missing (callWithKit). A document gets one check at a time: one still running from
+ * an earlier round is awaited again, not sent again (oneCheckAtATime). A frame whose `<iframe>` is
+ * hidden from people (or sits inside one) does not count, as in browser_get_page_text (pickFrames,
+ * frame_tree.ts): its text is not shown. `text` holds when any shown frame shows it; `textGone`
+ * when every shown frame answered and none shows it (a frame that did not answer may still show
+ * it; one that cannot be scripted at all is left out).
  */
 import {
   DOM_KIT_GLOBAL,
@@ -15,9 +18,9 @@ import {
 import type { WaitCheck } from "../../page/dom_wait_for.ts";
 import { callWithKit, firstResult } from "./browser_method.ts";
 import { kitFailure } from "./dom_call.ts";
-import { inFrames } from "./frame_scripting.ts";
 import { pickFrames } from "./frame_tree.ts";
 import { clip } from "../../../../protocol/clip.ts";
+import { withTimeout } from "../../../../protocol/with_timeout.ts";
 
 type Frame = chrome.webNavigation.GetAllFrameResultDetails;
 
@@ -31,6 +34,8 @@ export interface TextRound {
   seen: string;
   /** The top document gave no answer (it cannot be scripted, or it did not answer in time). */
   topMissing?: boolean;
+  /** The shown frames that did not answer in time, named (`the frame <URL>`, `the page`). */
+  silent?: string;
 }
 
 /**
@@ -84,52 +89,130 @@ async function framesOf(tabId: number): Promise<Frame[]> {
   return sorted.slice(0, WAIT_MAX_FRAMES);
 }
 
-/** Each frame's check (absent: the frame could not be scripted, or answered late). */
-export async function checkFrames(
-  tabId: number,
-  frameIds: number[],
-  args: KitArgs<"page.waitFor">,
-): Promise<Map<number, FrameCheck>> {
-  return await inFrames(tabId, frameIds, async (target) => {
-    const result = await callWithKit(target, async () =>
-      firstResult<FrameCheck>(
-        await chrome.scripting.executeScript({
-          target,
-          func: frameWaitCheck,
-          args: [DOM_KIT_GLOBAL, DOM_KIT_VERSION, args],
-        }),
-      ));
-    return [{ frameId: target.frameIds![0], documentId: "", result }];
-  });
+/** A run that settled: its value or its error. */
+export type Settled<T> = { value: T } | { error: unknown };
+
+/**
+ * One check at a time in a document: `ask(start, ms)` starts a check only when the previous one
+ * answered; a check that has not answered within `ms` is kept, and the next `ask` waits for that
+ * same check again instead of sending another (checks sent to a busy page would queue up in it).
+ * Answers the settled check, or undefined when it did not answer within `ms`.
+ */
+export function oneCheckAtATime<T>() {
+  let pending: Promise<Settled<T>> | undefined;
+  return {
+    async ask(start: () => Promise<T>, ms: number): Promise<Settled<T> | undefined> {
+      pending ??= start().then((value) => ({ value }), (error) => ({ error }));
+      const settled = await withTimeout(pending, ms, undefined);
+      if (settled) pending = undefined;
+      return settled;
+    },
+    /** Drops a check still running (the tab navigated: its answer would be the old page's). */
+    forget() {
+      pending = undefined;
+    },
+  };
+}
+
+/** A round's checks: each frame's answer, and the frames that gave none in time. */
+export interface FrameChecks {
+  /** Absent: the frame could not be scripted, or did not answer in time. */
+  checks: Map<number, FrameCheck>;
+  /** The frames whose check did not answer in time (or was still running from a round before). */
+  late: Set<number>;
 }
 
 /**
- * One round over the tab's frames (see the file's comment). When the top document gave no answer,
+ * The text checks of one browser_wait_for call: one check at a time per frame document (see
+ * oneCheckAtATime), each awaited at most the round's `ms`.
+ */
+export function frameCheckers() {
+  const byDocument = new Map<string, ReturnType<typeof oneCheckAtATime<FrameCheck>>>();
+  return {
+    async check(
+      tabId: number,
+      frames: Frame[],
+      args: KitArgs<"page.waitFor">,
+      ms: number,
+    ): Promise<FrameChecks> {
+      const result: FrameChecks = { checks: new Map(), late: new Set() };
+      await Promise.all(frames.map(async (frame) => {
+        const key = frame.documentId ?? `frame ${frame.frameId}`;
+        const checker = byDocument.get(key) ?? oneCheckAtATime<FrameCheck>();
+        byDocument.set(key, checker);
+        const target = { tabId, frameIds: [frame.frameId] };
+        const settled = await checker.ask(() => checkFrame(target, args), ms);
+        if (!settled) result.late.add(frame.frameId);
+        else if ("value" in settled && settled.value) {
+          result.checks.set(frame.frameId, settled.value);
+        }
+        // An error: the frame cannot be scripted (an error page, a frame being replaced).
+      }));
+      return result;
+    },
+    forget() {
+      byDocument.clear();
+    },
+  };
+}
+
+/** One frame's check, the kit installed first where it is missing. */
+async function checkFrame(
+  target: chrome.scripting.InjectionTarget,
+  args: KitArgs<"page.waitFor">,
+): Promise<FrameCheck> {
+  return await callWithKit(target, async () =>
+    firstResult<FrameCheck>(
+      await chrome.scripting.executeScript({
+        target,
+        func: frameWaitCheck,
+        args: [DOM_KIT_GLOBAL, DOM_KIT_VERSION, args],
+      }),
+    ));
+}
+
+/**
+ * One round over the tab's frames (see the file's comment), each frame's check awaited at most
+ * `ms`. When the top document answered nothing but was not late (it cannot be scripted, say),
  * `topCheck` asks it another way (its failure, such as PAGE_NOT_SCRIPTABLE, is the call's).
  */
 export async function textRound(
   tabId: number,
   args: KitArgs<"page.waitFor">,
+  checkers: ReturnType<typeof frameCheckers>,
+  ms: number,
   topCheck?: () => Promise<FrameCheck | undefined>,
 ): Promise<TextRound> {
   const frames = await framesOf(tabId);
-  const checks = await checkFrames(tabId, frames.map((f) => f.frameId), args);
-  if (!checks.get(0)?.ok && topCheck) {
+  const { checks, late } = await checkers.check(tabId, frames, args, ms);
+  if (!checks.get(0)?.ok && !late.has(0) && topCheck) {
     const top = await topCheck();
     if (top) checks.set(0, { ...top, hidden: checks.get(0)?.hidden });
   }
-  return judgeFrames(frames, checks, args.text !== undefined);
+  return judgeFrames(frames, checks, args.text !== undefined, late);
+}
+
+/** How a frame that did not answer is named: its URL, clipped (`the page`: the top document). */
+function silentFrames(frames: Frame[], ids: number[]): string | undefined {
+  if (ids.length === 0) return undefined;
+  const first = ids[0] === 0
+    ? "the page"
+    : `the frame ${clip(frames.find((f) => f.frameId === ids[0])?.url || "(no URL)", 100)}`;
+  return ids.length > 1 ? `${first} (and ${ids.length - 1} more)` : first;
 }
 
 /**
- * What the checks of one round say: `appear` (text) holds when any shown frame's check is met;
- * otherwise (textGone) when the top document answered and every shown frame's answer is met.
- * A failure the top document's kit reported (not a missing kit) is the call's error.
+ * What the checks of one round say. `appear` (text) holds when any shown frame's check is met.
+ * Otherwise (textGone) it holds only when every shown frame answered and none shows the text: a
+ * frame that did not answer in time (`late`) may still show it, so the round is not met and says
+ * which frame was silent. A frame that cannot be scripted at all is left out, as in page text. A
+ * failure the top document's kit reported (not a missing kit) is the call's error.
  */
 export function judgeFrames(
   frames: Frame[],
   checks: Map<number, FrameCheck>,
   appear: boolean,
+  late: Set<number> = new Set(),
 ): TextRound {
   const top = checks.get(0);
   if (top && !top.ok && top.error.code !== "KIT_MISSING") throw kitFailure(top.error);
@@ -144,14 +227,20 @@ export function judgeFrames(
   const where = (a: (typeof answered)[number]) =>
     a.id === 0 ? "" : ` (in the frame ${clip(a.url, 100)})`;
   const topMissing = !answered.some((a) => a.id === 0);
+  const silent = silentFrames(frames, shown.filter((id) => late.has(id)));
+  const extra = { ...(topMissing ? { topMissing } : {}), ...(silent ? { silent } : {}) };
   if (appear) {
     if (answered.some((a) => a.value.met)) return { met: true, seen: "" };
     const best = answered.find((a) => a.value.near) ?? answered[0];
     const seen = best ? `"${best.value.seen}"${where(best)}` : "nothing (no frame answered)";
-    return { met: false, seen, ...(topMissing ? { topMissing } : {}) };
+    return { met: false, seen, ...extra };
   }
   const showing = answered.find((a) => !a.value.met);
-  if (!showing && !topMissing) return { met: true, seen: "" };
-  const seen = showing ? `"${showing.value.seen}"${where(showing)}` : "nothing (no frame answered)";
-  return { met: false, seen, ...(topMissing ? { topMissing } : {}) };
+  if (showing) {
+    const seen = `"${showing.value.seen}"${where(showing)}`;
+    return { met: false, seen, ...(topMissing ? { topMissing } : {}) };
+  }
+  if (!topMissing && !silent) return { met: true, seen: "" };
+  const seen = silent ? `no answer from ${silent}` : "nothing (no frame answered)";
+  return { met: false, seen, ...extra };
 }
