@@ -159,7 +159,10 @@ async function readFrames(
       ? await withTimeout(run.catch(() => undefined), FRAME_ANSWER_MS, undefined)
       : await run;
     if (outcome?.ok && outcome.doc) {
-      await refFrames.recordDoc(tabId, k, outcome.doc, frame.documentId);
+      const current = await refFrames.recordDoc(tabId, k, outcome.doc, frame.documentId);
+      // A new top document took k = 0 while this one was read: its refs would name the new
+      // page's elements (R2#15), so they are not handed out.
+      if (!current && k === 0 && !bounded) throw goneErrorOf(root.place ?? { gone: "top" });
     }
     const outline = outcome?.ok ? asOutline(outcome.value) : undefined;
     reads.set(frame.frameId, { k, outline });

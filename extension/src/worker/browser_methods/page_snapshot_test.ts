@@ -158,6 +158,28 @@ Deno.test("page.snapshot with since lists no line of a frame that did not answer
   });
 });
 
+Deno.test("page.snapshot of a top document another one replaced while it was read is TAB_NAVIGATED (R2#15)", async () => {
+  const context = fakeMethodContext();
+  const docs = new Map<string, FakeDoc>([
+    ["D0", {
+      frameId: 0,
+      parentFrameId: -1,
+      outline: ({ prefix }) => {
+        // The tab navigates meanwhile: a call takes k = 0 for the new page first.
+        void context.refFrames.schemeFor(4, 0, "NEW");
+        return outline(-1, [`- button "Old" [ref=${prefix}e1]`]);
+      },
+    }],
+  ]);
+  await withChrome(fakeTab(docs).chrome, async () => {
+    const input = { tabId: 4, maxBytes: 20_000, offset: 0 };
+    const failure = await failureOf(pageSnapshot(input as never, context));
+    assertEquals(failure.payload.code, "TAB_NAVIGATED");
+    // The old page's numbers (up to 9 in the fake) are never handed out again.
+    assertEquals((await context.refFrames.schemeFor(4, 0, "NEWER")).scheme.base, 10);
+  });
+});
+
 Deno.test("page.snapshot pages a long outline with offset, and the parts make the whole", async () => {
   const many = Array.from(
     { length: 300 },

@@ -3,9 +3,10 @@
  * ref prefix names. `k = 0` is the tab's current top document (`e<n>` refs); `k ≥ 1` one document
  * of a child frame (`f<k>e<n>`), handed out once and never reused in the tab's life, so a frame
  * that navigates gets a new `k` and the old refs go stale. A new top document replaces the `k = 0`
- * entry and numbers its refs from above every number the old one handed out (`base`), so an old
- * `e5` can never name an element of the new page: the kit refuses a number below its base or a
- * token it does not hold.
+ * entry and numbers its refs from above every number an earlier top document handed out (`base`:
+ * the tab's `topFloor`, which every kit answer from a top document raises, even one that comes
+ * back after a newer top document took `k = 0`), so an old `e5` can never name an element of a
+ * later page: the kit refuses a number below its base or a token it does not hold.
  *
  * Kept in memory and in `chrome.storage.session` (key `refFrames:<tabId>`), so a restarted service
  * worker still resolves the refs it handed out; at most FRAME_DOCS_PER_TAB documents per tab (the
@@ -38,6 +39,11 @@ export interface FrameDocEntry {
 interface TabTable {
   /** The next `k` for a child frame's document. */
   next: number;
+  /**
+   * The highest element number any top document of the tab handed out (only grows); a new top
+   * document numbers from above it. Absent in a table an older version stored.
+   */
+  topFloor?: number;
   entries: FrameDocEntry[];
 }
 
@@ -62,9 +68,10 @@ export interface RefFrames {
   /**
    * After a kit answer from document `k`: its registry's token and highest number. With
    * `documentId`, only when `k` still names that document (a new top document may have taken
-   * k = 0 meanwhile).
+   * k = 0 meanwhile); answers whether it does. Any answer from a top document (k = 0) raises
+   * the tab's `topFloor`.
    */
-  recordDoc(tabId: number, k: number, doc: KitDoc, documentId?: string): Promise<void>;
+  recordDoc(tabId: number, k: number, doc: KitDoc, documentId?: string): Promise<boolean>;
   /** Document `k` of the tab, or undefined when the table does not hold it (any more). */
   docOf(tabId: number, k: number): Promise<FrameDocEntry | undefined>;
   /** The ref of the `<iframe>` holding document `k`, in its parent document. */
@@ -98,13 +105,19 @@ export function createRefFrames(
     },
     recordDoc(tabId, k, { token, upTo }, documentId) {
       return queued(tabId, async (table) => {
+        const floorRaised = k === 0 && Number.isSafeInteger(upTo) && upTo > (table.topFloor ?? 0);
+        if (floorRaised) table.topFloor = upTo;
         const entry = table.entries.find((e) => e.k === k);
-        if (!entry || (documentId !== undefined && entry.documentId !== documentId)) return;
-        const highest = Number.isSafeInteger(upTo) ? Math.max(entry.upTo, upTo) : entry.upTo;
-        if (entry.token === token && entry.upTo === highest) return;
-        entry.token = token;
-        entry.upTo = highest;
-        await save(tabId, table);
+        const current = !!entry && (documentId === undefined || entry.documentId === documentId);
+        const highest = Number.isSafeInteger(upTo) ? Math.max(entry?.upTo ?? 0, upTo) : undefined;
+        const changed = current &&
+          (entry.token !== token || entry.upTo !== (highest ?? entry.upTo));
+        if (changed) {
+          entry.token = token;
+          entry.upTo = highest ?? entry.upTo;
+        }
+        if (changed || floorRaised) await save(tabId, table);
+        return current;
       });
     },
     docOf(tabId, k) {
@@ -158,11 +171,12 @@ function createTableCache(storage: () => TableStorage) {
 
 /**
  * The tab's new top document: it takes k = 0 from the old one and numbers its refs from above
- * every number the old one handed out.
+ * every number a top document handed out so far (the old one's, and `topFloor`).
  */
 function newTop(table: TabTable, documentId: string): FrameDocEntry {
   const old = table.entries.find((e) => e.k === 0);
-  const base = old ? old.upTo + 1 : 1;
+  table.topFloor = Math.max(table.topFloor ?? 0, old?.upTo ?? 0);
+  const base = table.topFloor + 1;
   const entry: FrameDocEntry = { k: 0, frameId: 0, documentId, base, upTo: base - 1 };
   table.entries = [entry, ...table.entries.filter((e) => e.k !== 0)];
   return entry;
@@ -190,5 +204,6 @@ function validTable(value: unknown): TabTable | undefined {
     typeof e.documentId === "string" && Number.isSafeInteger(e.base) &&
     Number.isSafeInteger(e.upTo) && Number.isSafeInteger(e.frameId)
   );
-  return { next: table.next!, entries };
+  const floor = Number.isSafeInteger(table.topFloor) ? { topFloor: table.topFloor } : {};
+  return { next: table.next!, entries, ...floor };
 }

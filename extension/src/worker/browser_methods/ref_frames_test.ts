@@ -49,6 +49,25 @@ Deno.test("a new top document takes k 0 and numbers its refs above the old one's
   assertEquals((await frames.docOf(7, 0))?.token, "t3");
 });
 
+Deno.test("a snapshot straddling a navigation: no later top document reuses the old one's numbers (R2#15)", async () => {
+  const { storage } = fakeSessionStorage();
+  const frames = createRefFrames(() => storage);
+  // A snapshot reads top document A (base 1) …
+  assertEquals((await frames.schemeFor(7, 0, "A")).scheme.base, 1);
+  // … the tab navigates and a call takes k = 0 for B before A's answer (e1…e40) is recorded.
+  assertEquals((await frames.schemeFor(7, 0, "B")).scheme.base, 1);
+  // A's late answer: not current any more (the snapshot drops it), but it raises the floor.
+  assertEquals(await frames.recordDoc(7, 0, { token: "tA", upTo: 40 }, "A"), false);
+  assertEquals((await frames.docOf(7, 0))?.documentId, "B");
+  await frames.recordDoc(7, 0, { token: "tB", upTo: 5 }, "B");
+  // The next top document numbers above every number a top document handed out: 41, not 6.
+  assertEquals(await frames.schemeFor(7, 0, "C"), { k: 0, scheme: { prefix: "", base: 41 } });
+  assertEquals(await frames.recordDoc(7, 0, { token: "tC", upTo: 41 }, "C"), true);
+  // The floor survives a restarted worker.
+  const after = createRefFrames(() => storage);
+  assertEquals((await after.schemeFor(7, 0, "D")).scheme.base, 42);
+});
+
 Deno.test("the table survives a restarted worker and goes with its tab", async () => {
   const session = fakeSessionStorage();
   const before = createRefFrames(() => session.storage);
