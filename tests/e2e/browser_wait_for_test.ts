@@ -3,8 +3,9 @@
  * `/wait/` pages (wait_pages.ts) on 127.0.0.1. Text that shows 500 ms after a click, text in a
  * cross-origin frame (`localhost`, same port), textGone, a /regex/i, a toast that becomes visible,
  * hidden and detached (by selector and by its ref), hidden text that never satisfies `text` (the
- * WAIT_TIMEOUT then says what the page showed), a bad regex, and text the next page shows after a
- * click navigates the tab while the wait runs.
+ * WAIT_TIMEOUT then says what the page showed), a bad regex and one that could backtrack for ever,
+ * text the next page shows after a click navigates the tab while the wait runs, and textGone on a
+ * frame that still shows the text but is busy (it must time out, not succeed).
  */
 import { assert, assertEquals, assertMatch } from "../helpers/assert.ts";
 import { callTool, e2eTest } from "../helpers/e2e_fixture.ts";
@@ -80,6 +81,12 @@ e2eTest(import.meta.url, "browser_wait_for waits for text in any frame and for e
       category: "validation",
       message: /"\/\(unclosed\/" is not a valid regular expression/,
     });
+    // A regex that backtracks for ever on "aaaa…!" would freeze the tab: refused at once.
+    failed(await call("browser_wait_for", { text: "/(a+)+$/" }), {
+      status: 400,
+      code: "INVALID_ARGUMENTS",
+      message: /^"\/\(a\+\)\+\$\/" is refused: "\(a\+\)\+" is a repeat inside a repeat/,
+    });
   });
 
   await t.step("a selector becomes visible, hidden, then detached", async () => {
@@ -117,5 +124,24 @@ e2eTest(import.meta.url, "browser_wait_for waits for text in any frame and for e
     const welcome = await waitFor({ text: "Welcome to the next page" }, "after navigation");
     assertEquals(welcome.matched, "text");
     assert(page.url().endsWith("/wait/next"), page.url());
+  });
+
+  // Last: the busy frame's process stays busy for BUSY_MS after this step.
+  await t.step("textGone on a frame that shows the text but is busy times out", async () => {
+    const busy = await e2e.open("/wait/busy");
+    const busyTab = await tabIdOf(e2e, busy);
+    const onBusy = (name: string, args: Record<string, unknown>) =>
+      callTool(e2e, name, { tabId: busyTab, ...args });
+    const shown = ok(await onBusy("browser_wait_for", { text: "STILL_PROCESSING" }), "shown");
+    assertEquals(shown.matched, "text");
+    ok(await onBusy("browser_click_element", { selector: "#work", frame: "#busy" }), "work");
+    const gone = failed(
+      await onBusy("browser_wait_for", { textGone: "STILL_PROCESSING", timeoutMs: 1500 }),
+      { status: 422, code: "WAIT_TIMEOUT" },
+    );
+    assertMatch(
+      gone.message,
+      /^"STILL_PROCESSING" could not be seen gone from tab \d+ within 1500 ms: the frame http:\/\/localhost:\d+\/wait\/busyframe did not answer/,
+    );
   });
 });
