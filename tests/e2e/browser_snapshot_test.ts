@@ -4,9 +4,9 @@
  * step takes a snapshot and acts by the refs it gave: a form in a same-origin iframe is filled and
  * sent; "Pay" in a cross-origin iframe (`localhost`, same port) is clicked and the top page counts
  * it; a web component's shadow text and button are outlined and the button clicked; frames nested
- * 3 deep nest in the outline and the innermost button is clicked; no hidden text reaches the
- * snapshot or the page text while text below the fold does; after a re-render the removed item's
- * ref fails with REF_STALE and `since` lists the change; a long outline is read in parts with
+ * 3 deep nest in the outline and the innermost button is clicked; no hidden text (nor a hidden
+ * shadow-root frame's) reaches the snapshot or the page text while text below the fold does; after
+ * a re-render the removed item's ref fails with REF_STALE and `since` lists the change; a long outline is read in parts with
  * `offset`; `interactiveOnly` is smaller; `frame`, `selector` and `ref` outline a subtree with the
  * same refs; a name over 150 characters is cut with "…"; each `:hover` menu's trigger has a named
  * line with a ref, and `includeHidden` lists its links with refs that click; a click by ref that navigates is followed
@@ -18,6 +18,7 @@ import { callTool, type E2E, e2eTest } from "../helpers/e2e_fixture.ts";
 import { eventually } from "../helpers/hub_api.ts";
 import { failed, ok, tabIdOf } from "../helpers/tool_replies.ts";
 import {
+  EVIL_MARKER,
   FOLD_MARKER,
   HIDDEN_MARKERS,
   LONG_NAME,
@@ -223,6 +224,21 @@ e2eTest(import.meta.url, "browser_snapshot outlines every frame and shadow root;
       assertEquals(await inner.textContent("#deep-clicks"), "1");
     },
   );
+
+  await step("a hidden iframe in a shadow root: its content never shows (R2#1)", async () => {
+    const { page, snapshot, call } = await open("/snap/shadow-frames");
+    await frameAt(page, "/snap/shadow-evil", "button");
+    await frameAt(page, "/snap/shadow-bank", "p");
+    const shot = await snapshot();
+    const text = (await call("browser_get_page_text")).text as string;
+    for (const [what, read] of [["snapshot", shot.text], ["page text", text]]) {
+      assert(!read.includes(EVIL_MARKER), `${what} shows the hidden frame:\n${read}`);
+      assert(!read.includes("Confirm transfer"), `${what} shows the hidden frame:\n${read}`);
+    }
+    // The bank frame cannot be told apart from the hidden one: its line says it was not read.
+    lineOf(shot.text, /^- iframe "Bank card form" \[not read\] \[ref=e\d+\]$/);
+    assert(!/\[ref=f\d+/.test(shot.text), shot.text);
+  });
 
   await step("hidden text reaches neither the snapshot nor the page text", async () => {
     const { page, snapshot, call } = await open("/snap/hidden");

@@ -21,6 +21,7 @@ import { ownFrameIndex, windowIndex } from "./dom_frames.ts";
 import { hidesOwnText, isHiddenFromPeople, type PageFacts, pageFacts } from "./visibility.ts";
 import { nameOf, roleOf } from "./dom_roles.ts";
 import { statesOf } from "./dom_states.ts";
+import { hiddenFrames } from "./visible_text.ts";
 import {
   addText,
   ALWAYS,
@@ -49,6 +50,11 @@ export interface DocumentOutline extends OutlineLines {
   title: string;
   /** This document's index in its parent's `frames`; -1 for the top or when it is not there. */
   index: number;
+  /**
+   * Set when a hidden `<iframe>` here has no index (in a shadow root): the worker cannot tell its
+   * frame from the other frames without one, so it shows none of them (hiddenFrames answers -1).
+   */
+  hiddenUnplaced?: true;
 }
 
 /** The walk's settings and the document's facts, read once; what it has written so far. */
@@ -142,7 +148,15 @@ export function snapshotDocument(
     written.lines.push(OUTLINE_STOPPED);
     written.stopped = true;
   }
-  return { url: location.href, title: document.title, index: ownFrameIndex(), ...written };
+  const unplaced = !walk.includeHidden && hiddenFrames(document).includes(-1);
+  const hiding = unplaced ? { hiddenUnplaced: true as const } : {};
+  return {
+    url: location.href,
+    title: document.title,
+    index: ownFrameIndex(),
+    ...written,
+    ...hiding,
+  };
 }
 
 /** The context of the body's (or root element's) contents. */
