@@ -164,7 +164,10 @@ export async function domCall<Op extends DomOp>(
             place.scheme,
           );
           if (answer.ok && answer.doc && place.k !== undefined) {
-            await refFrames.recordDoc(tabId, place.k, answer.doc, place.documentId);
+            const current = await refFrames.recordDoc(tabId, place.k, answer.doc, place.documentId);
+            // Refs handed out by a document the table no longer names (the tab went on to
+            // another page meanwhile) could name the new page's elements: none leave.
+            if (!current && HANDS_OUT_REFS.has(op)) throw replacedError(tool);
           }
           return answer;
         } catch (error) {
@@ -178,6 +181,18 @@ export async function domCall<Op extends DomOp>(
   if (outcome.navigation) onNavigation?.(outcome.navigation);
   if (!outcome.ok) throw kitFailure(outcome.error);
   return { tabId, ...outcome.value };
+}
+
+/** The operations whose answer carries refs (browser_snapshot checks its own). */
+const HANDS_OUT_REFS: ReadonlySet<string> = new Set(["dom.query", "dom.wait", "page.waitFor"]);
+
+/** TAB_NAVIGATED for an answer from a document the tab left while the call ran. */
+function replacedError(tool: string) {
+  return hubError(
+    "TAB_NAVIGATED",
+    `The tab went on to another page while ${tool} ran, so the refs it found would be stale. ` +
+      "Call it again on the new page.",
+  );
 }
 
 /** chrome.scripting arguments must be JSON: drop undefined fields. */

@@ -284,3 +284,15 @@ Deno.test("placeCall: a frame selector's document gets its scheme; its loss is T
     assertEquals((gone as HubError).code, "TAB_NAVIGATED");
     assertMatch((gone as HubError).message, /The frame "#form" loaded another page/);
   }));
+
+Deno.test("a query whose top document was replaced while it ran hands out no refs", () =>
+  withTab(async ({ open, setBefore, query, frames }) => {
+    open(0, "TOP-1", ["a", "b"]);
+    // Another call registers the tab's next top document while this query runs.
+    setBefore((injection) => {
+      if (injection.func) void frames.schemeFor(7, 0, "TOP-2");
+    });
+    const failed = await failureOf(query());
+    assertEquals(failed.payload.code, "TAB_NAVIGATED");
+    assertMatch(failed.payload.message, /refs it found would be stale/);
+  }));
