@@ -46,6 +46,13 @@ export const HEADER_URL_CHARS = 500;
 export const SNAPSHOT_DOC_MAX_LINES = 25_000;
 export const SNAPSHOT_DOC_MAX_CHARS = 1_000_000;
 
+/**
+ * Most characters of a whole tab's outline (every frame document together, each within its own
+ * budget above): the extension keeps the last few outlines of each tab in memory for `since` and
+ * paging, so 50 frames of a million characters each must not all be kept.
+ */
+export const SNAPSHOT_TAB_MAX_CHARS = 2_000_000;
+
 /** Most characters of an accessible name in a snapshot line; longer ones are cut with `…`. */
 export const NAME_MAX_CHARS = 150;
 

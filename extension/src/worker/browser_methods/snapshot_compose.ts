@@ -5,6 +5,7 @@
  */
 import { outlineHeader } from "../../../../protocol/browser_methods/outline_header.ts";
 import { frameRef } from "../../../../protocol/browser_methods/refs.ts";
+import { SNAPSHOT_TAB_MAX_CHARS } from "../../../../protocol/browser_methods/dom_limits.ts";
 import type { DocumentOutline } from "../../page/dom_snapshot.ts";
 import { childrenByParent } from "./frame_tree.ts";
 
@@ -79,61 +80,96 @@ export function composeOutline(
   frames: SnapshotFrame[],
   reads: Map<number, FrameRead>,
   options: ComposeOptions = {},
+  maxChars = SNAPSHOT_TAB_MAX_CHARS,
 ): ComposedOutline {
   const root = options.rootFrameId ?? 0;
   const children = childrenByParent(frames, root);
   const owners = new Map<number, string>();
   const unread = new Set<number>();
   const out = [outlineHeader(header.title, header.url)];
+  let size = out[0].length;
+  let full = false;
+  // Every line goes through here: past the tab's budget, the outline stops with one line.
+  const push = (line: string) => {
+    if (full) return;
+    size += line.length + 1;
+    if (size <= maxChars) return void out.push(line);
+    full = true;
+    out.push(tabStopped(maxChars));
+  };
   const visit = (frameId: number, indent: string, depth: number) => {
     const outline = reads.get(frameId)?.outline;
-    if (!outline) return;
-    const all = children.get(frameId) ?? [];
-    const kids = all.filter((f) => reads.get(f.frameId)?.outline);
-    kids.sort((a, b) => a.frameId - b.frameId);
-    const indexOf = (kid: SnapshotFrame) => reads.get(kid.frameId)!.outline!.index;
-    const silent = all.filter((f) => !reads.get(f.frameId)?.outline);
-    const unplaced = kids.filter((kid) => indexOf(kid) < 0);
-    const dropped = outline.hiddenUnplaced ? unplaced : [];
-    for (const f of [...silent, ...dropped]) {
-      const k = reads.get(f.frameId)?.k;
-      if (k !== undefined) unread.add(k);
-    }
-    const byIndex = new Map<number, SnapshotFrame>();
-    for (const kid of kids) {
-      const index = indexOf(kid);
-      if (index >= 0 && !byIndex.has(index)) byIndex.set(index, kid);
-    }
-    // Only as many unplaceable children as the outline shows iframes it cannot place: a child
-    // whose <iframe> is hidden has no line, and its content must not show either.
-    const shadowLines = outline.frames.filter((f) => f.index < 0).length;
-    const atEnd = dropped.length > 0 || (options.subtree && depth === 0)
-      ? []
-      : unplaced.slice(0, shadowLines);
-    const unreadShadow = dropped.length > 0 || (silent.length > 0 && atEnd.length < shadowLines);
+    if (!outline || full) return;
+    const { byIndex, atEnd, unreadShadow, silent, unreadKs } = placeChildren(
+      outline,
+      children.get(frameId) ?? [],
+      reads,
+      !!options.subtree && depth === 0,
+    );
+    for (const k of unreadKs) unread.add(k);
     const lineFrames = new Map(outline.frames.map((f) => [f.line, f]));
     outline.lines.forEach((line, i) => {
       const frameLine = lineFrames.get(i);
       const kid = frameLine && frameLine.index >= 0 ? byIndex.get(frameLine.index) : undefined;
-      if (!frameLine) return void out.push(indent + line);
+      if (!frameLine) return void push(indent + line);
       if (!kid) {
         const notRead = frameLine.index < 0 ? unreadShadow : silent.length > 0;
-        return void out.push(
-          `${indent}${line}${notRead ? " [not read]" : ""} [ref=${frameLine.ref}]`,
-        );
+        return void push(`${indent}${line}${notRead ? " [not read]" : ""} [ref=${frameLine.ref}]`);
       }
       const k = reads.get(kid.frameId)!.k;
       owners.set(k, frameLine.ref);
-      out.push(`${indent}${line} [ref=${frameRef(k)}]`);
+      push(`${indent}${line} [ref=${frameRef(k)}]`);
       visit(kid.frameId, indent + leadingSpaces(line) + "  ", depth + 1);
     });
     for (const kid of atEnd) {
-      out.push(`${indent}- iframe [ref=${frameRef(reads.get(kid.frameId)!.k)}]`);
+      push(`${indent}- iframe [ref=${frameRef(reads.get(kid.frameId)!.k)}]`);
       visit(kid.frameId, indent + "  ", depth + 1);
     }
   };
   visit(root, "", 0);
   return { text: out.join("\n"), owners, unread };
+}
+
+/**
+ * Where the children of one document go: by their own index under the iframe line with that
+ * index (`byIndex`), at the end of the parent's outline (`atEnd`, those that cannot be placed),
+ * or nowhere. `silent` are the children that did not answer; `unreadKs` the documents whose
+ * content stays out though their iframe may show; `unreadShadow` whether the parent's iframe lines
+ * of index -1 read ` [not read]`. `noneAtEnd`: a subtree's root lists no child at its end.
+ */
+function placeChildren(
+  outline: DocOutline,
+  all: SnapshotFrame[],
+  reads: Map<number, FrameRead>,
+  noneAtEnd: boolean,
+) {
+  const kids = all.filter((f) => reads.get(f.frameId)?.outline);
+  kids.sort((a, b) => a.frameId - b.frameId);
+  const indexOf = (kid: SnapshotFrame) => reads.get(kid.frameId)!.outline!.index;
+  const silent = all.filter((f) => !reads.get(f.frameId)?.outline);
+  const unplaced = kids.filter((kid) => indexOf(kid) < 0);
+  const dropped = outline.hiddenUnplaced ? unplaced : [];
+  const unreadKs = [...silent, ...dropped].flatMap((f) => {
+    const k = reads.get(f.frameId)?.k;
+    return k === undefined ? [] : [k];
+  });
+  const byIndex = new Map<number, SnapshotFrame>();
+  for (const kid of kids) {
+    const index = indexOf(kid);
+    if (index >= 0 && !byIndex.has(index)) byIndex.set(index, kid);
+  }
+  // Only as many unplaceable children as the outline shows iframes it cannot place: a child
+  // whose <iframe> is hidden has no line, and its content must not show either.
+  const shadowLines = outline.frames.filter((f) => f.index < 0).length;
+  const atEnd = dropped.length > 0 || noneAtEnd ? [] : unplaced.slice(0, shadowLines);
+  const unreadShadow = dropped.length > 0 || (silent.length > 0 && atEnd.length < shadowLines);
+  return { byIndex, atEnd, unreadShadow, silent, unreadKs };
+}
+
+/** The last line of a tab's outline that passed `maxChars` (a `#` line: hub's, not the page's). */
+export function tabStopped(maxChars: number): string {
+  return `# outline stopped: this tab's outline passed ${maxChars} characters; outline a part ` +
+    "with ref or selector";
 }
 
 function leadingSpaces(line: string): string {

@@ -6,6 +6,7 @@ import {
   type FrameRead,
   framesToRead,
   type SnapshotFrame,
+  tabStopped,
 } from "./snapshot_compose.ts";
 
 const frame = (frameId: number, parentFrameId: number): SnapshotFrame => ({
@@ -192,4 +193,19 @@ Deno.test("framesToRead takes the nearest frames first, at most max", () => {
   assertEquals(framesToRead(frames, 0, 50).map((f) => f.frameId), [1, 4, 2, 3]);
   assertEquals(framesToRead(frames, 0, 3).map((f) => f.frameId), [1, 4, 2]);
   assertEquals(framesToRead(frames, 1, 50).map((f) => f.frameId), [2, 3]);
+});
+
+Deno.test("composeOutline stops a tab's outline past its budget with one # line", () => {
+  const frames = [frame(0, -1), frame(5, 0)];
+  const many = Array.from({ length: 50 }, (_, i) => `- text: line ${i}`);
+  const reads = new Map<number, FrameRead>([
+    [0, { k: 0, outline: doc(-1, ['- iframe "One"'], [{ line: 0, index: 0, ref: "e1" }]) }],
+    [5, { k: 1, outline: doc(0, many) }],
+  ]);
+  const whole = composeOutline(HEAD, frames, reads).text;
+  const cut = composeOutline(HEAD, frames, reads, {}, 300).text;
+  const lines = cut.split("\n");
+  assertEquals(lines.at(-1), tabStopped(300));
+  assertEquals(cut.length - lines.at(-1)!.length <= 300, true, "within the budget, its line aside");
+  assertEquals(whole.startsWith(lines.slice(0, -1).join("\n")), true, "the lines before are whole");
 });

@@ -15,6 +15,13 @@ interface KeyedLine {
   frames: number[];
 }
 
+/** A line hub writes where an outline stopped at its budget (a document's or the tab's). */
+const STOPPED = /^ *# outline stopped:/m;
+
+/** What a diff says when either outline stopped early. */
+const STOPPED_NOTE = "# an outline stopped at its size limit: lines past that point are not " +
+  "compared, and none is listed as removed";
+
 /** The `k` of a ref naming a frame or an element of one (`f3`, `f3e7`). */
 const FRAME_OF = /^f(\d+)/;
 
@@ -41,9 +48,12 @@ export function diffOutlines(
   // Removed lines, each after the last line before it that both outlines have ("" = the start).
   const removedAfter = new Map<string, string[]>();
   let anchor = "";
+  // An outline that stopped at its budget does not hold what lies past that point: nothing
+  // there is known to be gone, so no removal is listed.
+  const stopped = STOPPED.test(before) || STOPPED.test(after);
   for (const { key, line, frames } of old) {
     if (nowKeys.has(key)) anchor = key;
-    else if (!frames.some((k) => unread.has(k))) {
+    else if (!stopped && !frames.some((k) => unread.has(k))) {
       removedAfter.set(anchor, [...(removedAfter.get(anchor) ?? []), line]);
     }
   }
@@ -59,8 +69,9 @@ export function diffOutlines(
     if (was) flush(key);
   }
   const head = outlineHeader(header.title, header.url);
-  if (changes.length === 0) return `${head}\n# no changes since ${sinceId}`;
-  return [head, `# changes since ${sinceId}`, ...changes].join("\n");
+  const note = stopped ? [STOPPED_NOTE] : [];
+  if (changes.length === 0) return [head, `# no changes since ${sinceId}`, ...note].join("\n");
+  return [head, `# changes since ${sinceId}`, ...note, ...changes].join("\n");
 }
 
 /**

@@ -86,3 +86,14 @@ Deno.test("diffOutlines lists no line of a frame the new outline could not read 
     4,
   );
 });
+
+Deno.test("diffOutlines lists no removals when an outline stopped at its size limit", () => {
+  const before = '# T — u\n- button "A" [ref=e1]\n- button "B" [ref=e2]\n- button "C" [ref=e3]';
+  const after = '# T — u\n- button "A" [ref=e1]\n- button "N" [ref=e9]\n' +
+    "# outline stopped: this tab's outline passed 100 characters; outline a part with ref or " +
+    "selector";
+  const diff = diffOutlines(before, after, "s1", { title: "T", url: "u" }).split("\n");
+  assertEquals(diff[1], "# changes since s1");
+  assertEquals(diff[2].startsWith("# an outline stopped at its size limit"), true);
+  assertEquals(diff.slice(3), ['+ - button "N" [ref=e9]']);
+});
