@@ -5,7 +5,8 @@
  * the body (or the `ref`/`selector` element): an open shadow root in place of its host's children,
  * each `<slot>` replaced by the nodes assigned to it. Hidden content (visibility.ts) is left out
  * unless `includeHidden`. One line per meaningful node (dom_snapshot_lines.ts writes them): roles,
- * names and states come from dom_roles.ts and dom_states.ts; elements without a role of their own emit nothing and
+ * names and states come from dom_roles.ts and dom_states.ts, lines that need more from
+ * dom_snapshot_nodes.ts; elements without a role of their own emit nothing and
  * their contents move up a level. Cost: one getComputedStyle and one box per element, plus what
  * nameOf reads for elements named by their contents.
  */
@@ -17,7 +18,7 @@ import {
 import { findTarget } from "./dom_find.ts";
 import type { KitArgs, KitState } from "./dom_kit_types.ts";
 import { composedChildren, composedParent, INLINE_DISPLAY } from "./dom_deep.ts";
-import { ownFrameIndex, windowIndex } from "./dom_frames.ts";
+import { ownFrameIndex } from "./dom_frames.ts";
 import { hidesOwnText, isHiddenFromPeople, type PageFacts, pageFacts } from "./visibility.ts";
 import { nameOf, roleOf } from "./dom_roles.ts";
 import { statesOf } from "./dom_states.ts";
@@ -29,7 +30,6 @@ import {
   closeText,
   elementNode,
   finishText,
-  foldText,
   HOLDING_REFS,
   holdsRef,
   interactiveOnly,
@@ -43,6 +43,20 @@ import {
   WIDGETS,
   writeOutline,
 } from "./dom_snapshot_lines.ts";
+import {
+  editingHost,
+  frameNode,
+  holdsMenu,
+  holdsMore,
+  isEditableField,
+  menuTrigger,
+  openRun,
+  optionsOf,
+  rowName,
+  takeBackText,
+  TRIGGER_MAX_LINES,
+  triggerNode,
+} from "./dom_snapshot_nodes.ts";
 
 /** What `page.snapshot` answers for this document. */
 export interface DocumentOutline extends OutlineLines {
@@ -108,19 +122,6 @@ const LEAVES = new Set([
   "METER",
   "PROGRESS",
 ]);
-/**
- * A hidden element that is or holds a menu, a list, or links and buttons (a panel of links shown
- * on hover) makes its parent the trigger of a hover menu.
- */
-const MENU_TAGS = new Set(["UL", "OL", "MENU"]);
-const MENU_ROLES = new Set(["menu", "menubar", "listbox", "tree"]);
-const MENU_SELECTOR = "ul, ol, menu, [role=menu], [role=menubar], [role=listbox], [role=tree], " +
-  "a[href], button, [role^=menuitem]";
-/**
- * Most lines a hover menu's trigger may hold besides its menu (a label, an icon, a link, a card's
- * few lines): a wrapper of a whole page part that happens to hold a hidden panel is no trigger.
- */
-const TRIGGER_MAX_LINES = 8;
 /** Characters a line takes besides its name, as counted against the budget (role, states, ref). */
 const LINE_CHARS = 40;
 
@@ -370,17 +371,6 @@ function refReason(
   return !(el.tagName === "LABEL" && (el as HTMLLabelElement).control);
 }
 
-/** Whether `el` makes its contents editable (`contenteditable`; the attribute is read first). */
-function editingHost(el: Element): boolean {
-  return el.hasAttribute("contenteditable") && (el as HTMLElement).isContentEditable === true;
-}
-
-/** A field whose value is its contents (a contenteditable textbox): its value says them. */
-function isEditableField(node: OutlineNode): boolean {
-  return (node.role === "textbox" || node.role === "searchbox") &&
-    (node.target as HTMLElement).isContentEditable === true;
-}
-
 /**
  * A `<label>` whose checkbox, radio or switch is hidden (a styled control): the label is what a
  * person clicks, so it gets the field's line, with the label's ref.
@@ -394,92 +384,4 @@ function labelLine(label: HTMLLabelElement, walk: Walk): OutlineNode | undefined
   const node = elementNode(role, nameOf(control, role), statesOf(control, role), true, label);
   node.interactive = true;
   return node;
-}
-
-/** A row's name: its aria name when it has one, else its cells' texts joined by " | ". */
-function rowName(el: Element, role: string, cells: string[]): string {
-  if (el.hasAttribute("aria-label") || el.hasAttribute("aria-labelledby")) {
-    const name = nameOf(el, role);
-    if (name) return name;
-  }
-  return cells.map(foldText).filter((cell) => cell !== "").join(" | ");
-}
-
-/**
- * The options of a `<select>` as lines under it (no refs: the select is the target); one hidden
- * by `hidden` or `display: none` is not offered to people, so it is left out.
- */
-function optionsOf(select: HTMLSelectElement): OutlineNode[] {
-  const lines: OutlineNode[] = [];
-  for (const option of select.options) {
-    if (option.hidden || getComputedStyle(option).display === "none") continue;
-    lines.push(elementNode("option", option.label, statesOf(option, "option"), false));
-  }
-  return lines;
-}
-
-/** An `<iframe>`/`<frame>` line: no ref on it, listed in `frames` with its index. */
-function frameNode(el: Element): OutlineNode {
-  const node = elementNode("iframe", nameOf(el, "iframe"), [], false, el);
-  node.kind = "frame";
-  const here = globalThis as unknown as Window;
-  node.frameIndex = windowIndex(here, (el as HTMLIFrameElement).contentWindow);
-  return node;
-}
-
-/**
- * Whether a hidden element is, or holds, a menu or list, or holds links or buttons (shown on
- * hover, by CSS or script). A closed dialog is no menu.
- */
-function holdsMenu(el: Element): boolean {
-  if (MENU_TAGS.has(el.tagName) || MENU_ROLES.has(el.getAttribute("role") ?? "")) return true;
-  if (el.tagName === "DIALOG" || /^(alert)?dialog$/.test(el.getAttribute("role") ?? "")) {
-    return false;
-  }
-  return el.firstElementChild !== null && el.querySelector(MENU_SELECTOR) !== null;
-}
-
-/** Whether `nodes` hold more than `max` lines, at any depth. */
-function holdsMore(nodes: OutlineNode[], max: number): boolean {
-  let left = max;
-  const count = (level: OutlineNode[]): boolean =>
-    level.some((node) => --left < 0 || count(node.children));
-  return count(nodes);
-}
-
-/** The text run still open at the end of `into` and its length, which an inline child may extend. */
-function openRun(into: OutlineNode[]): { run: OutlineNode; length: number } | undefined {
-  const last = into[into.length - 1];
-  return last?.kind === "text" && last.open ? { run: last, length: last.name.length } : undefined;
-}
-
-/**
- * An inline element turned out to be a line (a hover menu's trigger) after its text joined the
- * run before it: that text moves back under the element, at `start`, and the run is closed.
- */
-function takeBackText(
-  into: OutlineNode[],
-  start: number,
-  before: { run: OutlineNode; length: number } | undefined,
-): void {
-  if (!before) return;
-  const { run, length } = before;
-  const own = run.name.slice(length);
-  run.name = run.name.slice(0, length);
-  run.open = false;
-  if (own === "") return;
-  const moved: OutlineNode[] = [];
-  addText(moved, own);
-  closeText(moved);
-  into.splice(start, 0, ...moved);
-}
-
-/** Elements too large to be taken for a hover menu's trigger. */
-function menuTrigger(el: Element): boolean {
-  return el !== document.body && el !== document.documentElement;
-}
-
-/** The line of a hover menu's trigger that has no line of its own. */
-function triggerNode(el: Element, role: string): OutlineNode {
-  return elementNode(role, nameOf(el, role), statesOf(el, role), true, el);
 }
