@@ -2,7 +2,7 @@
  * browser_snapshot in real Chromium (`deno task bench` runs this): the end-to-end fixture's hub
  * (`hub start`), Debian Chromium with the installed extension and the test web app's generated
  * `/snap/big?n=3000` (about 3,000 elements: a nav of links, a table with a button per row, a form,
- * sections of cards; see tests/fixtures/web_app/snapshot_pages.ts). Each call goes over REST, one
+ * sections of cards; see tests/fixtures/web_app/snapshot_more_pages.ts). Each call goes over REST, one
  * at a time. Rows: the whole outline's bytes (`totalBytes` with maxBytes 200,000) and p50/p95;
  * the same with interactiveOnly; browser_get_page_text of the whole page (maxLength 200,000) for
  * comparison; a click by ref against the same click by selector (row 1's "Edit" button). Targets

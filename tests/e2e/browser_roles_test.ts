@@ -8,34 +8,25 @@
  * kinds of difference named in RULES and the elements in EXCEPTIONS, each on purpose, with why.
  * No hub and no extension: the module is bundled with esbuild and added to the page as a script
  * (the kit uses the same DOM APIs in its isolated world). `ROLES_DEBUG=1` prints every element.
+ * Both sides' plumbing (the page report, Chromium's tree read over CDP): tests/helpers/ax_tree.ts.
  */
 import type { Browser, Page } from "playwright-core";
 import { assertEquals } from "../helpers/assert.ts";
 import { browserGate, launchChromium } from "../helpers/browser.ts";
 import { bundlePageScript } from "../helpers/page_bundle.ts";
+import {
+  chromiumSays,
+  collapse,
+  type Kit,
+  quote,
+  REPORT,
+  type Seen,
+  TEXT_LEVEL,
+  type Theirs,
+} from "../helpers/ax_tree.ts";
 import { startTestWebApp, type TestWebApp } from "../fixtures/web_app/server.ts";
 
 const gate = browserGate(import.meta.url);
-
-/** What the kit or Chromium says of one element. */
-interface Seen {
-  role: string;
-  name: string;
-}
-
-/** HTML whitespace collapsed and trimmed, as dom_names.ts's `collapse` (which needs the DOM lib). */
-const collapse = (text: string) => text.replace(/[ \t\n\r\f]+/g, " ").trim();
-
-/** What the page side reports per element. */
-interface Kit extends Seen {
-  states: string[];
-  /** Not rendered, visibility: hidden, or aria-hidden (itself or an ancestor). */
-  hidden: boolean;
-  /** Inside a button, img, checkbox… (ARIA: their children are presentational). */
-  presentational: boolean;
-  /** The element's aria-valuetext attribute. */
-  valuetext: string | null;
-}
 
 /**
  * Elements where the kit writes something else than Chromium reports, on purpose: what the kit
@@ -81,7 +72,7 @@ const RULES: Record<string, (kit: Seen, chromium: Seen) => boolean> = {
     (chromium.role === "rowgroup" || chromium.role === "svgroot") && kit.role === "generic",
   // Names leave out text people cannot see: under 0.05 opacity or without ink (transparent, a
   // font under 3 px; dom_names.ts), so a name says only what the page shows; Chromium names
-  // with it. The test pages write such text as a MARKER-… word (snapshot_pages.ts /snap/hidden).
+  // with it. The test pages write such text as a MARKER-… word (snapshot_more_pages.ts /snap/hidden).
   invisibleText: (kit, chromium) =>
     kit.role === chromium.role && chromium.name.includes("MARKER-") &&
     kit.name === collapse(chromium.name.replace(/MARKER-[\w-]+/g, " ")),
@@ -123,162 +114,12 @@ const OTHER_PAGES = [
   "/scroll-box",
   "/nav",
   "/console",
-  "/snap/big?n=3000", // browser_snapshot's generated page (snapshot_pages.ts)
+  "/snap/big?n=3000", // browser_snapshot's generated page (snapshot_more_pages.ts)
   "/snap/signup",
   "/snap/shadow",
   "/snap/hidden",
   "/snap/rerender",
 ];
-
-/**
- * Chromium's roles for text-level and other structural elements (strong, code, blockquote, …):
- * the kit writes them as generic, their text is the snapshot's text.
- */
-const TEXT_LEVEL = new Set([
-  "emphasis",
-  "strong",
-  "code",
-  "blockquote",
-  "time",
-  "mark",
-  "abbr",
-  "pre",
-  "term",
-  "definition",
-  "descriptionlist",
-  "canvas",
-  "labeltext",
-  "legend",
-  "caption",
-  "figcaption",
-  "subscript",
-  "superscript",
-  "insertion",
-  "deletion",
-  "linebreak",
-]);
-
-/**
- * The page side: `__rolesReport()` answers `{ [key]: { role, name, states, hidden } }` for every
- * element in the body and its open shadow roots, keyed by its id (the first with it), else by `n<i>`; the key is also
- * written to the element as `data-roles-key`, where DOM.getDocument finds it.
- */
-const REPORT = `import { nameOf, roleOf } from "./extension/src/page/dom_roles.ts";
-import { statesOf } from "./extension/src/page/dom_states.ts";
-// ARIA's roles whose children are presentational: Chromium leaves their descendants out.
-const PRESENTATIONAL = new Set(["button", "checkbox", "img", "math", "menuitemcheckbox",
-  "menuitemradio", "meter", "option", "progressbar", "radio", "scrollbar", "separator", "slider",
-  "switch", "tab"]);
-// The element and its ancestors in the composed tree (a shadow root's host).
-const ancestors = (el) => {
-  const out = [];
-  for (let up = el; up; up = up.parentElement ?? up.getRootNode().host) out.push(up);
-  return out;
-};
-const inPresentational = (el) =>
-  ancestors(el).slice(1).some((up) => PRESENTATIONAL.has(roleOf(up)));
-globalThis.__rolesReport = () => {
-  const out = {};
-  let n = 0;
-  const visit = (root) => {
-    for (const el of root.querySelectorAll("*")) {
-      const key = el.id && !(el.id in out) ? el.id : "n" + ++n;
-      el.setAttribute("data-roles-key", key);
-      const role = roleOf(el);
-      out[key] = {
-        role,
-        name: nameOf(el, role),
-        states: statesOf(el, role),
-        valuetext: el.getAttribute("aria-valuetext"),
-        hidden: !el.checkVisibility({ visibilityProperty: true }) ||
-          ancestors(el).some((up) => up.getAttribute("aria-hidden") === "true"),
-        presentational: inPresentational(el),
-      };
-      if (el.shadowRoot) visit(el.shadowRoot);
-    }
-  };
-  visit(document.body);
-  return out;
-};`;
-
-/** A DOM.Node as DOM.getDocument gives it (the fields read here). */
-interface CdpNode {
-  backendNodeId: number;
-  nodeName: string;
-  attributes?: string[];
-  children?: CdpNode[];
-  shadowRoots?: CdpNode[];
-}
-
-/** An Accessibility.AXNode (the fields read here). */
-interface AxNode {
-  backendDOMNodeId?: number;
-  ignored: boolean;
-  role?: { value: string };
-  name?: { value: string };
-  value?: { value: unknown };
-  properties?: { name: string; value: { value: unknown } }[];
-}
-
-/** What Chromium says of one element. */
-interface Theirs extends Seen {
-  ignored: boolean;
-  /** Chromium's properties written as the kit writes states (see statesFrom). */
-  states: string[];
-}
-
-/** Short page text as the kit quotes it (these pages hold no value near the cut). */
-const quote = (text: string) => `"${text.replace(/\s+/g, " ").replace(/[\\"]/g, (c) => "\\" + c)}"`;
-
-/** Roles whose value the kit writes (dom_states.ts VALUED). */
-const VALUED = new Set([
-  "textbox",
-  "searchbox",
-  "combobox",
-  "spinbutton",
-  "slider",
-  "date",
-  "datetime",
-  "inputtime",
-]);
-
-/**
- * Chromium's properties as kit states, in the kit's order: checked, disabled, expanded, selected,
- * pressed, level (headings), value (the roles in VALUED), required. `password` and `url` have no
- * counterpart to compare (Chromium shows bullets and the resolved URL).
- */
-function statesFrom(node: AxNode, role: string): string[] {
-  const props = Object.fromEntries((node.properties ?? []).map((p) => [p.name, p.value.value]));
-  const states: string[] = [];
-  if (props.checked === "true") states.push("checked");
-  if (props.checked === "mixed") states.push("checked=mixed");
-  if (props.disabled === true) states.push("disabled");
-  if (props.expanded !== undefined) states.push(`expanded=${props.expanded}`);
-  if (props.selected === true) states.push("selected");
-  if (props.pressed === "true") states.push("pressed");
-  if (props.pressed === "mixed") states.push("pressed=mixed");
-  if (role === "heading" && props.level !== undefined) states.push(`level=${props.level}`);
-  // aria-valuetext is the value people read (the kit writes it before aria-valuenow).
-  const value = props.valuetext || node.value?.value;
-  if (VALUED.has(role) && value !== undefined && value !== "") {
-    states.push(`value=${quote(String(value))}`);
-  }
-  if (props.required === true) states.push("required");
-  return states;
-}
-
-/** backendNodeId → `data-roles-key`, for the top document and its open shadow roots. */
-function keysByBackendNode(node: CdpNode, out = new Map<number, string>()): Map<number, string> {
-  const attributes = node.attributes ?? [];
-  for (let i = 0; i < attributes.length; i += 2) {
-    if (attributes[i] === "data-roles-key") out.set(node.backendNodeId, attributes[i + 1]);
-  }
-  // contentDocument (the iframe's) is left out: the page's ids are all in the top document.
-  for (const child of [...(node.shadowRoots ?? []), ...(node.children ?? [])]) {
-    keysByBackendNode(child, out);
-  }
-  return out;
-}
 
 let app: TestWebApp;
 let browser: Browser;
@@ -310,30 +151,64 @@ interface Comparison {
   differences: string[];
 }
 
-/** Chromium's role and name of each keyed element of the page (after `__rolesReport()`). */
-async function chromiumSays(page: Page): Promise<Record<string, Theirs>> {
-  const cdp = await page.context().newCDPSession(page);
-  const { root } = await cdp.send("DOM.getDocument", { depth: -1, pierce: true });
-  const keys = keysByBackendNode(root as unknown as CdpNode);
-  const { nodes } = await cdp.send("Accessibility.getFullAXTree") as unknown as {
-    nodes: AxNode[];
-  };
-  await cdp.detach();
-  const out: Record<string, Theirs> = {};
-  for (const node of nodes) {
-    const key = node.backendDOMNodeId && keys.get(node.backendDOMNodeId);
-    if (!key) continue;
-    const lower = (node.role?.value ?? "").toLowerCase();
-    const role = lower === "image" ? "img" : lower;
-    out[key] = {
-      role,
-      // The kit's names are whitespace-collapsed by contract (Chromium keeps `alt="  "`).
-      name: collapse(node.name?.value ?? ""),
-      ignored: node.ignored,
-      states: statesFrom(node, role),
+/** How one element compares: a kind of agreement, or the differences nothing explains. */
+type Outcome =
+  | { kind: "unexposed" | "same" | "excepted" }
+  | { kind: "ruled"; rule: string }
+  | { kind: "differ"; differences: string[] };
+
+/** One element: the kit's role, name and states against Chromium's (`theirs`, if it has a node). */
+function compareElement(
+  key: string,
+  kit: Kit,
+  theirs: Theirs | undefined,
+  exception: (typeof EXCEPTIONS)[string] | undefined,
+): Outcome {
+  if (!theirs || theirs.ignored) {
+    // Not in Chromium's tree (or ignored): the kit must say "none" or "generic" (a wrapper
+    // without a line), or the element is hidden (the snapshot leaves hidden elements out
+    // before asking their role), or inside a role whose children are presentational.
+    if (kit.role === "none" || kit.role === "generic" || kit.hidden || kit.presentational) {
+      return { kind: "unexposed" };
+    }
+    return {
+      kind: "differ",
+      differences: [`${key}: Chromium does not expose it; the kit: ${kit.role}`],
     };
   }
-  return out;
+  const rule = Object.entries(RULES).find(([, applies]) => applies(kit, theirs))?.[0];
+  if (rule) return { kind: "ruled", rule };
+  const differences = differencesOf(key, kit, theirs, exception);
+  if (differences.length > 0) return { kind: "differ", differences };
+  return { kind: exception ? "excepted" : "same" };
+}
+
+/** Role, name and states where the kit says other than expected (Chromium's, or the exception's). */
+function differencesOf(
+  key: string,
+  kit: Kit,
+  theirs: Theirs,
+  exception: (typeof EXCEPTIONS)[string] | undefined,
+): string[] {
+  const differences: string[] = [];
+  for (const field of ["role", "name"] as const) {
+    const expected = exception?.[field] ?? theirs[field];
+    if (kit[field] !== expected) {
+      differences.push(
+        `${key} ${field}: kit ${JSON.stringify(kit[field])}, expected ${
+          JSON.stringify(expected)
+        } (Chromium: ${JSON.stringify(theirs[field])})`,
+      );
+    }
+  }
+  const kitStates = kit.states.filter((state) => !/^(url=|password$)/.test(state));
+  const theirStates = exception?.states ?? expectedStates(kit, theirs);
+  if (kitStates.join(" ") !== theirStates.join(" ")) {
+    differences.push(
+      `${key} states: kit ${JSON.stringify(kitStates)}, Chromium ${JSON.stringify(theirStates)}`,
+    );
+  }
+  return differences;
 }
 
 /**
@@ -366,46 +241,12 @@ async function compare(path: string, prepare?: (page: Page) => Promise<void>): P
           : "no node";
         console.log(`${key}: kit ${kit.role} "${kit.name}" [${kit.states}]; chromium ${said}`);
       }
-      if (!theirs || theirs.ignored) {
-        // Not in Chromium's tree (or ignored): the kit must say "none" or "generic" (a wrapper
-        // without a line), or the element is hidden (the snapshot leaves hidden elements out
-        // before asking their role), or inside a role whose children are presentational.
-        if (kit.role === "none" || kit.role === "generic" || kit.hidden || kit.presentational) {
-          result.unexposed++;
-        } else result.differences.push(`${key}: Chromium does not expose it; the kit: ${kit.role}`);
-        continue;
-      }
-      const rule = Object.entries(RULES).find(([, applies]) => applies(kit, theirs))?.[0];
-      if (rule) {
-        result.ruled[rule] = (result.ruled[rule] ?? 0) + 1;
-        continue;
-      }
       const exception = path === "/roles" ? EXCEPTIONS[key] : undefined;
-      let same = true;
-      for (const field of ["role", "name"] as const) {
-        const expected = exception?.[field] ?? theirs[field];
-        if (kit[field] !== expected) {
-          same = false;
-          result.differences.push(
-            `${key} ${field}: kit ${JSON.stringify(kit[field])}, expected ${
-              JSON.stringify(expected)
-            } (Chromium: ${JSON.stringify(theirs[field])})`,
-          );
-        }
-      }
-      const kitStates = kit.states.filter((state) => !/^(url=|password$)/.test(state));
-      const theirStates = exception?.states ?? expectedStates(kit, theirs);
-      if (kitStates.join(" ") !== theirStates.join(" ")) {
-        same = false;
-        result.differences.push(
-          `${key} states: kit ${JSON.stringify(kitStates)}, Chromium ${
-            JSON.stringify(theirStates)
-          }`,
-        );
-      }
-      if (!same) continue;
-      if (exception) result.excepted++;
-      else result.same++;
+      const outcome = compareElement(key, kit, theirs, exception);
+      if (outcome.kind === "ruled") {
+        result.ruled[outcome.rule] = (result.ruled[outcome.rule] ?? 0) + 1;
+      } else if (outcome.kind === "differ") result.differences.push(...outcome.differences);
+      else result[outcome.kind]++;
     }
     return result;
   } finally {

@@ -1,18 +1,18 @@
 /**
  * The DOM kit's `page.snapshot` (extension/src/page/dom_snapshot.ts) in real Chromium, one
  * document at a time: no hub and no extension. The kit is bundled with esbuild and added to each
- * page as a script, where it installs `__hubDomKit` as it does in the extension's isolated world;
- * the test calls `__hubDomKit.run("page.snapshot", args)` and reads the lines it answers (the
- * worker's composing of frames, cutting and diffing are tested with browser_snapshot end to end in
- * browser_snapshot_test.ts). Covers roles, refs and states on a form, table rows, shadow roots and
- * slots, hidden content, frames listed in `frames`, interactiveOnly, clickable elements and hostile
- * names and text.
+ * page as a script, where it installs `__hubDomKit` as it does in the extension's isolated world
+ * (tests/helpers/kit_page.ts); the test calls `__hubDomKit.run("page.snapshot", args)` and reads
+ * the lines it answers (the worker's composing of frames, cutting and diffing are tested with
+ * browser_snapshot end to end in browser_snapshot_test.ts). Covers roles, refs and states on a
+ * form, table rows, shadow roots and slots, hidden content, frames listed in `frames`,
+ * interactiveOnly, clickable elements and hostile names and text.
  */
-import type { Browser, Frame, Page } from "playwright-core";
+import type { Frame, Page } from "playwright-core";
 import { assert, assertEquals, assertMatch } from "../helpers/assert.ts";
-import { browserGate, launchChromium } from "../helpers/browser.ts";
-import { bundlePageScript } from "../helpers/page_bundle.ts";
-import { bigPage, MENUS_PAGE } from "../fixtures/web_app/snapshot_pages.ts";
+import { browserGate } from "../helpers/browser.ts";
+import { assertWellFormed, type KitPage, ORIGIN, startKitPage } from "../helpers/kit_page.ts";
+import { bigPage, MENUS_PAGE } from "../fixtures/web_app/snapshot_more_pages.ts";
 import { OUTLINE_STOPPED } from "../../extension/src/page/dom_snapshot_lines.ts";
 import {
   SNAPSHOT_DOC_MAX_CHARS,
@@ -21,81 +21,26 @@ import {
 
 const gate = browserGate(import.meta.url);
 
-/** The kit's answer value. */
-interface Outline {
-  url: string;
-  title: string;
-  index: number;
-  lines: string[];
-  frames: { line: number; index: number; ref: string }[];
-  stopped?: true;
-}
-
-let browser: Browser;
+let kit: KitPage;
 let page: Page;
-let script = "";
 
 Deno.test.beforeAll(async () => {
   if (gate.ignore) return;
   gate.check();
-  // dom_kit.ts installs the kit on globalThis when a document is there
-  script = await bundlePageScript('import "./extension/src/page/dom_kit.ts";');
-  browser = await launchChromium();
-  page = await browser.newPage({ viewport: { width: 1000, height: 700 } });
-  await page.route(`${ORIGIN}/**`, (route) => {
-    const body = pages.get(new URL(route.request().url()).pathname);
-    return route.fulfill(
-      body === undefined ? { status: 404 } : { contentType: "text/html; charset=utf-8", body },
-    );
-  });
+  kit = await startKitPage();
+  page = kit.page;
 });
 
 Deno.test.afterAll(async () => {
-  await browser?.close();
+  await kit?.close();
 });
 
-/** Runs the kit's snapshot in `where` (the page or a frame), adding the kit first when missing. */
-async function snapshot(where: Page | Frame, args: Record<string, unknown> = {}): Promise<Outline> {
-  if (!await where.evaluate("typeof __hubDomKit === 'object'")) {
-    await where.addScriptTag({ content: script });
-  }
-  const outcome = await where.evaluate(
-    (a) =>
-      (globalThis as unknown as { __hubDomKit: { run(op: string, args: unknown): unknown } })
-        .__hubDomKit.run("page.snapshot", a),
-    { interactiveOnly: false, includeHidden: false, ...args },
-  ) as { ok: boolean; value: Outline; error?: unknown };
-  assert(outcome.ok, JSON.stringify(outcome));
-  if (Deno.env.get("SNAPSHOT_DEBUG")) console.log(outcome.value.lines.join("\n"));
-  return outcome.value;
-}
-
-/** Pages by path, served to the browser from memory on ORIGIN (playwright's routing). */
-const pages = new Map<string, string>();
-/** 127.0.0.1 is a secure context, as the test web app's pages are (the kit needs crypto). */
-const ORIGIN = "http://127.0.0.1:9";
-
-/** Serves `body` at `path` and, unless `load` is false, loads it as the page. */
-async function open(body: string, path = "/test", load = true): Promise<Page> {
-  pages.set(
-    path,
-    `<!doctype html><html><head><title>Test</title></head><body>${body}</body></html>`,
-  );
-  if (load) await page.goto(ORIGIN + path);
-  return page;
-}
-
-/** Every line: indentation, `- `, then a role or `text:`; refs only at the end. */
-const LINE =
-  /^( {2})*- (text: .*|[a-z]+( "([^"\\]|\\.)*")?( \[[a-z]+(=([a-z0-9]+|"([^"\\]|\\.)*"))?\])*)$/;
+const snapshot = (where: Page | Frame, args?: Record<string, unknown>) => kit.snapshot(where, args);
+const open = (body: string, path?: string, load?: boolean) => kit.open(body, path, load);
 
 /** A test that needs Chromium (skipped, or failed in CI, without it). */
 function browserTest(name: string, fn: () => Promise<void>): void {
   Deno.test({ name, ignore: gate.ignore, fn });
-}
-
-function assertWellFormed(lines: string[]): void {
-  for (const line of lines) assertMatch(line, LINE);
 }
 
 browserTest("a form: roles, names, states and refs; labels name their fields", async () => {

@@ -1,6 +1,6 @@
 /**
  * browser_snapshot and refs end to end (issue 29's acceptance list): real hub, real Chromium with
- * the extension, the test web app's `/snap/…` pages (snapshot_pages.ts) opened on 127.0.0.1. Each
+ * the extension, the test web app's `/snap/…` pages (snapshot_pages.ts, snapshot_more_pages.ts) opened on 127.0.0.1. Each
  * step takes a snapshot and acts by the refs it gave: a form in a same-origin iframe is filled and
  * sent; "Pay" in a cross-origin iframe (`localhost`, same port) is clicked and the top page counts
  * it; a web component's shadow text and button are outlined and the button clicked; frames nested
@@ -12,99 +12,28 @@
  * line with a ref, and `includeHidden` lists its links with refs that click; a click by ref that navigates is followed
  * by a snapshot of the new page at once. Back/forward 1→2→3 is browser_history_test.ts.
  */
-import type { Frame, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { assert, assertEquals, assertMatch } from "../helpers/assert.ts";
-import { callTool, type E2E, e2eTest } from "../helpers/e2e_fixture.ts";
+import { e2eTest } from "../helpers/e2e_fixture.ts";
 import { eventually } from "../helpers/hub_api.ts";
-import { failed, ok, tabIdOf } from "../helpers/tool_replies.ts";
 import {
-  EVIL_MARKER,
+  bytes,
+  frameAt,
+  framePart,
+  lineOf,
+  outlineLines,
+  refOf,
+  tabCalls,
+} from "../helpers/outline.ts";
+import { failed, tabIdOf } from "../helpers/tool_replies.ts";
+import { EVIL_MARKER } from "../fixtures/web_app/snapshot_pages.ts";
+import {
   FOLD_MARKER,
   HIDDEN_MARKERS,
   LONG_NAME,
   MENU_LINKS,
   SEEN_MARKERS,
-} from "../fixtures/web_app/snapshot_pages.ts";
-
-/** One outline line: its indentation (spaces), the text after it, and its ref when it has one. */
-interface Line {
-  indent: number;
-  text: string;
-  ref?: string;
-}
-
-const bytes = (text: string) => new TextEncoder().encode(text).length;
-
-/** The `- …` lines of an outline. */
-function outlineLines(outline: string): Line[] {
-  return outline.split("\n").filter((l) => /^ *- /.test(l)).map((l) => {
-    const text = l.trimStart();
-    const ref = /\[ref=([a-z0-9]+)\]$/.exec(text)?.[1];
-    return { indent: l.length - text.length, text, ...(ref ? { ref } : {}) };
-  });
-}
-
-/** The first outline line that matches `pattern`; fails showing the outline. */
-function lineOf(outline: string, pattern: RegExp): Line {
-  const line = outlineLines(outline).find((l) => pattern.test(l.text));
-  assert(line, `no line matches ${pattern} in:\n${outline}`);
-  return line;
-}
-
-/** The ref of the first line matching `pattern`. */
-function refOf(outline: string, pattern: RegExp): string {
-  const line = lineOf(outline, pattern);
-  assert(line.ref, `the line "${line.text}" has no ref`);
-  return line.ref;
-}
-
-/** The frame part of a ref: `f3` of `f3e5`, "" for the top document. */
-const framePart = (ref: string) => /^(f\d+)?/.exec(ref)![0];
-
-/** The playwright frame whose URL contains `part`, once `selector` is in it. */
-async function frameAt(page: Page, part: string, selector: string): Promise<Frame> {
-  let frame: Frame | undefined;
-  await eventually(
-    () => Promise.resolve(!!(frame = page.frames().find((f) => f.url().includes(part)))),
-    () => `no frame at ${part}: ${page.frames().map((f) => f.url())}`,
-  );
-  await frame!.waitForSelector(selector, { state: "attached" });
-  return frame!;
-}
-
-/** Calls for one tab: any tool (its value), and browser_snapshot with its MCP text as well. */
-function tabCalls(e2e: E2E, tabId: number) {
-  const call = async (tool: string, args: Record<string, unknown> = {}) =>
-    ok(await callTool(e2e, tool, { tabId, ...args }), `${tool} ${JSON.stringify(args)}`);
-  const raw = (tool: string, args: Record<string, unknown> = {}) =>
-    callTool(e2e, tool, { tabId, ...args });
-  const snapshot = async (args: Record<string, unknown> = {}) => {
-    const reply = await callTool(e2e, "browser_snapshot", { tabId, ...args });
-    const value = ok(reply, `browser_snapshot ${JSON.stringify(args)}`);
-    const content = reply.body.content as { type: string; text: string }[];
-    assertEquals(content.length, 1, JSON.stringify(content).slice(0, 500));
-    assertEquals(content[0].type, "text");
-    // The MCP text is the outline itself, not JSON of the value.
-    // A later part (offset) starts with the header line again, then where the part starts.
-    const part = args.offset
-      ? `# ${value.title} — ${value.url}\n# part from byte ${args.offset} ` +
-        `of ${value.totalBytes}\n`
-      : "";
-    assert(content[0].text.startsWith(part + value.text), content[0].text.slice(0, 500));
-    assertEquals(value.tabId, tabId);
-    assertMatch(value.snapshotId, /^s\d+$/);
-    return value as {
-      url: string;
-      title: string;
-      snapshotId: string;
-      text: string;
-      truncated: boolean;
-      nextOffset?: number;
-      totalBytes: number;
-    };
-  };
-  return { call, raw, snapshot };
-}
+} from "../fixtures/web_app/snapshot_more_pages.ts";
 
 e2eTest(import.meta.url, "browser_snapshot outlines every frame and shadow root; refs act", {
   config: {
