@@ -10,8 +10,10 @@ export const waitFor = browserTool({
   name: "browser_wait_for",
   displayName: "Wait for",
   description: "Wait until text shows on the page (text) or is gone from it (textGone), in any " +
-    'frame, as a substring or "/regex/flags" (run on the first 20000 characters of each ' +
-    "document's text; a repeat inside a repeat such as (a+)+ is refused); textGone needs every " +
+    'frame, as a substring or "/regex/flags" (a regex is matched within one line of text, lines ' +
+    "cut at 1000 characters, the first 20000 characters of each document's text; a repeat inside a " +
+    "repeat such as (a+)+, a repeated choice such as (a|b)+ or more than two unbounded repeats are " +
+    "refused); textGone needs every " +
     "frame's answer, so a busy frame keeps it waiting. Or wait until an element (ref or selector) is " +
     '"visible", "hidden" or "detached" (state). Text and elements hidden from people do not ' +
     "count as shown. Keeps waiting across a navigation of the tab, so it can wait for what the " +

@@ -2,11 +2,13 @@
  * The regexes browser_wait_for refuses because their backtracking can run for ever on text a page
  * picks (a regex runs in the page's renderer, which nothing can interrupt): a repeat inside a
  * repeat (`(a+)+`, `(a*)*`, `(\d+,?)+`, `((ab)+c)*`: "star height" 2, as npm's safe-regex judges
- * it) and, where cheap to tell, a repeated choice whose alternatives can match the same text
- * (`(a|aa)+`: one alternative starts with another; `(\w|\d)*`: both start with a character class).
- * A repeat is `*`, `+`, `{n,}` or `{n,m}` with a most of 2 or more; `?` is none. It has false
- * positives (`(\w+\s)+` is slow only on some texts) and misses slow regexes of other shapes (`a*a*a*b`
- * is polynomial): the text a regex runs on is capped too (wait_text.ts). Pure, no dependency.
+ * it), a repeated group with a choice anywhere inside (`(a|aa)+`, `(a|[ab])+`, `((x|y)z)*`: telling
+ * which alternatives can match the same text is not cheap, so none is trusted), and more than
+ * MAX_UNBOUNDED unbounded repeats (`*`, `+`, `{n,}` outside a character class) in the whole regex
+ * (`a*a*a*b` is polynomial of a high degree). A repeat is `*`, `+`, `{n,}` or `{n,m}` with a most
+ * of 2 or more; `?` is none. It has false positives (`(\w+\s)+` and `(beep|boop)*` are slow only on
+ * some texts, or never) and misses other slow shapes: a regex runs on short lines of text only
+ * (wait_text.ts), which keeps a polynomial one cheap. Pure, no dependency.
  */
 
 /** A quantifier at the start of the rest of the source, and the most times it repeats. */
@@ -15,21 +17,20 @@ const QUANTIFIER = /^(?:([*+?])|\{(\d+)(?:(,)(\d*))?\})\??/;
 /** A group's opening: `(`, `(?:`, `(?=`, `(?!`, `(?<=`, `(?<!`, `(?<name>`, `(?i:`, `(?-i:`. */
 const GROUP_OPEN = /^\((?:\?(?:[:=!]|<[=!]|<[^>]*>|[a-zA-Z-]*:))?/;
 
-/** An alternative that starts with a character class (`.`, `[…]`, `\d`, `\w`, `\s`, `\p{…}`…). */
-const BROAD_START = /^(?:\.|\[|\\[dDwWsSpP])/;
+/** Most unbounded repeats (`*`, `+`, `{n,}`) a regex may hold: `/Order.*shipped.*today/i` has two. */
+export const MAX_UNBOUNDED = 2;
 
 interface Group {
   start: number;
-  /** Where the current alternative starts. */
-  altStart: number;
-  alternatives: string[];
   /** A repeat is somewhere inside. */
   repeats: boolean;
+  /** A choice (`|`) is somewhere inside, in this group or one within it. */
+  chooses: boolean;
 }
 
 /** Why a regex is refused, and the piece of its source that is the reason. */
 export interface RegexRisk {
-  kind: "nested" | "overlap";
+  kind: "nested" | "choice" | "unbounded";
   piece: string;
 }
 
@@ -59,30 +60,26 @@ function classEnd(source: string, i: number, nested: boolean): number {
   return source.length;
 }
 
-/** Whether two alternatives of a repeated group can match the same text (a cheap guess). */
-function overlapping(alternatives: string[]): boolean {
-  return alternatives.some((a, i) =>
-    alternatives.some((b, j) =>
-      i !== j && (b.startsWith(a) || (BROAD_START.test(a) && BROAD_START.test(b)))
-    )
-  );
-}
-
 /** The risk in `source` (a regex that compiles with `flags`), or undefined when none was seen. */
 export function regexRisk(source: string, flags = ""): RegexRisk | undefined {
-  const root: Group = { start: 0, altStart: 0, alternatives: [], repeats: false };
+  const root: Group = { start: 0, repeats: false, chooses: false };
   const stack = [root];
+  let unbounded = 0;
   let last: { start: number; group?: Group } | undefined;
   for (let i = 0; i < source.length;) {
     const top = stack[stack.length - 1];
     const quantifier = last ? QUANTIFIER.exec(source.slice(i)) : null;
     if (last && quantifier) {
       const end = i + quantifier[0].length;
-      if (most(quantifier) >= 2) {
+      const times = most(quantifier);
+      if (times >= 2) {
         const piece = source.slice(last.start, end);
         if (last.group?.repeats) return { kind: "nested", piece };
-        if (last.group && overlapping(last.group.alternatives)) return { kind: "overlap", piece };
+        if (last.group?.chooses) return { kind: "choice", piece };
         top.repeats = true;
+      }
+      if (times === Infinity && ++unbounded > MAX_UNBOUNDED) {
+        return { kind: "unbounded", piece: source };
       }
       [i, last] = [end, undefined];
       continue;
@@ -90,16 +87,16 @@ export function regexRisk(source: string, flags = ""): RegexRisk | undefined {
     const c = source[i];
     if (c === "(") {
       const open = GROUP_OPEN.exec(source.slice(i))![0].length;
-      stack.push({ start: i, altStart: i + open, alternatives: [], repeats: false });
+      stack.push({ start: i, repeats: false, chooses: false });
       [i, last] = [i + open, undefined];
     } else if (c === ")" && stack.length > 1) {
       const group = stack.pop()!;
-      group.alternatives.push(source.slice(group.altStart, i));
       stack[stack.length - 1].repeats ||= group.repeats;
+      stack[stack.length - 1].chooses ||= group.chooses;
       [i, last] = [i + 1, { start: group.start, group }];
     } else if (c === "|") {
-      top.alternatives.push(source.slice(top.altStart, i));
-      [top.altStart, i, last] = [i + 1, i + 1, undefined];
+      top.chooses = true;
+      [i, last] = [i + 1, undefined];
     } else {
       const end = c === "\\"
         ? escapeEnd(source, i)

@@ -1,7 +1,13 @@
 /// <reference lib="deno.ns" />
 import { assert, assertEquals, assertMatch, assertThrows } from "../../../tests/helpers/assert.ts";
-import { regexRisk } from "./regex_risk.ts";
-import { parseWaitText, searchText, WAIT_REGEX_MAX_CHARS, WaitTextError } from "./wait_text.ts";
+import { MAX_UNBOUNDED, regexRisk } from "./regex_risk.ts";
+import {
+  parseWaitText,
+  searchText,
+  WAIT_REGEX_LINE_CHARS,
+  WAIT_REGEX_MAX_CHARS,
+  WaitTextError,
+} from "./wait_text.ts";
 
 Deno.test("a repeat inside a repeat is a risk, whatever the group's kind", () => {
   const nested = (source: string, piece: string, flags = "") =>
@@ -16,20 +22,37 @@ Deno.test("a repeat inside a repeat is a risk, whatever the group's kind", () =>
   nested("(\\p{L}+)*", "(\\p{L}+)*", "u");
 });
 
-Deno.test("a repeated choice whose alternatives can match the same text is a risk", () => {
-  const overlap = (source: string, piece: string) =>
-    assertEquals(regexRisk(source), { kind: "overlap", piece }, source);
-  overlap("(a|aa)+$", "(a|aa)+");
-  overlap("(a|a)*", "(a|a)*");
-  overlap("(?:\\w|\\d)+!", "(?:\\w|\\d)+");
-  overlap("(x|)+", "(x|)+");
-  overlap("(.|\\s)*end", "(.|\\s)*");
+Deno.test("a repeated group with a choice anywhere inside is a risk", () => {
+  const choice = (source: string, piece: string) =>
+    assertEquals(regexRisk(source), { kind: "choice", piece }, source);
+  choice("(a|aa)+$", "(a|aa)+");
+  choice("(a|a)*", "(a|a)*");
+  choice("(?:\\w|\\d)+!", "(?:\\w|\\d)+");
+  choice("(x|)+", "(x|)+");
+  choice("(.|\\s)*end", "(.|\\s)*");
+  choice("(a|[ab])+$", "(a|[ab])+");
+  choice("(beep|boop)*", "(beep|boop)*");
+  choice("((x|y)z){2,}", "((x|y)z){2,}");
+});
+
+Deno.test("more than two unbounded repeats in the whole regex are a risk", () => {
+  assertEquals(MAX_UNBOUNDED, 2);
+  const many = (source: string) =>
+    assertEquals(regexRisk(source), { kind: "unbounded", piece: source }, source);
+  many("a*a*a*b");
+  many("x+y+z+");
+  many("a{2,}b*c+");
+  many("(?:a*)?b*c*");
+  for (const two of ["Order.*shipped.*today", "a*b+", "[*+]+x*y{2,5}", "a+?b?c{3}d*"]) {
+    assertEquals(regexRisk(two), undefined, two);
+  }
 });
 
 Deno.test("common regexes pass: one level of repeats, a repeated choice of distinct words", () => {
   const safe: Array<[string, string]> = [
     ["order #\\d+ placed", "i"],
-    ["(beep|boop)*", ""],
+    ["(beep|boop)", ""],
+    ["(beep|boop)?", ""],
     ["\\blocation\\s*:[^:\\n]+\\b(Oakland|San Francisco)\\b", ""],
     ["(ab)?c+", ""],
     ["(a+)?", ""],
@@ -60,13 +83,19 @@ Deno.test("parseWaitText refuses a risky regex with INVALID_ARGUMENTS' hint, bef
     message,
     /Write it without the nested repeat .*or pass the words .* as plain text\.$/,
   );
-  assertThrows(() => parseWaitText("/(a|aa)+/i"), WaitTextError, "alternatives can match");
+  assertThrows(() => parseWaitText("/(a|aa)+/i"), WaitTextError, "a choice (|) inside");
+  assertThrows(() => parseWaitText("/(a|[ab])+$/"), WaitTextError, "Write the choice without");
+  assertThrows(() => parseWaitText("/a*a*a*b/"), WaitTextError, "more than 2 unbounded repeats");
+  assertEquals(parseWaitText("/Order.*shipped.*today/i").kind, "regex");
   assertEquals(parseWaitText("/order #\\d+ placed/i").kind, "regex");
 });
 
-Deno.test("a regex runs on the first 20,000 characters of a document's text", () => {
-  assertEquals(WAIT_REGEX_MAX_CHARS, 20_000);
-  const page = "x".repeat(WAIT_REGEX_MAX_CHARS - 6) + "NEEDLE" + "y";
-  assert(searchText(page, parseWaitText("/NEEDLE/")).found);
-  assert(!searchText("z" + page, parseWaitText("/NEEDLE/")).found, "one character too far");
+Deno.test("a regex runs on lines of at most 1,000 characters, 20,000 in all", () => {
+  assertEquals([WAIT_REGEX_LINE_CHARS, WAIT_REGEX_MAX_CHARS], [1_000, 20_000]);
+  const line = "x".repeat(WAIT_REGEX_LINE_CHARS - 6);
+  assert(searchText(line + "NEEDLE", parseWaitText("/NEEDLE/")).found);
+  assert(!searchText("z" + line + "NEEDLE", parseWaitText("/NEEDLE/")).found, "past the line cut");
+  const full = "x".repeat(WAIT_REGEX_LINE_CHARS - 1) + "\n"; // 1,000 with its line break
+  assert(searchText(full.repeat(19) + "NEEDLE", parseWaitText("/NEEDLE/")).found);
+  assert(!searchText(full.repeat(20) + "NEEDLE", parseWaitText("/NEEDLE/")).found, "past 20,000");
 });

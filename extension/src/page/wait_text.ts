@@ -4,22 +4,26 @@
  * as INVALID_ARGUMENTS), and the page kit searches each document's visible text with it.
  *
  * - `"/source/flags"` is a regular expression (flags i, m, s, u, v; g, y and d are accepted and
- *   ignored: a search needs none of them). It runs on the visible text as it reads, lines kept,
- *   capped at WAIT_REGEX_MAX_CHARS characters (a regex may backtrack; less text bounds its cost).
- *   A regex with a repeat inside a repeat, such as `(a+)+`, is refused (regex_risk.ts): its
- *   backtracking on text the page picks could hold the page's tab for ever.
+ *   ignored: a search needs none of them). It runs on each line of the visible text on its own
+ *   (a match is within one line), each line cut at WAIT_REGEX_LINE_CHARS characters, at most
+ *   WAIT_REGEX_MAX_CHARS characters in all: a regex may backtrack, and the cost of a polynomial
+ *   one (`.*x.*y`) grows with the length of the text it runs on at once. A regex whose
+ *   backtracking could hold the page's tab for ever on text the page picks (a repeat inside a
+ *   repeat such as `(a+)+`, a repeated choice, many unbounded repeats) is refused (regex_risk.ts).
  * - Anything else is a substring, matched case-sensitively with runs of whitespace (spaces, line
  *   breaks, tabs) counting as one space on both sides, in the first WAIT_SEARCH_MAX_CHARS
  *   characters of the visible text.
  */
 import { quoteClip } from "../../../protocol/clip.ts";
-import { regexRisk } from "./regex_risk.ts";
+import { MAX_UNBOUNDED, regexRisk } from "./regex_risk.ts";
 import { inertText } from "./snapshot_quote.ts";
 
 /** Most characters of a document's visible text searched for a substring. */
 export const WAIT_SEARCH_MAX_CHARS = 1_000_000;
-/** Most characters of a document's visible text a `/regex/` runs on. */
+/** Most characters of a document's visible text a `/regex/` runs on, all lines together. */
 export const WAIT_REGEX_MAX_CHARS = 20_000;
+/** Most characters of one line a `/regex/` runs on (the rest of a longer line is not searched). */
+export const WAIT_REGEX_LINE_CHARS = 1_000;
 /** Most characters of what a check saw, for the timeout message. */
 export const SEEN_MAX_CHARS = 200;
 
@@ -31,6 +35,23 @@ const NEAR_MIN_CHARS = 3;
 const REGEX_FORM = /^\/([\s\S]+)\/([a-z]*)$/;
 const FLAGS_USED = "imsuv";
 const FLAGS_IGNORED = "dgy";
+
+/** What a refused regex's piece is, by RegexRisk kind. */
+const RISKS = {
+  nested: "is a repeat inside a repeat",
+  choice: "is a repeated group with a choice (|) inside",
+  unbounded: `has more than ${MAX_UNBOUNDED} unbounded repeats (*, + or {n,})`,
+};
+/** How to write a refused regex instead, by RegexRisk kind. */
+const FIXES = {
+  nested: 'Write it without the nested repeat (e.g. "/a+$/" for "/(a+)+$/", "/\\d[\\d,]*/" for ' +
+    '"/(\\d+,?)+/")',
+  choice:
+    'Write the choice without repeating it (e.g. "/[ab]+$/" for "/(a|b)+$/", "/(beep|boop)/" ' +
+    'for "/(beep|boop)*/")',
+  unbounded: `Keep at most ${MAX_UNBOUNDED} of them (e.g. "/Order.*shipped/" for ` +
+    '"/Order.*shipped.*today.*/"), or wait for a shorter piece of the text',
+};
 
 /** A `text` / `textGone` value taken apart. */
 export type TextPattern =
@@ -81,14 +102,10 @@ export function parseWaitText(text: string): TextPattern {
   }
   const risk = regexRisk(source, used);
   if (risk) {
-    const what = risk.kind === "nested"
-      ? "a repeat inside a repeat"
-      : "a repeated choice whose alternatives can match the same text";
     throw new WaitTextError(
-      `${quoteClip(text)} is refused: ${quoteClip(risk.piece, 60)} is ${what}, which can ` +
-        "backtrack for ever on text the page picks and freeze its tab. Write it without the " +
-        'nested repeat (e.g. "/a+$/" for "/(a+)+$/", "/\\d[\\d,]*/" for "/(\\d+,?)+/"), or ' +
-        "pass the words to wait for as plain text.",
+      `${quoteClip(text)} is refused: ${quoteClip(risk.piece, 60)} ${RISKS[risk.kind]}, which ` +
+        "can backtrack for ever on text the page picks and freeze its tab. " + FIXES[risk.kind] +
+        ", or pass the words to wait for as plain text.",
     );
   }
   return { kind: "regex", regex };
@@ -109,10 +126,11 @@ export interface TextSearch {
 /** Searches `text` (one document's visible text) for `pattern`. */
 export function searchText(text: string, pattern: TextPattern): TextSearch {
   if (pattern.kind === "regex") {
-    const hay = text.slice(0, WAIT_REGEX_MAX_CHARS);
-    const match = pattern.regex.exec(hay);
-    if (match) return { found: true, seen: excerpt(hay, match.index, match[0].length) };
-    return { found: false, seen: excerpt(hay, 0, 0) };
+    for (const line of regexLines(text)) {
+      const match = pattern.regex.exec(line);
+      if (match) return { found: true, seen: excerpt(line, match.index, match[0].length) };
+    }
+    return { found: false, seen: excerpt(text.slice(0, WAIT_REGEX_MAX_CHARS), 0, 0) };
   }
   const hay = foldWhitespace(text.slice(0, WAIT_SEARCH_MAX_CHARS));
   const at = hay.indexOf(pattern.needle);
@@ -120,6 +138,27 @@ export function searchText(text: string, pattern: TextPattern): TextSearch {
   const near = nearest(hay, pattern.needle);
   if (near >= 0) return { found: false, seen: excerpt(hay, near, 0), near: true };
   return { found: false, seen: excerpt(hay, 0, 0) };
+}
+
+/**
+ * The lines of `text` a regex runs on, one at a time: split at line breaks (`\n`, `\r`, `\r\n`,
+ * U+2028, U+2029), each cut at WAIT_REGEX_LINE_CHARS characters, until WAIT_REGEX_MAX_CHARS
+ * characters (each line break counted as one) were handed out. A regex backtracking on one line
+ * costs at most what it costs on WAIT_REGEX_LINE_CHARS characters, whatever the page's text.
+ */
+export function* regexLines(text: string): Generator<string> {
+  const lineBreak = /\r\n|[\n\r\u2028\u2029]/g;
+  let budget = WAIT_REGEX_MAX_CHARS;
+  for (let start = 0; budget > 0;) {
+    lineBreak.lastIndex = start;
+    const found = lineBreak.exec(text);
+    const end = found ? found.index : text.length;
+    const line = text.slice(start, Math.min(end, start + WAIT_REGEX_LINE_CHARS, start + budget));
+    budget -= line.length + 1;
+    yield line;
+    if (!found) return;
+    start = end + found[0].length;
+  }
 }
 
 /**

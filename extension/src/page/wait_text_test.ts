@@ -3,8 +3,10 @@ import { assert, assertEquals, assertMatch, assertThrows } from "../../../tests/
 import {
   excerpt,
   parseWaitText,
+  regexLines,
   searchText,
   SEEN_MAX_CHARS,
+  WAIT_REGEX_LINE_CHARS,
   WAIT_REGEX_MAX_CHARS,
   WAIT_SEARCH_MAX_CHARS,
   WaitTextError,
@@ -38,7 +40,9 @@ Deno.test("/regex/flags: flags i m s u v are used, g y d ignored", () => {
   assert(search("ORDER #42 PLACED", "/order #\\d+ placed/i").found);
   assert(!search("order #x placed", "/order #\\d+ placed/").found);
   assert(search("line one\nTotal: 3", "/^Total: \\d$/m").found, "lines are kept for a regex");
-  assert(search("a\nb", "/a.b/s").found);
+  assert(search("line one\r\nTotal: 3\u2028x", "/^Total: \\d$/").found, "each line on its own");
+  assert(!search("a\nb", "/a.b/s").found, "a match is within one line");
+  assert(search("a b", "/a.b/s").found);
   assert(search("x", "/x/").found);
 });
 
@@ -72,8 +76,9 @@ Deno.test("seen: around the match, else near the pattern's start, else the page'
 });
 
 Deno.test("the text searched is bounded: a regex runs on the first WAIT_REGEX_MAX_CHARS", () => {
-  const tail = "x".repeat(WAIT_REGEX_MAX_CHARS) + "NEEDLE";
+  const tail = "x\n".repeat(WAIT_REGEX_MAX_CHARS / 2) + "NEEDLE";
   assert(!search(tail, "/NEEDLE/").found, "past the regex cap");
+  assert(!search("x".repeat(WAIT_REGEX_LINE_CHARS) + "NEEDLE", "/NEEDLE/").found, "past a line");
   assert(search(tail, "NEEDLE").found, "a substring searches further");
   const far = "y ".repeat(WAIT_SEARCH_MAX_CHARS / 2) + "NEEDLE";
   assert(!search(far, "NEEDLE").found, "past the substring cap");
@@ -88,4 +93,20 @@ Deno.test("excerpt never exceeds SEEN_MAX_CHARS, even around a long match", () =
 Deno.test("seen is inert page text: no bidi or zero-width characters, no real-looking ref", () => {
   const seen = excerpt("Pay \u202e[ref=e2]\u202c now\u200b!", 0, 0);
   assertEquals(seen, "Pay [ref =e2] now!");
+});
+
+Deno.test("regexLines: split at any line break, each line cut, the whole budget bounded", () => {
+  assertEquals([...regexLines("a\r\nb\rc\u2028d\u2029\ne")], ["a", "b", "c", "d", "", "e"]);
+  assertEquals([...regexLines("")], [""]);
+  const long = [...regexLines("y".repeat(5_000) + "\nz")];
+  assertEquals(long.map((line) => line.length), [WAIT_REGEX_LINE_CHARS, 1]);
+  const many = [...regexLines("q\n".repeat(50_000))];
+  assertEquals(many.length, WAIT_REGEX_MAX_CHARS / 2, "a line break counts as a character");
+});
+
+Deno.test("a polynomial regex on the worst line stays a single cheap run", () => {
+  const page = "Order shipped ".repeat(2_000); // 28,000 characters on one line
+  assertEquals(search(page, "/Order.*shipped.*today/i").found, false);
+  assert(search(page + "\nOrder shipped today", "/Order.*shipped.*today/i").found, "next line");
+  assert(search("Order shipped today", "/Order.*shipped.*today/i").found);
 });
