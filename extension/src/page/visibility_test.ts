@@ -35,11 +35,14 @@ interface Fake {
   attributes?: Record<string, string>;
   rect?: { left: number; top: number; width: number; height: number };
   children?: number;
+  /** offsetWidth / offsetHeight: the layout size, which transforms do not change. */
+  layout?: { width: number; height: number };
 }
 
 /** A fake element with these attributes, this box (viewport coordinates) and child count. */
 function element(
-  { attributes = {}, rect = { left: 10, top: 10, width: 100, height: 20 }, children = 0 }: Fake,
+  { attributes = {}, rect = { left: 10, top: 10, width: 100, height: 20 }, children = 0, layout }:
+    Fake,
 ) {
   const box = { ...rect, right: rect.left + rect.width, bottom: rect.top + rect.height };
   return {
@@ -47,6 +50,8 @@ function element(
     hasAttribute: (name: string) => name in attributes,
     getBoundingClientRect: () => box,
     childElementCount: children,
+    offsetWidth: (layout ?? rect).width,
+    offsetHeight: (layout ?? rect).height,
   } as unknown as Element;
 }
 
@@ -109,6 +114,30 @@ Deno.test("transparent text hides its own text, but not a gradient, stroke or sh
   assertEquals(ownHidden({ ...clear, textShadow: `${CLEAR} 1px 1px 0px` }), true);
 });
 
+Deno.test("ink of alpha under 0.05 is no ink; a shadow thrown far from its text is no ink", () => {
+  const faint = "rgba(0, 0, 0, 0.01)";
+  assertEquals(ownHidden({ color: faint, webkitTextFillColor: faint }), true);
+  assertEquals(ownHidden({ webkitTextFillColor: "rgba(0, 0, 0, 0.05)" }), false);
+  assertEquals(ownHidden({ webkitTextFillColor: "oklch(0.5 0.1 20 / 4%)" }), true);
+  const clear = { color: CLEAR, webkitTextFillColor: CLEAR, webkitTextStrokeColor: CLEAR };
+  const shadow = (textShadow: string) => ownHidden({ ...clear, textShadow });
+  assertEquals(shadow("rgb(255, 0, 0) -9999px 0px 0px"), true, "thrown off the page");
+  assertEquals(shadow("rgb(255, 0, 0) 0px 21px 0px"), true);
+  assertEquals(shadow("rgb(255, 0, 0) -20px 20px 0px"), false, "within 20 px");
+  assertEquals(shadow("rgba(0, 0, 0, 0.01) 1px 1px 0px"), true, "a faint shadow");
+  assertEquals(shadow("rgb(0, 0, 0) -9999px 0px 0px, rgb(0, 0, 0) 2px 2px 3px"), false);
+  assertEquals(shadow("rgb(0, 0, 0) 2px 2px 3px, rgb(0, 0, 0) 0px -9999px 0px"), false);
+  assertEquals(
+    ownHidden({
+      ...clear,
+      webkitTextStrokeWidth: "1px",
+      webkitTextStrokeColor: "rgba(0,0,0,0.01)",
+    }),
+    true,
+    "a faint stroke",
+  );
+});
+
 Deno.test("a font under 3 px, or a text-indent past the box, hides its own text", () => {
   assertEquals(ownHidden({ fontSize: "0px" }), true);
   assertEquals(ownHidden({ fontSize: "1px" }), true);
@@ -158,6 +187,40 @@ Deno.test("clip-path shapes that leave nothing hide the box", () => {
   assertEquals(hidden({}, { clipPath: "ellipse(10px 0%)" }), true);
   assertEquals(hidden({}, { clipPath: "ellipse(10px 20px at 0% 0%)" }), false);
   assertEquals(hidden({}, { clipPath: "polygon(0px 0px, 10px 0px, 0px 10px)" }), false);
+});
+
+Deno.test("a clip-path polygon of no area (one point, or points on one line) hides the box", () => {
+  for (
+    const shape of [
+      "polygon(0px 0px, 0px 0px, 0px 0px)",
+      "polygon(50% 50%, 50% 50%, 50% 50%)",
+      "polygon(0px 0px, 50% 50%, 100% 100%)",
+      "polygon(evenodd, 0px 0px, 100% 0px, 50% 0px)",
+      "polygon(0px 0px)",
+    ]
+  ) assertEquals(hidden({}, { clipPath: shape }), true, shape);
+  assertEquals(hidden({}, { clipPath: "polygon(0% 0%, 100% 0%, 100% 100%, 0% 100%)" }), false);
+  assertEquals(hidden({}, { clipPath: "polygon(nonzero, 0px 0px, 2px 0px, 0px 2px)" }), false);
+  assertEquals(hidden({}, { clipPath: "polygon(calc(1px) 0px, 0px 0px, 0px 0px)" }), false);
+});
+
+Deno.test("a transform that draws the box under 2 px across or high hides it", () => {
+  const layout = { width: 100, height: 20 };
+  const drawn = (width: number, height: number) => ({ left: 10, top: 10, width, height });
+  assertEquals(hidden({ rect: drawn(1, 0.2), layout }), true, "scale(0.01)");
+  assertEquals(hidden({ rect: drawn(100, 0.5), layout }), true, "scaleY(0.025)");
+  assertEquals(hidden({ rect: drawn(0, 20), layout }), true, "scaleX(0) with no clipping");
+  assertEquals(hidden({ rect: drawn(50, 10), layout }), false, "scale(0.5)");
+  assertEquals(
+    hidden({ rect: drawn(1.6, 20), layout: { width: 2, height: 20 } }),
+    false,
+    "rounding",
+  );
+  assertEquals(
+    hidden({ rect: drawn(1, 20), layout: { width: 1, height: 20 } }),
+    false,
+    "a thin rule",
+  );
 });
 
 Deno.test("zero-size boxes hide when they clip or hold no element", () => {
