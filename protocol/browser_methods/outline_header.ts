@@ -1,18 +1,16 @@
 /**
  * The first line of a browser_snapshot outline, `# <title> — <url>`, written by the extension (the
  * outline and its `since` changes) and by the server (before a later part): both strings come from
- * the page, so each is folded to one line the way names are (no line break of any kind, no control
- * character, so no page can forge a line after it) and cut to a bounded length.
+ * the page, so each is made inert the way names are (inert_text.ts: no line break of any kind, no
+ * control character, so no page can forge a line after it; no bidi or zero-width character, so
+ * the line reads as it is; a page's `[ref=` written `[ref =`), trimmed and cut to a bounded length.
  */
 import { HEADER_URL_CHARS, NAME_MAX_CHARS } from "./dom_limits.ts";
+import { inertText } from "./inert_text.ts";
 
-/** Whitespace (line and paragraph separators and NEL included) and C0/DEL/C1 controls. */
-// deno-lint-ignore no-control-regex -- folding control characters is the point
-const FOLD = /[\s\u0000-\u001f\u007f-\u009f]+/g;
-
-/** `text` as one line: each run of whitespace or control characters one space, trimmed. */
+/** `text` as one inert line (inertText), trimmed. */
 export function foldLine(text: string): string {
-  return text.replace(FOLD, " ").trim();
+  return inertText(text).trim();
 }
 
 /** `text` cut to `max` characters, the trailing `…` included, never inside a surrogate pair. */
@@ -24,7 +22,7 @@ export function cutLine(text: string, max: number): string {
   return text.slice(0, end) + "…";
 }
 
-/** `# <title> — <url>`: the title folded and cut at NAME_MAX_CHARS, the URL at HEADER_URL_CHARS. */
+/** `# <title> — <url>`: each made inert (foldLine), the title cut at NAME_MAX_CHARS, the URL at HEADER_URL_CHARS. */
 export function outlineHeader(title: unknown, url: unknown): string {
   const one = (text: unknown, max: number) => cutLine(foldLine(String(text ?? "")), max);
   return `# ${one(title, NAME_MAX_CHARS)} — ${one(url, HEADER_URL_CHARS)}`;
