@@ -77,7 +77,11 @@ e2eTest(import.meta.url, "browser_snapshot outlines every frame and shadow root;
   );
   await step(
     "a hidden iframe in a shadow root: its content never shows (R2#1)",
-    () => hiddenShadowFrame(open),
+    () => hiddenShadowFrame(open, "/snap/shadow-frames"),
+  );
+  await step(
+    "a hidden iframe in a closed shadow root, a hidden object and embed: their content never shows",
+    () => hiddenClosedAndObjectFrames(open),
   );
   await step("hidden text reaches neither the snapshot nor the page text", () => hiddenText(open));
   await step(
@@ -192,19 +196,43 @@ async function nestedFrames(open: Open): Promise<void> {
   assertEquals(await inner.textContent("#deep-clicks"), "1");
 }
 
-async function hiddenShadowFrame(open: Open): Promise<void> {
-  const { page, snapshot, call } = await open("/snap/shadow-frames");
-  await frameAt(page, "/snap/shadow-evil", "button");
-  await frameAt(page, "/snap/shadow-bank", "p");
+async function hiddenShadowFrame(open: Open, path: string): Promise<void> {
+  const calls = await open(path);
+  await frameAt(calls.page, "/snap/shadow-evil", "button");
+  await frameAt(calls.page, "/snap/shadow-bank", "p");
+  const shot = await noHiddenFrameText(calls);
+  // The bank frame cannot be told apart from the hidden one: its line says it was not read.
+  lineOf(shot.text, /^- iframe "Bank card form" \[not read\] \[ref=e\d+\]$/);
+  assert(!/\[ref=f\d+/.test(shot.text), shot.text);
+}
+
+/** R4 N1, N2: a closed shadow root's hidden iframe; hidden `<object>` and `<embed>` frames. */
+async function hiddenClosedAndObjectFrames(open: Open): Promise<void> {
+  await hiddenShadowFrame(open, "/snap/shadow-frames-closed");
+  const calls = await open("/snap/object-frames");
+  await frameAt(calls.page, "/snap/shadow-evil?o", "button");
+  await frameAt(calls.page, "/snap/shadow-bank", "p");
+  await noHiddenFrameText(calls, "Card number form");
+}
+
+/**
+ * The tab's snapshot, page text and browser_wait_for show none of the hidden frame's text or
+ * button; page text shows `seen` (a visible frame's). Answers the snapshot.
+ */
+async function noHiddenFrameText(
+  { snapshot, call, raw }: ReturnType<typeof tabCalls>,
+  seen?: string,
+) {
   const shot = await snapshot();
   const text = (await call("browser_get_page_text")).text as string;
   for (const [what, read] of [["snapshot", shot.text], ["page text", text]]) {
     assert(!read.includes(EVIL_MARKER), `${what} shows the hidden frame:\n${read}`);
     assert(!read.includes("Confirm transfer"), `${what} shows the hidden frame:\n${read}`);
   }
-  // The bank frame cannot be told apart from the hidden one: its line says it was not read.
-  lineOf(shot.text, /^- iframe "Bank card form" \[not read\] \[ref=e\d+\]$/);
-  assert(!/\[ref=f\d+/.test(shot.text), shot.text);
+  if (seen) assert(text.includes(seen), `page text lacks ${seen}:\n${text}`);
+  const waited = await raw("browser_wait_for", { text: EVIL_MARKER, timeoutMs: 1_500 });
+  failed(waited, { status: 422, code: "WAIT_TIMEOUT" });
+  return shot;
 }
 
 async function hiddenText(open: Open): Promise<void> {

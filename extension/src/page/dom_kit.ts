@@ -20,7 +20,7 @@ import { typeText } from "./dom_type.ts";
 import { selectOption } from "./dom_select.ts";
 import { pressKey } from "./dom_press.ts";
 import { isKitFailure } from "./dom_find.ts";
-import { hiddenFrames } from "./visible_text.ts";
+import { framesShown } from "./visible_text.ts";
 import { frameIndexOf } from "./dom_frames.ts";
 import { createRefRegistry, type RefScheme } from "./dom_refs.ts";
 import { isFrameRef } from "../../../protocol/browser_methods/refs.ts";
@@ -56,7 +56,7 @@ export function createDomKit(ops: Readonly<Record<string, Operation>> = DOM_OPS)
   const state: KitState = { refs: createRefRegistry(), scheme: TOP_SCHEME };
   return {
     version: DOM_KIT_VERSION,
-    hiddenFrames: () => hiddenFrames(),
+    framesShown: () => framesShown(),
     frameIndexOf: (selector) => frameIndexOf(String(selector)),
     async run(op, args, scheme) {
       const operation = Object.hasOwn(ops, op)

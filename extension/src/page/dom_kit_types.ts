@@ -17,7 +17,7 @@ export const DOM_KIT_GLOBAL = "__hubDomKit";
  * without reloading the page) gets the new one injected. Bump the suffix when the kit's operations
  * change between releases.
  */
-export const DOM_KIT_VERSION = `${VERSION}+9`;
+export const DOM_KIT_VERSION = `${VERSION}+10`;
 /** The bundle `chrome.scripting.executeScript({ files })` injects (protocol/extension_files.ts). */
 export const DOM_KIT_FILE = "dom_kit.js";
 
@@ -74,6 +74,19 @@ export type KitOutcome =
   | Extract<CallResult, { ok: true }> & { value: Record<string, unknown>; doc?: KitDoc }
   | { ok: false; error: KitError };
 
+/**
+ * The child frames a document shows, by the one hiding rule: the `indexes` (in its window's
+ * `frames`) of its visible `iframe`, `frame`, `object` and `embed` elements; how many visible frame
+ * elements sit in shadow roots (`shadowShown`: their frames have no index, -1) and whether one
+ * there is hidden (`shadowHidden`). A child of index -1 is shown only when no shadow-root frame
+ * element is hidden and at most `shadowShown` children answer -1.
+ */
+export interface FramesShown {
+  indexes: number[];
+  shadowShown: number;
+  shadowHidden: boolean;
+}
+
 export interface DomKit {
   version: string;
   /**
@@ -82,10 +95,11 @@ export interface DomKit {
    */
   run(op: string, args: unknown, scheme?: RefScheme): Promise<KitOutcome>;
   /**
-   * The indexes, in this window's `frames`, of the child frames whose element is hidden from
-   * people (browser_get_page_text leaves their text out).
+   * The child frames this document shows (visible_text.ts framesShown): the worker reads a child
+   * frame's content only when this allows it (browser_snapshot, browser_get_page_text,
+   * browser_wait_for).
    */
-  hiddenFrames?(): number[];
+  framesShown?(): FramesShown;
   /**
    * The `<iframe>` or `<frame>` a `frame` selector matches in this document: `{ index, tag }`,
    * index in this window's `frames` (-1 when it is not there). Never throws.

@@ -22,7 +22,8 @@ import { ownFrameIndex } from "./dom_frames.ts";
 import { hidesOwnText, isHiddenFromPeople, type PageFacts, pageFacts } from "./visibility.ts";
 import { nameOf, roleOf } from "./dom_roles.ts";
 import { statesOf } from "./dom_states.ts";
-import { hiddenFrames } from "./visible_text.ts";
+import { framesShown } from "./visible_text.ts";
+import type { FramesShown } from "./dom_kit_types.ts";
 import {
   addText,
   ALWAYS,
@@ -65,10 +66,11 @@ export interface DocumentOutline extends OutlineLines {
   /** This document's index in its parent's `frames`; -1 for the top or when it is not there. */
   index: number;
   /**
-   * Set when a hidden `<iframe>` here has no index (in a shadow root): the worker cannot tell its
-   * frame from the other frames without one, so it shows none of them (hiddenFrames answers -1).
+   * The child frames this document shows (framesShown; absent with `includeHidden`): with a
+   * hidden frame element in a shadow root, the worker cannot tell its frame (index -1) from the
+   * others without an index, so it shows none of them.
    */
-  hiddenUnplaced?: true;
+  framesShown?: FramesShown;
 }
 
 /** The walk's settings and the document's facts, read once; what it has written so far. */
@@ -149,8 +151,7 @@ export function snapshotDocument(
     written.lines.push(OUTLINE_STOPPED);
     written.stopped = true;
   }
-  const unplaced = !walk.includeHidden && hiddenFrames(document).includes(-1);
-  const hiding = unplaced ? { hiddenUnplaced: true as const } : {};
+  const hiding = walk.includeHidden ? {} : { framesShown: framesShown(document) };
   return {
     url: location.href,
     title: document.title,

@@ -4,7 +4,8 @@
  * `textOf` gives it, so a page without hidden text reads as before; only the elements that hold
  * hidden text are walked here, node by node.
  */
-import { composedParent, composedText, queryDeep, renderedText } from "./dom_deep.ts";
+import { composedParent, composedText, renderedText } from "./dom_deep.ts";
+import type { FramesShown } from "./dom_kit_types.ts";
 import { windowIndex } from "./dom_frames.ts";
 import { hidesOwnText, isHiddenFromPeople, type PageFacts, pageFacts } from "./visibility.ts";
 
@@ -77,24 +78,55 @@ export function hiddenInPage(
   return false;
 }
 
+/** The frame elements: each holds a child frame (an `<object>` or `<embed>` may). */
+const FRAME_ELEMENTS = "iframe, frame, object, embed";
+
 /**
- * The indexes (in this window's `frames`) of the child frames whose `<iframe>` or `<frame>` is
- * hidden from people: their text, and their own frames', is hidden too. Frames inside open shadow
- * roots are judged too, but the browser leaves them out of `frames`, so they have no index: when
- * one of them is hidden, -1 (the index the worker gives a frame it cannot place) is in the list,
- * and every frame of this document the worker cannot place is treated as hidden.
+ * The child frames this document shows (the allow-list the worker reads frames by):
+ * `indexes`, in this window's `frames`, of the frame elements not hidden from people (composed
+ * ancestors included); and, for the frame elements in shadow roots (the browser leaves them out of
+ * `frames`, so their frames answer index -1), how many are shown and whether one is hidden. Closed
+ * shadow roots are looked into when `chrome.dom.openOrClosedShadowRoot` is there (the kit's
+ * isolated world); the worker shows no index -1 child when more answer -1 than `shadowShown`.
  */
-export function hiddenFrames(doc: Document = document): number[] {
+export function framesShown(doc: Document = document): FramesShown {
+  const shown: FramesShown = { indexes: [], shadowShown: 0, shadowHidden: false };
   const view = doc.defaultView;
-  const frames = view ? queryDeep(doc, "iframe, frame") : [];
-  if (!view || frames.length === 0) return [];
+  if (!view) return shown;
   const page = pageFacts(doc);
-  const hidden: number[] = [];
-  for (const element of frames) {
-    const index = windowIndex(view, (element as HTMLIFrameElement).contentWindow);
-    if (hiddenInPage(element, page) && !hidden.includes(index)) hidden.push(index);
+  for (const element of frameElementsDeep(doc)) {
+    const hidden = hiddenInPage(element, page);
+    const index = windowIndex(view, (element as HTMLIFrameElement).contentWindow ?? null);
+    if (index >= 0) {
+      if (!hidden && !shown.indexes.includes(index)) shown.indexes.push(index);
+    } else if (element.getRootNode() instanceof ShadowRoot) {
+      if (hidden) shown.shadowHidden = true;
+      else shown.shadowShown++;
+    }
   }
-  return hidden;
+  return shown;
+}
+
+/** Every frame element of `root`, in open and (when the kit can open them) closed shadow roots. */
+function frameElementsDeep(root: Document | ShadowRoot, out: Element[] = []): Element[] {
+  const dom = Reflect.get(globalThis, "chrome")?.dom as
+    | { openOrClosedShadowRoot?: (element: Element) => ShadowRoot | null }
+    | undefined;
+  const open = typeof dom?.openOrClosedShadowRoot === "function"
+    ? (element: Element) => element.shadowRoot ?? dom.openOrClosedShadowRoot!(element)
+    : (element: Element) => element.shadowRoot;
+  const walk = (scope: Document | ShadowRoot) => {
+    for (const element of scope.querySelectorAll("*")) {
+      if (element.matches(FRAME_ELEMENTS)) out.push(element);
+      let shadow: ShadowRoot | null = null;
+      try {
+        shadow = open(element);
+      } catch { /* not a host */ }
+      if (shadow) walk(shadow);
+    }
+  };
+  walk(root);
+  return out;
 }
 
 /**

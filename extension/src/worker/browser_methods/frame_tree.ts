@@ -3,6 +3,7 @@
  * which of them the methods that read every frame read (browser_get_page_text, browser_snapshot,
  * browser_wait_for's text checks). Pure: no chrome here.
  */
+import type { FramesShown } from "../../page/dom_kit_types.ts";
 
 /** The most frames (besides the top or root document) one call reads. */
 export const MAX_FRAMES = 50;
@@ -32,12 +33,29 @@ export function childrenByParent<F extends TreeFrame>(
 }
 
 /**
- * Where a frame sits: its index in its parent's `frames`, and the indexes of its own child frames
- * whose element is hidden from people (absent when the frame could not tell).
+ * Where a frame sits: its index in its parent's `frames`, and the child frames it shows (the
+ * kit's framesShown; absent when the frame could not tell).
  */
 export interface FramePlace {
   index: number;
-  hidden?: number[];
+  shown?: FramesShown;
+}
+
+/** A kit's `framesShown` answer (dom_kit_types.ts FramesShown), checked as it crossed. */
+export function isFramesShown(value: unknown): value is FramesShown {
+  const shown = value as FramesShown | undefined;
+  return typeof shown === "object" && shown !== null && Array.isArray(shown.indexes) &&
+    typeof shown.shadowShown === "number" && typeof shown.shadowHidden === "boolean";
+}
+
+/**
+ * Whether a parent's children of index -1 (frames in its shadow roots) may be shown: only when it
+ * saw no hidden frame element in a shadow root and at most as many children answer -1 as it saw
+ * shown frame elements there (more: some sit in closed shadow roots it could not look into, so
+ * any of them may be hidden).
+ */
+export function shadowChildrenShown(shown: FramesShown, unplaced: number): boolean {
+  return !shown.shadowHidden && unplaced <= shown.shadowShown;
 }
 
 /** A frame to read and its number (`1.2`: the second shown frame of frame 1). */
@@ -48,14 +66,19 @@ export interface ShownFrame<F> {
 
 /**
  * The frames to read, in document order, nested ones right after their parent, at most
- * MAX_FRAMES (`shown`); and how many more not hidden are left out (`left`). A frame whose
- * `<iframe>` its parent says is hidden is left out, with the frames inside it. Needs only places,
- * so it picks the frames before any text is read.
+ * MAX_FRAMES (`shown`); and how many more not hidden are left out (`left`). A frame is read only
+ * when its parent shows it (an allow-list, FramePlace `shown`): its index is one of the parent's
+ * shown frame elements, or it has none (-1, a shadow root's frame) and shadowChildrenShown allows
+ * those; otherwise it is left out, with the frames inside it. A parent that could not tell keeps
+ * its children. A frame without a place (it did not answer) is kept, not counted among the -1
+ * ones: its callers read no text of it (page text reads only placed frames; a wait has no answer
+ * of it). Needs only places, so it picks the frames before any text is read.
  */
 export function pickFrames<F extends TreeFrame>(frames: F[], places: Map<number, FramePlace>) {
   const children = childrenByParent(frames);
+  const indexOf = (f: F) => places.get(f.frameId)?.index ?? -1;
   const place = (f: F) => {
-    const index = places.get(f.frameId)?.index ?? -1;
+    const index = indexOf(f);
     return index < 0 ? Number.MAX_SAFE_INTEGER : index;
   };
   for (const list of children.values()) {
@@ -66,9 +89,15 @@ export function pickFrames<F extends TreeFrame>(frames: F[], places: Map<number,
   const count = (id: number): number =>
     (children.get(id) ?? []).reduce((n, f) => n + 1 + count(f.frameId), 0);
   const visit = (parent: number, path: string) => {
-    const hidden = places.get(parent)?.hidden ?? [];
-    const kept = (children.get(parent) ?? []).filter((frame) => {
-      const keep = !hidden.includes(places.get(frame.frameId)?.index ?? -1);
+    const allowed = places.get(parent)?.shown;
+    const kids = children.get(parent) ?? [];
+    const known = (frame: F) => places.has(frame.frameId);
+    const unplaced = kids.filter((frame) => known(frame) && indexOf(frame) < 0).length;
+    const shadowOk = !allowed || shadowChildrenShown(allowed, unplaced);
+    const kept = kids.filter((frame) => {
+      const index = indexOf(frame);
+      const keep = !known(frame) ||
+        (index < 0 ? shadowOk : !allowed || allowed.indexes.includes(index));
       if (!keep) left -= 1 + count(frame.frameId);
       return keep;
     });

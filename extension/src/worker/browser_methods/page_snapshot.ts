@@ -16,7 +16,7 @@ import { type BrowserMethod, type MethodContext, targetTab } from "./browser_met
 import { type CallPlace, goneError, goneErrorOf, placeCall } from "./call_place.ts";
 import { kitFailure, runInTab } from "./dom_call.ts";
 import { FRAME_ANSWER_MS } from "./frame_scripting.ts";
-import { MAX_FRAMES } from "./frame_tree.ts";
+import { isFramesShown, MAX_FRAMES } from "./frame_tree.ts";
 import type { RefFrames } from "./ref_frames.ts";
 import {
   composeOutline,
@@ -199,7 +199,7 @@ function staleRoot(root: Root) {
 
 /** The kit's answer as an outline, or undefined when it is not one (another kit version). */
 function asOutline(value: Record<string, unknown>): DocOutline | undefined {
-  const { url, title, index, lines, frames, hiddenUnplaced } = value;
+  const { url, title, index, lines, frames, framesShown } = value;
   if (!Array.isArray(lines) || !lines.every((l) => typeof l === "string")) return undefined;
   return {
     url: String(url ?? ""),
@@ -207,6 +207,6 @@ function asOutline(value: Record<string, unknown>): DocOutline | undefined {
     index: typeof index === "number" ? index : -1,
     lines,
     frames: Array.isArray(frames) ? frames : [],
-    ...(hiddenUnplaced === true ? { hiddenUnplaced } : {}),
+    ...(isFramesShown(framesShown) ? { framesShown } : {}),
   };
 }

@@ -6,8 +6,9 @@
  *     --- frame 1.1: http://localhost:8000/grandchild
  *
  * in document order (a frame's number is its place among its parent's shown frames; nested frames
- * follow their parent's text). A frame whose `<iframe>` is hidden from people is left out, with
- * the frames inside it. A frame whose document cannot be scripted gets its line and
+ * follow their parent's text). A frame is read only when its parent shows its frame element
+ * (`iframe`, `frame`, `object`, `embed`; pickFrames, frame_tree.ts): one hidden from people is left
+ * out, with the frames inside it. A frame whose document cannot be scripted gets its line and
  * `(its text cannot be read)`. At most MAX_FRAMES (frame_tree.ts) frames are read; the whole is capped
  * by `maxLength` like one document's text. Frames are read at once, one `executeScript` each; a
  * frame that does not answer within FRAME_ANSWER_MS (frame_scripting.ts) reads as one that cannot
@@ -63,10 +64,10 @@ function framePlace(name: string, version: string): KitFramePlace {
     }
   } catch { /* no place: read last */ }
   const kit = Reflect.get(globalThis, name) as
-    | { version?: string; hiddenFrames?: () => number[] }
+    | { version?: string; framesShown?: () => FramePlace["shown"] }
     | undefined;
-  if (kit?.version !== version || typeof kit.hiddenFrames !== "function") return { index };
-  return { index, hidden: kit.hiddenFrames(), kit: true };
+  if (kit?.version !== version || typeof kit.framesShown !== "function") return { index };
+  return { index, shown: kit.framesShown(), kit: true };
 }
 
 /** Runs in a frame's isolated world; self-contained: the kit's `page.text`, or KIT_MISSING. */
@@ -128,7 +129,7 @@ export async function readTabText(
           func: framePlace,
           args: [DOM_KIT_GLOBAL, DOM_KIT_VERSION],
         }) as Promise<chrome.scripting.InjectionResult<KitFramePlace>[]>,
-      // Only a frame holding frames needs the kit, to judge which of them are hidden.
+      // Only a frame holding frames needs the kit, to judge which of them it shows.
       (place, frameId) => !place.kit && parents.has(frameId),
     );
     const read = async (ids: number[], maxLength: number) => {
@@ -151,7 +152,9 @@ export async function readTabText(
     const top = (await read([0], limit)).get(0);
     if (!top) return undefined;
     const used = top.ok ? (top.value as { totalLength: number }).totalLength : limit;
-    const picked = pickFrames(frames, places).shown.map((s) => s.frame.frameId);
+    // A frame that told no place is not read: whether its parent shows it is not known.
+    const picked = pickFrames(frames, places).shown.map((s) => s.frame.frameId)
+      .filter((id) => places.has(id));
     if (top.ok && picked.length > 0) await read(picked, Math.max(1, limit - used));
     return compose(frames, places, limit);
   });

@@ -5,6 +5,7 @@ import { withChrome } from "../_test_fixtures.ts";
 import { MAX_FRAMES, pickFrames } from "./frame_tree.ts";
 import { createTabCalls } from "../tab_calls.ts";
 import type { MethodContext } from "./browser_method.ts";
+import type { FramesShown } from "../../page/dom_kit_types.ts";
 import {
   compose as composeTab,
   escapeHubLines,
@@ -19,13 +20,20 @@ type Frame = chrome.webNavigation.GetAllFrameResultDetails;
 const frame = (frameId: number, parentFrameId: number, url = `http://x/${frameId}`) =>
   ({ frameId, parentFrameId, url }) as Frame;
 
-const said = (text: string, index: number, url = "http://x/", hidden: number[] = []) => ({
+const said = (text: string, index: number, url = "http://x/", shown?: FramesShown) => ({
   outcome: {
     ok: true as const,
     value: { url, title: "T", text, truncated: false, totalLength: text.length },
   },
   index,
-  hidden,
+  ...(shown ? { shown } : {}),
+});
+
+/** A parent's framesShown: the shown `indexes`, no frame element in a shadow root. */
+const showing = (indexes: number[], shadowShown = 0, shadowHidden = false): FramesShown => ({
+  indexes,
+  shadowShown,
+  shadowHidden,
 });
 
 Deno.test("frames follow the top text in document order, nested after their parent", () => {
@@ -71,7 +79,7 @@ Deno.test(`at most ${MAX_FRAMES} frames are read, the rest counted`, () => {
 Deno.test("a frame whose element is hidden is left out, with the frames inside it", () => {
   const frames = [frame(0, -1), frame(1, 0), frame(2, 0), frame(3, 2), frame(4, 0)];
   const answers = new Map([
-    [0, said("Top", -1, "http://x/", [1])],
+    [0, said("Top", -1, "http://x/", showing([0, 2]))],
     [1, said("Shown", 0, "http://a/")],
     [2, said("Hidden", 1)],
     [3, said("Inside hidden", 0)],
@@ -91,7 +99,7 @@ Deno.test("a top document that cannot be scripted gives no answer: read as a pag
 Deno.test("frames are picked before reading: the first shown ones in document order", () => {
   const frames = [frame(0, -1), frame(1, 0), frame(2, 1), frame(3, 0), frame(4, 0)];
   const places = new Map([
-    [0, { index: -1, hidden: [1] }],
+    [0, { index: -1, shown: showing([0, 2]) }],
     [1, { index: 2 }],
     [2, { index: 0 }],
     [3, { index: 1 }], // hidden by the top document
@@ -100,6 +108,31 @@ Deno.test("frames are picked before reading: the first shown ones in document or
   const { shown, left } = pickFrames(frames, places);
   assertEquals(shown.map((s) => [s.frame.frameId, s.number]), [[4, "1"], [1, "2"], [2, "2.1"]]);
   assertEquals(left, 0);
+});
+
+Deno.test("pickFrames reads only the frames the parent shows (an allow-list)", () => {
+  // Frame 1: a shown iframe (index 0); 2: a hidden <object> (index 1, not in the shown list);
+  // 3 and 4: shadow-root frames (-1); 5 told no place (it did not answer).
+  const frames = [frame(0, -1), frame(1, 0), frame(2, 0), frame(3, 0), frame(4, 0), frame(5, 0)];
+  const places = (shown: FramesShown) =>
+    new Map([
+      [0, { index: -1, shown }],
+      [1, { index: 0 }],
+      [2, { index: 1 }],
+      [3, { index: -1 }],
+      [4, { index: -1 }],
+    ]);
+  const ids = (shown: FramesShown) =>
+    pickFrames(frames, places(shown)).shown.map((s) => s.frame.frameId);
+  // Two visible shadow-root frames counted: both -1 children show.
+  assertEquals(ids(showing([0], 2)), [1, 3, 4, 5]);
+  // Only one counted (the other sits in a closed shadow root): neither shows.
+  assertEquals(ids(showing([0], 1)), [1, 5]);
+  // A hidden frame element in a shadow root: no -1 child shows.
+  assertEquals(ids(showing([0], 2, true)), [1, 5]);
+  // Nothing shown: only the frame without a place is kept (page text reads none of its text).
+  assertEquals(ids(showing([])), [5]);
+  assertEquals(pickFrames(frames, places(showing([]))).left, 0);
 });
 
 /**
@@ -124,7 +157,11 @@ function manyFramesChrome(count: number, topText: string) {
         if (func.name === "framePlace") {
           return Promise.resolve([{
             frameId,
-            result: { index: frameId - 1, hidden: [], kit: true },
+            result: {
+              index: frameId - 1,
+              shown: showing(frameId === 0 ? frames.map((_, i) => i) : []),
+              kit: true,
+            },
           }]);
         }
         const { maxLength } = args[2] as { maxLength: number };

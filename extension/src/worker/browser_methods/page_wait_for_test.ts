@@ -157,13 +157,15 @@ const check = (
   met: boolean,
   seen: string,
   index = -1,
-  hidden: number[] = [],
+  shownIndexes?: number[],
   near = false,
 ): FrameCheck => ({
   ok: true,
   value: { met, seen, ...(near ? { near } : {}) },
   index,
-  hidden,
+  ...(shownIndexes
+    ? { shown: { indexes: shownIndexes, shadowShown: 0, shadowHidden: false } }
+    : {}),
 });
 
 Deno.test("text: any shown frame that shows it; a frame whose <iframe> is hidden does not count", () => {
@@ -171,13 +173,30 @@ Deno.test("text: any shown frame that shows it; a frame whose <iframe> is hidden
   const inFrame = new Map([[0, check(false, "Top")], [4, check(true, "Paid", 0)]]);
   assertEquals(judgeFrames(frames, inFrame, true).met, true);
   const hiddenFrame = new Map([
-    [0, check(false, "Top", -1, [0])],
+    [0, check(false, "Top", -1, [1])],
     [4, check(true, "Paid", 0)],
     [6, check(false, "Other", 1)],
   ]);
   assertEquals(judgeFrames(frames, hiddenFrame, true), { met: false, seen: '"Top"' });
-  const near = new Map([[0, check(false, "Top")], [4, check(false, "order #1", 0, [], true)]]);
+  const near = new Map([[0, check(false, "Top")], [
+    4,
+    check(false, "order #1", 0, undefined, true),
+  ]]);
   assertEquals(judgeFrames(frames, near, true).seen, '"order #1" (in the frame http://other/pay)');
+});
+
+Deno.test("text: shadow-root frames count only when the top accounts for every one (closed roots)", () => {
+  const frames = [frame(0, -1), frame(2, 0, "http://evil/"), frame(3, 0, "http://bank/")];
+  const top = (shadowShown: number, shadowHidden = false): FrameCheck => ({
+    ...check(false, "Top"),
+    shown: { indexes: [], shadowShown, shadowHidden },
+  });
+  const evil = (t: FrameCheck) =>
+    new Map([[0, t], [2, check(true, "EVIL")], [3, check(false, "Bank")]]);
+  // The top counted one shadow-root frame, two answer -1: one sits in a closed root, maybe hidden.
+  assertEquals(judgeFrames(frames, evil(top(1)), true).met, false);
+  assertEquals(judgeFrames(frames, evil(top(2, true)), true).met, false);
+  assertEquals(judgeFrames(frames, evil(top(2)), true).met, true);
 });
 
 Deno.test("textGone: met when the top answered and no shown frame shows it", () => {
@@ -206,7 +225,7 @@ Deno.test("textGone: a shown frame that did not answer may still show it, so it 
   assertMatch(silent.silent ?? "", /^the frame http:\/\/pay\/p+…$/);
   assertEquals(silent.seen, `no answer from ${silent.silent}`);
   // A frame whose <iframe> its parent says is hidden does not count, answered or not.
-  const hidden = new Map([[0, check(true, "", -1, [0])], [6, check(true, "", 1)]]);
+  const hidden = new Map([[0, check(true, "", -1, [1])], [6, check(true, "", 1)]]);
   assertEquals(judgeFrames(frames, hidden, false, new Set([4])).met, false, "no place: counts");
   const placed = new Map([...hidden, [4, check(true, "", 0)]]);
   assertEquals(judgeFrames(frames, placed, false).met, true);

@@ -7,7 +7,7 @@ import { outlineHeader } from "../../../../protocol/browser_methods/outline_head
 import { frameRef } from "../../../../protocol/browser_methods/refs.ts";
 import { SNAPSHOT_TAB_MAX_CHARS } from "../../../../protocol/browser_methods/dom_limits.ts";
 import type { DocumentOutline } from "../../page/dom_snapshot.ts";
-import { childrenByParent } from "./frame_tree.ts";
+import { childrenByParent, shadowChildrenShown } from "./frame_tree.ts";
 
 /** One frame of the tab, as webNavigation.getAllFrames lists it. */
 export interface SnapshotFrame {
@@ -20,16 +20,10 @@ export interface SnapshotFrame {
 /**
  * What the kit's `page.snapshot` answers for one document (page/dom_snapshot.ts): its url, title,
  * own index in its parent's `window.frames` (-1: none, or the top), its formatted lines (two
- * spaces per depth, `- ` first; iframe lines without their ref), its iframe lines and whether
- * it holds a hidden iframe it cannot place.
+ * spaces per depth, `- ` first; iframe lines without their ref), its iframe lines and the child
+ * frames it shows (`framesShown`, absent with includeHidden).
  */
-export type DocOutline = DocumentOutline & {
-  /**
-   * A hidden `<iframe>` of this document has no index (it sits in a shadow root): no child that
-   * answers index -1 can be told apart from it, so none is shown.
-   */
-  hiddenUnplaced?: true;
-};
+export type DocOutline = DocumentOutline;
 
 /** One frame's document as the handler read it: its `k` and, when it could be read, its outline. */
 export interface FrameRead {
@@ -67,10 +61,11 @@ export interface ComposeOptions {
  * whose frame could not be read keeps the element's own ref, after ` [not read]` when a child of
  * that document did not answer (so the agent does not take the frame for an empty one). A child
  * that cannot be placed (an iframe inside a shadow root answers index -1) goes at the end of its
- * parent's outline under `- iframe [ref=f<k>]`, as many as the parent shows iframe lines of index
- * -1 (by frameId); when the parent says a hidden iframe of its own has no index
- * (`hiddenUnplaced`), none does: any of them may be the hidden one, so their content stays out
- * and the parent's iframe lines of index -1 read ` [not read]`. A child with an index that
+ * parent's outline under `- iframe [ref=f<k>]` (by frameId), only when no more children answer -1
+ * than the parent shows iframe lines of index -1 and the parent saw no hidden frame element in a
+ * shadow root (`framesShown`, shadowChildrenShown): else any of them may be a hidden one (a closed
+ * shadow root's, which no line counts), so none is shown, their content stays out and the
+ * parent's iframe lines of index -1 read ` [not read]`. A child with an index that
  * matches no line is left out: its `<iframe>` is hidden from people (or outside the outlined
  * subtree), so its content is too. `reads` is keyed by frameId; a frame absent from it was not
  * read.
@@ -148,7 +143,12 @@ function placeChildren(
   const indexOf = (kid: SnapshotFrame) => reads.get(kid.frameId)!.outline!.index;
   const silent = all.filter((f) => !reads.get(f.frameId)?.outline);
   const unplaced = kids.filter((kid) => indexOf(kid) < 0);
-  const dropped = outline.hiddenUnplaced ? unplaced : [];
+  // An allow-list: the -1 children show only when they cannot be a hidden frame's (see above).
+  const shadowLines = outline.frames.filter((f) => f.index < 0).length;
+  const shadowHidden = outline.framesShown?.shadowHidden ?? false;
+  const counted = { indexes: [], shadowShown: shadowLines, shadowHidden };
+  const allowed = shadowChildrenShown(counted, unplaced.length);
+  const dropped = allowed ? [] : unplaced;
   const unreadKs = [...silent, ...dropped].flatMap((f) => {
     const k = reads.get(f.frameId)?.k;
     return k === undefined ? [] : [k];
@@ -158,10 +158,7 @@ function placeChildren(
     const index = indexOf(kid);
     if (index >= 0 && !byIndex.has(index)) byIndex.set(index, kid);
   }
-  // Only as many unplaceable children as the outline shows iframes it cannot place: a child
-  // whose <iframe> is hidden has no line, and its content must not show either.
-  const shadowLines = outline.frames.filter((f) => f.index < 0).length;
-  const atEnd = dropped.length > 0 || noneAtEnd ? [] : unplaced.slice(0, shadowLines);
+  const atEnd = dropped.length > 0 || noneAtEnd ? [] : unplaced;
   const unreadShadow = dropped.length > 0 || (silent.length > 0 && atEnd.length < shadowLines);
   return { byIndex, atEnd, unreadShadow, silent, unreadKs };
 }

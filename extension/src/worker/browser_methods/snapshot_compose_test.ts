@@ -85,7 +85,7 @@ Deno.test("composeOutline matches children by their own index, not by frame orde
 });
 
 Deno.test("composeOutline: shadow-root frames at their parent's end, hidden ones out, unread ones keep the element ref", () => {
-  const frames = [frame(0, -1), frame(1, 0), frame(2, 0), frame(3, 1), frame(4, 0), frame(5, 0)];
+  const frames = [frame(0, -1), frame(1, 0), frame(2, 0), frame(3, 1), frame(4, 0)];
   const reads = new Map<number, FrameRead>([
     [0, {
       k: 0,
@@ -107,8 +107,6 @@ Deno.test("composeOutline: shadow-root frames at their parent's end, hidden ones
     [3, { k: 3, outline: doc(0, ["- text: orphan"]) }],
     // frame 4 says index 5, which no line has: its <iframe> is hidden.
     [4, { k: 4, outline: doc(5, ["- text: hidden"]) }],
-    // frame 5 is in a shadow root too, but the top shows only one such iframe.
-    [5, { k: 5, outline: doc(-1, ["- text: hidden too"]) }],
   ]);
   const { text, owners } = composeOutline(HEAD, frames, reads);
   assertEquals(text.split("\n").slice(1), [
@@ -120,7 +118,21 @@ Deno.test("composeOutline: shadow-root frames at their parent's end, hidden ones
     '  - button "Inside" [ref=f2e1]',
   ]);
   assertEquals(owners.size, 0);
+  // frame 5 is in a shadow root too, but the top shows only one such iframe: a closed root's
+  // frame may be the hidden one, so neither -1 frame shows.
+  reads.set(5, { k: 5, outline: doc(-1, ["- text: hidden too"]) });
+  const more = composeOutline(HEAD, [...frames, frame(5, 0)], reads);
+  assertEquals(more.text.split("\n").slice(1), [
+    '- iframe "Locked" [not read] [ref=e1]',
+    "- x-card",
+    '  - button "Go" [ref=e3]',
+    '    - iframe "Shadowed" [not read] [ref=e4]',
+  ]);
+  assertEquals([...more.unread].sort(), [1, 2, 5]);
 });
+
+/** A document's framesShown: one frame element shown and one hidden in shadow roots. */
+const HIDDEN_IN_SHADOW = { indexes: [], shadowShown: 1, shadowHidden: true };
 
 Deno.test("composeOutline shows no unplaced frame when a hidden iframe of the parent has no index (R2#1)", () => {
   // Two shadow-root iframes: a hidden ad (frame 2, no line) and a visible bank form (frame 3).
@@ -128,7 +140,7 @@ Deno.test("composeOutline shows no unplaced frame when a hidden iframe of the pa
   const frames = [frame(0, -1), frame(2, 0), frame(3, 0)];
   const top = doc(-1, ['- iframe "Bank card form"'], [{ line: 0, index: -1, ref: "e1" }]);
   const reads = new Map<number, FrameRead>([
-    [0, { k: 0, outline: { ...top, hiddenUnplaced: true } }],
+    [0, { k: 0, outline: { ...top, framesShown: HIDDEN_IN_SHADOW } }],
     [2, { k: 1, outline: doc(-1, ["- text: EVIL", '- button "Confirm" [ref=f1e1]']) }],
     [3, { k: 2, outline: doc(-1, ['- textbox "Card" [ref=f2e1]']) }],
   ]);
@@ -136,13 +148,19 @@ Deno.test("composeOutline shows no unplaced frame when a hidden iframe of the pa
   assertEquals(text.split("\n").slice(1), ['- iframe "Bank card form" [not read] [ref=e1]']);
   assertEquals(owners.size, 0);
   assertEquals([...unread].sort(), [1, 2]);
-  // Without a hidden one, the unplaced frame goes at the end as before.
-  const shown = composeOutline(HEAD, frames, new Map([...reads, [0, { k: 0, outline: top }]]));
+  // Without a hidden one the kit could see (the ad in a closed shadow root), two frames answer -1
+  // for one line: either may be the hidden one, so neither shows (R4 N1).
+  const closed = composeOutline(HEAD, frames, new Map([...reads, [0, { k: 0, outline: top }]]));
+  assertEquals(closed.text, text);
+  assertEquals([...closed.unread].sort(), [1, 2]);
+  // The bank frame alone goes at the end as before.
+  const alone = new Map([...reads, [0, { k: 0, outline: top }]]);
+  alone.delete(2);
+  const shown = composeOutline(HEAD, [frame(0, -1), frame(3, 0)], alone);
   assertEquals(shown.text.split("\n").slice(1), [
     '- iframe "Bank card form" [ref=e1]',
-    "- iframe [ref=f1]",
-    "  - text: EVIL",
-    '  - button "Confirm" [ref=f1e1]',
+    "- iframe [ref=f2]",
+    '  - textbox "Card" [ref=f2e1]',
   ]);
   assertEquals(shown.unread.size, 0);
 });

@@ -3,15 +3,16 @@
  * `page.waitFor` check in each frame's document at once (same-origin and cross-origin), each
  * awaited at most the round's time (FRAME_ANSWER_MS, less near the wait's end), the kit installed
  * where it is missing (callWithKit). A document gets one check at a time: one still running from
- * an earlier round is awaited again, not sent again (oneCheckAtATime). A frame whose `<iframe>` is
- * hidden from people (or sits inside one) does not count, as in browser_get_page_text (pickFrames,
- * frame_tree.ts): its text is not shown. `text` holds when any shown frame shows it; `textGone`
+ * an earlier round is awaited again, not sent again (oneCheckAtATime). Only a frame its parent
+ * shows counts, as in browser_get_page_text (pickFrames, frame_tree.ts): one whose frame element is
+ * hidden from people (or sits inside one) does not, its text is not shown. `text` holds when any shown frame shows it; `textGone`
  * when every shown frame answered and none shows it (a frame that did not answer may still show
  * it; one that cannot be scripted at all is left out).
  */
 import {
   DOM_KIT_GLOBAL,
   DOM_KIT_VERSION,
+  type FramesShown,
   type KitArgs,
   type KitOutcome,
 } from "../../page/dom_kit_types.ts";
@@ -24,8 +25,8 @@ import { withTimeout } from "../../../../protocol/with_timeout.ts";
 
 type Frame = chrome.webNavigation.GetAllFrameResultDetails;
 
-/** A frame's check, with its place among its parent's frames and its hidden child frames. */
-export type FrameCheck = KitOutcome & { index: number; hidden?: number[] };
+/** A frame's check, with its place among its parent's frames and the child frames it shows. */
+export type FrameCheck = KitOutcome & { index: number; shown?: FramesShown };
 
 /** What a round of checks concluded, for the poll loop. */
 export interface TextRound {
@@ -41,14 +42,14 @@ export interface TextRound {
 /**
  * Runs in each frame's isolated world; self-contained (serialized by chrome.scripting): the kit's
  * `page.waitFor` check, the frame's index in its parent's `frames` (a cross-origin child may
- * compare `parent[i]` with its own window) and its hidden child frames.
+ * compare `parent[i]` with its own window) and the child frames it shows (the kit's framesShown).
  */
 async function frameWaitCheck(name: string, version: string, args: unknown): Promise<FrameCheck> {
   const kit = Reflect.get(globalThis, name) as
     | {
       version?: string;
       run?: (op: string, args: unknown) => Promise<KitOutcome>;
-      hiddenFrames?: () => number[];
+      framesShown?: () => FramesShown;
     }
     | undefined;
   if (kit?.version !== version || typeof kit.run !== "function") {
@@ -67,8 +68,8 @@ async function frameWaitCheck(name: string, version: string, args: unknown): Pro
     }
   } catch { /* no place: the worker cannot judge whether it is hidden */ }
   const outcome = await kit.run("page.waitFor", args);
-  const hidden = typeof kit.hiddenFrames === "function" ? kit.hiddenFrames() : undefined;
-  return { ...outcome, index, ...(hidden ? { hidden } : {}) };
+  const shown = typeof kit.framesShown === "function" ? kit.framesShown() : undefined;
+  return { ...outcome, index, ...(shown ? { shown } : {}) };
 }
 
 /**
@@ -187,7 +188,7 @@ export async function textRound(
   const { checks, late } = await checkers.check(tabId, frames, args, ms);
   if (!checks.get(0)?.ok && !late.has(0) && topCheck) {
     const top = await topCheck();
-    if (top) checks.set(0, { ...top, hidden: checks.get(0)?.hidden });
+    if (top) checks.set(0, { ...top, shown: checks.get(0)?.shown });
   }
   return judgeFrames(frames, checks, args.text !== undefined, late);
 }
@@ -216,7 +217,7 @@ export function judgeFrames(
 ): TextRound {
   const top = checks.get(0);
   if (top && !top.ok && top.error.code !== "KIT_MISSING") throw kitFailure(top.error);
-  const places = new Map([...checks].map(([id, c]) => [id, { index: c.index, hidden: c.hidden }]));
+  const places = new Map([...checks].map(([id, c]) => [id, { index: c.index, shown: c.shown }]));
   const shown = [0, ...pickFrames(frames, places).shown.map((s) => s.frame.frameId)];
   const answered = shown.flatMap((id) => {
     const check = checks.get(id);
