@@ -87,6 +87,19 @@ e2eTest(import.meta.url, "browser_wait_for waits for text in any frame and for e
       code: "INVALID_ARGUMENTS",
       message: /^"\/\(a\+\)\+\$\/" is refused: "\(a\+\)\+" is a repeat inside a repeat/,
     });
+    // So are a repeated choice and more than two unbounded repeats (R4 N3).
+    for (
+      const [text, why] of [
+        ["/(a|[ab])+$/", /is a repeated group with a choice/],
+        ["/a*a*a*b/", /has more than 2 unbounded repeats/],
+      ] as const
+    ) {
+      failed(await call("browser_wait_for", { text }), {
+        status: 400,
+        code: "INVALID_ARGUMENTS",
+        message: why,
+      });
+    }
   });
 
   await t.step("a selector becomes visible, hidden, then detached", async () => {
