@@ -294,6 +294,15 @@ Deno.test("a bridge without the hub's secret (another config dir) fails with a c
   });
 });
 
+Deno.test("hub status without the hub's secret (another config dir) says so, without crashing", async () => {
+  await withTempDir(async (other) => {
+    const r = await runHub(["status", "--port", String(hub.port)], { configDir: other });
+    assertEquals(r.code, 1, r.stderr);
+    assertMatch(r.stderr, /no secret in .*auth\.json.*same HUB_CONFIG_DIR as the hub/);
+    assert(!/a bug in hub/.test(r.stderr), r.stderr);
+  });
+});
+
 Deno.test("without --port or HUB_PORT the bridge finds the hub through the config's port", async () => {
   await withTempDir(async (dir) => {
     // Another config dir that shares the hub's secret and names its port.

@@ -1,7 +1,7 @@
 /** `hub status [--port] [--json]` (also what plain `hub` runs). */
 import type { HealthPayload } from "../../protocol/health.ts";
 import { UserError } from "../../core/cli/user_error.ts";
-import { cliClient } from "../../core/client/client_context.ts";
+import { cliClient, cliPaths } from "../../core/client/client_context.ts";
 import { visibleText } from "../../protocol/visible_text.ts";
 import { printJson } from "../json_output.ts";
 
@@ -10,6 +10,13 @@ export async function statusCommand(options: { port?: string; json?: boolean }):
   const health = await client.health();
   if (!health) {
     throw new UserError(`hub is not running on port ${client.port}. Start it with "hub start".`);
+  }
+  // Without the secret the hub shows only its public status ({"status":"ok"}), none of the rest.
+  if (!client.secret) {
+    throw new UserError(
+      `A hub runs on port ${client.port}, but there is no secret in ${cliPaths().auth} to read ` +
+        "its status. Run hub status with the same HUB_CONFIG_DIR as the hub.",
+    );
   }
   if (options.json) return printJson(health);
   console.log(formatStatus(health, client.port));

@@ -140,12 +140,3 @@ Deno.test("health with oneDeadline: the identity check and the request share one
     assert(took >= 550 && took < 780, `took ${took} ms`);
   });
 });
-
-Deno.test("health without a secret: the hub's public status only, said as a user error", async () => {
-  await withServer("garbage", async (port) => {
-    await assertRejects(
-      () => new HubClient(port, undefined).health(),
-      (e: Error) => isUserError(e) && /another HUB_CONFIG_DIR/.test(e.message),
-    );
-  });
-});
