@@ -21,7 +21,7 @@ import { selectOption } from "./dom_select.ts";
 import { pressKey } from "./dom_press.ts";
 import { isKitFailure } from "./dom_find.ts";
 import { framesShown } from "./visible_text.ts";
-import { frameIndexOf } from "./dom_frames.ts";
+import { frameIndexOf, ownFrameIndex } from "./dom_frames.ts";
 import { createRefRegistry, type RefScheme } from "./dom_refs.ts";
 import { isFrameRef } from "../../../protocol/browser_methods/refs.ts";
 import { snapshotDocument } from "./dom_snapshot.ts";
@@ -58,6 +58,7 @@ export function createDomKit(ops: Readonly<Record<string, Operation>> = DOM_OPS)
     version: DOM_KIT_VERSION,
     framesShown: () => framesShown(),
     frameIndexOf: (selector) => frameIndexOf(String(selector)),
+    ownFrameIndex: () => ownFrameIndex(),
     async run(op, args, scheme) {
       const operation = Object.hasOwn(ops, op)
         ? ops[op] as (args: unknown, state: KitState) => unknown

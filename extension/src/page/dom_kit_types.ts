@@ -17,7 +17,7 @@ export const DOM_KIT_GLOBAL = "__hubDomKit";
  * without reloading the page) gets the new one injected. Bump the suffix when the kit's operations
  * change between releases.
  */
-export const DOM_KIT_VERSION = `${VERSION}+10`;
+export const DOM_KIT_VERSION = `${VERSION}+11`;
 /** The bundle `chrome.scripting.executeScript({ files })` injects (protocol/extension_files.ts). */
 export const DOM_KIT_FILE = "dom_kit.js";
 
@@ -100,6 +100,11 @@ export interface DomKit {
    * browser_wait_for).
    */
   framesShown?(): FramesShown;
+  /**
+   * This document's index in its parent's `frames` (dom_frames.ts ownFrameIndex; a cross-origin
+   * child may compare `parent[i]` with its own window); -1 at the top or when not listed there.
+   */
+  ownFrameIndex?(): number;
   /**
    * The `<iframe>` or `<frame>` a `frame` selector matches in this document: `{ index, tag }`,
    * index in this window's `frames` (-1 when it is not there). Never throws.

@@ -41,8 +41,8 @@ export interface TextRound {
 
 /**
  * Runs in each frame's isolated world; self-contained (serialized by chrome.scripting): the kit's
- * `page.waitFor` check, the frame's index in its parent's `frames` (a cross-origin child may
- * compare `parent[i]` with its own window) and the child frames it shows (the kit's framesShown).
+ * `page.waitFor` check, the frame's index in its parent's `frames` (the kit's ownFrameIndex) and
+ * the child frames it shows (the kit's framesShown).
  */
 async function frameWaitCheck(name: string, version: string, args: unknown): Promise<FrameCheck> {
   const kit = Reflect.get(globalThis, name) as
@@ -50,23 +50,14 @@ async function frameWaitCheck(name: string, version: string, args: unknown): Pro
       version?: string;
       run?: (op: string, args: unknown) => Promise<KitOutcome>;
       framesShown?: () => FramesShown;
+      ownFrameIndex?: () => number;
     }
     | undefined;
   if (kit?.version !== version || typeof kit.run !== "function") {
     return { ok: false, error: { code: "KIT_MISSING", message: "" }, index: -1 };
   }
-  let index = -1;
-  const here = globalThis as unknown as Window;
-  try {
-    if (here.parent !== here) {
-      for (let i = 0; i < here.parent.length; i++) {
-        if (here.parent[i] === here) {
-          index = i;
-          break;
-        }
-      }
-    }
-  } catch { /* no place: the worker cannot judge whether it is hidden */ }
+  // -1 (no place): the worker cannot judge whether it is hidden.
+  const index = typeof kit.ownFrameIndex === "function" ? kit.ownFrameIndex() : -1;
   const outcome = await kit.run("page.waitFor", args);
   const shown = typeof kit.framesShown === "function" ? kit.framesShown() : undefined;
   return { ...outcome, index, ...(shown ? { shown } : {}) };
