@@ -60,6 +60,14 @@ const outline = (index: number, lines: string[], frames: DocOutline["frames"] = 
   frames,
 });
 
+/** A page.snapshot of tab 4 with room for the whole outline; `more` adds or replaces input fields. */
+function snapshot(
+  context: ReturnType<typeof fakeMethodContext>,
+  more: Record<string, unknown> = {},
+) {
+  return pageSnapshot({ tabId: 4, maxBytes: 20_000, offset: 0, ...more } as never, context);
+}
+
 function threeDeep(button = "Pay") {
   return new Map<string, FakeDoc>([
     ["D0", {
@@ -92,10 +100,7 @@ Deno.test("page.snapshot nests every frame's outline, refs by each document's k"
   const fake = fakeTab(threeDeep());
   await withChrome(fake.chrome, async () => {
     const context = fakeMethodContext();
-    const result = await pageSnapshot(
-      { tabId: 4, maxBytes: 20_000, offset: 0 } as never,
-      context,
-    );
+    const result = await snapshot(context);
     const k1 = fake.schemes.get("D1")!.prefix;
     const k2 = fake.schemes.get("D2")!.prefix;
     assertEquals(fake.schemes.get("D0")!.prefix, "");
@@ -120,22 +125,19 @@ Deno.test("page.snapshot with since answers the changes; an unknown since is REF
   const fake = fakeTab(docs);
   await withChrome(fake.chrome, async () => {
     const context = fakeMethodContext();
-    const first = await pageSnapshot({ tabId: 4, maxBytes: 20_000, offset: 0 } as never, context);
+    const first = await snapshot(context);
     docs.set("D2", {
       ...docs.get("D2")!,
       outline: ({ prefix }) => outline(0, [`- button "Paid" [ref=${prefix}e1]`]),
     });
-    const input = { tabId: 4, maxBytes: 20_000, offset: 0, since: first.snapshotId };
-    const changes = await pageSnapshot(input as never, context);
+    const changes = await snapshot(context, { since: first.snapshotId });
     const k2 = fake.schemes.get("D2")!.prefix;
     assertEquals(changes.text.split("\n"), [
       "# Top page — http://x/-1",
       `# changes since ${first.snapshotId}`,
       `~       - button "Paid" [ref=${k2}e1]`,
     ]);
-    const stale = await failureOf(
-      pageSnapshot({ ...input, since: "s999999" } as never, context),
-    );
+    const stale = await failureOf(snapshot(context, { since: "s999999" }));
     assertEquals(stale.payload.code, "REF_STALE");
   });
 });
@@ -145,10 +147,9 @@ Deno.test("page.snapshot with since lists no line of a frame that did not answer
   const fake = fakeTab(docs);
   await withChrome(fake.chrome, async () => {
     const context = fakeMethodContext();
-    const first = await pageSnapshot({ tabId: 4, maxBytes: 20_000, offset: 0 } as never, context);
+    const first = await snapshot(context);
     docs.set("D2", { ...docs.get("D2")!, outline: undefined }); // busy now: it does not answer
-    const input = { tabId: 4, maxBytes: 20_000, offset: 0, since: first.snapshotId };
-    const changes = await pageSnapshot(input as never, context);
+    const changes = await snapshot(context, { since: first.snapshotId });
     const k1 = fake.schemes.get("D1")!.prefix;
     assertEquals(changes.text.split("\n"), [
       "# Top page — http://x/-1",
@@ -172,8 +173,7 @@ Deno.test("page.snapshot of a top document another one replaced while it was rea
     }],
   ]);
   await withChrome(fakeTab(docs).chrome, async () => {
-    const input = { tabId: 4, maxBytes: 20_000, offset: 0 };
-    const failure = await failureOf(pageSnapshot(input as never, context));
+    const failure = await failureOf(snapshot(context));
     assertEquals(failure.payload.code, "TAB_NAVIGATED");
     // The old page's numbers (up to 9 in the fake) are never handed out again.
     assertEquals((await context.refFrames.schemeFor(4, 0, "NEWER")).scheme.base, 10);
@@ -211,11 +211,10 @@ Deno.test("page.snapshot with a ref outlines its element's subtree in its docume
   const fake = fakeTab(threeDeep());
   await withChrome(fake.chrome, async () => {
     const context = fakeMethodContext();
-    const input = { tabId: 4, maxBytes: 20_000, offset: 0 };
-    await pageSnapshot(input as never, context);
+    await snapshot(context);
     const k2 = fake.schemes.get("D2")!.prefix;
     fake.calls.length = 0;
-    const sub = await pageSnapshot({ ...input, ref: `${k2}e1` } as never, context);
+    const sub = await snapshot(context, { ref: `${k2}e1` });
     assertEquals(fake.calls[0], [
       "D2",
       {
@@ -226,7 +225,7 @@ Deno.test("page.snapshot with a ref outlines its element's subtree in its docume
     ]);
     assertEquals(fake.calls.length, 1, "no frame under D2 to read");
     assertEquals(sub.text.split("\n").slice(1), [`- button "Pay" [ref=${k2}e1]`]);
-    const stale = await failureOf(pageSnapshot({ ...input, ref: "f9999e1" } as never, context));
+    const stale = await failureOf(snapshot(context, { ref: "f9999e1" }));
     assertEquals(stale.payload.code, "REF_STALE");
   });
 });
