@@ -32,7 +32,9 @@ export interface Kit extends Seen {
  * written to the element as `data-roles-key`, where DOM.getDocument finds it.
  */
 export const REPORT = `import { nameOf, roleOf } from "./extension/src/page/dom_roles.ts";
-import { statesOf } from "./extension/src/page/dom_states.ts";
+import { statesOf, VALUED } from "./extension/src/page/dom_states.ts";
+// The roles whose value the kit writes, for chromiumSays (the kit's own list, not a copy).
+globalThis.__valuedRoles = [...VALUED];
 // ARIA's roles whose children are presentational: Chromium leaves their descendants out.
 const PRESENTATIONAL = new Set(["button", "checkbox", "img", "math", "menuitemcheckbox",
   "menuitemradio", "meter", "option", "progressbar", "radio", "scrollbar", "separator", "slider",
@@ -99,24 +101,12 @@ export interface Theirs extends Seen {
 export const quote = (text: string) =>
   `"${text.replace(/\s+/g, " ").replace(/[\\"]/g, (c) => "\\" + c)}"`;
 
-/** Roles whose value the kit writes (dom_states.ts VALUED). */
-const VALUED = new Set([
-  "textbox",
-  "searchbox",
-  "combobox",
-  "spinbutton",
-  "slider",
-  "date",
-  "datetime",
-  "inputtime",
-]);
-
 /**
  * Chromium's properties as kit states, in the kit's order: checked, disabled, expanded, selected,
- * pressed, level (headings), value (the roles in VALUED), required. `password` and `url` have no
+ * pressed, level (headings), value (the roles in `valued`: dom_states.ts VALUED), required. `password` and `url` have no
  * counterpart to compare (Chromium shows bullets and the resolved URL).
  */
-function statesFrom(node: AxNode, role: string): string[] {
+function statesFrom(node: AxNode, role: string, valued: Set<string>): string[] {
   const props = Object.fromEntries((node.properties ?? []).map((p) => [p.name, p.value.value]));
   const states: string[] = [];
   if (props.checked === "true") states.push("checked");
@@ -129,7 +119,7 @@ function statesFrom(node: AxNode, role: string): string[] {
   if (role === "heading" && props.level !== undefined) states.push(`level=${props.level}`);
   // aria-valuetext is the value people read (the kit writes it before aria-valuenow).
   const value = props.valuetext || node.value?.value;
-  if (VALUED.has(role) && value !== undefined && value !== "") {
+  if (valued.has(role) && value !== undefined && value !== "") {
     states.push(`value=${quote(String(value))}`);
   }
   if (props.required === true) states.push("required");
@@ -151,6 +141,7 @@ function keysByBackendNode(node: CdpNode, out = new Map<number, string>()): Map<
 
 /** Chromium's role and name of each keyed element of the page (after `__rolesReport()`). */
 export async function chromiumSays(page: Page): Promise<Record<string, Theirs>> {
+  const valued = new Set(await page.evaluate("__valuedRoles") as string[]);
   const cdp = await page.context().newCDPSession(page);
   const { root } = await cdp.send("DOM.getDocument", { depth: -1, pierce: true });
   const keys = keysByBackendNode(root as unknown as CdpNode);
@@ -169,7 +160,7 @@ export async function chromiumSays(page: Page): Promise<Record<string, Theirs>> 
       // The kit's names are whitespace-collapsed by contract (Chromium keeps `alt="  "`).
       name: collapse(node.name?.value ?? ""),
       ignored: node.ignored,
-      states: statesFrom(node, role),
+      states: statesFrom(node, role, valued),
     };
   }
   return out;

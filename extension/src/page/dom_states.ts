@@ -7,7 +7,8 @@ import { quoted } from "./snapshot_quote.ts";
 import { visibleComposedText } from "./visible_text.ts";
 
 const CHECKABLE = new Set(["checkbox", "radio", "switch", "menuitemcheckbox", "menuitemradio"]);
-const VALUED = new Set([
+/** Roles whose value is written as `value="…"` (tests/helpers/ax_tree.ts compares with them). */
+export const VALUED = new Set([
   "textbox",
   "searchbox",
   "combobox",
