@@ -211,16 +211,25 @@ function differencesOf(
   return differences;
 }
 
-/**
- * Opens `path`, runs `prepare` (edits), then the kit's roles, names and states on every element,
- * and compares them with Chromium's.
- */
-async function compare(path: string, prepare?: (page: Page) => Promise<void>): Promise<Comparison> {
+/** Opens `path` in a new context with the kit's report script added, runs `use`, closes the context. */
+async function onKitPage<T>(path: string, use: (page: Page) => Promise<T>): Promise<T> {
   const context = await browser.newContext();
   try {
     const page = await context.newPage();
     await page.goto(new URL(path, app.url).href);
     await page.addScriptTag({ content: script });
+    return await use(page);
+  } finally {
+    await context.close();
+  }
+}
+
+/**
+ * Opens `path`, runs `prepare` (edits), then the kit's roles, names and states on every element,
+ * and compares them with Chromium's.
+ */
+function compare(path: string, prepare?: (page: Page) => Promise<void>): Promise<Comparison> {
+  return onKitPage(path, async (page) => {
     await prepare?.(page);
     const ours = await page.evaluate("__rolesReport()") as Record<string, Kit>;
     const chromium = await chromiumSays(page);
@@ -249,9 +258,7 @@ async function compare(path: string, prepare?: (page: Page) => Promise<void>): P
       else result[outcome.kind]++;
     }
     return result;
-  } finally {
-    await context.close();
-  }
+  });
 }
 
 /** One line for the test's output. */
@@ -331,18 +338,12 @@ Deno.test({
   name: "states follow the live page: checked, values, open details, disabled, url as written",
   ignore: gate.ignore,
   async fn() {
-    const context = await browser.newContext();
-    try {
-      const page = await context.newPage();
-      await page.goto(new URL("/roles", app.url).href);
-      await page.addScriptTag({ content: script });
+    await onKitPage("/roles", async (page) => {
       await edit(page);
       const ours = await page.evaluate("__rolesReport()") as Record<string, Kit>;
       const seen = Object.fromEntries(Object.keys(STATES).map((id) => [id, ours[id].states]));
       assertEquals(seen, STATES);
-    } finally {
-      await context.close();
-    }
+    });
   },
 });
 
@@ -350,11 +351,7 @@ Deno.test({
   name: "a name stops reading contents after CONTENT_CAP, so a huge role=button stays cheap",
   ignore: gate.ignore,
   async fn() {
-    const context = await browser.newContext();
-    try {
-      const page = await context.newPage();
-      await page.goto(new URL("/roles", app.url).href);
-      await page.addScriptTag({ content: script });
+    await onKitPage("/roles", async (page) => {
       await page.evaluate(`{
         const wrapper = document.createElement("div");
         wrapper.id = "app-wrapper";
@@ -371,8 +368,6 @@ Deno.test({
       assertEquals(name.startsWith("word0 word1 word2 "), true, name.slice(0, 40));
       const words = name.split(" ").length;
       assertEquals(words > 100 && words < 300, true, `${words} words read`);
-    } finally {
-      await context.close();
-    }
+    });
   },
 });
