@@ -369,37 +369,47 @@ Deno.test("a call whose door closed while it ran fails as it is: never injected 
   });
 });
 
-Deno.test("a call the hub ended frees its tab at once and lets go of the page call", async () => {
+/**
+ * Runs `check` on a call (id `d1`, tab 4) whose page never answers, once it has started; `failed`
+ * is what the call is rejected with.
+ */
+async function withHangingCall(
+  check: (
+    ctx: ReturnType<typeof parts>,
+    ends: ReturnType<typeof createCallEnds>,
+    failed: Promise<unknown>,
+  ) => Promise<void>,
+): Promise<void> {
   await withPluginDispatch(
     { hang: true, tabs: [{ id: 4, url: "https://tracker.test/a" }] },
     async (ctx) => {
       const ends = createCallEnds();
       const running = ctx.dispatch(params(), ends.start("d1"));
       await new Promise((resolve) => setTimeout(resolve, 0));
-      assertEquals(ctx.tabCalls.running(4), 1);
-      ends.ended("d1", errorPayload("TIMEOUT", "tracker__list did not answer within 30 s."));
-      const error = await running.then(() => undefined, (e) => e);
-      assert(error instanceof HubError);
-      assertEquals(error.payload.code, "TIMEOUT");
-      assertEquals(ctx.tabCalls.running(4), 0);
-      assertEquals(ctx.signals[0]?.aborted, true);
-      assertEquals(ends.running(), 0);
+      await check(ctx, ends, running.then(() => undefined, (e) => e));
     },
   );
+}
+
+Deno.test("a call the hub ended frees its tab at once and lets go of the page call", async () => {
+  await withHangingCall(async (ctx, ends, failed) => {
+    assertEquals(ctx.tabCalls.running(4), 1);
+    ends.ended("d1", errorPayload("TIMEOUT", "tracker__list did not answer within 30 s."));
+    const error = await failed;
+    assert(error instanceof HubError);
+    assertEquals(error.payload.code, "TIMEOUT");
+    assertEquals(ctx.tabCalls.running(4), 0);
+    assertEquals(ctx.signals[0]?.aborted, true);
+    assertEquals(ends.running(), 0);
+  });
 });
 
 Deno.test("a closed link ends the calls it carried, freeing their tabs", async () => {
-  await withPluginDispatch(
-    { hang: true, tabs: [{ id: 4, url: "https://tracker.test/a" }] },
-    async (ctx) => {
-      const ends = createCallEnds();
-      const running = ctx.dispatch(params(), ends.start("d1"));
-      await new Promise((resolve) => setTimeout(resolve, 0));
-      ends.linkClosed();
-      const error = await running.then(() => undefined, (e) => e);
-      assertEquals((error as HubError).payload.code, "EXTENSION_DISCONNECTED");
-      assertEquals(ctx.tabCalls.running(4), 0);
-      assertEquals(ctx.signals[0]?.aborted, true);
-    },
-  );
+  await withHangingCall(async (ctx, ends, failed) => {
+    ends.linkClosed();
+    const error = await failed;
+    assertEquals((error as HubError).payload.code, "EXTENSION_DISCONNECTED");
+    assertEquals(ctx.tabCalls.running(4), 0);
+    assertEquals(ctx.signals[0]?.aborted, true);
+  });
 });
