@@ -12,7 +12,8 @@ import {
   SNAPSHOT_DOC_MAX_CHARS,
   SNAPSHOT_DOC_MAX_LINES,
 } from "../../../protocol/browser_methods/dom_limits.ts";
-import { inertText, quoted } from "./snapshot_quote.ts";
+import { cutLine, foldLine } from "../../../protocol/browser_methods/outline_header.ts";
+import { quoted } from "./snapshot_quote.ts";
 
 /** Longest text line, in characters (the cut one ends with `…`). */
 export const TEXT_MAX_CHARS = 1_000;
@@ -163,21 +164,15 @@ export function closeText(into: OutlineNode[]): void {
 }
 
 /**
- * Text as one line, trimmed and made inert as names are (snapshot_quote.ts inertText): whitespace
+ * Text as one line, trimmed and made inert as names are (inert_text.ts inertText): whitespace
  * and control characters folded to one space, bidi and zero-width characters dropped, `[ref=`
- * written `[ref =`.
+ * written `[ref =`. The same fold as the outline's header line (outline_header.ts foldLine).
  */
-export function foldText(text: string): string {
-  return inertText(text).trim();
-}
+export const foldText: (text: string) => string = foldLine;
 
-/** Cut to `max` characters, the trailing `…` included, never inside a surrogate pair. */
+/** Cut to `max` characters (cutLine: the trailing `…` included, never inside a surrogate pair). */
 export function cutText(text: string, max: number = TEXT_MAX_CHARS): string {
-  if (text.length <= max) return text;
-  let end = max - 1;
-  const last = text.charCodeAt(end - 1);
-  if (last >= 0xd800 && last <= 0xdbff) end--;
-  return text.slice(0, end) + "…";
+  return cutLine(text, max);
 }
 
 /**
