@@ -12,7 +12,7 @@
  * (dom_generated_text.ts) is read only for a name that is empty without it.
  */
 import { gridRow } from "./dom_aria_roles.ts";
-import { composedChildList } from "./dom_deep.ts";
+import { composedChildList, INLINE_DISPLAY } from "./dom_deep.ts";
 import { generatedText } from "./dom_generated_text.ts";
 import { byId, hiddenLabel, labelsOf } from "./dom_labels.ts";
 import { namedFromContent, NO_CONTENT } from "./dom_name_roles.ts";
@@ -28,9 +28,6 @@ export type RoleOf = (el: Element) => string;
 export function collapse(text: string): string {
   return text.replace(/[ \t\n\r\f]+/g, " ").trim();
 }
-
-/** Display values that make an element a block: its text is set apart by spaces. */
-const INLINE = /^inline|^contents$|^ruby/;
 
 interface Walk {
   /** Elements on the current path (and the root), so a label holding its control ends. */
@@ -291,7 +288,7 @@ function contentText(el: Element, walk: Walk, ownText = true): string {
       if (style.display === "none" || seeThrough(style)) continue;
       childText = style.visibility === "visible" && !inkless(style);
       if (!childText && !child.firstElementChild) continue;
-      block = !INLINE.test(style.display);
+      block = !INLINE_DISPLAY.test(style.display);
     }
     if (child.tagName === "BR") {
       out += "\n";
