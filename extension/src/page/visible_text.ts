@@ -4,7 +4,7 @@
  * `textOf` gives it, so a page without hidden text reads as before; only the elements that hold
  * hidden text are walked here, node by node.
  */
-import { composedParent, composedText, renderedText } from "./dom_deep.ts";
+import { composedParent, composedText, INLINE_DISPLAY, renderedText } from "./dom_deep.ts";
 import type { FramesShown } from "./dom_kit_types.ts";
 import { windowIndex } from "./dom_frames.ts";
 import { hidesOwnText, isHiddenFromPeople, type PageFacts, pageFacts } from "./visibility.ts";
@@ -227,8 +227,6 @@ function compose(
 function framed(text: string, tag: string, display: string): string {
   if (tag === "P") return `\n\n${text}\n\n`;
   if (display === "table-cell") return `${text}\t`;
-  if (display.startsWith("inline") || display === "contents" || display.startsWith("ruby")) {
-    return text;
-  }
+  if (INLINE_DISPLAY.test(display)) return text;
   return `\n${text}\n`;
 }
