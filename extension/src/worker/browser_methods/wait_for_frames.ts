@@ -208,8 +208,8 @@ export function judgeFrames(
 ): TextRound {
   const top = checks.get(0);
   if (top && !top.ok && top.error.code !== "KIT_MISSING") throw kitFailure(top.error);
-  const places = new Map([...checks].map(([id, c]) => [id, { index: c.index, shown: c.shown }]));
-  const shown = [0, ...pickFrames(frames, places).shown.map((s) => s.frame.frameId)];
+  // A check carries its frame's place (index, shown): pickFrames reads it as is.
+  const shown = [0, ...pickFrames(frames, checks).shown.map((s) => s.frame.frameId)];
   const answered = shown.flatMap((id) => {
     const check = checks.get(id);
     if (!check?.ok) return [];
