@@ -32,24 +32,24 @@ export const snapshot = browserTool({
     "nextOffset: call again with the same arguments and `offset` set to it for the rest.",
   method: "page.snapshot",
   structured: true,
-  toContent: (value, { input }) =>
-    Promise.resolve(outlineContent(value, Number((input as { offset?: number }).offset ?? 0))),
+  toContent: (value, { input }) => Promise.resolve(outlineContent(value, input.offset ?? 0)),
 });
 
 /**
  * The outline as one text block, with hub's lines about it. A later part (`offset` > 0) starts with
- * the header line again, `# <title> — <url>`, and where the part starts, so every text's first
- * line is the header. A cut part ends with where the rest is, and every part with the snapshotId
- * for a later `since` (an agent whose client shows it only the text needs it there). Hub's lines
- * are added only when they fit under the output cap (MAX_CHARS), so the cap never cuts the outline
- * itself; structuredContent has all of it anyway. An answer of another shape (an extension of
- * another version) is shown as JSON.
+ * the header line again, `# <title> — <url>` (outlineHeader, as the extension writes it), and
+ * where the part starts, so every text's first line is the header. A cut part ends with where the
+ * rest is, and every part with the snapshotId for a later `since` (an agent whose client shows it
+ * only the text needs it there). Hub's lines are added only when they fit under the output cap
+ * (MAX_CHARS), so the cap never cuts the outline itself; structuredContent has all of it anyway.
+ * An answer of another shape (an extension of another version) is shown as JSON.
  */
 export function outlineContent(value: SnapshotResult, offset = 0): ContentBlock[] {
   if (typeof value?.text !== "string") return [{ type: "text", text: JSON.stringify(value) }];
   const text = value.text;
   const head = offset > 0
-    ? `${headerLine(value)}\n# part from byte ${offset} of ${value.totalBytes}\n`
+    ? `${outlineHeader(value.title, value.url)}\n# part from byte ${offset} of ` +
+      `${value.totalBytes}\n`
     : "";
   const notes: string[] = [];
   if (value.truncated && value.nextOffset !== undefined) {
@@ -69,12 +69,4 @@ export function outlineContent(value: SnapshotResult, offset = 0): ContentBlock[
     : (text.endsWith("\n") || text === "" ? "" : "\n") + notes.join("\n");
   const full = head + text + tail;
   return [{ type: "text", text: full.length <= MAX_CHARS ? full : text }];
-}
-
-/**
- * The outline's first line, `# <title> — <url>`, for a later part: written as the extension writes
- * it (title cut at NAME_MAX_CHARS, URL at HEADER_URL_CHARS, line breaks folded).
- */
-function headerLine({ title, url }: SnapshotResult): string {
-  return outlineHeader(title, url);
 }
