@@ -101,8 +101,12 @@ function overflowOf(element: Element) {
   return { x: style.overflowX, y: style.overflowY };
 }
 
-/** The element's parent in the composed tree (a shadow root's host), or null at the top. */
-function composedParent(element: Element): Element | null {
+/**
+ * The element's parent element, or its shadow root's host, or null at the top. Not dom_deep.ts's
+ * composedParent: this one does not step from a slotted element to its slot, so the ancestor named
+ * in NOT_SCROLLABLE is found along the light tree (kept so; moving to slots would change the hint).
+ */
+function treeParent(element: Element): Element | null {
   if (element.parentElement) return element.parentElement;
   const root = element.parentNode;
   return root instanceof ShadowRoot ? root.host : null;
@@ -111,7 +115,7 @@ function composedParent(element: Element): Element | null {
 /** The nearest ancestor that scrolls for `move`, short of the page's own scrolling element. */
 function scrollingAncestor(element: Element, move: ScrollMove): Element | undefined {
   const page = document.scrollingElement ?? document.documentElement;
-  for (let at = composedParent(element); at && at !== page; at = composedParent(at)) {
+  for (let at = treeParent(element); at && at !== page; at = treeParent(at)) {
     if (scrollsFor(overflowOf(at), move)) return at;
   }
   return undefined;
