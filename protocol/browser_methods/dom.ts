@@ -41,6 +41,11 @@ const elementOnly = (what: string) =>
     frame: frameField,
   });
 
+/** The `timeoutMs` of the waits (dom.wait, page.waitFor). */
+const waitTimeoutField = z.number().int().min(0).max(WAIT_MAX_MS).default(WAIT_DEFAULT_MS).describe(
+  `How long to wait, in milliseconds (default ${WAIT_DEFAULT_MS}, at most ${WAIT_MAX_MS}).`,
+);
+
 /** The `waitForLoad` of the actions that may navigate the tab (click, Enter, submit). */
 const actionWaitField = (when: string) =>
   waitForLoadField(
@@ -101,9 +106,7 @@ export const DOM_METHODS = {
       state: z.enum(["attached", "visible"]).default("visible").describe(
         '"visible" (default): wait for a visible match; "attached": any match, even hidden.',
       ),
-      timeoutMs: z.number().int().min(0).max(WAIT_MAX_MS).default(WAIT_DEFAULT_MS).describe(
-        `How long to wait, in milliseconds (default ${WAIT_DEFAULT_MS}, at most ${WAIT_MAX_MS}).`,
-      ),
+      timeoutMs: waitTimeoutField,
     })),
   },
   "dom.click": {
@@ -236,9 +239,7 @@ export const DOM_METHODS = {
         'With ref or selector: wait until the element is "visible" (default), "hidden" (or ' +
           'gone) or "detached" (no longer in the page).',
       ),
-      timeoutMs: z.number().int().min(0).max(WAIT_MAX_MS).default(WAIT_DEFAULT_MS).describe(
-        `How long to wait, in milliseconds (default ${WAIT_DEFAULT_MS}, at most ${WAIT_MAX_MS}).`,
-      ),
+      timeoutMs: waitTimeoutField,
     }).refine((input) => countSet(input, ["text", "textGone", "ref", "selector"]) === 1, {
       message: "pass exactly one of text, textGone, ref or selector",
     }),
