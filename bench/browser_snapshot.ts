@@ -10,7 +10,7 @@
  * click by ref ≤ 1.5× a click by selector. The peers' rows are reference numbers for the issue's
  * own 3,000-element page (not measured here). The bench reports; it never fails on a number.
  */
-import { percentiles } from "./_stats.ts";
+import { measure, percentiles } from "./_stats.ts";
 import { browserBenchGate } from "./_browser_gate.ts";
 import { callTool, type E2E, startE2E, waitForExtension } from "../tests/helpers/e2e_fixture.ts";
 import { tabIdOf } from "../tests/helpers/tool_replies.ts";
@@ -36,14 +36,6 @@ async function took(run: () => Promise<unknown>): Promise<number> {
   const began = performance.now();
   await run();
   return performance.now() - began;
-}
-
-/** Milliseconds of each of `n` runs after `WARMUP` untimed ones. */
-async function times(n: number, run: () => Promise<unknown>): Promise<number[]> {
-  for (let i = 0; i < WARMUP; i++) await run();
-  const samples: number[] = [];
-  for (let i = 0; i < n; i++) samples.push(await took(run));
-  return samples;
 }
 
 const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
@@ -77,21 +69,21 @@ try {
   const rows: Row[] = [
     await row("browser_snapshot, full: bytes; p50 / p95", "≤ 64 KB; ≤ 150 ms p50", async () => {
       const shot = await snapshot({});
-      const { p50, p95 } = percentiles(await times(SNAPSHOTS, () => snapshot({})));
+      const { p50, p95 } = percentiles(await measure(() => snapshot({}), SNAPSHOTS, WARMUP));
       const cut = shot.truncated ? " (cut at 200,000)" : "";
       return `${kb(shot.totalBytes)}${cut}; ${ms(p50)} / ${ms(p95)}`;
     }),
     await row("browser_snapshot, interactiveOnly: bytes; p50", "far less than full", async () => {
       const shot = await snapshot({ interactiveOnly: true });
       const { p50 } = percentiles(
-        await times(SNAPSHOTS, () => snapshot({ interactiveOnly: true })),
+        await measure(() => snapshot({ interactiveOnly: true }), SNAPSHOTS, WARMUP),
       );
       return `${kb(shot.totalBytes)}; ${ms(p50)}`;
     }),
     await row("browser_get_page_text, whole page: bytes; p50", "(comparison)", async () => {
       const read = () => value(e2e, "browser_get_page_text", { tabId, maxLength: 200_000 });
       const text = (await read()).text as string;
-      const { p50 } = percentiles(await times(SNAPSHOTS, read));
+      const { p50 } = percentiles(await measure(read, SNAPSHOTS, WARMUP));
       return `${kb(bytesOf(text))}; ${ms(p50)}`;
     }),
     await row("click by ref vs by selector: p50 (ratio)", "≤ 1.5×", async () => {
