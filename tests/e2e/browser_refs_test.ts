@@ -11,9 +11,8 @@
 import { assert, assertEquals, assertMatch } from "../helpers/assert.ts";
 import { callTool, e2eTest } from "../helpers/e2e_fixture.ts";
 import { failed, ok, tabIdOf } from "../helpers/tool_replies.ts";
+import { framePart } from "../helpers/outline.ts";
 
-/** The frame part of a ref: `f3` of `f3e5`, "" for the top document. */
-const framePart = (ref: string) => /^(f\d+)?/.exec(ref)![0];
 /** The element number of a ref: 5 of `f3e5`. */
 const numberOf = (ref: string) => Number(/e(\d+)$/.exec(ref)![1]);
 
