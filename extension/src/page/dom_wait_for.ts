@@ -20,7 +20,7 @@ import { staleRefMessage } from "../../../protocol/browser_methods/refs.ts";
 import { describeElement, fail, resolveSelector } from "./dom_find.ts";
 import type { ElementInfo, KitArgs, KitState } from "./dom_kit_types.ts";
 import { hiddenInPage, visibleComposedText } from "./visible_text.ts";
-import { pageFacts } from "./visibility.ts";
+import { type PageFacts, pageFacts } from "./visibility.ts";
 import { parseWaitText, searchText, type TextPattern, WaitTextError } from "./wait_text.ts";
 
 /** One check's answer: whether the condition holds now, and what the check saw (≤ 200 chars). */
@@ -52,11 +52,17 @@ function checkText(text: string, appear: boolean): WaitCheck {
   return { met: appear === found, seen, ...(near ? { near } : {}) };
 }
 
-/** True when people can see `element` (the snapshot's rule; see the file's comment). */
-export function shownToPeople(element: Element): boolean {
+/**
+ * True when people can see `element` (the snapshot's rule; see the file's comment). `page`: the
+ * facts of its document, read once by a caller judging many elements.
+ */
+export function shownToPeople(
+  element: Element,
+  page: PageFacts = pageFacts(element.ownerDocument),
+): boolean {
   const view = element.ownerDocument.defaultView ?? globalThis as unknown as Window;
   if (view.getComputedStyle(element).visibility !== "visible") return false;
-  return !hiddenInPage(element, pageFacts(element.ownerDocument));
+  return !hiddenInPage(element, page);
 }
 
 function checkElement(args: KitArgs<"page.waitFor">, state: KitState): WaitCheck {
@@ -72,7 +78,9 @@ function checkElement(args: KitArgs<"page.waitFor">, state: KitState): WaitCheck
 
 /** Whether `all` (the target's matches, in order) are in `wanted`, and what was seen. */
 function judge(all: Element[], wanted: string, state: KitState): WaitCheck {
-  const shown = all.findIndex(shownToPeople);
+  // One document's matches (a selector's, or a ref's one element): its facts are read once.
+  const page = all.length > 0 ? pageFacts(all[0].ownerDocument) : undefined;
+  const shown = all.findIndex((element) => shownToPeople(element, page));
   const met = wanted === "visible"
     ? shown >= 0
     : wanted === "hidden"
