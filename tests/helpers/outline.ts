@@ -58,12 +58,12 @@ export async function frameAt(page: Page, part: string, selector: string): Promi
 
 /** Calls for one tab: any tool (its value), and browser_snapshot with its MCP text as well. */
 export function tabCalls(e2e: E2E, tabId: number) {
-  const call = async (tool: string, args: Record<string, unknown> = {}) =>
-    ok(await callTool(e2e, tool, { tabId, ...args }), `${tool} ${JSON.stringify(args)}`);
   const raw = (tool: string, args: Record<string, unknown> = {}) =>
     callTool(e2e, tool, { tabId, ...args });
+  const call = async (tool: string, args: Record<string, unknown> = {}) =>
+    ok(await raw(tool, args), `${tool} ${JSON.stringify(args)}`);
   const snapshot = async (args: Record<string, unknown> = {}) => {
-    const reply = await callTool(e2e, "browser_snapshot", { tabId, ...args });
+    const reply = await raw("browser_snapshot", args);
     const value = ok(reply, `browser_snapshot ${JSON.stringify(args)}`);
     const content = reply.body.content as { type: string; text: string }[];
     assertEquals(content.length, 1, JSON.stringify(content).slice(0, 500));
