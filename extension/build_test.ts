@@ -38,6 +38,8 @@ const GATED = [
   "notifications",
   "debugger",
   "cookies",
+  "downloads",
+  "webRequest",
 ];
 
 Deno.test("the manifest asks for exactly the permissions the service worker uses", async () => {
@@ -57,12 +59,14 @@ Deno.test("the manifest's shape", () => {
     "alarms",
     "cookies",
     "debugger",
+    "downloads",
     "notifications",
     "scripting",
     "sidePanel",
     "storage",
     "tabs",
     "webNavigation",
+    "webRequest",
   ]);
   assertEquals(manifest.host_permissions, ["<all_urls>"]);
   assertEquals(manifest.background, { service_worker: "background.js" });

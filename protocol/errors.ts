@@ -104,6 +104,17 @@ export const HUB_ERRORS = {
   NOT_SCROLLABLE: { category: "validation", retryable: false, status: 422 },
   REF_STALE: { category: "validation", retryable: false, status: 422 },
   PAGE_ERROR: { category: "internal", retryable: false, status: 422 },
+  // Built-in browser tools that act through the debugger (trusted input, dialogs, files).
+  ELEMENT_COVERED: { category: "validation", retryable: true, status: 422 },
+  DIALOG_OPEN: { category: "validation", retryable: false, status: 422 },
+  NO_DIALOG: { category: "validation", retryable: false, status: 422 },
+  DEBUGGER_OFF: { category: "permission", retryable: false, status: 422 },
+  DEBUGGER_BUSY: { category: "unavailable", retryable: true, status: 422 },
+  NOT_A_FILE_INPUT: { category: "validation", retryable: false, status: 422 },
+  FILE_NOT_ALLOWED: { category: "permission", retryable: false, status: 422 },
+  FILE_TOO_LARGE: { category: "validation", retryable: false, status: 422 },
+  REQUEST_NOT_FOUND: { category: "not_found", retryable: false, status: 422 },
+  BODY_UNAVAILABLE: { category: "unavailable", retryable: false, status: 422 },
   UNKNOWN_OPERATION: { category: "internal", retryable: false, status: 422 },
   // Plugin management and settings (management tools, REST, the side panel). From a management
   // tool they are that tool's failure (422).

@@ -11,6 +11,11 @@ import { DOM_METHODS, type DomResults } from "./dom.ts";
 import { EXTENSION_METHODS, type ExtensionResults } from "./extension.ts";
 import { PAGE_METHODS, type PageResults } from "./page.ts";
 import { TAB_METHODS, type TabResults } from "./tabs.ts";
+import { INPUT_METHODS, type InputResults } from "./input.ts";
+import { DIALOG_METHODS, type DialogResults } from "./dialogs.ts";
+import { NETWORK_METHODS, type NetworkResults } from "./network.ts";
+import { DOWNLOAD_METHODS, type DownloadResults } from "./downloads.ts";
+import { FILE_METHODS, type FileResults } from "./files.ts";
 
 export type { BrowserMethodSpec } from "./spec.ts";
 export { countSet, maxLengthField, selectorField, tabIdField } from "./fields.ts";
@@ -34,6 +39,11 @@ export const BROWSER_METHODS = {
   ...DOM_METHODS,
   ...PAGE_METHODS,
   ...EXTENSION_METHODS,
+  ...INPUT_METHODS,
+  ...DIALOG_METHODS,
+  ...NETWORK_METHODS,
+  ...DOWNLOAD_METHODS,
+  ...FILE_METHODS,
 };
 
 export type BrowserMethodName = keyof typeof BROWSER_METHODS;
@@ -43,7 +53,16 @@ export type BrowserInput<M extends BrowserMethodName> = z.output<
   (typeof BROWSER_METHODS)[M]["input"]
 >;
 
-type BrowserResults = TabResults & DomResults & PageResults & ExtensionResults;
+type BrowserResults =
+  & TabResults
+  & DomResults
+  & PageResults
+  & ExtensionResults
+  & InputResults
+  & DialogResults
+  & NetworkResults
+  & DownloadResults
+  & FileResults;
 
 /** What a method answers (the `value` of a successful `tool.dispatch`). */
 export type BrowserResult<M extends BrowserMethodName> = BrowserResults[M];
