@@ -9,6 +9,7 @@ import type { BrowserInput, DomMethodName } from "../../../protocol/browser_meth
 import type { CallResult } from "../../../protocol/call_contract.ts";
 import type { ErrorPayload } from "../../../protocol/errors.ts";
 import type { KitRef, RefRegistry, RefScheme } from "./dom_refs.ts";
+import type { KitOnlyArgs, KitOnlyOp } from "./kit_only_ops.ts";
 
 /** The property of the isolated world's `globalThis` that holds the kit. */
 export const DOM_KIT_GLOBAL = "__hubDomKit";
@@ -30,9 +31,9 @@ export const MORE_HINT = "Pass a selector to read one part of the page, or a lar
 
 /**
  * The kit's operations: one per DOM method of the contract (protocol/browser_methods/dom.ts), by
- * the method's name.
+ * the method's name, and the worker's own steps (kit_only_ops.ts).
  */
-export type DomOp = DomMethodName;
+export type DomOp = DomMethodName | KitOnlyOp;
 
 /**
  * An operation's arguments: the method's parsed input (defaults applied, limits checked) without
@@ -41,9 +42,11 @@ export type DomOp = DomMethodName;
  * parses every input before it calls the kit, and nothing else can reach the kit (it lives in the
  * extension's isolated world), so operations never repeat defaults or clamps.
  */
-export type KitArgs<Op extends DomOp> = Omit<BrowserInput<Op>, "tabId" | "frame" | "ref"> & {
-  ref?: KitRef;
-};
+export type KitArgs<Op extends DomOp> =
+  & (Op extends DomMethodName ? Omit<BrowserInput<Op>, "tabId" | "frame" | "ref">
+    : Op extends KitOnlyOp ? KitOnlyArgs[Op]
+    : never)
+  & { ref?: KitRef };
 
 /** The document's ref registry as an answer reports it, for the worker's frame table. */
 export interface KitDoc {
