@@ -17,6 +17,7 @@ import { boundedList } from "./clip.ts";
 import { ERROR_CATEGORIES } from "./errors.ts";
 
 import { permissionSchema as permission } from "./permission.ts";
+import { debuggerModeSchema } from "./debugger_mode.ts";
 const tabState = z.enum(["closed", "unavailable", "ready"]);
 /**
  * Settings as sent, every own key kept: zod's record drops a `__proto__` key without a word, and
@@ -129,6 +130,11 @@ export const HUB_TO_EXTENSION_METHODS = {
       disabledBrowserTools: z.array(z.string()),
       /** What the last plugin update check found (absent before the first one). */
       updates: updateCheckSchema.optional(),
+      /**
+       * The config's `debugger` (`auto` or `off`): whether the extension may attach Chromium's
+       * debugger to a tab. Absent from an older hub: `auto`.
+       */
+      debugger: debuggerModeSchema.optional(),
     }),
   },
   "plugin.progress": { type: "notification", params: packageProgressSchema },
@@ -266,6 +272,12 @@ export const EXTENSION_TO_HUB_METHODS = {
   "config.setSkipPermissions": {
     type: "request",
     params: z.object({ enabled: z.boolean() }),
+    result: z.unknown(),
+  },
+  /** The side panel's Debugger switch: sets the config's `debugger`. */
+  "config.setDebugger": {
+    type: "request",
+    params: z.object({ mode: debuggerModeSchema }),
     result: z.unknown(),
   },
   "config.setPluginSettings": {

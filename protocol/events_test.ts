@@ -80,6 +80,7 @@ Deno.test("the method tables match the documented event lists (docs/protocol.md)
     "config.setToolPermission": "request",
     "config.setPluginPermission": "request",
     "config.setSkipPermissions": "request",
+    "config.setDebugger": "request",
     "config.setPluginSettings": "request",
     "plugin.search": "request",
     "plugin.install": "request",

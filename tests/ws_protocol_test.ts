@@ -258,6 +258,12 @@ Deno.test("config.set* requests persist to config.json, answer with the state an
     assertEquals((await f.readConfig()).skipPermissions, true);
     assertEquals((await f.health()).skipPermissions, true);
 
+    const debuggerSync = f.ext.next("sync.full");
+    const off = await f.ext.request("config.setDebugger", { mode: "off" });
+    assertEquals(off.result.debugger, "off");
+    assertEquals((await f.readConfig()).debugger, "off");
+    assertEquals((await debuggerSync).params.debugger, "off");
+
     const sync = f.ext.next("sync.full");
     const settings = await f.ext.request("config.setPluginSettings", {
       plugin: "demo",
@@ -300,6 +306,7 @@ Deno.test("config.set* with bad input gets -32602 naming the problem and changes
       ["config.setPluginPermission", { plugin: "demo", permission: 1 }, /params\.permission/],
       ["config.setSkipPermissions", { enabled: "yes" }, /params\.enabled/],
       ["config.setSkipPermissions", {}, /params\.enabled/],
+      ["config.setDebugger", { mode: "on" }, /params\.mode/],
       ["config.setPluginSettings", { plugin: "demo", settings: { limit: 50 } }, /at most 10/],
       ["config.setPluginSettings", { plugin: "demo", settings: { colour: 1 } }, /colour/],
       ["config.setPluginSettings", { plugin: "nope", settings: {} }, /No plugin "nope"/],

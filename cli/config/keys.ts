@@ -16,6 +16,7 @@ import { UserError } from "../../core/cli/user_error.ts";
 import { parsePort } from "../../core/config/port.ts";
 import { BROWSER_TOOLS } from "../../server/mod.ts";
 import { ownValue, reservedKeyError } from "../../protocol/safe_keys.ts";
+import { DEBUGGER_MODES, isDebuggerMode } from "../../protocol/debugger_mode.ts";
 import { bindGrant, type ServedIdentity } from "../../core/plugin_source/review_rules.ts";
 import { describeSource } from "../../core/plugin_source/source_identity.ts";
 
@@ -24,6 +25,7 @@ export const SETTABLE_KEYS = [
   "plugin-permission.<plugin>       off|ask|auto",
   "port                             1-65535",
   "updateCheckIntervalMinutes       <minutes>  (0 turns the plugin update check off)",
+  "debugger                         auto|off  (off: the extension never attaches Chromium's debugger)",
   "localPlugins.add                 <path>   (--force: allow a path that does not exist)",
   "localPlugins.remove              <path>",
   "disabledBrowserTools.add         <browser tool name>  (hide and refuse it)",
@@ -64,6 +66,7 @@ export function parseSetCommand(key: string, value: string | undefined, ctx: Set
     return change(`port = ${port}`, (c) => (c.port = port));
   }
   if (key === "updateCheckIntervalMinutes") return updateInterval(need(key, value));
+  if (key === "debugger") return debuggerMode(need(key, value));
   if (key === "localPlugins.add") return addLocalPlugin(need(key, value), ctx);
   if (key === "localPlugins.remove") return removeLocalPlugin(need(key, value), ctx);
   if (key === "disabledBrowserTools.add" || key === "disabledBrowserTools.remove") {
@@ -281,4 +284,20 @@ function updateInterval(value: string) {
     ? "updateCheckIntervalMinutes = 0 (plugin update checks are off)"
     : `updateCheckIntervalMinutes = ${minutes}`;
   return change(summary, (c) => (c.updateCheckIntervalMinutes = minutes));
+}
+
+/** Whether the extension may attach Chromium's debugger to tabs: `auto` or `off`. */
+function debuggerMode(value: string): ConfigChange {
+  const mode = value.trim();
+  if (!isDebuggerMode(mode)) {
+    throw new UserError(
+      `debugger must be ${DEBUGGER_MODES.join(" or ")}, not "${value.slice(0, 40)}": "auto" ` +
+        "attaches Chromium's debugger to a tab when a tool needs it (trusted clicks and keys, " +
+        'dialogs, PDFs) and "off" never attaches. Example: hub config set debugger off',
+    );
+  }
+  const summary = mode === "off"
+    ? "debugger = off (tools use DOM events where they can; the others fail with DEBUGGER_OFF)"
+    : "debugger = auto (attached to a tab only while a tool needs it)";
+  return change(summary, (c) => (c.debugger = mode));
 }

@@ -286,3 +286,18 @@ Deno.test("updateCheckIntervalMinutes takes whole minutes; 0 turns the check off
     );
   }
 });
+
+Deno.test("debugger takes auto or off; anything else says which values there are", () => {
+  assertEquals(defaultConfig().debugger, "auto");
+  const config = apply("debugger", "off");
+  assertEquals(config.debugger, "off");
+  assertEquals(apply("debugger", "auto", config).debugger, "auto");
+  assertEquals(
+    parseSetCommand("debugger", "off", ctx).summary,
+    "debugger = off (tools use DOM events where they can; the others fail with DEBUGGER_OFF)",
+  );
+  for (const bad of ["on", "true", "OFF", ""]) {
+    assertThrows(() => apply("debugger", bad), Error, "debugger must be auto or off");
+  }
+  assertThrows(() => apply("debugger"), /needs a value/);
+});

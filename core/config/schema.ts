@@ -3,6 +3,7 @@ import { z } from "zod";
 import { isPlainObject } from "../../protocol/plain_object.ts";
 import { isReservedKey } from "../../protocol/safe_keys.ts";
 import { permissionSchema as permission } from "../../protocol/permission.ts";
+import { debuggerModeSchema } from "../../protocol/debugger_mode.ts";
 
 export { type Permission, PERMISSIONS } from "../../protocol/permission.ts";
 export { PLUGIN_NAME_PATTERN, RESERVED_PLUGIN_NAMES } from "../../protocol/plugin_manifest.ts";
@@ -41,6 +42,11 @@ export const configSchema = z.object({
   disabledBrowserTools: z.array(z.string()).default([]),
   /** Set from the side panel: run `ask` tools as `auto` (off stays off). */
   skipPermissions: z.boolean().default(false),
+  /**
+   * Whether the extension may attach Chromium's debugger to a tab when a call needs it (`auto`),
+   * or never (`off`: DOM events where a tool has them, else DEBUGGER_OFF).
+   */
+  debugger: debuggerModeSchema.default("auto"),
 });
 export type HubConfig = z.infer<typeof configSchema>;
 

@@ -66,6 +66,7 @@ export function createConfigChanges(deps: ConfigChangesDeps): ConfigChanges {
       await change((c) => applyPermission(c, target, permission, reviewed));
     },
     setSkipPermissions: (enabled) => change((c) => (c.skipPermissions = enabled)),
+    setDebugger: (mode) => change((c) => (c.debugger = mode)),
     allowAlways: (tool) =>
       change((c) => applyPermission(c, { plugin: tool.group, tool: tool.permissionKey }, "auto")),
     async markReviewed(plugin, version, sourceId) {

@@ -5,6 +5,7 @@
  * depend on this shape only.
  */
 import type { HubConfig, Permission } from "../../core/config/schema.ts";
+import type { DebuggerMode } from "../../protocol/debugger_mode.ts";
 import type { CatalogTool } from "../calls/catalog_interface.ts";
 import type { syncFull } from "./sync_state.ts";
 import type { PermissionTarget } from "./permission_update.ts";
@@ -26,6 +27,8 @@ export interface ConfigChanges {
   /** Sets a plugin's or a tool's permission; an unknown target is INVALID_ARGUMENTS. */
   setPermission(target: PermissionTarget, permission: Permission): Promise<void>;
   setSkipPermissions(enabled: boolean): Promise<void>;
+  /** The config's `debugger` (the side panel's Debugger switch). */
+  setDebugger(mode: DebuggerMode): Promise<void>;
   /** "Always allow" from a confirmation: a per-tool `auto`. */
   allowAlways(tool: CatalogTool): Promise<void>;
   /** Records the reviewed version and source of a plugin; returns the updated config. */

@@ -95,5 +95,6 @@ export function syncFull(
     browserPermission: browser?.permission ?? "off",
     disabledBrowserTools: config.disabledBrowserTools,
     ...(updates ? { updates } : {}),
+    debugger: config.debugger,
   };
 }

@@ -25,7 +25,7 @@ export interface ExtensionHandlerDeps {
   dispatches: Dispatches;
   confirmations: Confirmations;
   /** Permissions, the skip switch and the side panel's state. */
-  changes: Pick<ConfigChanges, "state" | "setPermission" | "setSkipPermissions">;
+  changes: Pick<ConfigChanges, "state" | "setPermission" | "setSkipPermissions" | "setDebugger">;
   /** What `config.setPluginSettings` needs to check, store and apply settings. */
   settings: SettingsUpdateDeps;
   link: Pick<ExtensionLink, "notify">;
@@ -143,6 +143,7 @@ export function createExtensionHandlers(deps: ExtensionHandlerDeps): ExtensionHa
       thenState(() => changes.setPermission({ plugin }, permission)),
     "config.setSkipPermissions": ({ enabled }) =>
       thenState(() => changes.setSkipPermissions(enabled)),
+    "config.setDebugger": ({ mode }) => thenState(() => changes.setDebugger(mode)),
     "config.setPluginSettings": ({ plugin, settings }) =>
       answer(() => updatePluginSettings({ plugin, settings }, deps.settings)),
     "confirmation.response": (params) => deps.confirmations.respond(params),

@@ -67,6 +67,7 @@ function handlers(over: Overrides) {
       state: () => STATE as unknown as ReturnType<ConfigChanges["state"]>,
       setPermission: over.setPermission ?? (() => Promise.resolve()),
       setSkipPermissions: () => Promise.resolve(),
+      setDebugger: () => Promise.resolve(),
     },
     settings: {
       registry: () => registryOf([registeredPlugin("demo"), MAIL]),

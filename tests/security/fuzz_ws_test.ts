@@ -87,6 +87,7 @@ const shapedParams: Record<string, fc.Arbitrary<unknown>> = {
   }),
   "config.setPluginPermission": fc.record({ plugin: pluginName, permission }),
   "config.setSkipPermissions": fc.record({ enabled: loose(fc.boolean()) }),
+  "config.setDebugger": fc.record({ mode: loose(fc.constantFrom("auto", "off")) }),
   "config.setPluginSettings": fc.record({
     plugin: pluginName,
     settings: fc.dictionary(fuzzKey(FZ_SETTINGS), fuzzJson({ bigString: 20_000 }), { maxKeys: 4 }),
