@@ -10,6 +10,7 @@ import { setText, shown } from "./dom.ts";
 import { createPanelClient, type PortLike } from "./panel_client.ts";
 import { PANEL_PORT, type PanelState } from "../shared/panel_messages.ts";
 import { pluginsView } from "./plugins_view.ts";
+import { debuggerSection } from "./debugger_view.ts";
 import { searchView } from "./search_view.ts";
 import type { ViewContext } from "./view_context.ts";
 
@@ -42,8 +43,9 @@ function main() {
   const find = searchView(ctx);
   const plugins = pluginsView(ctx);
   const activity = activityView(ctx);
+  const debuggerPart = debuggerSection(ctx);
   byId("connection-slot").replaceChildren(connection.el);
-  byId("main").replaceChildren(confirmations.el, find.el, plugins.el, activity.el);
+  byId("main").replaceChildren(confirmations.el, find.el, plugins.el, debuggerPart.el, activity.el);
   const versions = byId("versions");
 
   function render(state: PanelState) {
@@ -54,6 +56,7 @@ function main() {
     confirmations.update(state);
     find.update(state);
     plugins.update(state);
+    debuggerPart.update(state);
     activity.update(state);
     document.body.dataset.ready = "true";
   }

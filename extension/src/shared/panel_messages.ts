@@ -9,6 +9,7 @@
 import type { SyncPlugin, SyncTool, TabStateChange } from "../../../protocol/events.ts";
 import type { ErrorPayload } from "../../../protocol/errors.ts";
 import type { Permission } from "../../../protocol/permission.ts";
+import type { DebuggerMode } from "../../../protocol/debugger_mode.ts";
 import type {
   InstallResult,
   PackageProgress,
@@ -60,6 +61,14 @@ export interface HubView {
   updates?: UpdateCheck;
 }
 
+/** Chromium's debugger as the extension uses it now: the side panel's Debugger section. */
+export interface DebuggerView {
+  /** The mode the extension follows: the hub's `debugger` setting (`auto` until it says). */
+  mode: DebuggerMode;
+  /** The tabs the debugger is attached to now, in attach order. */
+  attached: { tabId: number; title: string; url: string }[];
+}
+
 /** The latest `plugin.progress` of one package operation, with when it arrived. */
 export interface ProgressEntry extends PackageProgress {
   receivedAt: number;
@@ -101,6 +110,8 @@ export interface PanelState {
   confirmations: PendingConfirmation[];
   /** Package operations: the latest message per operation and package, newest first. */
   progress: ProgressEntry[];
+  /** Absent from a worker that has no debugger sessions. */
+  debugger?: DebuggerView;
 }
 
 export const ACTIVITY_LIMIT = 50;
@@ -111,6 +122,8 @@ export type PanelCommand =
   | { type: "setPluginPermission"; plugin: string; permission: Permission }
   | { type: "setToolPermission"; plugin: string; tool: string; permission: Permission }
   | { type: "setSkipPermissions"; enabled: boolean }
+  /** The Debugger switch: the hub's `debugger` setting (`auto` or `off`). */
+  | { type: "setDebugger"; mode: DebuggerMode }
   | { type: "confirm"; id: string; decision: "allow" | "deny"; alwaysAllow?: boolean }
   /** Connect now: retry at once, or take the link back from another profile. */
   | { type: "reconnect" }

@@ -11,6 +11,7 @@ import {
   type PanelState,
 } from "../shared/panel_messages.ts";
 import { isPermission } from "../../../protocol/permission.ts";
+import { isDebuggerMode } from "../../../protocol/debugger_mode.ts";
 import { isPlainObject } from "../../../protocol/plain_object.ts";
 
 export interface PanelHub {
@@ -94,6 +95,8 @@ export function commandProblem(message: unknown): string | undefined {
         : "needs plugin, tool, permission";
     case "setSkipPermissions":
       return typeof c.enabled === "boolean" ? undefined : "needs enabled (boolean)";
+    case "setDebugger":
+      return isDebuggerMode(c.mode) ? undefined : "needs mode (auto or off)";
     case "confirm":
       return typeof c.id === "string" && (c.decision === "allow" || c.decision === "deny")
         ? undefined

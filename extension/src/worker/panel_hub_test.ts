@@ -11,6 +11,8 @@ Deno.test("commands the panel may send are accepted; anything else says what is 
     undefined,
   );
   assertEquals(ok({ type: "setSkipPermissions", enabled: true }), undefined);
+  assertEquals(ok({ type: "setDebugger", mode: "off" }), undefined);
+  assertEquals(ok({ type: "setDebugger", mode: "on" }), "needs mode (auto or off)");
   assertEquals(ok({ type: "confirm", id: "c", decision: "deny" }), undefined);
   assertEquals(ok({ type: "reconnect" }), undefined);
   assertEquals(

@@ -20,6 +20,7 @@ import type { UpdateCheck } from "../../../protocol/packages.ts";
 import type { HubView, LinkProblem, PanelCommand, PanelState } from "../shared/panel_messages.ts";
 import type { PluginStore } from "./plugin_store.ts";
 import { createBadge } from "./status_badge.ts";
+import { type DebuggerFacts, debuggerView } from "./debugger_panel.ts";
 import type { TabTracker } from "./tab_tracker.ts";
 
 export interface SidePanelDeps {
@@ -27,6 +28,8 @@ export interface SidePanelDeps {
   store: PluginStore;
   tracker: TabTracker;
   log: ExtensionLog;
+  /** The debugger sessions: the panel shows the mode and the tabs attached now. */
+  debugger?: DebuggerFacts;
 }
 
 type SyncParams = ServerParams<"sync.full">;
@@ -74,6 +77,7 @@ export function createSidePanel(deps: SidePanelDeps) {
     onOpen: () => alerts.hideAll(),
     warn: deps.log.warn,
   });
+  deps.debugger?.onChange(() => panels.changed());
 
   function names(tool: string, plugin: string) {
     const tools = plugin === BROWSER_GROUP ? sync?.browserTools : deps.store.get(plugin)?.tools;
@@ -117,6 +121,7 @@ export function createSidePanel(deps: SidePanelDeps) {
       activity: activity.list(),
       confirmations: queue.list(),
       progress: progress.list(),
+      ...(deps.debugger ? { debugger: await debuggerView(deps.debugger) } : {}),
     };
   }
 
