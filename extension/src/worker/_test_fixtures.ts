@@ -98,6 +98,7 @@ export function fakeDebugger<F extends FakeDebugger>(
       addListener: (l: DebuggerListener) => listeners.add(l),
       removeListener: (l: DebuggerListener) => listeners.delete(l),
     },
+    onDetach: { addListener: () => {}, removeListener: () => {} },
     sendCommand: (target: unknown, method: string, params?: Record<string, unknown>) => {
       if (!fake.attached) throw new Error(`${method} while detached`);
       fake.commands.push(method);

@@ -7,7 +7,7 @@ import * as z from "zod";
 import type { DispatchParams, DispatchResult, SyncPlugin } from "../../../protocol/events.ts";
 import { errorPayload, HubError } from "../../../protocol/errors.ts";
 import { dispatchBrowserTool } from "./browser_methods/mod.ts";
-import { createTabDebugger } from "./browser_methods/console_debugger.ts";
+import { createDebuggerSessions } from "./debugger_sessions.ts";
 import { createRefFrames } from "./browser_methods/ref_frames.ts";
 import { createSnapshotStore } from "./browser_methods/snapshot_store.ts";
 import { createConnection } from "./connection.ts";
@@ -44,7 +44,8 @@ const injector = createInjector(
 );
 const calls = createTabCalls();
 const ends = createCallEnds();
-const tabDebugger = createTabDebugger();
+/** The tabs' debugger sessions; its chrome.debugger and tab-close listeners register here. */
+const sessions = createDebuggerSessions({ log });
 const refFrames = createRefFrames();
 /**
  * Numbered from a clock-derived start, so a snapshot id from before a worker restart is unlikely
@@ -96,7 +97,7 @@ async function run(params: DispatchParams, ended: AbortSignal): Promise<Dispatch
       ? await dispatchPluginTool(params, ended)
       : await dispatchBrowserTool(params, {
         calls: callScoped(calls, ended),
-        debugger: tabDebugger,
+        sessions,
         refFrames,
         snapshots,
         log,
@@ -181,7 +182,11 @@ const handlers: ServerHandlers = {
 const connection = createConnection(handlers, {
   onConnected: (linked) => void tracker.syncAll(linked).catch(console.warn),
   onStatus: (status) => {
-    if (status.state === "disconnected") ends.linkClosed();
+    if (status.state === "disconnected") {
+      ends.linkClosed();
+      // Without the hub no call needs the debugger: Chromium's bar goes away.
+      void sessions.detachAll();
+    }
     panel.linkChanged(status);
   },
   oversize: tooLarge,

@@ -13,7 +13,7 @@ import { hubError } from "../../../../protocol/errors.ts";
 import { DOM_KIT_FILE, type KitOutcome } from "../../page/dom_kit_types.ts";
 import type { TabCalls } from "../tab_calls.ts";
 import type { ExtensionLog } from "../extension_log.ts";
-import type { TabDebugger } from "./console_debugger.ts";
+import type { DebuggerSessions } from "../debugger_sessions.ts";
 import type { RefFrames } from "./ref_frames.ts";
 import type { SnapshotStore } from "./snapshot_store.ts";
 import type { PanelState } from "../../shared/panel_messages.ts";
@@ -21,8 +21,11 @@ import type { PanelState } from "../../shared/panel_messages.ts";
 export interface MethodContext {
   /** The worker's tab calls, bound to this call: they stop when the hub ends it. */
   calls: TabCalls;
-  /** The tabs' debugger sessions (browser_get_console_logs). */
-  debugger: TabDebugger;
+  /**
+   * The tabs' shared debugger sessions (debugger_sessions.ts): attached when a call needs CDP,
+   * detached when idle. Trusted input, dialogs, console reads, bodies, PDFs use them.
+   */
+  sessions: DebuggerSessions;
   /** The tabs' frame tables: which document each ref names (ref_frames.ts). */
   refFrames: RefFrames;
   /** The snapshots kept for browser_snapshot's `since` and `offset` (snapshot_store.ts). */

@@ -2,14 +2,21 @@
  * Reads a tab's console through the debugger protocol, without anything in the page: Chromium's
  * V8 keeps the last 1000 console messages and uncaught errors of each document, and replays them
  * as `Runtime.consoleAPICalled` / `Runtime.exceptionThrown` when a client sends `Runtime.enable`.
- * The debugger is attached for the read only (Chromium shows its "started debugging this browser"
- * bar meanwhile) and detached at once; reads of one tab take turns.
+ * The read uses the tab's shared debugger session (debugger_sessions.ts: attached when needed,
+ * detached when idle) and leaves the Runtime and Debugger domains as it found them; reads of one
+ * tab take turns.
  */
 import { type ConsoleEntry, LEVEL_OF_TYPE } from "./console_entries.ts";
 import type { ConsoleLevel } from "../../../../protocol/browser_methods/page.ts";
 import { formatArgs, formatSource, MAX_ENTRY_CHARS } from "../../page/console_format.ts";
-
-const PROTOCOL = "1.3";
+import {
+  bounded,
+  type DebuggerSessions,
+  domainEnabled,
+  isSendTimeout,
+  type TabSession,
+} from "../debugger_sessions.ts";
+import { createKeyedQueue, type KeyedQueue } from "../keyed_queue.ts";
 
 interface RemoteObject {
   type: string;
@@ -40,106 +47,35 @@ export interface ConsoleQuery {
 type Params = Record<string, unknown>;
 type Send = (method: string, params?: Params) => Promise<Params>;
 
-/** The debugger sessions of the extension: one per tab at a time. */
-export interface TabDebugger {
-  /** Runs `work` with the debugger attached to the tab, after the tab's earlier reads. */
-  attached<T>(tabId: number, work: (session: Session) => Promise<T>): Promise<T>;
-}
+/**
+ * The longest a whole read may take, well under the hub's tool timeout; then entries go
+ * unformatted. Each command is bounded by the sessions' own bound.
+ */
+export const READ_MS = 20_000;
+/** The longest the page may take to pause when a read stops page code it ran. */
+export const PAUSE_MS = 4_000;
 
 /** The time bounds of a read (tests shorten them). */
-export interface DebuggerBounds {
-  sendMs: number;
+export interface ReadBounds {
   readMs: number;
+  pauseMs: number;
 }
 
-/** Made once by whoever creates the browser methods' context. */
-export function createTabDebugger(
-  bounds: DebuggerBounds = { sendMs: SEND_MS, readMs: READ_MS },
-): TabDebugger {
-  const reads = new Map<number, Promise<unknown>>();
-  return {
-    attached(tabId, work) {
-      const previous = reads.get(tabId) ?? Promise.resolve();
-      const next = previous.catch(() => {}).then(() => attached(tabId, bounds, work));
-      reads.set(tabId, next);
-      void next.catch(() => {}).finally(() => {
-        if (reads.get(tabId) === next) reads.delete(tabId);
-      });
-      return next;
-    },
-  };
-}
+/** Per sessions object, the console reads of each tab, one after another. */
+const queues = new WeakMap<DebuggerSessions, KeyedQueue<number>>();
 
-/** The longest one debugger command may take; a page stuck in its own loop cannot hold the read. */
-const SEND_MS = 4_000;
-/** The longest a whole read may take, well under the hub's tool timeout; then entries go unformatted. */
-const READ_MS = 20_000;
-
-/** The `cause` of the error `bounded` throws: a command that did not answer within its bound. */
-const SEND_TIMEOUT = Symbol("send timeout");
-
-/** Whether `error` is the one `bounded` throws when its command did not answer in time. */
-function isSendTimeout(error: unknown): boolean {
-  return error instanceof Error && error.cause === SEND_TIMEOUT;
-}
-
-/** `promise`, or an error `isSendTimeout` knows after `ms`. */
-export function bounded<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(
-      () => reject(new Error(`${what} did not answer within ${ms} ms`, { cause: SEND_TIMEOUT })),
-      ms,
-    );
-  });
-  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
+function readsOf(sessions: DebuggerSessions): KeyedQueue<number> {
+  let queue = queues.get(sessions);
+  if (!queue) queues.set(sessions, queue = createKeyedQueue<number>());
+  return queue;
 }
 
 /** A read's debugger session: bounded commands, and whether page code it ran is stuck for good. */
-export interface Session {
+interface Session {
   send: Send;
   readMs: number;
   /** True once page code run for the read could not be stopped: run no more page code. */
   stuck(): boolean;
-}
-
-async function attached<T>(
-  tabId: number,
-  { sendMs, readMs }: DebuggerBounds,
-  work: (session: Session) => Promise<T>,
-): Promise<T> {
-  const target = { tabId };
-  const attaching = chrome.debugger.attach(target, PROTOCOL);
-  await bounded(attaching, sendMs, "attach").catch((error) => {
-    // An attach that answers after its bound is let go of at once.
-    if (isSendTimeout(error)) {
-      void attaching.then(() => chrome.debugger.detach(target)).catch(() => {});
-    }
-    throw new Error(
-      `Chromium did not let the extension attach its debugger to tab ${tabId} to read the ` +
-        `console (${String((error as Error)?.message ?? error).slice(0, 200)}). Another ` +
-        "extension may be debugging the tab; close it and try again.",
-    );
-  });
-  let stuck = false;
-  const send: Send = (method, params) =>
-    bounded(
-      chrome.debugger.sendCommand(target, method, params) as Promise<Params>,
-      sendMs,
-      method,
-    ).catch(async (error) => {
-      // Page code run for the read (a Proxy trap that loops) is stopped at once.
-      if (isSendTimeout(error) && method === "Runtime.callFunctionOn") {
-        stuck = !(await stopPageCode(target, sendMs));
-      }
-      throw error;
-    });
-  try {
-    return await work({ send, readMs, stuck: () => stuck });
-  } finally {
-    // Every step of the work is bounded, so this always runs.
-    await bounded(chrome.debugger.detach(target), sendMs, "detach").catch(() => {});
-  }
 }
 
 /**
@@ -148,25 +84,28 @@ async function attached<T>(
  * ("not allowed for untrusted clients"), so this needs `Debugger.enable` before the page call.
  * True when the page was stopped.
  */
-async function stopPageCode(target: { tabId: number }, ms: number): Promise<boolean> {
-  let listener = (_source: chrome.debugger.Debuggee, _method: string) => {};
-  const paused = new Promise<void>((resolve) => {
-    listener = (source, method) => {
-      if (source.tabId === target.tabId && method === "Debugger.paused") resolve();
-    };
-    chrome.debugger.onEvent.addListener(listener);
+async function stopPageCode(
+  sessions: DebuggerSessions,
+  session: TabSession,
+  pauseMs: number,
+): Promise<boolean> {
+  let resolvePaused = () => {};
+  const paused = new Promise<void>((resolve) => resolvePaused = resolve);
+  const stop = sessions.onEvent((event) => {
+    if (
+      event.tabId === session.tabId && event.sessionId === undefined &&
+      event.method === "Debugger.paused"
+    ) resolvePaused();
   });
-  const command = (method: string, params?: Params) =>
-    bounded(chrome.debugger.sendCommand(target, method, params) as Promise<unknown>, ms, method);
   try {
-    await command("Debugger.pause");
-    await bounded(paused, ms, "Debugger.paused");
-    await command("Debugger.resume", { terminateOnResume: true });
+    await session.send("Debugger.pause");
+    await bounded(paused, pauseMs, "Debugger.paused");
+    await session.send("Debugger.resume", { terminateOnResume: true });
     return true;
   } catch {
     return false;
   } finally {
-    chrome.debugger.onEvent.removeListener(listener);
+    stop();
   }
 }
 
@@ -175,59 +114,88 @@ async function stopPageCode(target: { tabId: number }, ms: number): Promise<bool
  * many there are, and the newest `query.limit` of them formatted, oldest first.
  */
 export function readConsole(
-  tabs: TabDebugger,
+  sessions: DebuggerSessions,
   tabId: number,
   query: ConsoleQuery,
+  bounds: ReadBounds = { readMs: READ_MS, pauseMs: PAUSE_MS },
 ): Promise<{ total: number; entries: ConsoleEntry[] }> {
-  return tabs.attached(tabId, async (session) => {
-    const { send } = session;
-    const contexts = new Set<number>();
-    const messages: Message[] = [];
-    let mainFrame = "";
-    const onEvent = (source: chrome.debugger.Debuggee, method: string, params?: object) => {
-      if (source.tabId === tabId) collect(method, (params ?? {}) as Params);
-    };
-    function collect(method: string, p: Params) {
-      if (method === "Runtime.executionContextCreated") {
-        const context = p.context as { id: number; auxData?: Params };
-        if (context?.auxData?.isDefault === true && context.auxData.frameId === mainFrame) {
-          contexts.add(context.id);
+  return readsOf(sessions).run(tabId, async () => {
+    const tab = await sessions.session(tabId);
+    let stuck = false;
+    const send: Send = (method, params) =>
+      tab.send<Params>(method, params).catch(async (error) => {
+        // Page code run for the read (a Proxy trap that loops) is stopped at once.
+        if (isSendTimeout(error) && method === "Runtime.callFunctionOn") {
+          stuck = !(await stopPageCode(sessions, tab, bounds.pauseMs));
         }
-      } else if (method === "Runtime.consoleAPICalled") {
-        const level = LEVEL_OF_TYPE[p.type as string];
-        if (!level || !contexts.has(p.executionContextId as number)) return;
-        messages.push({ time: Number(p.timestamp), level, args: p.args as RemoteObject[] });
-      } else if (method === "Runtime.exceptionThrown") {
-        const details = p.exceptionDetails as Params | undefined;
-        if (!details || !contexts.has(details.executionContextId as number)) return;
-        messages.push(uncaught(Number(p.timestamp), details));
+        throw error;
+      });
+    return await read(sessions, tab, { send, readMs: bounds.readMs, stuck: () => stuck }, query);
+  });
+}
+
+async function read(
+  sessions: DebuggerSessions,
+  tab: TabSession,
+  session: Session,
+  query: ConsoleQuery,
+): Promise<{ total: number; entries: ConsoleEntry[] }> {
+  const { send } = session;
+  const contexts = new Set<number>();
+  const messages: Message[] = [];
+  let mainFrame = "";
+  function collect(method: string, p: Params) {
+    if (method === "Runtime.executionContextCreated") {
+      const context = p.context as { id: number; auxData?: Params };
+      if (context?.auxData?.isDefault === true && context.auxData.frameId === mainFrame) {
+        contexts.add(context.id);
       }
+    } else if (method === "Runtime.consoleAPICalled") {
+      const level = LEVEL_OF_TYPE[p.type as string];
+      if (!level || !contexts.has(p.executionContextId as number)) return;
+      messages.push({ time: Number(p.timestamp), level, args: p.args as RemoteObject[] });
+    } else if (method === "Runtime.exceptionThrown") {
+      const details = p.exceptionDetails as Params | undefined;
+      if (!details || !contexts.has(details.executionContextId as number)) return;
+      messages.push(uncaught(Number(p.timestamp), details));
     }
-    chrome.debugger.onEvent.addListener(onEvent);
-    try {
-      const tree = await send("Page.getFrameTree") as { frameTree?: { frame?: { id?: string } } };
-      mainFrame = tree.frameTree?.frame?.id ?? "";
-      await send("Runtime.enable"); // V8 replays what it kept before it answers
-      // What lets the read stop page code it runs (stopPageCode); without it none is run.
-      // Breakpoints off: `debugger` statements in the page do not pause it meanwhile.
-      const canStop = await send("Debugger.enable", { maxScriptsCacheSize: 0 })
-        .then(() => send("Debugger.setBreakpointsActive", { active: false }))
-        .then(() => true, () => false);
-      // Formatted while attached: the logged objects' ids die with the session or the clear.
-      const kept = messages.filter((m) => query.keep(m.level));
-      const newest = kept.slice(Math.max(kept.length - query.limit, 0));
-      const deadline = Date.now() + session.readMs;
-      const inTime = () => canStop && !session.stuck() && Date.now() < deadline;
-      const entries = await formatAll(newest, send, inTime);
-      if (session.stuck()) return { total: kept.length, entries }; // detaching ends the rest
-      if (query.clear) await send("Runtime.discardConsoleEntries");
-      await send("Debugger.disable").catch(() => {}); // detaching disables them too
-      await send("Runtime.disable").catch(() => {});
-      return { total: kept.length, entries };
-    } finally {
-      chrome.debugger.onEvent.removeListener(onEvent);
+  }
+  let listening = false;
+  const stop = sessions.onEvent((event) => {
+    if (listening && event.tabId === tab.tabId && event.sessionId === undefined) {
+      collect(event.method, event.params);
     }
   });
+  // What another user of the shared session turned on stays on after the read.
+  const runtimeWasOn = domainEnabled(tab, "Runtime");
+  const debuggerWasOn = domainEnabled(tab, "Debugger");
+  try {
+    const tree = await send("Page.getFrameTree") as { frameTree?: { frame?: { id?: string } } };
+    mainFrame = tree.frameTree?.frame?.id ?? "";
+    // V8 replays what it kept only to a fresh Runtime.enable, before it answers.
+    if (runtimeWasOn) await send("Runtime.disable");
+    listening = true;
+    await send("Runtime.enable");
+    // What lets the read stop page code it runs (stopPageCode); without it none is run.
+    // Breakpoints off: `debugger` statements in the page do not pause it meanwhile.
+    const canStop = await send("Debugger.enable", { maxScriptsCacheSize: 0 })
+      .then(() => debuggerWasOn ? {} : send("Debugger.setBreakpointsActive", { active: false }))
+      .then(() => true, () => false);
+    // Formatted while the objects live: the clear releases them.
+    const kept = messages.filter((m) => query.keep(m.level));
+    const newest = kept.slice(Math.max(kept.length - query.limit, 0));
+    const deadline = Date.now() + session.readMs;
+    const inTime = () => canStop && !session.stuck() && Date.now() < deadline;
+    const entries = await formatAll(newest, send, inTime);
+    // Page code that could not be stopped keeps the page busy: no more commands for it.
+    if (session.stuck()) return { total: kept.length, entries };
+    if (query.clear) await send("Runtime.discardConsoleEntries");
+    if (!debuggerWasOn) await send("Debugger.disable").catch(() => {});
+    if (!runtimeWasOn) await send("Runtime.disable").catch(() => {});
+    return { total: kept.length, entries };
+  } finally {
+    stop();
+  }
 }
 
 /** What an entry that the page did not format in time says after what is known of it. */

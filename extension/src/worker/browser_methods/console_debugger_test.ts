@@ -3,16 +3,22 @@
  * readConsole against a hostile page, with a fake `chrome.debugger`: a formatter call that never
  * answers (a logged Proxy whose trap loops) is stopped (Debugger.pause, then Debugger.resume with
  * terminateOnResume: Chromium refuses Runtime.terminateExecution to extensions), the entry
- * keeps what the debugger described with a note, the debugger is always detached, a page that
- * returns huge texts is cut in the worker, and the next read of the tab still works.
+ * keeps what the debugger described with a note, the shared session is left as it was found (and
+ * detaches with the others), a page that returns huge texts is cut in the worker, and the next
+ * read of the tab still works.
  */
 import { assert, assertEquals } from "../../../../tests/helpers/assert.ts";
 import { type FakeDebugger, fakeDebugger, withChrome } from "../_test_fixtures.ts";
-import { createTabDebugger, NOT_FORMATTED, readConsole } from "./console_debugger.ts";
+import { NOT_FORMATTED, readConsole } from "./console_debugger.ts";
+import { createDebuggerSessions } from "../debugger_sessions.ts";
 import { MAX_ENTRY_CHARS } from "../../page/console_format.ts";
 
 const MAIN = "frame-main";
-const bounds = { sendMs: 50, readMs: 400 };
+const bounds = { pauseMs: 50, readMs: 400 };
+const newSessions = () => createDebuggerSessions({ sendMs: 50, log: { info() {}, warn() {} } });
+const tabs = {
+  get: (tabId: number) => Promise.resolve({ id: tabId, url: "https://example.com/" }),
+};
 const all = { keep: () => true, limit: 1000, clear: false };
 
 interface Fake extends FakeDebugger {
@@ -52,6 +58,7 @@ async function withPage(
     ]),
   ];
   await withChrome({
+    tabs,
     debugger: fakeDebugger(fake, MAIN, events, (method, params, emit) => {
       if (method === "Debugger.enable" && fake.noDebugger) {
         return Promise.reject(new Error("Debugger.enable refused"));
@@ -79,10 +86,10 @@ async function withPage(
   }, () => body(fake));
 }
 
-Deno.test("a formatter call that hangs is terminated, the entry noted, the debugger detached", async () => {
+Deno.test("a formatter call that hangs is terminated, the entry noted, the session reused", async () => {
   await withPage(3, (i) => i === 1 ? "hang" : `entry ${i}`, async (fake) => {
-    const tabs = createTabDebugger(bounds);
-    const read = await readConsole(tabs, 4, all);
+    const sessions = newSessions();
+    const read = await readConsole(sessions, 4, all, bounds);
     assertEquals(read.total, 3);
     assertEquals(read.entries.map((e) => e.text), [
       "entry 0",
@@ -92,73 +99,87 @@ Deno.test("a formatter call that hangs is terminated, the entry noted, the debug
     assert(fake.commands.includes("Debugger.resume"));
     assert(!fake.commands.includes("Runtime.terminateExecution"));
     assertEquals(fake.running, 0);
-    assertEquals(fake.attached, false);
+    assertEquals(fake.commands.slice(-2), ["Debugger.disable", "Runtime.disable"]);
     // The tab's reads are not stuck behind it.
-    assertEquals((await readConsole(tabs, 4, all)).entries.length, 3);
+    assertEquals((await readConsole(sessions, 4, all, bounds)).entries.length, 3);
+    assertEquals(fake.commands.filter((c) => c === "Target.setAutoAttach").length, 1);
+    await sessions.detachAll();
     assertEquals(fake.attached, false);
   });
 });
 
 Deno.test("past the read's bound the rest keep their description, marked; nothing hangs", async () => {
   await withPage(40, () => "hang", async (fake) => {
-    const read = await readConsole(createTabDebugger(bounds), 4, all);
+    const sessions = newSessions();
+    const read = await readConsole(sessions, 4, all, bounds);
     assertEquals(read.entries.length, 40);
     assert(read.entries.every((e) => e.text === `Proxy(Object) ${NOT_FORMATTED}`));
     // One page call at a time, each stopped: far fewer than 40 were tried within the bound.
     const tried = fake.commands.filter((c) => c === "Runtime.callFunctionOn").length;
     assert(tried < 40, `${tried} formatter calls`);
     assertEquals(fake.running, 0);
+    await sessions.detachAll();
     assertEquals(fake.attached, false);
   });
 });
 
 Deno.test("texts a patched page returns unbounded are cut in the worker", async () => {
   await withPage(2, () => "x".repeat(5 * MAX_ENTRY_CHARS), async (fake) => {
-    const read = await readConsole(createTabDebugger(bounds), 4, all);
+    const sessions = newSessions();
+    const read = await readConsole(sessions, 4, all, bounds);
     for (const entry of read.entries) {
       assert(entry.text.length <= MAX_ENTRY_CHARS + 20, `${entry.text.length} characters`);
       assert(entry.text.endsWith("…[truncated]"));
     }
+    await sessions.detachAll();
     assertEquals(fake.attached, false);
   });
 });
 
-Deno.test("a debugger command that never answers fails the read in bounded time, detached", async () => {
+Deno.test("a debugger command that never answers fails the read in bounded time", async () => {
   const fake = { attached: false };
   await withChrome({
+    tabs,
     debugger: {
       attach: () => Promise.resolve(void (fake.attached = true)),
       detach: () => Promise.resolve(void (fake.attached = false)),
       onEvent: { addListener: () => {}, removeListener: () => {} },
+      onDetach: { addListener: () => {}, removeListener: () => {} },
       sendCommand: () => new Promise(() => {}),
     },
   }, async () => {
-    const failed = await readConsole(createTabDebugger(bounds), 4, all).then(
+    const sessions = newSessions();
+    const failed = await readConsole(sessions, 4, all, bounds).then(
       () => undefined,
       (error: Error) => error.message,
     );
     assert(failed?.includes("did not answer"), failed);
+    await sessions.detachAll();
     assertEquals(fake.attached, false);
   });
 });
 
-Deno.test("page code that cannot be stopped: no more page calls, the rest noted, detached", async () => {
+Deno.test("page code that cannot be stopped: no more page calls, the rest noted", async () => {
   await withPage(5, (i) => i === 1 ? "hang" : `entry ${i}`, async (fake) => {
-    const read = await readConsole(createTabDebugger(bounds), 4, all);
+    const sessions = newSessions();
+    const read = await readConsole(sessions, 4, all, bounds);
     assertEquals(read.entries.map((e) => e.text), [
       "entry 0",
       ...Array(4).fill(`Proxy(Object) ${NOT_FORMATTED}`),
     ]);
     assertEquals(fake.commands.filter((c) => c === "Runtime.callFunctionOn").length, 2);
+    await sessions.detachAll();
     assertEquals(fake.attached, false);
   }, { unstoppable: true });
 });
 
 Deno.test("without the debugger's pause no page code runs: objects keep their description", async () => {
   await withPage(2, () => "formatted", async (fake) => {
-    const read = await readConsole(createTabDebugger(bounds), 4, all);
+    const sessions = newSessions();
+    const read = await readConsole(sessions, 4, all, bounds);
     assert(read.entries.every((e) => e.text === `Proxy(Object) ${NOT_FORMATTED}`));
     assert(!fake.commands.includes("Runtime.callFunctionOn"));
+    await sessions.detachAll();
     assertEquals(fake.attached, false);
   }, { noDebugger: true });
 });

@@ -2,7 +2,7 @@
 import { assertEquals, assertMatch } from "../../../../tests/helpers/assert.ts";
 import { createExtensionLog } from "../extension_log.ts";
 import { fakeMethodContext } from "../_test_fixtures.ts";
-import { createTabDebugger } from "./console_debugger.ts";
+import { createDebuggerSessions } from "../debugger_sessions.ts";
 import type { MethodContext } from "./browser_method.ts";
 import { parsedInput } from "./_parsed_input.ts";
 import { extensionLogs, MAX_MESSAGE_CHARS } from "./extension_logs.ts";
@@ -14,7 +14,7 @@ function withLog() {
   const log = createExtensionLog({ console: quiet, clock: () => now++ });
   const context: MethodContext = {
     ...fakeMethodContext(),
-    debugger: createTabDebugger(),
+    sessions: createDebuggerSessions(),
     log,
     state: () => {
       throw new Error("not used");

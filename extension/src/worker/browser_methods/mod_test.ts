@@ -4,7 +4,7 @@ import { BROWSER_METHOD_NAMES } from "../../../../protocol/browser_methods/mod.t
 import type { DispatchParams } from "../../../../protocol/events.ts";
 import { failureOf, fakeMethodContext } from "../_test_fixtures.ts";
 import { createExtensionLog } from "../extension_log.ts";
-import { createTabDebugger } from "./console_debugger.ts";
+import { createDebuggerSessions } from "../debugger_sessions.ts";
 import type { BrowserHandlers, MethodContext } from "./browser_method.ts";
 import { BROWSER_HANDLERS, dispatchBrowserTool } from "./mod.ts";
 
@@ -14,7 +14,7 @@ function context(): MethodContext {
   let now = Date.UTC(2025, 0, 2, 3, 4, 5);
   return {
     ...fakeMethodContext(),
-    debugger: createTabDebugger(),
+    sessions: createDebuggerSessions(),
     log: createExtensionLog({ console: quiet, clock: () => now++ }),
     state: () => Promise.reject(new Error("not used")),
     reload() {},

@@ -1,8 +1,8 @@
 /**
  * `page.console` (browser_get_console_logs): the console messages, uncaught errors and unhandled
  * rejections of a tab's top frame, as Chromium's V8 keeps them for the document (its last 1000),
- * read through the debugger while the tool runs (console_debugger.ts). Nothing of the extension
- * is in the page: no recorder, no global, no wrapped console.
+ * read through the tab's debugger session while the tool runs (console_debugger.ts). Nothing of
+ * the extension is in the page: no recorder, no global, no wrapped console.
  */
 import type { BrowserResult } from "../../../../protocol/browser_methods/mod.ts";
 import { type BrowserMethod, webPageTab } from "./browser_method.ts";
@@ -42,7 +42,7 @@ export const pageConsole: BrowserMethod<"page.console"> = async (input, context)
   const read = await context.calls.run(
     tabId,
     "browser_get_console_logs",
-    () => readConsole(context.debugger, tabId, query),
+    () => readConsole(context.sessions, tabId, query),
   );
   return answer(tabId, url, read.entries, read.total);
 };

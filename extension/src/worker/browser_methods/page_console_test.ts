@@ -2,19 +2,22 @@
 /**
  * page.console with a fake `chrome.debugger` that replays console messages on Runtime.enable the
  * way V8 does: levels, limit, clear, uncaught errors and rejections, other frames left out, and
- * the debugger always detached again.
+ * the shared session left as it was found (Runtime and Debugger disabled again).
  */
 import { assert, assertEquals, assertMatch } from "../../../../tests/helpers/assert.ts";
 import { failureOf, type FakeDebugger, fakeDebugger, withChrome } from "../_test_fixtures.ts";
 import { createTabCalls } from "../tab_calls.ts";
-import { createTabDebugger } from "./console_debugger.ts";
+import { createDebuggerSessions } from "../debugger_sessions.ts";
 import type { MethodContext } from "./browser_method.ts";
 import { parsedInput } from "./_parsed_input.ts";
 import { fitEntries, levelRank, MAX_ANSWER_CHARS, pageConsole } from "./page_console.ts";
 import { CONSOLE_LEVELS } from "../../../../protocol/browser_methods/page.ts";
 import type { ConsoleEntry } from "./console_entries.ts";
 
-const context = { calls: createTabCalls(), debugger: createTabDebugger() } as MethodContext;
+const context = {
+  calls: createTabCalls(),
+  sessions: createDebuggerSessions({ log: { info() {}, warn() {} } }),
+} as MethodContext;
 
 type Event = [string, Record<string, unknown>];
 const MAIN = "frame-main";
@@ -88,7 +91,14 @@ async function withDebugger(
           ? Promise.resolve({ result: { value: 'with object {"formatted": true}' } })
           : undefined,
     ),
-  }, () => body(fake));
+  }, async () => {
+    try {
+      await body(fake);
+    } finally {
+      await context.sessions.detachAll();
+    }
+    assertEquals(fake.attached, false);
+  });
 }
 
 type Answer = {
@@ -103,7 +113,7 @@ const read = async (input: Record<string, unknown> = {}) =>
     & Answer
     & Record<string, unknown>;
 
-Deno.test("the top frame's messages and errors, oldest first, with ISO times; detached after", async () => {
+Deno.test("the top frame's messages and errors, oldest first, with ISO times; Runtime off after", async () => {
   await withDebugger("https://example.com/", sample(), async (fake) => {
     const value = await read();
     assertEquals([value.tabId, value.url, value.total, value.dropped], [
@@ -123,7 +133,7 @@ Deno.test("the top frame's messages and errors, oldest first, with ISO times; de
     ]);
     assertEquals(value.entries[1].time, "1970-01-01T00:00:01.000Z");
     assertEquals(value.note, undefined);
-    assertEquals(fake.attached, false);
+    assertEquals(fake.commands.slice(-2), ["Debugger.disable", "Runtime.disable"]);
     assert(!fake.commands.includes("Runtime.discardConsoleEntries"));
   });
 });
@@ -142,7 +152,6 @@ Deno.test("level is a minimum (log counts as info); limit keeps the newest; clea
       "Debugger.disable",
       "Runtime.disable",
     ]);
-    assertEquals(fake.attached, false);
   });
 });
 

@@ -2,7 +2,7 @@
 import { failureOf, fakeMethodContext, withChrome } from "../_test_fixtures.ts";
 import { assertEquals, assertMatch } from "../../../../tests/helpers/assert.ts";
 import { createExtensionLog } from "../extension_log.ts";
-import { createTabDebugger } from "./console_debugger.ts";
+import { createDebuggerSessions } from "../debugger_sessions.ts";
 import { fakeTabChrome, listenerCount } from "./_fake_tab_events.ts";
 import type { MethodContext } from "./browser_method.ts";
 import { parsedInput } from "./_parsed_input.ts";
@@ -14,7 +14,7 @@ const NO_ENTRY = new Error("Cannot find a next page in history.");
 function context(): MethodContext {
   return {
     ...fakeMethodContext(),
-    debugger: createTabDebugger(),
+    sessions: createDebuggerSessions(),
     log: createExtensionLog({ console: quiet }),
     state: () => {
       throw new Error("not used");
