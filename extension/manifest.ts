@@ -9,9 +9,17 @@
  * to a tab's URL, HttpOnly ones included) and host access to all sites, because plugins decide
  * at run time which sites they work on.
  *
- * `debugger`: browser_get_console_logs attaches it to the tab for the read only (Chromium shows
- * its "started debugging this browser" bar meanwhile) to have V8 replay the console messages it
- * keeps. No content script: nothing of the extension is on a page it has no plugin for.
+ * `debugger` (chrome.debugger, the Chrome DevTools Protocol): what only the browser itself can do
+ * for an agent: real mouse and keyboard events (pages ignore synthetic ones: `isTrusted`, `:hover`,
+ * canvas, drag and drop), `alert`/`confirm`/`prompt` dialogs, file choosers, response bodies,
+ * element and full-page screenshots, PDFs, and the console messages V8 keeps. It is attached to a
+ * tab only while a call needs it and detached after about 30 s idle; Chromium shows its "started
+ * debugging this browser" bar meanwhile. `"debugger": "off"` in the hub's config (or the side
+ * panel's switch) never attaches it. `downloads`: browser_list_downloads and the `download` an
+ * action reports (chrome.downloads: file name, path, bytes, state). `webRequest`:
+ * browser_network_requests records every tab's requests and their status codes without attaching
+ * the debugger (it observes only: nothing is blocked or changed). No content script: nothing of
+ * the extension is on a page it has no plugin for.
  */
 import { VERSION } from "../protocol/version.ts";
 import { EXTENSION_ICON_SIZES, iconFile } from "../protocol/extension_files.ts";

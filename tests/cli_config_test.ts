@@ -180,6 +180,22 @@ Deno.test("config set port: 1..65535 accepted; 0, 65536 and abc rejected", async
   });
 });
 
+Deno.test("config set debugger: off and auto persist; any other value exits 1 naming both", async () => {
+  await withTempDir(async (dir) => {
+    await setUp(dir);
+    assertEquals((await fileConfig(dir)).debugger, "auto", "a new config.json says the default");
+    const off = await set(dir, "debugger", "off");
+    assertMatch(off.stdout, /debugger = off/);
+    assertEquals((await fileConfig(dir)).debugger, "off");
+    await set(dir, "debugger", "auto");
+    assertEquals((await fileConfig(dir)).debugger, "auto");
+    for (const bad of ["on", "false", ""]) {
+      const r = await setFails(dir, "debugger", bad);
+      assertMatch(r.stderr, /debugger must be auto or off.*hub config set debugger off/s);
+    }
+  });
+});
+
 Deno.test("config set localPlugins.add/remove: absolute, relative to cwd, --force, unknown", async () => {
   await withTempDir(async (dir) => {
     await setUp(dir);
