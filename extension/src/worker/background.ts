@@ -54,7 +54,13 @@ const refFrames = createRefFrames();
 const snapshots = createSnapshotStore(1 + (Date.now() % 900_000));
 const peer = () => connection.peer();
 const tracker = createTabTracker(store, injector, peer, pluginMatches, () => panel.tabsChanged());
-const panel = createSidePanel({ connection: () => connection, store, tracker, log });
+const panel = createSidePanel({
+  connection: () => connection,
+  store,
+  tracker,
+  log,
+  debugger: sessions,
+});
 const exchanges = createDoorExchanges(
   doors,
   (tabId, plugin, event) => handlePageEvent(tabId, plugin, event, { store, tracker, peer }),
@@ -154,6 +160,10 @@ const handlers: ServerHandlers = {
   "sync.full": (params) => {
     applyPlugins(store.replace(params.plugins as SyncPlugin[]));
     panel.synced(params);
+    // The hub's `debugger` setting (absent from an older hub: auto); off detaches every tab.
+    void sessions.setMode(params.debugger ?? "auto").catch((error) =>
+      log.warn("Could not apply the debugger setting", error)
+    );
     void reloadIfUpdated(params.hubVersion);
   },
   "plugin.update": ({ plugin }) => {
