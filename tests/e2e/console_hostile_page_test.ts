@@ -2,8 +2,8 @@
  * browser_get_console_logs against a hostile page in a real Chromium: the page logs a Proxy whose
  * `ownKeys` trap never returns, so the formatter the debugger runs on it would loop forever. The
  * read still answers (the stuck formatter call is stopped with Runtime.terminateExecution and the
- * entry keeps the debugger's description, marked), the debugger is detached (a second read works
- * the same), and the page runs scripts again afterwards.
+ * entry keeps the debugger's description, marked), the tab's debugger session stays usable (a
+ * second read works the same), and the page runs scripts again afterwards.
  */
 import { assert, assertEquals, assertMatch } from "../helpers/assert.ts";
 import { callTool, e2eTest } from "../helpers/e2e_fixture.ts";

@@ -369,6 +369,7 @@ export function createDebuggerSessions(
     holds.delete(state.tabId);
     state.children.clear();
     if (!wasAttached) return;
+    log.info(`Detached the debugger from tab ${state.tabId} (${reason})`);
     for (const listener of [...detachListeners]) {
       try {
         listener(state.tabId, reason);
@@ -398,6 +399,7 @@ export function createDebuggerSessions(
 
   async function attachTab(tabId: number): Promise<TabState> {
     await detaching.get(tabId);
+    await leftOver;
     const tab = await chrome.tabs.get(tabId).catch(() => undefined);
     if (!tab) {
       throw hubError("TAB_NOT_FOUND", `No tab ${tabId} is open. Call browser_list_tabs for ids.`);
@@ -442,6 +444,7 @@ export function createDebuggerSessions(
       throw hubError("TAB_NOT_FOUND", `Tab ${tabId} closed while hub attached its debugger.`);
     }
     state.attached = true;
+    log.info(`Attached the debugger to tab ${tabId} (${new URL(url).host})`);
     touch(state);
     changed();
     await runHooks(state, undefined);
@@ -537,6 +540,28 @@ export function createDebuggerSessions(
   }
 
   ensureListeners();
+
+  /**
+   * A worker that restarted lost its sessions while Chromium kept them (and its bar): they are
+   * detached once at start. Detaching detaches this extension's own attachments only.
+   */
+  async function detachLeftOver() {
+    const api = globalThis.chrome?.debugger;
+    if (typeof api?.getTargets !== "function") return;
+    const targets = await bounded(api.getTargets(), sendMs, "getTargets").catch(() => []);
+    await Promise.all(
+      targets.filter((t) => t.attached && t.tabId !== undefined && !tabs.has(t.tabId))
+        .map((t) =>
+          bounded(
+            Promise.resolve().then(() => api.detach({ tabId: t.tabId })),
+            sendMs,
+            "detach",
+          ).then(() => log.info(`Detached a debugger session left from before: tab ${t.tabId}`))
+            .catch(() => {})
+        ),
+    );
+  }
+  const leftOver = detachLeftOver().catch(() => {});
 
   return {
     mode,
