@@ -32,6 +32,7 @@ import { screenshotTab } from "./screenshot_tab.ts";
 import { getConsoleLogs } from "./get_console_logs.ts";
 import { getCookies } from "./get_cookies.ts";
 import { executeScript } from "./execute_script.ts";
+import { listDownloads } from "./list_downloads.ts";
 
 export const BROWSER_TOOLS = [
   listTabs,
@@ -59,6 +60,7 @@ export const BROWSER_TOOLS = [
   getConsoleLogs,
   getCookies,
   executeScript,
+  listDownloads,
   extensionGetState,
   extensionGetLogs,
   extensionReload,

@@ -28,6 +28,7 @@ import { createCallEnds } from "./call_ends.ts";
 import { createTabTracker } from "./tab_tracker.ts";
 import { createExtensionLog } from "./extension_log.ts";
 import { createSidePanel } from "./side_panel.ts";
+import { createDownloads } from "./downloads.ts";
 
 // Extension pages forbid eval; zod must not try to compile validators.
 z.config({ jitless: true });
@@ -47,6 +48,8 @@ const ends = createCallEnds();
 /** The tabs' debugger sessions; its chrome.debugger and tab-close listeners register here. */
 const sessions = createDebuggerSessions({ log });
 const refFrames = createRefFrames();
+const downloads = createDownloads();
+downloads.listen();
 /**
  * Numbered from a clock-derived start, so a snapshot id from before a worker restart is unlikely
  * to name a new snapshot (it answers REF_STALE instead).
@@ -106,6 +109,7 @@ async function run(params: DispatchParams, ended: AbortSignal): Promise<Dispatch
         sessions,
         refFrames,
         snapshots,
+        downloads,
         log,
         state: panel.state,
         reload: reloadSoon,

@@ -17,6 +17,7 @@ import type { DebuggerSessions } from "../debugger_sessions.ts";
 import type { RefFrames } from "./ref_frames.ts";
 import type { SnapshotStore } from "./snapshot_store.ts";
 import type { PanelState } from "../../shared/panel_messages.ts";
+import type { Downloads } from "../downloads.ts";
 
 export interface MethodContext {
   /** The worker's tab calls, bound to this call: they stop when the hub ends it. */
@@ -30,6 +31,8 @@ export interface MethodContext {
   refFrames: RefFrames;
   /** The snapshots kept for browser_snapshot's `since` and `offset` (snapshot_store.ts). */
   snapshots: SnapshotStore;
+  /** The browser's downloads (browser_list_downloads, the `download` of acting tools). */
+  downloads: Downloads;
   /** The extension's own log (extension_get_logs). */
   log: ExtensionLog;
   /** Everything the side panel shows: link, hub sync, tab states, activity, confirmations. */

@@ -39,6 +39,7 @@ import { extensionReload } from "./extension_reload.ts";
 import { tabsScreenshot } from "./tabs_screenshot.ts";
 import { pageConsole } from "./page_console.ts";
 import { cookiesGet } from "./cookies_get.ts";
+import { downloadsList } from "./downloads_list.ts";
 
 /** The handler of every method, by name. Add a tool: its method in the table, one file, one line. */
 export const BROWSER_HANDLERS: BrowserHandlers = {
@@ -70,6 +71,7 @@ export const BROWSER_HANDLERS: BrowserHandlers = {
   "page.console": pageConsole,
   "cookies.get": cookiesGet,
   "scripting.execute": scriptingExecute,
+  "downloads.list": downloadsList,
 };
 
 export async function dispatchBrowserTool(
