@@ -289,15 +289,16 @@ export function createDebuggerSessions(
     }
   }
 
+  /** Every hook for one new session, side by side (they do not depend on each other), bounded. */
   async function runHooks(state: TabState, sessionId: string | undefined) {
-    for (const hook of [...hooks]) {
+    await Promise.all([...hooks].map(async (hook) => {
       if (!state.live) return;
       try {
         await bounded(hook(state.session, sessionId), sendMs * 2, "a debugger session hook");
       } catch (error) {
         log.warn(`A debugger session hook failed in tab ${state.tabId}`, error);
       }
-    }
+    }));
   }
 
   function touch(state: TabState) {
@@ -447,12 +448,14 @@ export function createDebuggerSessions(
     log.info(`Attached the debugger to tab ${tabId} (${new URL(url).host})`);
     touch(state);
     changed();
-    await runHooks(state, undefined);
-    try {
-      if (state.live) await autoAttach(session);
-    } catch (error) {
-      log.warn(`Could not reach the out-of-process frames of tab ${tabId}`, error);
-    }
+    // The page's hooks and reaching its out-of-process frames, side by side: the first attach
+    // costs one round of commands, not a row of them.
+    await Promise.all([
+      runHooks(state, undefined),
+      autoAttach(session).catch((error) =>
+        log.warn(`Could not reach the out-of-process frames of tab ${tabId}`, error)
+      ),
+    ]);
     // The frames there now attached before setAutoAttach answered: their hooks are running.
     if (state.childHooks.size > 0) {
       await bounded(Promise.all([...state.childHooks]), sendMs * 2, "child sessions").catch(
