@@ -104,6 +104,29 @@ Deno.test("hub status: failed plugins' paths and errors are escaped", () => {
   assert(text.includes("/x/⟨U+202E⟩fdp.exe: bad⟨U+000D⟩OK"), text);
 });
 
+Deno.test("hub status: the debugger setting, when the hub reports it", () => {
+  const health = {
+    version: "0.1.0",
+    sdkVersion: "1",
+    mode: "production",
+    skipPermissions: false,
+    uptime: 5,
+    extensionConnected: true,
+    extensionConnections: 1,
+    mcpClients: 0,
+    plugins: 0,
+    failedPlugins: [],
+    toolCount: 0,
+    browserToolCount: 0,
+    pluginToolCount: 0,
+    pluginDetails: [],
+    discoveryErrors: [],
+  } as unknown as HealthPayload;
+  assert(!formatStatus(health, 1).includes("debugger"));
+  const off = formatStatus({ ...health, debugger: "off" }, 1);
+  assert(off.includes("  debugger:    off (never attached: hub config set debugger auto"), off);
+});
+
 Deno.test("hub audit: the tool and its error message are escaped", () => {
   const text = formatEntry({
     timestamp: "2026-01-01T00:00:00.000Z",

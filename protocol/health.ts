@@ -1,4 +1,5 @@
 /** The `/health` payload (docs/http.md, "`/health` payload"), shared by the server and the CLI. */
+import type { DebuggerMode } from "./debugger_mode.ts";
 
 export interface PluginTab {
   tabId: number;
@@ -86,6 +87,8 @@ export interface HealthPayload {
   browserToolNames: string[];
   disabledBrowserTools: string[];
   skipPermissions: boolean;
+  /** The config's `debugger` (`auto` or `off`): whether the extension may attach Chromium's debugger. */
+  debugger?: DebuggerMode;
   /** Seconds since the server started. */
   uptime: number;
   /** The server's process id: lets `hub stop` check that a pid is this config dir's hub. */

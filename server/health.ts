@@ -12,6 +12,7 @@ import type {
 } from "../protocol/health.ts";
 import { SDK_VERSION, STATE_SCHEMA_VERSION, VERSION } from "../protocol/version.ts";
 import type { HubConfig } from "../core/config/schema.ts";
+import type { DebuggerMode } from "../protocol/debugger_mode.ts";
 import type { PluginHost } from "./plugins/plugin_host_interface.ts";
 import { toPluginDetail } from "./plugins/registry.ts";
 import type { TabStates } from "./plugins/tab_states_interface.ts";
@@ -28,6 +29,8 @@ export interface HealthFacts {
   startedAt: number;
   now: number;
   skipPermissions: boolean;
+  /** The config's `debugger` setting. */
+  debugger?: DebuggerMode;
   extensionConnections: number;
   mcpClients: number;
   plugins: PluginDetail[];
@@ -99,6 +102,7 @@ export function buildHealth(facts: HealthFacts): HealthPayload {
     browserToolNames: facts.browserToolNames,
     disabledBrowserTools: facts.disabledBrowserTools,
     skipPermissions: facts.skipPermissions,
+    ...(facts.debugger ? { debugger: facts.debugger } : {}),
     uptime: Math.max(0, Math.round((facts.now - facts.startedAt) / 100) / 10),
     pid: Deno.pid,
     reloadCount: facts.reloads.count,
@@ -143,6 +147,7 @@ export function createHealthReport(sources: HealthSources): () => HealthPayload 
       startedAt,
       now: sources.clock(),
       skipPermissions: sources.skipPermissions(),
+      debugger: sources.config().debugger,
       extensionConnections: sources.link.isConnected() ? 1 : 0,
       mcpClients: sources.sessions.count(),
       plugins: plugins.registry().plugins.map((p) =>

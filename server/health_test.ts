@@ -48,3 +48,8 @@ Deno.test("health derives counts from plugins and browser tools; dev mode adds f
   assertEquals(h.extensionConnected, true);
   assertEquals(h.fileWatcher?.lastPollAt, null);
 });
+
+Deno.test("health says the debugger setting when the hub knows it", () => {
+  assertEquals(buildHealth(facts({ debugger: "off" })).debugger, "off");
+  assertEquals("debugger" in buildHealth(facts()), false);
+});

@@ -263,6 +263,7 @@ Deno.test("config.set* requests persist to config.json, answer with the state an
     assertEquals(off.result.debugger, "off");
     assertEquals((await f.readConfig()).debugger, "off");
     assertEquals((await debuggerSync).params.debugger, "off");
+    assertEquals((await f.health()).debugger, "off");
 
     const sync = f.ext.next("sync.full");
     const settings = await f.ext.request("config.setPluginSettings", {

@@ -22,6 +22,12 @@ export async function statusCommand(options: { port?: string; json?: boolean }):
   console.log(formatStatus(health, client.port));
 }
 
+/** The `debugger` setting as `hub status` says it. */
+const DEBUGGER_TEXT = {
+  auto: "auto (attached to a tab only while a tool needs it)",
+  off: "off (never attached: hub config set debugger auto turns it on)",
+} as const;
+
 /**
  * Plugin names, paths and errors come from plugins: every line is escaped once as a whole
  * (protocol/visible_text.ts), so a line break in one cannot start a line of its own.
@@ -34,6 +40,7 @@ export function formatStatus(h: HealthPayload, port: number): string {
     `  extension:   ${
       h.extensionConnected ? `connected (${h.extensionConnections})` : "not connected"
     }`,
+    ...(h.debugger ? [`  debugger:    ${DEBUGGER_TEXT[h.debugger]}`] : []),
     `  MCP clients: ${h.mcpClients}`,
     `  plugins:     ${h.plugins} loaded, ${h.failedPlugins.length} failed`,
     `  tools:       ${h.toolCount} (${h.browserToolCount} browser, ${h.pluginToolCount} plugin)`,
