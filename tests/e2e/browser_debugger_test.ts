@@ -1,8 +1,8 @@
 /**
  * The shared debugger sessions in a real Chromium, seen through the extension's log (each attach
  * and detach writes a line): a tab is attached on the first call that needs the debugger and
- * reused by the next ones, detached when it closes, when the hub disconnects (attached again once
- * it is back) and after about 30 s idle. The `debugger: off` path and another debugger client are
+ * reused by the next ones, reaches cross-site frames through child sessions, and is detached when
+ * it closes, when the hub disconnects (attached again once it is back) and after about 30 s idle. The `debugger: off` path and another debugger client are
  * in browser_debugger_setting_test.ts.
  */
 import { assert, assertEquals } from "../helpers/assert.ts";
@@ -63,6 +63,35 @@ e2eTest(import.meta.url, "debugger sessions: attach on first use, reuse, detach"
       await page.close();
     }
   });
+
+  await t.step(
+    "a cross-site frame is reached through a child session of the same attach",
+    async () => {
+      const page = await e2e.open("/frames?debugger-frames=1");
+      try {
+        const tabId = await tabIdOf(e2e, page);
+        ok(await readConsole(e2e, tabId), "read");
+        let messages: string[] = [];
+        await eventually(
+          async () => {
+            const value = ok(
+              await callTool(e2e, "extension_get_logs", { level: "debug", limit: 500 }),
+              "extension_get_logs",
+            );
+            messages = (value.entries as { message: string }[]).map((e) => e.message);
+            return messages.some((m) =>
+              m.startsWith(`Reached an out-of-process frame of tab ${tabId}: http://localhost:`) &&
+              m.endsWith("/frame-pay")
+            );
+          },
+          () => `no child session for the localhost frame: ${JSON.stringify(messages.slice(-20))}`,
+        );
+        assertEquals((await debuggerLines(e2e, tabId)).length, 1);
+      } finally {
+        await page.close();
+      }
+    },
+  );
 
   await t.step("closing the tab detaches it", async () => {
     const page = await e2e.open("/console?debugger-close=1");

@@ -70,6 +70,7 @@ export const SEND_MS = 5_000;
 
 /** Where the sessions log what the user may want to know (the extension's log). */
 export interface SessionsLog {
+  debug?(message: string, detail?: unknown): void;
   info(message: string, detail?: unknown): void;
   warn(message: string, detail?: unknown): void;
 }
@@ -268,6 +269,9 @@ export function createDebuggerSessions(
       targetId: String(info.targetId ?? ""),
       url: String(info.url ?? ""),
     });
+    log.debug?.(
+      `Reached an out-of-process frame of tab ${state.tabId}: ${String(info.url).slice(0, 200)}`,
+    );
     const run = (async () => {
       await autoAttach(state.session, sessionId);
       await runHooks(state, sessionId);
