@@ -215,6 +215,10 @@ export function createDebuggerSessions(
     globalThis.chrome.tabs?.onRemoved?.addListener((tabId) => {
       if (tabs.has(tabId)) void detach(tabId, "tab_closed");
     });
+    // A prerendered page swapped in: the old tab id is gone.
+    globalThis.chrome.tabs?.onReplaced?.addListener((_added, removed) => {
+      if (tabs.has(removed)) void detach(removed, "tab_closed");
+    });
   }
 
   function onChromeEvent(
