@@ -3,6 +3,7 @@ import * as z from "zod";
 import { DEFAULT_MAX_BYTES, MAX_MAX_BYTES, type Shot } from "../screenshot.ts";
 import { tabIdField, waitForLoadField } from "./fields.ts";
 import type { BrowserMethodSpec } from "./spec.ts";
+import type { DialogType } from "./dialogs.ts";
 
 /** http(s) URLs and about:blank; anything else (file:, javascript:, chrome:) is refused. */
 export function isOpenableUrl(value: string): boolean {
@@ -88,6 +89,8 @@ export interface TabSummary {
   title: string;
   active: boolean;
   status: string;
+  /** The alert, confirm, prompt or beforeunload dialog open in the tab (browser_handle_dialog). */
+  dialog: { type: DialogType; message: string } | null;
 }
 
 /** One window, as `windows.list` describes it. */

@@ -26,6 +26,7 @@ import { selectOption } from "./select_option.ts";
 import { pressKey } from "./press_key.ts";
 import { scroll } from "./scroll.ts";
 import { hoverElement } from "./hover_element.ts";
+import { handleDialog } from "./handle_dialog.ts";
 import { snapshot } from "./snapshot.ts";
 import { waitFor } from "./wait_for.ts";
 import { screenshotTab } from "./screenshot_tab.ts";
@@ -56,6 +57,7 @@ export const BROWSER_TOOLS = [
   pressKey,
   scroll,
   hoverElement,
+  handleDialog,
   screenshotTab,
   getConsoleLogs,
   getCookies,

@@ -28,6 +28,7 @@ import { createCallEnds } from "./call_ends.ts";
 import { createTabTracker } from "./tab_tracker.ts";
 import { createExtensionLog } from "./extension_log.ts";
 import { createSidePanel } from "./side_panel.ts";
+import { createDialogs } from "./dialogs.ts";
 import { createDownloads } from "./downloads.ts";
 
 // Extension pages forbid eval; zod must not try to compile validators.
@@ -47,6 +48,7 @@ const calls = createTabCalls();
 const ends = createCallEnds();
 /** The tabs' debugger sessions; its chrome.debugger and tab-close listeners register here. */
 const sessions = createDebuggerSessions({ log });
+const dialogs = createDialogs(sessions);
 const refFrames = createRefFrames();
 const downloads = createDownloads();
 downloads.listen();
@@ -109,6 +111,7 @@ async function run(params: DispatchParams, ended: AbortSignal): Promise<Dispatch
         sessions,
         refFrames,
         snapshots,
+        dialogs,
         downloads,
         log,
         state: panel.state,

@@ -14,6 +14,7 @@ import { DOM_KIT_FILE, type KitOutcome } from "../../page/dom_kit_types.ts";
 import type { TabCalls } from "../tab_calls.ts";
 import type { ExtensionLog } from "../extension_log.ts";
 import type { DebuggerSessions } from "../debugger_sessions.ts";
+import type { DialogWatch } from "../dialogs.ts";
 import type { RefFrames } from "./ref_frames.ts";
 import type { SnapshotStore } from "./snapshot_store.ts";
 import type { PanelState } from "../../shared/panel_messages.ts";
@@ -31,6 +32,8 @@ export interface MethodContext {
   refFrames: RefFrames;
   /** The snapshots kept for browser_snapshot's `since` and `offset` (snapshot_store.ts). */
   snapshots: SnapshotStore;
+  /** The tabs' open JavaScript dialogs (dialogs.ts): the gate, actions' `dialog`, handle_dialog. */
+  dialogs: DialogWatch;
   /** The browser's downloads (browser_list_downloads, the `download` of acting tools). */
   downloads: Downloads;
   /** The extension's own log (extension_get_logs). */

@@ -39,6 +39,8 @@ import { extensionReload } from "./extension_reload.ts";
 import { tabsScreenshot } from "./tabs_screenshot.ts";
 import { pageConsole } from "./page_console.ts";
 import { cookiesGet } from "./cookies_get.ts";
+import { tabsHandleDialog } from "./tabs_handle_dialog.ts";
+import { withDialogGate } from "./dialog_gate.ts";
 import { downloadsList } from "./downloads_list.ts";
 
 /** The handler of every method, by name. Add a tool: its method in the table, one file, one line. */
@@ -71,6 +73,7 @@ export const BROWSER_HANDLERS: BrowserHandlers = {
   "page.console": pageConsole,
   "cookies.get": cookiesGet,
   "scripting.execute": scriptingExecute,
+  "tabs.handleDialog": tabsHandleDialog,
   "downloads.list": downloadsList,
 };
 
@@ -106,5 +109,6 @@ async function run<M extends BrowserMethodName>(
     );
   }
   const handler: BrowserMethod<M> = BROWSER_HANDLERS[method];
-  return await handler(parsed.input, context);
+  const work = () => handler(parsed.input, context);
+  return await withDialogGate(method, parsed.input, context.dialogs, work);
 }

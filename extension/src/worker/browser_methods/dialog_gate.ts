@@ -1,0 +1,85 @@
+/**
+ * The dialog gate every tab method passes (mod.ts): while an alert, confirm, prompt or
+ * beforeunload dialog is open in the tab, the page is frozen and anything that touches it would
+ * hang, so the call fails at once with DIALOG_OPEN naming the dialog. A dialog that opens while
+ * the call runs fails it too, unless the method answers with it itself (an action: `dialog` in its
+ * answer, through `Dialogs.race`). A call that has not answered after a second probes the tab
+ * once (`DialogWatch.probe`) for a dialog hub did not see.
+ *
+ * Exempt: browser_handle_dialog (it answers the dialog), the methods that do not act on one tab
+ * (list tabs and windows, open a tab, the extension's own methods). Costs nothing while no dialog
+ * is open and the call answers within a second.
+ */
+import type { BrowserMethodName } from "../../../../protocol/browser_methods/mod.ts";
+import { dialogOpenError, type DialogWatch, PROBE_AFTER_MS } from "../dialogs.ts";
+import { targetTab } from "./browser_method.ts";
+
+const EXEMPT: ReadonlySet<string> = new Set([
+  "tabs.handleDialog",
+  "tabs.list",
+  "windows.list",
+  "tabs.open",
+]);
+
+/**
+ * How long a method that runs into a dialog has to answer with it itself (`race` answers within
+ * the same task) before the gate fails it with DIALOG_OPEN.
+ */
+const OWN_ANSWER_MS = 50;
+
+/** Whether the gate applies to `method`. */
+export function gated(method: BrowserMethodName): boolean {
+  return !EXEMPT.has(method) && !method.startsWith("extension.");
+}
+
+/** Runs `work` (the method's handler) behind the dialog gate of the tab `input` names. */
+export async function withDialogGate<T>(
+  method: BrowserMethodName,
+  input: unknown,
+  dialogs: DialogWatch | undefined,
+  work: () => Promise<T>,
+): Promise<T> {
+  if (!dialogs || !gated(method)) return await work();
+  const given = (input as { tabId?: unknown })?.tabId;
+  let target: Promise<number | undefined> | undefined;
+  /** The call's tab, looked up only when a dialog makes it matter. */
+  const tabOf = () =>
+    target ??= typeof given === "number"
+      ? Promise.resolve(given)
+      : targetTab({}).then((tab) => tab.id, () => undefined);
+  if (dialogs.any()) {
+    const tabId = await tabOf();
+    if (tabId !== undefined) dialogs.assertNone(tabId);
+  }
+  return await new Promise<T>((resolve, reject) => {
+    let done = false;
+    const stop = dialogs.listen((id, dialog) => {
+      if (!dialog) return;
+      void tabOf().then((tabId) => tabId === id && failSoon(id));
+    });
+    const timer = setTimeout(() => void probe(), PROBE_AFTER_MS);
+    function finish(settle: () => void) {
+      if (done) return;
+      done = true;
+      stop();
+      clearTimeout(timer);
+      settle();
+    }
+    /** Fails the call with the tab's dialog unless the method answers first. */
+    function failSoon(tabId: number) {
+      setTimeout(() => {
+        const dialog = dialogs!.open(tabId);
+        if (dialog) finish(() => reject(dialogOpenError(tabId, dialog)));
+      }, OWN_ANSWER_MS);
+    }
+    async function probe() {
+      const tabId = await tabOf();
+      if (done || tabId === undefined || dialogs!.open(tabId)) return;
+      if (!done && await dialogs!.probe(tabId)) failSoon(tabId);
+    }
+    work().then(
+      (value) => finish(() => resolve(value)),
+      (error) => finish(() => reject(error)),
+    );
+  });
+}
