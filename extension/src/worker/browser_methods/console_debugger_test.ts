@@ -183,3 +183,18 @@ Deno.test("without the debugger's pause no page code runs: objects keep their de
     assertEquals(fake.attached, false);
   }, { noDebugger: true });
 });
+
+Deno.test("Runtime already on in the shared session: off and on for the replay, left on after", async () => {
+  await withPage(2, (i) => `entry ${i}`, async (fake) => {
+    const sessions = newSessions();
+    const session = await sessions.session(4);
+    await session.send("Runtime.enable"); // another user of the session (the ref resolver)
+    const before = fake.commands.length;
+    const read = await readConsole(sessions, 4, all, bounds);
+    assertEquals(read.entries.map((e) => e.text), ["entry 0", "entry 1"]);
+    const during = fake.commands.slice(before);
+    assertEquals(during.slice(0, 3), ["Page.getFrameTree", "Runtime.disable", "Runtime.enable"]);
+    assertEquals(during.at(-1), "Debugger.disable");
+    await sessions.detachAll();
+  });
+});
