@@ -33,6 +33,26 @@ export function scrollMoves(input: Record<string, unknown>): number {
   return countSet(input, ["to"]) + (countSet(input, ["x", "y"]) > 0 ? 1 : 0);
 }
 
+/** A mouse button (trusted input: browser_click_element, browser_click_at). */
+export const buttonField = z.enum(["left", "right", "middle"]).optional().describe(
+  'The mouse button: "left" (default), "right" (opens a context menu handler) or "middle".',
+);
+
+/** Modifier keys held during a click, a key press or a drag. */
+export const modifiersField = z.array(z.enum(["Alt", "Control", "Meta", "Shift"])).max(4)
+  .optional();
+
+/** The click options of browser_click_element and browser_click_at (real mouse events). */
+export const clickFields = {
+  button: buttonField,
+  clickCount: z.number().int().min(1).max(3).optional().describe(
+    "How many clicks: 2 for a double click, 3 for a triple click (default 1).",
+  ),
+  modifiers: modifiersField.describe(
+    'Modifier keys held during the click, e.g. ["Control"] or ["Shift"].',
+  ),
+};
+
 const elementOnly = (what: string) =>
   z.object({
     ref: refField(what),
@@ -113,6 +133,7 @@ export const DOM_METHODS = {
     input: withOneTarget(
       elementOnly("the element to click").extend({
         waitForLoad: actionWaitField("the click"),
+        ...clickFields,
       }),
     ),
   },
@@ -151,8 +172,7 @@ export const DOM_METHODS = {
         'A KeyboardEvent.key value: one character ("a", "A", "1", " ") or a name such as ' +
           "Enter, Escape, Tab, Backspace, Delete, ArrowDown, PageUp, Home, F5.",
       ),
-      modifiers: z.array(z.enum(["Alt", "Control", "Meta", "Shift"])).max(4).optional()
-        .describe("Modifier keys held during the press."),
+      modifiers: modifiersField.describe("Modifier keys held during the press."),
       ref: refField("the element to focus first"),
       selector: selectorString().optional().describe(
         "CSS selector of the element to focus first. Omit (and ref) to press on the focused " +

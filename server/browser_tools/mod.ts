@@ -26,6 +26,9 @@ import { selectOption } from "./select_option.ts";
 import { pressKey } from "./press_key.ts";
 import { scroll } from "./scroll.ts";
 import { hoverElement } from "./hover_element.ts";
+import { clickAt } from "./click_at.ts";
+import { moveMouse } from "./move_mouse.ts";
+import { drag } from "./drag.ts";
 import { handleDialog } from "./handle_dialog.ts";
 import { snapshot } from "./snapshot.ts";
 import { waitFor } from "./wait_for.ts";
@@ -57,6 +60,9 @@ export const BROWSER_TOOLS = [
   pressKey,
   scroll,
   hoverElement,
+  clickAt,
+  moveMouse,
+  drag,
   handleDialog,
   screenshotTab,
   getConsoleLogs,

@@ -315,7 +315,7 @@ e2eTest(import.meta.url, "page reading and element tools in a real Chromium", {
       await call("browser_hover_element", { selector: "#hover-target" }),
       "hover",
     );
-    assertEquals(hovered, { tabId, tag: "div", text: "Hovered!" });
+    assertEquals(hovered, { tabId, tag: "div", text: "Hovered!", input: "trusted" });
     assertEquals(await form.locator("#hover-target").textContent(), "Hovered!");
     assertEquals(await form.locator("#hover-target.hovered").count(), 1);
     ok(await call("browser_hover_element", { selector: "#plain" }), "hover elsewhere");

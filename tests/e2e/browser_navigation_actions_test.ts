@@ -71,7 +71,13 @@ e2eTest(import.meta.url, "actions that navigate wait for the new page", {
   await t.step("an action that navigates nothing answers as before", async () => {
     await backToStart();
     const clicked = await call("browser_click_element", { selector: "#stay" });
-    assertEquals(clicked, { tabId, clicked: true, tag: "button", text: "Clicked" });
+    assertEquals(clicked, {
+      tabId,
+      clicked: true,
+      tag: "button",
+      text: "Clicked",
+      input: "trusted",
+    });
     const key = await call("browser_press_key", { selector: "#q", key: "a" });
     assertEquals([key.effect, "navigated" in key], ["inserted", false]);
     const fragment = await call("browser_click_element", { selector: "#fragment" });

@@ -26,6 +26,7 @@ import { createRefRegistry, type RefScheme } from "./dom_refs.ts";
 import { isFrameRef } from "../../../protocol/browser_methods/refs.ts";
 import { snapshotDocument } from "./dom_snapshot.ts";
 import { checkWaitFor } from "./dom_wait_for.ts";
+import { actedElement, pointElement } from "./dom_point.ts";
 
 /** One operation per DOM method, taking that method's arguments. */
 export type DomOps = { [Op in DomOp]: (args: KitArgs<Op>, state: KitState) => unknown };
@@ -43,6 +44,8 @@ export const DOM_OPS: DomOps = {
   "dom.hover": hoverElement,
   "page.snapshot": snapshotDocument,
   "page.waitFor": checkWaitFor,
+  "dom.point": pointElement,
+  "dom.acted": actedElement,
 };
 
 /**

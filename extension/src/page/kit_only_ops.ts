@@ -4,7 +4,66 @@
  * through the debugger). Each entry is the operation's name and its arguments as they cross from
  * the worker (JSON); a ref in them is resolved by the worker as for any operation (`ref: KitRef`).
  */
-// deno-lint-ignore no-empty-interface
-export interface KitOnlyArgs {}
+import type { KitRef } from "./dom_refs.ts";
+
+export interface KitOnlyArgs {
+  /** Where trusted input acts on an element, or on the frame element of a child frame. */
+  "dom.point": PointArgs;
+  /** After trusted input: ends dom.point's navigation watch, describes the element. */
+  "dom.acted": ActedArgs;
+}
 
 export type KitOnlyOp = keyof KitOnlyArgs;
+
+/** A rectangle in one document's viewport, CSS pixels. */
+export interface PointRect {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+
+/** What `dom.point` is asked. */
+export interface PointArgs {
+  ref?: KitRef;
+  selector?: string;
+  /** Instead of an element: the frame element holding child frame `frameIndex` of this window. */
+  frameIndex?: number;
+  /** Scroll the element (or frame element) into view when not all of it shows. */
+  scroll: boolean;
+  /** Look at what the browser would hit at the point. */
+  hitCheck: boolean;
+  /** With frameIndex: the child frame's answer, in the child's viewport. */
+  inner?: { box: PointRect; visible: PointRect | null };
+  /** Start the navigation watch that `dom.acted` ends. */
+  watch?: boolean;
+}
+
+/** What covers the point, as an agent can name it. */
+export interface Covering {
+  tag: string;
+  role?: string;
+  name?: string;
+  ref?: string;
+}
+
+/** What `dom.point` answers, in this document's viewport. */
+export interface PointAnswer {
+  box: PointRect;
+  /** The visible part (null: none shows: hidden, empty, or clipped away). */
+  visible: PointRect | null;
+  /** This document's index in its parent's `frames` (-1 at the top). */
+  frameIndex: number;
+  /** The element (not for a frame element): tag, short text, ref. */
+  info?: { tag: string; text: string; ref: string };
+  covering?: Covering;
+  /** The element cannot take pointer input at a point (an `<option>`, an `<area>`). */
+  pointless?: true;
+}
+
+/** What `dom.acted` is asked: the element `dom.point` gave a ref (to describe it after). */
+export interface ActedArgs {
+  ref?: KitRef;
+  /** How to read its text: textContent (a click's answer) or innerText (a hover's). */
+  text?: "content" | "inner";
+}

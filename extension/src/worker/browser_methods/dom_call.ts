@@ -19,7 +19,11 @@ import {
   type KitError,
   type KitOutcome,
 } from "../../page/dom_kit_types.ts";
-import type { BrowserInput, DomAnswer } from "../../../../protocol/browser_methods/mod.ts";
+import type {
+  BrowserInput,
+  DomAnswer,
+  DomMethodName,
+} from "../../../../protocol/browser_methods/mod.ts";
 import type { RefScheme } from "../../page/dom_refs.ts";
 import { isDocumentGone } from "../chrome_errors.ts";
 import { callWithKit, firstResult, type MethodContext, targetTab } from "./browser_method.ts";
@@ -134,7 +138,7 @@ export function kitFailure({ code, message }: KitError): HubError {
  * operation for what may start a navigation and `onNavigation` hears what it saw (PageNavigation),
  * when the page could tell.
  */
-export async function domCall<Op extends DomOp>(
+export async function domCall<Op extends DomMethodName>(
   op: Op,
   input: BrowserInput<Op>,
   { calls, refFrames }: MethodContext,

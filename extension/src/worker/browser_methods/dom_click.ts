@@ -1,11 +1,64 @@
 /**
- * `dom.click` (browser_click_element): clicks the first element matching a CSS selector, after
- * scrolling it into view. Runs in the extension's isolated world through the DOM kit
- * (dom_call.ts), which shares the page's DOM but not its scripts, so a page cannot fake the
- * outcome. A click that navigates the tab or opens one is waited for (action_navigation.ts).
+ * `dom.click` (browser_click_element): clicks an element with real mouse events at the center of
+ * its visible part, after scrolling it into view (element_point.ts, trusted_pointer.ts), in any
+ * frame: the page sees a trusted click (`isTrusted`), with the button, click count and modifiers
+ * asked for. An element covered by another fails with ELEMENT_COVERED. When the debugger is off or
+ * busy, or the element shows nothing a pointer can reach (hidden, an `<option>`), the DOM kit
+ * clicks it as before (dom_call.ts), answering `input: "synthetic"`. A click that navigates the
+ * tab or opens one is waited for (action_navigation.ts); one that opens a dialog or starts a
+ * download says so (action_outcome.ts).
  */
-import type { BrowserMethod } from "./browser_method.ts";
-import { navigatingDomCall } from "./action_navigation.ts";
+import type { BrowserInput } from "../../../../protocol/browser_methods/mod.ts";
+import { type BrowserMethod, type MethodContext, targetTab } from "./browser_method.ts";
+import { runAction, trustedSession } from "./action_outcome.ts";
+import { domCall, type PageNavigation } from "./dom_call.ts";
+import { actedOn, pointAt } from "./element_point.ts";
+import { mouseClick } from "./trusted_pointer.ts";
 
-export const domClick: BrowserMethod<"dom.click"> = (input, context) =>
-  navigatingDomCall("dom.click", input, context, "browser_click_element", true);
+const TOOL = "browser_click_element";
+
+export const domClick: BrowserMethod<"dom.click"> = async (input, context) => {
+  // A given tabId is checked by the first step that uses it (TAB_NOT_FOUND): looking it up here
+  // too would cost a round trip on every click.
+  const tabId = input.tabId ?? (await targetTab(input)).id!;
+  const session = await trustedSession(tabId, context);
+  const { button, clickCount, modifiers, waitForLoad } = input;
+  return await runAction(
+    tabId,
+    context,
+    { navigation: { wait: waitForLoad } },
+    async (onPage, partial) => {
+      if (!session) return await synthetic(tabId, input, context, onPage);
+      const point = await pointAt(tabId, input, context, TOOL, {
+        scroll: true,
+        hitCheck: true,
+        watch: true,
+      });
+      if (!point.shown) return await synthetic(tabId, input, context, onPage);
+      const before = { clicked: true, tag: point.info.tag, text: point.info.text };
+      partial({ ...before, input: "trusted" });
+      await mouseClick(session, point.x, point.y, { button, clickCount, modifiers });
+      const after = await actedOn(tabId, point, context, TOOL, "content");
+      // The element's document is gone or did not answer: the click may have navigated it.
+      onPage(after?.navigation ?? "possible");
+      return {
+        tabId,
+        ...before,
+        ...(after?.tag ? { tag: after.tag, text: after.text } : {}),
+        input: "trusted" as const,
+      };
+    },
+  );
+};
+
+/** Today's DOM click (the kit's `element.click()`), answering `input: "synthetic"`. */
+async function synthetic(
+  tabId: number,
+  input: BrowserInput<"dom.click">,
+  context: MethodContext,
+  onPage: (seen: PageNavigation) => void,
+) {
+  const { button: _b, clickCount: _c, modifiers: _m, ...rest } = input;
+  const answer = await domCall("dom.click", { ...rest, tabId }, context, TOOL, onPage);
+  return { ...answer, input: "synthetic" as const };
+}

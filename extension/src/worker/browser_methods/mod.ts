@@ -22,6 +22,8 @@ import { domSelect } from "./dom_select.ts";
 import { domKey } from "./dom_key.ts";
 import { domScroll } from "./dom_scroll.ts";
 import { domHover } from "./dom_hover.ts";
+import { inputClickAt, inputMoveMouse } from "./input_click_at.ts";
+import { inputDrag } from "./input_drag.ts";
 import { pageSnapshot } from "./page_snapshot.ts";
 import { pageWaitFor } from "./page_wait_for.ts";
 import { scriptingExecute } from "./scripting_execute.ts";
@@ -67,6 +69,9 @@ export const BROWSER_HANDLERS: BrowserHandlers = {
   "dom.key": domKey,
   "dom.scroll": domScroll,
   "dom.hover": domHover,
+  "input.clickAt": inputClickAt,
+  "input.moveMouse": inputMoveMouse,
+  "input.drag": inputDrag,
   "page.snapshot": pageSnapshot,
   "page.waitFor": pageWaitFor,
   "tabs.screenshot": tabsScreenshot,

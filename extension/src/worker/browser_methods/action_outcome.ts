@@ -1,0 +1,136 @@
+/**
+ * What every acting tool adds to its answer, whatever way it acts (trusted input through the
+ * debugger, or the DOM kit's events): the navigation it started (action_navigation.ts), the dialog
+ * it opened, the download it started; and the choice between the two ways (`trustedSession`).
+ *
+ * A dialog (`alert`, `confirm`, `prompt`, `beforeunload`) blocks the page: the event that opened
+ * it does not finish, and neither does the action. The action races the tab's dialogs
+ * (dialogs.ts `race`): as soon as one opens, the tool answers with what it knows so far
+ * (`partial`) and `dialog: { type, message, defaultPrompt? }`, without waiting for a navigation.
+ * A download the action started (in the tab's downloads since the action began) is added as
+ * `download: { filename, url, state, bytes }`.
+ */
+import type { ActionNavigation } from "../../../../protocol/browser_methods/mod.ts";
+import { HubError } from "../../../../protocol/errors.ts";
+import type { TabSession } from "../debugger_sessions.ts";
+import type { MethodContext } from "./browser_method.ts";
+import { type NavigationOptions, withNavigation } from "./action_navigation.ts";
+import type { PageNavigation } from "./dom_call.ts";
+
+/** A dialog as the dialogs' owner reports it (dialogs.ts DialogInfo). */
+export interface ActionDialog {
+  type: "alert" | "confirm" | "prompt" | "beforeunload";
+  message: string;
+  defaultPrompt?: string;
+}
+
+/** A download as the downloads' owner reports it (downloads.ts DownloadReport). */
+export interface ActionDownload {
+  filename: string;
+  url: string;
+  state: "in_progress" | "complete" | "interrupted";
+  bytes: number;
+}
+
+/** What an action adds besides its navigation. */
+export interface ActionExtras {
+  dialog?: ActionDialog;
+  download?: ActionDownload;
+}
+
+/** Any answer's fields (the DOM methods' answers are open records: DomAnswer). */
+type Open = { [field: string]: unknown };
+
+/** How an acting tool acted. */
+export type InputKind = "trusted" | "synthetic";
+
+/**
+ * The parts of the context the wrapper uses when they are there (dialogs: D, downloads: F), so
+ * a worker built without one acts as before.
+ */
+interface OptionalParts {
+  dialogs?: {
+    race<T>(tabId: number, action: Promise<T>): Promise<{ value: T } | { dialog: ActionDialog }>;
+  };
+  downloads?: {
+    createdSince(sinceMs: number, waitMs: number, tabId?: number): Promise<
+      ActionDownload | undefined
+    >;
+  };
+}
+
+/** How long an action whose page saw a possible navigation waits for a download to appear. */
+export const DOWNLOAD_WAIT_MS = 300;
+
+export interface ActionOptions {
+  /** Watch the tab for a navigation the action starts (click, Enter, submit). */
+  navigation?: NavigationOptions;
+}
+
+/**
+ * Runs `action` on tab `tabId` and adds what it caused: `navigated`/`url`/`title`/`loaded`/
+ * `newTab` (with `options.navigation`), `dialog`, `download`. `action` reports what the page saw
+ * through `onPage` (PageNavigation) and what the answer holds so far through `partial` (answered
+ * with `dialog` when one interrupts it).
+ */
+export async function runAction<T extends object>(
+  tabId: number,
+  context: MethodContext,
+  options: ActionOptions,
+  action: (
+    onPage: (seen: PageNavigation) => void,
+    partial: (known: object) => void,
+  ) => Promise<T>,
+): Promise<T & ActionNavigation & ActionExtras & Open> {
+  const { dialogs, downloads } = context as MethodContext & OptionalParts;
+  const since = Date.now();
+  let known: object = {};
+  let page: PageNavigation | undefined;
+  const partial = (more: object) => (known = { ...known, ...more });
+  const run = options.navigation
+    ? withNavigation(tabId, options.navigation, (onPage) =>
+      action((seen) => {
+        page = seen;
+        onPage(seen);
+      }, partial))
+    : action((seen) => (page = seen), partial);
+  let value: T & ActionNavigation & Open;
+  if (dialogs) {
+    // The action may still settle after a dialog answered the call: nothing waits for it then.
+    run.catch(() => {});
+    const raced = await dialogs.race(tabId, run);
+    if ("dialog" in raced) {
+      return { tabId, ...known, dialog: raced.dialog } as unknown as T & ActionExtras & Open;
+    }
+    value = raced.value as T & ActionNavigation & Open;
+  } else value = await run as T & ActionNavigation & Open;
+  if (!downloads) return value;
+  const waitMs = page === "possible" && !value.loaded ? DOWNLOAD_WAIT_MS : 0;
+  const download = await downloads.createdSince(since, waitMs, tabId).catch(() => undefined);
+  return download ? { ...value, download } as typeof value : value;
+}
+
+/**
+ * The tab's debugger session for trusted input, or undefined when the tool should act through
+ * the DOM instead: the debugger is off (DEBUGGER_OFF), another client holds the tab
+ * (DEBUGGER_BUSY), or the page is one hub never attaches to (NOT_A_WEB_PAGE: the DOM path answers
+ * for it as before). Any other failure fails the call.
+ */
+export async function trustedSession(
+  tabId: number,
+  context: MethodContext,
+): Promise<TabSession | undefined> {
+  try {
+    return await context.sessions.session(tabId);
+  } catch (error) {
+    if (error instanceof HubError && FALLBACK_CODES.has(error.payload.code)) return undefined;
+    throw error;
+  }
+}
+
+/** The failures of `sessions.session` after which a tool with a DOM path uses it. */
+const FALLBACK_CODES: ReadonlySet<string> = new Set([
+  "DEBUGGER_OFF",
+  "DEBUGGER_BUSY",
+  "NOT_A_WEB_PAGE",
+]);

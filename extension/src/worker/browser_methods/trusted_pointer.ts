@@ -1,0 +1,149 @@
+/**
+ * Real mouse input through the debugger (`Input.dispatchMouseEvent` on the tab's page session):
+ * moves, clicks (any button, double and triple clicks, with modifiers held), wheel turns and drags.
+ * Chromium routes each event as it routes a person's, by hit testing at the point: the page sees
+ * trusted events (`isTrusted`), CSS `:hover` follows, and an event over an out-of-process frame
+ * reaches that frame. Points are the top-level viewport's CSS pixels.
+ *
+ * The commands of one gesture are sent without waiting for each answer: the debugger runs a
+ * session's commands in order, so the gesture stays in order and costs one round trip. An HTML5
+ * drag (a `draggable` source) goes through `Input.setInterceptDrags`: Chromium hands the drag to
+ * the debugger (`Input.dragIntercepted`) instead of starting the system's drag loop, and
+ * `Input.dispatchDragEvent` plays it over the target.
+ */
+import type { TabSession } from "../debugger_sessions.ts";
+
+export type MouseButton = "left" | "right" | "middle";
+export type Modifier = "Alt" | "Control" | "Meta" | "Shift";
+
+/** The debugger's bit of each modifier key (Input.dispatchMouseEvent `modifiers`). */
+const MODIFIER_BITS: Record<Modifier, number> = { Alt: 1, Control: 2, Meta: 4, Shift: 8 };
+/** The debugger's bit of each pressed button (`buttons`). */
+const BUTTON_BITS: Record<MouseButton, number> = { left: 1, right: 2, middle: 4 };
+
+/** The `modifiers` bit field of `modifiers`. */
+export function modifierBits(modifiers: readonly Modifier[] = []): number {
+  return modifiers.reduce((bits, name) => bits | MODIFIER_BITS[name], 0);
+}
+
+type Point = { x: number; y: number };
+
+function mouse(session: TabSession, params: Record<string, unknown>): Promise<unknown> {
+  return session.send("Input.dispatchMouseEvent", params);
+}
+
+/** Moves the mouse to (x, y) with no button pressed: hover. */
+export async function mouseMove(session: TabSession, x: number, y: number): Promise<void> {
+  await mouse(session, { type: "mouseMoved", x, y, button: "none", buttons: 0 });
+}
+
+/**
+ * Moves to (x, y) and clicks there: `clickCount` presses and releases of `button` (2: a double
+ * click, `dblclick` after the second release), `modifiers` held throughout.
+ */
+export async function mouseClick(
+  session: TabSession,
+  x: number,
+  y: number,
+  options: { button?: MouseButton; clickCount?: number; modifiers?: Modifier[] } = {},
+): Promise<void> {
+  const button = options.button ?? "left";
+  const modifiers = modifierBits(options.modifiers);
+  const sent = [
+    mouse(session, { type: "mouseMoved", x, y, button: "none", buttons: 0, modifiers }),
+  ];
+  for (let count = 1; count <= (options.clickCount ?? 1); count++) {
+    const at = { x, y, button, modifiers, clickCount: count };
+    sent.push(mouse(session, { type: "mousePressed", buttons: BUTTON_BITS[button], ...at }));
+    sent.push(mouse(session, { type: "mouseReleased", buttons: 0, ...at }));
+  }
+  await Promise.all(sent);
+}
+
+/** Turns the wheel at (x, y) by `deltaX`/`deltaY` CSS pixels (positive: right, down). */
+export async function mouseWheel(
+  session: TabSession,
+  x: number,
+  y: number,
+  deltaX: number,
+  deltaY: number,
+): Promise<void> {
+  await Promise.all([
+    mouse(session, { type: "mouseMoved", x, y, button: "none", buttons: 0 }),
+    mouse(session, { type: "mouseWheel", x, y, deltaX, deltaY, button: "none", buttons: 0 }),
+  ]);
+}
+
+/** How many moves a drag makes between its ends (pointer sliders follow each). */
+export const DRAG_STEPS = 8;
+/** How long a drag waits for Chromium to hand an HTML5 drag over, after the first moves. */
+export const DRAG_INTERCEPT_MS = 150;
+
+/** What a drag did: `html5` when the page started an HTML5 drag that was dropped on the target. */
+export interface DragOutcome {
+  kind: "pointer" | "html5";
+}
+
+/** The debugger events a drag listens to (sessions.onEvent), for one tab. */
+export type DragEvents = (
+  listener: (method: string, params: Record<string, unknown>) => void,
+) => () => void;
+
+/**
+ * Presses the left button at `from`, moves in DRAG_STEPS steps to `to` and releases there. When
+ * the press started an HTML5 drag (Chromium reports `Input.dragIntercepted`), the drag is played
+ * over the target instead: dragEnter, dragOver and drop at `to` with the drag's data, then the
+ * release.
+ */
+export async function mouseDrag(
+  session: TabSession,
+  from: Point,
+  to: Point,
+  events: DragEvents,
+): Promise<DragOutcome> {
+  let data: unknown;
+  let caught = () => {};
+  const intercepted = new Promise<void>((resolve) => (caught = resolve));
+  const stop = events((method, params) => {
+    if (method === "Input.dragIntercepted" && data === undefined) {
+      data = params.data;
+      caught();
+    }
+  });
+  try {
+    await session.send("Input.setInterceptDrags", { enabled: true });
+    const step = (i: number) => ({
+      x: from.x + ((to.x - from.x) * i) / DRAG_STEPS,
+      y: from.y + ((to.y - from.y) * i) / DRAG_STEPS,
+    });
+    const held = { button: "left", buttons: 1, clickCount: 1 };
+    await Promise.all([
+      mouse(session, { type: "mouseMoved", ...from, button: "none", buttons: 0 }),
+      mouse(session, { type: "mousePressed", ...from, ...held }),
+      // Two small moves pass Chromium's drag threshold: an HTML5 drag starts here.
+      mouse(session, { type: "mouseMoved", ...step(1), ...held }),
+      mouse(session, { type: "mouseMoved", ...step(2), ...held }),
+    ]);
+    if (data === undefined) {
+      await Promise.race([intercepted, new Promise((r) => setTimeout(r, DRAG_INTERCEPT_MS))]);
+    }
+    if (data !== undefined) {
+      const drag = { ...to, data, modifiers: 0 };
+      await session.send("Input.dispatchDragEvent", { type: "dragEnter", ...drag });
+      await session.send("Input.dispatchDragEvent", { type: "dragOver", ...drag });
+      await session.send("Input.dispatchDragEvent", { type: "drop", ...drag });
+      await mouse(session, { type: "mouseReleased", ...to, ...held, buttons: 0 });
+      return { kind: "html5" };
+    }
+    const moves = [];
+    for (let i = 3; i <= DRAG_STEPS; i++) {
+      moves.push(mouse(session, { type: "mouseMoved", ...step(i), ...held }));
+    }
+    moves.push(mouse(session, { type: "mouseReleased", ...to, ...held, buttons: 0 }));
+    await Promise.all(moves);
+    return { kind: "pointer" };
+  } finally {
+    stop();
+    await session.send("Input.setInterceptDrags", { enabled: false }).catch(() => {});
+  }
+}
