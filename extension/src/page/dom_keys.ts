@@ -117,3 +117,9 @@ function canonicalName(key: string): string | undefined {
 
 /** The named keys, for error messages. */
 export const NAMED_KEYS = Object.keys(NAMED);
+
+/** INVALID_KEY's message for `key` (the kit's synthetic keys and the worker's trusted ones). */
+export function unknownKeyMessage(key: string): string {
+  return `"${key}" is not a key browser_press_key knows. Pass one character ("a", "A", "1", " ", ` +
+    `"/") or a KeyboardEvent.key name: ${NAMED_KEYS.join(", ")}.`;
+}

@@ -27,6 +27,7 @@ import { isFrameRef } from "../../../protocol/browser_methods/refs.ts";
 import { snapshotDocument } from "./dom_snapshot.ts";
 import { checkWaitFor } from "./dom_wait_for.ts";
 import { actedElement, pointElement } from "./dom_point.ts";
+import { findOption, focusForKeys, keysDone } from "./dom_focus.ts";
 
 /** One operation per DOM method, taking that method's arguments. */
 export type DomOps = { [Op in DomOp]: (args: KitArgs<Op>, state: KitState) => unknown };
@@ -46,6 +47,9 @@ export const DOM_OPS: DomOps = {
   "page.waitFor": checkWaitFor,
   "dom.point": pointElement,
   "dom.acted": actedElement,
+  "dom.focus": focusForKeys,
+  "dom.keysDone": keysDone,
+  "dom.option": findOption,
 };
 
 /**

@@ -7,7 +7,7 @@
  */
 import { fail, findTarget, tagOf } from "./dom_find.ts";
 import type { KitArgs, KitState } from "./dom_kit_types.ts";
-import { type KeyInfo, keyInfo, NAMED_KEYS } from "./dom_keys.ts";
+import { type KeyInfo, keyInfo, unknownKeyMessage } from "./dom_keys.ts";
 import {
   deleteAtCaret,
   type Editable,
@@ -113,11 +113,7 @@ function defaultAction(target: Element, info: KeyInfo): KeyEffect {
 }
 
 function unknownKey(key: string) {
-  return fail(
-    "INVALID_KEY",
-    `"${key}" is not a key browser_press_key knows. Pass one character ("a", "A", "1", " ", "/") ` +
-      `or a KeyboardEvent.key name: ${NAMED_KEYS.join(", ")}.`,
-  );
+  return fail("INVALID_KEY", unknownKeyMessage(key));
 }
 
 /**
@@ -141,13 +137,13 @@ export function pressKey(args: KitArgs<"dom.key">, state: KitState) {
 }
 
 /** The focused element, inside open shadow roots (the document reports only their host). */
-function focusedElement(): Element | null {
+export function focusedElement(): Element | null {
   let focused = document.activeElement;
   while (focused?.shadowRoot?.activeElement) focused = focused.shadowRoot.activeElement;
   return focused;
 }
 
-function targetOf(element: Element) {
+export function targetOf(element: Element) {
   const described: Record<string, string> = { tag: tagOf(element) };
   for (const name of ["id", "name", "type"]) {
     const value = element.getAttribute(name);

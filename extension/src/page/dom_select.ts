@@ -46,17 +46,26 @@ function describeChoice(choice: OptionChoice): string {
   return `index ${choice.index}`;
 }
 
+/**
+ * NOT_A_SELECT for `element`, which `label` names; `custom`: it is no custom dropdown either
+ * (the trusted path's check, page/dom_focus.ts).
+ */
+export function notASelect(label: string, element: Element, custom = false) {
+  const either = custom
+    ? " nor a custom dropdown (role combobox or listbox, aria-haspopup, aria-expanded or " +
+      "aria-controls). Click it open with browser_click_element and click the option."
+    : ". For a custom dropdown, click it open with browser_click_element and click the option.";
+  return fail(
+    "NOT_A_SELECT",
+    `The element ${label} names is a <${tagOf(element)}>, not a <select>${either}`,
+  );
+}
+
 /** `dom.select`: selects the option in the selector's first match; fires input and change. */
 export function selectOption(args: KitArgs<"dom.select">, state: KitState) {
   const label = targetLabel(args);
   const select = findTarget(args, state.refs);
-  if (!(select instanceof HTMLSelectElement)) {
-    throw fail(
-      "NOT_A_SELECT",
-      `The element ${label} names is a <${tagOf(select)}>, not a <select>. For a custom ` +
-        "dropdown, click it open with browser_click_element and click the option.",
-    );
-  }
+  if (!(select instanceof HTMLSelectElement)) throw notASelect(label, select);
   if (select.disabled) {
     throw fail("NOT_EDITABLE", `The <select> ${label} is disabled.`);
   }

@@ -40,7 +40,7 @@ function typeRich(target: HTMLElement, text: string, clear: boolean) {
 }
 
 /** Submits the field's form (requestSubmit) or, outside a form, presses Enter on it. */
-function submitFrom(target: Editable): Record<string, unknown> {
+export function submitFrom(target: Editable): Record<string, unknown> {
   const form = isField(target) ? target.form : target.closest("form");
   if (!form) {
     dispatchKey(target, keyInfo("Enter")!, []);
@@ -64,7 +64,7 @@ function submitFrom(target: Editable): Record<string, unknown> {
  * Gives `target` focus unless it has it already. A focused field is left as it is: no second
  * focus, and never a click (a page may open a picker or toggle something on click).
  */
-function focusOnce(target: HTMLElement): void {
+export function focusOnce(target: HTMLElement): void {
   const root = target.getRootNode() as Document | ShadowRoot;
   if (root.activeElement !== target) target.focus({ preventScroll: true });
 }

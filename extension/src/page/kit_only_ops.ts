@@ -11,9 +11,45 @@ export interface KitOnlyArgs {
   "dom.point": PointArgs;
   /** After trusted input: ends dom.point's navigation watch, describes the element. */
   "dom.acted": ActedArgs;
+  /** Before trusted keys: focuses the element (for typing: selects its text) and watches them. */
+  "dom.focus": FocusArgs;
+  /** After trusted keys: what they did; after typing: the value, `change`, submit. */
+  "dom.keysDone": KeysDoneArgs;
+  /** A custom dropdown's open option, by name, value or index, with a ref to click it. */
+  "dom.option": OptionArgs;
 }
 
 export type KitOnlyOp = keyof KitOnlyArgs;
+
+/** What `dom.focus` is asked (page/dom_focus.ts), besides the element's ref. */
+export interface FocusArgs {
+  /** The element; none (with no ref): the focused element stays (`key` only). */
+  selector?: string;
+  /** `type`: a text field for browser_type_text; `key`: any element. */
+  purpose: "type" | "key";
+  /** For typing: the text, and whether it replaces what the field holds. */
+  text?: string;
+  clear?: boolean;
+}
+
+/** What `dom.keysDone` is asked: after typing, whether to submit. */
+export interface KeysDoneArgs {
+  submit?: boolean;
+}
+
+/**
+ * What `dom.option` is asked, besides the control's ref: the control's selector, exactly one way to
+ * name the option, how long to wait for it to show, and `probe` (answer `{ found: false }` instead
+ * of failing).
+ */
+export interface OptionArgs {
+  selector?: string;
+  value?: string;
+  label?: string;
+  index?: number;
+  waitMs?: number;
+  probe?: boolean;
+}
 
 /** A rectangle in one document's viewport, CSS pixels. */
 export interface PointRect {

@@ -1,0 +1,171 @@
+/**
+ * Trusted keyboard input and custom dropdowns in real Chromium (`/keys/page`,
+ * tests/fixtures/web_app/keyboard_pages.ts): browser_press_key's chords do what the browser does
+ * with them (Shift+Arrow, Ctrl+Shift+Arrow, Home/End and Ctrl+A select text, read back from the
+ * page; Ctrl+B bolds in a contenteditable element), a listener that ignores untrusted keys sees
+ * them, browser_type_text inserts trusted text, and a combobox that opens only on a trusted
+ * pointerdown is driven by arrow keys and Enter, and by browser_select_option. With the debugger
+ * off (`hub config set debugger off`), keys and typing fall back to synthetic events.
+ */
+import type { Page } from "playwright-core";
+import { assert, assertEquals, assertMatch } from "../helpers/assert.ts";
+import { callTool, e2eTest } from "../helpers/e2e_fixture.ts";
+import { eventually } from "../helpers/hub_api.ts";
+import { runHub } from "../helpers/hub_process.ts";
+import { failed, ok, tabIdOf } from "../helpers/tool_replies.ts";
+
+/** The field's selection, [start, end]. */
+const selection = (page: Page) =>
+  page.evaluate(`(() => {
+    const field = document.getElementById("field");
+    return [field.selectionStart, field.selectionEnd];
+  })()`) as Promise<[number, number]>;
+
+e2eTest(import.meta.url, "trusted keys, typing and custom dropdowns", {
+  config: {
+    permissions: { "test-app": { permission: "auto" }, browser: { permission: "auto" } },
+  },
+}, async (t, { e2e }) => {
+  const page = await e2e.open("/keys/page");
+  const tabId = await tabIdOf(e2e, page);
+  const call = (name: string, args: Record<string, unknown>) =>
+    callTool(e2e, name, { tabId, ...args });
+  const press = async (key: string, modifiers: string[] = [], more: object = {}) =>
+    ok(await call("browser_press_key", { key, modifiers, ...more }), `${modifiers} ${key}`);
+
+  await t.step("selection chords select text as the browser does", async () => {
+    const end = await press("End", [], { selector: "#field" });
+    assertEquals([end.input, end.key, end.target.id], ["trusted", "End", "field"]);
+    assertEquals(await selection(page), [17, 17]);
+    await press("ArrowLeft", ["Shift"]);
+    assertEquals(await selection(page), [16, 17]);
+    await press("ArrowLeft", ["Control", "Shift"]);
+    assertEquals(await selection(page), [12, 17], "Ctrl+Shift+Left selects to the word start");
+    await press("Home");
+    assertEquals(await selection(page), [0, 0]);
+    await press("End", ["Shift"]);
+    assertEquals(await selection(page), [0, 17]);
+    await press("Home");
+    const all = await press("a", ["Control"]);
+    assertEquals([all.effect, all.input], ["none", "trusted"]);
+    assertEquals(await selection(page), [0, 17]);
+    assertEquals(await page.locator("#field").inputValue(), "hello brave world");
+  });
+
+  await t.step("a typed key goes in as a trusted event", async () => {
+    await press("End", [], { selector: "#field" });
+    await page.evaluate(`document.getElementById("log").textContent = ""`);
+    const bang = await press("!");
+    assertEquals(bang.effect, "inserted");
+    assertEquals(await page.locator("#field").inputValue(), "hello brave world!");
+    assertEquals(await page.locator("#log li").allTextContents(), [
+      "keydown ! true",
+      "input true",
+    ]);
+  });
+
+  await t.step("Ctrl+B bolds the selection in a contenteditable editor", async () => {
+    await press("a", ["Control"], { selector: "#editor" });
+    const bold = await press("b", ["Control"]);
+    assertEquals(bold.input, "trusted");
+    assertMatch(await page.locator("#editor").innerHTML(), /^<b>Make this bold<\/b>$/);
+  });
+
+  await t.step("a listener that ignores untrusted keys sees the press", async () => {
+    const k = await press("k", [], { selector: "#shortcut" });
+    assertEquals([k.target.id, k.input], ["shortcut", "trusted"]);
+    assertEquals(await page.locator("#shortcut-count").textContent(), "1");
+  });
+
+  await t.step("browser_type_text inserts trusted text, replacing or appending", async () => {
+    await page.evaluate(`document.getElementById("log").textContent = ""`);
+    const typed = ok(await call("browser_type_text", { selector: "#field", text: "Ada" }), "type");
+    assertEquals(typed, { tabId, tag: "input", value: "Ada", input: "trusted" });
+    assertEquals(await page.locator("#log li").allTextContents(), ["input true"]);
+    const more = ok(
+      await call("browser_type_text", { selector: "#field", text: " L.", clear: false }),
+      "append",
+    );
+    assertEquals(more.value, "Ada L.");
+    const cleared = ok(await call("browser_type_text", { selector: "#field", text: "" }), "clear");
+    assertEquals([cleared.value, cleared.input], ["", "trusted"]);
+    assertEquals(await page.locator("#field").inputValue(), "");
+    const rich = ok(await call("browser_type_text", { selector: "#editor", text: "New" }), "ce");
+    assertEquals([rich.value, rich.input], ["New", "trusted"]);
+  });
+
+  await t.step("typing and keys reach a field in a cross-origin frame", async () => {
+    const frame = { frame: "#key-frame", selector: "#inner" };
+    const typed = ok(await call("browser_type_text", { ...frame, text: "deep" }), "type");
+    assertEquals([typed.value, typed.input], ["deep", "trusted"]);
+    const key = ok(await call("browser_press_key", { ...frame, key: "!" }), "key");
+    assertEquals([key.effect, key.input], ["inserted", "trusted"]);
+    const inner = page.frames().find((f) => f.url().endsWith("/keys/frame"))!;
+    assertEquals(await inner.locator("#inner").inputValue(), "deep!");
+    assertEquals(await inner.locator("#inner-log").textContent(), "trusted input. ".repeat(2));
+  });
+
+  await t.step("a combobox that opens on pointerdown follows arrow keys and Enter", async () => {
+    const combo = await page.evaluate(`document.getElementById("combo").getBoundingClientRect()`)
+      .then((r) => r as { x: number; y: number; width: number; height: number });
+    // Open it with a real pointer (the page ignores untrusted pointerdown).
+    await page.mouse.click(combo.x + combo.width / 2, combo.y + combo.height / 2);
+    assertEquals(await page.locator("#combo").getAttribute("aria-expanded"), "true");
+    await press("ArrowDown", [], { selector: "#combo" });
+    await press("ArrowDown");
+    const enter = await press("Enter");
+    assertEquals([enter.effect, enter.input], ["prevented", "trusted"]);
+    assertEquals(await page.locator("#chosen").textContent(), "banana");
+  });
+
+  await t.step("browser_select_option opens a custom dropdown and clicks the option", async () => {
+    const cherry = ok(
+      await call("browser_select_option", { selector: "#combo", label: "cherry" }),
+      "label",
+    );
+    assertEquals(cherry, {
+      tabId,
+      selected: [{ value: "cherry", label: "Cherry", index: 2 }],
+      input: "trusted",
+    });
+    assertEquals(await page.locator("#chosen").textContent(), "cherry");
+    ok(await call("browser_select_option", { selector: "#combo", value: "apple" }), "value");
+    assertEquals(await page.locator("#chosen").textContent(), "apple");
+    ok(await call("browser_select_option", { selector: "#combo", index: 1 }), "index");
+    assertEquals(await page.locator("#chosen").textContent(), "banana");
+    failed(await call("browser_select_option", { selector: "#combo", label: "Durian" }), {
+      status: 422,
+      code: "OPTION_NOT_FOUND",
+      message: /no option with label "Durian"\. The options it shows: 0: "Apple"/,
+    });
+    assert(await page.locator("#combo-list").isVisible(), "the list stays open to look at");
+  });
+
+  await t.step(
+    "debugger off: keys and typing are synthetic, a custom dropdown refused",
+    async () => {
+      const off = await runHub(
+        ["config", "set", "debugger", "off", "--port", String(e2e.hub.port)],
+        { configDir: e2e.configDir },
+      );
+      assertEquals(off.code, 0, off.stderr);
+      await eventually(
+        async () => (await press("Shift")).input === "synthetic",
+        () => "the extension did not turn its debugger off",
+      );
+      const k = await press("k", [], { selector: "#shortcut" });
+      assertEquals([k.input, k.effect], ["synthetic", "none"]);
+      assertEquals(await page.locator("#shortcut-count").textContent(), "1", "untrusted: ignored");
+      const typed = ok(
+        await call("browser_type_text", { selector: "#field", text: "off" }),
+        "type",
+      );
+      assertEquals([typed.value, typed.input], ["off", "synthetic"]);
+      failed(await call("browser_select_option", { selector: "#combo", label: "Apple" }), {
+        status: 422,
+        code: "NOT_A_SELECT",
+        message: /is a <div>, not a <select>\. For a custom dropdown, click it open/,
+      });
+    },
+  );
+});
