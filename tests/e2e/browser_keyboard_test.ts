@@ -26,6 +26,8 @@ e2eTest(import.meta.url, "trusted keys, typing and custom dropdowns", {
     permissions: { "test-app": { permission: "auto" }, browser: { permission: "auto" } },
   },
 }, async (t, { e2e }) => {
+  // Playwright dismisses a dialog nobody listens for: listening leaves it to hub.
+  e2e.browser.context.on("dialog", () => {});
   const page = await e2e.open("/keys/page");
   const tabId = await tabIdOf(e2e, page);
   const call = (name: string, args: Record<string, unknown>) =>
@@ -139,6 +141,15 @@ e2eTest(import.meta.url, "trusted keys, typing and custom dropdowns", {
       message: /no option with label "Durian"\. The options it shows: 0: "Apple"/,
     });
     assert(await page.locator("#combo-list").isVisible(), "the list stays open to look at");
+  });
+
+  await t.step("a key that opens a dialog answers with it at once", async () => {
+    ok(await call("browser_type_text", { selector: "#ask", text: "draft" }), "type");
+    const enter = await press("Enter", [], { selector: "#ask" });
+    assertEquals(enter.dialog, { type: "alert", message: "Saved draft" });
+    assertEquals([enter.key, enter.input, enter.target.id], ["Enter", "trusted", "ask"]);
+    const handled = ok(await call("browser_handle_dialog", { accept: true }), "handle");
+    assertEquals([handled.handled.type, handled.dialog], ["alert", null]);
   });
 
   await t.step(
