@@ -16,7 +16,7 @@ import { runAction, trustedSession } from "./action_outcome.ts";
 import { placeCall } from "./call_place.ts";
 import { domCall, type PageNavigation } from "./dom_call.ts";
 import { kitStep } from "./kit_step.ts";
-import { keyEvents } from "./trusted_keys.ts";
+import { keyEvents, sendKeyEvents } from "./trusted_keys.ts";
 
 const TOOL = "browser_press_key";
 
@@ -61,7 +61,7 @@ async function trustedKey(
   if (!focused.focused) return undefined;
   const { target } = focused;
   partial({ target, input: "trusted" });
-  for (const event of events) await session.send("Input.dispatchKeyEvent", event);
+  await sendKeyEvents(session, events);
   const done = await calls.run(
     tabId,
     TOOL,

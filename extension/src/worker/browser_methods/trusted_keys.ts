@@ -149,9 +149,15 @@ export async function pressKeys(
   key: string,
   modifiers: Modifier[] = [],
 ): Promise<void> {
-  for (const event of keyEvents(key, modifiers)) {
-    await session.send("Input.dispatchKeyEvent", event);
-  }
+  await sendKeyEvents(session, keyEvents(key, modifiers));
+}
+
+/**
+ * Sends `events` (keyEvents) without waiting for each answer: the debugger runs a session's
+ * commands in order, so the chord stays in order and costs one round trip.
+ */
+export async function sendKeyEvents(session: TabSession, events: CdpParams[]): Promise<void> {
+  await Promise.all(events.map((event) => session.send("Input.dispatchKeyEvent", event)));
 }
 
 /**
