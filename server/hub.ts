@@ -51,6 +51,8 @@ import { createMcpSessions } from "./mcp/sessions.ts";
 import type { McpPath } from "./mcp/seam.ts";
 import { registerBrowserTools } from "./browser_tools/mod.ts";
 import { createFileSaver } from "./browser_tools/file_saver.ts";
+import { createLocalFiles } from "./browser_tools/local_files.ts";
+import { fileRoots } from "../core/plugin_source/allowed_roots.ts";
 import { HUB_TOOLS as hubTools } from "./management/mod.ts";
 import { skipsPermissions } from "./permissions/effective.ts";
 import { createConfigChanges } from "./changes/config_changes.ts";
@@ -267,6 +269,10 @@ function wirePipeline(base: Base, calls: Calls, { changes }: Changes): Pipeline 
     management: { registry, config, tabs, extensionConnected, markReviewed },
     clock,
     saveFile: createFileSaver(join(base.options.paths.dir, "screenshots")),
+    files: createLocalFiles({
+      configDir: base.options.paths.dir,
+      roots: () => fileRoots({ ...config(), configDir: base.options.paths.dir }),
+    }),
     allowAlways,
   });
 }

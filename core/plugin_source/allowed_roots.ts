@@ -35,6 +35,19 @@ export function allowedRoots(input: RootsInput): string[] {
   return [...new Set(roots.map(realOrResolved))];
 }
 
+/**
+ * The folders whose files browser tools may read and write (browser_upload_file, browser_save_pdf):
+ * the home and temp directories and `additionalAllowedDirectories`, each with symlinks resolved
+ * where it exists. Unlike `allowedRoots`, not the hub's working directory.
+ */
+export function fileRoots(input: Omit<RootsInput, "cwd">): string[] {
+  const roots = [homeDir(), tempDir()];
+  for (const dir of input.additionalAllowedDirectories) {
+    roots.push(resolvePluginPath(dir, input.configDir));
+  }
+  return [...new Set(roots.map(realOrResolved))];
+}
+
 export function isInside(path: string, root: string): boolean {
   const rel = relative(root, path);
   return rel === "" || (rel !== ".." && !rel.startsWith(`..${sep}`) && !isAbsolute(rel));

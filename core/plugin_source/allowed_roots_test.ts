@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import { assert, assertEquals, assertMatch } from "../../tests/helpers/assert.ts";
-import { allowedRoots, isInside, outsideRootsError } from "./allowed_roots.ts";
+import { allowedRoots, fileRoots, isInside, outsideRootsError } from "./allowed_roots.ts";
 
 /** Runs `fn` with two fresh real temp dirs (one as the root, one outside it), then removes them. */
 async function withDirs(
@@ -114,5 +114,21 @@ Deno.test("allowedRoots includes the home directory and the working directory, w
     });
     assert(roots.includes(await Deno.realPath(Deno.env.get("HOME")!)));
     assertEquals(roots.filter((r) => r === root).length, 1);
+  });
+});
+
+// --- fileRoots ---
+
+Deno.test("fileRoots: home, temp and the extra directories, never the working directory", async () => {
+  await withDirs(async (root, elsewhere) => {
+    const extra = join(root, "extra");
+    await Deno.mkdir(extra);
+    const roots = fileRoots({ additionalAllowedDirectories: ["./extra"], configDir: root });
+    assert(roots.includes(extra));
+    assert(roots.includes(await Deno.realPath(Deno.env.get("HOME")!)));
+    assert(!roots.includes(elsewhere));
+    const cwd = await Deno.realPath(Deno.cwd());
+    const underOthers = roots.some((r) => r !== cwd && isInside(cwd, r));
+    assert(underOthers || !roots.includes(cwd), "the working directory is no root of its own");
   });
 });

@@ -10,12 +10,27 @@ import { TAB_METHODS } from "./tabs.ts";
 import { DOM_METHODS } from "./dom.ts";
 import { PAGE_METHODS } from "./page.ts";
 import { EXTENSION_METHODS } from "./extension.ts";
+import { INPUT_METHODS } from "./input.ts";
+import { DIALOG_METHODS } from "./dialogs.ts";
+import { NETWORK_METHODS } from "./network.ts";
+import { DOWNLOAD_METHODS } from "./downloads.ts";
+import { FILE_METHODS } from "./files.ts";
 
-Deno.test("the areas declare 28 methods and no name twice", () => {
-  const areas = [TAB_METHODS, DOM_METHODS, PAGE_METHODS, EXTENSION_METHODS];
-  const count = areas.reduce((n, area) => n + Object.keys(area).length, 0);
+Deno.test("the areas declare 35 methods and no name twice", () => {
+  const areas = [
+    TAB_METHODS,
+    DOM_METHODS,
+    PAGE_METHODS,
+    EXTENSION_METHODS,
+    INPUT_METHODS,
+    DIALOG_METHODS,
+    NETWORK_METHODS,
+    DOWNLOAD_METHODS,
+    FILE_METHODS,
+  ];
+  const count = areas.reduce((n: number, area: object) => n + Object.keys(area).length, 0);
   assertEquals(count, BROWSER_METHOD_NAMES.length);
-  assertEquals(BROWSER_METHOD_NAMES.length, 28);
+  assertEquals(BROWSER_METHOD_NAMES.length, 35);
   for (const name of BROWSER_METHOD_NAMES) {
     assertMatch(name, /^[a-z]+\.[a-z][a-zA-Z]*$/);
     assert(isBrowserMethodName(name));

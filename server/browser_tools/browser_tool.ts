@@ -18,6 +18,7 @@ import type {
   BrowserTool,
   ContentBlock,
   ContentContext,
+  PrepareContext,
   RegisteredBrowserTool,
 } from "./browser_tool_interface.ts";
 
@@ -40,16 +41,22 @@ export interface BrowserToolDeclaration<M extends BrowserMethodName> {
   ) => Promise<ContentBlock[]>;
   /** With `toContent`: also answer the value as `structuredContent` (BrowserTool.structured). */
   structured?: boolean;
+  /**
+   * Checks what only the hub can and answers the input the extension receives
+   * (BrowserTool.prepare); it must still parse with method `M`'s schema.
+   */
+  prepare?: (input: BrowserInput<M>, context: PrepareContext) => Promise<Record<string, unknown>>;
 }
 
 /** A tool from its declaration, with the input schema of the method it names. */
 export function browserTool<M extends BrowserMethodName>(
   declaration: BrowserToolDeclaration<M>,
 ): BrowserTool {
-  const { toContent, ...rest } = declaration;
+  const { toContent, prepare, ...rest } = declaration;
   const tool: BrowserTool = { ...rest, input: BROWSER_METHODS[declaration.method].input };
   // The pipeline passes this method's answer and the input the catalog parsed with its schema.
   if (toContent) tool.toContent = toContent as BrowserTool["toContent"];
+  if (prepare) tool.prepare = prepare as BrowserTool["prepare"];
   return tool;
 }
 

@@ -32,6 +32,49 @@ export interface BrowserTool {
    * own content answers that content only.
    */
   structured?: boolean;
+  /**
+   * Runs after the argument check and the person's confirmation, before the dispatch: checks what
+   * only the hub can (local files) and answers the input the extension receives, which may differ
+   * from the agent's (a base64 file becomes a local path). Throws the call's error. `toContent`
+   * then sees this input as `context.input`.
+   */
+  prepare?: (
+    input: Record<string, unknown>,
+    context: PrepareContext,
+  ) => Promise<Record<string, unknown>>;
+}
+
+/** What a tool's `prepare` may use. */
+export interface PrepareContext {
+  files: LocalFiles;
+  /** Milliseconds since the epoch (the hub's clock). */
+  now(): number;
+}
+
+/**
+ * Local files as browser tools may use them (browser_upload_file, browser_save_pdf): only under
+ * the allowed folders (home, temp, `additionalAllowedDirectories`), never the hub's own config
+ * folder; failures are FILE_NOT_ALLOWED or FILE_TOO_LARGE with a message for the agent.
+ * Implemented by ./local_files.ts.
+ */
+export interface LocalFiles {
+  /**
+   * A file the browser may read: `path` absolute, a regular file of at most `maxBytes` bytes;
+   * answers its real path (symlinks resolved) and size.
+   */
+  readable(path: string, maxBytes: number): Promise<{ path: string; bytes: number }>;
+  /**
+   * Writes `bytes` as a private file named `name` (a plain file name): mode 0600, in a folder of
+   * its own (0700) under `<config dir>/uploads/`, removed after a while; answers its path.
+   */
+  temporary(name: string, bytes: Uint8Array): Promise<string>;
+  /**
+   * A path the hub may write a file at: absolute, ending in `extension` (".pdf"), in an existing
+   * folder; answers it with that folder's symlinks resolved.
+   */
+  writable(path: string, extension: string): Promise<string>;
+  /** Writes `bytes` at a path `writable` answered, atomically, mode 0600. */
+  write(path: string, bytes: Uint8Array): Promise<void>;
 }
 
 /** What a tool's `toContent` may use besides the extension's value. */
@@ -45,6 +88,8 @@ export interface ContentContext<I = Record<string, unknown>> {
    * the file's path. `name` must be a plain file name.
    */
   saveFile(name: string, bytes: Uint8Array): Promise<string>;
+  /** Local files under the allowed folders (browser_save_pdf's `path`); the pipeline sets it. */
+  files?: LocalFiles;
 }
 
 export interface RegisteredBrowserTool extends BrowserTool {

@@ -36,6 +36,8 @@ import { screenshotTab } from "./screenshot_tab.ts";
 import { getConsoleLogs } from "./get_console_logs.ts";
 import { getCookies } from "./get_cookies.ts";
 import { executeScript } from "./execute_script.ts";
+import { uploadFile } from "./upload_file.ts";
+import { savePdf } from "./save_pdf.ts";
 import { listDownloads } from "./list_downloads.ts";
 
 export const BROWSER_TOOLS = [
@@ -69,6 +71,8 @@ export const BROWSER_TOOLS = [
   getCookies,
   executeScript,
   listDownloads,
+  uploadFile,
+  savePdf,
   extensionGetState,
   extensionGetLogs,
   extensionReload,

@@ -11,7 +11,11 @@ import { type ExtensionRequests, notConnectedError } from "./extension_requests.
 import type { TabStates } from "../plugins/tab_states_interface.ts";
 import type { AuditLog } from "../audit/audit_log_interface.ts";
 import type { ManagementContext } from "../management/hub_tool.ts";
-import type { BrowserTool, ContentContext } from "../browser_tools/browser_tool_interface.ts";
+import type {
+  BrowserTool,
+  ContentContext,
+  LocalFiles,
+} from "../browser_tools/browser_tool_interface.ts";
 import type { Catalog, CatalogTool, CheckedArgs } from "./catalog_interface.ts";
 import { badRequestError, toHubError } from "./call_error.ts";
 import type { Confirmations } from "./confirmations_interface.ts";
@@ -38,6 +42,8 @@ export interface PipelineDeps {
   allowAlways(tool: CatalogTool): Promise<void>;
   /** Saves a file a browser tool made for the person (`<config dir>/screenshots/`). */
   saveFile?: ContentContext["saveFile"];
+  /** Local files for browser tools that read or write them (uploads, PDFs). */
+  files?: LocalFiles;
   clock?: () => number;
 }
 
@@ -180,19 +186,24 @@ async function runBrowserTool(
   id: string,
   options: DispatchOptions,
 ): Promise<CallOutcome> {
+  const files = deps.files ?? NO_LOCAL_FILES;
+  const input = tool.browser.prepare
+    ? await tool.browser.prepare(checked.input, { files, now: deps.clock })
+    : checked.input;
   const { value } = await deps.dispatches.dispatch({
     dispatchId: id,
     tool: tool.name,
     kind: "browser",
     plugin: tool.group,
     method: tool.browser.method,
-    input: checked.input,
-    ...(typeof checked.input.tabId === "number" ? { tabId: checked.input.tabId } : {}),
+    input,
+    ...(typeof input.tabId === "number" ? { tabId: input.tabId } : {}),
   }, options);
   return await browserOutcome(tool.browser, value, {
-    input: checked.input,
+    input,
     now: deps.clock,
     saveFile: deps.saveFile ?? noSaveFile,
+    files,
   });
 }
 
@@ -262,6 +273,18 @@ async function browserOutcome(
 
 function noSaveFile(): Promise<string> {
   return Promise.reject(new Error("this hub has no folder to save files in"));
+}
+
+/** A hub built without local files (tests): every use fails. */
+const NO_LOCAL_FILES: LocalFiles = {
+  readable: () => Promise.reject(noLocalFiles()),
+  temporary: () => Promise.reject(noLocalFiles()),
+  writable: () => Promise.reject(noLocalFiles()),
+  write: () => Promise.reject(noLocalFiles()),
+};
+
+function noLocalFiles(): HubError {
+  return hubError("FILE_NOT_ALLOWED", "This hub reads and writes no local files.");
 }
 
 /** PERMISSION_OFF, saying why: a version awaiting review, or a permission set to off. */

@@ -66,6 +66,7 @@ export function createDomKit(ops: Readonly<Record<string, Operation>> = DOM_OPS)
     framesShown: () => framesShown(),
     frameIndexOf: (selector) => frameIndexOf(String(selector)),
     ownFrameIndex: () => ownFrameIndex(),
+    element: (token, n) => state.refs.elementOf({ n: Number(n), token: String(token) }) ?? null,
     async run(op, args, scheme) {
       const operation = Object.hasOwn(ops, op)
         ? ops[op] as (args: unknown, state: KitState) => unknown

@@ -88,3 +88,19 @@ Deno.test("run writes refs by the scheme the worker sends, and ignores a bad one
   const odd = await kit.run("name", {}, { prefix: "e1] [ref=x", base: 1 } as never);
   assertEquals(odd.ok ? odd.value : undefined, { ref: "e7" }, "a bad prefix is the top's");
 });
+
+Deno.test("element hands the debugger a ref's element, only for this registry's token", async () => {
+  const element = { isConnected: true } as unknown as Element;
+  const kit = createDomKit({
+    name: (_args, state) => ({
+      ref: state.refs.refOf(element, state.scheme),
+      token: state.refs.token,
+    }),
+  });
+  const named = await kit.run("name", {}, { prefix: "", base: 3 });
+  assert(named.ok);
+  const { token } = named.value as { token: string };
+  assert(kit.element!(token, 3) === element);
+  assertEquals(kit.element!("another-token", 3), null);
+  assertEquals(kit.element!(token, 4), null);
+});

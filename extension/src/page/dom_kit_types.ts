@@ -113,6 +113,12 @@ export interface DomKit {
    * index in this window's `frames` (-1 when it is not there). Never throws.
    */
   frameIndexOf?(selector: string): KitOutcome;
+  /**
+   * Element `n` of this document's ref registry when `token` is the registry's, else null: how the
+   * debugger reaches a ref's element (worker/browser_methods/debugger_nodes.ts calls it with
+   * Runtime.callFunctionOn in this isolated world). Never throws.
+   */
+  element?(token: string, n: number): Element | null;
 }
 
 /** One element as browser_query_elements and browser_wait_for_element describe it. */

@@ -41,6 +41,8 @@ import { extensionReload } from "./extension_reload.ts";
 import { tabsScreenshot } from "./tabs_screenshot.ts";
 import { pageConsole } from "./page_console.ts";
 import { cookiesGet } from "./cookies_get.ts";
+import { filesUpload } from "./files_upload.ts";
+import { filesPdf } from "./files_pdf.ts";
 import { tabsHandleDialog } from "./tabs_handle_dialog.ts";
 import { withDialogGate } from "./dialog_gate.ts";
 import { downloadsList } from "./downloads_list.ts";
@@ -78,6 +80,8 @@ export const BROWSER_HANDLERS: BrowserHandlers = {
   "page.console": pageConsole,
   "cookies.get": cookiesGet,
   "scripting.execute": scriptingExecute,
+  "files.upload": filesUpload,
+  "files.pdf": filesPdf,
   "tabs.handleDialog": tabsHandleDialog,
   "downloads.list": downloadsList,
 };
