@@ -12,7 +12,7 @@
  *   accessible name, value or position, and gives it a ref for the worker's trusted click.
  */
 import { capText } from "../../../protocol/text_cap.ts";
-import { fail, findTarget, isVisible, tagOf, type Targeted, targetLabel } from "./dom_find.ts";
+import { fail, findTarget, isVisible, tagOf, targetLabel } from "./dom_find.ts";
 import { contentOf, type Editable, editable, fireChange, isField } from "./dom_edit.ts";
 import type { KitArgs, KitState } from "./dom_kit_types.ts";
 import { focusedElement, type KeyEffect, targetOf } from "./dom_press.ts";
@@ -39,12 +39,15 @@ interface KeyWatch {
 const keyWatches = new WeakMap<KitState, KeyWatch>();
 
 const KEY_EVENTS = ["keydown", "keypress", "input", "submit", "click"];
+/** The most events one watch keeps (a chord of four modifiers and a key makes about a dozen). */
+const MAX_RECORDED = 64;
 
 /** Records the events a key press may cause, in this document, until `dom.keysDone`. */
 function watchKeys(state: KitState, target: Element, purpose: FocusArgs["purpose"]): void {
   keyWatches.get(state)?.stop();
   const events: Event[] = [];
-  const record = (event: Event) => events.push(event);
+  // Bounded: a watch a failed call never read keeps only its first events until the next one.
+  const record = (event: Event) => events.length < MAX_RECORDED && events.push(event);
   for (const type of KEY_EVENTS) addEventListener(type, record, true);
   keyWatches.set(state, {
     target,
