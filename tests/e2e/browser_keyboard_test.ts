@@ -143,6 +143,23 @@ e2eTest(import.meta.url, "trusted keys, typing and custom dropdowns", {
     assert(await page.locator("#combo-list").isVisible(), "the list stays open to look at");
   });
 
+  await t.step(
+    "an email field appends; a date field and a plain element get DOM events",
+    async () => {
+      const mail = { selector: "#mail", text: "example.com", clear: false };
+      const appended = ok(await call("browser_type_text", mail), "email");
+      assertEquals([appended.value, appended.input], ["ada@example.com", "trusted"]);
+      const date = ok(
+        await call("browser_type_text", { selector: "#when", text: "2026-11-29" }),
+        "date",
+      );
+      assertEquals([date.value, date.input], ["2026-11-29", "synthetic"]);
+      assertEquals(await page.locator("#when").inputValue(), "2026-11-29");
+      const plain = await press("x", [], { selector: "#plain" });
+      assertEquals([plain.target.id, plain.input, plain.effect], ["plain", "synthetic", "none"]);
+    },
+  );
+
   await t.step("a key that opens a dialog answers with it at once", async () => {
     ok(await call("browser_type_text", { selector: "#ask", text: "draft" }), "type");
     const enter = await press("Enter", [], { selector: "#ask" });
