@@ -3,7 +3,7 @@ import * as z from "zod";
 import { DEFAULT_MAX_BYTES, MAX_MAX_BYTES, type Shot } from "../screenshot.ts";
 import { tabIdField, waitForLoadField } from "./fields.ts";
 import type { BrowserMethodSpec } from "./spec.ts";
-import type { DialogType } from "./dialogs.ts";
+import type { DialogInfo, DialogType } from "./dialogs.ts";
 
 /** http(s) URLs and about:blank; anything else (file:, javascript:, chrome:) is refused. */
 export function isOpenableUrl(value: string): boolean {
@@ -114,6 +114,8 @@ export interface LoadedTab {
   url: string;
   title: string;
   loaded: boolean;
+  /** A dialog that opened and holds the navigation (a page's beforeunload): browser_handle_dialog. */
+  dialog?: DialogInfo;
 }
 
 /** What each method of this file answers. */
@@ -121,7 +123,8 @@ export interface TabResults {
   "tabs.list": { tabs: TabSummary[] };
   "tabs.navigate": LoadedTab;
   "tabs.open": LoadedTab & { windowId: number };
-  "tabs.close": { tabId: number; closed: true };
+  /** `closed: false` with the `dialog` when the page asks before it is left (beforeunload). */
+  "tabs.close": { tabId: number; closed: boolean; dialog?: DialogInfo };
   "tabs.focus": { tabId: number; windowId: number; url: string; title: string };
   "tabs.reload": LoadedTab;
   "tabs.back": LoadedTab;

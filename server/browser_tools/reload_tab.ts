@@ -4,6 +4,7 @@ export const reloadTab = browserTool({
   name: "browser_reload_tab",
   displayName: "Reload tab",
   description: "Reload a tab and, by default, wait until the page has loaded again (at most " +
-    "25 s; then loaded is false). Returns tabId, url, title, loaded.",
+    "25 s; then loaded is false). Returns tabId, url, title, loaded; a page that asks before " +
+    "it is left answers at once with `dialog` (beforeunload): browser_handle_dialog.",
   method: "tabs.reload",
 });

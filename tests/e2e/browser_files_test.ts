@@ -10,6 +10,7 @@ import type { Frame, Page } from "playwright-core";
 import { assert, assertEquals, assertMatch } from "../helpers/assert.ts";
 import { callTool, type E2E, e2eTest } from "../helpers/e2e_fixture.ts";
 import { eventually } from "../helpers/hub_api.ts";
+import { runHub } from "../helpers/hub_process.ts";
 import { failed, ok, tabIdOf } from "../helpers/tool_replies.ts";
 import type { EchoedFile } from "../fixtures/web_app/files_pages.ts";
 
@@ -25,6 +26,13 @@ async function echoed(page: Page | Frame, previous = ""): Promise<EchoedFile[]> 
   return (JSON.parse(shown) as { files: EchoedFile[] }).files;
 }
 
+/** `hub config set debugger <mode>` against the running hub, which tells the extension. */
+async function setDebugger(e2e: E2E, mode: "auto" | "off") {
+  const args = ["config", "set", "debugger", mode, "--port", String(e2e.hub.port)];
+  const set = await runHub(args, { configDir: e2e.configDir });
+  assertEquals(set.code, 0, set.stderr);
+}
+
 function upload(e2e: E2E, args: Record<string, unknown>) {
   return callTool(e2e, "browser_upload_file", args);
 }
@@ -38,6 +46,29 @@ e2eTest(import.meta.url, "file uploads and PDFs in a real Chromium", {
   try {
     await t.step("browser_upload_file", (t) => uploadSteps(t, e2e, dir));
     await t.step("browser_save_pdf", (t) => pdfSteps(t, e2e, dir));
+    await t.step("with the debugger setting off: DEBUGGER_OFF, nothing written", async () => {
+      await setDebugger(e2e, "off");
+      const page = await e2e.open("/files/upload?off=1");
+      try {
+        const tabId = await tabIdOf(e2e, page);
+        const path = join(dir, "notes.txt");
+        let reply: Awaited<ReturnType<typeof upload>> | undefined;
+        await eventually(async () => {
+          reply = await upload(e2e, { tabId, selector: "#single", files: [{ path }] });
+          return reply.body?.structuredContent?.error?.code === "DEBUGGER_OFF";
+        }, () => `the upload answered ${JSON.stringify(reply?.body)}`);
+        failed(await callTool(e2e, "browser_save_pdf", { tabId, path: join(dir, "off.pdf") }), {
+          status: 422,
+          code: "DEBUGGER_OFF",
+          message: /hub config set debugger auto/,
+        });
+        assert(!(await Deno.stat(join(dir, "off.pdf")).then(() => true, () => false)));
+        assertEquals(await page.textContent("#result"), "");
+      } finally {
+        await page.close();
+        await setDebugger(e2e, "auto");
+      }
+    });
   } finally {
     await Deno.remove(dir, { recursive: true });
   }

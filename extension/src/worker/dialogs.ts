@@ -9,11 +9,15 @@
  * Every debugger session (the tab's page and each out-of-process frame) gets `Page.enable`, so
  * Chromium reports `Page.javascriptDialogOpening` / `Page.javascriptDialogClosed` in it. While a
  * dialog is open the tab's session is held (no idle detach), since detaching would lose it.
+ *
+ * Only dialogs that open while hub is attached to the tab are seen. Measured in Chromium 156: a
+ * session that attaches while a dialog is open is not told of it (its `Page.enable` waits for the
+ * frozen page, and `Page.handleJavaScriptDialog` there finds no dialog), so attaching later to look
+ * would only show Chromium's bar; such a dialog is left to the person at the browser.
  */
 import type { DialogInfo, DialogType } from "../../../protocol/browser_methods/dialogs.ts";
 import { clip } from "../../../protocol/clip.ts";
 import { hubError } from "../../../protocol/errors.ts";
-import { withTimeout } from "../../../protocol/with_timeout.ts";
 import type { CdpEvent, DebuggerSessions } from "./debugger_sessions.ts";
 
 export type { DialogInfo };
@@ -37,35 +41,17 @@ export interface DialogWatch extends Dialogs {
   any(): boolean;
   /** Calls `listener` when a dialog opens (`dialog`) or closes (null) in a tab. */
   listen(listener: (tabId: number, dialog: DialogInfo | null) => void): () => void;
-  /**
-   * A tab whose call has not answered for a while: when hub's debugger is not attached to it and
-   * its page no longer runs a trivial script, a dialog may have frozen it unseen (page code, a DOM
-   * event). Attaches once and resolves with the dialog Chromium then reports, or null.
-   */
-  probe(tabId: number): Promise<DialogInfo | null>;
 }
 
 export interface DialogOptions {
   /** How long `handle` waits for the next dialog (a confirm followed by an alert). */
   nextMs?: number;
-  /** How long an action runs before `race` probes a tab hub's debugger is not attached to. */
-  probeMs?: number;
-  /** How long the probe waits for Chromium to report a dialog after attaching. */
-  reportMs?: number;
-  /** A page that runs a trivial script within this time is not frozen by a dialog. */
-  aliveMs?: number;
 }
 
 /** The longest dialog message kept, in characters (a page can open a dialog with megabytes). */
 export const DIALOG_MESSAGE_MAX_CHARS = 4_000;
 /** `handle` waits this long for the next dialog. */
 export const NEXT_DIALOG_MS = 500;
-/** `race` probes an unattached tab after the action ran this long without answering. */
-export const PROBE_AFTER_MS = 1_000;
-/** The probe waits this long after attaching for a dialog to be reported. */
-const REPORT_MS = 300;
-/** A page that runs a trivial script within this time is not frozen by a dialog. */
-const ALIVE_MS = 300;
 /** `Page.enable` in a new session: short, since a frozen page may never answer it. */
 const ENABLE_MS = 2_000;
 
@@ -121,12 +107,8 @@ export function createDialogs(
   options: DialogOptions = {},
 ): DialogWatch {
   const nextMs = options.nextMs ?? NEXT_DIALOG_MS;
-  const probeMs = options.probeMs ?? PROBE_AFTER_MS;
-  const reportMs = options.reportMs ?? REPORT_MS;
-  const aliveMs = options.aliveMs ?? ALIVE_MS;
   const dialogs = new Map<number, OpenDialog>();
   const listeners = new Set<(tabId: number, dialog: DialogInfo | null) => void>();
-  const probing = new Map<number, Promise<DialogInfo | null>>();
 
   function tell(tabId: number, dialog: DialogInfo | null) {
     for (const listener of [...listeners]) {
@@ -192,22 +174,6 @@ export function createDialogs(
     });
   }
 
-  async function probeOnce(tabId: number): Promise<DialogInfo | null> {
-    if (sessions.mode() === "off" || sessions.current(tabId)) return open(tabId);
-    if (await runsScripts(tabId, aliveMs)) return null;
-    const waiting = nextDialog(tabId, ENABLE_MS + reportMs);
-    try {
-      await sessions.session(tabId);
-    } catch {
-      return open(tabId);
-    }
-    const seen = await Promise.race([
-      waiting,
-      new Promise<null>((resolve) => setTimeout(() => resolve(null), reportMs)),
-    ]);
-    return seen ?? open(tabId);
-  }
-
   const watch: DialogWatch = {
     open,
     any: () => dialogs.size > 0,
@@ -218,14 +184,6 @@ export function createDialogs(
     assertNone(tabId) {
       const dialog = open(tabId);
       if (dialog) throw dialogOpenError(tabId, dialog);
-    },
-    probe(tabId) {
-      let pending = probing.get(tabId);
-      if (!pending) {
-        pending = probeOnce(tabId).finally(() => probing.delete(tabId));
-        probing.set(tabId, pending);
-      }
-      return pending;
     },
     race<T>(tabId: number, action: Promise<T>) {
       return new Promise<{ value: T } | { dialog: DialogInfo }>((resolve, reject) => {
@@ -239,16 +197,10 @@ export function createDialogs(
         const stop = watch.listen((id, dialog) => {
           if (id === tabId && dialog) finish(() => resolve({ dialog }));
         });
-        const timer = setTimeout(() => {
-          void watch.probe(tabId).then((dialog) => {
-            if (dialog) finish(() => resolve({ dialog }));
-          });
-        }, probeMs);
         function finish(settle: () => void) {
           if (done) return;
           done = true;
           stop();
-          clearTimeout(timer);
           settle();
         }
         action.then(
@@ -258,18 +210,14 @@ export function createDialogs(
       });
     },
     async handle(tabId, accept, promptText) {
-      let known = dialogs.get(tabId);
-      if (!known && !sessions.current(tabId)) {
-        // Opened while hub was not attached: attaching may show it.
-        await watch.probe(tabId);
-        known = dialogs.get(tabId);
-      }
+      const known = dialogs.get(tabId);
       if (!known) {
         throw hubError(
           "NO_DIALOG",
           `Tab ${tabId} has no alert, confirm, prompt or beforeunload dialog open that hub can ` +
-            "see. A dialog opened while hub's debugger was off or another debugger held the tab " +
-            "shows only to the person at the browser.",
+            "see. hub sees the dialogs that open while its debugger is attached to the tab (an " +
+            "action with trusted input attaches it); one that opened before, or while the " +
+            "debugger was off, only the person at the browser can answer.",
           { tabId },
         );
       }
@@ -307,12 +255,4 @@ function noLongerOpen(tabId: number, error: unknown) {
       "at the browser.",
     { tabId },
   );
-}
-
-/** Whether the tab's page runs a trivial script now (a dialog freezes it); true when unsure. */
-async function runsScripts(tabId: number, ms: number): Promise<boolean> {
-  const ran = Promise.resolve().then(() =>
-    chrome.scripting.executeScript({ target: { tabId }, injectImmediately: true, func: () => true })
-  ).then((results) => results[0]?.result === true, () => true);
-  return await withTimeout(ran, ms, false);
 }

@@ -136,7 +136,7 @@ Deno.test("a prompt carries its default text; a long message is cut", () => {
 
 Deno.test("race answers the action's value, or the dialog it opened at once", async () => {
   const { fake, sessions } = fakeSessions();
-  const dialogs = createDialogs(sessions, { probeMs: 60_000 });
+  const dialogs = createDialogs(sessions);
   assertEquals(await dialogs.race(3, Promise.resolve(7)), { value: 7 });
   const hanging = new Promise<number>(() => {});
   const raced = dialogs.race(3, hanging);

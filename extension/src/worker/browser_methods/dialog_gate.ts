@@ -3,15 +3,14 @@
  * beforeunload dialog is open in the tab, the page is frozen and anything that touches it would
  * hang, so the call fails at once with DIALOG_OPEN naming the dialog. A dialog that opens while
  * the call runs fails it too, unless the method answers with it itself (an action: `dialog` in its
- * answer, through `Dialogs.race`). A call that has not answered after a second probes the tab
- * once (`DialogWatch.probe`) for a dialog hub did not see.
+ * answer, through `Dialogs.race`).
  *
  * Exempt: browser_handle_dialog (it answers the dialog), the methods that do not act on one tab
  * (list tabs and windows, open a tab, the extension's own methods). Costs nothing while no dialog
- * is open and the call answers within a second.
+ * is open.
  */
 import type { BrowserMethodName } from "../../../../protocol/browser_methods/mod.ts";
-import { dialogOpenError, type DialogWatch, PROBE_AFTER_MS } from "../dialogs.ts";
+import { type DialogInfo, dialogOpenError, type Dialogs, type DialogWatch } from "../dialogs.ts";
 import { targetTab } from "./browser_method.ts";
 
 const EXEMPT: ReadonlySet<string> = new Set([
@@ -57,12 +56,10 @@ export async function withDialogGate<T>(
       if (!dialog) return;
       void tabOf().then((tabId) => tabId === id && failSoon(id));
     });
-    const timer = setTimeout(() => void probe(), PROBE_AFTER_MS);
     function finish(settle: () => void) {
       if (done) return;
       done = true;
       stop();
-      clearTimeout(timer);
       settle();
     }
     /** Fails the call with the tab's dialog unless the method answers first. */
@@ -72,14 +69,23 @@ export async function withDialogGate<T>(
         if (dialog) finish(() => reject(dialogOpenError(tabId, dialog)));
       }, OWN_ANSWER_MS);
     }
-    async function probe() {
-      const tabId = await tabOf();
-      if (done || tabId === undefined || dialogs!.open(tabId)) return;
-      if (!done && await dialogs!.probe(tabId)) failSoon(tabId);
-    }
     work().then(
       (value) => finish(() => resolve(value)),
       (error) => finish(() => reject(error)),
     );
   });
+}
+
+/**
+ * `work`'s value, or the tab as it is now with the dialog that opened while it ran (a page's
+ * beforeunload holding a navigation), answered as soon as it opens.
+ */
+export async function orDialog(
+  dialogs: Dialogs | undefined,
+  tabId: number,
+  work: Promise<boolean>,
+): Promise<{ loaded: boolean; dialog?: DialogInfo }> {
+  if (!dialogs) return { loaded: await work };
+  const raced = await dialogs.race(tabId, work);
+  return "dialog" in raced ? { loaded: false, dialog: raced.dialog } : { loaded: raced.value };
 }

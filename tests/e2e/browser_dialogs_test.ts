@@ -1,0 +1,182 @@
+/**
+ * JavaScript dialogs in real Chromium (`/dialogs/page`, tests/fixtures/web_app/dialog_pages.ts):
+ * a click that opens an alert answers at once naming it instead of hanging; while a dialog is open
+ * browser_list_tabs shows it and other tools on the tab fail with DIALOG_OPEN carrying it;
+ * browser_handle_dialog accepts and dismisses a confirm, answers a prompt with text, and names the
+ * alert that opened right after a confirm; a dialog page code opens later is seen too; a page that
+ * asks before it is left (beforeunload) answers browser_navigate_tab and browser_reload_tab with
+ * the dialog, and leaving or staying follows the answer.
+ */
+import { assert, assertEquals } from "../helpers/assert.ts";
+import { callTool, e2eTest } from "../helpers/e2e_fixture.ts";
+import { eventually } from "../helpers/hub_api.ts";
+import { failed, listTabs, ok, tabIdOf } from "../helpers/tool_replies.ts";
+
+e2eTest(import.meta.url, "alert, confirm, prompt and beforeunload dialogs", {
+  config: {
+    permissions: { "test-app": { permission: "auto" }, browser: { permission: "auto" } },
+  },
+}, async (t, { e2e }) => {
+  // Playwright dismisses a dialog nobody listens for: listening leaves them to hub.
+  e2e.browser.context.on("dialog", () => {});
+  const page = await e2e.open("/dialogs/page");
+  const tabId = await tabIdOf(e2e, page);
+  const call = async (tool: string, args: Record<string, unknown> = {}) =>
+    ok(await callTool(e2e, tool, { tabId, ...args }), tool);
+  const click = (selector: string) => call("browser_click_element", { selector });
+  const handle = (args: Record<string, unknown>) => call("browser_handle_dialog", args);
+  const out = () => page.locator("#out").textContent();
+  const url = (path: string) => new URL(path, e2e.app.url).href;
+
+  await t.step("an alert opened by a click answers the click at once, naming it", async () => {
+    const began = performance.now();
+    const clicked = await click("#alert");
+    const ms = Math.round(performance.now() - began);
+    console.log(`    the click that opened an alert answered in ${ms} ms`);
+    assertEquals(clicked.dialog, { type: "alert", message: "Saved" });
+    assertEquals(clicked.input, "trusted");
+    const listed = (await listTabs(e2e)).find((tab) => tab.tabId === tabId);
+    assertEquals(listed?.dialog, { type: "alert", message: "Saved" });
+    assertEquals((await listTabs(e2e)).filter((tab) => tab.dialog !== null).length, 1);
+  });
+
+  await t.step("another tool on the tab fails with DIALOG_OPEN carrying the dialog", async () => {
+    const error = failed(await callTool(e2e, "browser_get_page_text", { tabId }), {
+      status: 422,
+      code: "DIALOG_OPEN",
+    });
+    assertEquals(error.details.dialog, { type: "alert", message: "Saved" });
+    assert(error.message.includes("browser_handle_dialog"), error.message);
+    failed(await callTool(e2e, "browser_click_element", { tabId, selector: "#confirm" }), {
+      status: 422,
+      code: "DIALOG_OPEN",
+    });
+  });
+
+  await t.step("browser_handle_dialog closes the alert; the page goes on", async () => {
+    assertEquals(await handle({ accept: true }), {
+      tabId,
+      handled: { type: "alert", message: "Saved" },
+      dialog: null,
+    });
+    assertEquals(await out(), "alert closed");
+    const listed = (await listTabs(e2e)).find((tab) => tab.tabId === tabId);
+    assertEquals(listed?.dialog, null);
+    failed(await callTool(e2e, "browser_handle_dialog", { tabId, accept: true }), {
+      status: 422,
+      code: "NO_DIALOG",
+    });
+  });
+
+  await t.step("a confirm accepted, then one dismissed", async () => {
+    assertEquals((await click("#confirm")).dialog, {
+      type: "confirm",
+      message: "Delete the file?",
+    });
+    const accepted = await handle({ accept: true });
+    assertEquals(accepted.handled, { type: "confirm", message: "Delete the file?" });
+    assertEquals(await out(), "confirm: true");
+    await click("#confirm");
+    assertEquals((await handle({ accept: false })).dialog, null);
+    assertEquals(await out(), "confirm: false");
+  });
+
+  await t.step("a prompt answered with text, and one keeping its default", async () => {
+    assertEquals((await click("#prompt")).dialog, {
+      type: "prompt",
+      message: "Your name?",
+      defaultPrompt: "Ann",
+    });
+    await handle({ accept: true, promptText: "Bob" });
+    assertEquals(await out(), "prompt: Bob");
+    await click("#prompt");
+    await handle({ accept: true });
+    assertEquals(await out(), "prompt: Ann");
+    await click("#prompt");
+    await handle({ accept: false });
+    assertEquals(await out(), "prompt: null");
+  });
+
+  await t.step("a confirm followed by an alert: handling one names the next", async () => {
+    assertEquals((await click("#chain")).dialog, { type: "confirm", message: "Continue?" });
+    const first = await handle({ accept: false });
+    assertEquals(first.dialog, { type: "alert", message: "Done: false" });
+    assertEquals(await handle({ accept: true }), {
+      tabId,
+      handled: { type: "alert", message: "Done: false" },
+      dialog: null,
+    });
+    assertEquals(await out(), "chain: false");
+  });
+
+  await t.step(
+    "a dialog that opens while another tool waits fails it with DIALOG_OPEN",
+    async () => {
+      const clicked = await click("#later");
+      assertEquals("dialog" in clicked, false);
+      // The alert opens 300 ms after the click, while this wait for an element that never comes runs.
+      const waited = failed(
+        await callTool(e2e, "browser_wait_for_element", {
+          tabId,
+          selector: "#never",
+          timeoutMs: 20_000,
+        }),
+        { status: 422, code: "DIALOG_OPEN" },
+      );
+      assertEquals(waited.details.dialog, { type: "alert", message: "Later" });
+      await handle({ accept: true });
+      assertEquals(await out(), "later closed");
+    },
+  );
+
+  await t.step("a dialog page code opens after the click is seen too", async () => {
+    const clicked = await click("#later");
+    assertEquals("dialog" in clicked, false);
+    await eventually(
+      async () => (await listTabs(e2e)).find((tab) => tab.tabId === tabId)?.dialog !== null,
+      () => "the later alert never showed in browser_list_tabs",
+    );
+    const error = failed(await callTool(e2e, "browser_snapshot", { tabId }), {
+      status: 422,
+      code: "DIALOG_OPEN",
+    });
+    assertEquals(error.details.dialog, { type: "alert", message: "Later" });
+    await handle({ accept: true });
+    assertEquals(await out(), "later closed");
+  });
+
+  await t.step("beforeunload: navigating answers with the dialog; accepting leaves", async () => {
+    await click("#guard");
+    assertEquals(await out(), "guarded");
+    const navigated = await call("browser_navigate_tab", { url: url("/dialogs/away") });
+    assertEquals(navigated.dialog, { type: "beforeunload", message: "" });
+    assertEquals(navigated.loaded, false);
+    assertEquals((await handle({ accept: true })).handled.type, "beforeunload");
+    await eventually(
+      async () => (await call("browser_get_page_text", {})).text === "Left the page",
+      () => "the tab never left the guarded page",
+    );
+  });
+
+  await t.step("beforeunload: reloading answers with the dialog; dismissing stays", async () => {
+    await call("browser_navigate_tab", { url: url("/dialogs/page") });
+    await click("#guard");
+    const reloaded = await call("browser_reload_tab", {});
+    assertEquals(reloaded.dialog, { type: "beforeunload", message: "" });
+    assertEquals((await handle({ accept: false })).handled.type, "beforeunload");
+    assertEquals(await out(), "guarded");
+  });
+
+  await t.step(
+    "beforeunload: closing answers closed false with the dialog; accepting closes",
+    async () => {
+      const closed = await call("browser_close_tab", {});
+      assertEquals(closed, { tabId, closed: false, dialog: { type: "beforeunload", message: "" } });
+      assertEquals((await handle({ accept: true })).handled.type, "beforeunload");
+      await eventually(
+        async () => !(await listTabs(e2e)).some((tab) => tab.tabId === tabId),
+        () => "the tab did not close once its beforeunload dialog was accepted",
+      );
+    },
+  );
+});
