@@ -150,7 +150,7 @@ e2eTest(import.meta.url, "page reading and element tools in a real Chromium", {
       await call("browser_type_text", { selector: "#name", text: "Ada" }),
       "type",
     );
-    assertEquals(typed, { tabId, tag: "input", value: "Ada" });
+    assertEquals(typed, { tabId, tag: "input", value: "Ada", input: "trusted" });
     assertEquals(await form.locator("#name").inputValue(), "Ada");
     const log = await eventLog(form);
     for (const entry of ["input #name", "change #name", "tracked-change Ada"]) {
@@ -218,7 +218,11 @@ e2eTest(import.meta.url, "page reading and element tools in a real Chromium", {
       await call("browser_select_option", { selector: "#color", value: "g" }),
       "g",
     );
-    assertEquals(byValue, { tabId, selected: [{ value: "g", label: "Green", index: 2 }] });
+    assertEquals(byValue, {
+      tabId,
+      selected: [{ value: "g", label: "Green", index: 2 }],
+      input: "synthetic",
+    });
     assertEquals(await form.locator("#color").inputValue(), "g");
     assert((await eventLog(form)).includes("change #color"));
     const byLabel = ok(
@@ -263,10 +267,13 @@ e2eTest(import.meta.url, "page reading and element tools in a real Chromium", {
       modifiers: [],
       target: { tag: "input", id: "name", name: "name" },
       effect: "inserted",
+      input: "trusted",
     });
     ok(await call("browser_press_key", { key: "B", modifiers: ["Shift"] }), "Shift+B");
     assertEquals(await form.locator("#name").inputValue(), "aB");
     assertEquals(await eventLog(form), [
+      // #email, typed into by trusted input, gets the browser's own change as it loses focus.
+      "change #email",
       "keydown a KeyA - #name",
       "keypress a KeyA - #name",
       "input #name",
