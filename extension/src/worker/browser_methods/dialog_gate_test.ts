@@ -1,0 +1,104 @@
+/// <reference lib="deno.ns" />
+/**
+ * The dialog gate with a fake dialog watch: a tab with a dialog open fails a tab method at once
+ * with DIALOG_OPEN, a dialog that opens mid-call fails it unless the method answers with the
+ * dialog itself, another tab's dialog changes nothing, and the exempt methods always run.
+ */
+import { assertEquals } from "../../../../tests/helpers/assert.ts";
+import { failureOf } from "../_test_fixtures.ts";
+import type { DialogInfo, DialogWatch } from "../dialogs.ts";
+import { gated, orDialog, withDialogGate } from "./dialog_gate.ts";
+
+const ALERT: DialogInfo = { type: "alert", message: "Saved" };
+
+/** A watch whose dialogs the test opens with `show`. */
+function fakeWatch() {
+  const open = new Map<number, DialogInfo>();
+  const listeners = new Set<(tabId: number, dialog: DialogInfo | null) => void>();
+  const watch = {
+    open: (tabId: number) => open.get(tabId) ?? null,
+    any: () => open.size > 0,
+    listen(listener: (tabId: number, dialog: DialogInfo | null) => void) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    assertNone() {},
+    race: () => Promise.reject(new Error("not used")),
+    handle: () => Promise.reject(new Error("not used")),
+  } as unknown as DialogWatch;
+  watch.assertNone = (tabId: number) => {
+    if (open.has(tabId)) throw Object.assign(new Error("open"), { code: "DIALOG_OPEN" });
+  };
+  return {
+    watch,
+    show(tabId: number, dialog: DialogInfo) {
+      open.set(tabId, dialog);
+      for (const l of [...listeners]) l(tabId, dialog);
+    },
+  };
+}
+
+Deno.test("the tools that answer dialogs or act on no tab are not gated", () => {
+  assertEquals(
+    ["tabs.handleDialog", "tabs.list", "windows.list", "tabs.open", "extension.state"].map((m) =>
+      gated(m as never)
+    ),
+    [false, false, false, false, false],
+  );
+  assertEquals(
+    ["dom.click", "page.text", "tabs.close", "tabs.navigate"].map((m) => gated(m as never)),
+    [
+      true,
+      true,
+      true,
+      true,
+    ],
+  );
+});
+
+Deno.test("a dialog that opens mid-call fails it with DIALOG_OPEN naming the dialog", async () => {
+  const { watch, show } = fakeWatch();
+  const never = new Promise<string>(() => {});
+  const call = withDialogGate("page.text", { tabId: 3 }, watch, () => never);
+  show(4, ALERT); // another tab: nothing happens
+  show(3, ALERT);
+  const error = await failureOf(call);
+  assertEquals(error.payload.code, "DIALOG_OPEN");
+  assertEquals(error.payload.details, { tabId: 3, dialog: ALERT });
+});
+
+Deno.test("a method that answers with the dialog itself is not failed", async () => {
+  const { watch, show } = fakeWatch();
+  let answer!: (value: { dialog: DialogInfo }) => void;
+  const own = new Promise<{ dialog: DialogInfo }>((resolve) => (answer = resolve));
+  const call = withDialogGate("dom.click", { tabId: 3 }, watch, () => own);
+  show(3, ALERT);
+  answer({ dialog: ALERT });
+  assertEquals(await call, { dialog: ALERT });
+});
+
+Deno.test("an open dialog refuses the next call before it runs; exempt methods run", async () => {
+  const { watch, show } = fakeWatch();
+  show(3, ALERT);
+  let ran = false;
+  const refused = withDialogGate("page.text", { tabId: 3 }, watch, () => {
+    ran = true;
+    return Promise.resolve("text");
+  });
+  assertEquals((await refused.catch((e) => e)).code, "DIALOG_OPEN");
+  assertEquals(ran, false);
+  assertEquals(await withDialogGate("tabs.list", {}, watch, () => Promise.resolve(1)), 1);
+  assertEquals(await withDialogGate("page.text", { tabId: 5 }, watch, () => Promise.resolve(2)), 2);
+});
+
+Deno.test("orDialog: the wait's value, or the dialog that holds it", async () => {
+  assertEquals(await orDialog(undefined, 3, Promise.resolve(true)), { loaded: true });
+  const { watch } = fakeWatch();
+  watch.race =
+    (<T>(_tabId: number, _work: Promise<T>) =>
+      Promise.resolve({ dialog: { type: "beforeunload", message: "" } })) as DialogWatch["race"];
+  assertEquals(await orDialog(watch, 3, new Promise(() => {})), {
+    loaded: false,
+    dialog: { type: "beforeunload", message: "" },
+  });
+});
