@@ -1,11 +1,12 @@
 /**
  * JavaScript dialogs in real Chromium (`/dialogs/page`, tests/fixtures/web_app/dialog_pages.ts):
  * a click that opens an alert answers at once naming it instead of hanging; while a dialog is open
- * browser_list_tabs shows it and other tools on the tab fail with DIALOG_OPEN carrying it;
- * browser_handle_dialog accepts and dismisses a confirm, answers a prompt with text, and names the
- * alert that opened right after a confirm; a dialog page code opens later is seen too; a page that
- * asks before it is left (beforeunload) answers browser_navigate_tab and browser_reload_tab with
- * the dialog, and leaving or staying follows the answer.
+ * browser_list_tabs shows it and other tools on the tab fail with DIALOG_OPEN carrying it, at once
+ * or as soon as it opens; browser_handle_dialog accepts and dismisses a confirm, answers a prompt
+ * with text or its default, and names the alert that opened right after a confirm; a dialog the
+ * page's code opens later is seen, and so is one a cross-site frame opens; a page that asks before
+ * it is left (beforeunload) answers browser_navigate_tab, browser_reload_tab and browser_close_tab
+ * with the dialog, and leaving or staying follows the answer.
  */
 import { assert, assertEquals } from "../helpers/assert.ts";
 import { callTool, e2eTest } from "../helpers/e2e_fixture.ts";
@@ -143,6 +144,28 @@ e2eTest(import.meta.url, "alert, confirm, prompt and beforeunload dialogs", {
     assertEquals(error.details.dialog, { type: "alert", message: "Later" });
     await handle({ accept: true });
     assertEquals(await out(), "later closed");
+  });
+
+  await t.step("a confirm opened in a cross-site frame is named and answered", async () => {
+    const framed = await e2e.open("/dialogs/framed");
+    const framedTab = await tabIdOf(e2e, framed);
+    const clicked = ok(
+      await callTool(e2e, "browser_click_element", {
+        tabId: framedTab,
+        frame: "#inner",
+        selector: "#inner-confirm",
+      }),
+      "click in the frame",
+    );
+    assertEquals(clicked.dialog, { type: "confirm", message: "From the frame" });
+    const handled = ok(
+      await callTool(e2e, "browser_handle_dialog", { tabId: framedTab, accept: true }),
+      "handle",
+    );
+    assertEquals(handled.handled, { type: "confirm", message: "From the frame" });
+    const inner = framed.frames().find((frame) => frame.url().includes("/dialogs/inner"))!;
+    assertEquals(await inner.locator("#inner-out").textContent(), "frame: true");
+    await framed.close();
   });
 
   await t.step("beforeunload: navigating answers with the dialog; accepting leaves", async () => {
