@@ -23,4 +23,16 @@ export interface Shot {
   maxBytes: number;
   /** Base64. */
   data: string;
+  /** What was captured when not the visible area: one element, or the whole page. */
+  area?: "element" | "page";
+  /** With `area`: the rectangle captured, in CSS pixels of the page (0, 0 is its top left). */
+  clip?: { x: number; y: number; width: number; height: number };
+  /** With `area`: the element or page was larger than MAX_CAPTURE_SIDE; its top left part is shown. */
+  cut?: boolean;
 }
+
+/**
+ * The longest side of an element or full-page capture, in CSS pixels: larger images fail in
+ * Chromium's compositor (and would not fit maxBytes anyway); a longer page is cut to its top part.
+ */
+export const MAX_CAPTURE_SIDE = 16_000;

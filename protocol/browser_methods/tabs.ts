@@ -1,7 +1,16 @@
 /** Tabs and windows: listing, opening, navigating, closing, history and screenshots. */
 import * as z from "zod";
 import { DEFAULT_MAX_BYTES, MAX_MAX_BYTES, type Shot } from "../screenshot.ts";
-import { tabIdField, waitForLoadField } from "./fields.ts";
+import {
+  AT_MOST_ONE_TARGET,
+  atMostOneTarget,
+  countSet,
+  frameField,
+  refField,
+  selectorField,
+  tabIdField,
+  waitForLoadField,
+} from "./fields.ts";
 import type { BrowserMethodSpec } from "./spec.ts";
 import type { DialogInfo, DialogType } from "./dialogs.ts";
 
@@ -69,6 +78,14 @@ export const TAB_METHODS = {
   "tabs.screenshot": {
     input: z.object({
       tabId: tabIdField,
+      ref: refField(
+        "the element to capture alone, whole, even where it is larger than the window",
+      ),
+      selector: selectorField("the element to capture"),
+      frame: frameField,
+      fullPage: z.boolean().default(false).describe(
+        "Capture the whole page, top to bottom, not only what the window shows (default false).",
+      ),
       maxBytes: z.number().int().min(1000).max(MAX_MAX_BYTES).default(DEFAULT_MAX_BYTES)
         .describe(
           `Largest image to return, in bytes (1000-${MAX_MAX_BYTES}, default ` +
@@ -77,7 +94,13 @@ export const TAB_METHODS = {
       save: z.boolean().default(false).describe(
         "Also save the image in the hub's screenshots folder and return its path (default false).",
       ),
-    }),
+    }).refine(atMostOneTarget, { message: AT_MOST_ONE_TARGET })
+      .refine((input) => !input.fullPage || countSet(input, ["ref", "selector"]) === 0, {
+        message: "pass fullPage or an element (ref or selector), not both",
+      })
+      .refine((input) => input.frame === undefined || countSet(input, ["ref", "selector"]) > 0, {
+        message: "frame goes with selector: it names the frame the selector applies in",
+      }),
   },
 } satisfies Record<string, BrowserMethodSpec>;
 

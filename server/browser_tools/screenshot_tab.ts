@@ -1,7 +1,7 @@
 import { type HubError, hubError } from "../../protocol/errors.ts";
 import { browserTool } from "./browser_tool.ts";
 import type { ContentBlock } from "./browser_tool_interface.ts";
-import { DEFAULT_MAX_BYTES } from "../../protocol/screenshot.ts";
+import { DEFAULT_MAX_BYTES, MAX_CAPTURE_SIDE } from "../../protocol/screenshot.ts";
 
 /** `screenshot-2025-01-02T03-04-05.678Z-tab7.png` (no colons, so it works on every OS). */
 export function screenshotFileName(time: number, tabId: number, format: string): string {
@@ -13,7 +13,12 @@ export const screenshotTab = browserTool({
   name: "browser_screenshot_tab",
   displayName: "Screenshot tab",
   description: "Capture the visible area of a tab (a background tab is brought to the front " +
-    "first) as MCP image content. It is a PNG when the PNG is at most maxBytes (default " +
+    "first) as MCP image content. With ref or selector (+ frame): that element only, scrolled " +
+    "into view, whole even where it is larger than the window. With fullPage: true, the whole " +
+    `page, top to bottom. Elements and pages are cut at ${MAX_CAPTURE_SIDE} CSS px a side (a ` +
+    "text block says so). Capturing beyond the window uses the browser's debugger: with it off " +
+    "or held by DevTools, an element that fits in the window still works, anything larger " +
+    "fails with DEBUGGER_OFF or DEBUGGER_BUSY. It is a PNG when the PNG is at most maxBytes (default " +
     `${DEFAULT_MAX_BYTES} bytes), else a JPEG at quality 80, 60 or 40 (the first that fits), ` +
     "with a text block saying it was reduced; if none fits the call fails with " +
     "SCREENSHOT_TOO_LARGE. save: true also writes the image to " +
@@ -34,6 +39,14 @@ export const screenshotTab = browserTool({
         type: "text",
         text: `Reduced: the PNG was ${shot.pngBytes} bytes, over maxBytes ${shot.maxBytes}, so ` +
           `this is a JPEG at quality ${shot.quality} (${shot.bytes} bytes).`,
+      });
+    }
+    if (shot.cut && shot.clip) {
+      const what = shot.area === "page" ? "page" : "element";
+      content.push({
+        type: "text",
+        text: `Cut: the ${what} is larger than ${MAX_CAPTURE_SIDE} CSS px a side, so this ` +
+          `shows its top left ${shot.clip.width}x${shot.clip.height} px.`,
       });
     }
     if (input.save) {

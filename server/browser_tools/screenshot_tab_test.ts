@@ -28,13 +28,25 @@ const shot = (fields: Record<string, unknown> = {}) => ({
   ...fields,
 });
 
-Deno.test("maxBytes defaults to 2,000,000 and is bounded; save defaults to false", () => {
+Deno.test("maxBytes defaults to 2,000,000 and is bounded; save and fullPage default to false", () => {
   assertEquals(parseWithZod(screenshotTab.input, {}), {
     ok: true,
-    input: { maxBytes: 2_000_000, save: false },
+    input: { maxBytes: 2_000_000, save: false, fullPage: false },
   });
   assertEquals(parseWithZod(screenshotTab.input, { maxBytes: 999 }).ok, false);
   assertEquals(parseWithZod(screenshotTab.input, { maxBytes: 7_000_001 }).ok, false);
+});
+
+Deno.test("an element or the full page, never both; frame only with an element", () => {
+  const parse = (input: Record<string, unknown>) => parseWithZod(screenshotTab.input, input).ok;
+  assertEquals(parse({ selector: "#card" }), true);
+  assertEquals(parse({ ref: "f1e3" }), true);
+  assertEquals(parse({ selector: "#card", frame: "#pay" }), true);
+  assertEquals(parse({ fullPage: true }), true);
+  assertEquals(parse({ ref: "e1", selector: "#card" }), false);
+  assertEquals(parse({ fullPage: true, selector: "#card" }), false);
+  assertEquals(parse({ frame: "#pay" }), false);
+  assertEquals(parse({ ref: "not a ref" }), false);
 });
 
 Deno.test("a PNG is one image block", async () => {
@@ -58,6 +70,18 @@ Deno.test("a reduced JPEG says so in a text block", async () => {
     text: "Reduced: the PNG was 3000000 bytes, over maxBytes 2000000, so this is a JPEG at " +
       "quality 60 (400000 bytes).",
   });
+});
+
+Deno.test("a cut element or page says which part the image shows", async () => {
+  const clip = { x: 0, y: 0, width: 1280, height: 16_000 };
+  const page = await screenshotTab.toContent!(shot({ area: "page", clip, cut: true }), context());
+  assertEquals(page[1], {
+    type: "text",
+    text: "Cut: the page is larger than 16000 CSS px a side, so this shows its top left " +
+      "1280x16000 px.",
+  });
+  const whole = await screenshotTab.toContent!(shot({ area: "element", clip }), context());
+  assertEquals(whole.length, 1);
 });
 
 Deno.test("save: true saves the decoded image under a timestamped name and says where", async () => {

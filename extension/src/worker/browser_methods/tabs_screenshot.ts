@@ -4,124 +4,25 @@
  * even that is too large the call fails with SCREENSHOT_TOO_LARGE. Chromium can only capture the
  * visible tab of a window, so a background tab is brought to the front first. The JPEG is made
  * from the one capture (OffscreenCanvas) because Chromium allows only two captures per second.
+ * One element (`ref`/`selector`) or the whole page (`fullPage`): screenshot_area.ts.
  */
-import { hubError } from "../../../../protocol/errors.ts";
 import { type BrowserMethod, targetTab } from "./browser_method.ts";
+import { areaShot } from "./screenshot_area.ts";
+import { capturePng, fitShot, jpegEncoder } from "./screenshot_image.ts";
 
-import { MAX_MAX_BYTES, type Shot } from "../../../../protocol/screenshot.ts";
-
-export const JPEG_QUALITIES = [80, 60, 40];
-const CAPTURE_RETRIES = 3;
-
-/** Decoded size of base64 text. */
-export function base64Bytes(data: string): number {
-  const padding = data.endsWith("==") ? 2 : data.endsWith("=") ? 1 : 0;
-  return Math.floor((data.length * 3) / 4) - padding;
-}
-
-export const tabsScreenshot: BrowserMethod<"tabs.screenshot"> = async (input, { calls }) => {
+export const tabsScreenshot: BrowserMethod<"tabs.screenshot"> = async (input, context) => {
   const tab = await targetTab(input);
   const tabId = tab.id!;
   const { maxBytes } = input;
-  return await calls.run(tabId, "browser_screenshot_tab", async () => {
+  return await context.calls.run(tabId, "browser_screenshot_tab", async () => {
     if (!tab.active) {
       await chrome.tabs.update(tabId, { active: true });
       await new Promise((resolve) => setTimeout(resolve, 100)); // let it paint
+    }
+    if (input.ref !== undefined || input.selector !== undefined || input.fullPage) {
+      return await areaShot(tab, input, context);
     }
     const png = await capturePng(tab.windowId);
     return await fitShot(tabId, png, maxBytes, jpegEncoder(png));
   });
 };
-
-/**
- * The PNG when it fits in `maxBytes`, else the first JPEG quality that fits; fails with
- * SCREENSHOT_TOO_LARGE when none does.
- */
-export async function fitShot(
-  tabId: number,
-  png: string,
-  maxBytes: number,
-  toJpeg: (quality: number) => Promise<string>,
-): Promise<Shot> {
-  const pngBytes = base64Bytes(png);
-  if (pngBytes <= maxBytes) {
-    return {
-      tabId,
-      mimeType: "image/png",
-      format: "png",
-      bytes: pngBytes,
-      reduced: false,
-      maxBytes,
-      data: png,
-    };
-  }
-  let smallest = pngBytes;
-  for (const quality of JPEG_QUALITIES) {
-    const data = await toJpeg(quality);
-    const bytes = base64Bytes(data);
-    smallest = Math.min(smallest, bytes);
-    if (bytes > maxBytes) continue;
-    return {
-      tabId,
-      mimeType: "image/jpeg",
-      format: "jpeg",
-      bytes,
-      reduced: true,
-      pngBytes,
-      quality,
-      maxBytes,
-      data,
-    };
-  }
-  const lowest = JPEG_QUALITIES[JPEG_QUALITIES.length - 1];
-  throw hubError(
-    "SCREENSHOT_TOO_LARGE",
-    `The screenshot of tab ${tabId} is ${pngBytes} bytes as PNG and still ${smallest} bytes as ` +
-      `JPEG at quality ${lowest}, over maxBytes ${maxBytes}. Pass a larger maxBytes (at most ` +
-      `${MAX_MAX_BYTES}), or make the browser window smaller and try again.`,
-  );
-}
-
-/** captureVisibleTab as base64 PNG, waiting out Chromium's two-captures-per-second quota. */
-async function capturePng(windowId: number): Promise<string> {
-  for (let attempt = 0;; attempt++) {
-    try {
-      const dataUrl = await chrome.tabs.captureVisibleTab(windowId, { format: "png" });
-      return dataUrl.slice(dataUrl.indexOf(",") + 1);
-    } catch (error) {
-      const quota = /MAX_CAPTURE_VISIBLE_TAB_CALLS_PER_SECOND/.test(String(error));
-      if (!quota || attempt >= CAPTURE_RETRIES) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 600));
-    }
-  }
-}
-
-/**
- * Re-encodes a base64 PNG as base64 JPEGs of a given quality; the PNG is decoded once, on first
- * use (service workers have createImageBitmap and OffscreenCanvas).
- */
-function jpegEncoder(png: string): (quality: number) => Promise<string> {
-  let canvas: Promise<OffscreenCanvas> | undefined;
-  const draw = async () => {
-    const bytes = Uint8Array.from(atob(png), (c) => c.charCodeAt(0));
-    const bitmap = await createImageBitmap(new Blob([bytes], { type: "image/png" }));
-    const canvas = new OffscreenCanvas(bitmap.width, bitmap.height);
-    canvas.getContext("2d")!.drawImage(bitmap, 0, 0);
-    bitmap.close();
-    return canvas;
-  };
-  return async (quality) => {
-    const blob = await (canvas ??= draw()).then((c) =>
-      c.convertToBlob({ type: "image/jpeg", quality: quality / 100 })
-    );
-    return toBase64(new Uint8Array(await blob.arrayBuffer()));
-  };
-}
-
-function toBase64(bytes: Uint8Array): string {
-  let binary = "";
-  for (let i = 0; i < bytes.length; i += 0x8000) {
-    binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
-  }
-  return btoa(binary);
-}

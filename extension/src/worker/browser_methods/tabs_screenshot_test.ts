@@ -1,7 +1,7 @@
 /// <reference lib="deno.ns" />
 import { assertEquals, assertMatch } from "../../../../tests/helpers/assert.ts";
 import { failureOf } from "../_test_fixtures.ts";
-import { base64Bytes, fitShot, JPEG_QUALITIES } from "./tabs_screenshot.ts";
+import { base64Bytes, fitShot, JPEG_QUALITIES } from "./screenshot_image.ts";
 
 /** Base64 of `n` bytes. */
 const ofSize = (n: number) => btoa("x".repeat(n));
