@@ -183,6 +183,7 @@ e2eTest(import.meta.url, "browser tools in a real Chromium through REST and MCP"
         url: e2e.app.url,
         title: "Test app",
         loaded: true,
+        input: "trusted",
       });
       await home.waitForSelector("#login-prompt");
       assertEquals(e2e.app.loggedIn(), false);

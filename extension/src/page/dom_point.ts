@@ -15,6 +15,7 @@ import { clip, fail, findTarget, tagOf } from "./dom_find.ts";
 import type { KitState } from "./dom_kit_types.ts";
 import type { ActedArgs, Covering, PointAnswer, PointArgs, PointRect } from "./kit_only_ops.ts";
 import { composedParent } from "./dom_deep.ts";
+import { boxState, checkScrollable } from "./dom_scroll_box.ts";
 import { windowIndex } from "./dom_frames.ts";
 import { nameOf, roleOf } from "./dom_roles.ts";
 
@@ -24,13 +25,13 @@ const CENTER = { block: "center", inline: "center", behavior: "instant" } as con
 const POINTLESS = new Set(["option", "optgroup", "area"]);
 
 /** `dom.point`: see the file's comment. */
-export function pointElement(args: PointArgs, state: KitState): PointAnswer {
+export async function pointElement(args: PointArgs, state: KitState): Promise<PointAnswer> {
   const here = globalThis as unknown as Window;
   let frameIndex = -1;
   try {
     frameIndex = here.parent === here ? -1 : windowIndex(here.parent, here);
   } catch { /* a parent we may not read: -1 */ }
-  if (args.frameIndex !== undefined) return pointFrame(args, frameIndex, state);
+  if (args.frameIndex !== undefined) return await pointFrame(args, frameIndex, state);
   const element = findTarget(args, state.refs);
   const info = {
     tag: tagOf(element),
@@ -40,26 +41,44 @@ export function pointElement(args: PointArgs, state: KitState): PointAnswer {
   if (POINTLESS.has(info.tag)) {
     return { box: boxOf(element), visible: null, frameIndex, info, pointless: true };
   }
-  if (args.scroll && !allShows(element)) element.scrollIntoView(CENTER);
-  const visible = visiblePart(element);
-  const answer: PointAnswer = { box: boxOf(element), visible, frameIndex, info };
-  if (args.hitCheck && visible) {
-    const covering = coveringAt(center(visible), element, state);
-    if (covering) answer.covering = covering;
+  let scrolled = false;
+  if (args.scroll && !allShows(element)) {
+    element.scrollIntoView(CENTER);
+    scrolled = true;
   }
+  let visible = visiblePart(element);
+  let covering = args.hitCheck && visible ? coveringAt(center(visible), element) : undefined;
+  // Something lies over it where it is (a sticky header, a banner at the bottom): the middle of
+  // the view may be clear.
+  if (covering && args.scroll && !scrolled) {
+    element.scrollIntoView(CENTER);
+    visible = visiblePart(element);
+    covering = visible ? coveringAt(center(visible), element) : undefined;
+    scrolled = true;
+  }
+  if (scrolled && frameIndex >= 0) await painted();
+  const answer: PointAnswer = { box: boxOf(element), visible, frameIndex, info };
+  if (covering) answer.covering = described(covering, state);
   // Only an element the worker will act on gets the watch; dom.acted ends it.
   if (args.watch && visible && !answer.covering) startWatch(state);
   return answer;
 }
 
 /** The frame element's part of `dom.point`: the child's answer moved into this viewport. */
-function pointFrame(args: PointArgs, frameIndex: number, state: KitState): PointAnswer {
+async function pointFrame(
+  args: PointArgs,
+  frameIndex: number,
+  state: KitState,
+): Promise<PointAnswer> {
   const element = frameElementOf(args.frameIndex!);
   const inner = args.inner ?? { box: { x: 0, y: 0, width: 0, height: 0 }, visible: null };
   if (args.scroll) {
     const wanted = inner.visible ?? inner.box;
     const at = moved(wanted, contentOrigin(element));
-    if (!inViewport(at)) element.scrollIntoView(CENTER);
+    if (!inViewport(at)) {
+      element.scrollIntoView(CENTER);
+      await painted();
+    }
   }
   const origin = contentOrigin(element);
   const box = moved(inner.box, origin);
@@ -68,11 +87,29 @@ function pointFrame(args: PointArgs, frameIndex: number, state: KitState): Point
     ? intersect(moved(inner.visible, origin), frameShows)
     : null;
   const answer: PointAnswer = { box, visible, frameIndex };
-  if (args.hitCheck && visible) {
-    const covering = coveringAt(center(visible), element, state);
-    if (covering) answer.covering = covering;
-  }
+  const covering = args.hitCheck && visible ? coveringAt(center(visible), element) : undefined;
+  if (covering) answer.covering = described(covering, state);
   return answer;
+}
+
+/** How long `painted` waits at most (a hidden tab draws no frames). */
+const PAINT_WAIT_MS = 100;
+
+/**
+ * After a scroll that moved a frame: two animation frames, so the browser's hit testing, which
+ * routes a mouse event to an out-of-process frame by where the last drawn frame put it, knows the
+ * new place.
+ */
+function painted(): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, PAINT_WAIT_MS);
+    requestAnimationFrame(() =>
+      requestAnimationFrame(() => {
+        clearTimeout(timer);
+        resolve();
+      })
+    );
+  });
 }
 
 /** The `<iframe>`/`<frame>` (open shadow roots included) whose window is `frames[index]`. */
@@ -103,6 +140,13 @@ function frameElementOf(index: number): Element {
 export function actedElement(args: ActedArgs, state: KitState) {
   const navigation = stopWatch(state);
   const element = args.ref ? state.refs.elementOf(args.ref) : undefined;
+  if (args.box) {
+    if (!element) {
+      throw fail("REF_STALE", `${args.what ?? "The element"} is no longer on the page.`);
+    }
+    checkScrollable(element, args.what ?? "The element", args.box);
+    return { box: { tag: tagOf(element), ...boxState(element) } };
+  }
   const described = element
     ? {
       tag: tagOf(element),
@@ -246,16 +290,14 @@ function hits(hit: Element, target: Element): boolean {
   return false;
 }
 
-/** What covers `target` at `point`, or undefined when the browser would hit it there. */
-function coveringAt(
-  point: { x: number; y: number },
-  target: Element,
-  state: KitState,
-): Covering | undefined {
+/** The element over `target` at `point`, or undefined when the browser would hit it there. */
+function coveringAt(point: { x: number; y: number }, target: Element): Element | undefined {
   const hit = hitAt(point.x, point.y);
-  if (!hit || hits(hit, target)) return;
-  // The nearest element that says what it is: the hit or an ancestor with a role other than
-  // generic (a banner's div of text is named by its text below).
+  return hit && !hits(hit, target) ? hit : undefined;
+}
+
+/** The covering element as the agent can name it: tag, role, name or text, ref. */
+function described(hit: Element, state: KitState): Covering {
   const role = roleOf(hit);
   const name = (nameOf(hit, role) || (hit.textContent ?? "")).trim().replace(/\s+/g, " ");
   return {

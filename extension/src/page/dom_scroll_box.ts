@@ -126,6 +126,16 @@ function scrollingAncestor(element: Element, move: ScrollMove): Element | undefi
  * element (`html`) always scrolls: it is the page's box.
  */
 export function scrollInside(element: Element, what: string, move: ScrollMove) {
+  checkScrollable(element, what, move);
+  moveBox(element, move);
+  return { tag: tagOf(element), ...boxState(element) };
+}
+
+/**
+ * Fails with NOT_SCROLLABLE when `element` has no scroll box for `move` (see scrollInside); the
+ * trusted path checks this before it turns the wheel over the element.
+ */
+export function checkScrollable(element: Element, what: string, move: ScrollMove): void {
   const page = document.scrollingElement ?? document.documentElement;
   if (element !== page && !scrollsFor(overflowOf(element), move)) {
     const ancestor = scrollingAncestor(element, move);
@@ -143,6 +153,4 @@ export function scrollInside(element: Element, what: string, move: ScrollMove) {
         "element is brought into view.",
     );
   }
-  moveBox(element, move);
-  return { tag: tagOf(element), ...boxState(element) };
 }
