@@ -102,4 +102,11 @@ export interface ActedArgs {
   ref?: KitRef;
   /** How to read its text: textContent (a click's answer) or innerText (a hover's). */
   text?: "content" | "inner";
+  /**
+   * Read the element's own scroll box instead (browser_scroll's wheel): NOT_SCROLLABLE when it
+   * has none for this move (x/y in pixels, or `to` an edge), else its state (`box`).
+   */
+  box?: { x?: number; y?: number; to?: "top" | "bottom" };
+  /** How messages name the element (`ref "e12"`, a quoted selector). */
+  what?: string;
 }
