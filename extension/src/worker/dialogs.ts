@@ -124,7 +124,8 @@ export function createDialogs(
     const info = dialogOf(event.params);
     const known = dialogs.get(event.tabId);
     if (known) {
-      // The same dialog reported by a second session (a frame's and the page's): keep the first.
+      // The same dialog reported by a second session (a frame's and the page's): it keeps its hold
+      // and the session that reported it first answers it.
       known.info = info;
       return;
     }
