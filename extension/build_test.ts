@@ -25,7 +25,9 @@ Deno.test("the service worker bundles only the parts of zod it uses", async () =
   assertEquals(code.includes("Zeichen"), false, "zod's German messages are in background.js");
   // The extension never makes JSON Schema: protocol/no_json_schema.ts leaves zod's generator out.
   assertEquals(code.includes("draft-2020-12"), false, "zod's JSON Schema generator is in");
-  assertEquals(code.length < 250_000, true, `background.js has ${code.length} characters`);
+  // The debugger tools of issue 30 (input, dialogs, network, downloads, files) took the worker
+  // past 250,000 characters; whole zod would still add far more than the margin left.
+  assertEquals(code.length < 300_000, true, `background.js has ${code.length} characters`);
 });
 
 /** chrome.* namespaces that need a manifest permission of the same name. */

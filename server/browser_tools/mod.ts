@@ -34,6 +34,8 @@ import { snapshot } from "./snapshot.ts";
 import { waitFor } from "./wait_for.ts";
 import { screenshotTab } from "./screenshot_tab.ts";
 import { getConsoleLogs } from "./get_console_logs.ts";
+import { networkRequests } from "./network_requests.ts";
+import { networkRequest } from "./network_request.ts";
 import { getCookies } from "./get_cookies.ts";
 import { executeScript } from "./execute_script.ts";
 import { uploadFile } from "./upload_file.ts";
@@ -68,6 +70,8 @@ export const BROWSER_TOOLS = [
   handleDialog,
   screenshotTab,
   getConsoleLogs,
+  networkRequests,
+  networkRequest,
   getCookies,
   executeScript,
   listDownloads,

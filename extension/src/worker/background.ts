@@ -28,6 +28,7 @@ import { createCallEnds } from "./call_ends.ts";
 import { createTabTracker } from "./tab_tracker.ts";
 import { createExtensionLog } from "./extension_log.ts";
 import { createSidePanel } from "./side_panel.ts";
+import { createNetworkLog } from "./network_log.ts";
 import { createDialogs } from "./dialogs.ts";
 import { createDownloads } from "./downloads.ts";
 
@@ -46,8 +47,11 @@ const injector = createInjector(
 );
 const calls = createTabCalls();
 const ends = createCallEnds();
+const network = createNetworkLog();
+network.listen();
 /** The tabs' debugger sessions; its chrome.debugger and tab-close listeners register here. */
 const sessions = createDebuggerSessions({ log });
+network.watch(sessions);
 const dialogs = createDialogs(sessions);
 const refFrames = createRefFrames();
 const downloads = createDownloads();
@@ -111,6 +115,7 @@ async function run(params: DispatchParams, ended: AbortSignal): Promise<Dispatch
         sessions,
         refFrames,
         snapshots,
+        network,
         dialogs,
         downloads,
         log,

@@ -17,6 +17,7 @@ import type { DebuggerSessions } from "../debugger_sessions.ts";
 import type { DialogWatch } from "../dialogs.ts";
 import type { RefFrames } from "./ref_frames.ts";
 import type { SnapshotStore } from "./snapshot_store.ts";
+import type { NetworkLog } from "../network_log.ts";
 import type { PanelState } from "../../shared/panel_messages.ts";
 import type { Downloads } from "../downloads.ts";
 
@@ -32,6 +33,8 @@ export interface MethodContext {
   refFrames: RefFrames;
   /** The snapshots kept for browser_snapshot's `since` and `offset` (snapshot_store.ts). */
   snapshots: SnapshotStore;
+  /** Every tab's network requests, from chrome.webRequest (browser_network_requests). */
+  network: NetworkLog;
   /** The tabs' open JavaScript dialogs (dialogs.ts): the gate, actions' `dialog`, handle_dialog. */
   dialogs: DialogWatch;
   /** The browser's downloads (browser_list_downloads, the `download` of acting tools). */

@@ -40,6 +40,8 @@ import { extensionLogs } from "./extension_logs.ts";
 import { extensionReload } from "./extension_reload.ts";
 import { tabsScreenshot } from "./tabs_screenshot.ts";
 import { pageConsole } from "./page_console.ts";
+import { networkRequests } from "./network_requests.ts";
+import { networkRequest } from "./network_request.ts";
 import { cookiesGet } from "./cookies_get.ts";
 import { filesUpload } from "./files_upload.ts";
 import { filesPdf } from "./files_pdf.ts";
@@ -78,6 +80,8 @@ export const BROWSER_HANDLERS: BrowserHandlers = {
   "page.waitFor": pageWaitFor,
   "tabs.screenshot": tabsScreenshot,
   "page.console": pageConsole,
+  "network.requests": networkRequests,
+  "network.request": networkRequest,
   "cookies.get": cookiesGet,
   "scripting.execute": scriptingExecute,
   "files.upload": filesUpload,
