@@ -28,6 +28,8 @@ export function createLocalFiles(options: LocalFilesOptions): LocalFiles {
   const clock = options.clock ?? Date.now;
   const configDir = realOrSame(options.configDir);
   const uploadsDir = join(configDir, "uploads");
+  // What an earlier run left behind goes once its time is up, even if no upload follows.
+  void sweep(uploadsDir, clock() - UPLOAD_KEEP_MS);
 
   /** Why `real` (a resolved path) may not be used, or undefined when it may. */
   const refusal = (real: string, shown: string): string | undefined => {
@@ -123,7 +125,10 @@ function realOrSame(path: string): string {
   }
 }
 
-/** Removes the upload folders last changed before `before` (ms since the epoch). */
+/**
+ * Removes the upload folders last changed before `before` (ms since the epoch); a missing folder
+ * is nothing to do.
+ */
 async function sweep(dir: string, before: number): Promise<void> {
   try {
     for await (const entry of Deno.readDir(dir)) {

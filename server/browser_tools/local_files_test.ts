@@ -149,3 +149,19 @@ Deno.test("writable refuses other names, missing folders, outside folders, the c
     }
   });
 });
+
+Deno.test("a new LocalFiles removes what an earlier run left past the keep time", async () => {
+  await withFolders(async (dirs) => {
+    const left = join(dirs.config, "uploads", "old");
+    await Deno.mkdir(left, { recursive: true });
+    await Deno.writeTextFile(join(left, "a.txt"), "a");
+    const clock = { now: Date.now() + UPLOAD_KEEP_MS + 60_000 };
+    filesOf(dirs, clock);
+    let gone = false;
+    for (let i = 0; i < 100 && !gone; i++) {
+      gone = !(await Deno.stat(left).then(() => true, () => false));
+      if (!gone) await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    assert(gone, "the old upload folder is still there");
+  });
+});
