@@ -10,6 +10,8 @@
  * A download the action started (in the tab's downloads since the action began) is added as
  * `download: { filename, url, state, bytes }`.
  */
+import type { DialogInfo } from "../../../../protocol/browser_methods/dialogs.ts";
+import type { DownloadReport } from "../../../../protocol/browser_methods/downloads.ts";
 import type { ActionNavigation } from "../../../../protocol/browser_methods/mod.ts";
 import { HubError } from "../../../../protocol/errors.ts";
 import type { TabSession } from "../debugger_sessions.ts";
@@ -17,20 +19,11 @@ import type { MethodContext } from "./browser_method.ts";
 import { type NavigationOptions, withNavigation } from "./action_navigation.ts";
 import type { PageNavigation } from "./dom_call.ts";
 
-/** A dialog as the dialogs' owner reports it (dialogs.ts DialogInfo). */
-export interface ActionDialog {
-  type: "alert" | "confirm" | "prompt" | "beforeunload";
-  message: string;
-  defaultPrompt?: string;
-}
+/** A dialog the action opened (dialogs.ts). */
+export type ActionDialog = DialogInfo;
 
-/** A download as the downloads' owner reports it (downloads.ts DownloadReport). */
-export interface ActionDownload {
-  filename: string;
-  url: string;
-  state: "in_progress" | "complete" | "interrupted";
-  bytes: number;
-}
+/** A download the action started (downloads.ts). */
+export type ActionDownload = DownloadReport;
 
 /** What an action adds besides its navigation. */
 export interface ActionExtras {
@@ -43,21 +36,6 @@ type Open = { [field: string]: unknown };
 
 /** How an acting tool acted. */
 export type InputKind = "trusted" | "synthetic";
-
-/**
- * The parts of the context the wrapper uses when they are there (dialogs: D, downloads: F), so
- * a worker built without one acts as before.
- */
-interface OptionalParts {
-  dialogs?: {
-    race<T>(tabId: number, action: Promise<T>): Promise<{ value: T } | { dialog: ActionDialog }>;
-  };
-  downloads?: {
-    createdSince(sinceMs: number, waitMs: number, tabId?: number): Promise<
-      ActionDownload | undefined
-    >;
-  };
-}
 
 /** How long an action whose page saw a possible navigation waits for a download to appear. */
 export const DOWNLOAD_WAIT_MS = 300;
@@ -82,7 +60,7 @@ export async function runAction<T extends object>(
     partial: (known: object) => void,
   ) => Promise<T>,
 ): Promise<T & ActionNavigation & ActionExtras & Open> {
-  const { dialogs, downloads } = context as MethodContext & OptionalParts;
+  const { dialogs, downloads } = context;
   const since = Date.now();
   let known: object = {};
   let page: PageNavigation | undefined;
@@ -94,17 +72,13 @@ export async function runAction<T extends object>(
         onPage(seen);
       }, partial))
     : action((seen) => (page = seen), partial);
-  let value: T & ActionNavigation & Open;
-  if (dialogs) {
-    // The action may still settle after a dialog answered the call: nothing waits for it then.
-    run.catch(() => {});
-    const raced = await dialogs.race(tabId, run);
-    if ("dialog" in raced) {
-      return { tabId, ...known, dialog: raced.dialog } as unknown as T & ActionExtras & Open;
-    }
-    value = raced.value as T & ActionNavigation & Open;
-  } else value = await run as T & ActionNavigation & Open;
-  if (!downloads) return value;
+  // The action may still settle after a dialog answered the call: nothing waits for it then.
+  run.catch(() => {});
+  const raced = await dialogs.race(tabId, run);
+  if ("dialog" in raced) {
+    return { tabId, ...known, dialog: raced.dialog } as unknown as T & ActionExtras & Open;
+  }
+  const value = raced.value as T & ActionNavigation & Open;
   const waitMs = page === "possible" && !value.loaded ? DOWNLOAD_WAIT_MS : 0;
   const download = await downloads.createdSince(since, waitMs, tabId).catch(() => undefined);
   return download ? { ...value, download } as typeof value : value;
