@@ -167,6 +167,20 @@ e2eTest(import.meta.url, "screenshots: one element, a tall element, the whole pa
     assertEquals(pngSize(data), await deviceSize(page, "#card"));
   });
 
+  await t.step("an element in a cross-origin frame, by selector and frame", async () => {
+    const frames = await e2e.open("/frames");
+    const framesTab = await tabIdOf(e2e, frames);
+    const { data } = await shot(e2e, { tabId: framesTab, selector: "#pay", frame: "#pay-frame" });
+    const box = (await frames.frameLocator("#pay-frame").locator("#pay").boundingBox())!;
+    const size = pngSize(data);
+    const ratio = await frames.evaluate<number>("devicePixelRatio");
+    // The clip is whole CSS pixels around the box, which may start and end inside a pixel.
+    const near = (png: number, css: number) => Math.abs(png - css * ratio) <= 1.5 * ratio;
+    assert(near(size.width, box.width), `${JSON.stringify(size)} vs ${JSON.stringify(box)}`);
+    assert(near(size.height, box.height), `${JSON.stringify(size)} vs ${JSON.stringify(box)}`);
+    await frames.close();
+  });
+
   await t.step("fullPage is the whole page, top to bottom", async () => {
     const { data } = await shot(e2e, { tabId, fullPage: true });
     const whole = await pageSize(page, "scroll");
