@@ -5,8 +5,8 @@
  * or as soon as it opens; browser_handle_dialog accepts and dismisses a confirm, answers a prompt
  * with text or its default, and names the alert that opened right after a confirm; a dialog the
  * page's code opens later is seen, and so is one a cross-site frame opens; a page that asks before
- * it is left (beforeunload) answers browser_navigate_tab, browser_reload_tab and browser_close_tab
- * with the dialog, and leaving or staying follows the answer.
+ * it is left (beforeunload) answers browser_navigate_tab, browser_reload_tab, browser_go_back and
+ * browser_close_tab with the dialog, and leaving or staying follows the answer.
  */
 import { assert, assertEquals } from "../helpers/assert.ts";
 import { callTool, e2eTest } from "../helpers/e2e_fixture.ts";
@@ -189,6 +189,31 @@ e2eTest(import.meta.url, "alert, confirm, prompt and beforeunload dialogs", {
     assertEquals((await handle({ accept: false })).handled.type, "beforeunload");
     assertEquals(await out(), "guarded");
   });
+
+  await t.step(
+    "beforeunload: going back answers with the dialog; accepting goes back",
+    async () => {
+      // The page is still guarded from the step before: leave it for a page to come back to.
+      const left = await call("browser_navigate_tab", { url: url("/dialogs/away") });
+      assertEquals(left.dialog?.type, "beforeunload");
+      await handle({ accept: true });
+      await eventually(
+        async () => (await call("browser_get_page_text", {})).text === "Left the page",
+        () => "the tab never left the guarded page",
+      );
+      await call("browser_navigate_tab", { url: url("/dialogs/page") });
+      await click("#guard");
+      const back = await call("browser_go_back", {});
+      assertEquals([back.dialog, back.loaded], [{ type: "beforeunload", message: "" }, false]);
+      await handle({ accept: true });
+      await eventually(
+        async () => (await call("browser_get_page_text", {})).text === "Left the page",
+        () => "the tab did not go back once its beforeunload dialog was accepted",
+      );
+      await call("browser_navigate_tab", { url: url("/dialogs/page") });
+      await click("#guard");
+    },
+  );
 
   await t.step(
     "beforeunload: closing answers closed false with the dialog; accepting closes",

@@ -8,10 +8,13 @@
  * page was left without a user gesture, which includes every page an extension navigated away from
  * (browser_navigate_tab): after 1 → 2 → 3, back, back, Chromium's Forward jumps from 1 to 3. They
  * are used only where no script runs (a chrome:// page, an error page).
+ *
+ * A page that asks before it is left (beforeunload) answers at once with that `dialog`.
  */
 import { HubError, hubError } from "../../../../protocol/errors.ts";
 import type { BrowserInput, LoadedTab } from "../../../../protocol/browser_methods/mod.ts";
 import { type MethodContext, targetTab } from "./browser_method.ts";
+import { orDialog } from "./dialog_gate.ts";
 import { loadedTab, tabActionFailure, watchLoad, watchStart } from "./tab_load.ts";
 
 export type Direction = "back" | "forward";
@@ -83,20 +86,26 @@ async function step(tabId: number, direction: Direction, url: string | undefined
 /** The handler of `tabs.back` or `tabs.forward` (both take the same input). */
 export function historyMethod(direction: Direction) {
   const what = TOOL[direction];
-  return async (input: BrowserInput<"tabs.back">, { log }: MethodContext): Promise<LoadedTab> => {
+  return async (
+    input: BrowserInput<"tabs.back">,
+    { log, dialogs }: MethodContext,
+  ): Promise<LoadedTab> => {
     const tab = await targetTab(input);
     const tabId = tab.id!;
     const watch = input.waitForLoad ? watchLoad(tabId) : undefined;
-    try {
-      await step(tabId, direction, tab.url);
-    } catch (error) {
-      watch?.cancel();
-      throw error instanceof HubError ? error : await tabActionFailure(tabId, what, error);
-    }
-    const loaded = watch ? await watch.loaded : false;
+    const stepped = (async () => {
+      try {
+        await step(tabId, direction, tab.url);
+      } catch (error) {
+        watch?.cancel();
+        throw error instanceof HubError ? error : await tabActionFailure(tabId, what, error);
+      }
+      return watch ? await watch.loaded : false;
+    })();
+    const { loaded, dialog } = await orDialog(dialogs, tabId, stepped);
     const now = await loadedTab(tabId, loaded, what);
     log.debug(`Went ${direction} in tab ${tabId}`, { from: tab.url, to: now.url });
-    return now;
+    return dialog ? { ...now, dialog } : now;
   };
 }
 
