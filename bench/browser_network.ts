@@ -4,7 +4,8 @@
  * listeners are registered once, at the worker's top level), so the rows compare what varies its
  * work: the same browser round trip (`test-app__echo`, client → hub → worker → page → back) with
  * no request being recorded, and while another tab makes requests as fast as it can, every one
- * recorded by the worker that also runs the calls. The recorder's own time per request is
+ * recorded by the worker that also runs the calls. Decision 067 compares both rows with a build
+ * without the listeners. The recorder's own time per request is
  * extension/src/worker/network_log_bench.ts (`deno bench`).
  */
 import { measure, printTable, type Row } from "./_stats.ts";
