@@ -230,6 +230,24 @@ e2eTest(import.meta.url, "screenshots with the debugger off: elements in the win
     },
   );
 
+  await t.step("a download needs no debugger: a synthetic click reports it too", async () => {
+    const folder = await Deno.makeTempDir({ prefix: "hub-downloads-" });
+    const links = await e2e.open("/dl/page");
+    const cdp = await e2e.browser.context.newCDPSession(links);
+    await cdp.send("Browser.setDownloadBehavior", { behavior: "allow", downloadPath: folder });
+    const clicked = ok(
+      await callTool(e2e, "browser_click_element", {
+        tabId: await tabIdOf(e2e, links),
+        selector: "#csv",
+      }),
+      "click #csv",
+    );
+    assertEquals([clicked.input, clicked.download?.filename], ["synthetic", "data.csv"]);
+    await cdp.detach().catch(() => {});
+    await links.close();
+    await Deno.remove(folder, { recursive: true }).catch(() => {});
+  });
+
   await t.step("a taller element and the full page fail with DEBUGGER_OFF", async () => {
     failed(await callTool(e2e, "browser_screenshot_tab", { tabId, selector: "#tall" }), {
       status: 422,
