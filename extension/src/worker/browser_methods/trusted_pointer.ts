@@ -21,15 +21,32 @@ const MODIFIER_BITS: Record<Modifier, number> = { Alt: 1, Control: 2, Meta: 4, S
 /** The debugger's bit of each pressed button (`buttons`). */
 const BUTTON_BITS: Record<MouseButton, number> = { left: 1, right: 2, middle: 4 };
 
+type Point = { x: number; y: number };
+
 /** The `modifiers` bit field of `modifiers`. */
 export function modifierBits(modifiers: readonly Modifier[] = []): number {
   return modifiers.reduce((bits, name) => bits | MODIFIER_BITS[name], 0);
 }
 
-type Point = { x: number; y: number };
+/**
+ * Where each session's mouse is: the last point hub sent it to. A click or a wheel turn there
+ * needs no move first (as a person's second click on a button), which saves one event's round
+ * trip; a new session (the tab attached again) starts with none.
+ */
+const mouseAt = new WeakMap<TabSession, Point>();
 
 function mouse(session: TabSession, params: Record<string, unknown>): Promise<unknown> {
+  if (typeof params.x === "number" && typeof params.y === "number") {
+    mouseAt.set(session, { x: params.x, y: params.y });
+  }
   return session.send("Input.dispatchMouseEvent", params);
+}
+
+/** The move to (x, y) a gesture starts with, unless the mouse is there already. */
+function moveTo(session: TabSession, x: number, y: number, modifiers = 0): Promise<unknown>[] {
+  const at = mouseAt.get(session);
+  if (at && at.x === x && at.y === y) return [];
+  return [mouse(session, { type: "mouseMoved", x, y, button: "none", buttons: 0, modifiers })];
 }
 
 /** Moves the mouse to (x, y) with no button pressed: hover. */
@@ -49,9 +66,7 @@ export async function mouseClick(
 ): Promise<void> {
   const button = options.button ?? "left";
   const modifiers = modifierBits(options.modifiers);
-  const sent = [
-    mouse(session, { type: "mouseMoved", x, y, button: "none", buttons: 0, modifiers }),
-  ];
+  const sent = moveTo(session, x, y, modifiers);
   for (let count = 1; count <= (options.clickCount ?? 1); count++) {
     const at = { x, y, button, modifiers, clickCount: count };
     sent.push(mouse(session, { type: "mousePressed", buttons: BUTTON_BITS[button], ...at }));
@@ -69,7 +84,7 @@ export async function mouseWheel(
   deltaY: number,
 ): Promise<void> {
   await Promise.all([
-    mouse(session, { type: "mouseMoved", x, y, button: "none", buttons: 0 }),
+    ...moveTo(session, x, y),
     mouse(session, { type: "mouseWheel", x, y, deltaX, deltaY, button: "none", buttons: 0 }),
   ]);
 }
