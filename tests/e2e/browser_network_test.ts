@@ -162,5 +162,22 @@ e2eTest(import.meta.url, "network requests of a tab in a real Chromium", {
     const paths = value.requests.map(path).filter((p) => p !== "/favicon.ico");
     assertEquals(paths, ["/net/page"]);
   });
+  await t.step("a redirect: the 303 and the page it led to, one id apart", async () => {
+    await page.goto(new URL("/login", e2e.app.url).href); // 303 to /
+    const value = await listed(
+      e2e,
+      tabId,
+      (list) => list.filter((e) => e.durationMs !== null).length >= 2,
+      { resourceTypes: ["main_frame"] },
+    );
+    const [first, next] = value.requests;
+    assertEquals([path(first), first.status, path(next), next.status], ["/login", 303, "/", 200]);
+    assertEquals(next.requestId, `${first.requestId}-1`);
+    const detail = ok(
+      await callTool(e2e, "browser_network_request", { tabId, requestId: first.requestId }),
+      "redirect",
+    );
+    assertEquals(detail.request.redirectUrl, new URL("/", e2e.app.url).href);
+  });
   await page.close();
 });

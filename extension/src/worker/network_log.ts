@@ -281,8 +281,9 @@ export function createNetworkLog(now: () => number = Date.now): NetworkLog {
     beforeRequest(details) {
       if (details.tabId < 0) return;
       const log = tabLog(details.tabId);
-      if (details.type === "main_frame") log.mainStart = details.timeStamp;
       const hop = log.hops.get(details.requestId) ?? 0;
+      // A navigation starts at its first hop: the redirects it follows belong to the new page.
+      if (details.type === "main_frame" && hop === 0) log.mainStart = details.timeStamp;
       log.hops.set(details.requestId, hop + 1);
       const entry: Entry = {
         id: hop === 0 ? details.requestId : `${details.requestId}-${hop}`,

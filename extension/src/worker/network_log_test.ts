@@ -133,7 +133,23 @@ Deno.test("a new top document restarts the tab's log at its main_frame request",
   log.events.committed(7, T0 + 200);
   fetched(log, "4", "https://b.test/app.js", 200, T0 + 300);
   assertEquals(log.list(7, ALL).requests.map((r) => r.requestId), ["2", "4"]);
+  // A navigation that redirects keeps its first hop with the page it led to.
+  log.events.beforeRequest(
+    request("6", "https://b.test/go", { type: "main_frame", timeStamp: T0 + 310 }),
+  );
+  log.events.beforeRedirect(request("6", "https://b.test/go", {
+    type: "main_frame",
+    statusCode: 302,
+    redirectUrl: "https://c.test/",
+    timeStamp: T0 + 312,
+  }));
+  log.events.beforeRequest(
+    request("6", "https://c.test/", { type: "main_frame", timeStamp: T0 + 313 }),
+  );
+  log.events.committed(7, T0 + 320);
+  assertEquals(log.list(7, ALL).requests.map((r) => r.requestId), ["6", "6-1"]);
   // A commit without a request of its own (history, about:blank) starts at the commit.
+  log.events.completed(request("6", "https://c.test/", { statusCode: 200, timeStamp: T0 + 330 }));
   log.events.committed(7, T0 + 400);
   assertEquals(log.list(7, ALL).total, 0);
 });
