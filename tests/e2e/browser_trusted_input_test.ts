@@ -57,6 +57,15 @@ e2eTest(import.meta.url, "trusted pointer input: clicks, hover, points, drags, c
     ]);
   });
 
+  await t.step("a checkbox drawn by the page is clicked on its label", async () => {
+    const drawn = ok(await call("browser_click_element", { selector: "#switch" }), "switch");
+    assertEquals(drawn.input, "trusted");
+    assertEquals(await page.locator("#switch").isChecked(), true);
+    const hidden = ok(await call("browser_click_element", { selector: "#hidden-box" }), "hidden");
+    assertEquals(hidden.input, "trusted");
+    assertEquals(await page.locator("#hidden-box").isChecked(), true);
+  });
+
   await t.step("a :hover menu opens under the real mouse, then its link is clicked", async () => {
     assertEquals(await page.locator("#menu-link").isVisible(), false);
     const hovered = ok(await call("browser_hover_element", { selector: "#menu" }), "hover");

@@ -56,6 +56,12 @@ export async function pointElement(args: PointArgs, state: KitState): Promise<Po
     covering = visible ? coveringAt(center(visible), element) : undefined;
     scrolled = true;
   }
+  // A checkbox or radio drawn by the page (the input itself hidden under its styled box, or
+  // made tiny) is clicked as a person clicks it: on a label of it that shows.
+  if (args.hitCheck && (covering || !visible) && isToggle(element)) {
+    const label = shownLabel(element as HTMLInputElement);
+    if (label) ({ visible, covering } = { visible: label, covering: undefined });
+  }
   if (scrolled && frameIndex >= 0) await painted();
   const answer: PointAnswer = { box: boxOf(element), visible, frameIndex, info };
   if (covering) answer.covering = described(covering, state);
@@ -110,6 +116,19 @@ function painted(): Promise<void> {
       })
     );
   });
+}
+
+/** A checkbox or radio input (what a label's click toggles). */
+function isToggle(element: Element): boolean {
+  return element instanceof HTMLInputElement && /^(checkbox|radio)$/.test(element.type);
+}
+
+/** The visible part of the first label of `input` that shows and that nothing covers. */
+function shownLabel(input: HTMLInputElement): PointRect | undefined {
+  for (const label of input.labels ?? []) {
+    const part = visiblePart(label);
+    if (part && !coveringAt(center(part), input)) return part;
+  }
 }
 
 /** The `<iframe>`/`<frame>` (open shadow roots included) whose window is `frames[index]`. */
