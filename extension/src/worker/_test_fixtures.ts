@@ -140,15 +140,24 @@ export function fakeSessionStorage() {
 
 /**
  * A method context for unit tests: fresh tab calls, a fresh frame table (over its own fake session
- * storage) and a fresh snapshot store (numbered from 1), and `fields` over them. The parts a test
- * does not give (debugger, log, state, reload) are absent.
+ * storage) and a fresh snapshot store (numbered from 1), dialogs that never open (an action's race
+ * is its own value) and no downloads, and `fields` over them. The parts a test does not give
+ * (debugger, log, state, reload) are absent.
  */
 export function fakeMethodContext(fields: Partial<MethodContext> = {}): MethodContext {
   const { storage } = fakeSessionStorage();
+  const noDialogs = {
+    race: async <T>(_tabId: number, action: Promise<T>) => ({ value: await action }),
+  } as unknown as MethodContext["dialogs"];
+  const noDownloads = {
+    createdSince: () => Promise.resolve(undefined),
+  } as unknown as MethodContext["downloads"];
   return {
     calls: createTabCalls(),
     refFrames: createRefFrames(() => storage),
     snapshots: createSnapshotStore(1),
+    dialogs: noDialogs,
+    downloads: noDownloads,
     ...fields,
   } as MethodContext;
 }
