@@ -136,5 +136,8 @@ e2eTest(import.meta.url, "trusted pointer input: clicks, hover, points, drags, c
     const moved = ok(await call("browser_scroll", { selector: "#wheel-box", y: 120 }), "wheel");
     assertEquals([moved.input, moved.element.scrollTop], ["trusted", 120]);
     assert(Number(await textOf(page, "#wheel-count")) >= 1, "the box's wheel listener ran");
+    // Under another element the wheel would scroll that one: the page scrolls the box instead.
+    const veiled = ok(await call("browser_scroll", { selector: "#veiled-box", y: 50 }), "veiled");
+    assertEquals([veiled.input, veiled.element.scrollTop], ["synthetic", 50]);
   });
 });

@@ -62,7 +62,7 @@ export async function pointElement(args: PointArgs, state: KitState): Promise<Po
     const label = shownLabel(element as HTMLInputElement);
     if (label) ({ visible, covering } = { visible: label, covering: undefined });
   }
-  if (scrolled && frameIndex >= 0) await painted();
+  if (scrolled && (frameIndex >= 0 || args.paint)) await painted();
   const answer: PointAnswer = { box: boxOf(element), visible, frameIndex, info };
   if (covering) answer.covering = described(covering, state);
   // Only an element the worker will act on gets the watch; dom.acted ends it.
@@ -102,9 +102,9 @@ async function pointFrame(
 const PAINT_WAIT_MS = 100;
 
 /**
- * After a scroll that moved a frame: two animation frames, so the browser's hit testing, which
- * routes a mouse event to an out-of-process frame by where the last drawn frame put it, knows the
- * new place.
+ * After a scroll that moved a frame, or before a wheel turn (`paint`): two animation frames, so
+ * the browser's hit testing, which routes a mouse event to an out-of-process frame, and a wheel
+ * turn to the box it scrolls, by where the last drawn frame put them, knows the new place.
  */
 function painted(): Promise<void> {
   return new Promise((resolve) => {

@@ -73,6 +73,11 @@ export interface PointArgs {
   inner?: { box: PointRect; visible: PointRect | null };
   /** Start the navigation watch that `dom.acted` ends. */
   watch?: boolean;
+  /**
+   * After a scroll, wait until it is drawn (a wheel turn is routed by the last drawn frame; a
+   * click in the top document is hit-tested by the page itself and need not wait).
+   */
+  paint?: boolean;
 }
 
 /** What covers the point, as an agent can name it. */

@@ -6,11 +6,13 @@
  * (element_point.ts), its box checked (NOT_SCROLLABLE as before) and read, the wheel turned by the
  * distance asked for, and once the box stops moving, what the wheel left of the distance (a page
  * that scrolled less) is scrolled by the kit, so the box ends where it was asked to be. Answers
- * `input: "trusted"`; with the debugger off or busy, or an element that shows nothing, the kit
- * scrolls the box as before (`input: "synthetic"`).
+ * `input: "trusted"`; with the debugger off or busy, or an element that shows nothing or lies
+ * under another element (the wheel would scroll that one), the kit scrolls the box as before
+ * (`input: "synthetic"`).
  */
 import type { BrowserInput } from "../../../../protocol/browser_methods/mod.ts";
 import { quoteClip } from "../../../../protocol/clip.ts";
+import { HubError } from "../../../../protocol/errors.ts";
 import { type BrowserMethod, type MethodContext, targetTab } from "./browser_method.ts";
 import { trustedSession } from "./action_outcome.ts";
 import { domCall, kitFailure, runInTab, withoutUndefined } from "./dom_call.ts";
@@ -45,8 +47,14 @@ export const domScroll: BrowserMethod<"dom.scroll"> = async (input, context) => 
   });
   const session = await trustedSession(tabId, context);
   if (!session) return await synthetic();
-  const point = await pointAt(tabId, input, context, TOOL, { scroll: true, hitCheck: true });
-  if (!point.shown) return await synthetic();
+  const options = { scroll: true, hitCheck: true, paint: true };
+  const point = await pointAt(tabId, input, context, TOOL, options)
+    .catch((error) => {
+      // Under another element the wheel would scroll that one: the kit scrolls the box instead.
+      if (error instanceof HubError && error.code === "ELEMENT_COVERED") return undefined;
+      throw error;
+    });
+  if (!point?.shown) return await synthetic();
   const what = input.ref ? `ref "${input.ref}"` : quoteClip(input.selector ?? "");
   const move = { x: input.x, y: input.y, to: input.to };
   const before = await readBox(tabId, point, context, move, what);

@@ -52,6 +52,8 @@ export interface PointOptions {
   hitCheck: boolean;
   /** Start the page's navigation watch in the element's document (`dom.acted` ends it). */
   watch?: boolean;
+  /** After a scroll, wait until it is drawn (a wheel turn follows). */
+  paint?: boolean;
 }
 
 /** At most this many frames between an element and the top (deeper nesting is refused). */
@@ -91,6 +93,7 @@ async function findPoint(
     scroll: options.scroll,
     hitCheck: options.hitCheck,
     watch: options.watch,
+    paint: options.paint,
   });
   let { answer, token } = await pointIn(tabId, place, args, context);
   const info: Record<string, unknown> = answer.info ?? {};
