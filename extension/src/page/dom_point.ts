@@ -37,6 +37,9 @@ export async function pointElement(args: PointArgs, state: KitState): Promise<Po
     tag: tagOf(element),
     text: clip((element.textContent ?? "").trim().replace(/\s+/g, " ")),
     ref: state.refs.refOf(element, state.scheme),
+    // Whether a press on it may start an HTML5 drag (a drag waits for one only then).
+    draggable: (element as Partial<HTMLElement>).draggable === true ||
+      element.closest('[draggable="true"]') !== null,
   };
   if (POINTLESS.has(info.tag)) {
     return { box: boxOf(element), visible: null, frameIndex, info, pointless: true };

@@ -96,7 +96,7 @@ export interface PointAnswer {
   /** This document's index in its parent's `frames` (-1 at the top). */
   frameIndex: number;
   /** The element (not for a frame element): tag, short text, ref. */
-  info?: { tag: string; text: string; ref: string };
+  info?: { tag: string; text: string; ref: string; draggable: boolean };
   covering?: Covering;
   /** The element cannot take pointer input at a point (an `<option>`, an `<area>`). */
   pointless?: true;

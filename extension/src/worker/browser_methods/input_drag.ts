@@ -26,13 +26,14 @@ export const inputDrag: BrowserMethod<"input.drag"> = async (input, context) => 
     if ("ref" in to || "selector" in to) await at(tabId, to, context, true);
     const start = "x" in from ? from : await at(tabId, from, context, true);
     const finish = "x" in to ? to : await at(tabId, to, context, false);
-    partial({ tabId, input: "trusted", from: start, to: finish });
+    partial({ tabId, input: "trusted", from: xy(start), to: xy(finish) });
     const events = (listener: (method: string, params: Record<string, unknown>) => void) =>
       context.sessions.onEvent((event) => {
         if (event.tabId === tabId && !event.sessionId) listener(event.method, event.params);
       });
-    const { kind } = await mouseDrag(session, start, finish, events);
-    return { tabId, input: "trusted" as const, from: start, to: finish, kind };
+    const mayStartHtml5 = "draggable" in start ? start.draggable as boolean : undefined;
+    const { kind } = await mouseDrag(session, start, finish, events, { mayStartHtml5 });
+    return { tabId, input: "trusted" as const, from: xy(start), to: xy(finish), kind };
   });
 };
 
@@ -45,9 +46,14 @@ function end(input: Input, side: "from" | "to"): ElementTarget | { x: number; y:
   return { x: input[`${side}X`]!, y: input[`${side}Y`]! };
 }
 
-/** The element's point, scrolled into view when `scroll`; it must show and not be covered. */
+/**
+ * The element's point, scrolled into view when `scroll`; it must show and not be covered.
+ * `draggable`: whether a press there may start an HTML5 drag.
+ */
 async function at(tabId: number, target: ElementTarget, context: MethodContext, scroll: boolean) {
   const point = await pointAt(tabId, target, context, TOOL, { scroll, hitCheck: true });
-  const { x, y } = shownPoint(point, target);
-  return { x, y };
+  const { x, y, info } = shownPoint(point, target);
+  return { x, y, draggable: info.draggable !== false };
 }
+
+const xy = ({ x, y }: { x: number; y: number }) => ({ x, y });

@@ -106,15 +106,16 @@ export type DragEvents = (
 
 /**
  * Presses the left button at `from`, moves in DRAG_STEPS steps to `to` and releases there. When
- * the press started an HTML5 drag (Chromium reports `Input.dragIntercepted`), the drag is played
- * over the target instead: dragEnter, dragOver and drop at `to` with the drag's data, then the
- * release.
+ * the press started an HTML5 drag (Chromium reports `Input.dragIntercepted`, waited for up to
+ * DRAG_INTERCEPT_MS unless `mayStartHtml5` is false), the drag is played over the target instead:
+ * dragEnter, dragOver and drop at `to` with the drag's data, then the release.
  */
 export async function mouseDrag(
   session: TabSession,
   from: Point,
   to: Point,
   events: DragEvents,
+  options: { mayStartHtml5?: boolean } = {},
 ): Promise<DragOutcome> {
   let data: unknown;
   let caught = () => {};
@@ -139,7 +140,8 @@ export async function mouseDrag(
       mouse(session, { type: "mouseMoved", ...step(1), ...held }),
       mouse(session, { type: "mouseMoved", ...step(2), ...held }),
     ]);
-    if (data === undefined) {
+    // A source that cannot start an HTML5 drag (a slider's thumb) is not waited for.
+    if (data === undefined && options.mayStartHtml5 !== false) {
       await Promise.race([intercepted, new Promise((r) => setTimeout(r, DRAG_INTERCEPT_MS))]);
     }
     if (data !== undefined) {
