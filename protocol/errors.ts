@@ -106,6 +106,7 @@ export const HUB_ERRORS = {
   PAGE_ERROR: { category: "internal", retryable: false, status: 422 },
   // Built-in browser tools that act through the debugger (trusted input, dialogs, files).
   ELEMENT_COVERED: { category: "validation", retryable: true, status: 422 },
+  TAB_HIDDEN: { category: "unavailable", retryable: true, status: 422 },
   DIALOG_OPEN: { category: "validation", retryable: false, status: 422 },
   NO_DIALOG: { category: "validation", retryable: false, status: 422 },
   DEBUGGER_OFF: { category: "permission", retryable: false, status: 422 },

@@ -44,6 +44,9 @@ export async function pointElement(args: PointArgs, state: KitState): Promise<Po
   if (POINTLESS.has(info.tag)) {
     return { box: boxOf(element), visible: null, frameIndex, info, pointless: true };
   }
+  if (document.visibilityState === "hidden") {
+    return { box: boxOf(element), visible: visiblePart(element), frameIndex, info, hidden: true };
+  }
   let scrolled = false;
   if (args.scroll && !allShows(element)) {
     element.scrollIntoView(CENTER);

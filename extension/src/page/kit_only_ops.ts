@@ -100,6 +100,11 @@ export interface PointAnswer {
   covering?: Covering;
   /** The element cannot take pointer input at a point (an `<option>`, an `<area>`). */
   pointless?: true;
+  /**
+   * The page is not shown (a background tab, a minimized window): Chromium delivers no mouse
+   * input to it, so nothing was scrolled or checked.
+   */
+  hidden?: true;
 }
 
 /** What `dom.acted` is asked: the element `dom.point` gave a ref (to describe it after). */

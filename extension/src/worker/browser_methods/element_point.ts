@@ -45,6 +45,11 @@ export interface PointedElement {
   place: CallPlace;
   /** The element in its document's registry. */
   element?: KitRef;
+  /**
+   * The tab is not shown (a background tab, a minimized window): Chromium would deliver no mouse
+   * input, so `shown` is false too; nothing was scrolled.
+   */
+  pageHidden: boolean;
 }
 
 export interface PointOptions {
@@ -97,6 +102,7 @@ async function findPoint(
   });
   let { answer, token } = await pointIn(tabId, place, args, context);
   const info: Record<string, unknown> = answer.info ?? {};
+  const pageHidden = answer.hidden === true;
   const number = typeof info.ref === "string" ? parseRef(info.ref)?.element : undefined;
   const element = number !== undefined && token
     ? { n: number, token, text: info.ref as string }
@@ -125,12 +131,12 @@ async function findPoint(
     frameId = parent.frameId;
   }
   const { box, visible } = answer;
-  const shown = visible !== null && !answer.pointless;
+  const shown = visible !== null && !answer.pointless && !pageHidden;
   const spot = visible ?? box;
   const x = round(spot.x + spot.width / 2);
   const y = round(spot.y + spot.height / 2);
   if (covering && shown) throw coveredError(target, covering, x, y);
-  return { x, y, box: roundBox(box), info, shown, place, element };
+  return { x, y, box: roundBox(box), info, shown, place, element, pageHidden };
 }
 
 /** What `dom.acted` saw after the action: what the page saw, the element's tag and text now. */
@@ -182,13 +188,40 @@ export function coveredError(target: ElementTarget, covering: Covering, x: numbe
  * `point`, which must show at a point (a tool without a DOM path: browser_drag); otherwise
  * ELEMENT_NOT_FOUND saying why nothing can be reached.
  */
-export function shownPoint(point: PointedElement, target: ElementTarget): PointedElement {
+export function shownPoint(
+  tabId: number,
+  point: PointedElement,
+  target: ElementTarget,
+): PointedElement {
+  if (point.pageHidden) throw hiddenTabError(tabId);
   if (point.shown) return point;
   throw hubError(
     "ELEMENT_NOT_FOUND",
     `${what(target)} is on the page but shows nothing a pointer can reach (hidden, empty, ` +
       "clipped away, or an <option>). Check it with browser_snapshot or browser_query_elements.",
   );
+}
+
+/** TAB_HIDDEN: Chromium delivers no mouse input to a tab it does not show. */
+export function hiddenTabError(tabId: number) {
+  return hubError(
+    "TAB_HIDDEN",
+    `Tab ${tabId} is not shown (a background tab, or its window is minimized), and Chromium ` +
+      "delivers no mouse input to a tab it does not show. Bring it to the front with " +
+      "browser_focus_tab, then call again.",
+  );
+}
+
+/**
+ * Fails with TAB_HIDDEN when the tab's page is not shown (for input at a point, which has no
+ * element to ask); a page hub cannot script is left to the debugger's own answer.
+ */
+export async function assertTabShown(tabId: number): Promise<void> {
+  const state = await chrome.scripting.executeScript({
+    target: { tabId },
+    func: () => document.visibilityState,
+  }).then((frames) => frames[0]?.result, () => undefined);
+  if (state === "hidden") throw hiddenTabError(tabId);
 }
 
 /** How messages name the target: `ref "e12"` or the quoted selector (in its frame). */

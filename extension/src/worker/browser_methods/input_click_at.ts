@@ -8,6 +8,7 @@
 import type { BrowserMethod } from "./browser_method.ts";
 import { targetTab } from "./browser_method.ts";
 import { runAction } from "./action_outcome.ts";
+import { assertTabShown } from "./element_point.ts";
 import { mouseClick, mouseMove } from "./trusted_pointer.ts";
 
 export const inputClickAt: BrowserMethod<"input.clickAt"> = async (input, context) => {
@@ -15,6 +16,7 @@ export const inputClickAt: BrowserMethod<"input.clickAt"> = async (input, contex
   const session = await context.sessions.session(tabId);
   const { x, y, button, clickCount, modifiers } = input;
   return await runAction(tabId, context, { navigation: { wait: true } }, async (_, partial) => {
+    await assertTabShown(tabId);
     const answer = { tabId, x, y, input: "trusted" as const };
     partial(answer);
     await mouseClick(session, x, y, { button, clickCount, modifiers });
@@ -27,6 +29,7 @@ export const inputMoveMouse: BrowserMethod<"input.moveMouse"> = async (input, co
   const session = await context.sessions.session(tabId);
   const { x, y } = input;
   return await runAction(tabId, context, {}, async (_, partial) => {
+    await assertTabShown(tabId);
     const answer = { tabId, x, y, input: "trusted" as const };
     partial(answer);
     await mouseMove(session, x, y);

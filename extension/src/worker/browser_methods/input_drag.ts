@@ -10,7 +10,7 @@
 import type { BrowserInput } from "../../../../protocol/browser_methods/mod.ts";
 import { type BrowserMethod, type MethodContext, targetTab } from "./browser_method.ts";
 import { runAction } from "./action_outcome.ts";
-import { type ElementTarget, pointAt, shownPoint } from "./element_point.ts";
+import { assertTabShown, type ElementTarget, pointAt, shownPoint } from "./element_point.ts";
 import { mouseDrag } from "./trusted_pointer.ts";
 
 const TOOL = "browser_drag";
@@ -23,6 +23,7 @@ export const inputDrag: BrowserMethod<"input.drag"> = async (input, context) => 
   const from = end(input, "from");
   const to = end(input, "to");
   return await runAction(tabId, context, {}, async (_, partial) => {
+    if ("x" in from && "x" in to) await assertTabShown(tabId);
     if ("ref" in to || "selector" in to) await at(tabId, to, context, true);
     const start = "x" in from ? from : await at(tabId, from, context, true);
     const finish = "x" in to ? to : await at(tabId, to, context, false);
@@ -52,7 +53,7 @@ function end(input: Input, side: "from" | "to"): ElementTarget | { x: number; y:
  */
 async function at(tabId: number, target: ElementTarget, context: MethodContext, scroll: boolean) {
   const point = await pointAt(tabId, target, context, TOOL, { scroll, hitCheck: true });
-  const { x, y, info } = shownPoint(point, target);
+  const { x, y, info } = shownPoint(tabId, point, target);
   return { x, y, draggable: info.draggable !== false };
 }
 
