@@ -4,6 +4,7 @@ import {
   PDF_MAX_BYTES,
   pdfTooLarge,
 } from "../../protocol/browser_methods/files.ts";
+import { fromBase64 } from "../../protocol/bytes.ts";
 import { browserTool } from "./browser_tool.ts";
 import type { ContentBlock } from "./browser_tool_interface.ts";
 
@@ -24,7 +25,7 @@ export const savePdf = browserTool({
   async toContent(pdf, { input, files }) {
     // An extension of another version may answer without a PDF: show what it sent.
     if (typeof pdf?.data !== "string") return [{ type: "text", text: JSON.stringify(pdf) }];
-    const bytes = Uint8Array.fromBase64(pdf.data);
+    const bytes = fromBase64(pdf.data);
     const { tabId, url } = pdf;
     if (input.path === undefined) {
       if (bytes.length > PDF_INLINE_MAX_BYTES) throw pdfTooLarge(bytes.length, true);

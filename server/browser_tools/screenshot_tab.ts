@@ -2,6 +2,7 @@ import { type HubError, hubError } from "../../protocol/errors.ts";
 import { browserTool } from "./browser_tool.ts";
 import type { ContentBlock } from "./browser_tool_interface.ts";
 import { DEFAULT_MAX_BYTES, MAX_CAPTURE_SIDE } from "../../protocol/screenshot.ts";
+import { fromBase64 } from "../../protocol/bytes.ts";
 
 /** `screenshot-2025-01-02T03-04-05.678Z-tab7.png` (no colons, so it works on every OS). */
 export function screenshotFileName(time: number, tabId: number, format: string): string {
@@ -51,8 +52,7 @@ export const screenshotTab = browserTool({
     }
     if (input.save) {
       const name = screenshotFileName(now(), shot.tabId, jpeg ? "jpeg" : "png");
-      const bytes = Uint8Array.from(atob(shot.data), (c) => c.charCodeAt(0));
-      const path = await saveFile(name, bytes).catch((error) => {
+      const path = await saveFile(name, fromBase64(shot.data)).catch((error) => {
         throw saveFailed(name, error);
       });
       content.push({ type: "text", text: `Saved the screenshot to ${path}` });

@@ -6,6 +6,7 @@ import {
   UPLOAD_MAX_PATH_BYTES,
 } from "../../protocol/browser_methods/files.ts";
 import { quoteClip } from "../../protocol/clip.ts";
+import { fromBase64 } from "../../protocol/bytes.ts";
 import { browserTool } from "./browser_tool.ts";
 import type { PrepareContext } from "./browser_tool_interface.ts";
 
@@ -62,7 +63,7 @@ function decode(entry: { name: string; contentBase64: string }): Uint8Array {
   if (estimate > UPLOAD_MAX_BASE64_BYTES + 2) throw tooLarge(entry.name, estimate);
   let bytes: Uint8Array;
   try {
-    bytes = Uint8Array.fromBase64(text);
+    bytes = fromBase64(text);
   } catch {
     throw hubError(
       "INVALID_ARGUMENTS",

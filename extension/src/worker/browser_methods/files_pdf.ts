@@ -9,6 +9,7 @@ import {
   PDF_MAX_BYTES,
   pdfTooLarge,
 } from "../../../../protocol/browser_methods/files.ts";
+import { base64Bytes } from "../../../../protocol/bytes.ts";
 import { type BrowserMethod, webPageTab } from "./browser_method.ts";
 
 /** How long Chromium may take to lay out and print a long page. */
@@ -30,9 +31,3 @@ export const filesPdf: BrowserMethod<"files.pdf"> = async (input, context) => {
     return { tabId, url, bytes, data: text };
   });
 };
-
-/** The decoded size of base64 `text` (padded, no whitespace: as CDP answers). */
-export function base64Bytes(text: string): number {
-  const padding = text.endsWith("==") ? 2 : text.endsWith("=") ? 1 : 0;
-  return Math.floor(text.length / 4) * 3 - padding;
-}

@@ -18,7 +18,8 @@ import { MAX_CAPTURE_SIDE, type Shot } from "../../../../protocol/screenshot.ts"
 import type { MethodContext } from "./browser_method.ts";
 import { pointAt } from "./element_point.ts";
 import type { TabSession } from "../debugger_sessions.ts";
-import { capturePng, fitShot, jpegEncoder, pngBitmap, toBase64 } from "./screenshot_image.ts";
+import { capturePng, fitShot, jpegEncoder, pngBitmap } from "./screenshot_image.ts";
+import { toBase64 } from "../../../../protocol/bytes.ts";
 
 const TOOL = "browser_screenshot_tab";
 /** A large page's capture takes a while: more than a plain command's bound. */

@@ -1,18 +1,13 @@
 /**
  * Images for browser_screenshot_tab: capturing the window, fitting a PNG into `maxBytes` (a JPEG at
- * falling quality otherwise), decoding and encoding base64.
+ * falling quality otherwise), decoding a PNG (base64 itself: protocol/bytes.ts).
  */
 import { hubError } from "../../../../protocol/errors.ts";
 import { MAX_MAX_BYTES, type Shot } from "../../../../protocol/screenshot.ts";
+import { base64Bytes, fromBase64, toBase64 } from "../../../../protocol/bytes.ts";
 
 export const JPEG_QUALITIES = [80, 60, 40];
 const CAPTURE_RETRIES = 3;
-
-/** Decoded size of base64 text. */
-export function base64Bytes(data: string): number {
-  const padding = data.endsWith("==") ? 2 : data.endsWith("=") ? 1 : 0;
-  return Math.floor((data.length * 3) / 4) - padding;
-}
 
 /**
  * The PNG when it fits in `maxBytes`, else the first JPEG quality that fits; fails with
@@ -100,14 +95,5 @@ export function jpegEncoder(png: string): (quality: number) => Promise<string> {
 
 /** A base64 PNG decoded (service workers have createImageBitmap). */
 export async function pngBitmap(png: string): Promise<ImageBitmap> {
-  const bytes = Uint8Array.from(atob(png), (c) => c.charCodeAt(0));
-  return await createImageBitmap(new Blob([bytes], { type: "image/png" }));
-}
-
-export function toBase64(bytes: Uint8Array): string {
-  let binary = "";
-  for (let i = 0; i < bytes.length; i += 0x8000) {
-    binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
-  }
-  return btoa(binary);
+  return await createImageBitmap(new Blob([fromBase64(png)], { type: "image/png" }));
 }

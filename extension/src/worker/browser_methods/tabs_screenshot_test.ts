@@ -1,14 +1,10 @@
 /// <reference lib="deno.ns" />
 import { assertEquals, assertMatch } from "../../../../tests/helpers/assert.ts";
 import { failureOf } from "../_test_fixtures.ts";
-import { base64Bytes, fitShot, JPEG_QUALITIES } from "./screenshot_image.ts";
+import { fitShot, JPEG_QUALITIES } from "./screenshot_image.ts";
 
 /** Base64 of `n` bytes. */
 const ofSize = (n: number) => btoa("x".repeat(n));
-
-Deno.test("base64Bytes is the decoded size", () => {
-  for (const n of [0, 1, 2, 3, 4, 5, 1000]) assertEquals(base64Bytes(ofSize(n)), n);
-});
 
 Deno.test("a PNG within maxBytes is returned as it is, without re-encoding", async () => {
   const png = ofSize(1000);
