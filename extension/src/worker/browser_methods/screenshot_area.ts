@@ -50,7 +50,7 @@ export async function areaShot(
   const tabId = tab.id!;
   const element = input.ref !== undefined || input.selector !== undefined;
   let session: TabSession | undefined;
-  let refusal: HubError | undefined;
+  let refusal: Refusal | undefined;
   try {
     const attached = context.sessions.current(tabId) !== undefined;
     session = await context.sessions.session(tabId);
@@ -115,10 +115,13 @@ async function elementBox(
   );
 }
 
+/** A debugger refusal that an ordinary capture of the window can stand in for. */
+type Refusal = HubError & { readonly code: "DEBUGGER_OFF" | "DEBUGGER_BUSY" };
+
 /** The debugger's refusals that an ordinary capture of the window can stand in for. */
-function debuggerUnavailable(error: unknown): error is HubError {
+function debuggerUnavailable(error: unknown): error is Refusal {
   return error instanceof HubError &&
-    (error.payload.code === "DEBUGGER_OFF" || error.payload.code === "DEBUGGER_BUSY");
+    (error.code === "DEBUGGER_OFF" || error.code === "DEBUGGER_BUSY");
 }
 
 /**
@@ -129,7 +132,7 @@ async function croppedShot(
   tab: chrome.tabs.Tab,
   box: Rect,
   maxBytes: number,
-  refusal: HubError,
+  refusal: Refusal,
 ): Promise<Shot> {
   const tabId = tab.id!;
   const [frame] = await chrome.scripting.executeScript({
@@ -139,7 +142,7 @@ async function croppedShot(
   const window = frame?.result as { width: number; height: number } | undefined;
   if (!window || !inside(box, window.width, window.height)) {
     throw hubError(
-      refusal.payload.code === "DEBUGGER_OFF" ? "DEBUGGER_OFF" : "DEBUGGER_BUSY",
+      refusal.code,
       "This element does not fit in the window, and capturing beyond the window needs the " +
         `debugger. ${refusal.payload.message}`,
       refusal.payload.details,
