@@ -14,7 +14,7 @@ export const tabsClose: BrowserMethod<"tabs.close"> = async (input, { log, dialo
     const failure = await tabActionFailure(tabId, "browser_close_tab", error);
     if (failure.payload.code !== "TAB_CLOSED") throw failure;
   });
-  const raced = dialogs ? await dialogs.race(tabId, removing) : { value: await removing };
+  const raced = await dialogs.race(tabId, removing);
   if ("dialog" in raced) {
     log.info(`Tab ${tabId} asks before it is closed (browser_close_tab)`, tab.url);
     return { tabId, closed: false, dialog: raced.dialog };

@@ -5,7 +5,7 @@ export const tabsList: BrowserMethod<"tabs.list"> = async (_input, { dialogs }) 
   const tabs = await chrome.tabs.query({});
   return {
     tabs: tabs.filter((t) => t.id !== undefined && t.id >= 1).map((t) => {
-      const dialog = dialogs?.open(t.id!);
+      const dialog = dialogs.open(t.id!);
       return {
         tabId: t.id!,
         windowId: t.windowId,
