@@ -12,7 +12,8 @@
  */
 import { measure, percentiles } from "./_stats.ts";
 import { browserBenchGate } from "./_browser_gate.ts";
-import { callTool, type E2E, startE2E, waitForExtension } from "../tests/helpers/e2e_fixture.ts";
+import { ms, type Row, row, took, value } from "./_browser_rows.ts";
+import { startE2E, waitForExtension } from "../tests/helpers/e2e_fixture.ts";
 import { tabIdOf } from "../tests/helpers/tool_replies.ts";
 
 const SNAPSHOTS = 40;
@@ -22,36 +23,8 @@ const PAGE = "/snap/big?n=3000";
 
 browserBenchGate("browser_snapshot");
 
-/** A tool's value over REST; throws on a failed call. */
-async function value(e2e: E2E, tool: string, args: Record<string, unknown>) {
-  const reply = await callTool(e2e, tool, args);
-  if (reply.status !== 200 || reply.body.isError) {
-    throw new Error(`${tool} failed: ${reply.status} ${JSON.stringify(reply.body).slice(0, 300)}`);
-  }
-  return reply.body.structuredContent;
-}
-
-/** Milliseconds of one run. */
-async function took(run: () => Promise<unknown>): Promise<number> {
-  const began = performance.now();
-  await run();
-  return performance.now() - began;
-}
-
 const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
-const ms = (n: number) => `${n.toFixed(1)} ms`;
 const bytesOf = (text: string) => new TextEncoder().encode(text).length;
-
-type Row = [string, string, string];
-
-/** The row, or the row saying why it was not measured. */
-async function row(name: string, target: string, measure: () => Promise<string>): Promise<Row> {
-  try {
-    return [name, await measure(), target];
-  } catch (error) {
-    return [name, `not measured: ${String(error).slice(0, 300)}`, target];
-  }
-}
 
 const e2e = await startE2E({
   config: {

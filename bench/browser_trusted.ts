@@ -16,7 +16,8 @@
  */
 import { measure, percentiles } from "./_stats.ts";
 import { browserBenchGate } from "./_browser_gate.ts";
-import { callTool, type E2E, startE2E, waitForExtension } from "../tests/helpers/e2e_fixture.ts";
+import { ms, type Row, row, took, value } from "./_browser_rows.ts";
+import { type E2E, startE2E, waitForExtension } from "../tests/helpers/e2e_fixture.ts";
 import { runHub } from "../tests/helpers/hub_process.ts";
 import { tabIdOf } from "../tests/helpers/tool_replies.ts";
 
@@ -26,35 +27,6 @@ const FRESH_TABS = 8;
 const PAGE = "/pointer/page";
 
 browserBenchGate("trusted input");
-
-/** A tool's value over REST; throws on a failed call. */
-async function value(e2e: E2E, tool: string, args: Record<string, unknown>) {
-  const reply = await callTool(e2e, tool, args);
-  if (reply.status !== 200 || reply.body.isError) {
-    throw new Error(`${tool} failed: ${reply.status} ${JSON.stringify(reply.body).slice(0, 300)}`);
-  }
-  return reply.body.structuredContent;
-}
-
-/** Milliseconds of one run. */
-async function took(run: () => Promise<unknown>): Promise<number> {
-  const began = performance.now();
-  await run();
-  return performance.now() - began;
-}
-
-const ms = (n: number) => `${n.toFixed(1)} ms`;
-
-type Row = [string, string, string];
-
-/** The row, or the row saying why it was not measured. */
-async function row(name: string, target: string, measure: () => Promise<string>): Promise<Row> {
-  try {
-    return [name, await measure(), target];
-  } catch (error) {
-    return [name, `not measured: ${String(error).slice(0, 300)}`, target];
-  }
-}
 
 /** Sets config `debugger` with the real CLI and waits until a click answers with its `input`. */
 async function setDebugger(
