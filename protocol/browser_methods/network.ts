@@ -46,7 +46,9 @@ export const NETWORK_METHODS = {
     input: z.object({
       tabId: tabIdField,
       urlIncludes: z.string().min(1).max(500).optional().describe(
-        'Only requests whose URL contains this text (case-insensitive), e.g. "/api/".',
+        'Only requests whose URL contains this text (case-insensitive), e.g. "/api/". It is ' +
+          "matched against the URL as listed, where values of secret query parameters (code, " +
+          "token, key, sig, …) are redacted.",
       ),
       resourceTypes: z.array(z.enum(RESOURCE_TYPES)).min(1).max(RESOURCE_TYPES.length)
         .optional().describe(
@@ -141,6 +143,8 @@ export interface NetworkResults {
     requests: NetworkEntry[];
     total: number;
     truncated: boolean;
+    /** Set when the tab's earlier requests were dropped (the 20-tab bound); says so. */
+    note?: string;
   };
   "network.request": {
     tabId: number;

@@ -11,7 +11,10 @@ export const networkRequests = browserTool({
     "failed, errorText? (e.g. net::ERR_CONNECTION_REFUSED), bytes? (Content-Length), " +
     "durationMs (null while in flight), startedAt (ISO 8601) }], total (how many matched), " +
     "truncated (more matched than limit, or the tab made more than 500 requests and the " +
-    "oldest were dropped) }. resourceType uses Chromium's webRequest names (xmlhttprequest " +
+    "oldest were dropped), note? (set when the tab's earlier requests were dropped because " +
+    "the log keeps at most 20 tabs) }. URLs keep their shape but values of secret query " +
+    "parameters (code, token, key, sig, password, …) and user:password are redacted, and " +
+    "urlIncludes matches the redacted URL. resourceType uses Chromium's webRequest names (xmlhttprequest " +
     "covers fetch). failed means no response at all; failedOnly also lists 4xx/5xx answers. " +
     "Recorded for every tab without the debugger; a redirect's next hop has the id " +
     "<id>-<n>. Read one request's headers and body with browser_network_request.",

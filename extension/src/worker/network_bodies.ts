@@ -10,12 +10,12 @@
  */
 import { hubError } from "../../../protocol/errors.ts";
 import {
-  cutUrl,
   MAX_BODY_CHARS,
   MAX_REQUESTS_PER_TAB,
   type NetworkBody,
   type NetworkEntryDetail,
 } from "../../../protocol/browser_methods/network.ts";
+import { keptUrl } from "./network_redact.ts";
 
 /** Chromium keeps at most this much of all bodies per session, and of one body. */
 export const BODY_BUFFER_BYTES = 20_000_000;
@@ -100,7 +100,8 @@ export function createNetworkBodies(now: () => number = Date.now): NetworkBodies
         seen.requests.push({
           id: params.requestId,
           ...(sessionId ? { sessionId } : {}),
-          url: cutUrl(request.url),
+          // Redacted as the log's entries are (they are compared), so no secret is held here.
+          url: keptUrl(request.url),
           method: String(request.method ?? "GET"),
           wallMs: wall,
         });

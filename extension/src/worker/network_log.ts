@@ -6,15 +6,16 @@
  *
  * Bounded: the newest MAX_REQUESTS_PER_TAB requests per tab, MAX_TABS tabs (the least recently
  * active tab's log goes first), URLs cut at MAX_URL_CHARS, headers only for the newest
- * HEADERS_KEPT requests of a tab and at most HEADER_CHARS characters per direction. Secret header
- * values (cookies, credentials) are redacted when recorded, so they are never held.
+ * HEADERS_KEPT requests of a tab and at most HEADER_CHARS characters per direction. Secrets (values
+ * of headers and query parameters whose name says so, a URL's user:password: network_redact.ts) are
+ * redacted when recorded, so they are never held. A tab whose log went for the 20-tab bound says so
+ * (`note`) until its next page.
  *
  * A request that follows a redirect keeps Chromium's `requestId`; each hop after the first is its
  * own entry, `<id>-<n>`. A tab's log restarts when its top frame commits a new document: what the
  * new document's main_frame request and later requests did is kept, the old page's requests go.
  */
 import {
-  cutUrl,
   MAX_REQUESTS_PER_TAB,
   type NetworkBody,
   type NetworkEntry,
@@ -24,6 +25,7 @@ import {
   type ResourceType,
 } from "../../../protocol/browser_methods/network.ts";
 import { type BodySessions, createNetworkBodies } from "./network_bodies.ts";
+import { isSecretHeader, keptHeaderValue, keptUrl } from "./network_redact.ts";
 
 /** The most tabs whose log is kept. */
 export const MAX_TABS = 20;
@@ -35,9 +37,8 @@ export const HEADER_CHARS = 4_000;
 const MAX_HEADERS = 60;
 /** The most characters of one header value kept. */
 const HEADER_VALUE_CHARS = 1_000;
-/** Headers whose values are secrets: never recorded, only their length. */
-const SECRET_HEADERS =
-  /^(cookie|set-cookie|authorization|proxy-authorization|x-api-key|x-auth-token|x-csrf-token|x-xsrf-token)$/i;
+/** How many tabs whose log went (MAX_TABS) are remembered, to say so. */
+const DROPPED_TABS_KEPT = 1_000;
 
 /** The filter of browser_network_requests. */
 export interface NetworkFilter {
@@ -55,6 +56,7 @@ export interface NetworkLog {
     requests: NetworkEntry[];
     total: number;
     truncated: boolean;
+    note?: string;
   };
   get(tabId: number, requestId: string): NetworkEntryDetail | undefined;
   /** Enables the debugger's Network domain in every session hub opens (for bodies). */
@@ -138,6 +140,8 @@ interface TabLog {
   mainStart?: number;
   /** Requests of the current document dropped from the ring. */
   dropped: number;
+  /** The tab's earlier log went (MAX_TABS) during its current document. */
+  evicted?: boolean;
   touched: number;
 }
 
@@ -151,10 +155,9 @@ export function keepHeaders(headers: Headers): { headers: NetworkHeader[]; cut: 
   for (const header of headers ?? []) {
     const raw = header.value ?? (header.binaryValue ? `[${header.binaryValue.length} bytes]` : "");
     const name = header.name.slice(0, 200);
-    let value = raw;
-    if (SECRET_HEADERS.test(name)) value = `[redacted: ${raw.length} characters]`;
-    else if (raw.length > HEADER_VALUE_CHARS) {
-      value = `${raw.slice(0, HEADER_VALUE_CHARS)}…[cut: ${raw.length} characters]`;
+    let value = keptHeaderValue(name, raw);
+    if (!isSecretHeader(name) && value.length > HEADER_VALUE_CHARS) {
+      value = `${value.slice(0, HEADER_VALUE_CHARS)}…[cut: ${value.length} characters]`;
       cut = true;
     }
     if (kept.length >= MAX_HEADERS || chars + name.length + value.length > HEADER_CHARS) {
@@ -216,6 +219,8 @@ function statusText(line: string | undefined): string | undefined {
 /** Made once, at the worker's top level. `now` is for tests. */
 export function createNetworkLog(now: () => number = Date.now): NetworkLog {
   const tabs = new Map<number, TabLog>();
+  /** Tabs whose log went for the MAX_TABS bound, oldest first. */
+  const evicted = new Set<number>();
   const bodies = createNetworkBodies(now);
 
   function tabLog(tabId: number): TabLog {
@@ -223,6 +228,7 @@ export function createNetworkLog(now: () => number = Date.now): NetworkLog {
     if (!log) {
       if (tabs.size >= MAX_TABS) forgetLeastActive();
       log = { entries: [], open: new Map(), hops: new Map(), dropped: 0, touched: now() };
+      if (evicted.delete(tabId)) log.evicted = true;
       tabs.set(tabId, log);
     }
     log.touched = now();
@@ -235,7 +241,10 @@ export function createNetworkLog(now: () => number = Date.now): NetworkLog {
     for (const [tabId, log] of tabs) {
       if (log.touched < when) [oldest, when] = [tabId, log.touched];
     }
-    if (oldest !== undefined) tabs.delete(oldest);
+    if (oldest === undefined) return;
+    tabs.delete(oldest);
+    evicted.add(oldest);
+    if (evicted.size > DROPPED_TABS_KEPT) evicted.delete(evicted.values().next().value!);
   }
 
   function push(log: TabLog, entry: Entry) {
@@ -287,7 +296,7 @@ export function createNetworkLog(now: () => number = Date.now): NetworkLog {
       log.hops.set(details.requestId, hop + 1);
       const entry: Entry = {
         id: hop === 0 ? details.requestId : `${details.requestId}-${hop}`,
-        url: cutUrl(details.url),
+        url: keptUrl(details.url),
         method: details.method.slice(0, 20),
         type: (KNOWN_TYPES.has(details.type) ? details.type : "other") as ResourceType,
         frameId: details.frameId,
@@ -313,7 +322,7 @@ export function createNetworkLog(now: () => number = Date.now): NetworkLog {
       if (!entry) return;
       responded(entry, details);
       entry.end = details.timeStamp;
-      if (details.redirectUrl) entry.redirectUrl = cutUrl(details.redirectUrl);
+      if (details.redirectUrl) entry.redirectUrl = keptUrl(details.redirectUrl);
       // The next hop's beforeRequest comes with the same requestId.
       tabs.get(details.tabId)?.open.delete(details.requestId);
     },
@@ -341,9 +350,11 @@ export function createNetworkLog(now: () => number = Date.now): NetworkLog {
       log.mainStart = undefined;
       log.entries = log.entries.filter((entry) => entry.start >= since);
       log.dropped = 0;
+      log.evicted = false;
     },
     removed(tabId) {
       tabs.delete(tabId);
+      evicted.delete(tabId);
     },
   };
 
@@ -374,7 +385,21 @@ export function createNetworkLog(now: () => number = Date.now): NetworkLog {
     },
     list(tabId, filter) {
       const log = tabs.get(tabId);
-      if (!log) return { requests: [], total: 0, truncated: false };
+      const droppedNote = log?.evicted || (!log && evicted.has(tabId))
+        ? {
+          note: `This tab's earlier requests were dropped: the log keeps at most ${MAX_TABS} ` +
+            "tabs and this one was the least recently active. Requests from then on are listed " +
+            "(its next page load starts a complete list).",
+        }
+        : {};
+      if (!log) {
+        return {
+          requests: [],
+          total: 0,
+          truncated: droppedNote.note !== undefined,
+          ...droppedNote,
+        };
+      }
       const needle = filter.urlIncludes?.toLowerCase();
       const types = filter.resourceTypes ? new Set(filter.resourceTypes) : undefined;
       const statuses = filter.statuses ? new Set(filter.statuses) : undefined;
@@ -388,7 +413,8 @@ export function createNetworkLog(now: () => number = Date.now): NetworkLog {
       return {
         requests: newest.map(summary),
         total: matching.length,
-        truncated: newest.length < matching.length || log.dropped > 0,
+        truncated: newest.length < matching.length || log.dropped > 0 || log.evicted === true,
+        ...droppedNote,
       };
     },
     get(tabId, requestId) {

@@ -341,3 +341,101 @@ Deno.test("body bounds: text cut at MAX_BODY_CHARS, binary as base64, base64 tex
   );
   assertEquals([utf8.encoding, utf8.data, utf8.bytes], ["text", "héllo", 6]);
 });
+
+Deno.test("secrets in URLs: the list, redirectUrl and Location hold them redacted; urlIncludes sees the redacted URL", () => {
+  const log = createNetworkLog(() => T0);
+  log.events.beforeRequest(
+    request("20", "https://idp.test/cb?code=c0de&state=s1", { type: "main_frame" }),
+  );
+  log.events.sendHeaders(request("20", "https://idp.test/cb?code=c0de&state=s1", {
+    requestHeaders: [
+      { name: "X-Goog-Api-Key", value: "AIza-42" },
+      { name: "Referer", value: "https://idp.test/login?password=pw" },
+      { name: "Accept", value: "text/html" },
+    ],
+  }));
+  log.events.beforeRedirect(request("20", "https://idp.test/cb?code=c0de&state=s1", {
+    type: "main_frame",
+    statusCode: 302,
+    redirectUrl: "https://user:pw@app.test/home?access_token=Zq9x",
+    responseHeaders: [{
+      name: "Location",
+      value: "https://user:pw@app.test/home?access_token=Zq9x",
+    }],
+    timeStamp: T0 + 3,
+  }));
+  const [hop] = log.list(7, ALL).requests;
+  assertEquals(hop.url, "https://idp.test/cb?code=[redacted: 4 characters]&state=s1");
+  const detail = log.get(7, "20")!;
+  const home =
+    "https://[redacted: 7 characters]@app.test/home?access_token=[redacted: 4 characters]";
+  assertEquals(detail.redirectUrl, home);
+  assertEquals(detail.responseHeaders, [{ name: "Location", value: home }]);
+  assertEquals(detail.requestHeaders, [
+    { name: "X-Goog-Api-Key", value: "[redacted: 7 characters]" },
+    { name: "Referer", value: "https://idp.test/login?password=[redacted: 2 characters]" },
+    { name: "Accept", value: "text/html" },
+  ]);
+  const text = JSON.stringify([log.list(7, ALL), detail]);
+  for (const secret of ["c0de", "AIza", "Zq9x", "user:pw", "=pw"]) {
+    assert(!text.includes(secret), secret);
+  }
+  const ids = (urlIncludes: string) =>
+    log.list(7, { ...ALL, urlIncludes }).requests.map((r) => r.requestId);
+  assertEquals(ids("/cb?code="), ["20"]);
+  assertEquals(ids("state=s1"), ["20"]);
+  assertEquals(ids("code=c0de"), [], "the filter sees the redacted URL");
+});
+
+Deno.test("body: a request whose URL had a secret is still matched with the debugger's", async () => {
+  let clock = T0;
+  const log = createNetworkLog(() => clock);
+  const fake = fakeSessions({ "cdp.5": { body: "ok", base64Encoded: false } });
+  log.watch(fake.sessions);
+  await fake.sessions.session(7);
+  fetched(log, "5", "https://a.test/api?token=t0k", 200, T0 + 2_000);
+  fake.emit("cdp.5", "https://a.test/api?token=t0k", T0 + 2_001);
+  clock = T0 + 3_000;
+  const body = await log.body(fake.sessions, 7, log.get(7, "5")!);
+  assertEquals(body.data, "ok");
+});
+
+Deno.test("a tab whose log went for the 20-tab bound says so, until its next page", () => {
+  let clock = T0;
+  const log = createNetworkLog(() => clock++);
+  fetched(log, "1", "https://a.test/x");
+  for (let tab = 100; tab < 100 + MAX_TABS; tab++) {
+    log.events.beforeRequest(request("x", "https://a.test/", { tabId: tab }));
+  }
+  const gone = log.list(7, ALL);
+  assertEquals([gone.requests, gone.total, gone.truncated], [[], 0, true]);
+  assertMatch(gone.note!, /earlier requests were dropped.*at most 20 tabs/s);
+  assertEquals(log.list(100 + MAX_TABS - 1, ALL).note, undefined);
+  assertEquals(log.list(12345, ALL), { requests: [], total: 0, truncated: false });
+
+  // Recording again: the new requests are listed, still saying the earlier ones went.
+  fetched(log, "2", "https://a.test/y", 200, T0 + 1_000);
+  const again = log.list(7, ALL);
+  assertEquals([again.requests.map((r) => r.requestId), again.truncated], [["2"], true]);
+  assertMatch(again.note!, /dropped/);
+
+  // A new page starts a complete list.
+  log.events.beforeRequest(
+    request("3", "https://a.test/", { type: "main_frame", timeStamp: T0 + 2_000 }),
+  );
+  log.events.committed(7, T0 + 2_010);
+  const fresh = log.list(7, ALL);
+  assertEquals([fresh.requests.map((r) => r.requestId), fresh.truncated, fresh.note], [
+    ["3"],
+    false,
+    undefined,
+  ]);
+
+  // A closed tab is forgotten.
+  for (let tab = 200; tab < 200 + MAX_TABS; tab++) {
+    log.events.beforeRequest(request("x", "https://a.test/", { tabId: tab }));
+  }
+  assertMatch(log.list(7, ALL).note!, /dropped/);
+  log.events.removed(7);
+  assertEquals(log.list(7, ALL).note, undefined);
+});
