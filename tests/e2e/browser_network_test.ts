@@ -123,6 +123,36 @@ e2eTest(import.meta.url, "network requests of a tab in a real Chromium", {
     });
   });
 
+  await t.step("secrets in a URL and a request header are held redacted", async () => {
+    const token = "tok-" + crypto.randomUUID();
+    await page.evaluate(
+      `fetch("/api/status/200?access_token=${token}&page=2", ` +
+        `{ headers: { "X-Goog-Api-Key": "${token}" } }).then((r) => r.text())`,
+    );
+    const value = await listed(
+      e2e,
+      tabId,
+      (list) => list.some((e) => e.durationMs !== null),
+      { urlIncludes: "access_token=" },
+    );
+    assertEquals(value.requests.length, 1);
+    const entry = value.requests[0];
+    assertEquals(
+      entry.url,
+      new URL("/api/status/200", e2e.app.url).href +
+        `?access_token=[redacted: ${token.length} characters]&page=2`,
+    );
+    const detail = ok(
+      await callTool(e2e, "browser_network_request", { tabId, requestId: entry.requestId }),
+      "secret request",
+    );
+    const sent = detail.request.requestHeaders.find((h: { name: string }) =>
+      h.name.toLowerCase() === "x-goog-api-key"
+    );
+    assertEquals(sent?.value, `[redacted: ${token.length} characters]`);
+    assert(!JSON.stringify([value, detail]).includes(token));
+  });
+
   await t.step(
     "a body: unavailable for a request made before the debugger, then read",
     async () => {
