@@ -4,6 +4,11 @@
  * one (`createdSince`). Which tab started a download is not in Chromium's download item: hub
  * knows it only for downloads its own actions started (the action wrapper passes its tab), and
  * remembers that for the worker's life.
+ *
+ * A download that starts while an action runs may come from elsewhere (another tab's timer, the
+ * person), so an action is credited only with one that plausibly came from its tab: its referrer,
+ * URL or final URL has the origin of the tab's page or one of its frames, or the network log saw
+ * the tab request its URL. Any other is listed without a tabId and never reported.
  */
 import {
   DOWNLOAD_URL_CHARS,
@@ -22,7 +27,8 @@ export interface Downloads {
    * The first download created since `sinceMs` (epoch ms), waiting up to `waitMs` for one to
    * start. A found download is given a short while more (at most SETTLE_MS) for the browser to
    * name its file and, for a small file, to finish, so the report says what happened. With
-   * `tabId`, the download is remembered as that tab's.
+   * `tabId`, only a download that plausibly came from that tab counts (`fromTab`), and it is
+   * remembered as that tab's.
    */
   createdSince(
     sinceMs: number,
@@ -33,14 +39,26 @@ export interface Downloads {
   list(filter: { state?: DownloadState; limit: number }): Promise<DownloadEntry[]>;
 }
 
+/** What tells whether a download came from a tab (createDownloads). */
+export interface DownloadSources {
+  /** The URLs of the tab's page and its frames now. */
+  tabUrls?(tabId: number): Promise<string[]>;
+  /** Whether the network log saw the tab request `url`. */
+  requested?(tabId: number, url: string): boolean;
+}
+
 /** How long a found download is watched for its file name and its end, at most. */
 export const SETTLE_MS = 1000;
 /** How many download → tab pairs are remembered. */
 const MAX_TABS_KNOWN = 500;
+/** How many downloads started since an action began are looked at for one from its tab. */
+const MAX_CANDIDATES = 20;
 
 type Item = chrome.downloads.DownloadItem;
 
-export function createDownloads(): Downloads {
+export function createDownloads(sources: DownloadSources = {}): Downloads {
+  const tabUrls = sources.tabUrls ?? framesOf;
+  const requested = sources.requested ?? (() => false);
   /** Download id → the tab whose action started it. */
   const tabOf = new Map<number, number>();
   /** Woken on every download event: waiters then look again. */
@@ -67,14 +85,28 @@ export function createDownloads(): Downloads {
     if (tabOf.size > MAX_TABS_KNOWN) tabOf.delete(tabOf.keys().next().value!);
   };
 
-  /** The first download that started at or after `sinceMs`, if any. */
-  const firstSince = async (sinceMs: number): Promise<Item | undefined> => {
+  /**
+   * The first download that started at or after `sinceMs` (with `tabId`: the first that plausibly
+   * came from that tab), if any.
+   */
+  const firstSince = async (sinceMs: number, tabId?: number): Promise<Item | undefined> => {
     const items = await chrome.downloads.search({
       startedAfter: new Date(sinceMs - 1).toISOString(),
       orderBy: ["startTime"],
-      limit: 1,
+      limit: tabId === undefined ? 1 : MAX_CANDIDATES,
     });
-    return items[0];
+    if (tabId === undefined || items.length === 0) return items[0];
+    const origins = new Set(
+      (await tabUrls(tabId).catch(() => [] as string[])).map(originOf).filter((o) => o),
+    );
+    return items.find((item) => fromTab(item, tabId, origins));
+  };
+
+  /** Whether `item` plausibly came from the tab whose page and frames have `origins`. */
+  const fromTab = (item: Item, tabId: number, origins: ReadonlySet<string | undefined>) => {
+    const urls = [item.url, item.finalUrl].filter((url): url is string => !!url);
+    return [item.referrer, ...urls].some((url) => url && origins.has(originOf(url))) ||
+      urls.some((url) => requested(tabId, url));
   };
 
   const byId = async (id: number): Promise<Item | undefined> =>
@@ -91,7 +123,7 @@ export function createDownloads(): Downloads {
       let item: Item | undefined;
       for (;;) {
         const event = woken;
-        item = await firstSince(sinceMs);
+        item = await firstSince(sinceMs, tabId);
         if (item) break;
         const left = deadline - Date.now();
         if (left <= 0) return undefined;
@@ -118,6 +150,26 @@ export function createDownloads(): Downloads {
       return items.map((item) => entry(item, tabOf.get(item.id)));
     },
   };
+}
+
+/** The URLs of a tab's frames (its page first), through chrome.webNavigation, else its URL. */
+async function framesOf(tabId: number): Promise<string[]> {
+  const frames = await Promise.resolve()
+    .then(() => chrome.webNavigation.getAllFrames({ tabId }))
+    .catch(() => null);
+  if (frames?.length) return frames.map((frame) => frame.url);
+  const tab = await chrome.tabs.get(tabId).catch(() => undefined);
+  return tab?.url ? [tab.url] : [];
+}
+
+/** A URL's origin (a blob: URL's is its creator's); undefined for an opaque one (data:, about:). */
+function originOf(url: string): string | undefined {
+  try {
+    const origin = new URL(url).origin;
+    return origin === "null" ? undefined : origin;
+  } catch {
+    return undefined;
+  }
 }
 
 /** Named and no longer running. */

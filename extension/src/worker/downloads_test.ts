@@ -53,7 +53,8 @@ const tick = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 Deno.test("createdSince reports a download that starts while it waits, once it is named and done", async () => {
   const fake = fakeDownloads();
   await withChrome({ downloads: fake.api }, async () => {
-    const downloads = createDownloads();
+    // Tab 7's page is the download's origin: the download is its.
+    const downloads = createDownloads({ tabUrls: () => Promise.resolve(["http://127.0.0.1/p"]) });
     downloads.listen();
     const since = Date.now() - 5;
     const report = downloads.createdSince(since, 2000, 7);
@@ -141,4 +142,59 @@ Deno.test("entry cuts a long URL and keeps no error for a download that was not 
   assertEquals(described.filename, "x.txt");
   assertEquals("error" in described, false);
   assertEquals(baseName("/a/b/c.pdf"), "c.pdf");
+});
+
+Deno.test("createdSince credits the acting tab only with a download that came from it (two tabs)", async () => {
+  const fake = fakeDownloads();
+  const frames: Record<number, string[]> = {
+    7: ["https://shop.test/cart", "https://pay.test/frame", "about:blank"],
+    8: ["https://ads.test/"],
+  };
+  await withChrome({
+    downloads: fake.api,
+    webNavigation: {
+      getAllFrames: ({ tabId }: { tabId: number }) =>
+        Promise.resolve((frames[tabId] ?? []).map((url, frameId) => ({ frameId, url }))),
+    },
+  }, async () => {
+    const seen = new Set(["https://cdn.test/invoice.pdf"]);
+    const downloads = createDownloads({
+      requested: (tabId, url) => tabId === 7 && seen.has(url),
+    });
+    downloads.listen();
+    const settled = { filename: "/d/f", state: "complete" } as Partial<Item>;
+    const since = Date.now() - 5;
+    // Another tab's download (its page's origin, its referrer) starts while tab 7's action runs.
+    fake.start({ url: "https://ads.test/setup.exe", referrer: "https://ads.test/", ...settled });
+    assertEquals(await downloads.createdSince(since, 60, 7), undefined);
+    // A data: URL has no origin to match, and an empty referrer names no tab.
+    fake.start({ url: "data:text/plain,hi", referrer: "", ...settled });
+    assertEquals(await downloads.createdSince(since, 0, 7), undefined);
+    // Tab 7's frame's origin as referrer: its, though the other tab's started first.
+    await tick(5);
+    fake.start({ url: "https://files.test/a.zip", referrer: "https://pay.test/frame", ...settled });
+    assertEquals((await downloads.createdSince(since, 0, 7))?.url, "https://files.test/a.zip");
+    // A blob: URL the tab's page made, no referrer.
+    await tick(5);
+    let from = Date.now();
+    fake.start({ url: "blob:https://shop.test/5a1e", referrer: "", ...settled });
+    assertEquals((await downloads.createdSince(from, 0, 7))?.url, "blob:https://shop.test/5a1e");
+    // A URL the network log saw the tab request (a link to another site that became a download).
+    await tick(5);
+    from = Date.now();
+    fake.start({ url: "https://cdn.test/invoice.pdf", referrer: "", ...settled });
+    assertEquals(await downloads.createdSince(from, 0, 8), undefined);
+    assertEquals((await downloads.createdSince(from, 0, 7))?.url, "https://cdn.test/invoice.pdf");
+    const listed = await downloads.list({ limit: 10 });
+    assertEquals(
+      listed.map((d) => [d.url, d.tabId]),
+      [
+        ["https://cdn.test/invoice.pdf", 7],
+        ["blob:https://shop.test/5a1e", 7],
+        ["https://files.test/a.zip", 7],
+        ["data:text/plain,hi", undefined],
+        ["https://ads.test/setup.exe", undefined],
+      ],
+    );
+  });
 });
