@@ -1,15 +1,16 @@
 /**
  * JavaScript dialogs in real Chromium (`/dialogs/page`, tests/fixtures/web_app/dialog_pages.ts):
- * a click that opens an alert answers at once naming it instead of hanging; while a dialog is open
- * browser_list_tabs shows it and other tools on the tab fail with DIALOG_OPEN carrying it, at once
- * or as soon as it opens; browser_handle_dialog accepts and dismisses a confirm, answers a prompt
+ * a click that opens an alert, confirm or prompt answers within 1 s naming it instead of hanging;
+ * while a dialog is open browser_list_tabs shows it and other tools on the tab, a plugin's too,
+ * fail with DIALOG_OPEN carrying it, at once or as soon as it opens (those that read no page, the
+ * downloads and network requests, still answer); browser_handle_dialog accepts and dismisses a confirm, answers a prompt
  * with text or its default, and names the alert that opened right after a confirm; a dialog the
  * page's code opens later is seen, and so is one a cross-site frame opens; a page that asks before
  * it is left (beforeunload) answers browser_navigate_tab, browser_reload_tab, browser_go_back and
  * browser_close_tab with the dialog, and leaving or staying follows the answer.
  */
 import { assert, assertEquals } from "../helpers/assert.ts";
-import { callTool, e2eTest } from "../helpers/e2e_fixture.ts";
+import { callTool, e2eTest, PLUGIN } from "../helpers/e2e_fixture.ts";
 import { eventually } from "../helpers/hub_api.ts";
 import { failed, listTabs, ok, tabIdOf } from "../helpers/tool_replies.ts";
 
@@ -22,18 +23,28 @@ e2eTest(import.meta.url, "alert, confirm, prompt and beforeunload dialogs", {
   e2e.browser.context.on("dialog", () => {});
   const page = await e2e.open("/dialogs/page");
   const tabId = await tabIdOf(e2e, page);
+  await e2e.waitForTabState("ready", (d) => d.tabs.some((t) => t.tabId === tabId && t.ready));
   const call = async (tool: string, args: Record<string, unknown> = {}) =>
     ok(await callTool(e2e, tool, { tabId, ...args }), tool);
   const click = (selector: string) => call("browser_click_element", { selector });
+  /**
+   * The click that opens a dialog, which must answer within 1 s naming it (the issue's acceptance:
+   * measured around the tool call, hub and extension round trip included).
+   */
+  const clickOpening = async (selector: string) => {
+    const began = performance.now();
+    const clicked = await click(selector);
+    const ms = Math.round(performance.now() - began);
+    assert(clicked.dialog, `${selector}: no dialog in ${JSON.stringify(clicked)}`);
+    assert(ms < 1000, `the click on ${selector} that opened a dialog answered in ${ms} ms`);
+    return clicked;
+  };
   const handle = (args: Record<string, unknown>) => call("browser_handle_dialog", args);
   const out = () => page.locator("#out").textContent();
   const url = (path: string) => new URL(path, e2e.app.url).href;
 
   await t.step("an alert opened by a click answers the click at once, naming it", async () => {
-    const began = performance.now();
-    const clicked = await click("#alert");
-    const ms = Math.round(performance.now() - began);
-    console.log(`    the click that opened an alert answered in ${ms} ms`);
+    const clicked = await clickOpening("#alert");
     assertEquals(clicked.dialog, { type: "alert", message: "Saved" });
     assertEquals(clicked.input, "trusted");
     const listed = (await listTabs(e2e)).find((tab) => tab.tabId === tabId);
@@ -54,6 +65,25 @@ e2eTest(import.meta.url, "alert, confirm, prompt and beforeunload dialogs", {
     });
   });
 
+  await t.step("a plugin tool on the tab fails with DIALOG_OPEN too, not hanging", async () => {
+    // The test plugin is ready in this tab (its URL patterns match; the page has its `#user`).
+    const error = failed(await callTool(e2e, `${PLUGIN}__echo`, { text: "hi", tabId }), {
+      status: 422,
+      code: "DIALOG_OPEN",
+    });
+    assertEquals(error.details.dialog, { type: "alert", message: "Saved" });
+    assert(error.message.includes('(page text: "Saved")'), error.message);
+  });
+
+  await t.step(
+    "the tools that read no page still answer: downloads, network requests",
+    async () => {
+      ok(await callTool(e2e, "browser_list_downloads", {}), "browser_list_downloads");
+      const requests = ok(await callTool(e2e, "browser_network_requests", { tabId }), "requests");
+      assert(requests.requests.some((r: { url: string }) => r.url === url("/dialogs/page")));
+    },
+  );
+
   await t.step("browser_handle_dialog closes the alert; the page goes on", async () => {
     assertEquals(await handle({ accept: true }), {
       tabId,
@@ -70,7 +100,7 @@ e2eTest(import.meta.url, "alert, confirm, prompt and beforeunload dialogs", {
   });
 
   await t.step("a confirm accepted, then one dismissed", async () => {
-    assertEquals((await click("#confirm")).dialog, {
+    assertEquals((await clickOpening("#confirm")).dialog, {
       type: "confirm",
       message: "Delete the file?",
     });
@@ -83,7 +113,7 @@ e2eTest(import.meta.url, "alert, confirm, prompt and beforeunload dialogs", {
   });
 
   await t.step("a prompt answered with text, and one keeping its default", async () => {
-    assertEquals((await click("#prompt")).dialog, {
+    assertEquals((await clickOpening("#prompt")).dialog, {
       type: "prompt",
       message: "Your name?",
       defaultPrompt: "Ann",

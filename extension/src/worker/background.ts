@@ -31,6 +31,7 @@ import { createSidePanel } from "./side_panel.ts";
 import { createNetworkLog } from "./network_log.ts";
 import { createDialogs } from "./dialogs.ts";
 import { createDownloads } from "./downloads.ts";
+import { MAX_URL_CHARS } from "../../../protocol/browser_methods/network.ts";
 
 // Extension pages forbid eval; zod must not try to compile validators.
 z.config({ jitless: true });
@@ -54,7 +55,11 @@ const sessions = createDebuggerSessions({ log });
 network.watch(sessions);
 const dialogs = createDialogs(sessions);
 const refFrames = createRefFrames();
-const downloads = createDownloads();
+const downloads = createDownloads({
+  // The tab asked for the download's URL (a link or a navigation that turned into a download).
+  requested: (tabId, url) =>
+    network.list(tabId, { urlIncludes: url.slice(0, MAX_URL_CHARS), limit: 1 }).total > 0,
+});
 downloads.listen();
 /**
  * Numbered from a clock-derived start, so a snapshot id from before a worker restart is unlikely
@@ -74,7 +79,14 @@ const exchanges = createDoorExchanges(
   doors,
   (tabId, plugin, event) => handlePageEvent(tabId, plugin, event, { store, tracker, peer }),
 );
-const dispatchPluginTool = createPluginDispatch({ store, injector, tracker, calls, exchanges });
+const dispatchPluginTool = createPluginDispatch({
+  store,
+  injector,
+  tracker,
+  calls,
+  exchanges,
+  dialogs,
+});
 
 /** A tool result too big for one frame to the hub fails the call instead of timing out. */
 function tooLarge(method: string, bytes: number, params: unknown): unknown {

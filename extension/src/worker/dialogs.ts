@@ -80,6 +80,19 @@ export function dialogOf(params: Record<string, unknown>): DialogInfo {
   return info;
 }
 
+/** The most characters of a dialog's message quoted in DIALOG_OPEN's text. */
+export const DIALOG_QUOTE_CHARS = 200;
+
+/**
+ * The page's dialog message as DIALOG_OPEN's text quotes it: line breaks folded to spaces, cut at
+ * DIALOG_QUOTE_CHARS, then JSON-quoted after "page text:", so the page cannot close the quote and
+ * go on in hub's voice (the structured `details.dialog` keeps the message as it was).
+ */
+export function quotedPageText(message: string): string {
+  const folded = message.replace(/[\r\n\u0085\u2028\u2029]+/g, " ");
+  return `page text: ${JSON.stringify(clip(folded, DIALOG_QUOTE_CHARS))}`;
+}
+
 /** The DIALOG_OPEN error for a dialog open in `tabId`. */
 export function dialogOpenError(tabId: number, dialog: DialogInfo) {
   const answer = dialog.type === "prompt"
@@ -92,7 +105,7 @@ export function dialogOpenError(tabId: number, dialog: DialogInfo) {
   return hubError(
     "DIALOG_OPEN",
     `Tab ${tabId} has ${article(dialog.type)} ${dialog.type} dialog open ` +
-      `("${clip(dialog.message, 200)}"), and the page is frozen until it is answered. Call ` +
+      `(${quotedPageText(dialog.message)}), and the page is frozen until it is answered. Call ` +
       `browser_handle_dialog with tabId ${tabId} and ${answer}; then try again.`,
     { tabId, dialog },
   );

@@ -7,6 +7,10 @@
  * it ran in. Calls go to the adapter's private door (door_exchanges.ts); a page that lost the adapter
  * (it navigated) gets it injected again first, and only if the plugin is still on and still the
  * same build. A call that may have run is never run again.
+ *
+ * Once the tab is chosen, the call passes that tab's dialog gate (dialog_gate.ts): a tab with an
+ * alert, confirm, prompt or beforeunload open answers DIALOG_OPEN at once instead of hanging on the
+ * frozen page, and so does a call during which one opens.
  */
 import type { AdapterCall, AdapterResult } from "../../../protocol/adapter.ts";
 import { splitToolName } from "../../../protocol/call_contract.ts";
@@ -20,6 +24,8 @@ import {
 } from "../../../protocol/tab_readiness.ts";
 import type { Injector } from "./injector.ts";
 import type { DoorExchanges } from "./door_exchanges.ts";
+import type { DialogWatch } from "./dialogs.ts";
+import { withTabDialogGate } from "./browser_methods/dialog_gate.ts";
 import { pluginEnabled, pluginMatches, type PluginStore } from "./plugin_store.ts";
 import { chooseTab } from "./tab_ranking.ts";
 import type { TabCalls } from "./tab_calls.ts";
@@ -31,6 +37,8 @@ export interface PluginDispatchDeps {
   tracker: TabTracker;
   calls: TabCalls;
   exchanges: DoorExchanges;
+  /** The tabs' open dialogs (the gate); without it, calls are not gated. */
+  dialogs?: DialogWatch;
 }
 
 function belongs(plugin: SyncPlugin, tab: chrome.tabs.Tab, instance?: { name: string }) {
@@ -131,6 +139,28 @@ async function dispatchPluginTool(
     );
   }
   const tabId = await pickTab(plugin, params);
+  // A call the gate failed lets go of the page (its adapter call) as an ended call does.
+  const gave = new AbortController();
+  const signal = ended ? AbortSignal.any([ended, gave.signal]) : gave.signal;
+  try {
+    return await withTabDialogGate(
+      deps.dialogs,
+      tabId,
+      () => runInTab(deps, plugin, params, tabId, signal),
+    );
+  } finally {
+    gave.abort();
+  }
+}
+
+/** Runs the call in `tabId` through the plugin's adapter (injected again if the page lost it). */
+async function runInTab(
+  deps: PluginDispatchDeps,
+  plugin: SyncPlugin,
+  params: DispatchParams,
+  tabId: number,
+  ended: AbortSignal,
+): Promise<DispatchResult> {
   const request: AdapterCall = {
     tool: params.baseTool ?? splitToolName(params.tool)?.tool ?? params.tool,
     input: params.input,

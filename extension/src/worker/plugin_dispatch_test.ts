@@ -18,6 +18,7 @@ import { createPluginStore } from "./plugin_store.ts";
 import { createTabCalls } from "./tab_calls.ts";
 import { createCallEnds } from "./call_ends.ts";
 import type { TabTracker } from "./tab_tracker.ts";
+import { type DialogInfo, dialogOpenError, type DialogWatch } from "./dialogs.ts";
 
 const INSTANCES = { work: "https://work.tracker.test", home: "https://tracker.test/home" };
 
@@ -44,6 +45,8 @@ interface Options {
   answer?: (tabId: number, request: AdapterCall, injected: boolean) => MaybeMissing;
   /** The page never answers (a handler that hangs). */
   hang?: boolean;
+  /** The tabs' open dialogs (the gate). */
+  dialogs?: DialogWatch;
 }
 
 /** Runs `body` with a plugin dispatch over fakes, and the records of what it did. */
@@ -113,6 +116,7 @@ function parts(options: Options) {
     tracker: tabTracker,
     calls: ctx.tabCalls,
     exchanges,
+    dialogs: options.dialogs,
   });
   return ctx;
 }
@@ -409,6 +413,71 @@ Deno.test("a closed link ends the calls it carried, freeing their tabs", async (
     ends.linkClosed();
     const error = await failed;
     assertEquals((error as HubError).payload.code, "EXTENSION_DISCONNECTED");
+    assertEquals(ctx.tabCalls.running(4), 0);
+    assertEquals(ctx.signals[0]?.aborted, true);
+  });
+});
+
+// --- dialogs ---
+
+/** A dialog watch whose dialogs the test opens with `show`. */
+function fakeDialogs() {
+  const open = new Map<number, DialogInfo>();
+  const listeners = new Set<(tabId: number, dialog: DialogInfo | null) => void>();
+  const watch = {
+    open: (tabId: number) => open.get(tabId) ?? null,
+    any: () => open.size > 0,
+    listen(listener: (tabId: number, dialog: DialogInfo | null) => void) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    assertNone(tabId: number) {
+      const dialog = open.get(tabId);
+      if (dialog) throw dialogOpenError(tabId, dialog);
+    },
+  } as unknown as DialogWatch;
+  return {
+    watch,
+    show(tabId: number, dialog: DialogInfo) {
+      open.set(tabId, dialog);
+      for (const l of [...listeners]) l(tabId, dialog);
+    },
+  };
+}
+
+const ALERT: DialogInfo = { type: "alert", message: "Saved" };
+
+Deno.test("a plugin call on a tab with a dialog open answers DIALOG_OPEN at once, never reaching the page", async () => {
+  const dialogs = fakeDialogs();
+  const tabs = [{ id: 4, url: "https://tracker.test/a" }, { id: 5, url: "https://tracker.test/b" }];
+  await withPluginDispatch({ tabs, dialogs: dialogs.watch }, async ({ dispatch, calls }) => {
+    dialogs.show(4, ALERT);
+    const failure = await failureOf(dispatch(params({ tabId: 4 })));
+    assertEquals(failure.payload.code, "DIALOG_OPEN");
+    assertEquals(failure.payload.details, { tabId: 4, dialog: ALERT });
+    assertMatch(failure.message, /browser_handle_dialog with tabId 4/);
+    assertEquals(calls.length, 0);
+    // Another tab's dialog changes nothing.
+    assertEquals(await dispatch(params({ tabId: 5 })), {
+      ok: true,
+      value: { ran: "list" },
+      tabId: 5,
+    });
+  });
+});
+
+Deno.test("a dialog that opens in the plugin call's tab while it runs fails it and lets go of the page call", async () => {
+  const dialogs = fakeDialogs();
+  const tabs = [{ id: 4, url: "https://tracker.test/a" }];
+  await withPluginDispatch({ hang: true, tabs, dialogs: dialogs.watch }, async (ctx) => {
+    const running = ctx.dispatch(params()).then(() => undefined, (e) => e);
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    assertEquals(ctx.tabCalls.running(4), 1);
+    dialogs.show(3, ALERT); // another tab: nothing happens
+    dialogs.show(4, ALERT);
+    const error = await running;
+    assert(error instanceof HubError);
+    assertEquals(error.payload.code, "DIALOG_OPEN");
     assertEquals(ctx.tabCalls.running(4), 0);
     assertEquals(ctx.signals[0]?.aborted, true);
   });

@@ -6,8 +6,10 @@
  * answer, through `Dialogs.race`).
  *
  * Exempt: browser_handle_dialog (it answers the dialog), the methods that do not act on one tab
- * (list tabs and windows, open a tab, the extension's own methods). Costs nothing while no dialog
- * is open.
+ * (list tabs and windows, open a tab, the extension's own methods), and those that read what the
+ * worker recorded without touching the page (browser_list_downloads, browser_network_requests).
+ * Plugin tools pass the same gate once their tab is chosen (`withTabDialogGate`,
+ * plugin_dispatch.ts). Costs nothing while no dialog is open.
  */
 import type { BrowserMethodName } from "../../../../protocol/browser_methods/mod.ts";
 import { type DialogInfo, dialogOpenError, type Dialogs, type DialogWatch } from "../dialogs.ts";
@@ -18,6 +20,9 @@ const EXEMPT: ReadonlySet<string> = new Set([
   "tabs.list",
   "windows.list",
   "tabs.open",
+  // They read the worker's own records (chrome.downloads, the webRequest log), never the page.
+  "downloads.list",
+  "network.requests",
 ]);
 
 /**
@@ -46,6 +51,28 @@ export async function withDialogGate<T>(
     target ??= typeof given === "number"
       ? Promise.resolve(given)
       : targetTab({}).then((tab) => tab.id, () => undefined);
+  return await gate(dialogs, tabOf, work);
+}
+
+/**
+ * Runs `work` (a call known to run in `tabId`: a plugin tool once its tab is chosen) behind the
+ * tab's dialog gate: DIALOG_OPEN at once when one is open, or as soon as one opens while it runs.
+ */
+export async function withTabDialogGate<T>(
+  dialogs: DialogWatch | undefined,
+  tabId: number,
+  work: () => Promise<T>,
+): Promise<T> {
+  if (!dialogs) return await work();
+  const known = Promise.resolve(tabId);
+  return await gate(dialogs, () => known, work);
+}
+
+async function gate<T>(
+  dialogs: DialogWatch,
+  tabOf: () => Promise<number | undefined>,
+  work: () => Promise<T>,
+): Promise<T> {
   if (dialogs.any()) {
     const tabId = await tabOf();
     if (tabId !== undefined) dialogs.assertNone(tabId);
@@ -65,7 +92,7 @@ export async function withDialogGate<T>(
     /** Fails the call with the tab's dialog unless the method answers first. */
     function failSoon(tabId: number) {
       setTimeout(() => {
-        const dialog = dialogs!.open(tabId);
+        const dialog = dialogs.open(tabId);
         if (dialog) finish(() => reject(dialogOpenError(tabId, dialog)));
       }, OWN_ANSWER_MS);
     }

@@ -40,10 +40,16 @@ function fakeWatch() {
 
 Deno.test("the tools that answer dialogs or act on no tab are not gated", () => {
   assertEquals(
-    ["tabs.handleDialog", "tabs.list", "windows.list", "tabs.open", "extension.state"].map((m) =>
-      gated(m as never)
-    ),
-    [false, false, false, false, false],
+    [
+      "tabs.handleDialog",
+      "tabs.list",
+      "windows.list",
+      "tabs.open",
+      "extension.state",
+      "downloads.list",
+      "network.requests",
+    ].map((m) => gated(m as never)),
+    [false, false, false, false, false, false, false],
   );
   assertEquals(
     ["dom.click", "page.text", "tabs.close", "tabs.navigate"].map((m) => gated(m as never)),
@@ -88,6 +94,12 @@ Deno.test("an open dialog refuses the next call before it runs; exempt methods r
   assertEquals((await refused.catch((e) => e)).code, "DIALOG_OPEN");
   assertEquals(ran, false);
   assertEquals(await withDialogGate("tabs.list", {}, watch, () => Promise.resolve(1)), 1);
+  // They read what the worker recorded, never the frozen page.
+  assertEquals(
+    await withDialogGate("network.requests", { tabId: 3 }, watch, () => Promise.resolve(3)),
+    3,
+  );
+  assertEquals(await withDialogGate("downloads.list", {}, watch, () => Promise.resolve(4)), 4);
   assertEquals(await withDialogGate("page.text", { tabId: 5 }, watch, () => Promise.resolve(2)), 2);
 });
 
