@@ -9,6 +9,7 @@
  * its buffer holds it: a request made before hub attached answers BODY_UNAVAILABLE, saying so.
  */
 import { hubError } from "../../../protocol/errors.ts";
+import { fromBase64 } from "../../../protocol/bytes.ts";
 import {
   MAX_BODY_CHARS,
   MAX_REQUESTS_PER_TAB,
@@ -180,12 +181,10 @@ export function bounded(body: string, base64: boolean, mime: string | undefined)
     bytes = new TextEncoder().encode(body).length;
     [encoding, data] = ["text", body];
   } else {
-    const raw = atob(body);
-    bytes = raw.length;
-    if (textual) {
-      const decoded = Uint8Array.from(raw, (c) => c.charCodeAt(0));
-      [encoding, data] = ["text", new TextDecoder().decode(decoded)];
-    } else [encoding, data] = ["base64", body];
+    const decoded = fromBase64(body);
+    bytes = decoded.length;
+    if (textual) [encoding, data] = ["text", new TextDecoder().decode(decoded)];
+    else [encoding, data] = ["base64", body];
   }
   const truncated = data.length > MAX_BODY_CHARS;
   return {
