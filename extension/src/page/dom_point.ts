@@ -163,6 +163,7 @@ function frameElementOf(index: number): Element {
 
 /** `dom.acted`: ends the watch `dom.point` started and describes the element now. */
 export function actedElement(args: ActedArgs, state: KitState) {
+  if (args.ups !== undefined && (watches.get(state)?.ups ?? 0) < args.ups) return { early: true };
   const navigation = stopWatch(state);
   const element = args.ref ? state.refs.elementOf(args.ref) : undefined;
   if (args.box) {
@@ -336,6 +337,8 @@ function described(hit: Element, state: KitState): Covering {
 /** The navigation watch between `dom.point` and `dom.acted` (one per document at a time). */
 interface Watch {
   seen: Event[];
+  /** The trusted `mouseup`s seen (a click's read may come before its release: ActedArgs.ups). */
+  ups: number;
   stop(): void;
 }
 
@@ -354,17 +357,22 @@ export function startWatch(state: KitState): void {
   const onClick = (event: Event) =>
     event.composedPath().some((n) => n instanceof Element && n.matches("a[href], area[href]")) &&
     seen.push(event);
+  const onUp = (event: Event) => event.isTrusted && watch.ups++;
   navigation.addEventListener("navigate", onEvent);
   addEventListener("submit", onEvent, true);
   addEventListener("click", onClick, true);
-  watches.set(state, {
+  addEventListener("mouseup", onUp, true);
+  const watch: Watch = {
     seen,
+    ups: 0,
     stop() {
       navigation.removeEventListener("navigate", onEvent);
       removeEventListener("submit", onEvent, true);
       removeEventListener("click", onClick, true);
+      removeEventListener("mouseup", onUp, true);
     },
-  });
+  };
+  watches.set(state, watch);
 }
 
 /** Ends the watch: "possible" when a navigation may have begun, "none", or undefined (no watch). */

@@ -119,4 +119,10 @@ export interface ActedArgs {
   box?: { x?: number; y?: number; to?: "top" | "bottom" };
   /** How messages name the element (`ref "e12"`, a quoted selector). */
   what?: string;
+  /**
+   * A click's read sent before its last release answered: answer only once the watch `dom.point`
+   * started saw this many trusted `mouseup`s; before that, `{ early: true }` and the watch goes on
+   * (the worker reads again after the release).
+   */
+  ups?: number;
 }

@@ -13,7 +13,7 @@ import { type BrowserMethod, type MethodContext, targetTab } from "./browser_met
 import { runAction, trustedSession } from "./action_outcome.ts";
 import { domCall, type PageNavigation } from "./dom_call.ts";
 import { actedOn, pointAt } from "./element_point.ts";
-import { mouseClick } from "./trusted_pointer.ts";
+import { sendClick } from "./trusted_pointer.ts";
 
 const TOOL = "browser_click_element";
 
@@ -37,8 +37,14 @@ export const domClick: BrowserMethod<"dom.click"> = async (input, context) => {
       if (!point.shown) return await synthetic(tabId, input, context, onPage);
       const before = { clicked: true, tag: point.info.tag, text: point.info.text };
       partial({ ...before, input: "trusted" });
-      await mouseClick(session, point.x, point.y, { button, clickCount, modifiers });
-      const after = await actedOn(tabId, point, context, TOOL, "content");
+      // The read after starts once the page handled the last press, while the release is on its
+      // way: the page answers it only after that release's mouseup (and so its click), else the
+      // read is asked again once the release answered.
+      const click = sendClick(session, point.x, point.y, { button, clickCount, modifiers });
+      await click.pressed;
+      const first = await actedOn(tabId, point, context, TOOL, "content", clickCount ?? 1);
+      await click.released;
+      const after = first?.early ? await actedOn(tabId, point, context, TOOL, "content") : first;
       // The element's document is gone or did not answer: the click may have navigated it.
       onPage(after?.navigation ?? "possible");
       return {

@@ -144,12 +144,15 @@ export interface Acted {
   navigation?: PageNavigation;
   tag?: string;
   text?: string;
+  /** Read before the page saw the click's last release (`ups`): nothing was read, ask again. */
+  early?: true;
 }
 
 /**
  * After a trusted action on `point`'s element: ends the page's navigation watch and describes the
  * element again (its text as a click's answer reads it, or innerText for a hover's). Undefined
- * when its document is gone or did not answer: the action navigated it, or it is busy.
+ * when its document is gone or did not answer: the action navigated it, or it is busy. With
+ * `ups`, `early` until the page saw that many trusted mouseups (ActedArgs.ups).
  */
 export async function actedOn(
   tabId: number,
@@ -157,8 +160,9 @@ export async function actedOn(
   { calls }: MethodContext,
   tool: string,
   text: "content" | "inner",
+  ups?: number,
 ): Promise<Acted | undefined> {
-  const args = withoutUndefined({ ref: point.element, text });
+  const args = withoutUndefined({ ref: point.element, text, ups });
   try {
     const outcome = await calls.run(
       tabId,

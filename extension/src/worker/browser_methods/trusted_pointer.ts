@@ -62,17 +62,45 @@ export async function mouseClick(
   session: TabSession,
   x: number,
   y: number,
-  options: { button?: MouseButton; clickCount?: number; modifiers?: Modifier[] } = {},
+  options: ClickOptions = {},
 ): Promise<void> {
+  const { pressed, released } = sendClick(session, x, y, options);
+  await Promise.all([pressed, released]);
+}
+
+export interface ClickOptions {
+  button?: MouseButton;
+  clickCount?: number;
+  modifiers?: Modifier[];
+}
+
+/**
+ * Sends `mouseClick`'s events at once and answers two stages: `pressed` when every event but the
+ * last release answered (the page handled the last press), `released` when that last one did.
+ * A caller may start reading the page between the two (dom.click's read after, ActedArgs.ups).
+ */
+export function sendClick(
+  session: TabSession,
+  x: number,
+  y: number,
+  options: ClickOptions = {},
+): { pressed: Promise<void>; released: Promise<void> } {
   const button = options.button ?? "left";
   const modifiers = modifierBits(options.modifiers);
   const sent = moveTo(session, x, y, modifiers);
-  for (let count = 1; count <= (options.clickCount ?? 1); count++) {
-    const at = { x, y, button, modifiers, clickCount: count };
+  const count = options.clickCount ?? 1;
+  let released: Promise<unknown> = Promise.resolve();
+  for (let n = 1; n <= count; n++) {
+    const at = { x, y, button, modifiers, clickCount: n };
     sent.push(mouse(session, { type: "mousePressed", buttons: BUTTON_BITS[button], ...at }));
-    sent.push(mouse(session, { type: "mouseReleased", buttons: 0, ...at }));
+    const release = mouse(session, { type: "mouseReleased", buttons: 0, ...at });
+    if (n < count) sent.push(release);
+    else released = release;
   }
-  await Promise.all(sent);
+  const pressed = Promise.all(sent).then(() => {});
+  // Whoever awaits `pressed` first still hears a failed release when it awaits `released`.
+  released.catch(() => {});
+  return { pressed, released: released.then(() => {}) };
 }
 
 /** Turns the wheel at (x, y) by `deltaX`/`deltaY` CSS pixels (positive: right, down). */

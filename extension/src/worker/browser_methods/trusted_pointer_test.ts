@@ -8,6 +8,7 @@ import {
   mouseDrag,
   mouseMove,
   mouseWheel,
+  sendClick,
 } from "./trusted_pointer.ts";
 
 /** A session that records the commands it is sent; `answer` may emit events meanwhile. */
@@ -53,6 +54,37 @@ Deno.test("a click moves, then presses and releases clickCount times with its bu
   ]);
   assertEquals([release1.buttons, press2.clickCount], [0, 2]);
   assertEquals([press1.x, press1.y], [10, 20]);
+});
+
+Deno.test("sendClick sends every event at once; pressed waits for all but the last release", async () => {
+  const answers: (() => void)[] = [];
+  const sent: string[] = [];
+  const session: TabSession = {
+    tabId: 8,
+    send<T>(_method: string, params: CdpParams = {}) {
+      sent.push(String(params.type));
+      return new Promise<T>((resolve) => answers.push(() => resolve({} as T)));
+    },
+    children: () => [],
+  };
+  const click = sendClick(session, 3, 4, { clickCount: 2 });
+  assertEquals(sent, [
+    "mouseMoved",
+    "mousePressed",
+    "mouseReleased",
+    "mousePressed",
+    "mouseReleased",
+  ]);
+  let pressed = false;
+  let released = false;
+  void click.pressed.then(() => (pressed = true));
+  void click.released.then(() => (released = true));
+  for (const answer of answers.slice(0, 4)) answer();
+  await click.pressed;
+  assertEquals([pressed, released], [true, false]);
+  answers[4]();
+  await click.released;
+  assertEquals(released, true);
 });
 
 Deno.test("a second click at the same point does not move first; another point does", async () => {
