@@ -3,8 +3,9 @@
  * tests/fixtures/web_app/keyboard_pages.ts): browser_press_key's chords do what the browser does
  * with them (Shift+Arrow, Ctrl+Shift+Arrow, Home/End and Ctrl+A select text, read back from the
  * page; Ctrl+B bolds in a contenteditable element), a listener that ignores untrusted keys sees
- * them, browser_type_text inserts trusted text, and a combobox that opens only on a trusted
- * pointerdown is driven by arrow keys and Enter, and by browser_select_option. With the debugger
+ * them, copy, cut and paste chords are refused (the page sees no clipboard event),
+ * browser_type_text inserts trusted text, and a combobox that opens only on a trusted pointerdown
+ * (hub's click) is driven by arrow keys and Enter, and by browser_select_option. With the debugger
  * off (`hub config set debugger off`), keys and typing fall back to synthetic events.
  */
 import type { Page } from "playwright-core";
@@ -66,6 +67,26 @@ e2eTest(import.meta.url, "trusted keys, typing and custom dropdowns", {
     ]);
   });
 
+  await t.step(
+    "copy, cut and paste chords are refused: the page sees no clipboard event",
+    async () => {
+      await page.evaluate(`document.getElementById("log").textContent = ""`);
+      const chords = [["v", ["Control"]], ["c", ["Control"]], ["x", ["Meta"]], ["Insert", [
+        "Shift",
+      ]]];
+      for (const [key, modifiers] of chords) {
+        failed(await call("browser_press_key", { key, modifiers, selector: "#field" }), {
+          status: 422,
+          code: "INVALID_KEY",
+          message:
+            /copy, cut or paste chord, and hub never presses those: a page could read the pe/,
+        });
+      }
+      assertEquals(await page.locator("#log li").allTextContents(), [], "no key, no paste event");
+      assertEquals(await page.locator("#field").inputValue(), "hello brave world!");
+    },
+  );
+
   await t.step("Ctrl+B bolds the selection in a contenteditable editor", async () => {
     await press("a", ["Control"], { selector: "#editor" });
     const bold = await press("b", ["Control"]);
@@ -96,6 +117,26 @@ e2eTest(import.meta.url, "trusted keys, typing and custom dropdowns", {
     assertEquals([rich.value, rich.input], ["New", "trusted"]);
   });
 
+  await t.step(
+    "submit outside a form is a real Enter: the browser's change comes first",
+    async () => {
+      const typed = ok(
+        await call("browser_type_text", { selector: "#search", text: "kiwi", submit: true }),
+        "search",
+      );
+      assertEquals(typed, {
+        tabId,
+        tag: "input",
+        value: "kiwi",
+        submitted: "enter",
+        input: "trusted",
+      });
+      assertEquals(await page.locator("#searched").textContent(), "kiwi 1");
+      await press("Tab", [], { selector: "#field" });
+      assertEquals(await page.evaluate("changes"), 1, "leaving the field fires no second change");
+    },
+  );
+
   await t.step("typing and keys reach a field in a cross-origin frame", async () => {
     const frame = { frame: "#key-frame", selector: "#inner" };
     const typed = ok(await call("browser_type_text", { ...frame, text: "deep" }), "type");
@@ -108,10 +149,9 @@ e2eTest(import.meta.url, "trusted keys, typing and custom dropdowns", {
   });
 
   await t.step("a combobox that opens on pointerdown follows arrow keys and Enter", async () => {
-    const combo = await page.evaluate(`document.getElementById("combo").getBoundingClientRect()`)
-      .then((r) => r as { x: number; y: number; width: number; height: number });
-    // Open it with a real pointer (the page ignores untrusted pointerdown).
-    await page.mouse.click(combo.x + combo.width / 2, combo.y + combo.height / 2);
+    // hub's trusted click opens it (the page ignores an untrusted pointerdown).
+    const open = ok(await call("browser_click_element", { selector: "#combo" }), "open");
+    assertEquals(open.input, "trusted");
     assertEquals(await page.locator("#combo").getAttribute("aria-expanded"), "true");
     await press("ArrowDown", [], { selector: "#combo" });
     await press("ArrowDown");
@@ -183,6 +223,11 @@ e2eTest(import.meta.url, "trusted keys, typing and custom dropdowns", {
       );
       const k = await press("k", [], { selector: "#shortcut" });
       assertEquals([k.input, k.effect], ["synthetic", "none"]);
+      failed(await call("browser_press_key", { key: "v", modifiers: ["Control"] }), {
+        status: 422,
+        code: "INVALID_KEY",
+        message: /copy, cut or paste chord/,
+      });
       assertEquals(await page.locator("#shortcut-count").textContent(), "1", "untrusted: ignored");
       const typed = ok(
         await call("browser_type_text", { selector: "#field", text: "off" }),

@@ -6,17 +6,17 @@
  *   browser_type_text always did); for typing it selects what the field holds (`clear`) or puts
  *   the caret at its end, and says what to insert; it starts watching what the keys do;
  * - `dom.keysDone` ends that watch: what the key did (`effect`, as the synthetic key says it) and
- *   whether a navigation may have begun; after typing, the field's `change`, its value, and
- *   `submit` as browser_type_text always did it;
+ *   whether a navigation may have begun; after typing, the field's value, and `submit` (a field
+ *   in a form loses focus first, so the browser fires its own `change`; no `change` of the kit's);
  * - `dom.option` finds the option of an open custom dropdown (elements with role=option) by its
  *   accessible name, value or position, and gives it a ref for the worker's trusted click.
  */
 import { capText } from "../../../protocol/text_cap.ts";
 import { fail, findTarget, isVisible, tagOf, targetLabel } from "./dom_find.ts";
-import { contentOf, type Editable, editable, fireChange, isField } from "./dom_edit.ts";
+import { contentOf, type Editable, editable, isField } from "./dom_edit.ts";
 import type { KitArgs, KitState } from "./dom_kit_types.ts";
-import { focusedElement, type KeyEffect, targetOf } from "./dom_press.ts";
-import { focusOnce, submitFrom, TYPED_VALUE_MAX } from "./dom_type.ts";
+import { focusedElement, type KeyEffect, keyTarget, targetOf } from "./dom_press.ts";
+import { focusOnce, selectContents, submitFrom, TYPED_VALUE_MAX } from "./dom_type.ts";
 import { listOptions, notASelect, type OptionSummary, pickOption } from "./dom_select.ts";
 import { nameOf, roleOf } from "./dom_roles.ts";
 import { startWatch, stopWatch } from "./dom_point.ts";
@@ -79,14 +79,7 @@ const isModifier = (event: Event) =>
 /** `dom.focus`: see the file's comment. */
 export function focusForKeys(args: FocusArgs, state: KitState) {
   if (args.purpose === "key") {
-    let target: Element;
-    if (args.selector || args.ref) {
-      target = findTarget(args, state.refs);
-      target.scrollIntoView({ block: "center", inline: "center", behavior: "instant" });
-      if (target instanceof HTMLElement) target.focus({ preventScroll: true });
-    } else {
-      target = focusedElement() ?? document.body ?? document.documentElement;
-    }
+    const target = keyTarget(args, state);
     // Keys go to the focused element: one that takes no focus gets the DOM path's events.
     const focused = target === focusedElement() || (!args.selector && !args.ref);
     if (focused) watchKeys(state, target, "key");
@@ -103,7 +96,9 @@ export function focusForKeys(args: FocusArgs, state: KitState) {
   if (!focusLanded(target)) return { tag: tagOf(target), trusted: false };
   const insert = selectForTyping(target, args.text ?? "", args.clear ?? true);
   watchKeys(state, target, "type");
-  return { tag: tagOf(target), trusted: true, ...insert };
+  // A field outside any form is submitted with a real Enter (the worker sends it).
+  const formless = isField(target) && !target.form;
+  return { tag: tagOf(target), trusted: true, ...insert, ...(formless ? { formless } : {}) };
 }
 
 /** Whether `target` has focus, or is inside the focused contenteditable element. */
@@ -126,12 +121,7 @@ function selectForTyping(target: Editable, text: string, clear: boolean) {
     const insert = !clear && target.selectionStart === null ? held + text : text;
     return { insert, erase: insert === "" && clear && held !== "" };
   }
-  const range = document.createRange();
-  range.selectNodeContents(target);
-  if (!clear) range.collapse(false);
-  const selection = getSelection();
-  selection?.removeAllRanges();
-  selection?.addRange(range);
+  selectContents(target, clear);
   return { insert: text, erase: text === "" && clear && contentOf(target) !== "" };
 }
 
@@ -148,10 +138,14 @@ export function keysDone(args: KeysDoneArgs, state: KitState) {
     const navigation = stopWatch(state);
     return { effect: effectOf(watch.events), ...(navigation ? { navigation } : {}) };
   }
+  // No `change` of ours: the browser fires its own when the field loses focus, as after a
+  // person's typing (one, not two).
   const target = watch.target as Editable;
-  if (isField(target)) fireChange(target);
   const value =
     capText(contentOf(target), TYPED_VALUE_MAX, "Read it with browser_query_elements.").text;
+  // Submitting a form, the field loses focus first, as when a person clicks its submit button:
+  // the browser fires the field's `change` before `submit` (a page may check it there).
+  if (args.submit && isField(target) && target.form) target.blur();
   const submitted = args.submit ? submitFrom(target) : {};
   const navigation = stopWatch(state);
   return { tag: tagOf(target), value, ...submitted, ...(navigation ? { navigation } : {}) };

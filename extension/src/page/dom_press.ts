@@ -124,16 +124,23 @@ export function pressKey(args: KitArgs<"dom.key">, state: KitState) {
   const info = keyInfo(args.key);
   if (!info) throw unknownKey(args.key);
   const modifiers = [...new Set(args.modifiers ?? [])];
-  let target: Element;
-  if (args.selector || args.ref) {
-    target = findTarget(args, state.refs);
-    target.scrollIntoView({ block: "center", inline: "center", behavior: "instant" });
-    if (target instanceof HTMLElement) target.focus({ preventScroll: true });
-  } else {
-    target = focusedElement() ?? document.body ?? document.documentElement;
-  }
+  const target = keyTarget(args, state);
   const effect = dispatchKey(target, info, modifiers);
   return { key: info.key, modifiers, target: targetOf(target), effect };
+}
+
+/**
+ * The element a key goes to: the selector's (or ref's) element, scrolled into view and focused;
+ * without either, the focused element (else the body).
+ */
+export function keyTarget(args: Parameters<typeof findTarget>[0], state: KitState): Element {
+  if (!args.selector && !args.ref) {
+    return focusedElement() ?? document.body ?? document.documentElement;
+  }
+  const target = findTarget(args, state.refs);
+  target.scrollIntoView({ block: "center", inline: "center", behavior: "instant" });
+  if (target instanceof HTMLElement) target.focus({ preventScroll: true });
+  return target;
 }
 
 /** The focused element, inside open shadow roots (the document reports only their host). */

@@ -22,14 +22,19 @@ import type { KitArgs, KitState } from "./dom_kit_types.ts";
 /** The longest `value` the result echoes. */
 export const TYPED_VALUE_MAX = 1_000;
 
-/** Replaces (or appends to) a contenteditable's content through the editing commands. */
-function typeRich(target: HTMLElement, text: string, clear: boolean) {
+/** Selects all `target` holds (clear), else puts the caret at its end. */
+export function selectContents(target: HTMLElement, clear: boolean): void {
   const range = document.createRange();
   range.selectNodeContents(target);
   if (!clear) range.collapse(false);
   const selection = getSelection();
   selection?.removeAllRanges();
   selection?.addRange(range);
+}
+
+/** Replaces (or appends to) a contenteditable's content through the editing commands. */
+function typeRich(target: HTMLElement, text: string, clear: boolean) {
+  selectContents(target, clear);
   const done = text === ""
     ? document.execCommand("delete")
     : document.execCommand("insertText", false, text);

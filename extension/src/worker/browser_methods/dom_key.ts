@@ -9,14 +9,12 @@
  * the answer says which (`input`).
  */
 import type { BrowserInput } from "../../../../protocol/browser_methods/mod.ts";
-import { HubError } from "../../../../protocol/errors.ts";
 import type { CdpParams, TabSession } from "../debugger_sessions.ts";
 import { type BrowserMethod, type MethodContext, targetTab } from "./browser_method.ts";
 import { runAction, trustedSession } from "./action_outcome.ts";
-import { placeCall } from "./call_place.ts";
 import { domCall, type PageNavigation } from "./dom_call.ts";
-import { kitStep } from "./kit_step.ts";
 import { keyEvents, sendKeyEvents } from "./trusted_keys.ts";
+import { trustedEdit } from "./trusted_edit.ts";
 
 const TOOL = "browser_press_key";
 
@@ -51,29 +49,21 @@ async function trustedKey(
   onPage: (seen: PageNavigation) => void,
   partial: (known: object) => void,
 ) {
-  const { calls, refFrames } = context;
-  const { place, focused } = await calls.run(tabId, TOOL, async () => {
-    const place = await placeCall(tabId, input.ref, input.frame, refFrames);
-    const selector = input.ref ? undefined : input.selector;
-    const args = { purpose: "key" as const, selector, ref: place.ref };
-    return { place, focused: await kitStep(tabId, place, "dom.focus", args, context) };
-  });
-  if (!focused.focused) return undefined;
-  const { target } = focused;
-  partial({ target, input: "trusted" });
-  await sendKeyEvents(session, events);
-  const done = await calls.run(
+  let target: unknown;
+  const done = await trustedEdit(
     tabId,
     TOOL,
-    () => kitStep(tabId, place, "dom.keysDone", {}, context),
-  )
-    .catch((error) => {
-      // The key took the tab to another page before the kit could say what it did.
-      if (error instanceof HubError && error.payload.code === "TAB_NAVIGATED") {
-        return { navigation: "possible" } as Record<string, unknown>;
-      }
-      throw error;
-    });
-  if (done.navigation) onPage(done.navigation as PageNavigation);
-  return { target, ...(done.effect ? { effect: done.effect } : {}) };
+    input,
+    { purpose: "key" },
+    async (focused) => {
+      if (!focused.focused) return undefined;
+      target = focused.target;
+      partial({ target, input: "trusted" });
+      await sendKeyEvents(session, events);
+      return {};
+    },
+    context,
+    onPage,
+  );
+  return done && { target, ...(done.effect ? { effect: done.effect } : {}) };
 }

@@ -3,8 +3,9 @@
  * focuses it (a focused field keeps its focus) and selects what it holds (`clear`) or puts the
  * caret at its end; the text then goes in as the browser inserts typed text, through the debugger
  * (`Input.insertText`, trusted_keys.ts), and an empty text with `clear` is a Delete key. After it,
- * the kit fires `change`, reads the value and, with `submit`, submits as before; a navigation that
- * starts is waited for and a dialog answers the call (action_outcome.ts). Where the debugger
+ * the kit reads the value and, with `submit`, submits; `change` is the browser's own, when the
+ * field loses focus (or on submit), as after a person's typing. A navigation that starts is
+ * waited for and a dialog answers the call (action_outcome.ts). Where the debugger
  * cannot be used, or the field takes no inserted text (a date field), the kit sets the value
  * itself as before (dom_type.ts in the page); the answer says which (`input`).
  */
@@ -12,10 +13,9 @@ import type { BrowserInput } from "../../../../protocol/browser_methods/mod.ts";
 import type { TabSession } from "../debugger_sessions.ts";
 import { type BrowserMethod, type MethodContext, targetTab } from "./browser_method.ts";
 import { runAction, trustedSession } from "./action_outcome.ts";
-import { placeCall } from "./call_place.ts";
 import { domCall, type PageNavigation } from "./dom_call.ts";
-import { kitStep } from "./kit_step.ts";
 import { insertText, pressKeys } from "./trusted_keys.ts";
+import { trustedEdit } from "./trusted_edit.ts";
 
 const TOOL = "browser_type_text";
 
@@ -34,7 +34,9 @@ export const domType: BrowserMethod<"dom.type"> = async (input, context) => {
 
 /**
  * Focuses and selects, inserts the text (or deletes), then reads the outcome; undefined when the
- * field takes no inserted text (nothing was typed).
+ * field takes no inserted text (nothing was typed). With `submit`, a field outside any form gets a
+ * real Enter after the text, as a person submits it (the browser fires the field's `change` first);
+ * in a form the kit submits (dom_focus.ts keysDone).
  */
 async function trustedType(
   tabId: number,
@@ -44,29 +46,26 @@ async function trustedType(
   onPage: (seen: PageNavigation) => void,
   partial: (known: object) => void,
 ) {
-  const { calls, refFrames } = context;
-  const { place, focused } = await calls.run(tabId, TOOL, async () => {
-    const place = await placeCall(tabId, input.ref, input.frame, refFrames);
-    const args = {
-      purpose: "type" as const,
-      selector: input.ref ? undefined : input.selector,
-      ref: place.ref,
-      text: input.text,
-      clear: input.clear,
-    };
-    return { place, focused: await kitStep(tabId, place, "dom.focus", args, context) };
-  });
-  if (!focused.trusted) return undefined;
-  partial({ tag: focused.tag, input: "trusted" });
-  if (focused.erase) await pressKeys(session, "Delete");
-  else if (focused.insert) await insertText(session, String(focused.insert));
-  const args = { submit: input.submit };
-  const done = await calls.run(
+  const focus = { purpose: "type" as const, text: input.text, clear: input.clear };
+  let tag: unknown;
+  let enter = false;
+  const done = await trustedEdit(
     tabId,
     TOOL,
-    () => kitStep(tabId, place, "dom.keysDone", args, context),
+    input,
+    focus,
+    async (focused) => {
+      if (!focused.trusted) return undefined;
+      tag = focused.tag;
+      partial({ tag, input: "trusted" });
+      if (focused.erase) await pressKeys(session, "Delete");
+      else if (focused.insert) await insertText(session, String(focused.insert));
+      enter = input.submit === true && focused.formless === true;
+      if (enter) await pressKeys(session, "Enter");
+      return { submit: input.submit && !enter };
+    },
+    context,
+    onPage,
   );
-  const { navigation, ...answer } = done;
-  if (navigation) onPage(navigation as PageNavigation);
-  return answer;
+  return done && { tag, ...done, ...(enter ? { submitted: "enter" } : {}) };
 }

@@ -13,20 +13,7 @@
 import { hubError } from "../../../../protocol/errors.ts";
 import type { CdpParams, TabSession } from "../debugger_sessions.ts";
 import { type KeyInfo, keyInfo, unknownKeyMessage } from "../../page/dom_keys.ts";
-import type { Modifier } from "./trusted_pointer.ts";
-
-/** `Input.dispatchKeyEvent`'s `modifiers` bit of each modifier key. */
-export const MODIFIER_BITS: Readonly<Record<Modifier, number>> = {
-  Alt: 1,
-  Control: 2,
-  Meta: 4,
-  Shift: 8,
-};
-
-/** The `modifiers` bit field of `held`. */
-export function modifierBits(held: readonly Modifier[]): number {
-  return held.reduce((bits, modifier) => bits | MODIFIER_BITS[modifier], 0);
-}
+import { type Modifier, modifierBits } from "./trusted_pointer.ts";
 
 /** What a key types when pressed alone (or with Shift): its character, "\r" for Enter. */
 function textOf(info: KeyInfo): string | undefined {
@@ -36,7 +23,8 @@ function textOf(info: KeyInfo): string | undefined {
 
 /**
  * macOS editing commands of the keys whose editing the browser (not the page) does there, by
- * chord: the held modifiers in MODIFIER_BITS order joined with "+", then the key.
+ * chord: the held modifiers in the order of their bits (Alt, Control, Meta, Shift) joined with
+ * "+", then the key. Copy, cut and paste are not among them: hub never presses those (keyEvents).
  */
 const MAC_COMMANDS: Readonly<Record<string, string>> = {
   "Backspace": "deleteBackward",
@@ -47,9 +35,6 @@ const MAC_COMMANDS: Readonly<Record<string, string>> = {
   "Tab": "insertTab",
   "Shift+Tab": "insertBacktab",
   "Meta+KeyA": "selectAll",
-  "Meta+KeyC": "copy",
-  "Meta+KeyX": "cut",
-  "Meta+KeyV": "paste",
   "Meta+KeyZ": "undo",
   "Meta+Shift+KeyZ": "redo",
   "Home": "scrollToBeginningOfDocument",
@@ -80,10 +65,31 @@ for (const [side, line, doc] of [["Left", "Left", "Beginning"], ["Right", "Right
 
 /** The macOS editing commands of `info` pressed with `held`. */
 export function macCommands(info: KeyInfo, held: readonly Modifier[]): string[] {
-  const order = (Object.keys(MODIFIER_BITS) as Modifier[]).filter((m) => held.includes(m));
+  const order = [...held].sort((a, b) => modifierBits([a]) - modifierBits([b]));
   const code = info.code || info.key;
   const command = MAC_COMMANDS[[...order, code].join("+")];
   return command ? [command] : [];
+}
+
+/**
+ * Whether `info` pressed with `held` is a clipboard chord: Control or Meta with C, V or X (any
+ * other modifier too: Ctrl+Shift+V pastes as plain text), Shift or Control with Insert, Shift with
+ * Delete (cut). The browser runs those as copy, cut and paste, which no clipboard permission gates.
+ */
+export function isClipboardChord(info: KeyInfo, held: readonly Modifier[]): boolean {
+  const has = (modifier: Modifier) => held.includes(modifier);
+  if (has("Control") || has("Meta")) {
+    if (/^Key[CVX]$/.test(info.code)) return true;
+  }
+  if (info.key === "Insert") return has("Shift") || has("Control");
+  return info.key === "Delete" && has("Shift");
+}
+
+/** The INVALID_KEY message of a clipboard chord (isClipboardChord). */
+function clipboardMessage(info: KeyInfo, held: readonly Modifier[]): string {
+  return `${[...held, info.key].join("+")} is a copy, cut or paste chord, and hub never presses ` +
+    "those: a page could read the person's clipboard or plant its own text in it. To put text " +
+    "in a field, type it with browser_type_text.";
 }
 
 /** Whether the browser runs on macOS (its editing keys need `commands`). */
@@ -105,8 +111,9 @@ function keyFields(info: KeyInfo, bits: number): CdpParams {
 
 /**
  * The `Input.dispatchKeyEvent` parameters, in order, of pressing `key` (a KeyboardEvent.key value
- * or an alias dom_keys.ts knows) with `modifiers` held; INVALID_KEY for a key nobody knows.
- * A lower-case letter pressed with Shift is its capital (what a keyboard types).
+ * or an alias dom_keys.ts knows) with `modifiers` held; INVALID_KEY for a key nobody knows and
+ * for a copy, cut or paste chord (isClipboardChord). A lower-case letter pressed with Shift is its
+ * capital (what a keyboard types).
  */
 export function keyEvents(
   key: string,
@@ -116,6 +123,7 @@ export function keyEvents(
   const known = keyInfo(key);
   if (!known) throw hubError("INVALID_KEY", unknownKeyMessage(key));
   const held = [...new Set(modifiers)];
+  if (isClipboardChord(known, held)) throw hubError("INVALID_KEY", clipboardMessage(known, held));
   const shifted = held.includes("Shift") && /^[a-z]$/.test(known.key);
   const info = shifted ? { ...known, key: known.key.toUpperCase() } : known;
   const events: CdpParams[] = [];

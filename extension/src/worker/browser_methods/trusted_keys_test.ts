@@ -2,7 +2,7 @@
 import { assertEquals, assertThrows } from "../../../../tests/helpers/assert.ts";
 import { HubError } from "../../../../protocol/errors.ts";
 import type { TabSession } from "../debugger_sessions.ts";
-import { insertText, keyEvents, macCommands, modifierBits, pressKeys } from "./trusted_keys.ts";
+import { insertText, keyEvents, macCommands, pressKeys } from "./trusted_keys.ts";
 import { keyInfo } from "../../page/dom_keys.ts";
 
 const brief = (events: Record<string, unknown>[]) =>
@@ -51,7 +51,7 @@ Deno.test("a chord presses the modifiers first, lets go in reverse, types only w
     ["keyUp", "Shift", 0, null],
   ], "Shift types the capital; a modifier named twice is held once");
   assertEquals(keyEvents("Shift", [], false)[0].code, "ShiftLeft");
-  assertEquals(modifierBits(["Alt", "Control", "Meta", "Shift"]), 15);
+  assertEquals(keyEvents("Tab", ["Meta", "Alt", "Control", "Shift"], false)[4].modifiers, 15);
 });
 
 Deno.test("aliases are the kit's, and an unknown key is INVALID_KEY before any event", () => {
@@ -61,6 +61,39 @@ Deno.test("aliases are the kit's, and an unknown key is INVALID_KEY before any e
     () => keyEvents("Entr"),
     (error: unknown) => error instanceof HubError && error.payload.code === "INVALID_KEY",
   );
+});
+
+Deno.test("copy, cut and paste chords are INVALID_KEY: a page could read or fill the clipboard", () => {
+  const chords: [string, ("Alt" | "Control" | "Meta" | "Shift")[]][] = [
+    ["v", ["Control"]],
+    ["V", ["Meta"]],
+    ["v", ["Control", "Shift"]],
+    ["c", ["Control"]],
+    ["x", ["Meta"]],
+    ["c", ["Meta", "Alt"]],
+    ["Insert", ["Shift"]],
+    ["Insert", ["Control"]],
+    ["Delete", ["Shift"]],
+  ];
+  for (const [key, modifiers] of chords) {
+    for (const mac of [false, true]) {
+      assertThrows(
+        () => keyEvents(key, modifiers, mac),
+        (error: unknown) =>
+          error instanceof HubError && error.payload.code === "INVALID_KEY" &&
+          /copy, cut or paste chord, and hub never presses those: a page could read the person's clipboard or plant its own text in it\. To put text in a field, type it with browser_type_text/
+            .test(error.message),
+        `${modifiers}+${key}`,
+      );
+    }
+  }
+  // The same keys alone, or with other modifiers, are keys like any other.
+  assertEquals(keyEvents("v", [], false)[0].text, "v");
+  assertEquals(keyEvents("V", ["Shift"], false)[1].text, "V");
+  assertEquals(keyEvents("x", ["Alt"], false)[1].key, "x");
+  assertEquals(keyEvents("Insert", [], false)[0].key, "Insert");
+  assertEquals(keyEvents("Delete", ["Control"], false)[1].key, "Delete");
+  assertEquals(keyEvents("z", ["Meta"], true)[1].commands, ["undo"]);
 });
 
 Deno.test("on macOS the editing keys carry the browser's editing commands", () => {
