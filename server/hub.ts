@@ -52,7 +52,7 @@ import type { McpPath } from "./mcp/seam.ts";
 import { registerBrowserTools } from "./browser_tools/mod.ts";
 import { createFileSaver } from "./browser_tools/file_saver.ts";
 import { createLocalFiles } from "./browser_tools/local_files.ts";
-import { fileRoots } from "../core/plugin_source/allowed_roots.ts";
+import { fileRoots, listedRoots } from "../core/plugin_source/allowed_roots.ts";
 import { HUB_TOOLS as hubTools } from "./management/mod.ts";
 import { skipsPermissions } from "./permissions/effective.ts";
 import { createConfigChanges } from "./changes/config_changes.ts";
@@ -272,6 +272,7 @@ function wirePipeline(base: Base, calls: Calls, { changes }: Changes): Pipeline 
     files: createLocalFiles({
       configDir: base.options.paths.dir,
       roots: () => fileRoots({ ...config(), configDir: base.options.paths.dir }),
+      listed: () => listedRoots({ ...config(), configDir: base.options.paths.dir }),
     }),
     allowAlways,
   });

@@ -41,11 +41,15 @@ export function allowedRoots(input: RootsInput): string[] {
  * where it exists. Unlike `allowedRoots`, not the hub's working directory.
  */
 export function fileRoots(input: Omit<RootsInput, "cwd">): string[] {
-  const roots = [homeDir(), tempDir()];
-  for (const dir of input.additionalAllowedDirectories) {
-    roots.push(resolvePluginPath(dir, input.configDir));
-  }
-  return [...new Set(roots.map(realOrResolved))];
+  return [...new Set([homeDir(), tempDir()].map(realOrResolved).concat(listedRoots(input)))];
+}
+
+/** The folders of `additionalAllowedDirectories` alone, symlinks resolved where they exist. */
+export function listedRoots(input: Omit<RootsInput, "cwd">): string[] {
+  const dirs = input.additionalAllowedDirectories.map((dir) =>
+    realOrResolved(resolvePluginPath(dir, input.configDir))
+  );
+  return [...new Set(dirs)];
 }
 
 export function isInside(path: string, root: string): boolean {

@@ -78,8 +78,9 @@ export const FILE_METHODS = {
       tabId: tabIdField,
       path: z.string().min(1).max(PATH_MAX_CHARS).optional().describe(
         "Absolute path to save the PDF at, ending in .pdf, in an existing folder under the hub's " +
-          "allowed folders (home, temp, additionalAllowedDirectories); an existing file there is " +
-          `replaced. Omit to get the PDF back as base64 (at most ${PDF_INLINE_MAX_BYTES} bytes).`,
+          "allowed folders (home, temp, additionalAllowedDirectories), where no file exists yet (a " +
+          "file is never replaced: pick a new name). Omit to get the PDF back as base64 (at most " +
+          `${PDF_INLINE_MAX_BYTES} bytes).`,
       ),
     }),
   },
@@ -89,13 +90,14 @@ export const FILE_METHODS = {
  * FILE_TOO_LARGE for a PDF over its bound: `inline` (no path: answered as base64) or saved. Both
  * ends refuse with it: the extension before sending the bytes, the hub before answering them.
  */
-export function pdfTooLarge(bytes: number, inline: boolean): HubError {
+export function pdfTooLarge(bytes: number, inline: boolean, atLeast = false): HubError {
+  const size = `${atLeast ? "more than " : ""}${bytes} bytes`;
   return hubError(
     "FILE_TOO_LARGE",
     inline
-      ? `The PDF is ${bytes} bytes, over the ${PDF_INLINE_MAX_BYTES} bytes browser_save_pdf ` +
+      ? `The PDF is ${size}, over the ${PDF_INLINE_MAX_BYTES} bytes browser_save_pdf ` +
         "answers inline. Pass path to save it to a file instead."
-      : `The PDF is ${bytes} bytes, over the ${PDF_MAX_BYTES} bytes browser_save_pdf saves.`,
+      : `The PDF is ${size}, over the ${PDF_MAX_BYTES} bytes browser_save_pdf saves.`,
   );
 }
 

@@ -54,26 +54,33 @@ export interface PrepareContext {
 /**
  * Local files as browser tools may use them (browser_upload_file, browser_save_pdf): only under
  * the allowed folders (home, temp, `additionalAllowedDirectories`), never the hub's own config
- * folder; failures are FILE_NOT_ALLOWED or FILE_TOO_LARGE with a message for the agent.
- * Implemented by ./local_files.ts.
+ * folder, nor the home folder's hidden folders or a browser's profile unless listed; failures are
+ * FILE_NOT_ALLOWED or FILE_TOO_LARGE with a message for the agent. Implemented by ./local_files.ts.
  */
 export interface LocalFiles {
   /**
-   * A file the browser may read: `path` absolute, a regular file of at most `maxBytes` bytes;
-   * answers its real path (symlinks resolved) and size.
+   * A file the browser may read: `path` absolute, a regular file of at most `maxBytes` bytes,
+   * opened once and checked on that handle, then copied (0600) into a private folder of its own
+   * (0700) under `<config dir>/uploads/`, removed after a while; answers the copy's path (named as
+   * the real file) and size. The browser reads only the copy.
    */
   readable(path: string, maxBytes: number): Promise<{ path: string; bytes: number }>;
+  /** Removes files `readable` or `temporary` answered (a call that failed after them). */
+  discard(paths: string[]): Promise<void>;
   /**
    * Writes `bytes` as a private file named `name` (a plain file name): mode 0600, in a folder of
    * its own (0700) under `<config dir>/uploads/`, removed after a while; answers its path.
    */
   temporary(name: string, bytes: Uint8Array): Promise<string>;
   /**
-   * A path the hub may write a file at: absolute, ending in `extension` (".pdf"), in an existing
-   * folder; answers it with that folder's symlinks resolved.
+   * A path the hub may write a new file at: absolute, ending in `extension` (".pdf"), in an
+   * existing folder, no file there yet; answers it with that folder's symlinks resolved.
    */
   writable(path: string, extension: string): Promise<string>;
-  /** Writes `bytes` at a path `writable` answered, atomically, mode 0600. */
+  /**
+   * Writes `bytes` as a new file (mode 0600, appearing whole) at a path `writable` answered, after
+   * checking its folder again; never replaces a file (FILE_NOT_ALLOWED).
+   */
   write(path: string, bytes: Uint8Array): Promise<void>;
 }
 

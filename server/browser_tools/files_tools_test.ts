@@ -13,6 +13,7 @@ import { savePdf } from "./save_pdf.ts";
 function fakeFiles() {
   const written: { name: string; bytes: Uint8Array }[] = [];
   const saved: { path: string; bytes: Uint8Array }[] = [];
+  const discarded: string[] = [];
   const files: LocalFiles = {
     readable(path) {
       if (!path.startsWith("/ok/")) {
@@ -24,18 +25,25 @@ function fakeFiles() {
       written.push({ name, bytes });
       return Promise.resolve(`/uploads/${written.length}/${name}`);
     },
+    discard(paths) {
+      discarded.push(...paths);
+      return Promise.resolve();
+    },
     writable(path) {
       return path.startsWith("/ok/")
         ? Promise.resolve(`/real${path}`)
         : Promise.reject(hubError("FILE_NOT_ALLOWED", `${path} is outside`));
     },
     write(path, bytes) {
+      if (path.includes("exists")) {
+        return Promise.reject(hubError("FILE_NOT_ALLOWED", `${path}: pick a new name`));
+      }
       saved.push({ path, bytes });
       return Promise.resolve();
     },
   };
   const context: PrepareContext = { files, now: () => 0 };
-  return { files, context, written, saved };
+  return { files, context, written, saved, discarded };
 }
 
 async function failure(promise: Promise<unknown>): Promise<HubError> {
@@ -72,6 +80,17 @@ Deno.test("upload: a refused path writes no base64 file", async () => {
     files: [{ name: "b.txt", contentBase64: b64("b") }, { path: "/etc/passwd" }],
   }, context));
   assertEquals(error.code, "FILE_NOT_ALLOWED");
+  assertEquals(written.length, 0);
+});
+
+Deno.test("upload: a refused path removes the copies already made of the others", async () => {
+  const { context, written, discarded } = fakeFiles();
+  const error = await failure(prepareUpload({
+    ref: "e1",
+    files: [{ path: "/ok/a.txt" }, { path: "/etc/passwd" }, { path: "/ok/b.txt" }],
+  }, context));
+  assertEquals(error.code, "FILE_NOT_ALLOWED");
+  assertEquals(discarded, ["/real/ok/a.txt", "/real/ok/b.txt"]);
   assertEquals(written.length, 0);
 });
 
@@ -135,6 +154,20 @@ Deno.test("save_pdf: with a path the hub writes the bytes and answers the path",
     path: "/real/ok/p.pdf",
     bytes: 13,
   });
+});
+
+Deno.test("save_pdf: a refusal at write time (a file appeared, the folder changed) is the agent's to see", async () => {
+  const { files } = fakeFiles();
+  const error = await failure(
+    savePdf.toContent!({ tabId: 3, url: "http://x/", bytes: 4, data: b64("%PDF") }, {
+      input: { path: "/real/ok/exists.pdf" },
+      now: () => 0,
+      saveFile: () => Promise.reject(new Error("unused")),
+      files,
+    }),
+  );
+  assertEquals(error.code, "FILE_NOT_ALLOWED");
+  assertMatch(error.message, /pick a new name/);
 });
 
 Deno.test("save_pdf: without a path it answers base64, bounded", async () => {

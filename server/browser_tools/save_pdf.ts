@@ -1,4 +1,4 @@
-import { type HubError, hubError } from "../../protocol/errors.ts";
+import { HubError, hubError } from "../../protocol/errors.ts";
 import {
   PDF_INLINE_MAX_BYTES,
   PDF_MAX_BYTES,
@@ -13,8 +13,9 @@ export const savePdf = browserTool({
   displayName: "Save page as PDF",
   description: "Print a tab's page to PDF (as Chromium prints it, through the debugger). With " +
     "path (absolute, ending in .pdf, in an existing folder under the hub's allowed folders: " +
-    "home, temp, additionalAllowedDirectories) the hub saves it there, replacing a file of that " +
-    `name, and answers { tabId, url, path, bytes } (at most ${PDF_MAX_BYTES} bytes). Without ` +
+    "home, temp, additionalAllowedDirectories; not home's hidden folders) the hub saves it there " +
+    "as a new file (a path where a file exists is refused: pick a new name) and answers " +
+    `{ tabId, url, path, bytes } (at most ${PDF_MAX_BYTES} bytes). Without ` +
     "path it answers { tabId, url, bytes, mimeType, contentBase64 }, for PDFs of at most " +
     `${PDF_INLINE_MAX_BYTES} bytes; a larger one fails with FILE_TOO_LARGE (pass a path).`,
   method: "files.pdf",
@@ -40,7 +41,8 @@ export const savePdf = browserTool({
     }
     if (!files) throw saveFailed(input.path, new Error("this hub writes no local files"));
     await files.write(input.path, bytes).catch((error) => {
-      throw saveFailed(input.path!, error);
+      // A refusal (a file appeared there, the folder changed) says what to do; it is not a fault.
+      throw error instanceof HubError ? error : saveFailed(input.path!, error);
     });
     return [text({ tabId, url, path: input.path, bytes: bytes.length })];
   },

@@ -19,7 +19,8 @@ export const uploadFile = browserTool({
   description: "Fill a file input (<input type=file>) with local files, by ref or selector, in " +
     "any frame; or click a button (for real, through the debugger) that opens a file chooser and " +
     "fill that chooser. Each file is { path } (an absolute path under the hub's allowed folders: " +
-    "home, temp, additionalAllowedDirectories; at most " +
+    "home, temp, additionalAllowedDirectories; not home's hidden folders such as ~/.ssh or " +
+    "~/.config, nor browser profiles, unless listed there; at most " +
     `${UPLOAD_MAX_PATH_BYTES} bytes) or { name, mimeType?, contentBase64 } (at most ` +
     `${UPLOAD_MAX_BASE64_BYTES} bytes; the hub writes it to a private temp file). At most ` +
     `${UPLOAD_MAX_FILES} files; several only for an input that takes several. The page gets its ` +
@@ -31,8 +32,10 @@ export const uploadFile = browserTool({
 });
 
 /**
- * The upload's input as the extension receives it: every file a checked local path. All paths are
- * checked before any base64 file is written, so a refused call leaves nothing behind.
+ * The upload's input as the extension receives it: every file a path in the hub's private upload
+ * folder, a copy of a checked local file or a base64 file written there. Every path is checked and
+ * copied before any base64 file is written, and a refusal removes the copies made, so a refused
+ * call leaves nothing behind.
  */
 export async function prepareUpload(
   input: Record<string, unknown>,
@@ -40,16 +43,23 @@ export async function prepareUpload(
 ): Promise<Record<string, unknown>> {
   const entries = input.files as FileEntry[];
   const decoded = entries.map((entry) => "path" in entry ? undefined : decode(entry));
-  const checked = await Promise.all(
+  const settled = await Promise.allSettled(
     entries.map((entry) =>
       "path" in entry ? files.readable(entry.path, UPLOAD_MAX_PATH_BYTES) : undefined
     ),
   );
+  const copies = settled.flatMap((one) =>
+    one.status === "fulfilled" && one.value ? [one.value.path] : []
+  );
+  const refused = settled.find((one) => one.status === "rejected");
+  if (refused) {
+    await files.discard(copies);
+    throw refused.reason;
+  }
   const prepared: PreparedFile[] = [];
   for (const [i, entry] of entries.entries()) {
-    const path = "path" in entry
-      ? checked[i]!.path
-      : await files.temporary(entry.name, decoded[i]!);
+    const one = settled[i] as PromiseFulfilledResult<{ path: string } | undefined>;
+    const path = "path" in entry ? one.value!.path : await files.temporary(entry.name, decoded[i]!);
     prepared.push({ path });
   }
   return { ...input, files: prepared };

@@ -279,6 +279,7 @@ function noSaveFile(): Promise<string> {
 const NO_LOCAL_FILES: LocalFiles = {
   readable: () => Promise.reject(noLocalFiles()),
   temporary: () => Promise.reject(noLocalFiles()),
+  discard: () => Promise.resolve(),
   writable: () => Promise.reject(noLocalFiles()),
   write: () => Promise.reject(noLocalFiles()),
 };

@@ -41,6 +41,7 @@ const tool = browserTool({
 const files: LocalFiles = {
   readable: () => Promise.reject(new Error("unused")),
   temporary: () => Promise.reject(new Error("unused")),
+  discard: () => Promise.resolve(),
   writable: (path) =>
     path.startsWith("/no/")
       ? Promise.reject(hubError("FILE_NOT_ALLOWED", "outside"))
