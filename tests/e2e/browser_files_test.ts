@@ -268,7 +268,50 @@ async function pdfSteps(t: Deno.TestContext, e2e: E2E, dir: string) {
       });
       assert(!(await Deno.stat(join(dir, "page.txt")).then(() => true, () => false)));
     });
+
+    await t.step(
+      "a path where a file exists is refused (pick a new name); the file is kept",
+      async () => {
+        const path = join(dir, "page.pdf");
+        const before = await Deno.readFile(path);
+        failed(await callTool(e2e, "browser_save_pdf", { tabId, path }), {
+          status: 422,
+          code: "FILE_NOT_ALLOWED",
+          message: /already exists.*pick a new name/,
+        });
+        assertEquals(await Deno.readFile(path), before);
+      },
+    );
+
+    await t.step(
+      "a PDF over the inline bound is FILE_TOO_LARGE, read from the stream",
+      async () => {
+        const heavy = await e2e.open("/files/heavy");
+        try {
+          await heavy.waitForFunction("document.getElementById('noise').naturalWidth > 0");
+          const heavyTab = await tabIdOf(e2e, heavy);
+          failed(await callTool(e2e, "browser_save_pdf", { tabId: heavyTab }), {
+            status: 422,
+            code: "FILE_TOO_LARGE",
+            message: /more than 140000 bytes.*Pass path/,
+          });
+          // Saved at a path (under the larger bound) it is whole.
+          const path = join(dir, "heavy.pdf");
+          const value = await answerOf(e2e, heavyTab, { path });
+          assert(value.bytes > 140_000, `the heavy PDF is ${value.bytes} bytes`);
+          assertEquals((await Deno.readFile(path)).length, value.bytes);
+        } finally {
+          await heavy.close();
+        }
+      },
+    );
   } finally {
     await page.close();
   }
+}
+
+async function answerOf(e2e: E2E, tabId: number, args: Record<string, unknown>) {
+  const reply = await callTool(e2e, "browser_save_pdf", { tabId, ...args });
+  assertEquals(reply.status, 200, JSON.stringify(reply.body).slice(0, 500));
+  return JSON.parse(reply.body.content[0].text);
 }
