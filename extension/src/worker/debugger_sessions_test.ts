@@ -8,6 +8,7 @@
  */
 import { assert, assertEquals } from "../../../tests/helpers/assert.ts";
 import { failureOf, withChrome } from "./_test_fixtures.ts";
+import { childRefusal } from "./debugger_children.ts";
 import {
   createDebuggerSessions,
   type DebuggerSessions,
@@ -205,6 +206,84 @@ Deno.test("out-of-process frames: child sessions get their hooks, commands and a
     assert(events.includes("child-1 Page.frameNavigated"));
     fake.emit(4, "Target.detachedFromTarget", { sessionId: "child-1" });
     assertEquals(session.children(), []);
+  });
+});
+
+Deno.test("frames that are not a web page's (an extension's, a browser page) get no hooks and are detached", async () => {
+  await withBrowser({ 4: WEB }, {}, async (fake, sessions) => {
+    fake.frames = [
+      { sessionId: "web-1", url: "https://other.test/frame" },
+      { sessionId: "ext-1", url: "chrome-extension://abcdefghijklmnop/fill.html" },
+      { sessionId: "blob-1", url: "blob:chrome-extension://abcdefghijklmnop/1-2-3" },
+      { sessionId: "data-1", url: "data:text/html,<p>hi</p>" },
+    ];
+    const seen: (string | undefined)[] = [];
+    sessions.onSession((_session, sessionId) => {
+      seen.push(sessionId);
+      return Promise.resolve();
+    });
+    const events: string[] = [];
+    sessions.onEvent((e) => events.push(`${e.sessionId ?? "page"} ${e.method}`));
+    const session = await sessions.session(4);
+    assertEquals(seen.sort(), ["data-1", "web-1", undefined].sort());
+    assertEquals(session.children().map((c) => c.sessionId).sort(), ["data-1", "web-1"]);
+    const detachedFrom = () =>
+      fake.sent.filter((s) => s.method === "Target.detachFromTarget")
+        .map((s) => s.params?.sessionId);
+    await until(() => detachedFrom().length === 2);
+    assertEquals(detachedFrom().sort(), ["blob-1", "ext-1"]);
+    assert(!fake.sent.some((s) => s.sessionId === "ext-1" || s.sessionId === "blob-1"));
+    // What such a frame says is not passed on.
+    fake.emit(4, "Runtime.consoleAPICalled", { args: [] }, "ext-1");
+    assert(!events.some((e) => e.startsWith("ext-1")), events.join("\n"));
+    // A web frame that navigates to a browser page is left the same way.
+    fake.emit(4, "Target.targetInfoChanged", {
+      targetInfo: { targetId: "t-web-1", type: "iframe", url: "chrome://settings/" },
+    });
+    await until(() => detachedFrom().length === 3);
+    assertEquals(detachedFrom().at(-1), "web-1");
+    assertEquals(session.children().map((c) => c.sessionId), ["data-1"]);
+  });
+  assertEquals(childRefusal("https://a.test/"), undefined);
+  assertEquals(childRefusal("about:blank"), undefined);
+  assertEquals(childRefusal(""), undefined);
+  assertEquals(childRefusal("chrome://newtab/"), "a chrome: page");
+  assertEquals(childRefusal("chrome-untrusted://print/"), "a chrome-untrusted: page");
+});
+
+/** Answers Page.getLayoutMetrics with `sizes` in turn (the last one from then on). */
+function viewports(fake: ReturnType<typeof fakeBrowser>["fake"], sizes: number[]) {
+  const read: number[] = [];
+  fake.answer = (s) => {
+    if (s.method !== "Page.getLayoutMetrics") return undefined;
+    const height = sizes[Math.min(read.length, sizes.length - 1)];
+    read.push(height);
+    return Promise.resolve({ cssLayoutViewport: { clientWidth: 1280, clientHeight: height } });
+  };
+  return read;
+}
+
+Deno.test("a new attach is handed out once the viewport holds still (Chromium's bar takes room)", async () => {
+  await withBrowser({ 4: WEB, 5: WEB }, {}, async (fake, sessions) => {
+    // The bar shows after the attach: the page shrinks by 40 px, in two steps.
+    const read = viewports(fake, [720, 720, 700, 680]);
+    await sessions.session(4);
+    assertEquals(read.slice(-2), [680, 680], "handed out only after two equal reads at 680");
+    // The session already attached is handed out at once: no more reads.
+    const reads = read.length;
+    await sessions.session(4);
+    assertEquals(read.length, reads);
+
+    // The bar is one for the whole browser: while tab 4 is attached it is there already.
+    const second = viewports(fake, [680]);
+    await sessions.session(5);
+    assertEquals(second, []);
+
+    // No bar (headless): steady from the start; a few reads only.
+    await sessions.detachAll();
+    const steady = viewports(fake, [720]);
+    await sessions.session(5);
+    assert(steady.length >= 1 && steady.length <= 8, `${steady.length} reads`);
   });
 });
 

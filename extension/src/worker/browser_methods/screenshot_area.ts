@@ -24,10 +24,6 @@ import { toBase64 } from "../../../../protocol/bytes.ts";
 const TOOL = "browser_screenshot_tab";
 /** A large page's capture takes a while: more than a plain command's bound. */
 const CAPTURE_MS = 20_000;
-/** How the window's size is watched after an attach (steadyWindow): every 60 ms, for 1.2 s at most. */
-const STEADY_EVERY_MS = 60;
-const STEADY_READS = 3;
-const STEADY_MAX_READS = 20;
 
 interface Rect {
   x: number;
@@ -52,9 +48,8 @@ export async function areaShot(
   let session: TabSession | undefined;
   let refusal: Refusal | undefined;
   try {
-    const attached = context.sessions.current(tabId) !== undefined;
+    // A new attach is handed out once Chromium's bar stopped resizing the page (debugger_settle.ts).
     session = await context.sessions.session(tabId);
-    if (!attached) await steadyWindow(session);
   } catch (error) {
     if (!element || !debuggerUnavailable(error)) throw error;
     refusal = error;
@@ -78,24 +73,6 @@ export async function areaShot(
   const png = await capture("png");
   const shot = await fitShot(tabId, png, input.maxBytes, (quality) => capture("jpeg", quality));
   return { ...shot, area: box ? "element" : "page", clip, ...(cut ? { cut } : {}) };
-}
-
-/**
- * Waits until the window's size holds still (STEADY_READS equal reads in a row, at most
- * STEADY_MAX_READS): just after an attach, Chromium's "started debugging this browser" bar takes
- * room from the page, and a capture taken while the page resizes repeats parts of it.
- */
-async function steadyWindow(session: TabSession): Promise<void> {
-  let last = "";
-  let same = 0;
-  for (let read = 0; read < STEADY_MAX_READS; read++) {
-    const { cssLayoutViewport: view } = await session.send<LayoutMetrics>("Page.getLayoutMetrics");
-    const size = `${view.clientWidth}x${view.clientHeight}`;
-    same = size === last ? same + 1 : 0;
-    last = size;
-    if (same >= STEADY_READS) return;
-    await new Promise((resolve) => setTimeout(resolve, STEADY_EVERY_MS));
-  }
 }
 
 /** The element's border box in the top viewport's CSS pixels, after scrolling it into view. */

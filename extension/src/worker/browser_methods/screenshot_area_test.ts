@@ -61,6 +61,16 @@ Deno.test("fullPage captures the page's whole content size beyond the window", a
   ]);
 });
 
+Deno.test("a capture right after a new attach reads the layout once: the sessions waited for the bar", async () => {
+  const sent: unknown[] = [];
+  const sessions = fakeSessions({ width: 1280, height: 900 }, sent);
+  // Not attached before this call: session() attaches (and waits for the viewport to settle).
+  const context = fakeMethodContext({ sessions: { ...sessions, current: () => undefined } });
+  await areaShot(TAB, input({ fullPage: true }), context);
+  const reads = sent.filter((s) => (s as [string])[0] === "Page.getLayoutMetrics");
+  assertEquals(reads.length, 1);
+});
+
 Deno.test("a page longer than MAX_CAPTURE_SIDE is cut to its top part, saying so", async () => {
   const sent: unknown[] = [];
   const context = fakeMethodContext({
