@@ -28,7 +28,8 @@ export interface Downloads {
    * start. A found download is given a short while more (at most SETTLE_MS) for the browser to
    * name its file and, for a small file, to finish, so the report says what happened. With
    * `tabId`, only a download that plausibly came from that tab counts (`fromTab`), and it is
-   * remembered as that tab's.
+   * remembered as that tab's. Without waiting (`waitMs` 0), once `listen` runs, it looks nothing
+   * up when the worker heard of no download created since `sinceMs` (most actions).
    */
   createdSince(
     sinceMs: number,
@@ -61,6 +62,8 @@ export function createDownloads(sources: DownloadSources = {}): Downloads {
   const requested = sources.requested ?? (() => false);
   /** Download id → the tab whose action started it. */
   const tabOf = new Map<number, number>();
+  /** When the worker last heard of a new download (epoch ms); undefined until `listen`. */
+  let lastCreatedAt: number | undefined;
   /** Woken on every download event: waiters then look again. */
   let wake: () => void = () => {};
   let woken = new Promise<void>((resolve) => (wake = resolve));
@@ -114,11 +117,18 @@ export function createDownloads(sources: DownloadSources = {}): Downloads {
 
   return {
     listen() {
-      chrome.downloads.onCreated.addListener(changed);
+      lastCreatedAt = 0;
+      chrome.downloads.onCreated.addListener(() => {
+        lastCreatedAt = Date.now();
+        changed();
+      });
       chrome.downloads.onChanged.addListener(changed);
     },
 
     async createdSince(sinceMs, waitMs, tabId) {
+      // Chromium tells the worker of each download it creates: none since the action began and
+      // none to wait for spares chrome.downloads.search on every action.
+      if (waitMs <= 0 && lastCreatedAt !== undefined && lastCreatedAt < sinceMs) return undefined;
       const deadline = Date.now() + waitMs;
       let item: Item | undefined;
       for (;;) {

@@ -86,6 +86,24 @@ Deno.test("createdSince answers undefined when no download starts in time, and s
   });
 });
 
+Deno.test("createdSince without waiting looks nothing up when no download was created since", async () => {
+  const fake = fakeDownloads();
+  let searches = 0;
+  const search = fake.api.search;
+  fake.api.search = (query) => (searches++, search(query));
+  await withChrome({ downloads: fake.api }, async () => {
+    const downloads = createDownloads();
+    downloads.listen();
+    fake.start({ url: "http://127.0.0.1/old.bin" });
+    await tick(5);
+    assertEquals(await downloads.createdSince(Date.now(), 0), undefined);
+    assertEquals(searches, 0);
+    const since = Date.now();
+    fake.start({ url: "http://127.0.0.1/new.bin", filename: "/d/new.bin", state: "complete" });
+    assertEquals((await downloads.createdSince(since, 0))?.url, "http://127.0.0.1/new.bin");
+  });
+});
+
 Deno.test("createdSince reports what it knows when the download does not settle (a Save-as dialog)", async () => {
   const fake = fakeDownloads();
   await withChrome({ downloads: fake.api }, async () => {
