@@ -4,7 +4,8 @@
  * click count and modifiers); a menu that opens only on CSS `:hover` opens under
  * browser_hover_element and its link is then clicked; browser_click_at lands where it was aimed
  * on a canvas and browser_move_mouse moves over it; browser_drag reorders an HTML5 drag-and-drop
- * list and moves a pointer-events slider; a button under a cookie banner is reported as covered,
+ * list (moved by the drag's own data) and moves a pointer-events slider, between elements, between
+ * points and from an element to a point; a button under a cookie banner is reported as covered,
  * naming the banner with a ref that clicks it; a button in a cross-origin iframe below the fold is
  * scrolled to and clicked for real; browser_scroll's wheel turns inside a scroll box reach the
  * page's `wheel` listener.
@@ -104,6 +105,31 @@ e2eTest(import.meta.url, "trusted pointer input: clicks, hover, points, drags, c
     assertEquals(slid.kind, "pointer");
     const value = Number(await textOf(page, "#slider-value"));
     assert(value >= 40 && value <= 60, `the thumb follows to the track's middle: ${value}`);
+  });
+
+  await t.step("browser_drag between points, and from an element to a point", async () => {
+    const rect = async (selector: string) =>
+      ok(await call("browser_query_elements", { selector }), selector).elements[0].rect;
+    const thumb = await rect("#thumb");
+    const track = await rect("#track");
+    // The thumb's left edge follows the pointer 10 pixels behind: 45 of 180 pixels is 25.
+    const y = track.y + track.height / 2;
+    const from = { fromX: thumb.x + thumb.width / 2, fromY: thumb.y + thumb.height / 2 };
+    const byPoints = ok(
+      await call("browser_drag", { ...from, toX: track.x + 55, toY: y }),
+      "drag by points",
+    );
+    assertEquals([byPoints.kind, byPoints.input], ["pointer", "trusted"]);
+    assertEquals(byPoints.to, { x: track.x + 55, y });
+    const low = Number(await textOf(page, "#slider-value"));
+    assert(low >= 22 && low <= 28, `the thumb went to a quarter of the track: ${low}`);
+    const mixed = ok(
+      await call("browser_drag", { fromSelector: "#thumb", toX: track.x + 172, toY: y }),
+      "drag from an element to a point",
+    );
+    assertEquals(mixed.kind, "pointer");
+    const high = Number(await textOf(page, "#slider-value"));
+    assert(high >= 87 && high <= 93, `the thumb went to nine tenths of the track: ${high}`);
   });
 
   await t.step("a button under a cookie banner is reported, naming the banner", async () => {
