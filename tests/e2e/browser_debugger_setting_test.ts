@@ -4,8 +4,10 @@
  *
  * - The panel lists the tabs the debugger is attached to, by title.
  * - Its switch turns the setting off: config.json says `off`, every tab is detached, tools with a
- *   DOM path answer `input: "synthetic"` (the page sees `isTrusted` false) and the others fail with
- *   DEBUGGER_OFF, which says how to turn it back on.
+ *   DOM path answer `input: "synthetic"` (the page sees `isTrusted` false) and the others
+ *   (click_at, move_mouse, drag, handle_dialog, a network body) fail with DEBUGGER_OFF, which says
+ *   how to turn it back on. The synthetic click keeps a right, middle, double or modified click's
+ *   button, count and keys in the DOM events it sends.
  * - `hub config set debugger auto` (the real CLI) turns it back on in the running extension.
  * - Another debugger client attached first: measured in Chromium 156, neither a CDP session
  *   (Playwright's, like any automation client) nor another extension's chrome.debugger nor DevTools
@@ -44,6 +46,42 @@ async function recordClicks(page: Page): Promise<void> {
 /** Whether each click the page got since `recordClicks` was trusted, in order. */
 function clicks(page: Page): Promise<boolean[]> {
   return page.evaluate(() => (globalThis as unknown as { __clicks: boolean[] }).__clicks);
+}
+
+const MOUSE_EVENTS = [
+  "pointerdown",
+  "mousedown",
+  "pointerup",
+  "mouseup",
+  "click",
+  "dblclick",
+  "contextmenu",
+  "auxclick",
+];
+
+/** Starts logging, in the page, the untrusted mouse events (type, button, detail, modifiers). */
+async function recordMouse(page: Page): Promise<void> {
+  await page.evaluate((types) => {
+    const w = globalThis as unknown as {
+      __mouse?: string[];
+      document: { addEventListener(type: string, f: (e: Json) => void, c: boolean): void };
+    };
+    if (w.__mouse) return;
+    w.__mouse = [];
+    const mods = (e: Json) =>
+      ["alt", "ctrl", "meta", "shift"].filter((m) => e[m + "Key"]).join("+") || "-";
+    for (const type of types) {
+      w.document.addEventListener(type, (e) => {
+        if (!e.isTrusted) w.__mouse!.push(`${type} ${e.button} ${e.detail} ${mods(e)}`);
+        if (type === "contextmenu") e.preventDefault();
+      }, true);
+    }
+  }, MOUSE_EVENTS);
+}
+
+/** The untrusted mouse events the page logged since the last call, emptying the log. */
+function mouseLog(page: Page): Promise<string[]> {
+  return page.evaluate(() => (globalThis as unknown as { __mouse: string[] }).__mouse.splice(0));
 }
 
 /** browser_click_element on the form page's Reveal button (it does not navigate). */
@@ -140,6 +178,83 @@ e2eTest(
       });
       await panelAttached(panel, [], "all");
     });
+
+    await t.step("off: the tools with no DOM path fail DEBUGGER_OFF", async () => {
+      const [request] = ok(
+        await callTool(e2e, "browser_network_requests", { tabId: formTab, limit: 1 }),
+        "the tab's requests (no debugger needed)",
+      ).requests;
+      const refused: Array<[string, Record<string, unknown>]> = [
+        ["browser_move_mouse", { x: 5, y: 5 }],
+        ["browser_drag", { fromX: 5, fromY: 5, toX: 50, toY: 50 }],
+        ["browser_drag", { fromSelector: "#reveal", toSelector: "#name" }],
+        ["browser_handle_dialog", { accept: true }],
+        ["browser_network_request", { requestId: request.requestId, includeBody: true }],
+      ];
+      for (const [tool, args] of refused) {
+        failed(await callTool(e2e, tool, { tabId: formTab, ...args }), {
+          status: 422,
+          code: "DEBUGGER_OFF",
+          message: /hub config set debugger auto/,
+        });
+      }
+      const headers = ok(
+        await callTool(e2e, "browser_network_request", {
+          tabId: formTab,
+          requestId: request.requestId,
+        }),
+        "the request without its body needs no debugger",
+      );
+      assertEquals(headers.request.requestId, request.requestId);
+      await panelAttached(panel, [], "all");
+    });
+
+    await t.step(
+      "off: a right, middle, double or Ctrl click keeps its button, count and keys",
+      async () => {
+        const form = await e2e.open("/form?debugger=mouse");
+        const tabId = await tabIdOf(e2e, form);
+        await recordMouse(form);
+        const click = (args: Record<string, unknown>) =>
+          callTool(e2e, "browser_click_element", { tabId, selector: "#reveal", ...args });
+        const right = ok(await click({ button: "right", modifiers: ["Shift"] }), "right");
+        assertEquals(right.input, "synthetic");
+        assertEquals(await mouseLog(form), [
+          "pointerdown 2 0 shift",
+          "mousedown 2 1 shift",
+          "pointerup 2 0 shift",
+          "mouseup 2 1 shift",
+          "contextmenu 2 1 shift",
+          "auxclick 2 1 shift",
+        ]);
+        ok(await click({ button: "middle" }), "middle");
+        assertEquals(await mouseLog(form), [
+          "pointerdown 1 0 -",
+          "mousedown 1 1 -",
+          "pointerup 1 0 -",
+          "mouseup 1 1 -",
+          "auxclick 1 1 -",
+        ]);
+        ok(await click({ clickCount: 2, modifiers: ["Control", "Alt"] }), "double");
+        assertEquals(await mouseLog(form), [
+          "pointerdown 0 0 alt+ctrl",
+          "mousedown 0 1 alt+ctrl",
+          "pointerup 0 0 alt+ctrl",
+          "mouseup 0 1 alt+ctrl",
+          "click 0 1 alt+ctrl",
+          "pointerdown 0 0 alt+ctrl",
+          "mousedown 0 2 alt+ctrl",
+          "pointerup 0 0 alt+ctrl",
+          "mouseup 0 2 alt+ctrl",
+          "click 0 2 alt+ctrl",
+          "dblclick 0 2 alt+ctrl",
+        ]);
+        // A plain click is the element's click() as before: one click event, detail 0.
+        ok(await click({}), "a plain click stays the element's click()");
+        assertEquals(await mouseLog(form), ["click 0 0 -"]);
+        await form.close();
+      },
+    );
 
     await t.step("hub config set debugger auto: the running extension follows", async () => {
       const set = await runHub(

@@ -5,14 +5,92 @@ import { movesBox, scrollInside } from "./dom_scroll_box.ts";
 
 const CENTER = { block: "center", inline: "center", behavior: "instant" } as const;
 
-/** `dom.click`: scrolls the target (ref, or the selector's first match) into view and clicks it. */
+/**
+ * `dom.click`: scrolls the target (ref, or the selector's first match) into view and clicks it: a
+ * plain left click is the element's own `click()`; a right, middle, double or modified click sends
+ * the DOM events a person's click gives (`clickEvents`) at the element's center.
+ */
 export function clickElement(args: KitArgs<"dom.click">, state: KitState) {
   const element = findTarget(args, state.refs);
   element.scrollIntoView(CENTER);
-  if (element instanceof HTMLElement) element.click();
+  const { button = "left", clickCount = 1, modifiers = [] } = args;
+  if (button !== "left" || clickCount !== 1 || modifiers.length) {
+    dispatchClicks(element, clickEvents(button, clickCount), modifiers);
+  } else if (element instanceof HTMLElement) element.click();
   else element.dispatchEvent(new MouseEvent("click", { bubbles: true, cancelable: true }));
   const text = (element.textContent ?? "").trim().replace(/\s+/g, " ").slice(0, 200);
   return { clicked: true, tag: tagOf(element), text };
+}
+
+type Button = NonNullable<KitArgs<"dom.click">["button"]>;
+type Modifier = NonNullable<KitArgs<"dom.click">["modifiers"]>[number];
+
+/** One DOM event of a click: its type, whether a PointerEvent, and its mouse fields. */
+export interface ClickEvent {
+  type: string;
+  pointer: boolean;
+  /** MouseEvent.button: 0 left, 1 middle, 2 right. */
+  button: number;
+  /** MouseEvent.buttons: the held buttons' bits (1 left, 2 right, 4 middle). */
+  buttons: number;
+  /** The click count (0 on pointer events). */
+  detail: number;
+}
+
+const BUTTON_NUMBER: Record<Button, number> = { left: 0, middle: 1, right: 2 };
+const BUTTON_BIT: Record<Button, number> = { left: 1, middle: 4, right: 2 };
+
+/**
+ * The DOM events of `clickCount` presses of `button`, in order, as Chromium sends a person's:
+ * each press is pointerdown, mousedown, pointerup, mouseup (detail counting the presses), then
+ * click for the left button (dblclick after the second), contextmenu and auxclick for the right
+ * one (never click), auxclick for the middle one (never click: an untrusted auxclick follows no
+ * link).
+ */
+export function clickEvents(button: Button, clickCount: number): ClickEvent[] {
+  const number = BUTTON_NUMBER[button];
+  const event = (type: string, pointer: boolean, buttons: number, detail: number) => ({
+    type,
+    pointer,
+    button: number,
+    buttons,
+    detail,
+  });
+  const events: ClickEvent[] = [];
+  for (let n = 1; n <= clickCount; n++) {
+    events.push(
+      event("pointerdown", true, BUTTON_BIT[button], 0),
+      event("mousedown", false, BUTTON_BIT[button], n),
+      event("pointerup", true, 0, 0),
+      event("mouseup", false, 0, n),
+    );
+    if (button === "left") events.push(event("click", false, 0, n));
+    if (button === "right") events.push(event("contextmenu", false, 0, n));
+    if (button !== "left") events.push(event("auxclick", false, 0, n));
+    if (button === "left" && n === 2) events.push(event("dblclick", false, 0, n));
+  }
+  return events;
+}
+
+/** Sends `events` to `element` at its center, with `modifiers` held on every one. */
+export function dispatchClicks(element: Element, events: ClickEvent[], modifiers: Modifier[]) {
+  const rect = element.getBoundingClientRect();
+  const keys = {
+    altKey: modifiers.includes("Alt"),
+    ctrlKey: modifiers.includes("Control"),
+    metaKey: modifiers.includes("Meta"),
+    shiftKey: modifiers.includes("Shift"),
+  };
+  for (const { type, pointer, button, buttons, detail } of events) {
+    const init = {
+      ...pointerInit(rect.x + rect.width / 2, rect.y + rect.height / 2, true, null),
+      ...keys,
+      button,
+      buttons,
+      detail,
+    };
+    element.dispatchEvent(pointer ? new PointerEvent(type, init) : new MouseEvent(type, init));
+  }
 }
 
 function pointerInit(x: number, y: number, bubbles: boolean, related: Element | null) {

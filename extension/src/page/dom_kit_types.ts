@@ -18,7 +18,7 @@ export const DOM_KIT_GLOBAL = "__hubDomKit";
  * without reloading the page) gets the new one injected. Bump the suffix when the kit's operations
  * change between releases.
  */
-export const DOM_KIT_VERSION = `${VERSION}+12`;
+export const DOM_KIT_VERSION = `${VERSION}+13`;
 /** The bundle `chrome.scripting.executeScript({ files })` injects (protocol/extension_files.ts). */
 export const DOM_KIT_FILE = "dom_kit.js";
 

@@ -19,6 +19,7 @@ import type { DialogInfo, DialogType } from "../../../protocol/browser_methods/d
 import { clip } from "../../../protocol/clip.ts";
 import { hubError } from "../../../protocol/errors.ts";
 import type { CdpEvent, DebuggerSessions } from "./debugger_sessions.ts";
+import { offError } from "./debugger_attach.ts";
 
 export type { DialogInfo };
 
@@ -225,6 +226,8 @@ export function createDialogs(
     },
     async handle(tabId, accept, promptText) {
       const known = dialogs.get(tabId);
+      // With the setting off hub sees no dialog: say how to turn it on (DEBUGGER_OFF).
+      if (!known && sessions.mode() === "off") throw offError();
       if (!known) {
         throw hubError(
           "NO_DIALOG",

@@ -6,7 +6,7 @@
  * session that reported it (a prompt keeps its default text) and naming the next dialog,
  * NO_DIALOG, and a detach forgetting what was open.
  */
-import { assert, assertEquals } from "../../../tests/helpers/assert.ts";
+import { assert, assertEquals, assertMatch } from "../../../tests/helpers/assert.ts";
 import { failureOf } from "./_test_fixtures.ts";
 import type { CdpEvent, DebuggerSessions, TabSession } from "./debugger_sessions.ts";
 import {
@@ -205,6 +205,14 @@ Deno.test("handle with prompt text sends it; no dialog is NO_DIALOG", async () =
   await dialogs.handle(3, true, "Bob");
   assertEquals(fake.sent.at(-1)?.params, { accept: true, promptText: "Bob" });
   assertEquals((await failureOf(dialogs.handle(3, true))).payload.code, "NO_DIALOG");
+});
+
+Deno.test("with the debugger off, handle is DEBUGGER_OFF (hub sees no dialog then)", async () => {
+  const { sessions } = fakeSessions();
+  const dialogs = createDialogs({ ...sessions, mode: () => "off" }, { nextMs: 10 });
+  const failure = await failureOf(dialogs.handle(3, true));
+  assertEquals(failure.payload.code, "DEBUGGER_OFF");
+  assertMatch(failure.message, /hub config set debugger auto/);
 });
 
 Deno.test("a detach forgets the tab's dialog", () => {

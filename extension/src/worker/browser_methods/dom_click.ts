@@ -57,14 +57,16 @@ export const domClick: BrowserMethod<"dom.click"> = async (input, context) => {
   );
 };
 
-/** Today's DOM click (the kit's `element.click()`), answering `input: "synthetic"`. */
+/**
+ * The kit's DOM click (dom_act.ts: `element.click()`, or a right, middle, double or modified
+ * click's DOM events with its button, count and keys), answering `input: "synthetic"`.
+ */
 async function synthetic(
   tabId: number,
   input: BrowserInput<"dom.click">,
   context: MethodContext,
   onPage: (seen: PageNavigation) => void,
 ) {
-  const { button: _b, clickCount: _c, modifiers: _m, ...rest } = input;
-  const answer = await domCall("dom.click", { ...rest, tabId }, context, TOOL, onPage);
+  const answer = await domCall("dom.click", { ...input, tabId }, context, TOOL, onPage);
   return { ...answer, input: "synthetic" as const };
 }
