@@ -11,7 +11,7 @@
  * element covered in its own, fails with ELEMENT_COVERED naming the covering element, with a ref
  * the agent can act on.
  */
-import { quoteClip } from "../../../../protocol/clip.ts";
+import { clip, quoteClip } from "../../../../protocol/clip.ts";
 import { hubError } from "../../../../protocol/errors.ts";
 import { parseRef } from "../../../../protocol/browser_methods/refs.ts";
 import type { KitArgs } from "../../page/dom_kit_types.ts";
@@ -175,14 +175,24 @@ export async function actedOn(
   }
 }
 
-/** The ELEMENT_COVERED failure (docs/browser_tools.md "Trusted input"). */
+/** The most characters of the covering element's page text quoted in ELEMENT_COVERED. */
+export const COVERING_QUOTE_CHARS = 80;
+
+/**
+ * The ELEMENT_COVERED failure (docs/browser_tools.md "Trusted input"). The covering element's
+ * text is the page's: line breaks folded, cut to COVERING_QUOTE_CHARS and JSON-quoted, and its tag
+ * kept to name characters, so the page cannot close the quote and go on in hub's voice (a fake
+ * ref); `details.covering` keeps tag, role, name and ref as they were.
+ */
 export function coveredError(target: ElementTarget, covering: Covering, x: number, y: number) {
   const named = covering.role ? `${covering.role} ` : "";
-  const text = covering.name ? ` ${quoteClip(covering.name)}` : "";
+  const folded = (covering.name ?? "").replace(/[\r\n\u0085\u2028\u2029]+/g, " ");
+  const text = folded ? ` ${JSON.stringify(clip(folded, COVERING_QUOTE_CHARS))}` : "";
   const ref = covering.ref ? ` (ref ${covering.ref})` : "";
   return hubError(
     "ELEMENT_COVERED",
-    `${what(target)} is covered by ${named}<${covering.tag}>${text}${ref} at (${x}, ${y}). ` +
+    `${what(target)} is covered by ${named}<${covering.tag.replace(/[^\w-]/g, "")}>${text}` +
+      `${ref} at (${x}, ${y}). ` +
       "Close or scroll away the covering element (e.g. a cookie banner), or act on it instead.",
     { covering },
   );
