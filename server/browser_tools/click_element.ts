@@ -8,7 +8,8 @@ export const clickElement = browserTool({
     "into view, then clicks with real mouse events at the center of its visible part " +
     '(input: "trusted"; button, clickCount 2 for a double click, modifiers such as ["Shift"]). ' +
     "When the debugger is off or busy, or the element shows nothing to point at, a synthetic " +
-    'click runs the page\'s click handlers instead (input: "synthetic"). Returns tabId, ' +
+    "click (DOM events with the same button, count and modifiers) runs the page's handlers " +
+    'instead (input: "synthetic"). Returns tabId, ' +
     "clicked, tag, text and input. When the click navigates the tab, waits for the new page's " +
     "load (waitForLoad: false does not) and adds navigated, url, title and loaded; when it " +
     "opens a tab, adds newTab ({tabId, url}); a dialog it opens is answered at once as dialog " +
