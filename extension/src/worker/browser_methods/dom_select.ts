@@ -8,13 +8,13 @@
  * Without the debugger a custom control fails as before (NOT_A_SELECT, which says to click it).
  */
 import type { BrowserInput } from "../../../../protocol/browser_methods/mod.ts";
-import { HubError, hubError } from "../../../../protocol/errors.ts";
+import { HubError } from "../../../../protocol/errors.ts";
 import type { TabSession } from "../debugger_sessions.ts";
 import { type BrowserMethod, type MethodContext, targetTab } from "./browser_method.ts";
 import { runAction, trustedSession } from "./action_outcome.ts";
 import { placeCall } from "./call_place.ts";
 import { domCall, withoutUndefined } from "./dom_call.ts";
-import { type ElementTarget, pointAt } from "./element_point.ts";
+import { type ElementTarget, pointAt, shownPoint } from "./element_point.ts";
 import { kitStep } from "./kit_step.ts";
 import { mouseClick } from "./trusted_pointer.ts";
 
@@ -68,32 +68,25 @@ async function customSelect(
       }, context));
   let option = await findOption(0, true);
   if (!option.found) {
-    await clickOn(tabId, target, session, context, "the control");
+    await clickOn(tabId, target, session, context);
     option = await findOption(OPTIONS_WAIT_MS, false);
   }
-  await clickOn(tabId, { ref: String(option.ref) }, session, context, "the option");
+  await clickOn(tabId, { ref: String(option.ref) }, session, context);
   const { value, label, index } = option;
   return { tabId, selected: [{ value, label, index }], input: "trusted" as const };
 }
 
-/** A trusted click at the visible center of `target` (ELEMENT_COVERED when something covers it). */
+/**
+ * A trusted click at the visible center of `target`: ELEMENT_COVERED when something covers it,
+ * TAB_HIDDEN in a tab that is not shown, ELEMENT_NOT_FOUND when it shows nothing (shownPoint).
+ */
 async function clickOn(
   tabId: number,
   target: ElementTarget,
   session: TabSession,
   context: MethodContext,
-  what: string,
 ) {
-  const point = await context.calls.run(
-    tabId,
-    TOOL,
-    () => pointAt(tabId, target, context, TOOL, { scroll: true, hitCheck: true }),
-  );
-  if (!point.shown) {
-    throw hubError(
-      "ELEMENT_NOT_FOUND",
-      `${what} of ${TOOL} shows nothing to click (hidden or empty). Look with browser_snapshot.`,
-    );
-  }
-  await mouseClick(session, point.x, point.y);
+  const point = await pointAt(tabId, target, context, TOOL, { scroll: true, hitCheck: true });
+  const { x, y } = shownPoint(tabId, point, target);
+  await mouseClick(session, x, y);
 }
