@@ -19,23 +19,14 @@ import type { MethodContext } from "./browser_method.ts";
 import { type NavigationOptions, withNavigation } from "./action_navigation.ts";
 import type { PageNavigation } from "./dom_call.ts";
 
-/** A dialog the action opened (dialogs.ts). */
-export type ActionDialog = DialogInfo;
-
-/** A download the action started (downloads.ts). */
-export type ActionDownload = DownloadReport;
-
-/** What an action adds besides its navigation. */
+/** What an action adds besides its navigation: the dialog it opened, the download it started. */
 export interface ActionExtras {
-  dialog?: ActionDialog;
-  download?: ActionDownload;
+  dialog?: DialogInfo;
+  download?: DownloadReport;
 }
 
 /** Any answer's fields (the DOM methods' answers are open records: DomAnswer). */
 type Open = { [field: string]: unknown };
-
-/** How an acting tool acted. */
-export type InputKind = "trusted" | "synthetic";
 
 /** How long an action whose page saw a possible navigation waits for a download to appear. */
 export const DOWNLOAD_WAIT_MS = 300;
@@ -97,14 +88,21 @@ export async function trustedSession(
   try {
     return await context.sessions.session(tabId);
   } catch (error) {
-    if (error instanceof HubError && FALLBACK_CODES.has(error.payload.code)) return undefined;
+    if (isFallbackError(error, FALLBACK_CODES)) return undefined;
     throw error;
   }
 }
 
 /** The failures of `sessions.session` after which a tool with a DOM path uses it. */
-const FALLBACK_CODES: ReadonlySet<string> = new Set([
-  "DEBUGGER_OFF",
-  "DEBUGGER_BUSY",
-  "NOT_A_WEB_PAGE",
-]);
+const FALLBACK_CODES = ["DEBUGGER_OFF", "DEBUGGER_BUSY", "NOT_A_WEB_PAGE"] as const;
+
+/**
+ * Whether `error` is a hub error with one of `codes`: a failure of `sessions.session` after which
+ * a tool acts another way (trustedSession; screenshot_area.ts's capture of the window).
+ */
+export function isFallbackError<Code extends string>(
+  error: unknown,
+  codes: readonly Code[],
+): error is HubError & { readonly code: Code } {
+  return error instanceof HubError && (codes as readonly string[]).includes(error.code);
+}

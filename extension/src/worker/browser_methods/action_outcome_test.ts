@@ -5,7 +5,7 @@ import type { DialogInfo } from "../../../../protocol/browser_methods/dialogs.ts
 import type { DownloadReport } from "../../../../protocol/browser_methods/downloads.ts";
 import { fakeMethodContext } from "../_test_fixtures.ts";
 import type { MethodContext } from "./browser_method.ts";
-import { DOWNLOAD_WAIT_MS, runAction, trustedSession } from "./action_outcome.ts";
+import { DOWNLOAD_WAIT_MS, isFallbackError, runAction, trustedSession } from "./action_outcome.ts";
 
 const report: DownloadReport = {
   filename: "a.csv",
@@ -80,4 +80,15 @@ Deno.test("the DOM path is chosen when the debugger is off, busy or not for this
     session: () => Promise.reject(hubError("TAB_NOT_FOUND", "No tab 7 is open.")),
   } as unknown as MethodContext["sessions"];
   await assertRejects(() => trustedSession(7, fakeMethodContext({ sessions })), Error, "No tab 7");
+});
+
+Deno.test("isFallbackError: a hub error with one of the codes, nothing else", () => {
+  const codes = ["DEBUGGER_OFF", "DEBUGGER_BUSY"] as const;
+  assertEquals(isFallbackError(hubError("DEBUGGER_OFF", "off"), codes), true);
+  assertEquals(isFallbackError(hubError("DEBUGGER_BUSY", "busy"), codes), true);
+  assertEquals(isFallbackError(hubError("NOT_A_WEB_PAGE", "chrome://"), codes), false);
+  assertEquals(
+    isFallbackError(Object.assign(new Error("x"), { code: "DEBUGGER_OFF" }), codes),
+    false,
+  );
 });

@@ -40,10 +40,10 @@ export function gated(method: BrowserMethodName): boolean {
 export async function withDialogGate<T>(
   method: BrowserMethodName,
   input: unknown,
-  dialogs: DialogWatch | undefined,
+  dialogs: DialogWatch,
   work: () => Promise<T>,
 ): Promise<T> {
-  if (!dialogs || !gated(method)) return await work();
+  if (!gated(method)) return await work();
   const given = (input as { tabId?: unknown })?.tabId;
   let target: Promise<number | undefined> | undefined;
   /** The call's tab, looked up only when a dialog makes it matter. */
@@ -108,11 +108,10 @@ async function gate<T>(
  * beforeunload holding a navigation), answered as soon as it opens.
  */
 export async function orDialog(
-  dialogs: Dialogs | undefined,
+  dialogs: Pick<Dialogs, "race">,
   tabId: number,
   work: Promise<boolean>,
 ): Promise<{ loaded: boolean; dialog?: DialogInfo }> {
-  if (!dialogs) return { loaded: await work };
   const raced = await dialogs.race(tabId, work);
   return "dialog" in raced ? { loaded: false, dialog: raced.dialog } : { loaded: raced.value };
 }

@@ -15,7 +15,8 @@ import { quoteClip } from "../../../../protocol/clip.ts";
 import { HubError } from "../../../../protocol/errors.ts";
 import { type BrowserMethod, type MethodContext, targetTab } from "./browser_method.ts";
 import { trustedSession } from "./action_outcome.ts";
-import { domCall, kitFailure, runInTab, withoutUndefined } from "./dom_call.ts";
+import { domCall, withoutUndefined } from "./dom_call.ts";
+import { kitStep } from "./kit_step.ts";
 import { pointAt, type PointedElement } from "./element_point.ts";
 import { mouseWheel } from "./trusted_pointer.ts";
 
@@ -90,18 +91,17 @@ function goal(box: BoxState, input: BrowserInput<"dom.scroll">) {
 async function readBox(
   tabId: number,
   point: PointedElement,
-  { calls }: MethodContext,
+  context: MethodContext,
   move: { x?: number; y?: number; to?: "top" | "bottom" },
   what: string,
 ): Promise<BoxState> {
   const args = { ref: point.element, box: withoutUndefined(move), what };
-  const outcome = await calls.run(
+  const value = await context.calls.run(
     tabId,
     TOOL,
-    () => runInTab(point.place.target, "dom.acted", args, false, point.place.scheme),
+    () => kitStep(tabId, point.place, "dom.acted", args, context),
   );
-  if (!outcome.ok) throw kitFailure(outcome.error);
-  return (outcome.value as { box: BoxState }).box;
+  return (value as unknown as { box: BoxState }).box;
 }
 
 /** Reads the box until it reaches `wanted` or stops moving (two equal reads), SETTLE_MS at most. */

@@ -18,8 +18,9 @@ import type { KitArgs } from "../../page/dom_kit_types.ts";
 import type { KitRef } from "../../page/dom_refs.ts";
 import type { Covering, PointAnswer, PointRect } from "../../page/kit_only_ops.ts";
 import type { MethodContext } from "./browser_method.ts";
-import { type CallPlace, goneError, placeCall } from "./call_place.ts";
-import { kitFailure, type PageNavigation, runInTab, withoutUndefined } from "./dom_call.ts";
+import { type CallPlace, placeCall } from "./call_place.ts";
+import { type PageNavigation, withoutUndefined } from "./dom_call.ts";
+import { kitStep, kitStepIn } from "./kit_step.ts";
 
 export interface ElementTarget {
   ref?: string;
@@ -157,19 +158,19 @@ export interface Acted {
 export async function actedOn(
   tabId: number,
   point: PointedElement,
-  { calls }: MethodContext,
+  context: MethodContext,
   tool: string,
   text: "content" | "inner",
   ups?: number,
 ): Promise<Acted | undefined> {
-  const args = withoutUndefined({ ref: point.element, text, ups });
+  const args = { ref: point.element, text, ups };
   try {
-    const outcome = await calls.run(
+    const value = await context.calls.run(
       tabId,
       tool,
-      () => runInTab(point.place.target, "dom.acted", args, false, point.place.scheme),
+      () => kitStep(tabId, point.place, "dom.acted", args, context),
     );
-    return outcome.ok ? outcome.value as Acted : undefined;
+    return value as Acted;
   } catch {
     return undefined;
   }
@@ -250,19 +251,10 @@ async function pointIn(
   tabId: number,
   place: CallPlace,
   args: KitArgs<"dom.point">,
-  { refFrames }: MethodContext,
+  context: MethodContext,
 ): Promise<{ answer: PointAnswer; token?: string }> {
-  let outcome;
-  try {
-    outcome = await runInTab(place.target, "dom.point", args, false, place.scheme);
-  } catch (error) {
-    throw goneError(place, error);
-  }
-  if (!outcome.ok) throw kitFailure(outcome.error);
-  if (outcome.doc && place.k !== undefined) {
-    await refFrames.recordDoc(tabId, place.k, outcome.doc, place.documentId);
-  }
-  return { answer: outcome.value as unknown as PointAnswer, token: outcome.doc?.token };
+  const { value, token } = await kitStepIn(tabId, place, "dom.point", args, context);
+  return { answer: value as unknown as PointAnswer, token };
 }
 
 /** The frameId of the element's document. */

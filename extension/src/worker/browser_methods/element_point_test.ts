@@ -6,8 +6,9 @@
  * reaches it).
  */
 import { assert, assertEquals, assertMatch } from "../../../../tests/helpers/assert.ts";
-import { failureOf } from "../_test_fixtures.ts";
+import { failureOf, fakeMethodContext, withChrome } from "../_test_fixtures.ts";
 import {
+  actedOn,
   assertTabShown,
   coveredError,
   COVERING_QUOTE_CHARS,
@@ -64,4 +65,30 @@ Deno.test("TAB_HIDDEN: shownPoint refuses a point in a page that is not shown", 
   const gone = { shown: false } as unknown as PointedElement;
   const missing = await failureOf(Promise.resolve().then(() => shownPoint(4, gone, { ref: "e2" })));
   assertEquals(missing.payload.code, "ELEMENT_NOT_FOUND");
+});
+
+Deno.test("actedOn goes through kitStep: it records the document's registry", async () => {
+  const recorded: unknown[] = [];
+  const context = fakeMethodContext();
+  context.refFrames.recordDoc = (...args) => (recorded.push(args), Promise.resolve(true));
+  const place = { target: { tabId: 4, frameIds: [0] }, k: 0 };
+  const point = { place, element: { n: 2, token: "t", text: "e2" } } as unknown as PointedElement;
+  const doc = { token: "t", upTo: 3 };
+  const chrome = {
+    scripting: {
+      executeScript: () =>
+        Promise.resolve([{ result: { ok: true, value: { tag: "a", text: "Go" }, doc } }]),
+    },
+  };
+  await withChrome(chrome, async () => {
+    assertEquals(await actedOn(4, point, context, "browser_click_element", "content"), {
+      tag: "a",
+      text: "Go",
+    });
+  });
+  assertEquals(recorded, [[4, 0, doc, undefined]]);
+  const failed = { scripting: { executeScript: () => Promise.reject(new Error("Frame removed")) } };
+  await withChrome(failed, async () => {
+    assertEquals(await actedOn(4, point, context, "browser_click_element", "content"), undefined);
+  });
 });

@@ -16,8 +16,22 @@ export async function kitStep<Op extends KitOnlyOp>(
   place: CallPlace,
   op: Op,
   args: KitArgs<Op>,
-  { refFrames }: Pick<MethodContext, "refFrames">,
+  context: Pick<MethodContext, "refFrames">,
 ): Promise<Record<string, unknown>> {
+  return (await kitStepIn(tabId, place, op, args, context)).value;
+}
+
+/**
+ * `kitStep`, with the token of the document's registry (to make a KitRef for an element in the
+ * answer: element_point.ts).
+ */
+export async function kitStepIn<Op extends KitOnlyOp>(
+  tabId: number,
+  place: CallPlace,
+  op: Op,
+  args: KitArgs<Op>,
+  { refFrames }: Pick<MethodContext, "refFrames">,
+): Promise<{ value: Record<string, unknown>; token?: string }> {
   let outcome;
   try {
     outcome = await runInTab(place.target, op, withoutUndefined(args), false, place.scheme);
@@ -28,5 +42,5 @@ export async function kitStep<Op extends KitOnlyOp>(
   if (outcome.doc && place.k !== undefined) {
     await refFrames.recordDoc(tabId, place.k, outcome.doc, place.documentId);
   }
-  return outcome.value;
+  return { value: outcome.value, token: outcome.doc?.token };
 }

@@ -13,9 +13,10 @@
  * fail with the debugger's error (DEBUGGER_OFF, DEBUGGER_BUSY), which says how to free it.
  */
 import type { BrowserInput } from "../../../../protocol/browser_methods/mod.ts";
-import { HubError, hubError } from "../../../../protocol/errors.ts";
+import { type HubError, hubError } from "../../../../protocol/errors.ts";
 import { MAX_CAPTURE_SIDE, type Shot } from "../../../../protocol/screenshot.ts";
 import type { MethodContext } from "./browser_method.ts";
+import { isFallbackError } from "./action_outcome.ts";
 import { pointAt } from "./element_point.ts";
 import type { TabSession } from "../debugger_sessions.ts";
 import { capturePng, fitShot, jpegEncoder, pngBitmap } from "./screenshot_image.ts";
@@ -51,7 +52,7 @@ export async function areaShot(
     // A new attach is handed out once Chromium's bar stopped resizing the page (debugger_settle.ts).
     session = await context.sessions.session(tabId);
   } catch (error) {
-    if (!element || !debuggerUnavailable(error)) throw error;
+    if (!element || !isFallbackError(error, REFUSALS)) throw error;
     refusal = error;
   }
   const box = element ? await elementBox(tabId, input, context) : undefined;
@@ -92,14 +93,11 @@ async function elementBox(
   );
 }
 
-/** A debugger refusal that an ordinary capture of the window can stand in for. */
-type Refusal = HubError & { readonly code: "DEBUGGER_OFF" | "DEBUGGER_BUSY" };
-
 /** The debugger's refusals that an ordinary capture of the window can stand in for. */
-function debuggerUnavailable(error: unknown): error is Refusal {
-  return error instanceof HubError &&
-    (error.code === "DEBUGGER_OFF" || error.code === "DEBUGGER_BUSY");
-}
+const REFUSALS = ["DEBUGGER_OFF", "DEBUGGER_BUSY"] as const;
+
+/** A debugger refusal that an ordinary capture of the window can stand in for. */
+type Refusal = HubError & { readonly code: typeof REFUSALS[number] };
 
 /**
  * The element cut out of a capture of the window: only when all of it shows there. Otherwise the
