@@ -146,6 +146,7 @@ const HEALTH_FIELDS: Record<string, (v: unknown) => boolean> = {
   browserToolNames: isStringArray,
   disabledBrowserTools: isStringArray,
   skipPermissions: (v) => v === false,
+  debugger: (v) => v === "auto",
   uptime: (v) => typeof v === "number" && v >= 0,
   pid: isInt,
   reloadCount: isInt,
