@@ -9,6 +9,7 @@ import type { MethodContext } from "./browser_methods/browser_method.ts";
 import { createRefFrames, type TableStorage } from "./browser_methods/ref_frames.ts";
 import { createSnapshotStore } from "./browser_methods/snapshot_store.ts";
 import { createTabCalls } from "./tab_calls.ts";
+import { type DialogInfo, dialogOpenError, type DialogWatch } from "./dialogs.ts";
 
 export function syncPlugin(name: string, fields: Partial<SyncPlugin> = {}): SyncPlugin {
   return {
@@ -160,4 +161,33 @@ export function fakeMethodContext(fields: Partial<MethodContext> = {}): MethodCo
     downloads: noDownloads,
     ...fields,
   } as MethodContext;
+}
+
+/**
+ * A dialog watch whose dialogs the test opens with `show`: `open`, `any`, `listen` and
+ * `assertNone` (DIALOG_OPEN for a tab with a dialog shown) as the worker's; `race` and `handle`
+ * are the test's to set.
+ */
+export function fakeDialogs() {
+  const open = new Map<number, DialogInfo>();
+  const listeners = new Set<(tabId: number, dialog: DialogInfo | null) => void>();
+  const watch = {
+    open: (tabId: number) => open.get(tabId) ?? null,
+    any: () => open.size > 0,
+    listen(listener: (tabId: number, dialog: DialogInfo | null) => void) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    assertNone(tabId: number) {
+      const dialog = open.get(tabId);
+      if (dialog) throw dialogOpenError(tabId, dialog);
+    },
+  } as unknown as DialogWatch;
+  return {
+    watch,
+    show(tabId: number, dialog: DialogInfo) {
+      open.set(tabId, dialog);
+      for (const l of [...listeners]) l(tabId, dialog);
+    },
+  };
 }

@@ -9,7 +9,7 @@ import type { AdapterCall } from "../../../protocol/adapter.ts";
 import type { DispatchParams, DispatchResult, SyncPlugin } from "../../../protocol/events.ts";
 import { errorPayload, HubError } from "../../../protocol/errors.ts";
 import { noTabMessage, notReadyMessage } from "../../../protocol/tab_readiness.ts";
-import { failureOf, syncPlugin, withChrome } from "./_test_fixtures.ts";
+import { failureOf, fakeDialogs, syncPlugin, withChrome } from "./_test_fixtures.ts";
 import type { Injector } from "./injector.ts";
 import type { DoorExchanges } from "./door_exchanges.ts";
 import type { MaybeMissing } from "./door_state.ts";
@@ -18,7 +18,7 @@ import { createPluginStore } from "./plugin_store.ts";
 import { createTabCalls } from "./tab_calls.ts";
 import { createCallEnds } from "./call_ends.ts";
 import type { TabTracker } from "./tab_tracker.ts";
-import { type DialogInfo, dialogOpenError, type DialogWatch } from "./dialogs.ts";
+import type { DialogInfo, DialogWatch } from "./dialogs.ts";
 
 const INSTANCES = { work: "https://work.tracker.test", home: "https://tracker.test/home" };
 
@@ -419,31 +419,6 @@ Deno.test("a closed link ends the calls it carried, freeing their tabs", async (
 });
 
 // --- dialogs ---
-
-/** A dialog watch whose dialogs the test opens with `show`. */
-function fakeDialogs() {
-  const open = new Map<number, DialogInfo>();
-  const listeners = new Set<(tabId: number, dialog: DialogInfo | null) => void>();
-  const watch = {
-    open: (tabId: number) => open.get(tabId) ?? null,
-    any: () => open.size > 0,
-    listen(listener: (tabId: number, dialog: DialogInfo | null) => void) {
-      listeners.add(listener);
-      return () => listeners.delete(listener);
-    },
-    assertNone(tabId: number) {
-      const dialog = open.get(tabId);
-      if (dialog) throw dialogOpenError(tabId, dialog);
-    },
-  } as unknown as DialogWatch;
-  return {
-    watch,
-    show(tabId: number, dialog: DialogInfo) {
-      open.set(tabId, dialog);
-      for (const l of [...listeners]) l(tabId, dialog);
-    },
-  };
-}
 
 const ALERT: DialogInfo = { type: "alert", message: "Saved" };
 

@@ -5,38 +5,11 @@
  * dialog itself, another tab's dialog changes nothing, and the exempt methods always run.
  */
 import { assertEquals } from "../../../../tests/helpers/assert.ts";
-import { failureOf } from "../_test_fixtures.ts";
+import { failureOf, fakeDialogs } from "../_test_fixtures.ts";
 import type { DialogInfo, DialogWatch } from "../dialogs.ts";
 import { gated, orDialog, withDialogGate } from "./dialog_gate.ts";
 
 const ALERT: DialogInfo = { type: "alert", message: "Saved" };
-
-/** A watch whose dialogs the test opens with `show`. */
-function fakeWatch() {
-  const open = new Map<number, DialogInfo>();
-  const listeners = new Set<(tabId: number, dialog: DialogInfo | null) => void>();
-  const watch = {
-    open: (tabId: number) => open.get(tabId) ?? null,
-    any: () => open.size > 0,
-    listen(listener: (tabId: number, dialog: DialogInfo | null) => void) {
-      listeners.add(listener);
-      return () => listeners.delete(listener);
-    },
-    assertNone() {},
-    race: () => Promise.reject(new Error("not used")),
-    handle: () => Promise.reject(new Error("not used")),
-  } as unknown as DialogWatch;
-  watch.assertNone = (tabId: number) => {
-    if (open.has(tabId)) throw Object.assign(new Error("open"), { code: "DIALOG_OPEN" });
-  };
-  return {
-    watch,
-    show(tabId: number, dialog: DialogInfo) {
-      open.set(tabId, dialog);
-      for (const l of [...listeners]) l(tabId, dialog);
-    },
-  };
-}
 
 Deno.test("the tools that answer dialogs or act on no tab are not gated", () => {
   assertEquals(
@@ -63,7 +36,7 @@ Deno.test("the tools that answer dialogs or act on no tab are not gated", () => 
 });
 
 Deno.test("a dialog that opens mid-call fails it with DIALOG_OPEN naming the dialog", async () => {
-  const { watch, show } = fakeWatch();
+  const { watch, show } = fakeDialogs();
   const never = new Promise<string>(() => {});
   const call = withDialogGate("page.text", { tabId: 3 }, watch, () => never);
   show(4, ALERT); // another tab: nothing happens
@@ -74,7 +47,7 @@ Deno.test("a dialog that opens mid-call fails it with DIALOG_OPEN naming the dia
 });
 
 Deno.test("a method that answers with the dialog itself is not failed", async () => {
-  const { watch, show } = fakeWatch();
+  const { watch, show } = fakeDialogs();
   let answer!: (value: { dialog: DialogInfo }) => void;
   const own = new Promise<{ dialog: DialogInfo }>((resolve) => (answer = resolve));
   const call = withDialogGate("dom.click", { tabId: 3 }, watch, () => own);
@@ -84,7 +57,7 @@ Deno.test("a method that answers with the dialog itself is not failed", async ()
 });
 
 Deno.test("an open dialog refuses the next call before it runs; exempt methods run", async () => {
-  const { watch, show } = fakeWatch();
+  const { watch, show } = fakeDialogs();
   show(3, ALERT);
   let ran = false;
   const refused = withDialogGate("page.text", { tabId: 3 }, watch, () => {
@@ -106,7 +79,7 @@ Deno.test("an open dialog refuses the next call before it runs; exempt methods r
 Deno.test("orDialog: the wait's value, or the dialog that holds it", async () => {
   const none = { race: <T>(_tabId: number, work: Promise<T>) => work.then((value) => ({ value })) };
   assertEquals(await orDialog(none, 3, Promise.resolve(true)), { loaded: true });
-  const { watch } = fakeWatch();
+  const { watch } = fakeDialogs();
   watch.race =
     (<T>(_tabId: number, _work: Promise<T>) =>
       Promise.resolve({ dialog: { type: "beforeunload", message: "" } })) as DialogWatch["race"];
