@@ -19,6 +19,7 @@ import { domCall, withoutUndefined } from "./dom_call.ts";
 import { kitStep } from "./kit_step.ts";
 import { pointAt, type PointedElement } from "./element_point.ts";
 import { mouseWheel } from "./trusted_pointer.ts";
+import type { ScrollBox, ScrollMove } from "../../page/dom_scroll_box.ts";
 
 const TOOL = "browser_scroll";
 
@@ -27,15 +28,8 @@ const SETTLE_MS = 1_000;
 /** How often the box is read while it moves. */
 const SETTLE_STEP_MS = 40;
 
-interface BoxState {
-  tag: string;
-  scrollLeft: number;
-  scrollTop: number;
-  scrollWidth: number;
-  scrollHeight: number;
-  clientWidth: number;
-  clientHeight: number;
-}
+/** The box as the page's kit reads it (dom_scroll_box.ts), with its tag. */
+type BoxState = ScrollBox & { tag: string };
 
 export const domScroll: BrowserMethod<"dom.scroll"> = async (input, context) => {
   const target = input.ref ?? input.selector;
@@ -92,7 +86,7 @@ async function readBox(
   tabId: number,
   point: PointedElement,
   context: MethodContext,
-  move: { x?: number; y?: number; to?: "top" | "bottom" },
+  move: ScrollMove,
   what: string,
 ): Promise<BoxState> {
   const args = { ref: point.element, box: withoutUndefined(move), what };
@@ -109,7 +103,7 @@ async function settled(
   tabId: number,
   point: PointedElement,
   context: MethodContext,
-  move: { x?: number; y?: number; to?: "top" | "bottom" },
+  move: ScrollMove,
   what: string,
   wanted: { left: number; top: number },
   before: BoxState,
