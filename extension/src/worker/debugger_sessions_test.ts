@@ -175,19 +175,28 @@ Deno.test("one attach for concurrent callers; the page's hooks run once; reused 
   });
 });
 
+/**
+ * What the hooks saw: the session ids `onSession` ran for (undefined for the page's own) and the
+ * events, each as "<session id or page> <method>".
+ */
+function recordHooks(sessions: DebuggerSessions) {
+  const seen: (string | undefined)[] = [];
+  sessions.onSession((_session, sessionId) => {
+    seen.push(sessionId);
+    return Promise.resolve();
+  });
+  const events: string[] = [];
+  sessions.onEvent((e) => events.push(`${e.sessionId ?? "page"} ${e.method}`));
+  return { seen, events };
+}
+
 Deno.test("out-of-process frames: child sessions get their hooks, commands and auto-attach", async () => {
   await withBrowser({ 4: WEB }, {}, async (fake, sessions) => {
     fake.frames = [
       { sessionId: "child-1", url: "https://other.test/frame" },
       { sessionId: "worker-1", url: "https://other.test/w.js", type: "worker" },
     ];
-    const seen: (string | undefined)[] = [];
-    sessions.onSession((_session, sessionId) => {
-      seen.push(sessionId);
-      return Promise.resolve();
-    });
-    const events: string[] = [];
-    sessions.onEvent((e) => events.push(`${e.sessionId ?? "page"} ${e.method}`));
+    const { seen, events } = recordHooks(sessions);
     const session = await sessions.session(4);
     assertEquals(seen, [undefined, "child-1"]);
     assertEquals(session.children(), [
@@ -217,13 +226,7 @@ Deno.test("frames that are not a web page's (an extension's, a browser page) get
       { sessionId: "blob-1", url: "blob:chrome-extension://abcdefghijklmnop/1-2-3" },
       { sessionId: "data-1", url: "data:text/html,<p>hi</p>" },
     ];
-    const seen: (string | undefined)[] = [];
-    sessions.onSession((_session, sessionId) => {
-      seen.push(sessionId);
-      return Promise.resolve();
-    });
-    const events: string[] = [];
-    sessions.onEvent((e) => events.push(`${e.sessionId ?? "page"} ${e.method}`));
+    const { seen, events } = recordHooks(sessions);
     const session = await sessions.session(4);
     assertEquals(seen.sort(), ["data-1", "web-1", undefined].sort());
     assertEquals(session.children().map((c) => c.sessionId).sort(), ["data-1", "web-1"]);
