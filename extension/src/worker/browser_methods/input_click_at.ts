@@ -5,34 +5,48 @@
  * A click that navigates the tab, opens a dialog or starts a download says so
  * (action_outcome.ts); with no page watch to tell, it waits the navigation grace window.
  */
-import type { BrowserMethod } from "./browser_method.ts";
-import { targetTab } from "./browser_method.ts";
-import { runAction } from "./action_outcome.ts";
+import type { TabSession } from "../debugger_sessions.ts";
+import {
+  type BrowserMethod,
+  type MethodContext,
+  type TabTarget,
+  targetTab,
+} from "./browser_method.ts";
+import { type ActionOptions, runAction } from "./action_outcome.ts";
 import { assertTabShown } from "./element_point.ts";
 import { mouseClick, mouseMove } from "./trusted_pointer.ts";
 
-export const inputClickAt: BrowserMethod<"input.clickAt"> = async (input, context) => {
-  const tabId = input.tabId ?? (await targetTab(input)).id!;
-  const session = await context.sessions.session(tabId);
+export const inputClickAt: BrowserMethod<"input.clickAt"> = (input, context) => {
   const { x, y, button, clickCount, modifiers } = input;
-  return await runAction(tabId, context, { navigation: { wait: true } }, async (_, partial) => {
-    await assertTabShown(tabId);
-    const answer = { tabId, x, y, input: "trusted" as const };
-    partial(answer);
-    await mouseClick(session, x, y, { button, clickCount, modifiers });
-    return answer;
-  });
+  return atPoint(
+    input,
+    context,
+    { navigation: { wait: true } },
+    (session) => mouseClick(session, x, y, { button, clickCount, modifiers }),
+  );
 };
 
-export const inputMoveMouse: BrowserMethod<"input.moveMouse"> = async (input, context) => {
+export const inputMoveMouse: BrowserMethod<"input.moveMouse"> = (input, context) =>
+  atPoint(input, context, {}, (session) => mouseMove(session, input.x, input.y));
+
+/**
+ * Runs `act` on the tab's session at the input's point once the tab is shown (TAB_HIDDEN
+ * otherwise), answering the point with `input: "trusted"` and what the action caused.
+ */
+async function atPoint(
+  input: TabTarget & { x: number; y: number },
+  context: MethodContext,
+  options: ActionOptions,
+  act: (session: TabSession) => Promise<void>,
+) {
   const tabId = input.tabId ?? (await targetTab(input)).id!;
   const session = await context.sessions.session(tabId);
   const { x, y } = input;
-  return await runAction(tabId, context, {}, async (_, partial) => {
+  return await runAction(tabId, context, options, async (_, partial) => {
     await assertTabShown(tabId);
     const answer = { tabId, x, y, input: "trusted" as const };
     partial(answer);
-    await mouseMove(session, x, y);
+    await act(session);
     return answer;
   });
-};
+}
