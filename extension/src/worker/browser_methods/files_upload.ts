@@ -13,6 +13,7 @@
 import { hubError } from "../../../../protocol/errors.ts";
 import { quoteClip } from "../../../../protocol/clip.ts";
 import type { CdpEvent, TabSession } from "../debugger_sessions.ts";
+import { baseName } from "../downloads.ts";
 import { type BrowserMethod, type MethodContext, targetTab } from "./browser_method.ts";
 import { releaseNodes, type ResolvedNode, resolveNode } from "./debugger_nodes.ts";
 import { type ElementTarget, pointAt } from "./element_point.ts";
@@ -35,7 +36,7 @@ export const filesUpload: BrowserMethod<"files.upload"> = async (input, context)
   const tab = await targetTab({ tabId: input.tabId });
   const tabId = tab.id!;
   const target: ElementTarget = { ref: input.ref, selector: input.selector, frame: input.frame };
-  const names = files.map((path) => path.split(/[/\\]/).pop() ?? path);
+  const names = files.map(baseName);
   return await context.calls.run(tabId, TOOL, async () => {
     const session = await context.sessions.session(tabId);
     const node = await resolveNode(session, tabId, target, context, TOOL);
