@@ -32,27 +32,22 @@ export const filesPdf: BrowserMethod<"files.pdf"> = async (input, context) => {
       { timeoutMs: PRINT_MS },
     );
     if (!stream) throw hubError("INTERNAL", "Chromium printed the page but gave no PDF stream.");
-    const inline = input.path === undefined;
-    const pdf = await readStream(
-      session,
-      stream,
-      inline ? PDF_INLINE_MAX_BYTES : PDF_MAX_BYTES,
-      inline,
-    );
+    const pdf = await readStream(session, stream, input.path === undefined);
     return { tabId, url, bytes: pdf.length, data: toBase64(pdf) };
   });
 };
 
 /**
- * The bytes of CDP stream `handle`, read in chunks; FILE_TOO_LARGE as soon as they pass `maxBytes`.
- * The stream is closed in every case.
+ * The bytes of CDP stream `handle`, read in chunks; FILE_TOO_LARGE as soon as they pass the bound
+ * of the PDF's way out (`inline`: answered to the agent, else saved to a file). The stream is
+ * closed in every case.
  */
 async function readStream(
   session: TabSession,
   handle: string,
-  maxBytes: number,
   inline: boolean,
 ): Promise<Uint8Array> {
+  const maxBytes = inline ? PDF_INLINE_MAX_BYTES : PDF_MAX_BYTES;
   const parts: Uint8Array[] = [];
   let total = 0;
   let empty = 0;
