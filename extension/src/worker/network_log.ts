@@ -20,44 +20,35 @@ import {
   type NetworkBody,
   type NetworkEntry,
   type NetworkEntryDetail,
-  type NetworkHeader,
-  RESOURCE_TYPES,
-  type ResourceType,
 } from "../../../protocol/browser_methods/network.ts";
 import { type BodySessions, createNetworkBodies } from "./network_bodies.ts";
-import { isSecretHeader, keptHeaderValue, keptUrl } from "./network_redact.ts";
+import {
+  detail,
+  type Entry,
+  HEADERS_KEPT,
+  matching,
+  type NetworkFilter,
+  newEntry,
+  type RequestEvent,
+  responded,
+  type ResponseEvent,
+  sentHeaders,
+  summary,
+} from "./network_entry.ts";
+import { keptUrl } from "./network_redact.ts";
+
+export { HEADER_CHARS, HEADERS_KEPT, keepHeaders } from "./network_entry.ts";
+export type { NetworkFilter, RequestEvent, ResponseEvent } from "./network_entry.ts";
 
 /** The most tabs whose log is kept. */
 export const MAX_TABS = 20;
-/** Only the newest this many requests of a tab keep their headers. */
-export const HEADERS_KEPT = 100;
-/** The most header characters (names and values) kept per request and direction. */
-export const HEADER_CHARS = 4_000;
-/** The most headers kept per request and direction. */
-const MAX_HEADERS = 60;
-/** The most characters of one header value kept. */
-const HEADER_VALUE_CHARS = 1_000;
 /** How many tabs whose log went (MAX_TABS) are remembered, to say so. */
 const DROPPED_TABS_KEPT = 1_000;
-
-/** The filter of browser_network_requests. */
-export interface NetworkFilter {
-  urlIncludes?: string;
-  resourceTypes?: readonly string[];
-  statuses?: readonly number[];
-  failedOnly?: boolean;
-  limit: number;
-}
 
 export interface NetworkLog {
   /** Registers the chrome.webRequest (and tab) listeners; call once, at the worker's top level. */
   listen(): void;
-  list(tabId: number, filter: NetworkFilter): {
-    requests: NetworkEntry[];
-    total: number;
-    truncated: boolean;
-    note?: string;
-  };
+  list(tabId: number, filter: NetworkFilter): NetworkList;
   get(tabId: number, requestId: string): NetworkEntryDetail | undefined;
   /** Enables the debugger's Network domain in every session hub opens (for bodies). */
   watch(sessions: BodySessions): void;
@@ -67,34 +58,12 @@ export interface NetworkLog {
   readonly events: NetworkEvents;
 }
 
-/** A header as chrome.webRequest gives it. */
-interface HttpHeader {
-  name: string;
-  value?: string;
-  binaryValue?: ArrayLike<number>;
-}
-type Headers = HttpHeader[] | undefined;
-
-/** What the recorder takes from each webRequest event (the fields Chromium sends). */
-export interface RequestEvent {
-  requestId: string;
-  tabId: number;
-  frameId: number;
-  url: string;
-  method: string;
-  type: string;
-  timeStamp: number;
-  documentId?: string;
-}
-export interface ResponseEvent extends RequestEvent {
-  statusCode?: number;
-  statusLine?: string;
-  fromCache?: boolean;
-  ip?: string;
-  responseHeaders?: Headers;
-  redirectUrl?: string;
-  error?: string;
-  requestHeaders?: Headers;
+/** What browser_network_requests lists of a tab. */
+interface NetworkList {
+  requests: NetworkEntry[];
+  total: number;
+  truncated: boolean;
+  note?: string;
 }
 
 export interface NetworkEvents {
@@ -106,28 +75,6 @@ export interface NetworkEvents {
   /** The tab's top frame committed a new document (webNavigation.onCommitted, frame 0). */
   committed(tabId: number, timeStamp: number): void;
   removed(tabId: number): void;
-}
-
-interface Entry {
-  id: string;
-  url: string;
-  method: string;
-  type: ResourceType;
-  frameId: number;
-  start: number;
-  end?: number;
-  status?: number;
-  statusText?: string;
-  failed: boolean;
-  errorText?: string;
-  fromCache?: boolean;
-  ip?: string;
-  bytes?: number;
-  redirectUrl?: string;
-  requestHeaders?: NetworkHeader[];
-  responseHeaders?: NetworkHeader[];
-  headersCut?: boolean;
-  headersDropped?: boolean;
 }
 
 interface TabLog {
@@ -145,95 +92,22 @@ interface TabLog {
   touched: number;
 }
 
-const KNOWN_TYPES = new Set<string>(RESOURCE_TYPES);
-
-/** Headers as kept: secrets redacted, values cut, at most HEADER_CHARS characters in all. */
-export function keepHeaders(headers: Headers): { headers: NetworkHeader[]; cut: boolean } {
-  const kept: NetworkHeader[] = [];
-  let chars = 0;
-  let cut = false;
-  for (const header of headers ?? []) {
-    const raw = header.value ?? (header.binaryValue ? `[${header.binaryValue.length} bytes]` : "");
-    const name = header.name.slice(0, 200);
-    let value = keptHeaderValue(name, raw);
-    if (!isSecretHeader(name) && value.length > HEADER_VALUE_CHARS) {
-      value = `${value.slice(0, HEADER_VALUE_CHARS)}…[cut: ${value.length} characters]`;
-      cut = true;
-    }
-    if (kept.length >= MAX_HEADERS || chars + name.length + value.length > HEADER_CHARS) {
-      return { headers: kept, cut: true };
-    }
-    chars += name.length + value.length;
-    kept.push({ name, value });
-  }
-  return { headers: kept, cut };
-}
-
-function contentLength(headers: Headers): number | undefined {
-  const header = headers?.find((h) => h.name.toLowerCase() === "content-length");
-  const bytes = Number(header?.value);
-  return header?.value && Number.isSafeInteger(bytes) && bytes >= 0 ? bytes : undefined;
-}
-
-function summary(entry: Entry): NetworkEntry {
-  return {
-    requestId: entry.id,
-    url: entry.url,
-    method: entry.method,
-    resourceType: entry.type,
-    status: entry.status ?? null,
-    failed: entry.failed,
-    ...(entry.errorText !== undefined ? { errorText: entry.errorText } : {}),
-    ...(entry.bytes !== undefined ? { bytes: entry.bytes } : {}),
-    durationMs: entry.end === undefined ? null : Math.max(0, Math.round(entry.end - entry.start)),
-    startedAt: new Date(entry.start).toISOString(),
-  };
-}
-
-function detail(entry: Entry): NetworkEntryDetail {
-  const note = entry.headersDropped
-    ? `Headers are kept only for a tab's newest ${HEADERS_KEPT} requests; this one is older.`
-    : entry.headersCut
-    ? `Headers were cut to ${HEADER_CHARS} characters per direction (and long values to ` +
-      `${HEADER_VALUE_CHARS}).`
-    : undefined;
-  return {
-    ...summary(entry),
-    ...(entry.statusText ? { statusText: entry.statusText } : {}),
-    ...(entry.fromCache !== undefined ? { fromCache: entry.fromCache } : {}),
-    ...(entry.ip ? { remoteAddress: entry.ip } : {}),
-    ...(entry.redirectUrl ? { redirectUrl: entry.redirectUrl } : {}),
-    frameId: entry.frameId,
-    requestHeaders: entry.requestHeaders ?? [],
-    responseHeaders: entry.responseHeaders ?? [],
-    ...(note ? { headersNote: note } : {}),
-  };
-}
-
-/** The status text of a status line (`HTTP/1.1 404 Not Found` → `Not Found`). */
-function statusText(line: string | undefined): string | undefined {
-  const text = line?.replace(/^\S+\s+\d{3}\s*/, "").slice(0, 200);
-  return text || undefined;
-}
-
-/** Made once, at the worker's top level. `now` is for tests. */
-export function createNetworkLog(now: () => number = Date.now): NetworkLog {
-  const tabs = new Map<number, TabLog>();
+/** The logs of at most MAX_TABS tabs, and the tabs whose log went for that bound. */
+interface TabLogs {
+  tabs: Map<number, TabLog>;
   /** Tabs whose log went for the MAX_TABS bound, oldest first. */
-  const evicted = new Set<number>();
-  const bodies = createNetworkBodies(now);
+  evicted: Set<number>;
+  /** The tab's log, made (its least active rival's going) when it has none; marks it active. */
+  tabLog(tabId: number): TabLog;
+  /** The in-flight hop of a request, when its tab is recorded. */
+  open(details: { tabId: number; requestId: string }): Entry | undefined;
+  /** A request ended (completed or failed): it is no longer in flight. */
+  ended(details: { tabId: number; requestId: string }): void;
+}
 
-  function tabLog(tabId: number): TabLog {
-    let log = tabs.get(tabId);
-    if (!log) {
-      if (tabs.size >= MAX_TABS) forgetLeastActive();
-      log = { entries: [], open: new Map(), hops: new Map(), dropped: 0, touched: now() };
-      if (evicted.delete(tabId)) log.evicted = true;
-      tabs.set(tabId, log);
-    }
-    log.touched = now();
-    return log;
-  }
+function createTabLogs(now: () => number): TabLogs {
+  const tabs = new Map<number, TabLog>();
+  const evicted = new Set<number>();
 
   function forgetLeastActive() {
     let oldest: number | undefined;
@@ -247,178 +121,178 @@ export function createNetworkLog(now: () => number = Date.now): NetworkLog {
     if (evicted.size > DROPPED_TABS_KEPT) evicted.delete(evicted.values().next().value!);
   }
 
-  function push(log: TabLog, entry: Entry) {
-    log.entries.push(entry);
-    if (log.entries.length > MAX_REQUESTS_PER_TAB) {
-      log.entries.splice(0, log.entries.length - MAX_REQUESTS_PER_TAB);
-      log.dropped++;
-    }
-    const old = log.entries[log.entries.length - 1 - HEADERS_KEPT];
-    if (old && !old.headersDropped) {
-      old.requestHeaders = old.responseHeaders = undefined;
-      old.headersDropped = true;
-    }
-  }
-
-  /** The in-flight hop of a request, when its tab is recorded. */
-  function open(details: { tabId: number; requestId: string }): Entry | undefined {
-    return details.tabId < 0 ? undefined : tabs.get(details.tabId)?.open.get(details.requestId);
-  }
-
-  function responded(entry: Entry, details: ResponseEvent) {
-    if (details.statusCode !== undefined && details.statusCode > 0) {
-      entry.status = details.statusCode;
-    }
-    entry.statusText = statusText(details.statusLine) ?? entry.statusText;
-    if (details.fromCache !== undefined) entry.fromCache = details.fromCache;
-    if (details.ip) entry.ip = details.ip.slice(0, 100);
-    if (details.responseHeaders && !entry.headersDropped) {
-      const kept = keepHeaders(details.responseHeaders);
-      entry.responseHeaders = kept.headers;
-      entry.headersCut ||= kept.cut;
-      entry.bytes = contentLength(details.responseHeaders) ?? entry.bytes;
-    }
-  }
-
-  function ended(details: ResponseEvent) {
-    const log = details.tabId < 0 ? undefined : tabs.get(details.tabId);
-    log?.open.delete(details.requestId);
-    log?.hops.delete(details.requestId);
-  }
-
-  const events: NetworkEvents = {
-    beforeRequest(details) {
-      if (details.tabId < 0) return;
-      const log = tabLog(details.tabId);
-      const hop = log.hops.get(details.requestId) ?? 0;
-      // A navigation starts at its first hop: the redirects it follows belong to the new page.
-      if (details.type === "main_frame" && hop === 0) log.mainStart = details.timeStamp;
-      log.hops.set(details.requestId, hop + 1);
-      const entry: Entry = {
-        id: hop === 0 ? details.requestId : `${details.requestId}-${hop}`,
-        url: keptUrl(details.url),
-        method: details.method.slice(0, 20),
-        type: (KNOWN_TYPES.has(details.type) ? details.type : "other") as ResourceType,
-        frameId: details.frameId,
-        start: details.timeStamp,
-        failed: false,
-      };
-      log.open.set(details.requestId, entry);
-      push(log, entry);
-      // Requests whose end Chromium never reported (a worker restart) are let go of.
-      for (const map of [log.open, log.hops]) {
-        if (map.size > MAX_REQUESTS_PER_TAB) map.delete(map.keys().next().value!);
+  return {
+    tabs,
+    evicted,
+    tabLog(tabId) {
+      let log = tabs.get(tabId);
+      if (!log) {
+        if (tabs.size >= MAX_TABS) forgetLeastActive();
+        log = { entries: [], open: new Map(), hops: new Map(), dropped: 0, touched: now() };
+        if (evicted.delete(tabId)) log.evicted = true;
+        tabs.set(tabId, log);
       }
+      log.touched = now();
+      return log;
+    },
+    open: (details) =>
+      details.tabId < 0 ? undefined : tabs.get(details.tabId)?.open.get(details.requestId),
+    ended(details) {
+      const log = details.tabId < 0 ? undefined : tabs.get(details.tabId);
+      log?.open.delete(details.requestId);
+      log?.hops.delete(details.requestId);
+    },
+  };
+}
+
+/** Adds an entry to a tab's ring: the newest MAX_REQUESTS_PER_TAB, headers for HEADERS_KEPT. */
+function push(log: TabLog, entry: Entry) {
+  log.entries.push(entry);
+  if (log.entries.length > MAX_REQUESTS_PER_TAB) {
+    log.entries.splice(0, log.entries.length - MAX_REQUESTS_PER_TAB);
+    log.dropped++;
+  }
+  const old = log.entries[log.entries.length - 1 - HEADERS_KEPT];
+  if (old && !old.headersDropped) {
+    old.requestHeaders = old.responseHeaders = undefined;
+    old.headersDropped = true;
+  }
+}
+
+/** Records a request's next hop (onBeforeRequest) in its tab's log. */
+function recordRequest(log: TabLog, details: RequestEvent) {
+  const hop = log.hops.get(details.requestId) ?? 0;
+  // A navigation starts at its first hop: the redirects it follows belong to the new page.
+  if (details.type === "main_frame" && hop === 0) log.mainStart = details.timeStamp;
+  log.hops.set(details.requestId, hop + 1);
+  const entry = newEntry(details, hop);
+  log.open.set(details.requestId, entry);
+  push(log, entry);
+  // Requests whose end Chromium never reported (a worker restart) are let go of.
+  for (const map of [log.open, log.hops]) {
+    if (map.size > MAX_REQUESTS_PER_TAB) map.delete(map.keys().next().value!);
+  }
+}
+
+/** The tab's top frame committed a new document: the old page's requests go. */
+function restart(log: TabLog, timeStamp: number) {
+  const since = log.mainStart ?? timeStamp;
+  log.mainStart = undefined;
+  log.entries = log.entries.filter((entry) => entry.start >= since);
+  log.dropped = 0;
+  log.evicted = false;
+}
+
+function createEvents(logs: TabLogs): NetworkEvents {
+  return {
+    beforeRequest(details) {
+      if (details.tabId >= 0) recordRequest(logs.tabLog(details.tabId), details);
     },
     sendHeaders(details) {
-      const entry = open(details);
-      if (!entry || entry.headersDropped) return;
-      const kept = keepHeaders(details.requestHeaders);
-      entry.requestHeaders = kept.headers;
-      entry.headersCut ||= kept.cut;
+      const entry = logs.open(details);
+      if (entry) sentHeaders(entry, details);
     },
     beforeRedirect(details) {
-      const entry = open(details);
+      const entry = logs.open(details);
       if (!entry) return;
       responded(entry, details);
       entry.end = details.timeStamp;
       if (details.redirectUrl) entry.redirectUrl = keptUrl(details.redirectUrl);
       // The next hop's beforeRequest comes with the same requestId.
-      tabs.get(details.tabId)?.open.delete(details.requestId);
+      logs.tabs.get(details.tabId)?.open.delete(details.requestId);
     },
     completed(details) {
-      const entry = open(details);
+      const entry = logs.open(details);
       if (entry) {
         responded(entry, details);
         entry.end = details.timeStamp;
       }
-      ended(details);
+      logs.ended(details);
     },
     errorOccurred(details) {
-      const entry = open(details);
+      const entry = logs.open(details);
       if (entry) {
         entry.failed = true;
         entry.errorText = (details.error ?? "failed").slice(0, 200);
         entry.end = details.timeStamp;
       }
-      ended(details);
+      logs.ended(details);
     },
     committed(tabId, timeStamp) {
-      const log = tabs.get(tabId);
-      if (!log) return;
-      const since = log.mainStart ?? timeStamp;
-      log.mainStart = undefined;
-      log.entries = log.entries.filter((entry) => entry.start >= since);
-      log.dropped = 0;
-      log.evicted = false;
+      const log = logs.tabs.get(tabId);
+      if (log) restart(log, timeStamp);
     },
     removed(tabId) {
-      tabs.delete(tabId);
-      evicted.delete(tabId);
+      logs.tabs.delete(tabId);
+      logs.evicted.delete(tabId);
     },
   };
+}
 
+/** Wires `events` to chrome.webRequest, webNavigation and tabs. */
+function listen(events: NetworkEvents) {
+  const all = { urls: ["<all_urls>"] };
+  chrome.webRequest.onBeforeRequest.addListener((d) => void events.beforeRequest(d), all);
+  chrome.webRequest.onSendHeaders.addListener((d) => void events.sendHeaders(d), all, [
+    "requestHeaders",
+  ]);
+  chrome.webRequest.onBeforeRedirect.addListener(
+    (d) => void events.beforeRedirect(d),
+    all,
+    ["responseHeaders"],
+  );
+  chrome.webRequest.onCompleted.addListener((d) => void events.completed(d), all, [
+    "responseHeaders",
+  ]);
+  chrome.webRequest.onErrorOccurred.addListener((d) => void events.errorOccurred(d), all);
+  chrome.webNavigation.onCommitted.addListener(({ tabId, frameId, timeStamp }) => {
+    if (frameId === 0) events.committed(tabId, timeStamp);
+  });
+  chrome.tabs.onRemoved.addListener((tabId) => events.removed(tabId));
+  chrome.tabs.onReplaced.addListener((_added, removed) => events.removed(removed));
+}
+
+/** A tab's newest requests that match `filter`, saying when its earlier log went (MAX_TABS). */
+function list(logs: TabLogs, tabId: number, filter: NetworkFilter): NetworkList {
+  const log = logs.tabs.get(tabId);
+  const droppedNote = log?.evicted || (!log && logs.evicted.has(tabId))
+    ? {
+      note: `This tab's earlier requests were dropped: the log keeps at most ${MAX_TABS} ` +
+        "tabs and this one was the least recently active. Requests from then on are listed " +
+        "(its next page load starts a complete list).",
+    }
+    : {};
+  if (!log) {
+    return {
+      requests: [],
+      total: 0,
+      truncated: droppedNote.note !== undefined,
+      ...droppedNote,
+    };
+  }
+  const matched = matching(log.entries, filter);
+  const newest = matched.slice(Math.max(0, matched.length - filter.limit));
+  return {
+    requests: newest.map(summary),
+    total: matched.length,
+    truncated: newest.length < matched.length || log.dropped > 0 || log.evicted === true,
+    ...droppedNote,
+  };
+}
+
+/** Made once, at the worker's top level. `now` is for tests. */
+export function createNetworkLog(now: () => number = Date.now): NetworkLog {
+  const logs = createTabLogs(now);
+  const bodies = createNetworkBodies(now);
+  const events = createEvents(logs);
   return {
     events,
     watch: (sessions) => bodies.watch(sessions),
     body: (sessions, tabId, entry) => bodies.read(sessions, tabId, entry),
-    listen() {
-      const all = { urls: ["<all_urls>"] };
-      chrome.webRequest.onBeforeRequest.addListener((d) => void events.beforeRequest(d), all);
-      chrome.webRequest.onSendHeaders.addListener((d) => void events.sendHeaders(d), all, [
-        "requestHeaders",
-      ]);
-      chrome.webRequest.onBeforeRedirect.addListener(
-        (d) => void events.beforeRedirect(d),
-        all,
-        ["responseHeaders"],
-      );
-      chrome.webRequest.onCompleted.addListener((d) => void events.completed(d), all, [
-        "responseHeaders",
-      ]);
-      chrome.webRequest.onErrorOccurred.addListener((d) => void events.errorOccurred(d), all);
-      chrome.webNavigation.onCommitted.addListener(({ tabId, frameId, timeStamp }) => {
-        if (frameId === 0) events.committed(tabId, timeStamp);
-      });
-      chrome.tabs.onRemoved.addListener((tabId) => events.removed(tabId));
-      chrome.tabs.onReplaced.addListener((_added, removed) => events.removed(removed));
-    },
-    list(tabId, filter) {
-      const log = tabs.get(tabId);
-      const droppedNote = log?.evicted || (!log && evicted.has(tabId))
-        ? {
-          note: `This tab's earlier requests were dropped: the log keeps at most ${MAX_TABS} ` +
-            "tabs and this one was the least recently active. Requests from then on are listed " +
-            "(its next page load starts a complete list).",
-        }
-        : {};
-      if (!log) {
-        return {
-          requests: [],
-          total: 0,
-          truncated: droppedNote.note !== undefined,
-          ...droppedNote,
-        };
-      }
-      const needle = filter.urlIncludes?.toLowerCase();
-      const types = filter.resourceTypes ? new Set(filter.resourceTypes) : undefined;
-      const statuses = filter.statuses ? new Set(filter.statuses) : undefined;
-      const matching = log.entries.filter((entry) =>
-        (needle === undefined || entry.url.toLowerCase().includes(needle)) &&
-        (!types || types.has(entry.type)) &&
-        (!statuses || (entry.status !== undefined && statuses.has(entry.status))) &&
-        (!filter.failedOnly || entry.failed || (entry.status ?? 0) >= 400)
-      );
-      const newest = matching.slice(Math.max(0, matching.length - filter.limit));
-      return {
-        requests: newest.map(summary),
-        total: matching.length,
-        truncated: newest.length < matching.length || log.dropped > 0 || log.evicted === true,
-        ...droppedNote,
-      };
-    },
+    listen: () => listen(events),
+    list: (tabId, filter) => list(logs, tabId, filter),
     get(tabId, requestId) {
-      const entry = tabs.get(tabId)?.entries.find((e) => e.id === requestId);
+      const entry = logs.tabs.get(tabId)?.entries.find((e) => e.id === requestId);
       return entry && detail(entry);
     },
   };
