@@ -112,6 +112,12 @@ export function createLocalFiles(options: LocalFilesOptions): LocalFiles {
       'to "additionalAllowedDirectories" in the hub\'s config.json.';
   };
 
+  /** Throws FILE_NOT_ALLOWED with the `refusal` of `real`, if it has one. */
+  const refuse = (real: string, shown: string): void => {
+    const why = refusal(real, shown);
+    if (why) throw notAllowed(why);
+  };
+
   /** A new folder of its own (0700) under uploads/, old ones swept first; answers its path. */
   const uploadFolder = async (): Promise<string> => {
     await Deno.mkdir(uploadsDir, { recursive: true, mode: 0o700 });
@@ -124,13 +130,12 @@ export function createLocalFiles(options: LocalFilesOptions): LocalFiles {
   /** The checked real path of `path` (absolute, allowed); FILE_NOT_ALLOWED otherwise. */
   const allowedReal = async (path: string, shown: string): Promise<string> => {
     if (!isAbsolute(path)) {
-      throw notAllowed(`The path ${shown} is not absolute: give the full path.`);
+      throw notAbsolute(shown);
     }
     const real = await Deno.realPath(path).catch(() => {
       throw notAllowed(`There is no file at ${shown}.`);
     });
-    const why = refusal(real, shown);
-    if (why) throw notAllowed(why);
+    refuse(real, shown);
     return real;
   };
 
@@ -198,7 +203,7 @@ export function createLocalFiles(options: LocalFilesOptions): LocalFiles {
     async writable(path, extension) {
       const shown = quoteClip(path);
       if (!isAbsolute(path)) {
-        throw notAllowed(`The path ${shown} is not absolute: give the full path.`);
+        throw notAbsolute(shown);
       }
       const name = basename(path);
       if (!isPlainFileName(name) || !name.toLowerCase().endsWith(extension)) {
@@ -208,8 +213,7 @@ export function createLocalFiles(options: LocalFilesOptions): LocalFiles {
         throw notAllowed(`The folder of ${shown} does not exist: create it first.`);
       });
       const real = join(folder, name);
-      const why = refusal(real, shown);
-      if (why) throw notAllowed(why);
+      refuse(real, shown);
       await refuseExisting(real, shown);
       return real;
     },
@@ -226,8 +230,7 @@ export function createLocalFiles(options: LocalFilesOptions): LocalFiles {
             "nothing was written. Try again.",
         );
       }
-      const why = refusal(path, shown);
-      if (why) throw notAllowed(why);
+      refuse(path, shown);
       await refuseExisting(path, shown);
       await createFile(path, bytes, shown);
     },
@@ -304,6 +307,10 @@ function tooLarge(shown: string, bytes: number, maxBytes: number) {
     "FILE_TOO_LARGE",
     `${shown} is ${bytes} bytes, over the limit of ${maxBytes} bytes.`,
   );
+}
+
+function notAbsolute(shown: string) {
+  return notAllowed(`The path ${shown} is not absolute: give the full path.`);
 }
 
 function notAllowed(message: string) {
