@@ -35,7 +35,7 @@ export async function pointElement(args: PointArgs, state: KitState): Promise<Po
   const element = findTarget(args, state.refs);
   const info = {
     tag: tagOf(element),
-    text: clip((element.textContent ?? "").trim().replace(/\s+/g, " ")),
+    text: contentText(element),
     ref: state.refs.refOf(element, state.scheme),
     // Whether a press on it may start an HTML5 drag (a drag waits for one only then).
     draggable: (element as Partial<HTMLElement>).draggable === true ||
@@ -178,10 +178,15 @@ export function actedElement(args: ActedArgs, state: KitState) {
       tag: tagOf(element),
       text: args.text === "inner"
         ? clip(element instanceof HTMLElement ? element.innerText : element.textContent ?? "")
-        : clip((element.textContent ?? "").trim().replace(/\s+/g, " ")),
+        : contentText(element),
     }
     : {};
   return { ...(navigation ? { navigation } : {}), ...described };
+}
+
+/** A click's text of the element: its textContent with white space folded, clipped. */
+function contentText(element: Element): string {
+  return clip((element.textContent ?? "").trim().replace(/\s+/g, " "));
 }
 
 /** The element's border box in this viewport. */
