@@ -137,20 +137,18 @@ export function scrollInside(element: Element, what: string, move: ScrollMove) {
  */
 export function checkScrollable(element: Element, what: string, move: ScrollMove): void {
   const page = document.scrollingElement ?? document.documentElement;
-  if (element !== page && !scrollsFor(overflowOf(element), move)) {
-    const ancestor = scrollingAncestor(element, move);
-    const axis = movedAxes(move).length === 1
-      ? movedAxes(move)[0] === "y" ? " vertically" : " horizontally"
-      : "";
-    throw fail(
-      "NOT_SCROLLABLE",
-      `${what} matches a <${tagOf(element)}> that does not scroll${axis}: it has no scroll box ` +
-        "of its own (its overflow is not auto or scroll). " +
-        (ancestor
-          ? `Its nearest scrolling ancestor is ${nameOf(ancestor)}; pass a selector for that. `
-          : "No element around it scrolls either. ") +
-        "Without a selector, x/y and to scroll the page; without x/y and to, the selector's " +
-        "element is brought into view.",
-    );
-  }
+  if (element === page || scrollsFor(overflowOf(element), move)) return;
+  const ancestor = scrollingAncestor(element, move);
+  const axes = movedAxes(move);
+  const axis = axes.length === 1 ? axes[0] === "y" ? " vertically" : " horizontally" : "";
+  throw fail(
+    "NOT_SCROLLABLE",
+    `${what} matches a <${tagOf(element)}> that does not scroll${axis}: it has no scroll box ` +
+      "of its own (its overflow is not auto or scroll). " +
+      (ancestor
+        ? `Its nearest scrolling ancestor is ${nameOf(ancestor)}; pass a selector for that. `
+        : "No element around it scrolls either. ") +
+      "Without a selector, x/y and to scroll the page; without x/y and to, the selector's " +
+      "element is brought into view.",
+  );
 }
