@@ -72,12 +72,77 @@ export interface NetworkBodies {
 const TEXT_TYPES =
   /^(text\/|application\/([\w.+-]*\+)?(json|xml|javascript|ecmascript|x-www-form-urlencoded|graphql)|image\/svg)/i;
 
+function unavailable(message: string): never {
+  throw hubError("BODY_UNAVAILABLE", message);
+}
+
+/** Throws BODY_UNAVAILABLE when `entry` can have no body (failed, a redirect, not finished). */
+function checkHasBody(entry: NetworkEntryDetail): void {
+  if (entry.failed) {
+    unavailable(`Request ${entry.requestId} failed (${entry.errorText}): it has no body.`);
+  }
+  if (entry.redirectUrl) {
+    unavailable(
+      `Request ${entry.requestId} was a redirect to ${entry.redirectUrl}: it has no body. ` +
+        "Read the request it led to (the next id, <id>-<n>).",
+    );
+  }
+  if (entry.status === null) {
+    unavailable(`Request ${entry.requestId} has not finished yet: ask again once it has.`);
+  }
+}
+
+/** The debugger's request nearest in time to `entry` with its URL and method (within MATCH_MS). */
+function closest(requests: readonly Seen[], entry: NetworkEntryDetail): Seen | undefined {
+  const started = Date.parse(entry.startedAt);
+  return requests
+    .filter((s) =>
+      s.url === entry.url && s.method === entry.method &&
+      Math.abs(s.wallMs - started) <= MATCH_MS
+    )
+    .sort((a, b) => Math.abs(a.wallMs - started) - Math.abs(b.wallMs - started))[0];
+}
+
+/** Why no request the debugger saw matches `entry`: not attached then, or not seen. */
+function notSeen(tabId: number, entry: NetworkEntryDetail, wasAttached?: TabSeen): never {
+  const before = !wasAttached || Date.parse(entry.startedAt) < wasAttached.since;
+  unavailable(
+    before
+      ? `hub's debugger was not attached to tab ${tabId} when request ${entry.requestId} ` +
+        "ran, and Chromium keeps a response body only for requests its debugger " +
+        "recorded. It is attached now (until about 30 s without use): repeat what makes " +
+        "the request (or reload the page with browser_reload_tab), then read the new " +
+        "request's id from browser_network_requests."
+      : `The debugger did not see request ${entry.requestId} (${entry.url}), so its body ` +
+        "is not available. Repeat what makes the request and read the new one.",
+  );
+}
+
+/** Notes a Network.requestWillBeSent of the debugger in its tab's list (each redirect hop too). */
+function noteRequest(
+  tabs: Map<number, TabSeen>,
+  now: () => number,
+  { tabId, sessionId, params }: { tabId: number; sessionId?: string; params: Params },
+): void {
+  const request = params.request as { url?: string; method?: string } | undefined;
+  if (typeof params.requestId !== "string" || typeof request?.url !== "string") return;
+  let seen = tabs.get(tabId);
+  if (!seen) tabs.set(tabId, seen = { requests: [], since: now() });
+  const wall = typeof params.wallTime === "number" ? params.wallTime * 1000 : now();
+  // A redirect reports the same requestId again, with the next URL: that is a new hop.
+  seen.requests.push({
+    id: params.requestId,
+    ...(sessionId ? { sessionId } : {}),
+    // Redacted as the log's entries are (they are compared), so no secret is held here.
+    url: keptUrl(request.url),
+    method: String(request.method ?? "GET"),
+    wallMs: wall,
+  });
+  if (seen.requests.length > MAX_REQUESTS_PER_TAB) seen.requests.shift();
+}
+
 export function createNetworkBodies(now: () => number = Date.now): NetworkBodies {
   const tabs = new Map<number, TabSeen>();
-
-  function unavailable(message: string): never {
-    throw hubError("BODY_UNAVAILABLE", message);
-  }
 
   return {
     watch(sessions) {
@@ -90,62 +155,18 @@ export function createNetworkBodies(now: () => number = Date.now): NetworkBodies
           tabs.set(session.tabId, { requests: [], since: now() });
         }
       });
-      sessions.onEvent(({ tabId, sessionId, method, params }) => {
-        if (method !== "Network.requestWillBeSent") return;
-        const request = params.request as { url?: string; method?: string } | undefined;
-        if (typeof params.requestId !== "string" || typeof request?.url !== "string") return;
-        let seen = tabs.get(tabId);
-        if (!seen) tabs.set(tabId, seen = { requests: [], since: now() });
-        const wall = typeof params.wallTime === "number" ? params.wallTime * 1000 : now();
-        // A redirect reports the same requestId again, with the next URL: that is a new hop.
-        seen.requests.push({
-          id: params.requestId,
-          ...(sessionId ? { sessionId } : {}),
-          // Redacted as the log's entries are (they are compared), so no secret is held here.
-          url: keptUrl(request.url),
-          method: String(request.method ?? "GET"),
-          wallMs: wall,
-        });
-        if (seen.requests.length > MAX_REQUESTS_PER_TAB) seen.requests.shift();
+      sessions.onEvent((event) => {
+        if (event.method === "Network.requestWillBeSent") noteRequest(tabs, now, event);
       });
       sessions.onDetach((tabId) => tabs.delete(tabId));
     },
 
     async read(sessions, tabId, entry) {
-      if (entry.failed) {
-        unavailable(`Request ${entry.requestId} failed (${entry.errorText}): it has no body.`);
-      }
-      if (entry.redirectUrl) {
-        unavailable(
-          `Request ${entry.requestId} was a redirect to ${entry.redirectUrl}: it has no body. ` +
-            "Read the request it led to (the next id, <id>-<n>).",
-        );
-      }
-      if (entry.status === null) {
-        unavailable(`Request ${entry.requestId} has not finished yet: ask again once it has.`);
-      }
+      checkHasBody(entry);
       const wasAttached = tabs.get(tabId);
       const session = await sessions.session(tabId);
-      const started = Date.parse(entry.startedAt);
-      const seen = (tabs.get(tabId)?.requests ?? [])
-        .filter((s) =>
-          s.url === entry.url && s.method === entry.method &&
-          Math.abs(s.wallMs - started) <= MATCH_MS
-        )
-        .sort((a, b) => Math.abs(a.wallMs - started) - Math.abs(b.wallMs - started))[0];
-      if (!seen) {
-        const before = !wasAttached || started < wasAttached.since;
-        unavailable(
-          before
-            ? `hub's debugger was not attached to tab ${tabId} when request ${entry.requestId} ` +
-              "ran, and Chromium keeps a response body only for requests its debugger " +
-              "recorded. It is attached now (until about 30 s without use): repeat what makes " +
-              "the request (or reload the page with browser_reload_tab), then read the new " +
-              "request's id from browser_network_requests."
-            : `The debugger did not see request ${entry.requestId} (${entry.url}), so its body ` +
-              "is not available. Repeat what makes the request and read the new one.",
-        );
-      }
+      const seen = closest(tabs.get(tabId)?.requests ?? [], entry);
+      if (!seen) notSeen(tabId, entry, wasAttached);
       let answer: { body?: string; base64Encoded?: boolean };
       try {
         answer = await session.send(
