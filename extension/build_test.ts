@@ -66,6 +66,7 @@ Deno.test("the manifest's shape", () => {
     "scripting",
     "sidePanel",
     "storage",
+    "tabGroups",
     "tabs",
     "webNavigation",
     "webRequest",

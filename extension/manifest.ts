@@ -18,7 +18,8 @@
  * panel's switch) never attaches it. `downloads`: browser_list_downloads and the `download` an
  * action reports (chrome.downloads: file name, path, bytes, state). `webRequest`:
  * browser_network_requests records every tab's requests and their status codes without attaching
- * the debugger (it observes only: nothing is blocked or changed). No content script: nothing of
+ * the debugger (it observes only: nothing is blocked or changed). `tabGroups`: the tabs an agent
+ * opened, read or acted on join a group titled "hub", so a person sees what it drives. No content script: nothing of
  * the extension is on a page it has no plugin for.
  */
 import { VERSION } from "../protocol/version.ts";
@@ -50,6 +51,7 @@ export function buildManifest(version = VERSION): Record<string, unknown> {
       "scripting",
       "sidePanel",
       "storage",
+      "tabGroups",
       "tabs",
       "webNavigation",
       "webRequest",

@@ -72,8 +72,20 @@ export interface CallProgress {
  * the tab the call ran in.
  */
 export type CallResult =
-  | { ok: true; value: unknown; tabId?: number }
+  | {
+    ok: true;
+    value: unknown;
+    tabId?: number;
+    /**
+     * The origin of the page the call read or acted on (`https://app.example.com`): the audit
+     * log's `site`, and the page-content marker of a reading tool's or plugin tool's result.
+     */
+    origin?: string;
+  }
   | { ok: false; error: ErrorPayload };
+
+/** An origin in a call result is at most this long (scheme, host, port). */
+export const MAX_ORIGIN_CHARS = 2100;
 
 /**
  * Reads a call result that came over a boundary (the page's answer in the extension, the
@@ -91,7 +103,18 @@ export function readCallResult(raw: unknown): { result: CallResult } | { problem
       return { problem: `"tabId" must be an integer, got ${describe(tabId)}` };
     }
     if (!("value" in r)) return { problem: `"value" is missing beside "ok": true` };
-    return { result: { ok: true, value: r.value, ...(tabId === undefined ? {} : { tabId }) } };
+    const origin = r.origin;
+    if (origin !== undefined && (typeof origin !== "string" || origin.length > MAX_ORIGIN_CHARS)) {
+      return { problem: `"origin" must be a string of at most ${MAX_ORIGIN_CHARS} characters` };
+    }
+    return {
+      result: {
+        ok: true,
+        value: r.value,
+        ...(tabId === undefined ? {} : { tabId }),
+        ...(origin === undefined ? {} : { origin }),
+      },
+    };
   }
   if (r.ok === false) {
     const error = r.error as ErrorPayload;

@@ -18,6 +18,7 @@ import { ERROR_CATEGORIES } from "./errors.ts";
 
 import { permissionSchema as permission } from "./permission.ts";
 import { debuggerModeSchema } from "./debugger_mode.ts";
+import { MAX_SITE_PATTERN_CHARS, sitePermissionsSchema } from "./site_permissions.ts";
 const tabState = z.enum(["closed", "unavailable", "ready"]);
 /**
  * Settings as sent, every own key kept: zod's record drops a `__proto__` key without a word, and
@@ -109,7 +110,12 @@ const removeSpecifier = z.string().min(1).max(4096).refine(
 
 /** `tool.dispatch`'s answer on the wire: checked to be the call contract's `CallResult`. */
 export const dispatchResultSchema = z.union([
-  z.object({ ok: z.literal(true), value: z.unknown(), tabId: z.number().int().optional() }),
+  z.object({
+    ok: z.literal(true),
+    value: z.unknown(),
+    tabId: z.number().int().optional(),
+    origin: z.string().max(2100).optional(),
+  }),
   z.object({ ok: z.literal(false), error: errorPayloadSchema }),
 ]) satisfies z.ZodType<CallResult>;
 
@@ -135,6 +141,15 @@ export const HUB_TO_EXTENSION_METHODS = {
        * debugger to a tab. Absent from an older hub: `auto`.
        */
       debugger: debuggerModeSchema.optional(),
+      /**
+       * Site permissions of the built-in browser tools (docs/security.md): canonical pattern →
+       * permission. Absent from an older hub: none.
+       */
+      sitePermissions: sitePermissionsSchema.optional(),
+      /** A site no rule matches. Absent from an older hub: `ask`. */
+      defaultSitePermission: permission.optional(),
+      /** Browser tools act only on tabs in the "hub" tab group (and tabs they open). */
+      agentTabsOnly: z.boolean().optional(),
     }),
   },
   "plugin.progress": { type: "notification", params: packageProgressSchema },
@@ -169,6 +184,11 @@ export const HUB_TO_EXTENSION_METHODS = {
       tabId: z.number().int().min(1).optional(),
       instance: z.object({ name: z.string(), url: z.string() }).optional(),
       settings: z.record(z.string(), z.unknown()).optional(),
+      /**
+       * Browser tools: sites (`Site.key`, as in SITE_ASK's details) the person allowed once for
+       * this call after the extension answered SITE_ASK; the hub dispatches again with them.
+       */
+      siteGrants: z.array(z.string().max(MAX_SITE_PATTERN_CHARS)).max(8).optional(),
     }),
     result: dispatchResultSchema,
   },
@@ -211,6 +231,11 @@ export const HUB_TO_EXTENSION_METHODS = {
       parameters: z.record(z.string(), z.unknown()),
       /** Milliseconds since epoch after which the hub stops waiting. */
       expiresAt: z.number(),
+      /**
+       * Set when the question is about a site, not a tool: "Allow agents to use <site>?" (Allow
+       * once, Always allow this site, Deny). `site` is the site's key (`app.example.com`).
+       */
+      site: z.string().max(MAX_SITE_PATTERN_CHARS).optional(),
     }),
   },
   "extension.reload": { type: "notification", params: z.object({}) },
@@ -278,6 +303,24 @@ export const EXTENSION_TO_HUB_METHODS = {
   "config.setDebugger": {
     type: "request",
     params: z.object({ mode: debuggerModeSchema }),
+    result: z.unknown(),
+  },
+  /** The side panel's Sites section: one rule set (`permission`) or removed (`null`). */
+  "config.setSitePermission": {
+    type: "request",
+    params: z.object({
+      pattern: z.string().min(1).max(MAX_SITE_PATTERN_CHARS),
+      permission: permission.nullable(),
+    }),
+    result: z.unknown(),
+  },
+  /** The side panel's Sites section: the default for other sites, and agentTabsOnly. */
+  "config.setSiteDefaults": {
+    type: "request",
+    params: z.object({
+      defaultSitePermission: permission.optional(),
+      agentTabsOnly: z.boolean().optional(),
+    }),
     result: z.unknown(),
   },
   "config.setPluginSettings": {

@@ -4,6 +4,7 @@ import { isPlainObject } from "../../protocol/plain_object.ts";
 import { isReservedKey } from "../../protocol/safe_keys.ts";
 import { permissionSchema as permission } from "../../protocol/permission.ts";
 import { debuggerModeSchema } from "../../protocol/debugger_mode.ts";
+import { sitePermissionsSchema } from "../../protocol/site_permissions.ts";
 
 export { type Permission, PERMISSIONS } from "../../protocol/permission.ts";
 export { PLUGIN_NAME_PATTERN, RESERVED_PLUGIN_NAMES } from "../../protocol/plugin_manifest.ts";
@@ -47,6 +48,15 @@ export const configSchema = z.object({
    * or never (`off`: DOM events where a tool has them, else DEBUGGER_OFF).
    */
   debugger: debuggerModeSchema.default("auto"),
+  /**
+   * Site permissions of the built-in browser tools: canonical pattern (`example.com`,
+   * `*.example.com`, `127.0.0.1:8080`, `https://app.example.com:8443`) → off, ask or auto.
+   */
+  sitePermissions: sitePermissionsSchema.default({}),
+  /** A site no rule in `sitePermissions` matches: `ask` on a new install. */
+  defaultSitePermission: permission.default("ask"),
+  /** Browser tools act only on tabs in the "hub" tab group, plus tabs they open themselves. */
+  agentTabsOnly: z.boolean().default(false),
 });
 export type HubConfig = z.infer<typeof configSchema>;
 

@@ -1,0 +1,233 @@
+/**
+ * Site permissions: which sites the built-in browser tools may read and act on. One definition the
+ * config file, the CLI, the hub, the worker and the side panel share.
+ *
+ * A rule is a pattern with a permission (`off`, `ask`, `auto`):
+ * - a host: `example.com`, `127.0.0.1`, `localhost`, `[::1]`: that host exactly, any port, http
+ *   and https (`localhost` does not cover `[::1]`);
+ * - `*.example.com`: its subdomains (not `example.com` itself);
+ * - a host with a port (`127.0.0.1:8080`, `*.example.com:8443`): that port only;
+ * - a full origin (`https://app.example.com:8443`): exactly that scheme, host and port.
+ *
+ * The most specific rule wins: an origin, then an exact host (with a port before without), then
+ * the longest `*.` pattern (with a port before without). A site no rule matches gets the default
+ * (`defaultSitePermission`, `ask` unless set).
+ */
+import * as z from "zod";
+import { type Permission, permissionSchema } from "./permission.ts";
+
+/** At most this many rules in `sitePermissions`. */
+export const MAX_SITE_RULES = 500;
+/** A pattern is at most this many characters. */
+export const MAX_SITE_PATTERN_CHARS = 300;
+/** A site's permission when no rule matches it and the config sets no default. */
+export const DEFAULT_SITE_PERMISSION: Permission = "ask";
+
+/** A parsed pattern. `host` is canonical (lower case, punycode, IPv6 in brackets). */
+export type SitePattern =
+  | { kind: "origin"; scheme: "http" | "https"; host: string; port: number }
+  | { kind: "host"; host: string; port?: number }
+  | { kind: "subdomains"; host: string; port?: number };
+
+/** The site of a web page: what rules are matched against. */
+export interface Site {
+  /** `https://app.example.com` (the URL's origin, without a trailing dot on the host). */
+  origin: string;
+  scheme: "http" | "https";
+  /**
+   * `app.example.com`, `127.0.0.1`, `[::1]`: the URL's hostname without a trailing dot
+   * (`bank.com.` is the same site as `bank.com`, so a rule cannot be dodged with one).
+   */
+  host: string;
+  /** The port, the scheme's default when the URL names none. */
+  port: number;
+  /**
+   * How the person sees the site, and the pattern "Always allow this site" writes: the host, with
+   * `:port` when the URL names one that is not its scheme's default (`127.0.0.1:8080`).
+   */
+  key: string;
+}
+
+/** Which rule decided a site's permission. */
+export interface SiteDecision {
+  site: Site;
+  permission: Permission;
+  /** The canonical pattern of the rule that matched; absent: no rule did (the default applied). */
+  pattern?: string;
+}
+
+export type SiteRules = Readonly<Record<string, Permission>>;
+
+const DEFAULT_PORTS: Record<string, number> = { "http:": 80, "https:": 443 };
+
+/**
+ * The site of `url`: http and https pages only; anything else (about:blank, chrome://, data:,
+ * file:, a string that is no URL) has none.
+ */
+export function siteOf(url: string | undefined): Site | undefined {
+  if (!url) return undefined;
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return undefined;
+  }
+  const fallback = DEFAULT_PORTS[parsed.protocol];
+  if (fallback === undefined || parsed.hostname === "") return undefined;
+  const port = parsed.port === "" ? fallback : Number(parsed.port);
+  const host = withoutDot(parsed.hostname);
+  const key = parsed.port === "" ? host : `${host}:${port}`;
+  const scheme = parsed.protocol === "https:" ? "https" : "http";
+  return { origin: `${parsed.protocol}//${key}`, scheme, host, port, key };
+}
+
+/** A host name without its trailing dot (the fully qualified form names the same host). */
+function withoutDot(host: string): string {
+  return host.endsWith(".") ? host.slice(0, -1) : host;
+}
+
+/**
+ * Parses a pattern as a person writes it (`example.com`, `*.example.com`, `127.0.0.1:8080`,
+ * `https://app.example.com:8443`), answering its canonical text (the config key) or what is wrong
+ * with it, in words that say how to write it.
+ */
+export function parseSitePattern(
+  text: string,
+): { ok: true; pattern: SitePattern; canonical: string } | { ok: false; problem: string } {
+  const raw = text.trim();
+  if (raw === "") return fail("is empty");
+  if (raw.length > MAX_SITE_PATTERN_CHARS) {
+    return fail(`is longer than ${MAX_SITE_PATTERN_CHARS} characters`);
+  }
+  if (raw.includes("://")) return parseOrigin(raw);
+  const wildcard = raw.startsWith("*.");
+  const rest = wildcard ? raw.slice(2) : raw;
+  if (rest.includes("*")) return fail('may hold "*" only as its first label ("*.example.com")');
+  if (/[/?#@\s\\]/.test(rest)) {
+    return fail('must be a host ("example.com"), "*.example.com", a host with a port or an origin');
+  }
+  let parsed: URL;
+  try {
+    parsed = new URL(`http://${rest}`);
+  } catch {
+    return fail("is not a host name, an IP address or a host with a port");
+  }
+  const host = withoutDot(parsed.hostname);
+  if (host === "" || parsed.pathname !== "/" || parsed.username !== "") {
+    return fail("is not a host name, an IP address or a host with a port");
+  }
+  if (wildcard && (host.startsWith("[") || /^[\d.]+$/.test(host))) {
+    return fail('uses "*." before an IP address; name the address itself');
+  }
+  const explicitPort = /:(\d+)$/.exec(rest)?.[1];
+  const port = explicitPort === undefined ? undefined : Number(explicitPort);
+  if (port !== undefined && !(port >= 1 && port <= 65535)) {
+    return fail("has a port outside 1-65535");
+  }
+  const canonical = `${wildcard ? "*." : ""}${host}${port === undefined ? "" : `:${port}`}`;
+  const pattern: SitePattern = wildcard
+    ? { kind: "subdomains", host, ...(port === undefined ? {} : { port }) }
+    : { kind: "host", host, ...(port === undefined ? {} : { port }) };
+  return { ok: true, pattern, canonical };
+}
+
+function parseOrigin(raw: string) {
+  let parsed: URL;
+  try {
+    parsed = new URL(raw);
+  } catch {
+    return fail("is not an origin like https://app.example.com:8443");
+  }
+  const fallback = DEFAULT_PORTS[parsed.protocol];
+  if (fallback === undefined) return fail("must be an http:// or https:// origin");
+  const bare = parsed.pathname === "/" && parsed.search === "" && parsed.hash === "" &&
+    parsed.username === "" && parsed.password === "" && !/[/?#]./.test(raw.split("://")[1]);
+  if (!bare || parsed.hostname === "" || parsed.hostname.includes("*")) {
+    return fail("must be an origin only (scheme, host and port), like https://app.example.com");
+  }
+  const port = parsed.port === "" ? fallback : Number(parsed.port);
+  const host = withoutDot(parsed.hostname);
+  const scheme = parsed.protocol === "https:" ? "https" : "http";
+  const pattern: SitePattern = { kind: "origin", scheme, host, port };
+  const canonical = `${parsed.protocol}//${host}${parsed.port === "" ? "" : `:${port}`}`;
+  return { ok: true as const, pattern, canonical };
+}
+
+function fail(problem: string) {
+  return { ok: false as const, problem };
+}
+
+/** Whether `pattern` covers `site`. */
+export function patternMatches(pattern: SitePattern, site: Site): boolean {
+  if (pattern.kind === "origin") {
+    return pattern.scheme === site.scheme && pattern.host === site.host &&
+      pattern.port === site.port;
+  }
+  if (pattern.port !== undefined && pattern.port !== site.port) return false;
+  if (pattern.kind === "host") return pattern.host === site.host;
+  return site.host.endsWith(`.${pattern.host}`);
+}
+
+/** How specific a pattern is: the larger wins. */
+export function specificity(pattern: SitePattern): number {
+  const port = pattern.kind !== "origin" && pattern.port !== undefined ? 1 : 0;
+  if (pattern.kind === "origin") return 3_000_000;
+  if (pattern.kind === "host") return 2_000_000 + port;
+  return 1_000_000 + pattern.host.split(".").length * 10 + port;
+}
+
+/**
+ * The permission of the page at `url` under `rules` (canonical patterns → permissions; a key
+ * that does not parse is skipped): the most specific matching rule's, else `fallback`. Undefined
+ * for a URL with no site (not http or https).
+ */
+export function decideSite(
+  url: string | undefined,
+  rules: SiteRules,
+  fallback: Permission = DEFAULT_SITE_PERMISSION,
+): SiteDecision | undefined {
+  const site = siteOf(url);
+  if (!site) return undefined;
+  let best: { pattern: string; score: number; permission: Permission } | undefined;
+  for (const [text, permission] of Object.entries(rules)) {
+    const parsed = parseSitePattern(text);
+    if (!parsed.ok || !patternMatches(parsed.pattern, site)) continue;
+    const score = specificity(parsed.pattern);
+    if (!best || score > best.score) best = { pattern: text, score, permission };
+  }
+  return best
+    ? { site, permission: best.permission, pattern: best.pattern }
+    : { site, permission: fallback };
+}
+
+/**
+ * `sitePermissions` in a config file or a `/ws` message: at most MAX_SITE_RULES rules, each key a
+ * pattern written canonically (what `parseSitePattern` answers), each value a permission.
+ */
+export const sitePermissionsSchema = z.record(z.string(), permissionSchema).superRefine(
+  (rules, context) => {
+    const keys = Object.keys(rules);
+    if (keys.length > MAX_SITE_RULES) {
+      context.addIssue({
+        code: "custom",
+        message: `holds ${keys.length} rules; at most ${MAX_SITE_RULES} are allowed`,
+      });
+    }
+    for (const key of keys.slice(0, MAX_SITE_RULES + 1)) {
+      const parsed = parseSitePattern(key);
+      if (!parsed.ok) {
+        context.addIssue({
+          code: "custom",
+          path: [key],
+          message: `"${key.slice(0, 80)}" ${parsed.problem}`,
+        });
+      } else if (parsed.canonical !== key) {
+        context.addIssue({
+          code: "custom",
+          path: [key],
+          message: `write it as "${parsed.canonical}"`,
+        });
+      }
+    }
+  },
+);
