@@ -81,6 +81,8 @@ Deno.test("the method tables match the documented event lists (docs/protocol.md)
     "config.setPluginPermission": "request",
     "config.setSkipPermissions": "request",
     "config.setDebugger": "request",
+    "config.setSitePermission": "request",
+    "config.setSiteDefaults": "request",
     "config.setPluginSettings": "request",
     "plugin.search": "request",
     "plugin.install": "request",
