@@ -1,7 +1,8 @@
 /**
  * One real setup for end-to-end tests: the test plugin built into a temp config dir (permission
- * `auto` unless told otherwise), the real hub started with `hub start` on port 0 (it installs the
- * extension into `<config>/extension`), the test web app, and Chromium with that extension.
+ * `auto` unless told otherwise, and `defaultSitePermission` `auto`), the real hub started with
+ * `hub start` on port 0 (it installs the extension into `<config>/extension`), the test web app,
+ * and Chromium with that extension.
  * `e2eTest` wraps a whole browser test in it: the browser gate, the setup, waiting for the
  * extension, an MCP client, and the teardown.
  */
@@ -71,6 +72,9 @@ async function startWith(options: E2EOptions, service?: E2EService): Promise<E2E
   await writeConfig(configDir, {
     ...config,
     permissions: { [PLUGIN]: { permission: options.permission ?? "auto" } },
+    // A new install asks before browser tools touch any site; suites written before site
+    // permissions expect them to act, so sites are `auto` here unless `config` says otherwise.
+    defaultSitePermission: "auto",
     ...options.config,
   });
   let hub = await startHub({ configDir, env: options.env });
