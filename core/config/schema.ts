@@ -114,6 +114,9 @@ function dropReservedKeys(value: Record<string, unknown>, dropped: DroppedKey[])
   if (Object.hasOwn(top, "permissions")) {
     top.permissions = withoutReserved(top.permissions, "permissions", dropped, permissionEntry);
   }
+  if (Object.hasOwn(top, "sitePermissions")) {
+    top.sitePermissions = withoutReserved(top.sitePermissions, "sitePermissions", dropped);
+  }
   if (Object.hasOwn(top, "settings")) {
     top.settings = withoutReserved(
       top.settings,

@@ -65,3 +65,52 @@ Deno.test("validateConfig still reports wrong types under maps it cleans", () =>
   assert(message.includes("permissions.demo"), message);
   assert(message.includes("settings"), message);
 });
+
+Deno.test("validateConfig: site fields default to no rules, ask and agentTabsOnly off", () => {
+  const { config } = validateConfig({});
+  assertEquals(config.sitePermissions, {});
+  assertEquals(config.defaultSitePermission, "ask");
+  assertEquals(config.agentTabsOnly, false);
+});
+
+Deno.test("validateConfig drops reserved names from sitePermissions like other maps", () => {
+  const parsed = validateConfig(
+    JSON.parse(
+      '{"sitePermissions": {"example.com": "off", "__proto__": "auto", "valueOf": "ask"}}',
+    ),
+  );
+  assertEquals(parsed.config.sitePermissions, { "example.com": "off" });
+  assertEquals(
+    [...parsed.droppedKeys].sort(byPlace),
+    [{ where: "sitePermissions", key: "__proto__" }, { where: "sitePermissions", key: "valueOf" }],
+  );
+});
+
+Deno.test("validateConfig refuses a site pattern not written canonically, saying how to write it", () => {
+  const message = problemOf({ sitePermissions: { "Example.COM": "off", "a b": "ask" } });
+  assert(message.includes('sitePermissions.Example.COM: write it as "example.com"'), message);
+  assert(message.includes("sitePermissions.a b"), message);
+  assert(problemOf({ defaultSitePermission: "yes" }).includes("defaultSitePermission"));
+});
+
+Deno.test("validateConfig refuses more than 500 site rules", () => {
+  const rules = Object.fromEntries(
+    Array.from({ length: 501 }, (_, i) => [`site${i}.example`, "off"]),
+  );
+  assert(problemOf({ sitePermissions: rules }).includes("at most 500"));
+  rules["site0.example"] = "auto";
+  delete rules["site500.example"];
+  assertEquals(
+    Object.keys(validateConfig({ sitePermissions: rules }).config.sitePermissions).length,
+    500,
+  );
+});
+
+function problemOf(value: unknown): string {
+  try {
+    validateConfig(value);
+  } catch (error) {
+    return (error as Error).message;
+  }
+  return "";
+}
