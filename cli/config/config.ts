@@ -10,6 +10,7 @@ import {
 } from "../../core/client/client_context.ts";
 import { grantedPlugin, parseSetCommand } from "./keys.ts";
 import { servedIdentity } from "./served_source.ts";
+import { siteLines } from "./site_keys.ts";
 import { HubClient } from "../../core/client/hub_client.ts";
 
 export async function configShow(options: { json?: boolean; showSecret?: boolean }) {
@@ -31,6 +32,7 @@ export async function configShow(options: { json?: boolean; showSecret?: boolean
       options.showSecret ? "" : "  (--show-secret prints it)"
     }`,
   );
+  console.log(siteLines(config).join("\n"));
   console.log(JSON.stringify(config, null, 2));
 }
 

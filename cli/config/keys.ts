@@ -19,6 +19,7 @@ import { ownValue, reservedKeyError } from "../../protocol/safe_keys.ts";
 import { DEBUGGER_MODES, isDebuggerMode } from "../../protocol/debugger_mode.ts";
 import { bindGrant, type ServedIdentity } from "../../core/plugin_source/review_rules.ts";
 import { describeSource } from "../../core/plugin_source/source_identity.ts";
+import { parseSiteKey, SITE_KEYS } from "./site_keys.ts";
 
 export const SETTABLE_KEYS = [
   "tool-permission.<plugin>.<tool>  off|ask|auto",
@@ -31,6 +32,7 @@ export const SETTABLE_KEYS = [
   "disabledBrowserTools.add         <browser tool name>  (hide and refuse it)",
   "disabledBrowserTools.remove      <browser tool name>",
   "setting.<plugin>.<key>           <value>  (JSON or text; empty string removes the key)",
+  ...SITE_KEYS,
 ];
 
 export interface SetContext {
@@ -53,6 +55,8 @@ export interface ConfigChange {
 }
 
 export function parseSetCommand(key: string, value: string | undefined, ctx: SetContext) {
+  const site = parseSiteKey(key, value);
+  if (site) return site;
   const parts = key.split(".");
   const head = parts[0];
   if (head === "tool-permission" && parts.length === 3) {
