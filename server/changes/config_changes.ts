@@ -17,6 +17,7 @@ import { markReviewed } from "../permissions/review.ts";
 import { skipsPermissions } from "../permissions/effective.ts";
 import { hubError } from "../../protocol/errors.ts";
 import type { AnnounceReason, ConfigChanges } from "./config_changes_interface.ts";
+import { applySiteRule, siteRuleKey } from "../../core/config/site_rules.ts";
 
 export interface ConfigChangesDeps {
   files: HubFiles;
@@ -67,6 +68,22 @@ export function createConfigChanges(deps: ConfigChangesDeps): ConfigChanges {
     },
     setSkipPermissions: (enabled) => change((c) => (c.skipPermissions = enabled)),
     setDebugger: (mode) => change((c) => (c.debugger = mode)),
+    async setSitePermission(pattern, permission) {
+      const rule = siteRuleKey(pattern);
+      if (!rule.ok) throw hubError("INVALID_ARGUMENTS", rule.problem);
+      await change((c) => {
+        try {
+          applySiteRule(c, rule.key, permission);
+        } catch (error) {
+          throw hubError("INVALID_ARGUMENTS", (error as Error).message);
+        }
+      });
+    },
+    setSiteDefaults: ({ defaultSitePermission, agentTabsOnly }) =>
+      change((c) => {
+        if (defaultSitePermission !== undefined) c.defaultSitePermission = defaultSitePermission;
+        if (agentTabsOnly !== undefined) c.agentTabsOnly = agentTabsOnly;
+      }),
     allowAlways: (tool) =>
       change((c) => applyPermission(c, { plugin: tool.group, tool: tool.permissionKey }, "auto")),
     async markReviewed(plugin, version, sourceId) {

@@ -29,6 +29,16 @@ export interface ConfigChanges {
   setSkipPermissions(enabled: boolean): Promise<void>;
   /** The config's `debugger` (the side panel's Debugger switch). */
   setDebugger(mode: DebuggerMode): Promise<void>;
+  /**
+   * One site rule of the built-in browser tools set, or removed (`null`). The pattern is stored
+   * canonically; an invalid one, or a 501st rule, is INVALID_ARGUMENTS saying how to write it.
+   * "Always allow this site" is `setSitePermission(site.key, "auto")`.
+   */
+  setSitePermission(pattern: string, permission: Permission | null): Promise<void>;
+  /** The permission of sites no rule names, and whether browser tools keep to the agent's tabs. */
+  setSiteDefaults(
+    defaults: { defaultSitePermission?: Permission; agentTabsOnly?: boolean },
+  ): Promise<void>;
   /** "Always allow" from a confirmation: a per-tool `auto`. */
   allowAlways(tool: CatalogTool): Promise<void>;
   /** Records the reviewed version and source of a plugin; returns the updated config. */

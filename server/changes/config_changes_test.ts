@@ -122,3 +122,55 @@ Deno.test("a reload's announcement says so", () => {
   assertEquals(s.notes[1].params, { reason: "reload" });
   assertEquals(s.log.at(-1), "listener:reload");
 });
+
+Deno.test("a site rule is stored canonically, announced, and removed with null", async () => {
+  const s = setup();
+  await s.changes.setSitePermission("App.Example.COM", "off");
+  assertEquals(s.config().sitePermissions, { "app.example.com": "off" });
+  assertEquals(s.log, ["write", "sync.full", "plugins.changed", "listener:permissions"]);
+  const synced = s.notes[0].params as ReturnType<typeof s.changes.state>;
+  assertEquals(synced.sitePermissions, { "app.example.com": "off" });
+  await s.changes.setSitePermission("127.0.0.1:8080", "auto");
+  await s.changes.setSitePermission("app.example.com", null);
+  assertEquals(s.config().sitePermissions, { "127.0.0.1:8080": "auto" });
+});
+
+Deno.test("an invalid site pattern is INVALID_ARGUMENTS with its problem; nothing is written", async () => {
+  const s = setup();
+  for (const pattern of ["https://example.com/path", "a.*.b", "constructor"]) {
+    let caught: unknown;
+    await s.changes.setSitePermission(pattern, "auto").catch((e) => caught = e);
+    assert(caught instanceof HubError, `expected a HubError, got ${caught}`);
+    assertEquals([restStatus(caught), caught.code], [400, "INVALID_ARGUMENTS"]);
+    assert(caught.message.includes(JSON.stringify(pattern)), caught.message);
+  }
+  assertEquals([s.written(), s.notes.length], [0, 0]);
+});
+
+Deno.test("a 501st site rule is INVALID_ARGUMENTS; nothing is announced", async () => {
+  const s = setup();
+  await s.changes.setSitePermission("seed.example", "off");
+  s.config().sitePermissions = Object.fromEntries(
+    Array.from({ length: 500 }, (_, i) => [`s${i}.example`, "off" as const]),
+  );
+  const before = s.notes.length;
+  let caught: unknown;
+  await s.changes.setSitePermission("new.example", "ask").catch((e) => caught = e);
+  assert(caught instanceof HubError && caught.code === "INVALID_ARGUMENTS", String(caught));
+  assertMatch(caught.message, /500 rules/);
+  assertEquals(s.notes.length, before);
+});
+
+Deno.test("site defaults change only the fields given, and show in the side panel's state", async () => {
+  const s = setup();
+  assertEquals(
+    [s.changes.state().defaultSitePermission, s.changes.state().agentTabsOnly],
+    ["ask", false],
+  );
+  await s.changes.setSiteDefaults({ agentTabsOnly: true });
+  assertEquals([s.config().defaultSitePermission, s.config().agentTabsOnly], ["ask", true]);
+  await s.changes.setSiteDefaults({ defaultSitePermission: "off" });
+  assertEquals([s.config().defaultSitePermission, s.config().agentTabsOnly], ["off", true]);
+  assertEquals(s.changes.state().defaultSitePermission, "off");
+  assertEquals(s.log.at(-1), "listener:permissions");
+});

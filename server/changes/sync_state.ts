@@ -96,5 +96,8 @@ export function syncFull(
     disabledBrowserTools: config.disabledBrowserTools,
     ...(updates ? { updates } : {}),
     debugger: config.debugger,
+    sitePermissions: config.sitePermissions,
+    defaultSitePermission: config.defaultSitePermission,
+    agentTabsOnly: config.agentTabsOnly,
   };
 }

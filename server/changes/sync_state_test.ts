@@ -154,3 +154,21 @@ Deno.test("needsReview comes with its reason: another version or another source"
   assertEquals(reviewed({ reviewedVersion: "0.9.0" }), [true, "version"]);
   assertEquals(reviewed({ reviewedSource: "npm:@aaa/hub-plugin-slack" }), [true, "source"]);
 });
+
+Deno.test("sync.full carries the site rules, the default for other sites and agentTabsOnly", () => {
+  assertEquals(
+    [sync(defaultConfig()).sitePermissions, sync(defaultConfig()).defaultSitePermission],
+    [{}, "ask"],
+  );
+  const config: HubConfig = {
+    ...defaultConfig(),
+    sitePermissions: { "example.com": "off", "*.example.org": "auto" },
+    defaultSitePermission: "off",
+    agentTabsOnly: true,
+  };
+  const state = sync(config);
+  assertEquals(state.sitePermissions, { "example.com": "off", "*.example.org": "auto" });
+  assertEquals([state.defaultSitePermission, state.agentTabsOnly], ["off", true]);
+  const parsed = HUB_TO_EXTENSION_METHODS["sync.full"].params.safeParse(state);
+  assertEquals(parsed.success, true, JSON.stringify(parsed.error?.issues));
+});

@@ -24,8 +24,16 @@ export interface ExtensionHandlerDeps {
   logs: PluginLogs;
   dispatches: Dispatches;
   confirmations: Confirmations;
-  /** Permissions, the skip switch and the side panel's state. */
-  changes: Pick<ConfigChanges, "state" | "setPermission" | "setSkipPermissions" | "setDebugger">;
+  /** Permissions, the skip switch, site rules and the side panel's state. */
+  changes: Pick<
+    ConfigChanges,
+    | "state"
+    | "setPermission"
+    | "setSkipPermissions"
+    | "setDebugger"
+    | "setSitePermission"
+    | "setSiteDefaults"
+  >;
   /** What `config.setPluginSettings` needs to check, store and apply settings. */
   settings: SettingsUpdateDeps;
   link: Pick<ExtensionLink, "notify">;
@@ -144,6 +152,9 @@ export function createExtensionHandlers(deps: ExtensionHandlerDeps): ExtensionHa
     "config.setSkipPermissions": ({ enabled }) =>
       thenState(() => changes.setSkipPermissions(enabled)),
     "config.setDebugger": ({ mode }) => thenState(() => changes.setDebugger(mode)),
+    "config.setSitePermission": ({ pattern, permission }) =>
+      thenState(() => changes.setSitePermission(pattern, permission)),
+    "config.setSiteDefaults": (defaults) => thenState(() => changes.setSiteDefaults(defaults)),
     "config.setPluginSettings": ({ plugin, settings }) =>
       answer(() => updatePluginSettings({ plugin, settings }, deps.settings)),
     "confirmation.response": (params) => deps.confirmations.respond(params),

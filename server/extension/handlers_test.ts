@@ -29,6 +29,8 @@ const STATE = { plugins: [] };
 
 interface Overrides {
   setPermission?: ConfigChanges["setPermission"];
+  setSitePermission?: ConfigChanges["setSitePermission"];
+  setSiteDefaults?: ConfigChanges["setSiteDefaults"];
   reload?: () => never;
   packages?: Partial<ExtensionHandlerDeps["packages"]>;
   openFolder?: ExtensionHandlerDeps["openFolder"];
@@ -68,6 +70,8 @@ function handlers(over: Overrides) {
       setPermission: over.setPermission ?? (() => Promise.resolve()),
       setSkipPermissions: () => Promise.resolve(),
       setDebugger: () => Promise.resolve(),
+      setSitePermission: over.setSitePermission ?? (() => Promise.resolve()),
+      setSiteDefaults: over.setSiteDefaults ?? (() => Promise.resolve()),
     },
     settings: {
       registry: () => registryOf([registeredPlugin("demo"), MAIL]),
@@ -124,6 +128,33 @@ Deno.test("a permission change answers the side panel's new state", async () => 
     permission: "ask",
   });
   assertEquals(state, STATE);
+});
+
+Deno.test("site rules and site defaults from the side panel answer its new state", async () => {
+  const seen: unknown[] = [];
+  const { h } = handlers({
+    setSitePermission: (
+      pattern,
+      permission,
+    ) => (seen.push([pattern, permission]), Promise.resolve()),
+    setSiteDefaults: (defaults) => (seen.push(defaults), Promise.resolve()),
+  });
+  const params = { pattern: "example.com", permission: "off" as const };
+  assertEquals(await h["config.setSitePermission"]!(params), STATE);
+  assertEquals(await h["config.setSitePermission"]!({ ...params, permission: null }), STATE);
+  assertEquals(await h["config.setSiteDefaults"]!({ agentTabsOnly: true }), STATE);
+  assertEquals(seen, [["example.com", "off"], ["example.com", null], { agentTabsOnly: true }]);
+});
+
+Deno.test("an invalid site pattern is INVALID_PARAMS with the problem", async () => {
+  const problem = 'The site pattern "a/b" must be a host';
+  const { h } = handlers({
+    setSitePermission: () => Promise.reject(hubError("INVALID_ARGUMENTS", problem)),
+  });
+  const error = await rpcError(
+    h["config.setSitePermission"]!({ pattern: "a/b", permission: "ask" }),
+  );
+  assertEquals([error.code, error.message], [RPC_ERRORS.INVALID_PARAMS, problem]);
 });
 
 Deno.test("a target that does not exist is INVALID_PARAMS with the domain's message", async () => {
