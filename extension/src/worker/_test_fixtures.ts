@@ -10,6 +10,8 @@ import { createRefFrames, type TableStorage } from "./browser_methods/ref_frames
 import { createSnapshotStore } from "./browser_methods/snapshot_store.ts";
 import { createTabCalls } from "./tab_calls.ts";
 import { type DialogInfo, dialogOpenError, type DialogWatch } from "./dialogs.ts";
+import { createSiteAccess } from "./site_access.ts";
+import type { AgentGroup } from "./agent_group.ts";
 
 export function syncPlugin(name: string, fields: Partial<SyncPlugin> = {}): SyncPlugin {
   return {
@@ -142,8 +144,9 @@ export function fakeSessionStorage() {
 /**
  * A method context for unit tests: fresh tab calls, a fresh frame table (over its own fake session
  * storage) and a fresh snapshot store (numbered from 1), dialogs that never open (an action's race
- * is its own value) and no downloads, and `fields` over them. The parts a test does not give
- * (debugger, log, state, reload) are absent.
+ * is its own value) and no downloads, every site `auto` with no grants, an agent group that holds
+ * every tab and groups none, site uses that are not kept, and `fields` over them. The parts a test
+ * does not give (debugger, log, state, reload) are absent.
  */
 export function fakeMethodContext(fields: Partial<MethodContext> = {}): MethodContext {
   const { storage } = fakeSessionStorage();
@@ -153,14 +156,38 @@ export function fakeMethodContext(fields: Partial<MethodContext> = {}): MethodCo
   const noDownloads = {
     createdSince: () => Promise.resolve(undefined),
   } as unknown as MethodContext["downloads"];
+  const sites = createSiteAccess();
+  sites.update({ defaultSitePermission: "auto" });
   return {
     calls: createTabCalls(),
+    sites,
+    siteGrants: [],
+    agentGroup: fakeAgentGroup(),
+    siteUses: { record() {}, all: () => Promise.resolve({}) },
     refFrames: createRefFrames(() => storage),
     snapshots: createSnapshotStore(1),
     dialogs: noDialogs,
     downloads: noDownloads,
     ...fields,
   } as MethodContext;
+}
+
+/**
+ * An agent group for unit tests: `members` are in it (every tab when not given); `joinedTabs` and
+ * `openedTabs` record the tabs the gate joined and the tabs it opened.
+ */
+export function fakeAgentGroup(members?: Set<number>) {
+  const joinedTabs: number[] = [];
+  const openedTabs: number[] = [];
+  const group: AgentGroup & { joinedTabs: number[]; openedTabs: number[] } = {
+    joinedTabs,
+    openedTabs,
+    join: (tabId) => Promise.resolve(void joinedTabs.push(tabId)),
+    opened: (tabId) => Promise.resolve(void openedTabs.push(tabId)),
+    has: (tabId) => Promise.resolve(!members || members.has(tabId)),
+    isMember: (tab) => !members || members.has(tab.id ?? -1),
+  };
+  return group;
 }
 
 /**

@@ -32,6 +32,9 @@ import { createNetworkLog } from "./network_log.ts";
 import { createDialogs } from "./dialogs.ts";
 import { createDownloads } from "./downloads.ts";
 import { MAX_URL_CHARS } from "../../../protocol/browser_methods/network.ts";
+import { createSiteAccess } from "./site_access.ts";
+import { createSiteUses } from "./site_uses.ts";
+import { createAgentGroup } from "./agent_group.ts";
 
 // Extension pages forbid eval; zod must not try to compile validators.
 z.config({ jitless: true });
@@ -55,6 +58,11 @@ const sessions = createDebuggerSessions({ log });
 network.watch(sessions);
 const dialogs = createDialogs(sessions);
 const refFrames = createRefFrames();
+/** The hub's site rules (from sync.full), the gate every browser method passes (site_gate.ts). */
+const sites = createSiteAccess();
+const siteUses = createSiteUses();
+/** The agent's "hub" tab groups; its tab and tab group listeners register here. */
+const agentGroup = createAgentGroup();
 const downloads = createDownloads({
   // The tab asked for the download's URL (a link or a navigation that turned into a download).
   requested: (tabId, url) =>
@@ -131,6 +139,10 @@ async function run(params: DispatchParams, ended: AbortSignal): Promise<Dispatch
         dialogs,
         downloads,
         log,
+        sites,
+        siteGrants: params.siteGrants ?? [],
+        agentGroup,
+        siteUses,
         state: panel.state,
         reload: reloadSoon,
       });
@@ -183,6 +195,7 @@ async function reloadIfUpdated(hubVersion: string) {
 const handlers: ServerHandlers = {
   "sync.full": (params) => {
     applyPlugins(store.replace(params.plugins as SyncPlugin[]));
+    sites.update(params);
     panel.synced(params);
     // The hub's `debugger` setting (absent from an older hub: auto); off detaches every tab.
     void sessions.setMode(params.debugger ?? "auto").catch((error) =>

@@ -20,6 +20,9 @@ import type { SnapshotStore } from "./snapshot_store.ts";
 import type { NetworkLog } from "../network_log.ts";
 import type { PanelState } from "../../shared/panel_messages.ts";
 import type { Downloads } from "../downloads.ts";
+import type { SiteAccess } from "../site_access.ts";
+import type { SiteUses } from "../site_uses.ts";
+import type { AgentGroup } from "../agent_group.ts";
 
 export interface MethodContext {
   /** The worker's tab calls, bound to this call: they stop when the hub ends it. */
@@ -41,6 +44,14 @@ export interface MethodContext {
   downloads: Downloads;
   /** The extension's own log (extension_get_logs). */
   log: ExtensionLog;
+  /** The site rules from the hub (site_access.ts), enforced by the site gate (site_gate.ts). */
+  sites: SiteAccess;
+  /** Sites (`Site.key`) the person allowed once for this call: the dispatch's `siteGrants`. */
+  siteGrants: readonly string[];
+  /** The agent's tab group (agent_group.ts): tabs the agent read or acted on, agentTabsOnly. */
+  agentGroup: AgentGroup;
+  /** When each site rule last let a call through (site_uses.ts), for the side panel. */
+  siteUses: SiteUses;
   /** Everything the side panel shows: link, hub sync, tab states, activity, confirmations. */
   state(): Promise<PanelState>;
   /** Reloads the extension (after the current answer has gone out). */

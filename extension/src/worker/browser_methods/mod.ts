@@ -48,6 +48,7 @@ import { filesPdf } from "./files_pdf.ts";
 import { tabsHandleDialog } from "./tabs_handle_dialog.ts";
 import { withDialogGate } from "./dialog_gate.ts";
 import { downloadsList } from "./downloads_list.ts";
+import { withSiteGate } from "../site_gate.ts";
 
 /** The handler of every method, by name. Add a tool: its method in the table, one file, one line. */
 export const BROWSER_HANDLERS: BrowserHandlers = {
@@ -102,17 +103,25 @@ export async function dispatchBrowserTool(
         'extension: run "hub start" and reload it in chrome://extensions.',
     );
   }
-  const value = await run(method, params, context);
+  const { value, origin } = await run(method, params, context);
   const tabId = (value as { tabId?: unknown })?.tabId;
-  return typeof tabId === "number" ? { ok: true, value, tabId } : { ok: true, value };
+  return {
+    ok: true,
+    value,
+    ...(typeof tabId === "number" ? { tabId } : {}),
+    ...(origin === undefined ? {} : { origin }),
+  };
 }
 
-/** Parses the input with the method's schema, then runs its handler. */
+/**
+ * Parses the input with the method's schema, then runs its handler behind the site gate
+ * (site_gate.ts) and the dialog gate (dialog_gate.ts).
+ */
 async function run<M extends BrowserMethodName>(
   method: M,
   params: DispatchParams,
   context: MethodContext,
-): Promise<BrowserResult<M>> {
+): Promise<{ value: BrowserResult<M>; origin?: string }> {
   const parsed = parseBrowserInput(method, params.input);
   if (!parsed.ok) {
     throw hubError(
@@ -123,5 +132,10 @@ async function run<M extends BrowserMethodName>(
   }
   const handler: BrowserMethod<M> = BROWSER_HANDLERS[method];
   const work = () => handler(parsed.input, context);
-  return await withDialogGate(method, parsed.input, context.dialogs, work);
+  return await withSiteGate(
+    method,
+    parsed.input,
+    context,
+    () => withDialogGate(method, parsed.input, context.dialogs, work),
+  );
 }

@@ -1,0 +1,157 @@
+/**
+ * The site gate every built-in browser method passes before the dialog gate and the method
+ * (docs/decisions/072-site-permissions.md). It alone knows the tab's URL at the moment of the
+ * call, so the rules are enforced here, before anything happens in the tab; the hub only asks
+ * the person.
+ *
+ * - Not gated: `tabs.list`, `windows.list` (titles and URLs only), `extension.*` and
+ *   `downloads.list` (the worker's own records).
+ * - `tabs.open` and `tabs.navigate` check the destination URL before the browser loads anything.
+ * - Every other method checks its target tab (`tabId`, else the active tab, as `targetTab` picks
+ *   it): its URL, and its pending URL too while it navigates. The tab found is pinned into the
+ *   input, so the method acts on the tab that was checked.
+ * - `off` → SITE_NOT_ALLOWED; `ask` whose site the hub did not grant for this call → SITE_ASK
+ *   (the hub asks the person and dispatches again with the grant); `auto` or granted → on.
+ * - Then agentTabsOnly: a tab outside the agent's group → TAB_NOT_IN_AGENT_GROUP.
+ * - A call that went through joins its tab to the agent's tab group (a tab it opened as the
+ *   agent's own), and answers the origin of the page it worked on, for the audit and the marker.
+ */
+import type { BrowserMethodName } from "../../../protocol/browser_methods/mod.ts";
+import { clip } from "../../../protocol/clip.ts";
+import { type HubError, hubError } from "../../../protocol/errors.ts";
+import { type SiteDecision, siteOf } from "../../../protocol/site_permissions.ts";
+import { type MethodContext, targetTab } from "./browser_methods/browser_method.ts";
+import { notInAgentGroupError } from "./agent_group.ts";
+
+/** A URL in SITE_ASK's and SITE_NOT_ALLOWED's details is cut to this many characters. */
+export const SITE_DETAIL_URL_CHARS = 300;
+
+const UNGATED: ReadonlySet<string> = new Set(["tabs.list", "windows.list", "downloads.list"]);
+
+/** Whether the site gate applies to `method`. */
+export function siteGated(method: BrowserMethodName): boolean {
+  return !UNGATED.has(method) && !method.startsWith("extension.");
+}
+
+type GateContext = Pick<MethodContext, "sites" | "siteGrants" | "agentGroup" | "siteUses">;
+
+/**
+ * Checks (and throws SITE_NOT_ALLOWED / SITE_ASK / TAB_NOT_IN_AGENT_GROUP) before `work`; joins
+ * the tab to the agent group after; answers the work's value with the origin for the envelope.
+ */
+export async function withSiteGate<T>(
+  method: BrowserMethodName,
+  input: unknown,
+  context: GateContext,
+  work: () => Promise<T>,
+): Promise<{ value: T; origin?: string }> {
+  if (!siteGated(method)) return { value: await work() };
+  const given = input as { url?: string; tabId?: number };
+  if (method === "tabs.open") {
+    checkSites([given.url], "navigation", context);
+    const value = await work();
+    const tabId = (value as { tabId?: unknown })?.tabId;
+    if (typeof tabId === "number") await context.agentGroup.opened(tabId);
+    return withOrigin(value, given.url);
+  }
+  // No such tab: the method answers TAB_NOT_FOUND in its own words, having done nothing.
+  const tab = await targetTab(given).catch(() => undefined);
+  if (tab?.id === undefined) return { value: await work() };
+  const tabId = tab.id;
+  given.tabId = tabId;
+  if (method === "tabs.navigate") checkSites([given.url], "navigation", context, tabId);
+  else checkSites([tab.url, tab.pendingUrl], "tab", context, tabId);
+  if (context.sites.agentTabsOnly() && !(await context.agentGroup.has(tabId))) {
+    throw notInAgentGroupError(tabId);
+  }
+  const value = await work();
+  if (method !== "tabs.close") await context.agentGroup.join(tabId);
+  return withOrigin(value, tab.url);
+}
+
+/** The value with the origin of the page it ended on (its `url`), else of `url`. */
+function withOrigin<T>(value: T, url: string | undefined): { value: T; origin?: string } {
+  const ended = (value as { url?: unknown })?.url;
+  const origin = siteOf(typeof ended === "string" ? ended : undefined)?.origin ??
+    siteOf(url)?.origin;
+  return origin === undefined ? { value } : { value, origin };
+}
+
+/**
+ * Throws for the first of `urls` whose site is `off`, else for the first `ask` site this call
+ * holds no grant for; records the rules that let the call through (site_uses.ts).
+ */
+function checkSites(
+  urls: (string | undefined)[],
+  what: "tab" | "navigation",
+  context: GateContext,
+  tabId?: number,
+): void {
+  const decisions = [...new Set(urls)].flatMap((url) => {
+    const decision = context.sites.decide(url);
+    return decision ? [{ url: url!, decision }] : [];
+  });
+  const off = decisions.find(({ decision }) => decision.permission === "off");
+  if (off) throw siteNotAllowedError(off.decision, what, off.url);
+  const asked = decisions.find(({ decision }) =>
+    decision.permission === "ask" && !context.siteGrants.includes(decision.site.key)
+  );
+  if (asked) throw siteAskError(asked.decision, asked.url, tabId);
+  for (const { decision } of decisions) {
+    if (decision.pattern !== undefined) context.siteUses.record(decision.pattern);
+  }
+}
+
+/**
+ * For a call that targets a frame: throws SITE_NOT_ALLOWED / SITE_ASK by the frame's own site.
+ * A frame of the same site as its tab passed the tab's check already; checking it again answers
+ * the same.
+ */
+export function checkFrameSite(
+  url: string | undefined,
+  context: Pick<MethodContext, "sites" | "siteGrants">,
+): void {
+  const decision = context.sites.decide(url);
+  if (!decision) return;
+  if (decision.permission === "off") throw siteNotAllowedError(decision, "tab", url);
+  if (decision.permission === "ask" && !context.siteGrants.includes(decision.site.key)) {
+    throw siteAskError(decision, url!);
+  }
+}
+
+/** SITE_NOT_ALLOWED for `decision` (an `off` site), naming the site and how to allow it. */
+export function siteNotAllowedError(
+  decision: SiteDecision,
+  what: "tab" | "navigation",
+  url: string = decision.site.origin,
+): HubError {
+  const { key } = decision.site;
+  const rule = decision.pattern === undefined
+    ? "the default for sites without a rule"
+    : `rule "${decision.pattern}"`;
+  const did = what === "tab" ? "did nothing in this tab" : "did not open it";
+  return hubError(
+    "SITE_NOT_ALLOWED",
+    `Browser tools are off for ${key} (${rule}), so hub ${did}. A person can allow it: ` +
+      `hub config set site-permission.${key} ask (or auto), or in the side panel's Sites section.`,
+    {
+      site: key,
+      ...(decision.pattern === undefined ? {} : { pattern: decision.pattern }),
+      url: clip(url, SITE_DETAIL_URL_CHARS),
+    },
+  );
+}
+
+/** SITE_ASK: the site is `ask` and the person has not allowed it for this call; the hub asks. */
+function siteAskError(decision: SiteDecision, url: string, tabId?: number): HubError {
+  const { key } = decision.site;
+  return hubError(
+    "SITE_ASK",
+    `Agents may use ${key} only once the person allows it; the hub asks them.`,
+    {
+      site: key,
+      url: clip(url, SITE_DETAIL_URL_CHARS),
+      ...(tabId === undefined ? {} : { tabId }),
+    },
+  );
+}
