@@ -1,6 +1,7 @@
 /**
  * Recent tool calls, newest first: tool, plugin, state (running / waiting / succeeded / failed,
  * shown with a symbol and a word, not colour alone), duration and, for failures, code and message.
+ * A call waiting for a site to be allowed says which: "Waiting for you: allow app.example.com?".
  */
 import { h, type Keyed, reconcile, setText } from "./dom.ts";
 import { duration, relativeTime } from "./format.ts";
@@ -52,7 +53,10 @@ function entryView(ctx: ViewContext): Keyed<ActivityEntry> & { tick(): void } {
       setText(tool, e.tool);
       const s = STATE_TEXT[e.state];
       badge.className = `badge state-${e.state}`;
-      setText(badge, `${s.glyph} ${s.text}`);
+      const asks = e.state === "waiting" && e.site !== undefined ? `: allow ${e.site}?` : "";
+      setText(badge, `${s.glyph} ${s.text}${asks}`);
+      if (asks) el.dataset.site = e.site;
+      else delete el.dataset.site;
       error.hidden = !e.error;
       if (e.error) {
         error.replaceChildren(h("code", {}, e.error.code), " ", e.error.message);

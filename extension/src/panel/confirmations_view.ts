@@ -3,6 +3,8 @@
  * plugin, the parameters (hidden characters escaped, long values folded behind a visible "show
  * all"), a live countdown and Allow / Deny / Always allow. New requests are announced, never
  * focused; a card the state no longer lists disappears, and focus inside it moves to the next one.
+ * A question about a site ("Allow agents to use app.example.com?") has Allow once, Always allow
+ * this site and Deny, with the call that asked folded under it.
  */
 import { h, type Keyed, reconcile, setText, textNodes, uid } from "./dom.ts";
 import { countdown, countdownWords, foldSummary, showParameters } from "./format.ts";
@@ -33,9 +35,22 @@ function toolWords(c: PendingConfirmation): string {
   return title === c.tool ? title : `${title} (${c.tool})`;
 }
 
+/** What the announcement says of one request. */
+function question(c: PendingConfirmation): string {
+  return c.site === undefined
+    ? `${toolWords(c)} from ${pluginTitle(c)}`
+    : `allow agents to use ${c.site} (for ${c.tool})`;
+}
+
 /** Whether a name, title or parameter of the call holds characters that do not show. */
 function hidesCharacters(c: PendingConfirmation): boolean {
-  const names = [c.tool, c.toolDisplayName ?? "", c.plugin, c.pluginDisplayName ?? ""];
+  const names = [
+    c.tool,
+    c.toolDisplayName ?? "",
+    c.plugin,
+    c.pluginDisplayName ?? "",
+    c.site ?? "",
+  ];
   return names.some((n) => hasHiddenCharacters(n)) ||
     showParameters(c.parameters).some((p) => p.hidden);
 }
@@ -68,19 +83,77 @@ export function parametersNode(parameters: Record<string, unknown>): HTMLElement
   );
 }
 
-function card(ctx: ViewContext, first: PendingConfirmation): Keyed<PendingConfirmation> & {
-  tick(): void;
+/** The card's key: a site question after the call's tool question (same id) gets its own card. */
+export function confirmationKey(c: PendingConfirmation): string {
+  return c.site === undefined ? c.id : `${c.id} site ${c.site}`;
+}
+
+/** What a card says above its buttons: the tool question's or the site question's. */
+interface CardTop {
+  nodes: HTMLElement[];
   heading: HTMLElement;
-} {
-  let current = first;
-  let answered = false;
-  const titleId = uid("confirm-title");
+  update(c: PendingConfirmation): void;
+}
+
+/** "Echo (test-app__echo)", from Plugin: Test App (test-app), then the parameters. */
+function toolTop(titleId: string, first: PendingConfirmation): CardTop {
   const toolName = h("span", { class: "tool-title" });
   // The tool's real name beside its title, which the plugin chose and can make say anything.
   const realNameCode = h("code", { "data-testid": "tool-name" });
   const realName = h("span", { class: "real-name" }, "tool ", realNameCode);
   const heading = h("h3", { id: titleId, tabindex: "-1" }, toolName, realName);
   const plugin = h("p", { class: "from" });
+  return {
+    nodes: [heading, plugin, parametersNode(first.parameters)],
+    heading,
+    update(c) {
+      setText(toolName, toolTitle(c));
+      setText(realNameCode, c.tool);
+      realName.hidden = toolTitle(c) === c.tool;
+      setText(plugin, `Plugin: ${pluginTitle(c)}`);
+    },
+  };
+}
+
+/** "Allow agents to use app.example.com?", the tool that asks, its call folded under it. */
+function siteTop(titleId: string, first: PendingConfirmation, site: string): CardTop {
+  const heading = h(
+    "h3",
+    { id: titleId, tabindex: "-1", class: "site-question" },
+    "Allow agents to use ",
+    h("code", { "data-testid": "site-name" }, site),
+    "?",
+  );
+  const toolCode = h("code", { "data-testid": "tool-name" });
+  const from = h(
+    "p",
+    { class: "from" },
+    "The browser tool ",
+    toolCode,
+    " wants to read or act on a page of this site. Allow once covers this call only.",
+  );
+  const call = h(
+    "details",
+    { class: "site-call", "data-testid": "site-call" },
+    h("summary", {}, "The call"),
+    parametersNode(first.parameters),
+  );
+  return {
+    nodes: [heading, from, call],
+    heading,
+    update: (c) => setText(toolCode, c.tool),
+  };
+}
+
+function card(ctx: ViewContext, first: PendingConfirmation): Keyed<PendingConfirmation> & {
+  tick(): void;
+  heading: HTMLElement;
+} {
+  let current = first;
+  let answered = false;
+  const site = first.site;
+  const titleId = uid("confirm-title");
+  const top = site === undefined ? toolTop(titleId, first) : siteTop(titleId, first, site);
   const time = h("span", { class: "time", "data-testid": "countdown" });
   const timeLine = h("p", { class: "countdown" }, time);
   const error = h("p", { class: "error", role: "alert", hidden: true });
@@ -92,21 +165,26 @@ function card(ctx: ViewContext, first: PendingConfirmation): Keyed<PendingConfir
       "aria-describedby": titleId,
       title,
     }, label);
-  const allow = button("Allow", "allow", "primary");
+  const allow = button(site === undefined ? "Allow" : "Allow once", "allow", "primary");
   const deny = button("Deny", "deny", "danger");
-  const always = button(
-    "Always allow",
-    "always-allow",
-    "secondary",
-    "Allow now, and run this tool without asking from now on",
-  );
-  const buttons = [allow, deny, always];
+  const always = site === undefined
+    ? button(
+      "Always allow",
+      "always-allow",
+      "secondary",
+      "Allow now, and run this tool without asking from now on",
+    )
+    : button(
+      "Always allow this site",
+      "always-allow",
+      "secondary",
+      `Allow now, and let agents use ${site} without asking from now on (a rule in Sites)`,
+    );
+  const buttons = site === undefined ? [allow, deny, always] : [allow, always, deny];
   const el = h(
     "li",
     { class: "confirm", "data-testid": "confirmation", "aria-labelledby": titleId },
-    heading,
-    plugin,
-    parametersNode(first.parameters),
+    top.nodes,
     hidesCharacters(first)
       ? h(
         "p",
@@ -121,6 +199,7 @@ function card(ctx: ViewContext, first: PendingConfirmation): Keyed<PendingConfir
     error,
   );
   el.dataset.id = first.id;
+  if (site !== undefined) el.dataset.site = site;
 
   async function answer(decision: "allow" | "deny", alwaysAllow: boolean) {
     answered = true;
@@ -161,14 +240,11 @@ function card(ctx: ViewContext, first: PendingConfirmation): Keyed<PendingConfir
 
   return {
     el,
-    heading,
+    heading: top.heading,
     tick,
     update(c) {
       current = c;
-      setText(toolName, toolTitle(c));
-      setText(realNameCode, c.tool);
-      realName.hidden = toolTitle(c) === c.tool;
-      setText(plugin, `Plugin: ${pluginTitle(c)}`);
+      top.update(c);
       tick();
     },
   };
@@ -200,26 +276,30 @@ export function confirmationsView(ctx: ViewContext): ConfirmationsView {
     update(state) {
       const items = state.confirmations;
       let lostFocus = false;
-      reconcile(list, views as Map<string, Keyed<PendingConfirmation>>, items, (c) => c.id, (c) => {
-        return card(ctx, c);
-      }, (_key, view) => {
-        if (view.el.contains(document.activeElement)) lostFocus = true;
-      });
+      reconcile(
+        list,
+        views as Map<string, Keyed<PendingConfirmation>>,
+        items,
+        confirmationKey,
+        (c) => card(ctx, c),
+        (_key, view) => {
+          if (view.el.contains(document.activeElement)) lostFocus = true;
+        },
+      );
       el.hidden = items.length === 0;
       setText(headingText, `Waiting for your answer (${items.length})`);
-      const added = items.filter((c) => !seen.has(c.id));
-      added.forEach((c) => seen.add(c.id));
+      const added = items.filter((c) => !seen.has(confirmationKey(c)));
+      added.forEach((c) => seen.add(confirmationKey(c)));
       if (added.length) {
-        const who = added.map((c) => `${toolWords(c)} from ${pluginTitle(c)}`).join("; ");
         ctx.announce(
-          `Confirmation needed: ${who}. ${items.length} waiting. ` +
+          `Confirmation needed: ${added.map(question).join("; ")}. ${items.length} waiting. ` +
             "Answer with Allow, Deny or Always allow.",
         );
         // Bring it into view, without moving focus, unless the person is busy with a control.
         if (!busyElsewhere()) el.scrollIntoView({ block: "nearest" });
       }
       if (lostFocus) {
-        const next = items.length ? views.get(items[0].id)?.heading : undefined;
+        const next = items.length ? views.get(confirmationKey(items[0]))?.heading : undefined;
         (next ?? document.querySelector<HTMLElement>("main"))?.focus();
       }
     },

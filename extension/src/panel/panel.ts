@@ -12,6 +12,7 @@ import { PANEL_PORT, type PanelState } from "../shared/panel_messages.ts";
 import { pluginsView } from "./plugins_view.ts";
 import { debuggerSection } from "./debugger_view.ts";
 import { searchView } from "./search_view.ts";
+import { sitesView } from "./sites_view.ts";
 import type { ViewContext } from "./view_context.ts";
 
 function byId(id: string): HTMLElement {
@@ -44,8 +45,16 @@ function main() {
   const plugins = pluginsView(ctx);
   const activity = activityView(ctx);
   const debuggerPart = debuggerSection(ctx);
+  const sites = sitesView(ctx);
   byId("connection-slot").replaceChildren(connection.el);
-  byId("main").replaceChildren(confirmations.el, find.el, plugins.el, debuggerPart.el, activity.el);
+  byId("main").replaceChildren(
+    confirmations.el,
+    find.el,
+    plugins.el,
+    sites.el,
+    debuggerPart.el,
+    activity.el,
+  );
   const versions = byId("versions");
 
   function render(state: PanelState) {
@@ -56,6 +65,7 @@ function main() {
     confirmations.update(state);
     find.update(state);
     plugins.update(state);
+    sites.update(state);
     debuggerPart.update(state);
     activity.update(state);
     document.body.dataset.ready = "true";
@@ -70,6 +80,7 @@ function main() {
     connection.tick();
     confirmations.tick();
     find.tick();
+    sites.tick();
     activity.tick();
   }, 1000);
   addEventListener("pagehide", () => client.close());

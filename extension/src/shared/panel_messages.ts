@@ -59,6 +59,27 @@ export interface HubView {
   disabledBrowserTools: string[];
   /** What the last plugin update check found (the hub's or the panel's, whichever is newer). */
   updates?: UpdateCheck;
+  /** Site permissions of the browser tools: the side panel's Sites section. */
+  sites: SitesView;
+}
+
+/** One site rule as the Sites section lists it. */
+export interface SiteRuleView {
+  /** The canonical pattern (`example.com`, `*.example.com`, `127.0.0.1:8080`, an origin). */
+  pattern: string;
+  permission: Permission;
+  /** When the rule last let a browser tool through (ms since epoch); absent: never. */
+  lastUsedAt?: number;
+}
+
+/** The config's site fields (`sync.full`), with each rule's last use. */
+export interface SitesView {
+  /** Sorted by pattern. */
+  rules: SiteRuleView[];
+  /** `defaultSitePermission`: what a site no rule matches gets. */
+  defaultPermission: Permission;
+  /** Browser tools act only on tabs in the "hub" tab group (and tabs they open). */
+  agentTabsOnly: boolean;
 }
 
 /** Chromium's debugger as the extension uses it now: the side panel's Debugger section. */
@@ -83,6 +104,11 @@ export interface ActivityEntry {
   state: "running" | "waiting" | "succeeded" | "failed";
   durationMs?: number;
   error?: Pick<ErrorPayload, "code" | "message">;
+  /**
+   * While `waiting`: the site (`app.example.com`) the call waits to be allowed on (the extension
+   * answered SITE_ASK, or the hub asks the person about it).
+   */
+  site?: string;
 }
 
 export interface PendingConfirmation {
@@ -96,6 +122,11 @@ export interface PendingConfirmation {
   receivedAt: number;
   /** Milliseconds since epoch after which the hub stops waiting. */
   expiresAt: number;
+  /**
+   * Set when the question is about a site, not a tool: "Allow agents to use <site>?", answered
+   * with Allow once, Always allow this site (a rule `auto` for it) or Deny.
+   */
+  site?: string;
 }
 
 export interface PanelState {
@@ -125,6 +156,10 @@ export type PanelCommand =
   /** The Debugger switch: the hub's `debugger` setting (`auto` or `off`). */
   | { type: "setDebugger"; mode: DebuggerMode }
   | { type: "confirm"; id: string; decision: "allow" | "deny"; alwaysAllow?: boolean }
+  /** The Sites section: sets one rule (`pattern` as the person wrote it), or removes it (null). */
+  | { type: "setSitePermission"; pattern: string; permission: Permission | null }
+  /** The Sites section: the default for sites without a rule, and the agentTabsOnly switch. */
+  | { type: "setSiteDefaults"; defaultSitePermission?: Permission; agentTabsOnly?: boolean }
   /** Connect now: retry at once, or take the link back from another profile. */
   | { type: "reconnect" }
   /** Plugin packages on the registry; no query lists them all. */

@@ -6,9 +6,13 @@
  * `ask` call, `tool.invocationStart` for a call the hub runs itself, and `tool.invocationEnd`
  * for an end that is not the extension's reply (a refusal, a timeout, a cancelled call); that end
  * always wins. Each change costs a map update and no copies; `list()` copies for the panel.
+ *
+ * A reply SITE_ASK is no end: the hub asks the person about the site and dispatches again (or
+ * ends the call), so the call shows as waiting for that site meanwhile.
  */
 import type { DispatchResult, ServerParams } from "../../../protocol/events.ts";
 import { ACTIVITY_LIMIT, type ActivityEntry } from "../shared/panel_messages.ts";
+import { MAX_SITE_PATTERN_CHARS } from "../../../protocol/site_permissions.ts";
 
 /** The most characters of an error message kept for the panel. */
 export const MAX_ACTIVITY_ERROR_CHARS = 4_000;
@@ -23,7 +27,7 @@ export interface CallStart {
 export interface ActivityLog {
   /** A call started: its `tool.dispatch` arrived, or the hub's `tool.invocationStart`. */
   started(call: CallStart): void;
-  /** The call waits for a person's answer (`ask`). */
+  /** The call waits for a person's answer (`ask`, or a site: `site` set). */
   waiting(params: ServerParams<"confirmation.request">): void;
   /** The person answered; the call runs (or ends with the denial). */
   answered(id: string): void;
@@ -40,6 +44,19 @@ export interface ActivityLog {
 }
 
 const open = (e: ActivityEntry) => e.state === "running" || e.state === "waiting";
+
+/** The site a SITE_ASK reply waits for (its `details.site`), or undefined for any other reply. */
+function askedSite(result: DispatchResult): string | undefined {
+  if (result.ok || result.error.code !== "SITE_ASK") return undefined;
+  const site = (result.error.details as { site?: unknown } | undefined)?.site;
+  return typeof site === "string" ? site.slice(0, MAX_SITE_PATTERN_CHARS) : "";
+}
+
+/** The entry runs (again) or has ended: it no longer waits for a site. */
+function settled(entry: ActivityEntry, state: ActivityEntry["state"]) {
+  entry.state = state;
+  delete entry.site;
+}
 const shortError = ({ code, message }: { code: string; message: string }) => ({
   code,
   message: message.length > MAX_ACTIVITY_ERROR_CHARS
@@ -61,26 +78,35 @@ export function createActivityLog(onChange: () => void, limit = ACTIVITY_LIMIT):
     started({ id, tool, plugin, startedAt }) {
       const entry = entries.get(id);
       if (!entry) add({ id, tool, plugin, startedAt, state: "running" });
-      else if (entry.state === "waiting") entry.state = "running";
+      else if (entry.state === "waiting") settled(entry, "running");
       else return;
       onChange();
     },
-    waiting({ id, tool, plugin }) {
+    waiting({ id, tool, plugin, site }) {
       const entry = entries.get(id) ??
         add({ id, tool, plugin, startedAt: Date.now(), state: "waiting" });
-      if (entry.state === "running") entry.state = "waiting";
+      if (!open(entry)) return;
+      entry.state = "waiting";
+      if (site !== undefined) entry.site = site;
+      else delete entry.site;
       onChange();
     },
     answered(id) {
       const entry = entries.get(id);
       if (entry?.state !== "waiting") return;
-      entry.state = "running";
+      settled(entry, "running");
       onChange();
     },
     replied(id, result, { replace = false, now = Date.now() } = {}) {
       const entry = entries.get(id);
       if (!entry || !(replace || open(entry))) return;
-      entry.state = result.ok ? "succeeded" : "failed";
+      const site = askedSite(result);
+      if (site !== undefined && !replace) {
+        entry.state = "waiting";
+        if (site) entry.site = site;
+        return onChange();
+      }
+      settled(entry, result.ok ? "succeeded" : "failed");
       entry.durationMs ??= Math.max(0, now - entry.startedAt);
       if (!result.ok) entry.error = shortError(result.error);
       onChange();
@@ -88,7 +114,7 @@ export function createActivityLog(onChange: () => void, limit = ACTIVITY_LIMIT):
     ended({ invocationId: id, tool, plugin, success, durationMs, error }) {
       const entry = entries.get(id) ??
         add({ id, tool, plugin, startedAt: Date.now() - durationMs, state: "running" });
-      entry.state = success ? "succeeded" : "failed";
+      settled(entry, success ? "succeeded" : "failed");
       entry.durationMs = durationMs;
       if (error) entry.error = shortError(error);
       else delete entry.error;
@@ -98,7 +124,7 @@ export function createActivityLog(onChange: () => void, limit = ACTIVITY_LIMIT):
       let changed = false;
       for (const e of entries.values()) {
         if (!open(e)) continue;
-        e.state = "failed";
+        settled(e, "failed");
         e.error = { code: "EXTENSION_DISCONNECTED", message: "The link to the hub closed." };
         changed = true;
       }

@@ -131,3 +131,53 @@ Deno.test("a closed link fails the calls still open", () => {
   assertEquals(log.list().map((e) => e.state), ["succeeded", "failed"]);
   assertEquals(log.list()[1].error?.code, "EXTENSION_DISCONNECTED");
 });
+
+const siteAsk = (site: unknown) => ({
+  ok: false as const,
+  error: {
+    code: "SITE_ASK",
+    message: "ask",
+    category: "permission" as const,
+    retryable: false,
+    details: { site, url: "https://app.example.com/" },
+  },
+});
+
+Deno.test("a SITE_ASK reply is no failure: the call waits for the site, then runs again", () => {
+  const log = createActivityLog(() => {});
+  log.started(start("s", "browser_click"));
+  log.replied("s", siteAsk("app.example.com"));
+  assertEquals([log.list()[0].state, log.list()[0].site], ["waiting", "app.example.com"]);
+  assertEquals(log.list()[0].error, undefined);
+  log.waiting({
+    id: "s",
+    tool: "browser_click",
+    plugin: "browser",
+    parameters: {},
+    expiresAt: 1,
+    site: "app.example.com",
+  });
+  log.answered("s");
+  assertEquals([log.list()[0].state, log.list()[0].site], ["running", undefined]);
+  log.replied("s", siteAsk("cdn.example.com")); // a frame on another site asks next
+  log.started(start("s", "browser_click")); // the hub dispatched again with the grant
+  log.replied("s", { ok: true, value: 1 }, { now: 1500 });
+  assertEquals([log.list()[0].state, log.list()[0].site], ["succeeded", undefined]);
+});
+
+Deno.test("a SITE_ASK the person denies ends with the hub's end; an odd site is not trusted", () => {
+  const log = createActivityLog(() => {});
+  log.started(start("d", "browser_click"));
+  log.replied("d", siteAsk({ not: "text" }));
+  assertEquals([log.list()[0].state, log.list()[0].site], ["waiting", undefined]);
+  log.ended({
+    ...end("d", false, 900),
+    error: { code: "PERMISSION_DENIED", message: "no", category: "permission", retryable: false },
+  });
+  const [entry] = log.list();
+  assertEquals([entry.state, entry.site, entry.error?.code], [
+    "failed",
+    undefined,
+    "PERMISSION_DENIED",
+  ]);
+});

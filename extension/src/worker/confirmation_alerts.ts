@@ -46,9 +46,20 @@ export function parameterSummary(parameters: Record<string, unknown>, max = 120)
   return text.length > max ? `${text.slice(0, max - 1)}…` : text;
 }
 
-/** The notification's title and message: escaped, the real tool name beside its title. */
+/**
+ * The notification's title and message: escaped, the real tool name beside its title. A question
+ * about a site names the site first: that is what "Allow" would open to agents.
+ */
 export function notificationText(c: PendingConfirmation): { title: string; message: string } {
   const tool = visibleText(c.tool);
+  if (c.site !== undefined) {
+    const site = visibleText(c.site);
+    return {
+      title: `Allow agents to use ${site}?`,
+      message: `An agent wants the browser tool ${tool} to read or act on ${site}. Review it in ` +
+        "the hub side panel: Allow once, Always allow this site, or Deny.",
+    };
+  }
   const title = c.toolDisplayName ? visibleText(c.toolDisplayName) : tool;
   const plugin = c.pluginDisplayName
     ? `${visibleText(c.pluginDisplayName)} (${visibleText(c.plugin)})`

@@ -39,3 +39,14 @@ Deno.test("parameterSummary: hidden characters in keys and values are escaped be
   assertEquals(long.length, 40);
   assert(long.endsWith("…"));
 });
+
+Deno.test("notificationText: a site question names the site, escaped, and the tool that asks", () => {
+  const text = notificationText(
+    pending({ tool: "browser_click", plugin: "browser", site: "app.example.com" }),
+  );
+  assertEquals(text.title, "Allow agents to use app.example.com?");
+  assert(text.message.includes("the browser tool browser_click to read or act on app.example.com"));
+  assert(text.message.includes("Allow once, Always allow this site, or Deny"), text.message);
+  const odd = notificationText(pending({ site: "a\u202Eb.example" }));
+  assertEquals(odd.title, "Allow agents to use a⟨U+202E⟩b.example?");
+});

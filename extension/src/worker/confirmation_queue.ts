@@ -48,7 +48,7 @@ export function createConfirmationQueue(deps: QueueDeps): ConfirmationQueue {
   }
 
   return {
-    add({ id, tool, plugin, parameters, expiresAt }) {
+    add({ id, tool, plugin, parameters, expiresAt, site }) {
       if (pending.has(id)) return;
       const confirmation: PendingConfirmation = {
         id,
@@ -58,6 +58,7 @@ export function createConfirmationQueue(deps: QueueDeps): ConfirmationQueue {
         parameters,
         receivedAt: clock(),
         expiresAt,
+        ...(site !== undefined ? { site } : {}),
       };
       const timer = setTimeout(() => settle(id), Math.max(0, expiresAt - clock()));
       pending.set(id, { confirmation, timer });

@@ -1,5 +1,5 @@
 /// <reference lib="deno.ns" />
-import { assertEquals } from "../../../tests/helpers/assert.ts";
+import { assert, assertEquals } from "../../../tests/helpers/assert.ts";
 import { createConfirmationQueue } from "./confirmation_queue.ts";
 
 function setup(now = 1_000) {
@@ -56,4 +56,13 @@ Deno.test("a request disappears when it expires", async () => {
   assertEquals(queue.has("soon"), true);
   await new Promise((r) => setTimeout(r, 60));
   assertEquals(queue.has("soon"), false);
+});
+
+Deno.test("a site question keeps its site; a tool question has none", () => {
+  const { queue } = setup();
+  queue.add({ ...request("s"), tool: "browser_click", plugin: "browser", site: "app.example.com" });
+  queue.add(request("t"));
+  assertEquals(queue.list().map((c) => c.site), ["app.example.com", undefined]);
+  assert(!("site" in queue.list()[1]));
+  queue.clear();
 });

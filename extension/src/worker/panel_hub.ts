@@ -13,6 +13,7 @@ import {
 import { isPermission } from "../../../protocol/permission.ts";
 import { isDebuggerMode } from "../../../protocol/debugger_mode.ts";
 import { isPlainObject } from "../../../protocol/plain_object.ts";
+import { MAX_SITE_PATTERN_CHARS } from "../../../protocol/site_permissions.ts";
 
 export interface PanelHub {
   /** Takes a port if it is a panel's; returns whether it did. */
@@ -78,6 +79,28 @@ function packageCommandProblem(c: Record<string, unknown>): string | undefined |
   }
 }
 
+/** Why a Sites section command is not well formed, or undefined when it is (null: not one). */
+function siteCommandProblem(c: Record<string, unknown>): string | undefined | null {
+  switch (c.type) {
+    case "setSitePermission":
+      return text(c.pattern, MAX_SITE_PATTERN_CHARS) &&
+          (c.permission === null || isPermission(c.permission))
+        ? undefined
+        : `needs pattern (1-${MAX_SITE_PATTERN_CHARS} characters) and permission (off, ask, auto or null)`;
+    case "setSiteDefaults": {
+      const fine =
+        (c.defaultSitePermission === undefined || isPermission(c.defaultSitePermission)) &&
+        (c.agentTabsOnly === undefined || typeof c.agentTabsOnly === "boolean") &&
+        (c.defaultSitePermission !== undefined || c.agentTabsOnly !== undefined);
+      return fine
+        ? undefined
+        : "needs defaultSitePermission (off, ask or auto) or agentTabsOnly (boolean)";
+    }
+    default:
+      return null;
+  }
+}
+
 /** Why a message from a panel is not a command, or undefined when it is one. */
 export function commandProblem(message: unknown): string | undefined {
   const m = message as PanelRequest;
@@ -85,6 +108,8 @@ export function commandProblem(message: unknown): string | undefined {
   const c = m.command as Record<string, unknown> | undefined;
   const packageProblem = c ? packageCommandProblem(c) : null;
   if (packageProblem !== null) return packageProblem;
+  const siteProblem = c ? siteCommandProblem(c) : null;
+  if (siteProblem !== null) return siteProblem;
   const permissionOk = isPermission(c?.permission);
   switch (c?.type) {
     case "setPluginPermission":

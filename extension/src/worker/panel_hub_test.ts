@@ -40,6 +40,29 @@ Deno.test("commands the panel may send are accepted; anything else says what is 
     ok({ type: "setPluginSettings", plugin: "x", settings: [1] }),
     "needs plugin and settings (an object)",
   );
+  assertEquals(
+    ok({ type: "setSitePermission", pattern: "*.example.com", permission: "auto" }),
+    undefined,
+  );
+  assertEquals(
+    ok({ type: "setSitePermission", pattern: "example.com", permission: null }),
+    undefined,
+  );
+  const sitePermission = "needs pattern (1-300 characters) and permission (off, ask, auto or null)";
+  assertEquals(ok({ type: "setSitePermission", pattern: "", permission: "off" }), sitePermission);
+  assertEquals(
+    ok({ type: "setSitePermission", pattern: "x".repeat(301), permission: "off" }),
+    sitePermission,
+  );
+  assertEquals(
+    ok({ type: "setSitePermission", pattern: "a.com", permission: "yes" }),
+    sitePermission,
+  );
+  assertEquals(ok({ type: "setSiteDefaults", defaultSitePermission: "ask" }), undefined);
+  assertEquals(ok({ type: "setSiteDefaults", agentTabsOnly: true }), undefined);
+  const defaults = "needs defaultSitePermission (off, ask or auto) or agentTabsOnly (boolean)";
+  assertEquals(ok({ type: "setSiteDefaults" }), defaults);
+  assertEquals(ok({ type: "setSiteDefaults", agentTabsOnly: "yes" }), defaults);
   assertEquals(ok({ type: "explode" }), 'unknown command "explode"');
   assertEquals(
     commandProblem({ command: { type: "reconnect" } }),

@@ -17,7 +17,14 @@ import { createPanelHub } from "./panel_hub.ts";
 import { createPackageCommands } from "./package_commands.ts";
 import { createProgressLog } from "./package_progress.ts";
 import type { UpdateCheck } from "../../../protocol/packages.ts";
-import type { HubView, LinkProblem, PanelCommand, PanelState } from "../shared/panel_messages.ts";
+import type {
+  HubView,
+  LinkProblem,
+  PanelCommand,
+  PanelState,
+  SitesView,
+} from "../shared/panel_messages.ts";
+import { DEFAULT_SITE_PERMISSION } from "../../../protocol/site_permissions.ts";
 import type { PluginStore } from "./plugin_store.ts";
 import { createBadge } from "./status_badge.ts";
 import { type DebuggerFacts, debuggerView } from "./debugger_panel.ts";
@@ -30,9 +37,36 @@ export interface SidePanelDeps {
   log: ExtensionLog;
   /** The debugger sessions: the panel shows the mode and the tabs attached now. */
   debugger?: DebuggerFacts;
+  /** When each site rule last let a call through (site_uses.ts): pattern → ms since epoch. */
+  siteUses?: { all(): Promise<Record<string, number>> };
 }
 
 type SyncParams = ServerParams<"sync.full">;
+
+/** The Sites section's view of the hub's site fields, each rule with its last use. */
+export function sitesView(sync: SyncParams, uses: Record<string, number>): SitesView {
+  const rules = Object.entries(sync.sitePermissions ?? {})
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([pattern, permission]) => {
+      const lastUsedAt = Object.hasOwn(uses, pattern) ? uses[pattern] : undefined;
+      return { pattern, permission, ...(lastUsedAt !== undefined ? { lastUsedAt } : {}) };
+    });
+  return {
+    rules,
+    defaultPermission: sync.defaultSitePermission ?? DEFAULT_SITE_PERMISSION,
+    agentTabsOnly: sync.agentTabsOnly ?? false,
+  };
+}
+
+/** The rules' last uses; none when they cannot be read (the panel then says "never"). */
+async function readUses(deps: SidePanelDeps): Promise<Record<string, number>> {
+  try {
+    return (await deps.siteUses?.all()) ?? {};
+  } catch (error) {
+    deps.log.warn("Cannot read when the site rules were last used", error);
+    return {};
+  }
+}
 
 /** How soon a change in the activity list reaches open panels. */
 export const ACTIVITY_PUSH_MS = 250;
@@ -87,7 +121,7 @@ export function createSidePanel(deps: SidePanelDeps) {
     };
   }
 
-  function hubView(): HubView | undefined {
+  function hubView(uses: Record<string, number>): HubView | undefined {
     if (!sync) return undefined;
     return {
       version: sync.hubVersion,
@@ -98,6 +132,7 @@ export function createSidePanel(deps: SidePanelDeps) {
       browserTools: sync.browserTools,
       disabledBrowserTools: sync.disabledBrowserTools,
       ...(updates ? { updates } : {}),
+      sites: sitesView(sync, uses),
     };
   }
 
@@ -116,7 +151,7 @@ export function createSidePanel(deps: SidePanelDeps) {
         ...(status.connectedAt !== undefined ? { connectedAt: status.connectedAt } : {}),
         ...(linkProblem ? { problem: linkProblem } : {}),
       },
-      ...(connected && sync ? { hub: hubView() } : {}),
+      ...(connected && sync ? { hub: hubView(await readUses(deps)) } : {}),
       tabs: Object.fromEntries(states.map((s) => [s.plugin, s])),
       activity: activity.list(),
       confirmations: queue.list(),
