@@ -82,6 +82,7 @@ const panel = createSidePanel({
   tracker,
   log,
   debugger: sessions,
+  siteUses,
 });
 const exchanges = createDoorExchanges(
   doors,
