@@ -44,6 +44,7 @@ const IDS = [
   "mcp_clients",
   "local_plugins",
   "plugin_packages",
+  "site_permissions",
 ];
 
 /** Deno's cache, passed on explicitly because the children get another HOME. */
@@ -127,6 +128,7 @@ Deno.test("hub doctor: server down, a fresh machine", async () => {
     assertEquals(byId("mcp_clients").status, "warn");
     assertMatch(byId("mcp_clients").fix!, /hub start --show-config/);
     assertEquals(byId("plugin_packages").status, "skip"); // HUB_SKIP_PKG_DISCOVERY=1
+    assertEquals(byId("site_permissions").status, "pass", "a new install asks for every site");
     assertMatch(
       result.stderr,
       /^error: hub doctor: fatal check\(s\) failed: auth secret, server health, extension installed\.\n$/,
@@ -313,6 +315,48 @@ Deno.test("hub doctor: a running hub, the extension, client configs, plugins", a
       assertMatch(byId("config").message, /invalid JSON at line 1, column 14/);
       assertEquals(byId("local_plugins").status, "skip");
     });
+  } finally {
+    await hub?.stop();
+    await Deno.remove(join(s.configDir, ".."), { recursive: true });
+  }
+});
+
+Deno.test("hub doctor: browser tools and the default site permission both auto warn", async () => {
+  const s = await setup();
+  const configPath = join(s.configDir, "config.json");
+  const writeConfig = (config: unknown) =>
+    Deno.writeTextFile(configPath, JSON.stringify(config, null, 2), { mode: 0o600 });
+  let hub: RunningHub | undefined;
+  try {
+    await writeConfig({
+      permissions: { browser: { permission: "auto" } },
+      defaultSitePermission: "auto",
+    });
+    const port = String(freePort());
+    const down = await doctor(s, ["--port", port]);
+    const check = down.byId("site_permissions");
+    assertEquals(check.status, "warn");
+    assertMatch(check.message, /^browser tools are auto and defaultSitePermission is auto: /);
+    assertEquals(check.fix, "hub config set defaultSitePermission ask");
+    const text = await runHub(["doctor", "--port", port], { configDir: s.configDir, env: env(s) });
+    assertMatch(
+      text.stdout,
+      /\[warn\] site permissions: browser tools are auto .*\n {9}fix: hub config set defaultSitePermission ask\n/,
+    );
+
+    // Browser tools ask, but the running hub skips permissions (its environment): it says so.
+    await writeConfig({
+      permissions: { browser: { permission: "ask" } },
+      defaultSitePermission: "auto",
+    });
+    assertEquals((await doctor(s, ["--port", port])).byId("site_permissions").status, "pass");
+    hub = await startHub({
+      configDir: s.configDir,
+      env: env(s, { HUB_DANGEROUSLY_SKIP_PERMISSIONS: "1" }),
+    });
+    const skipping = (await doctor(s, ["--port", String(hub.port)])).byId("site_permissions");
+    assertEquals(skipping.status, "warn");
+    assertMatch(skipping.message, /^browser tools are ask, and skip-permissions is on and /);
   } finally {
     await hub?.stop();
     await Deno.remove(join(s.configDir, ".."), { recursive: true });

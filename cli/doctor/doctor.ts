@@ -31,6 +31,7 @@ import {
   skip,
 } from "./report.ts";
 import { extensionConnectedCheck, healthCheck } from "./server_checks.ts";
+import { sitePermissionsCheck } from "./site_check.ts";
 import { pluginCommandContext } from "../plugin/context.ts";
 
 async function mcpCheck(port: number, secret: string | undefined): Promise<Check> {
@@ -87,6 +88,11 @@ export async function runDoctor(options: { port?: string }): Promise<DoctorRepor
   checks.push(extension.check, extensionVersionCheck(extension.manifest, VERSION));
   checks.push(await mcpCheck(port, secret.secret));
   checks.push(...await pluginChecks(config.config, paths.dir, server.health));
+  // The running hub knows whether it skips permissions (config or its environment); else guess.
+  const skipping = server.health?.skipPermissions ??
+    (config.config?.skipPermissions === true ||
+      readEnv("HUB_DANGEROUSLY_SKIP_PERMISSIONS") === "1");
+  checks.push(sitePermissionsCheck(config.config, skipping));
   return buildReport(VERSION, checks);
 }
 

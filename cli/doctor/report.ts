@@ -34,7 +34,8 @@ export const FATAL_RULE = [
   "missing or invalid, the hub not running (or another program on its port), the extension not",
   "installed, its version not the CLI's, or it not connected. Warnings alone exit 0: no browser",
   "found, auth.json readable by others, MCP client configs missing or stale, plugins without",
-  "built files or failing to load, a running hub of another version.",
+  "built files or failing to load, a running hub of another version, browser tools and the",
+  "default site permission both auto.",
 ].join("\n");
 
 export const pass = (id: string, title: string, message: string): Check => ({
