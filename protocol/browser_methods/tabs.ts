@@ -114,6 +114,11 @@ export interface TabSummary {
   status: string;
   /** The alert, confirm, prompt or beforeunload dialog open in the tab (browser_handle_dialog). */
   dialog: { type: DialogType; message: string } | null;
+  /**
+   * One of the agent's tabs: in a tab group titled "hub" (the tabs browser tools read or acted on,
+   * and those a person dragged in), or opened by the agent with browser_open_tab.
+   */
+  agentGroup: boolean;
 }
 
 /** One window, as `windows.list` describes it. */
