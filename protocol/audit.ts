@@ -8,6 +8,12 @@ export interface AuditEntry {
   plugin: string;
   success: boolean;
   durationMs: number;
+  /**
+   * The site a browser or plugin tool touched: the origin of the page it read or acted on
+   * (`https://app.example.com`); for a call refused for its site (SITE_NOT_ALLOWED, the person
+   * denied it), that site's key (`app.example.com`). Absent when no page was involved.
+   */
+  site?: string;
   /** Only on failures. */
   error?: { code: string; message: string; category?: string };
 }

@@ -7,6 +7,7 @@
  */
 import { AUDIT_RING_SIZE, type AuditEntry } from "../../protocol/audit.ts";
 import { clip, clipForMessage } from "../../protocol/clip.ts";
+import { MAX_SITE_PATTERN_CHARS } from "../../protocol/site_permissions.ts";
 import type { AuditFile } from "./audit_file.ts";
 import type { AuditLog, AuditQuery } from "./audit_log_interface.ts";
 
@@ -19,8 +20,16 @@ export const AUDIT_MESSAGE_MAX_CHARS = 4_200;
 /** Characters kept of a tool or plugin name, an error code or category. */
 export const AUDIT_NAME_MAX_CHARS = 200;
 /**
+ * An entry's site is kept when it is at most this many characters that JSON writes as
+ * themselves (an origin or a site's key is ASCII: the URL parser writes hosts in punycode); else
+ * it is left out.
+ */
+export const AUDIT_SITE_MAX_CHARS = MAX_SITE_PATTERN_CHARS;
+const SITE_TEXT = new RegExp(`^[!#-\\[\\]-~]{1,${AUDIT_SITE_MAX_CHARS}}$`);
+/**
  * No entry is larger than this as JSON: the limits above at the worst JSON escaping (6 bytes a
- * character) plus the fixed fields. With 500 entries the in-memory ring stays under 16 MB.
+ * character; the site needs none) plus the fixed fields. With 500 entries the in-memory ring
+ * stays under 16 MB.
  */
 export const AUDIT_ENTRY_MAX_BYTES = 32 * 1024;
 
@@ -34,6 +43,7 @@ export function boundAuditEntry(entry: AuditEntry): AuditEntry {
     success: entry.success,
     durationMs: entry.durationMs,
   };
+  if (entry.site !== undefined && SITE_TEXT.test(entry.site)) bounded.site = entry.site;
   if (entry.error) {
     bounded.error = {
       code: name(entry.error.code),

@@ -259,3 +259,19 @@ Deno.test("the ring stays under its byte bound when every entry is oversized", (
   const bytes = JSON.stringify(log.query({ limit: AUDIT_RING_SIZE })).length;
   assert(bytes <= AUDIT_RING_SIZE * AUDIT_ENTRY_MAX_BYTES, `${bytes} bytes`);
 });
+
+Deno.test("an entry's site is kept as written; one that is not an origin's plain text is left out", () => {
+  const file = fakeFile();
+  const log = createAuditLog(file.file);
+  log.record(entry(1, { site: "https://app.example.com:8443" }));
+  log.record(entry(2, { site: "bank.example" }));
+  for (const odd of ["", "a b", 'a"b', "x".repeat(301), "https://\u00e9.example"]) {
+    log.record(entry(3, { site: odd }));
+  }
+  assertEquals(file.appended.map((e) => e.site), [
+    "https://app.example.com:8443",
+    "bank.example",
+    ...Array(5).fill(undefined),
+  ]);
+  assertEquals("site" in file.appended[2], false);
+});

@@ -41,6 +41,8 @@ export interface BrowserToolDeclaration<M extends BrowserMethodName> {
   ) => Promise<ContentBlock[]>;
   /** With `toContent`: also answer the value as `structuredContent` (BrowserTool.structured). */
   structured?: boolean;
+  /** Its result is read from a page: marked as page content (BrowserTool.pageContent). */
+  pageContent?: true;
   /**
    * Checks what only the hub can and answers the input the extension receives
    * (BrowserTool.prepare); it must still parse with method `M`'s schema.

@@ -33,6 +33,12 @@ export interface BrowserTool {
    */
   structured?: boolean;
   /**
+   * The tool reads what a page wrote (its text, outline, HTML, elements, console, requests,
+   * cookies, a script's value): its result is marked as page content, data and not instructions
+   * (the first text line and `structuredContent.pageContent`; decision 073).
+   */
+  pageContent?: boolean;
+  /**
    * Runs after the argument check and the person's confirmation, before the dispatch: checks what
    * only the hub can (local files) and answers the input the extension receives, which may differ
    * from the agent's (a base64 file becomes a local path). Throws the call's error. `toContent`

@@ -14,4 +14,5 @@ export const getConsoleLogs = browserTool({
     "meanwhile). Texts are formatted like the console (objects as JSON-ish text), each cut at " +
     "2000 characters. Only http(s) pages: others fail with NOT_A_WEB_PAGE.",
   method: "page.console",
+  pageContent: true,
 });

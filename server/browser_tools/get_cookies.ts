@@ -10,4 +10,5 @@ export const getCookies = browserTool({
     "Cookie values are often secrets (sessions): do not repeat them needlessly. Only http(s) " +
     "pages: others fail with NOT_A_WEB_PAGE.",
   method: "cookies.get",
+  pageContent: true,
 });

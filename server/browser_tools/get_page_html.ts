@@ -9,4 +9,5 @@ export const getPageHtml = browserTool({
     "20000 characters) is cut and ends with a truncation marker. Prefer browser_get_page_text " +
     "or browser_query_elements when they are enough: HTML is large.",
   method: "page.html",
+  pageContent: true,
 });

@@ -12,4 +12,5 @@ export const getPageText = browserTool({
     "characters) is cut and ends with a truncation marker. Fails with ELEMENT_NOT_FOUND or " +
     "INVALID_SELECTOR for a bad selector.",
   method: "page.text",
+  pageContent: true,
 });

@@ -18,4 +18,5 @@ export const networkRequest = browserTool({
     "tab, so for an older request this fails with BODY_UNAVAILABLE and attaches it: repeat " +
     "the action, then read the new request.",
   method: "network.request",
+  pageContent: true,
 });

@@ -19,4 +19,5 @@ export const networkRequests = browserTool({
     "Recorded for every tab without the debugger; a redirect's next hop has the id " +
     "<id>-<n>. Read one request's headers and body with browser_network_request.",
   method: "network.requests",
+  pageContent: true,
 });

@@ -15,4 +15,5 @@ export const queryElements = browserTool({
     "element). No match is not an error: total is 0. Use it to find selectors for the other " +
     "element tools.",
   method: "dom.query",
+  pageContent: true,
 });

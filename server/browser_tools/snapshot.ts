@@ -31,6 +31,7 @@ export const snapshot = browserTool({
     "element's subtree. An outline over maxBytes (default 20000) is cut at a line and answers " +
     "nextOffset: call again with the same arguments and `offset` set to it for the rest.",
   method: "page.snapshot",
+  pageContent: true,
   structured: true,
   toContent: (value, { input }) => Promise.resolve(outlineContent(value, input.offset ?? 0)),
 });

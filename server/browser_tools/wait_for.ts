@@ -22,4 +22,5 @@ export const waitFor = browserTool({
     "(default 10000, at most 25000). Use it after an action whose result appears later; " +
     "browser_wait_for_element waits only for a selector to be attached or visible.",
   method: "page.waitFor",
+  pageContent: true,
 });

@@ -9,4 +9,5 @@ export const waitForElement = browserTool({
     "(described as by browser_query_elements). Fails with WAIT_TIMEOUT after timeoutMs (default " +
     "10000, at most 25000).",
   method: "dom.wait",
+  pageContent: true,
 });

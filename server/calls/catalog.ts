@@ -150,6 +150,7 @@ export function createCatalog(source: CatalogSource): Catalog {
       return out;
     },
     permission: (tool) => permissionOf(source.config(), source.skipPermissions(), tool),
+    skipPermissions: () => source.skipPermissions(),
     check(tool, args) {
       if (tool.kind === "plugin") {
         const result = tool.tool.validate(args);

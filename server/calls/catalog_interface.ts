@@ -46,6 +46,8 @@ export interface Catalog {
   /** Tools of one group (plugin name, `browser`, `hub`) or all; disabled browser tools left out. */
   list(group?: string): ListedTool[];
   permission(tool: CatalogTool): Permission;
+  /** Skip-permissions is on (config or environment): `ask` runs as `auto`, sites too. */
+  skipPermissions(): boolean;
   /** Checks arguments; problems come back as at most a handful of short lines. */
   check(tool: CatalogTool, args: Record<string, unknown>): CheckedArgs;
   /** Browser tools turned off through config `disabledBrowserTools`. */

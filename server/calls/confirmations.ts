@@ -1,6 +1,7 @@
 /**
- * Confirmations for `ask` tools: the hub sends `confirmation.request` to the extension and waits
- * for the person's `confirmation.response`. A confirmation waits at most 5 minutes (then TIMEOUT)
+ * Confirmations for `ask` tools, and for `ask` sites (a request with `site`: "Allow agents to use
+ * <site>?"): the hub sends `confirmation.request` to the extension and waits for the person's
+ * `confirmation.response`. A confirmation waits at most 5 minutes (then TIMEOUT)
  * and fails at once when the extension disconnects or the caller gives up.
  */
 import { hubError } from "../../protocol/errors.ts";
@@ -41,9 +42,12 @@ export function createConfirmations(
         };
         const timer = setTimeout(() => {
           done();
+          const what = request.site === undefined
+            ? request.tool
+            : `agents using ${request.site} (${request.tool})`;
           reject(hubError(
             "TIMEOUT",
-            `Nobody answered the confirmation for ${request.tool} within ` +
+            `Nobody answered the confirmation for ${what} within ` +
               `${Math.round(timeoutMs / 1000)} s. Ask the user to approve it in the hub side ` +
               "panel, then call the tool again.",
           ));

@@ -16,6 +16,11 @@ export interface ConfirmationRequest {
   tool: string;
   plugin: string;
   parameters: Record<string, unknown>;
+  /**
+   * Set when the question is about a site, not the tool: "Allow agents to use <site>?" (its key,
+   * `app.example.com`), sent as `confirmation.request`'s `site`.
+   */
+  site?: string;
 }
 
 export interface Confirmations {

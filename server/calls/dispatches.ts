@@ -12,7 +12,12 @@ import type { ExtensionRequests } from "./extension_requests.ts";
 import { abortError, extensionCallError } from "./call_error.ts";
 import { capText } from "../../protocol/text_cap.ts";
 import { CALL_MAX_MS } from "../../protocol/limits.ts";
-import type { Dispatches, DispatchOptions, DispatchRequest } from "./dispatches_interface.ts";
+import type {
+  DispatchAnswer,
+  Dispatches,
+  DispatchOptions,
+  DispatchRequest,
+} from "./dispatches_interface.ts";
 
 const CALL_TIMEOUT_MS = 30_000;
 
@@ -105,14 +110,15 @@ function callDeadline(
 }
 
 /**
- * The extension's answer as the call's value and tab, or the error it carries (tool errors keep
- * their code, their message cut to the one limit); a malformed answer is EXTENSION_ERROR.
+ * The extension's answer as the call's value, tab and page origin, or the error it carries (tool
+ * errors keep their code, their message cut to the one limit); a malformed answer is
+ * EXTENSION_ERROR.
  */
 function toValue(
   tool: string,
   raw: unknown,
   onReply?: (ok: boolean) => void,
-): { value: unknown; tabId?: number } {
+): DispatchAnswer {
   const read = readCallResult(raw);
   if (!("result" in read)) {
     throw hubError(
@@ -127,5 +133,9 @@ function toValue(
     // log.
     throw extensionCallError({ ...result.error, message: capMessage(result.error.message) });
   }
-  return { value: result.value, tabId: result.tabId };
+  return {
+    value: result.value,
+    ...(result.tabId === undefined ? {} : { tabId: result.tabId }),
+    ...(result.origin === undefined ? {} : { origin: result.origin }),
+  };
 }

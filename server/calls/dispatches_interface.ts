@@ -20,11 +20,17 @@ export interface DispatchOptions {
 /** A dispatch's params; `dispatchId` defaults to a fresh id (the pipeline passes the call's). */
 export type DispatchRequest = Omit<DispatchParams, "dispatchId"> & { dispatchId?: string };
 
+/** The extension's answer to a dispatch that succeeded. */
+export interface DispatchAnswer {
+  value: unknown;
+  /** The tab the call ran in. */
+  tabId?: number;
+  /** The origin of the page it read or acted on (the audit's `site`, the page-content marker). */
+  origin?: string;
+}
+
 export interface Dispatches {
-  dispatch(params: DispatchRequest, options?: DispatchOptions): Promise<{
-    value: unknown;
-    tabId?: number;
-  }>;
+  dispatch(params: DispatchRequest, options?: DispatchOptions): Promise<DispatchAnswer>;
   /** Handles `tool.progress` from the extension. */
   progress(params: ExtensionParams<"tool.progress">): void;
   active(): number;

@@ -2,11 +2,14 @@
  * The one tool-call pipeline every transport uses (`/mcp`, `/mcp/gateway`, REST, and through them
  * the CLI and the stdio bridge): find the tool, refuse it when it is disabled or off, check its
  * arguments, ask the person when it is `ask`, respect the per-plugin limit, check the tab,
- * dispatch, and audit the outcome. Cheap refusals come before the arguments are looked at.
+ * dispatch (asking about sites when the extension answers SITE_ASK: ./site_asks.ts), mark what was
+ * read from a page as page content, and audit the outcome with the site it touched. Cheap
+ * refusals come before the arguments are looked at.
  * Errors come out as `HubError`s with the codes listed in docs/http.md.
  */
 import type { AuditEntry } from "../../protocol/audit.ts";
 import { type ErrorPayload, type HubError, hubError } from "../../protocol/errors.ts";
+import { isPlainObject } from "../../protocol/plain_object.ts";
 import { type ExtensionRequests, notConnectedError } from "./extension_requests.ts";
 import type { TabStates } from "../plugins/tab_states_interface.ts";
 import type { AuditLog } from "../audit/audit_log_interface.ts";
@@ -25,9 +28,10 @@ import { checkTabs } from "./tab_target.ts";
 import { capOutput } from "./output_cap.ts";
 import { needsReview } from "../permissions/review.ts";
 import type { HubConfig, Permission } from "../../core/config/schema.ts";
-import { isPlainObject } from "../../protocol/plain_object.ts";
 import { loadValidators } from "../plugins/validators.ts";
-import type { CallOutcome, CallRequest, Pipeline } from "./pipeline_interface.ts";
+import type { CallOutcome, CallRequest, PageContent, Pipeline } from "./pipeline_interface.ts";
+import { pageContentOf, UNKNOWN_PAGE } from "./results.ts";
+import { withSiteAsks } from "./site_asks.ts";
 
 export interface PipelineDeps {
   catalog: Catalog;
@@ -40,6 +44,11 @@ export interface PipelineDeps {
   management: ManagementContext;
   /** Persists "always allow" for one tool as a per-tool `auto`. */
   allowAlways(tool: CatalogTool): Promise<void>;
+  /**
+   * "Always allow this site": writes `sitePermissions[site] = "auto"`. Without it, that answer
+   * allows the call once.
+   */
+  allowSite?(site: string): Promise<void>;
   /** Saves a file a browser tool made for the person (`<config dir>/screenshots/`). */
   saveFile?: ContentContext["saveFile"];
   /** Local files for browser tools that read or write them (uploads, PDFs). */
@@ -69,6 +78,7 @@ export function createPipeline(pipelineDeps: PipelineDeps): Pipeline {
         return outcome;
       } catch (thrown) {
         const error = toHubError(thrown);
+        call.site ??= refusedSite(error);
         finish(deps, tool, call, error.payload);
         return { ok: false, error };
       }
@@ -87,6 +97,8 @@ interface Call {
   started: number;
   /** The extension answered the dispatch with this outcome (it knows how the call ended). */
   replied?: boolean;
+  /** The site the call touched, for the audit: the page's origin, or the site refused. */
+  site?: string;
 }
 type Checked = Extract<CheckedArgs, { ok: true }>;
 type ToolOf<K extends CatalogTool["kind"]> = Extract<CatalogTool, { kind: K }>;
@@ -140,8 +152,10 @@ async function execute(
       signal: request.signal,
       onReply: (ok) => call.replied = ok,
     };
-    if (tool.kind === "browser") return await runBrowserTool(deps, tool, checked, call.id, options);
-    return await runPluginTool(deps, tool, checked, call.id, options);
+    if (tool.kind === "browser") {
+      return await runBrowserTool(deps, tool, checked, { call, args, options, request });
+    }
+    return await runPluginTool(deps, tool, checked, call, options);
   } finally {
     release();
   }
@@ -179,45 +193,70 @@ async function confirm(
   if (decision.alwaysAllow) await deps.allowAlways(tool);
 }
 
+/** A browser tool's call as runBrowserTool needs it. */
+interface BrowserCall {
+  call: Call;
+  /** The agent's arguments, as a site confirmation shows them. */
+  args: Record<string, unknown>;
+  options: DispatchOptions;
+  request: CallRequest;
+}
+
 async function runBrowserTool(
   deps: Deps,
   tool: ToolOf<"browser">,
   checked: Checked,
-  id: string,
-  options: DispatchOptions,
+  { call, args, options, request }: BrowserCall,
 ): Promise<CallOutcome> {
   const files = deps.files ?? NO_LOCAL_FILES;
   const input = tool.browser.prepare
     ? await tool.browser.prepare(checked.input, { files, now: deps.clock })
     : checked.input;
-  const { value } = await deps.dispatches.dispatch({
-    dispatchId: id,
+  const siteDeps = { ...deps, skipPermissions: () => deps.catalog.skipPermissions() };
+  const asking = {
+    id: call.id,
     tool: tool.name,
-    kind: "browser",
     plugin: tool.group,
-    method: tool.browser.method,
-    input,
-    ...(typeof input.tabId === "number" ? { tabId: input.tabId } : {}),
-  }, options);
+    parameters: args,
+    signal: request.signal,
+    onSite: (site: string) => call.site = site,
+  };
+  const { value, origin } = await withSiteAsks(
+    siteDeps,
+    asking,
+    (grants) =>
+      deps.dispatches.dispatch({
+        dispatchId: call.id,
+        tool: tool.name,
+        kind: "browser",
+        plugin: tool.group,
+        method: tool.browser.method,
+        input,
+        ...(typeof input.tabId === "number" ? { tabId: input.tabId } : {}),
+        ...(grants.length > 0 ? { siteGrants: [...grants] } : {}),
+      }, options),
+  );
+  const page = pageContentOf(origin, isPlainObject(value) ? value.url : undefined);
+  if (page.origin !== UNKNOWN_PAGE) call.site = page.origin;
   return await browserOutcome(tool.browser, value, {
     input,
     now: deps.clock,
     saveFile: deps.saveFile ?? noSaveFile,
     files,
-  });
+  }, tool.browser.pageContent ? page : undefined);
 }
 
 async function runPluginTool(
   deps: Deps,
   tool: ToolOf<"plugin">,
   checked: Checked,
-  id: string,
+  call: Call,
   options: DispatchOptions,
 ): Promise<CallOutcome> {
   if (!deps.link.isConnected()) throw notConnectedError();
   const instance = checkTabs(tool.plugin, deps.tabs.of(tool.plugin.name), checked);
-  const { value } = await deps.dispatches.dispatch({
-    dispatchId: id,
+  const { value, tabId, origin } = await deps.dispatches.dispatch({
+    dispatchId: call.id,
     tool: tool.name,
     kind: "plugin",
     plugin: tool.group,
@@ -227,7 +266,12 @@ async function runPluginTool(
     ...(checked.tabId !== undefined ? { tabId: checked.tabId } : {}),
     ...(instance ? { instance } : {}),
   }, options);
-  return { ok: true, value };
+  // A plugin's result is what its page gave: always page content. Without the extension's origin
+  // (an older extension), the origin of the tab it ran in, as the extension last reported it.
+  const reported = deps.tabs.of(tool.plugin.name).tabs.find((t) => t.tabId === tabId)?.url;
+  const pageContent = pageContentOf(origin, reported);
+  if (pageContent.origin !== UNKNOWN_PAGE) call.site = pageContent.origin;
+  return { ok: true, value, pageContent };
 }
 
 /**
@@ -244,6 +288,7 @@ function finish(deps: Deps, tool: CatalogTool, call: Call, error?: ErrorPayload)
     success,
     durationMs,
   };
+  if (call.site !== undefined) entry.site = call.site;
   if (error) entry.error = { code: error.code, message: error.message, category: error.category };
   deps.audit.record(entry);
   if (call.replied === success) return;
@@ -262,13 +307,22 @@ async function browserOutcome(
   tool: BrowserTool,
   value: unknown,
   context: ContentContext,
+  pageContent?: PageContent,
 ): Promise<CallOutcome> {
   const content = await tool.toContent?.(value, context);
   return {
     ok: true,
     ...capOutput(value, content),
     ...(tool.structured ? { structured: true } : {}),
+    ...(pageContent ? { pageContent } : {}),
   };
+}
+
+/** The site a refusal names (SITE_NOT_ALLOWED's, a denied site's `details.site`), for the audit. */
+function refusedSite(error: HubError): string | undefined {
+  const details = error.payload.details;
+  if (error.code !== "SITE_NOT_ALLOWED" && error.code !== "PERMISSION_DENIED") return undefined;
+  return isPlainObject(details) && typeof details.site === "string" ? details.site : undefined;
 }
 
 function noSaveFile(): Promise<string> {

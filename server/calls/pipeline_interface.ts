@@ -7,6 +7,15 @@ import type { HubError } from "../../protocol/errors.ts";
 import type { ContentBlock } from "../browser_tools/browser_tool_interface.ts";
 import type { CallProgress } from "../../protocol/call_contract.ts";
 
+/**
+ * What a result read from a page says about where it came from: `structuredContent.pageContent`.
+ * `origin` is the page's origin (`https://app.example.com`), or `an unknown page`.
+ */
+export interface PageContent {
+  origin: string;
+  untrusted: true;
+}
+
 export interface CallRequest {
   name: string;
   args: unknown;
@@ -28,6 +37,11 @@ export type CallOutcome =
     content?: ContentBlock[];
     /** With `content`: the value goes out as `structuredContent` too. */
     structured?: boolean;
+    /**
+     * Set for what was read from a page (reading browser tools, plugin tools): the result is
+     * marked as page content (results.ts `markPageContent`, decision 073).
+     */
+    pageContent?: PageContent;
   }
   | { ok: false; error: HubError };
 

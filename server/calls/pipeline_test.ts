@@ -226,7 +226,12 @@ Deno.test("missing arguments count as an empty object", async () => {
 Deno.test("auto dispatches at once, with the plugin's settings and the base tool name", async () => {
   const s = setup({ permission: "auto" });
   const outcome = await s.pipeline.call({ name: "demo__echo", args: { text: "hi", tabId: 7 } });
-  assertEquals(outcome, { ok: true, value: { echoed: { text: "hi" } } });
+  assertEquals(outcome, {
+    ok: true,
+    value: { echoed: { text: "hi" } },
+    // What a plugin answers comes from its page: marked as such, with the tab's origin.
+    pageContent: { origin: "https://demo.test", untrusted: true },
+  });
   assertEquals(s.asked.length, 0);
   assertEquals(s.dispatched, [{
     dispatchId: s.dispatched[0].dispatchId,
@@ -331,6 +336,7 @@ Deno.test("a successful call is audited; the extension's answer is its end, noth
     plugin: "demo",
     success: true,
     durationMs: 5,
+    site: "https://demo.test",
   }]);
   assertEquals(s.notes, [], "the dispatch and its reply tell the extension the whole call");
   assertMatch(s.dispatched[0].dispatchId!, /^[0-9a-f-]{36}$/);
