@@ -17,6 +17,7 @@ import { parseArgs } from "node:util";
 import { oneToolRows, toolsListRows } from "./_perf_loopback.ts";
 import { type BrowserRates, browserRows } from "./_perf_browser.ts";
 import { packageStartRows, sizeRows, startRows } from "./_perf_startup.ts";
+import { siteGateRows } from "./browser_site_gate.ts";
 
 const { values } = parseArgs({
   args: Deno.args,
@@ -55,6 +56,9 @@ try {
   const browser = values["skip-browser"]
     ? "skipped (--skip-browser)"
     : await browserRows(root).catch((e) => `failed: ${String(e).slice(0, 300)}`);
+  const sites = values["skip-browser"]
+    ? "skipped (--skip-browser)"
+    : await siteGateRows(root).catch((e) => `not measured: ${String(e).slice(0, 300)}`);
 
   const rows: Row[] = [
     [
@@ -84,6 +88,13 @@ try {
       "≤ 1.3×",
     ],
     ...browserTableRows(browser),
+    [
+      "real Chromium, `browser_get_page_text` p50 / p95: no site rule vs 500 rules",
+      "",
+      typeof sites === "string" ? sites : `${ms(sites.none.p50)} / ${ms(sites.none.p95)} vs ` +
+        `${ms(sites.many.p50)} / ${ms(sites.many.p95)} (${times(sites.many.p50, sites.none.p50)})`,
+      "500 rules within noise",
+    ],
     [
       `cold start → \`/health\`: wall, hub CPU (median of 5, first-run work included; warm start)`,
       "139 ms",
