@@ -157,3 +157,34 @@ Deno.test("config set site-permission while a hub runs reaches the extension in 
     assertEquals((await synced).params.defaultSitePermission, "ask");
   });
 });
+
+Deno.test("Always allow this site writes an auto rule through the running hub, then the call runs", async () => {
+  const browserAuto = { permissions: { browser: { permission: "auto" } } };
+  await withFixture({ extension: true, config: browserAuto }, async (f) => {
+    f.ext.onDispatch((params) =>
+      params.siteGrants?.includes("app.example.com")
+        ? { ok: true, value: { title: "App", url: "https://app.example.com/" } }
+        : {
+          ok: false,
+          error: {
+            code: "SITE_ASK",
+            message: "Agents may use app.example.com only if a person allows it.",
+            category: "permission",
+            retryable: false,
+            details: { site: "app.example.com", url: "https://app.example.com/" },
+          },
+        }
+    );
+    const asked = f.ext.next("confirmation.request");
+    const call = f.call("browser_get_page_text", {});
+    const request = (await asked).params;
+    assertEquals(request.site, "app.example.com");
+    const synced = f.ext.waitFor((m) =>
+      m.method === "sync.full" && m.params?.sitePermissions?.["app.example.com"] === "auto"
+    );
+    f.ext.confirm(request.id, "allow", true);
+    assertEquals((await call).status, 200);
+    await synced;
+    assertEquals((await f.readConfig()).sitePermissions, { "app.example.com": "auto" });
+  });
+});
