@@ -120,9 +120,8 @@ function siteTop(titleId: string, first: PendingConfirmation, site: string): Car
   const heading = h(
     "h3",
     { id: titleId, tabindex: "-1", class: "site-question" },
-    "Allow agents to use ",
-    h("code", { "data-testid": "site-name" }, site),
-    "?",
+    // One flex item, so the question reads as one line of text.
+    h("span", {}, "Allow agents to use ", h("code", { "data-testid": "site-name" }, site), "?"),
   );
   const toolCode = h("code", { "data-testid": "tool-name" });
   const from = h(
