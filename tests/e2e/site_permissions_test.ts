@@ -7,7 +7,9 @@
  * - A site set to `off` (the rule `localhost`): reading, clicks, typing, keys, scripts, a reload
  *   and navigation to it are refused with SITE_NOT_ALLOWED, whose text names the site and the
  *   command that allows it; the page stays untouched and its server sees none of those actions.
- *   Running that command lets the next call through.
+ *   A click on an allowed page that navigates there loads it (the page's own navigation, which
+ *   site rules do not stop); the next call in that tab is refused. Running the command the error
+ *   names lets the next call through.
  * - A new install (no site settings): the first call on a site waits for the person, who sees
  *   "Allow agents to use <site>?" in the real side panel; Deny refuses the call, Allow once lets
  *   that call alone through. A screenshot goes to tests/artifacts/site_permissions/.
@@ -139,6 +141,31 @@ e2eTest(import.meta.url, "an off site: every action refused, its server sees not
     await app.close();
   });
 
+  await t.step(
+    "a click that navigates there loads it; the next call there is refused",
+    async () => {
+      // What site rules do not stop (docs/security.md): the page's own navigation after an allowed
+      // action. An allowed page (the test app) gets a link to the off site, and the agent clicks it.
+      const app = await e2e.open("/?tab=site-link");
+      const appTab = await tabIdOf(e2e, app);
+      await app.evaluate(`document.body.insertAdjacentHTML("beforeend",
+      '<a id="off-link" href="${site.origin}/hit/link">Off site</a>')`);
+      const clicked = await call(mcp, "browser_click_element", {
+        tabId: appTab,
+        selector: "#off-link",
+      });
+      assert(!clicked.isError, JSON.stringify(clicked).slice(0, 800));
+      await eventually(
+        () => Promise.resolve(site.hits().includes("/hit/link")),
+        () => `the link never loaded: ${site.requests()}`,
+      );
+      const text = refused(await call(mcp, "browser_get_page_text", { tabId: appTab }), "after");
+      assert(text.includes("so hub did nothing in this tab."), text);
+      assertEquals(site.hits(), ["/hit/link"], "only the page's own navigation reached the site");
+      await app.close();
+    },
+  );
+
   await t.step("REST answers 403; the audit entry names the site", async () => {
     failed(await callTool(e2e, "browser_click_element", { tabId, selector: "#press" }), {
       status: 403,
@@ -149,7 +176,8 @@ e2eTest(import.meta.url, "an off site: every action refused, its server sees not
     const [entry] = await audits(e2e, "browser_click_element");
     assertEquals([entry.success, entry.error?.code], [false, "SITE_NOT_ALLOWED"]);
     assertEquals(entry.site, site.key, JSON.stringify(entry));
-    assertEquals(site.hits(), []);
+    assertEquals(await page.textContent("#state"), "untouched");
+    assert(!site.hits().includes("/hit/click"), `${site.hits()}`);
   });
 
   await t.step("the command the error names lets the next call through", async () => {
