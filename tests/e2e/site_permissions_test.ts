@@ -7,9 +7,10 @@
  * - A site set to `off` (the rule `localhost`): reading, clicks, typing, keys, scripts, a reload
  *   and navigation to it are refused with SITE_NOT_ALLOWED, whose text names the site and the
  *   command that allows it; the page stays untouched and its server sees none of those actions.
- *   A click on an allowed page that navigates there loads it (the page's own navigation, which
- *   site rules do not stop); the next call in that tab is refused. Running the command the error
- *   names lets the next call through.
+ *   In an allowed page, a frame of that site is a single blocked line in the snapshot and the
+ *   page text, and a click inside it is refused. A click on an allowed page that navigates there
+ *   loads it (the page's own navigation, which site rules do not stop); the next call in that tab
+ *   is refused. Running the command the error names lets the next call through.
  * - A new install (no site settings): the first call on a site waits for the person, who sees
  *   "Allow agents to use <site>?" in the real side panel; Deny refuses the call, Allow once lets
  *   that call alone through. A screenshot goes to tests/artifacts/site_permissions/.
@@ -47,8 +48,9 @@ async function call(mcp: Client, name: string, args: Record<string, unknown>) {
   return await mcp.callTool({ name, arguments: args }) as ToolResult;
 }
 
-/** Asserts an MCP result is SITE_NOT_ALLOWED for the recording site; answers its text. */
-function refused(result: ToolResult, what: string, pattern = "localhost"): string {
+/** Asserts an MCP result is SITE_NOT_ALLOWED for `key` (the recording site's); answers its text. */
+function refused(result: ToolResult, what: string, key = site.key): string {
+  const pattern = "localhost";
   const shown = JSON.stringify(result).slice(0, 1500);
   assertEquals(result.isError, true, `${what}: ${shown}`);
   const error = result.structuredContent?.error;
@@ -56,16 +58,16 @@ function refused(result: ToolResult, what: string, pattern = "localhost"): strin
   const text = result.content[0].text;
   assertMatch(text, /^SITE_NOT_ALLOWED: /, shown);
   assert(
-    text.includes(`Browser tools are off for ${site.key} (rule "${pattern}"), so hub did`),
+    text.includes(`Browser tools are off for ${key} (rule "${pattern}"), so hub did`),
     `${what}: ${text}`,
   );
   assert(
     text.includes(
-      `A person can allow it: hub config set site-permission.${site.key} ask (or auto)`,
+      `A person can allow it: hub config set site-permission.${key} ask (or auto)`,
     ),
     `${what}: ${text}`,
   );
-  assertEquals(error.details?.site, site.key, shown);
+  assertEquals(error.details?.site, key, shown);
   return text;
 }
 
@@ -163,6 +165,32 @@ e2eTest(import.meta.url, "an off site: every action refused, its server sees not
       assert(text.includes("so hub did nothing in this tab."), text);
       assertEquals(site.hits(), ["/hit/link"], "only the page's own navigation reached the site");
       await app.close();
+    },
+  );
+
+  await t.step(
+    "a frame of the off site inside an allowed page is neither read nor used",
+    async () => {
+      // `/frames` on 127.0.0.1 (default auto) holds the "Payment" frame from localhost (off).
+      const frames = await e2e.open("/frames?tab=off-frame");
+      const framesTab = await tabIdOf(e2e, frames);
+      const pay = frames.frameLocator("#pay-frame");
+      await pay.locator("#pay").waitFor();
+      const frameSite = `localhost:${new URL(e2e.app.origin).port}`;
+      const shot = await call(mcp, "browser_snapshot", { tabId: framesTab });
+      const outline: string = shot.structuredContent?.text ?? "";
+      assertMatch(outline, /^ *- iframe "Payment" \[blocked: site not allowed\]$/m, outline);
+      assert(!outline.includes('button "Pay"'), `nothing of the frame is read:\n${outline}`);
+      const read = await call(mcp, "browser_get_page_text", { tabId: framesTab });
+      const text: string = read.structuredContent?.text ?? "";
+      assert(text.includes("/frame-pay [blocked: site not allowed]"), text);
+      assert(!text.includes("Unpaid"), text);
+      const inFrame = { tabId: framesTab, frame: "#pay-frame", selector: "#pay" };
+      refused(await call(mcp, "browser_click_element", inFrame), "click in frame", frameSite);
+      assertEquals(await pay.locator("#status").textContent(), "Unpaid");
+      const top = { tabId: framesTab, selector: "#name", text: "still works" };
+      assert(!(await call(mcp, "browser_type_text", top)).isError, "the top page is allowed");
+      await frames.close();
     },
   );
 
