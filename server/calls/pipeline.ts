@@ -44,11 +44,8 @@ export interface PipelineDeps {
   management: ManagementContext;
   /** Persists "always allow" for one tool as a per-tool `auto`. */
   allowAlways(tool: CatalogTool): Promise<void>;
-  /**
-   * "Always allow this site": writes `sitePermissions[site] = "auto"`. Without it, that answer
-   * allows the call once.
-   */
-  allowSite?(site: string): Promise<void>;
+  /** "Always allow this site": writes `sitePermissions[site] = "auto"`. */
+  allowSite(site: string): Promise<void>;
   /** Saves a file a browser tool made for the person (`<config dir>/screenshots/`). */
   saveFile?: ContentContext["saveFile"];
   /** Local files for browser tools that read or write them (uploads, PDFs). */

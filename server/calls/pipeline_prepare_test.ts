@@ -96,6 +96,7 @@ function setup(permission: Permission) {
     audit: { record: (entry: AuditEntry) => audited.push(entry) } as unknown as AuditLog,
     management: {} as never,
     allowAlways: () => Promise.resolve(),
+    allowSite: () => Promise.resolve(),
     files,
   });
   return { pipeline, dispatched, asked, audited };

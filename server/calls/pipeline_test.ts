@@ -126,6 +126,7 @@ function setup(options: Options = {}) {
       allowed.push(tool);
       return Promise.resolve();
     },
+    allowSite: () => Promise.reject(new Error("no site questions here")),
     clock: () => (now += 5),
   });
   return { pipeline, notes, dispatched, asked, audited, allowed, inFlight };

@@ -18,7 +18,7 @@ export const MAX_SITE_ASKS = 3;
 export interface SiteAskDeps {
   confirmations: Confirmations;
   /** "Always allow this site": writes `sitePermissions[site] = "auto"`. */
-  allowSite?(site: string): Promise<void>;
+  allowSite(site: string): Promise<void>;
   /** Skip-permissions is on (config or environment): sites are granted without asking. */
   skipPermissions(): boolean;
 }
@@ -89,7 +89,7 @@ async function askPerson(deps: SiteAskDeps, call: SiteAskCall, site: string): Pr
   if (!decision.allow) {
     throw hubError("PERMISSION_DENIED", `The user did not allow agents to use ${site}.`, { site });
   }
-  if (decision.alwaysAllow) await deps.allowSite?.(site);
+  if (decision.alwaysAllow) await deps.allowSite(site);
 }
 
 function keptChangingError(tool: string, ask: SiteAsk): HubError {
