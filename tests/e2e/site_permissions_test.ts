@@ -13,7 +13,8 @@
  *   is refused. Running the command the error names lets the next call through.
  * - A new install (no site settings): the first call on a site waits for the person, who sees
  *   "Allow agents to use <site>?" in the real side panel; Deny refuses the call, Allow once lets
- *   that call alone through. A screenshot goes to tests/artifacts/site_permissions/.
+ *   that call alone through, Always allow this site writes an `auto` rule and later calls do not
+ *   ask. A screenshot goes to tests/artifacts/site_permissions/.
  * - skip-permissions grants `ask` sites without asking, and `off` stays off.
  */
 import { join } from "node:path";
@@ -289,6 +290,16 @@ e2eTest(import.meta.url, "a new install asks the person before an agent touches 
     assert(!again.isError, JSON.stringify(again).slice(0, 800));
     assert(again.structuredContent.text.includes("pressed"), again.structuredContent.text);
     assertEquals((await readConfig(e2e.configDir)).sitePermissions?.[site.key], undefined);
+  });
+
+  await t.step("Always allow this site: the rule is written, later calls do not ask", async () => {
+    const always = await answered("browser_get_page_text", {}, "always-allow");
+    assert(!always.isError, JSON.stringify(always).slice(0, 800));
+    assertEquals((await readConfig(e2e.configDir)).sitePermissions?.[site.key], "auto");
+    // Nobody answers now: the call returns only because it was not asked about.
+    const later = await call(mcp, "browser_get_page_text", { tabId });
+    assert(!later.isError, JSON.stringify(later).slice(0, 800));
+    assertEquals(await cards.count(), 0);
   });
   await panel.close();
   await page.close();
