@@ -11,12 +11,17 @@
  * Once the tab is chosen, the call passes that tab's dialog gate (dialog_gate.ts): a tab with an
  * alert, confirm, prompt or beforeunload open answers DIALOG_OPEN at once instead of hanging on the
  * frozen page, and so does a call during which one opens.
+ *
+ * Site rules do not apply (a plugin is limited by its own URL patterns and permission), but the
+ * answer carries the origin of the page the plugin ran in, for the audit entry and the page-content
+ * marker (docs/decisions/072-site-permissions.md).
  */
 import type { AdapterCall, AdapterResult } from "../../../protocol/adapter.ts";
 import { splitToolName } from "../../../protocol/call_contract.ts";
 import type { DispatchParams, DispatchResult, SyncPlugin } from "../../../protocol/events.ts";
 import { hubError } from "../../../protocol/errors.ts";
 import { instanceOfUrl } from "../../../protocol/plugin_settings.ts";
+import { siteOf } from "../../../protocol/site_permissions.ts";
 import {
   type OpenTab,
   requestedTabRefusal,
@@ -139,18 +144,26 @@ async function dispatchPluginTool(
     );
   }
   const tabId = await pickTab(plugin, params);
+  // The page the call runs in, read as it starts: its origin goes with the answer.
+  const origin = chrome.tabs.get(tabId).then((tab) => siteOf(tab.url)?.origin, () => undefined);
   // A call the gate failed lets go of the page (its adapter call) as an ended call does.
   const gave = new AbortController();
   const signal = ended ? AbortSignal.any([ended, gave.signal]) : gave.signal;
   try {
-    return await withTabDialogGate(
+    const result = await withTabDialogGate(
       deps.dialogs,
       tabId,
       () => runInTab(deps, plugin, params, tabId, signal),
     );
+    return withOrigin(result, await origin);
   } finally {
     gave.abort();
   }
+}
+
+/** A successful answer with the origin of the page the plugin ran in (the audit, the marker). */
+function withOrigin(result: DispatchResult, origin: string | undefined): DispatchResult {
+  return result.ok && origin !== undefined ? { ...result, origin } : result;
 }
 
 /** Runs the call in `tabId` through the plugin's adapter (injected again if the page lost it). */

@@ -182,7 +182,13 @@ Deno.test("the call runs in the best ready tab, with its input, settings and dis
     { id: 5, url: "https://tracker.test/c", active: true },
   ];
   await withPluginDispatch({ tabs }, async ({ dispatch, calls }) => {
-    assertEquals(await dispatch(params()), { ok: true, value: { ran: "list" }, tabId: 5 });
+    // The answer carries the origin of the page the plugin ran in (the audit, the content marker).
+    assertEquals(await dispatch(params()), {
+      ok: true,
+      value: { ran: "list" },
+      tabId: 5,
+      origin: "https://tracker.test",
+    });
     assertEquals(calls, [{
       tabId: 5,
       plugin: "tracker",
@@ -309,7 +315,12 @@ Deno.test("a page that lost its adapter gets it injected again, then the call ru
   const answer = (_tabId: number, _request: AdapterCall, injected: boolean): MaybeMissing =>
     injected ? { ok: true, value: "after injection" } : { missing: true };
   await withPluginDispatch({ tabs, answer }, async ({ dispatch, calls, injected }) => {
-    assertEquals(await dispatch(params()), { ok: true, value: "after injection", tabId: 4 });
+    assertEquals(await dispatch(params()), {
+      ok: true,
+      value: "after injection",
+      tabId: 4,
+      origin: "https://tracker.test",
+    });
     assertEquals([calls.length, injected], [2, [4]]);
   });
 });
@@ -437,6 +448,7 @@ Deno.test("a plugin call on a tab with a dialog open answers DIALOG_OPEN at once
       ok: true,
       value: { ran: "list" },
       tabId: 5,
+      origin: "https://tracker.test",
     });
   });
 });
