@@ -117,10 +117,16 @@ export async function auditCommand(options: AuditOptions): Promise<void> {
   console.log(entries.map(formatEntry).join("\n"));
 }
 
-/** One line per call; the tool and its error (a plugin's words) escaped, so nothing hides. */
+/**
+ * One line per call: the tool, the site it touched (when it touched one) and its error; the tool
+ * and the error (a plugin's words) escaped, so nothing hides.
+ */
 export function formatEntry(e: AuditEntry): string {
   const when = visibleText(e.timestamp.replace("T", " ").replace(/\.\d+Z$/, "Z"));
   const status = e.success ? "ok  " : "FAIL";
+  const site = typeof e.site === "string" ? `  on ${visibleText(e.site)}` : "";
   const tail = e.error ? `  ${visibleText(e.error.code)}: ${visibleText(e.error.message)}` : "";
-  return `${when}  ${status}  ${`${e.durationMs}ms`.padStart(7)}  ${visibleText(e.tool)}${tail}`;
+  return `${when}  ${status}  ${`${e.durationMs}ms`.padStart(7)}  ${
+    visibleText(e.tool)
+  }${site}${tail}`;
 }

@@ -3,7 +3,7 @@ import { assertEquals, assertRejects } from "../../tests/helpers/assert.ts";
 import { withTempDir } from "../../tests/helpers/hub_process.ts";
 import { linkToDevZero, makeFifo } from "../../tests/helpers/file_kinds.ts";
 import { UserError } from "../../core/cli/user_error.ts";
-import { readAuditFiles } from "./audit.ts";
+import { formatEntry, readAuditFiles } from "./audit.ts";
 
 const entry = (tool: string) => ({
   timestamp: "2026-01-01T00:00:00.000Z",
@@ -32,4 +32,22 @@ Deno.test("hub audit --file: a FIFO as audit.log is refused at once with advice"
     await linkToDevZero(path);
     await assertRejects(() => readAuditFiles(path), UserError, "move it away (mv ");
   });
+});
+
+Deno.test("hub audit: a line names the site a call touched, before its error", () => {
+  assertEquals(
+    formatEntry({ ...entry("browser_get_page_text"), site: "https://app.example.com" }),
+    "2026-01-01 00:00:00Z  ok        1ms  browser_get_page_text  on https://app.example.com",
+  );
+  const refused = {
+    ...entry("browser_click_element"),
+    success: false,
+    site: "bank.example",
+    error: { code: "SITE_NOT_ALLOWED", message: "Off." },
+  };
+  assertEquals(
+    formatEntry(refused),
+    "2026-01-01 00:00:00Z  FAIL      1ms  browser_click_element  on bank.example  SITE_NOT_ALLOWED: Off.",
+  );
+  assertEquals(formatEntry(entry("t")), "2026-01-01 00:00:00Z  ok        1ms  t");
 });
