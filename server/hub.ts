@@ -56,6 +56,7 @@ import { fileRoots, listedRoots } from "../core/plugin_source/allowed_roots.ts";
 import { HUB_TOOLS as hubTools } from "./management/mod.ts";
 import { skipsPermissions } from "./permissions/effective.ts";
 import { createConfigChanges } from "./changes/config_changes.ts";
+import { followSiteEdits } from "./changes/site_edits.ts";
 import { createHealthReport } from "./health.ts";
 import type { TelemetrySettings } from "../core/telemetry/settings.ts";
 import { createTelemetry } from "./telemetry/telemetry.ts";
@@ -246,6 +247,8 @@ function wireChanges(base: Base, calls: Calls) {
     updates: updates.current,
   });
   changes.onAnnounce(() => updates.reconsider());
+  // The extension enforces site rules: a hand edit of them is announced as soon as it is seen.
+  files.onConfigTouched(followSiteEdits({ config: files.config, changes }).check);
   const lifecycle = createPluginLifecycle({ plugins, files, link, door, changes, logger });
   const settings = { registry, store: files.store, reload: lifecycle.reload };
   return { packages, updates, changes, lifecycle, settings };

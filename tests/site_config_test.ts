@@ -188,3 +188,19 @@ Deno.test("Always allow this site writes an auto rule through the running hub, t
     assertEquals((await f.readConfig()).sitePermissions, { "app.example.com": "auto" });
   });
 });
+
+Deno.test("a hand edit of config.json's site rules reaches the extension without a reload", async () => {
+  await withFixture({ extension: true }, async (f) => {
+    const synced = f.ext.waitFor((m) =>
+      m.method === "sync.full" && m.params?.sitePermissions?.["bank.example"] === "off"
+    );
+    const reloads = (await f.health()).reloadCount;
+    const file = await f.readConfig();
+    file.sitePermissions = { "bank.example": "off" };
+    const tmp = `${f.configPath}.edit`;
+    await Deno.writeTextFile(tmp, JSON.stringify(file, null, 2));
+    await Deno.rename(tmp, f.configPath); // as an editor saves it; no hub config set, no reload
+    assertEquals((await synced).params.defaultSitePermission, "ask");
+    assertEquals((await f.health()).reloadCount, reloads, "announced, not reloaded");
+  });
+});

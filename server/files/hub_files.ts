@@ -51,12 +51,17 @@ export function openHubFiles(
     ...options.live,
     maxBytes: MAX_AUTH_FILE_BYTES,
   });
+  const configListeners: (() => void)[] = [];
+  const configTouched = () => {
+    config.touched();
+    for (const listener of configListeners) listener();
+  };
   const worker = options.watchFs ? undefined : createWatchWorker();
   const watchFs = options.watchFs ?? worker!.watchFs;
   const startWatch = () =>
     watchFiles(
       [paths.config, paths.auth],
-      (path) => (path === paths.config ? config : secret).touched(),
+      (path) => (path === paths.config ? configTouched() : secret.touched()),
       {
         watchFs,
         onError: (m) =>
@@ -73,7 +78,7 @@ export function openHubFiles(
     void worker.ready().then(() => {
       if (closed) return;
       watch = startWatch();
-      config.touched();
+      configTouched();
       secret.touched();
     });
   }
@@ -83,6 +88,7 @@ export function openHubFiles(
     store: createConfigStore(paths.config, { onWarning: (m) => logger.warn(m) }),
     freshSecret: secret.fresh,
     watchFs,
+    onConfigTouched: (listener) => void configListeners.push(listener),
     close() {
       closed = true;
       watch?.close();

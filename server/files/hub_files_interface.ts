@@ -23,6 +23,12 @@ export interface HubFiles {
    */
   watchFs: WatchFs;
   /**
+   * Calls `listener` each time the watcher says config.json may have changed, after the live
+   * config was told to look again (so `config.get()` inside it sees the file as it is now). Not
+   * called for changes seen only by time, without native watching.
+   */
+  onConfigTouched(listener: () => void): void;
+  /**
    * Stops watching and ends the watch worker (the hub's close, after dev mode's). The files still
    * answer, looking at the disk by time.
    */

@@ -84,3 +84,17 @@ Deno.test("after close() only time and freshSecret bring changes in", async () =
     assertEquals(files.secret.get(), next);
   });
 });
+
+Deno.test("onConfigTouched hears a config write after the live config looked again", async () => {
+  await withConfigDir(async (paths) => {
+    const files = openHubFiles(paths, recordingLogger([]), { live: { maxAgeMs: 60_000 } });
+    const seen: number[] = [];
+    files.onConfigTouched(() => seen.push(files.config.get().port));
+    try {
+      await createConfigStore(paths.config).update((c) => (c.port = 4322));
+      await until(() => seen.includes(4322), "the listener seeing the new port");
+    } finally {
+      files.close();
+    }
+  });
+});
