@@ -131,6 +131,9 @@ Deno.test("SITE_ASK, Deny: the MCP client sees PERMISSION_DENIED naming the site
       `PERMISSION_DENIED: The user did not allow agents to use ${SITE}.`,
     );
     assertEquals(dispatchesOf(f.ext).length, 1, "nothing more was dispatched");
+    // The extension answered SITE_ASK, not the call's end: it hears how the call ended.
+    const end = await f.ext.waitFor((m) => m.method === "tool.invocationEnd");
+    assertEquals([end.params.success, end.params.error.code], [false, "PERMISSION_DENIED"]);
     const audit = await lastAudit(f);
     assertEquals([audit.success, audit.site, audit.error.code], [false, SITE, "PERMISSION_DENIED"]);
   });

@@ -216,7 +216,12 @@ async function runBrowserTool(
     plugin: tool.group,
     parameters: args,
     signal: request.signal,
-    onSite: (site: string) => call.site = site,
+    onSite(site: string) {
+      call.site = site;
+      // The extension's SITE_ASK answer ended a dispatch, not the call: if the call now ends
+      // without another answer (denied, timed out), the extension is told.
+      call.replied = undefined;
+    },
   };
   const { value, origin } = await withSiteAsks(
     siteDeps,

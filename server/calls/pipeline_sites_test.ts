@@ -53,7 +53,14 @@ function setup(options: Options = {}) {
     browserTools: registerBrowserTools(),
     hubTools: [],
   });
-  const link = { isConnected: () => true, notify: () => true } as unknown as ExtensionLink;
+  const ends: unknown[] = [];
+  const link = {
+    isConnected: () => true,
+    notify: (
+      method: string,
+      params: unknown,
+    ) => (method === "tool.invocationEnd" && ends.push(params), true),
+  } as unknown as ExtensionLink;
   const tabs = createTabStates();
   const demoTab = { tabId: 9, url: "https://demo.test/home", title: "Demo", ready: true };
   tabs.set({ plugin: "demo", state: "ready", tabs: [demoTab] });
@@ -93,7 +100,7 @@ function setup(options: Options = {}) {
     allowSite: (site) => (allowedSites.push(site), Promise.resolve()),
   });
   const call = (name: string, args: Record<string, unknown> = {}) => pipeline.call({ name, args });
-  return { call, dispatched, asked, allowedSites, audited };
+  return { call, dispatched, asked, allowedSites, audited, ends };
 }
 
 function errorOf(outcome: CallOutcome): HubError {
@@ -121,6 +128,7 @@ Deno.test("SITE_ASK, Allow once: the person is asked about the site, then it run
   assertEquals(grantsOf(s), [undefined, [SITE]]);
   assertEquals(s.allowedSites, []);
   assertEquals(s.audited.map((e) => [e.success, e.site]), [[true, ORIGIN]]);
+  assertEquals(s.ends, [], "the second answer ended the call");
 });
 
 Deno.test("SITE_ASK, Always allow this site: the rule is written, and this call runs", async () => {
@@ -143,6 +151,10 @@ Deno.test("SITE_ASK, Deny: PERMISSION_DENIED naming the site; nothing more is di
   ]);
   assertEquals(s.dispatched.length, 1);
   assertEquals(s.audited.map((e) => [e.error?.code, e.site]), [["PERMISSION_DENIED", SITE]]);
+  // The extension answered SITE_ASK, not the call's end: it is told how the call ended.
+  assertEquals(s.ends.map((e) => (e as { error?: { code: string } }).error?.code), [
+    "PERMISSION_DENIED",
+  ]);
 });
 
 Deno.test("SITE_ASK with skip-permissions: granted without asking", async () => {
