@@ -13,6 +13,7 @@ import { listTools } from "./helpers/hub_api.ts";
 import { runCommand, type RunResult, tempConfigDir } from "./helpers/hub_process.ts";
 import { AUTO_DEMO_HUB, type CliHub, jsonOut, startCliHub } from "./helpers/cli_tool_fixture.ts";
 import type { Json } from "./helpers/fake_extension.ts";
+import { unmarked } from "./helpers/page_content.ts";
 
 const INSPECTOR = Deno.env.get("HUB_TEST_INSPECTOR") ?? "@modelcontextprotocol/inspector@2.12.0";
 
@@ -118,7 +119,7 @@ Deno.test("inspector: /mcp/gateway lists exactly hub_list_tools and hub_call, an
     "gateway hub_call",
   );
   assert(!called.isError, JSON.stringify(called));
-  assertEquals(called.structuredContent, { said: "from the inspector" });
+  assertEquals(unmarked(called).structuredContent, { said: "from the inspector" });
 });
 
 Deno.test("inspector: a wrong secret is refused (the header is what authenticates)", async () => {

@@ -11,6 +11,7 @@ import type { DispatchResult } from "../protocol/events.ts";
 import { messagesOf, RawMcpSession, type SseEvent, SseReader } from "./helpers/mcp_raw.ts";
 import { Client, connectMcp, StreamableHTTPClientTransport } from "./helpers/mcp_client.ts";
 import { RETRY_MS } from "../server/mcp/sessions.ts";
+import { unmarked } from "./helpers/page_content.ts";
 
 /** `promise`, or a failure naming `what` after 20 s, so a regression fails instead of hanging. */
 async function within<T>(promise: Promise<T>, what: string): Promise<T> {
@@ -63,7 +64,7 @@ Deno.test("a POST stream starts with a priming event: an id, retry, and no data"
     const rest = messagesOf(await sse.rest());
     assertEquals(rest.length, 1);
     assertEquals(rest[0].id, id);
-    assertEquals(rest[0].result.structuredContent, { said: "slow" });
+    assertEquals(unmarked(rest[0].result).structuredContent, { said: "slow" });
     await session.close();
   });
 });
@@ -85,7 +86,7 @@ Deno.test("the result of a call that finished while the stream was down is repla
     const messages = messagesOf(events);
     assertEquals(messages.length, 1, JSON.stringify(events));
     assertEquals(messages[0].id, id);
-    assertEquals(messages[0].result.structuredContent, { said: "while away" });
+    assertEquals(unmarked(messages[0].result).structuredContent, { said: "while away" });
     assert(events.at(-1)?.id, "replayed events keep their ids");
     await session.close();
   });
@@ -105,7 +106,7 @@ Deno.test("a client that reconnects before the call finishes gets the result on 
     tool.release("after reconnect");
     const messages = messagesOf(await resumed.rest());
     assertEquals(messages.map((m) => m.id), [id]);
-    assertEquals(messages[0].result.structuredContent, { said: "after reconnect" });
+    assertEquals(unmarked(messages[0].result).structuredContent, { said: "after reconnect" });
     assertEquals(await auditCount(f), 1, "the call ran once");
     await session.close();
   });
@@ -193,7 +194,9 @@ Deno.test("a flood of log notifications while away keeps at most 1,000 events an
     assert(!seen.some((d) => d.includes('"flood 0"')), "the oldest notifications were dropped");
 
     const result = messagesOf(await new SseReader((await session.resume(priming.id)).body!).rest());
-    assertEquals(result.map((m) => [m.id, m.result.structuredContent]), [[id, { said: "kept" }]]);
+    assertEquals(result.map((m) => [m.id, unmarked(m.result).structuredContent]), [[id, {
+      said: "kept",
+    }]]);
     await session.close();
   });
 });
@@ -240,7 +243,7 @@ Deno.test("the official SDK client resumes a dropped call stream by itself and g
       await within(tool.started, "the tool call to reach the extension");
       tool.release("resumed by the SDK");
       const result = await call;
-      assertEquals(result.structuredContent, { said: "resumed by the SDK" });
+      assertEquals(unmarked(result).structuredContent, { said: "resumed by the SDK" });
       assert(
         gets.some((id) => id !== null),
         `the client reconnected with Last-Event-ID: ${JSON.stringify(gets)}`,
@@ -284,7 +287,7 @@ Deno.test("the SDK client still works with the hub's priming events (list, call,
       const { tools } = await client.listTools();
       assert(tools.some((t) => t.name === "demo__echo"));
       const result = await client.callTool({ name: "demo__echo", arguments: { text: "hi" } });
-      assertEquals(result.structuredContent, { echo: { text: "hi" } });
+      assertEquals(unmarked(result).structuredContent, { echo: { text: "hi" } });
     } finally {
       await client.close();
     }

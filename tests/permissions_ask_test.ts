@@ -17,6 +17,7 @@ import {
   type Json,
   withFixture,
 } from "./helpers/pipeline_fixture.ts";
+import { unmarked } from "./helpers/page_content.ts";
 
 const ASK = demoFixture("ask", { other: "off" });
 
@@ -39,7 +40,7 @@ Deno.test("ask: confirmation.request carries id, tool, plugin and parameters; al
     f.ext.confirm(request.id, "allow");
     const reply = await call;
     assertEquals(reply.status, 200);
-    assertEquals(reply.body.structuredContent, { echo: { text: "hi" } });
+    assertEquals(unmarked(reply.body).structuredContent, { echo: { text: "hi" } });
     // The call ran in the extension: its dispatch carries the confirmation's id, and its end is
     // the extension's own reply (no tool.invocationEnd).
     assertEquals(dispatches(f).map((d) => d.params.dispatchId), [request.id]);
@@ -49,7 +50,7 @@ Deno.test("ask: confirmation.request carries id, tool, plugin and parameters; al
     const again = f.ext.next("confirmation.request");
     const viaMcp = client.callTool({ name: "demo__echo", arguments: { text: "mcp" } });
     f.ext.confirm((await again).params.id, "allow");
-    assertEquals((await viaMcp).structuredContent, { echo: { text: "mcp" } });
+    assertEquals(unmarked(await viaMcp).structuredContent, { echo: { text: "mcp" } });
     // Still ask: each call asks again.
     assertEquals(confirmations(f).length, 2);
   });
@@ -88,7 +89,7 @@ Deno.test("ask: alwaysAllow runs the call and stores a per-tool auto; later call
 
     const next = await f.call("demo__echo", { text: "two" });
     assertEquals(next.status, 200);
-    assertEquals(next.body.structuredContent, { echo: { text: "two" } });
+    assertEquals(unmarked(next.body).structuredContent, { echo: { text: "two" } });
     assertEquals(confirmations(f).length, 1, "the second call was not asked");
   });
 });

@@ -17,6 +17,7 @@ import {
   type Json,
   withFixture,
 } from "./helpers/pipeline_fixture.ts";
+import { unmarked } from "./helpers/page_content.ts";
 
 const DEMO = demoFixture("auto", { other: "off" });
 const ASK = demoFixture("ask");
@@ -51,7 +52,7 @@ Deno.test("a new extension connection replaces the old one, whose pending call f
     await second.setTabs("demo", [DEMO_TAB]);
     const again = await f.call("demo__echo", { text: "y" });
     assertEquals(again.status, 200);
-    assertEquals(again.body.structuredContent, { echo: { text: "y" } });
+    assertEquals(unmarked(again.body).structuredContent, { echo: { text: "y" } });
   });
 });
 
@@ -265,6 +266,6 @@ Deno.test("REST: aborting during dispatch cancels the call and releases its conc
       Array(25).fill(200),
       JSON.stringify(replies[0].body),
     );
-    assertEquals(replies[3].body.structuredContent, { echo: { text: "again 3" } });
+    assertEquals(unmarked(replies[3].body).structuredContent, { echo: { text: "again 3" } });
   });
 });

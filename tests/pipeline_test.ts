@@ -23,6 +23,7 @@ import {
   type Json,
   withFixture,
 } from "./helpers/pipeline_fixture.ts";
+import { unmarked } from "./helpers/page_content.ts";
 
 const DEMO: FixtureOptions = {
   plugins: [DEMO_PLUGIN],
@@ -44,21 +45,23 @@ Deno.test("a plugin tool succeeds on REST, /mcp and /mcp/gateway with the same r
 
     const rest = await f.call("demo__echo", { text: "hi" });
     assertEquals(rest.status, 200);
-    assertEquals(rest.body, expected);
+    // A plugin tool's result is marked as page content (checked whole and taken off by unmarked);
+    // every transport carries the same marked result.
+    assertEquals(unmarked(rest.body), expected);
 
     const full = await f.mcp("/mcp");
     const viaMcp = await full.callTool({ name: "demo__echo", arguments: { text: "hi" } });
     assertEquals(viaMcp.isError, undefined);
-    assertEquals(viaMcp.structuredContent, expected.structuredContent);
-    assertEquals(viaMcp.content, expected.content);
+    assertEquals(viaMcp.structuredContent, rest.body.structuredContent);
+    assertEquals(viaMcp.content, rest.body.content);
 
     const gateway = await f.mcp("/mcp/gateway");
     const viaGateway = await gateway.callTool({
       name: "hub_call",
       arguments: { tool: "demo__echo", arguments: { text: "hi" } },
     });
-    assertEquals(viaGateway.structuredContent, expected.structuredContent);
-    assertEquals(viaGateway.content, expected.content);
+    assertEquals(viaGateway.structuredContent, rest.body.structuredContent);
+    assertEquals(viaGateway.content, rest.body.content);
   });
 });
 
@@ -71,7 +74,7 @@ Deno.test("non-object values come back as JSON text without structuredContent", 
       const reply = await f.call("demo__echo", { text: "x" });
       assertEquals(reply.status, 200);
       const text = typeof value === "string" ? value : JSON.stringify(value);
-      assertEquals(reply.body, { content: [{ type: "text", text }] });
+      assertEquals(unmarked(reply.body), { content: [{ type: "text", text }] });
     }
   });
 });
@@ -175,7 +178,7 @@ Deno.test("tool.dispatch carries tool, kind, plugin, baseTool, stripped input, t
       settings: {},
       tabId: 7,
     });
-    assertEquals(reply.body.structuredContent, { echo: { text: "hi" } });
+    assertEquals(unmarked(reply.body).structuredContent, { echo: { text: "hi" } });
   });
 });
 
@@ -258,7 +261,7 @@ Deno.test("each tool.progress restarts the timeout, so a long call with progress
       const started = performance.now();
       const reply = await f.call("demo__echo", { text: "slow" });
       assertEquals(reply.status, 200, JSON.stringify(reply.body));
-      assertEquals(reply.body.structuredContent, { done: true });
+      assertEquals(unmarked(reply.body).structuredContent, { done: true });
       assert(performance.now() - started >= 800, "the call outlived its 300 ms timeout");
     },
   );
@@ -308,7 +311,7 @@ Deno.test("MCP: a call with onprogress gets notifications/progress; one without 
       undefined,
       { onprogress: (p: Json) => seen.push(p) },
     );
-    assertEquals(result.structuredContent, { done: true });
+    assertEquals(unmarked(result).structuredContent, { done: true });
     assertEquals(seen, [1, 2, 3].map((i) => ({ progress: i, total: 3, message: `step ${i}` })));
 
     // A second client records every progress notification it gets, for any token.
@@ -316,7 +319,7 @@ Deno.test("MCP: a call with onprogress gets notifications/progress; one without 
     const stray: Json[] = [];
     other.setNotificationHandler(ProgressNotificationSchema, (n: Json) => void stray.push(n));
     const plain = await other.callTool({ name: "demo__echo", arguments: { text: "x" } });
-    assertEquals(plain.structuredContent, { done: true });
+    assertEquals(unmarked(plain).structuredContent, { done: true });
     await delay(50);
     assertEquals(stray, []);
   });

@@ -37,6 +37,7 @@ import {
   waitUntil,
 } from "./helpers/cli_tool_fixture.ts";
 import type { Json } from "./helpers/fake_extension.ts";
+import { unmarked } from "./helpers/page_content.ts";
 
 let hub: CliHub;
 
@@ -129,7 +130,7 @@ Deno.test("through the bridge: list tools, call them, get progress and plugin lo
       undefined,
       { onprogress: (p: Json) => progress.push(p) },
     );
-    assertEquals(result.structuredContent, { said: "slow" });
+    assertEquals(unmarked(result).structuredContent, { said: "slow" });
     assertEquals(progress, [
       { progress: 1, total: 3, message: "first" },
       { progress: 2, total: 3, message: "second" },
@@ -188,7 +189,7 @@ Deno.test("--gateway bridges /mcp/gateway: exactly hub_list_tools and hub_call",
       name: "hub_call",
       arguments: { tool: "demo__echo", arguments: { text: "via gateway" } },
     });
-    assertEquals(result.structuredContent, { said: "via gateway" });
+    assertEquals(unmarked(result).structuredContent, { said: "via gateway" });
     const listed = await client.callTool({ name: "hub_list_tools", arguments: { plugin: "demo" } });
     assertEquals(
       (listed.structuredContent as Json).tools.map((t: Json) => t.name),

@@ -23,6 +23,7 @@ import { absolutePathHits } from "../../npm/package_checks.ts";
 import { sdkRange, VERSION } from "../../protocol/version.ts";
 import type { HealthPayload, PluginDetail } from "../../protocol/health.ts";
 import { type InstalledHub, installHub, publishHub, publishSdk } from "./published_packages.ts";
+import { unmarked } from "../helpers/page_content.ts";
 
 const PLUGIN = "demo";
 const PACKAGE = `hub-plugin-${PLUGIN}`;
@@ -218,7 +219,7 @@ async function answersInChromium(
       arguments: { includeHeadings: true },
     });
     assertEquals(call.status, 200, JSON.stringify(call.body));
-    assertEquals(call.body.structuredContent, {
+    assertEquals(unmarked(call.body).structuredContent, {
       title: "Test app",
       url: app.url,
       headings: ["Test app"],

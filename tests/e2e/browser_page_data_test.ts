@@ -12,6 +12,7 @@ import { eventually } from "../helpers/hub_api.ts";
 import type { Client } from "../helpers/mcp_client.ts";
 import { MAX_CHARS } from "../../protocol/text_cap.ts";
 import { failed, ok, tabIdOf } from "../helpers/tool_replies.ts";
+import { unmarked } from "../helpers/page_content.ts";
 
 interface Entry {
   time: string;
@@ -61,8 +62,9 @@ e2eTest(import.meta.url, "console logs, cookies and screenshots in a real Chromi
         code: "'x'.repeat(300000)",
       });
       assertEquals(reply.status, 200);
-      assertEquals(reply.body.structuredContent, undefined, "cut JSON is not structured");
-      const text: string = reply.body.content[0].text;
+      const body = unmarked(reply.body); // the page-content marker, checked whole, taken off
+      assertEquals(body.structuredContent, undefined, "cut JSON is not structured");
+      const text: string = body.content[0].text;
       assert(text.length <= MAX_CHARS + 300, `${text.length} characters came back`);
       assertMatch(text, /…\[truncated: showed \d+ of \d+ characters\./);
     } finally {

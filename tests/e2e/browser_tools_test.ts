@@ -14,6 +14,7 @@ import {
   writeConfig,
 } from "../helpers/hub_api.ts";
 import { failed, type ListedTab, listTabs, ok, tabIdOf } from "../helpers/tool_replies.ts";
+import { unmarked } from "../helpers/page_content.ts";
 
 const PNG_SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
 
@@ -358,7 +359,7 @@ e2eTest(import.meta.url, "browser tools in a real Chromium through REST and MCP"
         arguments: { code: "document.title", tabId: homeTab },
       });
       assert(!result.isError, JSON.stringify(result));
-      assertEquals(result.structuredContent, { tabId: homeTab, value: "Test app" });
+      assertEquals(unmarked(result).structuredContent, { tabId: homeTab, value: "Test app" });
       const failure = await mcp.callTool({
         name: "browser_execute_script",
         arguments: { code: "throw new Error('via mcp')", tabId: homeTab },

@@ -8,6 +8,7 @@ import { assert, assertEquals } from "../helpers/assert.ts";
 import { callTool, e2eTest, PLUGIN } from "../helpers/e2e_fixture.ts";
 import { eventually } from "../helpers/hub_api.ts";
 import { openPanel } from "../helpers/panel_page.ts";
+import { unmarked } from "../helpers/page_content.ts";
 
 /** What the extension shows outside the panel: badge text and hub notification ids. */
 async function alerts(worker: Worker): Promise<{ badge: string; notifications: string[] }> {
@@ -60,7 +61,7 @@ e2eTest(
 
     const [allowed, denied] = [await first, await second];
     assertEquals(allowed.status, 200, JSON.stringify(allowed.body));
-    assertEquals(allowed.body.structuredContent, { text: "one" });
+    assertEquals(unmarked(allowed.body).structuredContent, { text: "one" });
     assertEquals(denied.status, 403, JSON.stringify(denied.body));
     assertEquals(denied.body.structuredContent.error.code, "PERMISSION_DENIED");
   },

@@ -27,6 +27,7 @@ import { eventually } from "../helpers/hub_api.ts";
 import { runHub, type RunningHub, startHub, tempConfigDir } from "../helpers/hub_process.ts";
 import type { HealthPayload } from "../../protocol/health.ts";
 import { VERSION } from "../../protocol/version.ts";
+import { unmarked } from "../helpers/page_content.ts";
 
 // What the evaluated functions below use inside the service worker.
 declare const chrome: {
@@ -121,7 +122,7 @@ async function openReadyTab(e2e: E2E): Promise<number> {
 async function assertEchoWorks(e2e: E2E, text: string): Promise<void> {
   const reply = await callTool(e2e, `${PLUGIN}__echo`, { text });
   assertEquals(reply.status, 200, JSON.stringify(reply.body));
-  assertEquals(reply.body.structuredContent, { text });
+  assertEquals(unmarked(reply.body).structuredContent, { text });
 }
 
 /**

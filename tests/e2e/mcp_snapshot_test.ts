@@ -13,6 +13,7 @@ import { eventually } from "../helpers/hub_api.ts";
 import { type Client, connectMcp } from "../helpers/mcp_client.ts";
 import { runHub } from "../helpers/hub_process.ts";
 import { tabIdOf } from "../helpers/tool_replies.ts";
+import { unmarked } from "../helpers/page_content.ts";
 
 type Call = (tool: string, args: Record<string, unknown>) => Promise<{
   text: string;
@@ -22,9 +23,13 @@ type Call = (tool: string, args: Record<string, unknown>) => Promise<{
 /** A tool call through `client`, directly (`/mcp`) or through hub_call (`/mcp/gateway`). */
 function caller(client: Client, gateway: boolean): Call {
   return async (tool, args) => {
-    const result = gateway
-      ? await client.callTool({ name: "hub_call", arguments: { tool, arguments: args } })
-      : await client.callTool({ name: tool, arguments: args });
+    // The snapshot's page-content marker is checked whole and taken off (page_content_test.ts
+    // checks it is there).
+    const result = unmarked(
+      gateway
+        ? await client.callTool({ name: "hub_call", arguments: { tool, arguments: args } })
+        : await client.callTool({ name: tool, arguments: args }),
+    );
     const shown = JSON.stringify(result).slice(0, 2000);
     assert(!result.isError, `${tool}: ${shown}`);
     const content = result.content as { type: string; text: string }[];

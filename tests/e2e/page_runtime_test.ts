@@ -16,6 +16,7 @@ import { api, eventually } from "../helpers/hub_api.ts";
 import { runHub } from "../helpers/hub_process.ts";
 import { buildPluginDir } from "../helpers/test_plugin.ts";
 import { STRICT_CSP, USER_NAME } from "../fixtures/web_app/server.ts";
+import { unmarked } from "../helpers/page_content.ts";
 
 // deno-lint-ignore no-explicit-any
 type Json = any;
@@ -76,7 +77,7 @@ async function okValue(e2e: E2E, tool: string, args: Record<string, unknown>): P
   const reply = await callTool(e2e, tool, args);
   assertEquals(reply.status, 200, `${tool}: ${JSON.stringify(reply.body)}`);
   assert.notEqual(reply.body.isError, true, JSON.stringify(reply.body));
-  return reply.body.structuredContent;
+  return unmarked(reply.body).structuredContent;
 }
 
 /** Rebuilds the plugin copy in place (`hub-plugin build --dir`), without telling the hub. */
@@ -100,7 +101,7 @@ e2eTest(
         { onprogress: (p: Json) => void seen.push(p) },
       );
       assert.notEqual(result.isError, true, JSON.stringify(result));
-      assertEquals(result.structuredContent, { steps: 4 });
+      assertEquals(unmarked(result).structuredContent, { steps: 4 });
       const expected = [1, 2, 3, 4].map((i) => ({
         progress: i,
         total: 4,
@@ -316,7 +317,7 @@ e2eTest(
         );
         const reply = await call.result;
         assertEquals(reply.isError, undefined, JSON.stringify(reply));
-        assertEquals(reply.structuredContent, { steps: 6 });
+        assertEquals(unmarked(reply).structuredContent, { steps: 6 });
         assertEquals(await registrations(page), 1);
       },
     });

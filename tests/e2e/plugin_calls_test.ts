@@ -19,6 +19,7 @@ import { runHub } from "../helpers/hub_process.ts";
 import { type Client, connectMcp } from "../helpers/mcp_client.ts";
 import { USER_NAME } from "../fixtures/web_app/server.ts";
 import type { PluginDetail, PluginTab } from "../../protocol/health.ts";
+import { unmarked } from "../helpers/page_content.ts";
 
 const gate = browserGate(import.meta.url);
 
@@ -265,8 +266,8 @@ Deno.test({
       const full = await mcp("/mcp");
       const viaMcp = await full.callTool({ name: `${PLUGIN}__get_user`, arguments: {} });
       assert(!viaMcp.isError, JSON.stringify(viaMcp));
-      assertEquals(viaMcp.structuredContent, expected);
-      assertEquals(viaMcp.content, [{ type: "text", text: JSON.stringify(expected) }]);
+      assertEquals(unmarked(viaMcp).structuredContent, expected);
+      assertEquals(unmarked(viaMcp).content, [{ type: "text", text: JSON.stringify(expected) }]);
       await expectRequests([requests], [1], "after the /mcp call:");
 
       // Gateway: hub_call runs the tool and returns its result unchanged.
@@ -276,13 +277,13 @@ Deno.test({
         arguments: { tool: `${PLUGIN}__get_user`, arguments: {} },
       });
       assert(!viaGateway.isError, JSON.stringify(viaGateway));
-      assertEquals(viaGateway.structuredContent, expected);
+      assertEquals(unmarked(viaGateway).structuredContent, expected);
       await expectRequests([requests], [2], "after the gateway call:");
 
       // REST.
       const viaRest = await callTool(e2e, `${PLUGIN}__get_user`, {});
       assertEquals(viaRest.status, 200, JSON.stringify(viaRest.body));
-      assertEquals(viaRest.body.structuredContent, expected);
+      assertEquals(unmarked(viaRest.body).structuredContent, expected);
       await expectRequests([requests], [3], "after the REST call:");
 
       // The CLI: result JSON on stdout.
@@ -471,7 +472,7 @@ Deno.test({
       for (const [name, url] of Object.entries(instances)) {
         const reply = await callTool(e2e, `${PLUGIN}__get_settings`, { instance: name });
         assertEquals(reply.status, 200, JSON.stringify(reply.body));
-        const value = reply.body.structuredContent;
+        const value = unmarked(reply.body).structuredContent;
         assertEquals(value.instance, { name, url });
         assertEquals(value.settings.instances, instances);
       }
@@ -485,7 +486,7 @@ Deno.test({
         arguments: { instance: "b" },
       });
       assert(!userB.isError, JSON.stringify(userB));
-      assertEquals(userB.structuredContent, { name: USER_NAME });
+      assertEquals(unmarked(userB).structuredContent, { name: USER_NAME });
       await expectRequests([requestsA, requestsB], [1, 1]);
 
       // instance is required now, on every transport.

@@ -23,6 +23,7 @@ import {
   TEST_TOOL,
 } from "../helpers/plugin_packages.ts";
 import { toolName } from "../../protocol/call_contract.ts";
+import { unmarked } from "../helpers/page_content.ts";
 
 const ARTIFACTS = join(ROOT, "tests", "artifacts", "side_panel_packages");
 /** The official test package's plugin name and its tool. */
@@ -232,9 +233,9 @@ e2eTest(
       await textMatches(card.getByTestId("tab-state"), /Ready/);
       const reply = await callTool(e2e, ALPHA_TOOL, { text: "from the panel's plugin" });
       assertEquals(reply.status, 200, JSON.stringify(reply.body));
-      assertEquals(reply.body.structuredContent, { text: "from the panel's plugin" });
+      assertEquals(unmarked(reply.body).structuredContent, { text: "from the panel's plugin" });
       const viaMcp: Json = await mcp.callTool({ name: ALPHA_TOOL, arguments: { text: "mcp" } });
-      assertEquals(viaMcp.structuredContent, { text: "mcp" }, JSON.stringify(viaMcp));
+      assertEquals(unmarked(viaMcp).structuredContent, { text: "mcp" }, JSON.stringify(viaMcp));
       await app.close();
     });
 

@@ -13,6 +13,7 @@ import { api, eventually, readConfig } from "../helpers/hub_api.ts";
 import { ROOT } from "../helpers/hub_process.ts";
 import type { Client } from "../helpers/mcp_client.ts";
 import { openPanel } from "../helpers/panel_page.ts";
+import { unmarked } from "../helpers/page_content.ts";
 
 const ARTIFACTS = join(ROOT, "tests", "artifacts", "side_panel");
 const ECHO = `${PLUGIN}__echo`;
@@ -153,7 +154,7 @@ e2eTest(
       await configWhere(e2e, (c) => c.permissions[PLUGIN].permission === "auto", "plugin auto");
       const reply = await callTool(e2e, ECHO, { text: "runs" });
       assertEquals(reply.status, 200, JSON.stringify(reply.body));
-      assertEquals(reply.body.structuredContent, { text: "runs" });
+      assertEquals(unmarked(reply.body).structuredContent, { text: "runs" });
     });
 
     await t.step("a tool's permission: off refuses that tool, auto runs it", async () => {
@@ -224,7 +225,7 @@ e2eTest(
       await card.getByTestId("allow").click();
       const result: Json = await call;
       assert(!(result instanceof Error) && !result.isError, JSON.stringify(result));
-      assertEquals(result.structuredContent, { text: "allow me" });
+      assertEquals(unmarked(result).structuredContent, { text: "allow me" });
       await eventually(
         async () => (await panel.getByTestId("confirmation").count()) === 0,
         () => "the answered request is still shown",
@@ -267,14 +268,18 @@ e2eTest(
         const call = (await askedEcho(mcp!, panel, "always")).result;
         await panel.getByTestId("confirmation").first().getByTestId("always-allow").click();
         const result: Json = await call;
-        assertEquals(result.structuredContent, { text: "always" }, JSON.stringify(result));
+        assertEquals(
+          unmarked(result).structuredContent,
+          { text: "always" },
+          JSON.stringify(result),
+        );
         await configWhere(e2e, (c) => c.permissions[PLUGIN].tools?.echo === "auto", "echo auto");
         await eventually(
           async () => (await echoSelect.inputValue()) === "auto",
           () => "the tool's selector did not move to auto",
         );
         const next: Json = await mcp.callTool({ name: ECHO, arguments: { text: "again" } });
-        assertEquals(next.structuredContent, { text: "again" });
+        assertEquals(unmarked(next).structuredContent, { text: "again" });
         assertEquals(await panel.getByTestId("confirmation").count(), 0);
         assertEquals((await lastAudit(e2e)).success, true);
       },
@@ -298,7 +303,7 @@ e2eTest(
       await textMatches(cards.nth(0).getByTestId("parameters"), /first/);
       await cards.nth(0).getByTestId("allow").click();
       const allowed: Json = await first;
-      assertEquals(allowed.structuredContent, { text: "first" });
+      assertEquals(unmarked(allowed).structuredContent, { text: "first" });
       await eventually(async () => (await cards.count()) === 0, () => "a card stayed");
     });
 

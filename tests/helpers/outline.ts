@@ -8,6 +8,7 @@ import { assert, assertEquals, assertMatch } from "./assert.ts";
 import { callTool, type E2E } from "./e2e_fixture.ts";
 import { eventually } from "./hub_api.ts";
 import { ok } from "./tool_replies.ts";
+import { unmarked } from "./page_content.ts";
 import type { SnapshotResult } from "../../protocol/browser_methods/dom.ts";
 
 /** One outline line: its indentation (spaces), the text after it, and its ref when it has one. */
@@ -65,7 +66,7 @@ export function tabCalls(e2e: E2E, tabId: number) {
   const snapshot = async (args: Record<string, unknown> = {}) => {
     const reply = await raw("browser_snapshot", args);
     const value = ok(reply, `browser_snapshot ${JSON.stringify(args)}`);
-    const content = reply.body.content as { type: string; text: string }[];
+    const content = unmarked(reply.body).content as { type: string; text: string }[];
     assertEquals(content.length, 1, JSON.stringify(content).slice(0, 500));
     assertEquals(content[0].type, "text");
     // The MCP text is the outline itself, not JSON of the value.

@@ -4,16 +4,20 @@ import { assert, assertEquals, assertMatch } from "./assert.ts";
 import { callTool, type E2E } from "./e2e_fixture.ts";
 import { type ApiReply, eventually } from "./hub_api.ts";
 import type { TabSummary } from "../../protocol/browser_methods/tabs.ts";
+import { unmarked } from "./page_content.ts";
 
 /** One tab as browser_list_tabs lists it (the `tabs.list` result of the contract). */
 export type ListedTab = TabSummary;
 
-/** A successful REST call's value (structuredContent). */
+/**
+ * A successful REST call's value (structuredContent), without the page-content marker a reading
+ * or plugin tool's result carries (checked whole first: tests/helpers/page_content.ts).
+ */
 export function ok(reply: ApiReply, what: string) {
   const body = JSON.stringify(reply.body).slice(0, 1000);
   assertEquals(reply.status, 200, `${what}: ${body}`);
   assert(!reply.body.isError, `${what}: ${body}`);
-  return reply.body.structuredContent;
+  return unmarked(reply.body).structuredContent;
 }
 
 /** Asserts a failed REST call: status, code (and category / message when given); the error. */

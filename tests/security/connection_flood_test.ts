@@ -16,6 +16,7 @@ import { DEMO_PLUGIN, DEMO_TAB } from "../helpers/pipeline_fixture.ts";
 import type { DispatchResult } from "../../protocol/events.ts";
 import { FDS_PER_CONNECTION, listen, type ListenOptions } from "../../server/net/listen.ts";
 import { silentLogger } from "../../server/log/logger.ts";
+import { unmarked } from "../helpers/page_content.ts";
 
 const FD_LIMIT = 256;
 
@@ -363,7 +364,7 @@ Deno.test("at the cap, a flood of finished unauthenticated requests never evicts
       assert(reply instanceof Response, `the slow call was cut off: ${reply}`);
       assertEquals(reply.status, 200);
       const body = await reply.json();
-      assertEquals(body.structuredContent, { said: "after the flood" });
+      assertEquals(unmarked(body).structuredContent, { said: "after the flood" });
       await hub.reload(); // tells MCP clients that tools changed, on their GET stream
       const message = await nextMessage(sse);
       assertEquals(message?.method, "notifications/tools/list_changed", "the GET stream is open");

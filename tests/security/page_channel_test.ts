@@ -18,6 +18,7 @@ import { launchChromium } from "../helpers/browser.ts";
 import { callTool, type E2E, e2eTest, PLUGIN, readyTabId } from "../helpers/e2e_fixture.ts";
 import { api, eventually } from "../helpers/hub_api.ts";
 import { ok, tabIdOf } from "../helpers/tool_replies.ts";
+import { unmarked } from "../helpers/page_content.ts";
 
 // deno-lint-ignore no-explicit-any
 type Json = any;
@@ -89,13 +90,13 @@ e2eTest(
       for (let i = 0; i < 10; i++) {
         const reply = await callTool(e2e, `${PLUGIN}__echo`, { text: `${secret}-${i}`, tabId });
         assertEquals(reply.status, 200, JSON.stringify(reply.body));
-        assertEquals(reply.body.structuredContent, { text: `${secret}-${i}` });
+        assertEquals(unmarked(reply.body).structuredContent, { text: `${secret}-${i}` });
       }
       const viaMcp: Json = await mcp.callTool({
         name: `${PLUGIN}__echo`,
         arguments: { text: `${secret}-mcp`, tabId },
       });
-      assertEquals(viaMcp.structuredContent, { text: `${secret}-mcp` });
+      assertEquals(unmarked(viaMcp).structuredContent, { text: `${secret}-mcp` });
       const audit = await api(e2e.hub, "GET", `/audit?tool=${PLUGIN}__echo`);
       assertEquals(audit.status, 200);
       assertEquals(audit.body.length, 11, JSON.stringify(audit.body));
@@ -109,7 +110,7 @@ e2eTest(
         undefined,
         { onprogress: (p: Json) => void seen.push(p) },
       );
-      assertEquals(result.structuredContent, { steps: 3 });
+      assertEquals(unmarked(result).structuredContent, { steps: 3 });
       assertEquals(seen.map((p) => p.message), ["step 1 of 3", "step 2 of 3", "step 3 of 3"]);
     });
 
