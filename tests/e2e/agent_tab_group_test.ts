@@ -6,7 +6,14 @@
  * groups are read back instead.
  */
 import { assert, assertEquals, assertMatch } from "../helpers/assert.ts";
-import { callTool, type E2E, e2eTest, waitForExtension } from "../helpers/e2e_fixture.ts";
+import {
+  callTool,
+  type E2E,
+  e2eTest,
+  markWorker,
+  waitForExtension,
+  waitForNewWorker,
+} from "../helpers/e2e_fixture.ts";
 import { type ApiReply, eventually, readConfig, writeConfig } from "../helpers/hub_api.ts";
 import { connectMcp } from "../helpers/mcp_client.ts";
 import { failed, listTabs, ok, tabIdOf } from "../helpers/tool_replies.ts";
@@ -49,6 +56,29 @@ async function seen(e2e: E2E): Promise<Seen> {
 async function inWorker<A, R>(e2e: E2E, body: (arg: A) => Promise<R>, arg: A): Promise<R> {
   const worker = await e2e.browser.serviceWorker();
   return await worker.evaluate(body as (arg: unknown) => Promise<R>, arg);
+}
+
+/**
+ * Stops the extension's service worker as Chromium does when it idles (its target closed over
+ * CDP); `wake` then does what starts a new one (a tab event), which reconnects to the hub.
+ */
+async function restartWorker<T>(e2e: E2E, wake: () => Promise<T>): Promise<T> {
+  await markWorker(e2e);
+  const cdp = await e2e.browser.context.browser()!.newBrowserCDPSession();
+  try {
+    const { targetInfos } = await cdp.send("Target.getTargets");
+    const worker = targetInfos.find((target) =>
+      target.type === "service_worker" && target.url.endsWith("/background.js")
+    );
+    assert(worker, JSON.stringify(targetInfos));
+    await cdp.send("Target.closeTarget", { targetId: worker.targetId });
+  } finally {
+    await cdp.detach().catch(() => {});
+  }
+  // Chromium keeps the worker's target (and playwright its handle); its globals are new.
+  const woken = await wake();
+  await waitForNewWorker(e2e);
+  return woken;
 }
 
 /** Whether browser_list_tabs marks `tabId` as one of the agent's tabs. */
@@ -138,6 +168,31 @@ e2eTest(import.meta.url, "the agent's tabs join a hub tab group, one per window"
   await t.step("a tab the person drags into the group is the agent's", async () => {
     await inWorker(e2e, (ids) => chrome.tabs.group(ids), { tabIds: tabC, groupId: hubGroup });
     assertEquals(await marked(e2e, tabC), true);
+  });
+
+  await t.step("a tab the agent opened stays its own out of the group", async () => {
+    await inWorker(e2e, (tabId) => chrome.tabs.ungroup(tabId), opened);
+    assertEquals(await marked(e2e, opened), true);
+  });
+
+  await t.step("a restarted service worker still knows the agent's tabs", async () => {
+    const groupsBefore = (await seen(e2e)).groups.map((g) => g.id).sort();
+    const d = await restartWorker(e2e, () => e2e.open("/counter?name=d"));
+    await eventually(
+      async () => (await callTool(e2e, "browser_get_page_text", { tabId: tabB })).status === 200,
+      () => "the restarted worker never answered",
+    );
+    ok(await callTool(e2e, "browser_get_page_text", { tabId: tabA }), "page text after restart");
+    const tabD = await tabIdOf(e2e, d);
+    ok(await callTool(e2e, "browser_get_page_text", { tabId: tabD }), "a new tab's text");
+    const { groups, groupOf } = await seen(e2e);
+    assertEquals(groups.map((g) => g.id).sort(), groupsBefore, "the same groups, no new one");
+    assert(groupsBefore.includes(groupOf[tabD]), JSON.stringify({ groupOf, groupsBefore }));
+    assertEquals([groupOf[tabA], groupOf[opened]], [-1, -1]);
+    assertEquals(
+      [await marked(e2e, tabA), await marked(e2e, tabD), await marked(e2e, opened)],
+      [false, true, true],
+    );
   });
 
   await t.step("agentTabsOnly refuses a tab outside the group", async () => {
