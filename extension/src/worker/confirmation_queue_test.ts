@@ -66,3 +66,13 @@ Deno.test("a site question keeps its site; a tool question has none", () => {
   assert(!("site" in queue.list()[1]));
   queue.clear();
 });
+
+Deno.test("a call asked about its tool, then about its site, queues again under the same id", () => {
+  const { queue, shown } = setup();
+  queue.add(request("c"));
+  queue.settle("c"); // the person allowed the tool
+  queue.add({ ...request("c"), site: "app.example.com" });
+  assertEquals(queue.list().map((c) => [c.id, c.site]), [["c", "app.example.com"]]);
+  assertEquals(shown, ["c", "c"]);
+  queue.clear();
+});
