@@ -121,13 +121,14 @@ export function createAgentGroup(api: GroupChrome = chrome): AgentGroup {
     return group?.title === AGENT_GROUP_TITLE;
   }
 
-  /** The window's "hub" group, made (with the tab in it) when there is none. */
+  /** Puts the tab into its window's "hub" group, made (with the tab in it) when there is none. */
   async function groupInto(tab: chrome.tabs.Tab): Promise<number> {
     const tabIds = tab.id!;
-    for (const [groupId, windowId] of hubGroups) {
-      if (windowId === tab.windowId && await isHubGroup(groupId)) {
-        return await api.tabs.group({ tabIds, groupId });
-      }
+    const inWindow = await api.tabGroups.query({ windowId: tab.windowId });
+    const existing = inWindow.find((group) => group.title === AGENT_GROUP_TITLE);
+    if (existing) {
+      hubGroups.set(existing.id, existing.windowId);
+      return await api.tabs.group({ tabIds, groupId: existing.id });
     }
     const groupId = await api.tabs.group({ tabIds, createProperties: { windowId: tab.windowId } });
     await api.tabGroups.update(groupId, { title: AGENT_GROUP_TITLE, color: AGENT_GROUP_COLOR });
@@ -141,8 +142,10 @@ export function createAgentGroup(api: GroupChrome = chrome): AgentGroup {
     const tab = await api.tabs.get(tabId).catch(() => undefined);
     if (!tab || tab.pinned) return;
     if (tab.groupId !== NO_GROUP) {
-      // Already in a group: the person's own (left alone), or a "hub" one.
-      if (await isHubGroup(tab.groupId) && !grouped.has(tabId)) {
+      // Already in a group: the person's own (left alone), or a "hub" one (most calls: the
+      // groups' events keep `hubGroups` current, so no lookup is needed).
+      const hub = hubGroups.has(tab.groupId) || await isHubGroup(tab.groupId);
+      if (hub && !grouped.has(tabId)) {
         grouped.add(tabId);
         save();
       }

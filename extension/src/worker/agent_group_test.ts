@@ -87,7 +87,11 @@ function fakeBrowser() {
         groups.has(id)
           ? Promise.resolve({ ...groups.get(id)! })
           : Promise.reject(new Error("No group")),
-      query: () => Promise.resolve([...groups.values()].map((g) => ({ ...g }))),
+      query: (q: { windowId?: number }) =>
+        Promise.resolve(
+          [...groups.values()].filter((g) => q.windowId === undefined || g.windowId === q.windowId)
+            .map((g) => ({ ...g })),
+        ),
       update(id: number, changes: Partial<chrome.tabGroups.TabGroup>) {
         Object.assign(groups.get(id)!, changes);
         ev.groupUpdated.fire({ ...groups.get(id)! });
@@ -204,6 +208,11 @@ Deno.test("a group the person renames is no longer hub's; one they title hub is"
   assert(await group.has(3));
   assert(group.isMember(chromeTab(browser.tabs.get(3)!)));
   assert(theirs !== hub);
+  browser.open(4);
+  const before = browser.hubGroups().map((g) => g.id);
+  await group.join(4);
+  assertEquals(browser.hubGroups().map((g) => g.id), before, "no new group");
+  assert(before.includes(browser.tabs.get(4)!.groupId));
 });
 
 Deno.test("opened: a member even where it cannot be grouped, until it closes", async () => {
