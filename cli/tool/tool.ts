@@ -6,6 +6,7 @@ import type { HubClient } from "../../core/client/hub_client.ts";
 import { readArguments } from "./arguments.ts";
 import { visibleText } from "../../protocol/visible_text.ts";
 import { CALL_MAX_MS } from "../../protocol/limits.ts";
+import { pageContentLine } from "../../protocol/page_content.ts";
 import { jsonText, printJson } from "../json_output.ts";
 
 /** `hub tool call` waits this long: the hub's deadline for one call (CALL_MAX_MS, 5 minutes). */
@@ -125,7 +126,39 @@ export async function toolCall(
   if (res.status !== 200 || res.body?.isError) {
     throw new UserError(`${name} failed: ${replyError(res.status, res.body)}`);
   }
-  console.log(formatResult(res.body));
+  const { line, result } = splitPageContent(res.body);
+  if (line !== undefined) console.error(visibleText(line));
+  console.log(formatResult(result));
+}
+
+/**
+ * A result read from a page, split: its page-content line (for stderr, so a person or an agent
+ * reading the shell still sees where it came from) and the result without the mark (stdout stays
+ * the value a script parses, as before the mark). A result without the mark is as it is.
+ */
+export function splitPageContent(result: CallToolResult): {
+  line?: string;
+  result: CallToolResult;
+} {
+  const structured = result.structuredContent;
+  const page = structured?.pageContent as { origin?: unknown } | undefined;
+  if (typeof page?.origin !== "string") return { result };
+  const line = pageContentLine(page.origin);
+  const content = result.content ?? [];
+  const first = content.findIndex((block) => block.type === "text");
+  const marked = first >= 0 && content[first].type === "text" ? content[first].text : undefined;
+  if (marked === undefined || !marked.startsWith(line)) return { result };
+  const unmarked = content.flatMap((block, i) => {
+    if (i !== first || block.type !== "text") return [block];
+    const text = marked.slice(line.length + 1);
+    // A text block that was only the line (an image result) goes away with it.
+    return text === "" && marked.length === line.length ? [] : [{ ...block, text }];
+  });
+  const { pageContent: _, ...rest } = structured!;
+  const out: CallToolResult = { ...result, content: unmarked };
+  if (Object.keys(rest).length > 0) out.structuredContent = rest;
+  else delete out.structuredContent;
+  return { line, result: out };
 }
 
 /**

@@ -6,15 +6,9 @@
 import type { HubError } from "../../protocol/errors.ts";
 import type { ContentBlock } from "../browser_tools/browser_tool_interface.ts";
 import type { CallProgress } from "../../protocol/call_contract.ts";
+import type { PageContent } from "../../protocol/page_content.ts";
 
-/**
- * What a result read from a page says about where it came from: `structuredContent.pageContent`.
- * `origin` is the page's origin (`https://app.example.com`), or `an unknown page`.
- */
-export interface PageContent {
-  origin: string;
-  untrusted: true;
-}
+export type { PageContent };
 
 export interface CallRequest {
   name: string;
