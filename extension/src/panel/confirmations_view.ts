@@ -292,7 +292,9 @@ export function confirmationsView(ctx: ViewContext): ConfirmationsView {
       if (added.length) {
         ctx.announce(
           `Confirmation needed: ${added.map(question).join("; ")}. ${items.length} waiting. ` +
-            "Answer with Allow, Deny or Always allow.",
+            (added.every((c) => c.site !== undefined)
+              ? "Answer with Allow once, Always allow this site or Deny."
+              : "Answer with Allow, Deny or Always allow."),
         );
         // Bring it into view, without moving focus, unless the person is busy with a control.
         if (!busyElsewhere()) el.scrollIntoView({ block: "nearest" });
