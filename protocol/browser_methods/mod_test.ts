@@ -51,7 +51,10 @@ Deno.test("parseBrowserInput applies defaults and keeps limits", () => {
   const input: BrowserInput<"page.console"> = parsed.input;
   const limit: number = input.limit;
   assertEquals(limit, 100);
-  assertEquals(parseBrowserInput("page.text", {}), { ok: true, input: { maxLength: 20_000 } });
+  assertEquals(parseBrowserInput("page.text", {}), {
+    ok: true,
+    input: { maxLength: 20_000, includeHidden: false },
+  });
   assertEquals(parseBrowserInput("page.console", { limit: 1001 }).ok, false);
 });
 

@@ -49,9 +49,13 @@ Deno.test("the page and element tools are registered, each with its method and s
 });
 
 Deno.test("defaults: maxLength 20000, limit 20, visible within 10000 ms, clear without submit", () => {
-  assertEquals(parsed(getPageText, {}), { maxLength: 20_000 });
+  assertEquals(parsed(getPageText, {}), { maxLength: 20_000, includeHidden: false });
   assertEquals(parsed(getPageHtml, { selector: "form" }), { selector: "form", maxLength: 20_000 });
-  assertEquals(parsed(queryElements, { selector: "a" }), { selector: "a", limit: 20 });
+  assertEquals(parsed(queryElements, { selector: "a" }), {
+    selector: "a",
+    limit: 20,
+    includeHidden: false,
+  });
   assertEquals(parsed(waitForElement, { selector: "#x" }), {
     selector: "#x",
     state: "visible",

@@ -12,7 +12,9 @@ export const queryElements = browserTool({
     "placeholder, aria-label, role, title, alt; value is the field's current value; checked, " +
     "selected and disabled as booleans), visible, rect ({x, y, width, height} in viewport " +
     "pixels) and ref, which every element tool takes (with ref as input, only under that " +
-    "element). No match is not an error: total is 0. Use it to find selectors for the other " +
+    "element). Elements hidden from people are not listed nor counted (hiddenLeftOut says how " +
+    "many were left out; includeHidden: true lists them), and text leaves hidden parts out. " +
+    "No match is not an error: total is 0. Use it to find selectors for the other " +
     "element tools.",
   method: "dom.query",
   pageContent: true,

@@ -16,7 +16,9 @@ export const snapshot = browserTool({
     'states such as [checked] [disabled] [expanded=false] [level=2] [value="…"] [url="…"]), ' +
     "and `- text: …` for text. It covers every frame of the tab, cross-origin ones included " +
     '(each nested under its `- iframe "…" [ref=f1]` line), and open shadow roots; content ' +
-    "hidden from people is left out (includeHidden: true brings it back). Elements an agent can " +
+    "hidden from people is left out, names included (includeHidden: true brings it back); a " +
+    'frame whose site is off for agents is one line, `- iframe "…" [blocked: site not ' +
+    "allowed]`, without its content. Elements an agent can " +
     "act on, headings, landmarks, images, table rows and frames carry a ref: pass it as `ref` " +
     "to browser_click_element, browser_type_text, browser_select_option, browser_hover_element, " +
     "browser_press_key, browser_scroll, browser_wait_for_element, browser_query_elements, " +

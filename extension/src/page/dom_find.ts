@@ -206,14 +206,22 @@ function attributesOf(element: Element): Record<string, string | boolean> {
   return attributes;
 }
 
-/** An element as browser_query_elements describes it; with `state`, with its ref. */
-export function describeElement(element: Element, index: number, state?: KitState): ElementInfo {
+/**
+ * An element as browser_query_elements describes it; with `state`, with its ref; its text by
+ * `textOf` (the reading operations pass seenText, dom_read.ts: hidden parts left out).
+ */
+export function describeElement(
+  element: Element,
+  index: number,
+  state?: KitState,
+  textOf: (element: Element) => string = shortText,
+): ElementInfo {
   const rect = element.getBoundingClientRect();
   return {
     index,
     ...(state ? { ref: state.refs.refOf(element, state.scheme) } : {}),
     tag: tagOf(element),
-    text: shortText(element),
+    text: textOf(element),
     attributes: attributesOf(element),
     visible: isVisible(element),
     rect: {

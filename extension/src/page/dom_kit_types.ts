@@ -18,7 +18,7 @@ export const DOM_KIT_GLOBAL = "__hubDomKit";
  * without reloading the page) gets the new one injected. Bump the suffix when the kit's operations
  * change between releases.
  */
-export const DOM_KIT_VERSION = `${VERSION}+13`;
+export const DOM_KIT_VERSION = `${VERSION}+14`;
 /** The bundle `chrome.scripting.executeScript({ files })` injects (protocol/extension_files.ts). */
 export const DOM_KIT_FILE = "dom_kit.js";
 
@@ -86,6 +86,12 @@ export type KitOutcome =
  */
 export interface FramesShown {
   indexes: number[];
+  /**
+   * The URL each shown frame element was given (`src`, an `<object>`'s `data`), by the same
+   * position as `indexes` ("" for none): the worker places a frame whose site is off by it, since
+   * nothing runs in that frame to tell its index (blocked_frames.ts).
+   */
+  sources?: string[];
   shadowShown: number;
   shadowHidden: boolean;
 }

@@ -16,7 +16,8 @@ import { composedChildList, INLINE_DISPLAY } from "./dom_deep.ts";
 import { generatedText } from "./dom_generated_text.ts";
 import { byId, hiddenLabel, labelsOf } from "./dom_labels.ts";
 import { namedFromContent, NO_CONTENT } from "./dom_name_roles.ts";
-import { inkless, seeThrough } from "./visibility.ts";
+import { inkless, isHiddenFromPeople, type PageFacts, seeThrough } from "./visibility.ts";
+import { hiddenInPage } from "./visible_text.ts";
 
 /** How the walk finds an element's role (dom_roles.ts's `roleOf`). */
 export type RoleOf = (el: Element) => string;
@@ -42,6 +43,10 @@ interface Walk {
   generated: boolean;
   /** The roles of the elements the walk meets. */
   roleOf: RoleOf;
+  /**
+   * Set: the name is built only from what people see on this page (accessibleName's `seen`).
+   */
+  seen?: PageFacts;
 }
 
 /**
@@ -53,18 +58,26 @@ export const CONTENT_CAP = { chars: 1_000, elements: 1_000 };
 
 /**
  * The accessible name of `el` with role `role`, the roles of other elements from `roleOf`:
- * whitespace collapsed, not cut.
+ * whitespace collapsed, not cut. With `seen` (the page's facts, visibility.ts), text hidden from
+ * people is left out (browser_snapshot without includeHidden): hidden descendants
+ * (isHiddenFromPeople: clipped "screen-reader only" text too), and aria-labelledby targets,
+ * labels, legends and captions hidden themselves; attributes (aria-label, alt, title…) stay.
  */
-export function accessibleName(el: Element, role: string, roleOf: RoleOf): string {
-  const name = collapse(nameStep(el, role, newWalk(el, false, roleOf), "root"));
+export function accessibleName(
+  el: Element,
+  role: string,
+  roleOf: RoleOf,
+  seen?: PageFacts,
+): string {
+  const name = collapse(nameStep(el, role, newWalk(el, false, roleOf, seen), "root"));
   // Generated text (`::before`/`::after` content) costs a style computation per element and
   // pseudo-element, so it is read only for a name that is empty without it: an icon-only
   // button, or one whose label is all CSS.
   if (name !== "" || !(namedFromContent(role) || gridRow(el, role))) return name;
-  return collapse(nameStep(el, role, newWalk(el, true, roleOf), "root"));
+  return collapse(nameStep(el, role, newWalk(el, true, roleOf, seen), "root"));
 }
 
-function newWalk(el: Element, generated: boolean, roleOf: RoleOf): Walk {
+function newWalk(el: Element, generated: boolean, roleOf: RoleOf, seen?: PageFacts): Walk {
   return {
     visited: new Set([el]),
     labelledBy: false,
@@ -72,8 +85,12 @@ function newWalk(el: Element, generated: boolean, roleOf: RoleOf): Walk {
     read: { chars: 0, elements: 0 },
     generated,
     roleOf,
+    ...(seen ? { seen } : {}),
   };
 }
+
+/** Whether the walk leaves `el` out: it shows only what people see, and `el` is hidden. */
+const unseen = (el: Element, walk: Walk) => walk.seen !== undefined && hiddenInPage(el, walk.seen);
 
 /**
  * How an element takes part in a name: the element being named, one that aria-labelledby refers
@@ -128,7 +145,7 @@ function labelledByName(el: Element, walk: Walk): string {
   const parts: string[] = [];
   for (const id of ids.split(/\s+/)) {
     const target = byId(el, id);
-    if (!target) continue;
+    if (!target || unseen(target, walk)) continue;
     const hidden = !target.checkVisibility?.() || target.closest("[aria-hidden=true]") !== null;
     const inner: Walk = {
       visited: new Set([...walk.visited, target]),
@@ -137,6 +154,7 @@ function labelledByName(el: Element, walk: Walk): string {
       read: walk.read,
       generated: walk.generated,
       roleOf: walk.roleOf,
+      ...(walk.seen ? { seen: walk.seen } : {}),
     };
     parts.push(nameStep(target, walk.roleOf(target), inner, "referenced"));
   }
@@ -191,11 +209,11 @@ function nativeName(el: Element, role: string, walk: Walk): string {
       return el.getAttribute("alt") ?? "";
     case "FIELDSET": {
       const legend = el.querySelector(":scope > legend");
-      return legend ? contentText(legend, walk) : "";
+      return legend && !unseen(legend, walk) ? contentText(legend, walk) : "";
     }
     case "TABLE": {
       const caption = (el as HTMLTableElement).caption;
-      return caption ? contentText(caption, walk) : "";
+      return caption && !unseen(caption, walk) ? contentText(caption, walk) : "";
     }
     case "OPTION":
     case "OPTGROUP":
@@ -242,6 +260,7 @@ function labelsName(el: Element, walk: Walk): string {
   for (const label of labels) {
     if (walk.visited.has(label)) continue;
     if (!walk.hiddenToo && hiddenLabel(label)) continue;
+    if (unseen(label, walk)) continue;
     walk.visited.add(label);
     parts.push(contentText(label, walk));
     walk.visited.delete(label);
@@ -257,9 +276,11 @@ function labelsName(el: Element, walk: Walk): string {
  *
  * Unlike Chromium, names leave out what the page text leaves out for being invisible: a child
  * under 0.05 opacity (seeThrough) and text without ink, so a name cannot say what people do not
- * see there. Clipped text is kept on purpose: a 1-pixel or off-screen "screen-reader only" span
- * is the usual way to name an icon button, and Chromium names with it. (So are aria-label and
- * aria-labelledby to hidden nodes: names stay page-controlled, as docs/browser_tools.md says.)
+ * see there. Without `walk.seen`, clipped text is kept, as Chromium keeps it: a 1-pixel or
+ * off-screen "screen-reader only" span is the usual way to name an icon button. With it (the
+ * snapshot without includeHidden), every part hidden from people (isHiddenFromPeople) is left
+ * out too, so hidden instructions cannot ride in a name; such an icon button is then unnamed.
+ * aria-label stays either way: names stay page-controlled, as docs/browser_tools.md says.
  */
 function contentText(el: Element, walk: Walk, ownText = true): string {
   let out = walk.generated ? generatedText(el, "::before") : "";
@@ -286,6 +307,7 @@ function contentText(el: Element, walk: Walk, ownText = true): string {
       if (child.getAttribute("aria-hidden") === "true") continue;
       const style = getComputedStyle(child);
       if (style.display === "none" || seeThrough(style)) continue;
+      if (walk.seen && isHiddenFromPeople(child, style, walk.seen)) continue;
       childText = style.visibility === "visible" && !inkless(style);
       if (!childText && !child.firstElementChild) continue;
       block = !INLINE_DISPLAY.test(style.display);

@@ -5,6 +5,7 @@
 import { capText } from "../../../protocol/text_cap.ts";
 import { WAIT_MAX_MS } from "../../../protocol/browser_methods/dom_limits.ts";
 import {
+  clip,
   describeElement,
   elementOfRef,
   fail,
@@ -12,23 +13,30 @@ import {
   findTarget,
   isVisible,
   resolveSelector,
+  shortText,
   targetLabel,
 } from "./dom_find.ts";
 import { type KitArgs, type KitState, MORE_HINT } from "./dom_kit_types.ts";
-import { visibleComposedText } from "./visible_text.ts";
+import { allText, hiddenJudge, visibleComposedText } from "./visible_text.ts";
 
 const WAIT_POLL_MS = 100;
 
+/** An element's text as people see it (visible_text.ts), clipped like shortText. */
+export function seenText(element: Element): string {
+  return clip(visibleComposedText(element));
+}
+
 /**
  * `page.text`: the visible text of the body or of the selector's first match (visible_text.ts),
- * open shadow roots' text included in composed-tree order (composedText in dom_deep.ts).
+ * open shadow roots' text included in composed-tree order (composedText in dom_deep.ts); with
+ * `includeHidden`, all of its text (allText).
  */
 export function readText(args: KitArgs<"page.text">, state: KitState) {
   const element = args.selector || args.ref
     ? findTarget(args, state.refs)
     : document.body ?? document.documentElement;
   // Inside shadow trees, each part is judged by the visible-text rule too (hidden parts cut out).
-  const raw = visibleComposedText(element);
+  const raw = args.includeHidden ? allText(element) : visibleComposedText(element);
   const capped = capText(raw, args.maxLength, MORE_HINT);
   return { url: location.href, title: document.title, ...capped };
 }
@@ -45,14 +53,20 @@ export function readHtml(args: KitArgs<"page.html">, state: KitState) {
 /**
  * `dom.query`: how many elements match, and the first `limit` described, each with its ref. With
  * `ref`, the selector is matched under that element; without a selector, it is the one match.
+ * Unless `includeHidden`, a match hidden from people (itself or an ancestor, visibility.ts) is
+ * not listed nor counted in `total` (`hiddenLeftOut` counts them), and each element's text
+ * leaves its hidden parts out.
  */
 export function queryElements(args: KitArgs<"dom.query">, state: KitState) {
   const root = args.ref ? elementOfRef(state.refs, args.ref) : document;
-  const all = args.selector === undefined ? [root as Element] : findAll(args.selector, root);
+  const found = args.selector === undefined ? [root as Element] : findAll(args.selector, root);
+  const hidden = args.includeHidden ? () => false : hiddenJudge();
+  const all = found.filter((element) => !hidden(element));
   const elements = all.slice(0, args.limit).map((element, index) =>
-    describeElement(element, index, state)
+    describeElement(element, index, state, args.includeHidden ? shortText : seenText)
   );
-  return { total: all.length, elements };
+  const left = found.length - all.length;
+  return { total: all.length, elements, ...(left > 0 ? { hiddenLeftOut: left } : {}) };
 }
 
 /**
@@ -88,7 +102,7 @@ export function waitForElement(args: KitArgs<"dom.wait">, kit: KitState) {
       if (!last.element) return;
       finish();
       const waitedMs = Math.round(performance.now() - start);
-      resolve({ waitedMs, element: describeElement(last.element, last.index, kit) });
+      resolve({ waitedMs, element: describeElement(last.element, last.index, kit, seenText) });
     };
     const observer = new MutationObserver(check);
     const poll = setInterval(check, WAIT_POLL_MS);

@@ -17,6 +17,7 @@
  */
 import { explicitRole, tableOf } from "./dom_aria_roles.ts";
 import { accessibleName } from "./dom_names.ts";
+import type { PageFacts } from "./visibility.ts";
 
 /** Roles of `<input type=…>` (Chromium's names); text-like types are `textbox`. */
 const INPUT_ROLES: Record<string, string> = {
@@ -265,7 +266,7 @@ export function roleOf(el: Element): string {
 }
 
 /** The accessible name of `el` with role `role` (dom_names.ts, with roleOf's roles): whitespace
- * collapsed, not cut. */
-export function nameOf(el: Element, role: string = roleOf(el)): string {
-  return accessibleName(el, role, roleOf);
+ * collapsed, not cut; with `seen`, from what people see only (accessibleName). */
+export function nameOf(el: Element, role: string = roleOf(el), seen?: PageFacts): string {
+  return accessibleName(el, role, roleOf, seen);
 }

@@ -161,6 +161,11 @@ export function snapshotDocument(
   };
 }
 
+/** What names are built from (nameOf's `seen`): what people see, unless includeHidden. */
+function seenBy(walk: Walk): PageFacts | undefined {
+  return walk.includeHidden ? undefined : walk.page;
+}
+
 /** The context of the body's (or root element's) contents. */
 function rootContext(root: Element, walk: Walk): Context {
   const textHidden = !walk.includeHidden && hidesOwnText(getComputedStyle(root));
@@ -272,14 +277,16 @@ function walkElement(el: Element, into: OutlineNode[], parent: Context, walk: Wa
   if (hiddenMenu && menuTrigger(el) && !holdsMore(into.slice(start), TRIGGER_MAX_LINES)) {
     if (!line) {
       takeBackText(into, start, before);
-      line = triggerNode(el, role);
+      line = triggerNode(el, role, seenBy(walk));
       spendLine(walk, line);
     }
     line.ref = line.interactive = line.trigger = true;
   }
   if (line) {
     line.children = into.splice(start);
-    if (context.cells && role === "row") line.name = rowName(el, role, context.cells);
+    if (context.cells && role === "row") {
+      line.name = rowName(el, role, context.cells, seenBy(walk));
+    }
     if (kept(line, role)) into.push(line);
     else into.push(...line.children);
     closeText(into);
@@ -336,7 +343,7 @@ function lineOf(
   const interactive = refReason(el, role, style, parent);
   const targeted = role === "heading" || role === "row";
   if (!interactive && !structural && !targeted && role !== "img") return undefined;
-  const name = nameOf(el, role);
+  const name = nameOf(el, role, seenBy(walk));
   const landmarkRef = LANDMARKS.has(role) &&
     (name !== "" || role === "main" || role === "navigation");
   const imageRef = role === "img" && name !== "";
@@ -382,7 +389,13 @@ function labelLine(label: HTMLLabelElement, walk: Walk): OutlineNode | undefined
   const role = roleOf(control);
   if (role !== "checkbox" && role !== "radio" && role !== "switch") return undefined;
   if (!isHiddenFromPeople(control, getComputedStyle(control), walk.page)) return undefined;
-  const node = elementNode(role, nameOf(control, role), statesOf(control, role), true, label);
+  const node = elementNode(
+    role,
+    nameOf(control, role, walk.page),
+    statesOf(control, role),
+    true,
+    label,
+  );
   node.interactive = true;
   return node;
 }

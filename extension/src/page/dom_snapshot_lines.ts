@@ -112,6 +112,8 @@ export interface OutlineNode {
   target?: object;
   /** A frame's index in this window's `frames` (-1 when it is not there). */
   frameIndex?: number;
+  /** A frame element's `src` (visible_text.ts frameSource), for a frame hub may not read. */
+  frameSrc?: string;
   /** A hover menu's trigger: named by its short text, as a clickable generic is. */
   trigger?: boolean;
   /** A text run that more inline text may still join (no block or line came after it). */
@@ -122,8 +124,11 @@ export interface OutlineNode {
 /** What `page.snapshot` answers for one document (besides url, title and index). */
 export interface OutlineLines {
   lines: string[];
-  /** Each `<iframe>`/`<frame>` line: its position in `lines`, its index in `frames`, its ref. */
-  frames: { line: number; index: number; ref: string }[];
+  /**
+   * Each `<iframe>`/`<frame>` line: its position in `lines`, its index in `frames`, its ref and
+   * the element's `src` (when it has one).
+   */
+  frames: { line: number; index: number; ref: string; src?: string }[];
   /** The walk stopped at the document's budget: the last line is OUTLINE_STOPPED. */
   stopped?: true;
 }
@@ -324,7 +329,8 @@ export function writeOutline(
     for (const node of level) {
       if (node.kind === "frame") {
         const ref = node.target ? refOf(node.target) : "";
-        out.frames.push({ line: out.lines.length, index: node.frameIndex ?? -1, ref });
+        const src = node.frameSrc ? { src: node.frameSrc } : {};
+        out.frames.push({ line: out.lines.length, index: node.frameIndex ?? -1, ref, ...src });
         out.lines.push(indent + lineText(node));
         continue; // the worker nests the frame's own outline here
       }

@@ -6,6 +6,8 @@
 import { nameOf } from "./dom_roles.ts";
 import { statesOf } from "./dom_states.ts";
 import { windowIndex } from "./dom_frames.ts";
+import type { PageFacts } from "./visibility.ts";
+import { frameSource } from "./visible_text.ts";
 import {
   addText,
   closeText,
@@ -81,8 +83,8 @@ export function menuTrigger(el: Element): boolean {
 }
 
 /** The line of a hover menu's trigger that has no line of its own. */
-export function triggerNode(el: Element, role: string): OutlineNode {
-  return elementNode(role, nameOf(el, role), statesOf(el, role), true, el);
+export function triggerNode(el: Element, role: string, seen?: PageFacts): OutlineNode {
+  return elementNode(role, nameOf(el, role, seen), statesOf(el, role), true, el);
 }
 
 /**
@@ -104,13 +106,20 @@ export function frameNode(el: Element): OutlineNode {
   node.kind = "frame";
   const here = globalThis as unknown as Window;
   node.frameIndex = windowIndex(here, (el as HTMLIFrameElement).contentWindow);
+  const src = frameSource(el);
+  if (src) node.frameSrc = src;
   return node;
 }
 
 /** A row's name: its aria name when it has one, else its cells' texts joined by " | ". */
-export function rowName(el: Element, role: string, cells: string[]): string {
+export function rowName(
+  el: Element,
+  role: string,
+  cells: string[],
+  seen?: PageFacts,
+): string {
   if (el.hasAttribute("aria-label") || el.hasAttribute("aria-labelledby")) {
-    const name = nameOf(el, role);
+    const name = nameOf(el, role, seen);
     if (name) return name;
   }
   return cells.map(foldText).filter((cell) => cell !== "").join(" | ");

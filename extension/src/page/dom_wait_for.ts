@@ -17,7 +17,7 @@
  * the text waits judge text by the same rule.
  */
 import { staleRefMessage } from "../../../protocol/browser_methods/refs.ts";
-import { describeElement, fail, resolveSelector } from "./dom_find.ts";
+import { clip, describeElement, fail, resolveSelector } from "./dom_find.ts";
 import type { ElementInfo, KitArgs, KitState } from "./dom_kit_types.ts";
 import { hiddenInPage, visibleComposedText } from "./visible_text.ts";
 import { type PageFacts, pageFacts } from "./visibility.ts";
@@ -93,5 +93,6 @@ function judge(all: Element[], wanted: string, state: KitState): WaitCheck {
     : `${all.length} matching elements, ${shown >= 0 ? "one visible" : "all hidden"}`;
   const index = shown >= 0 ? shown : 0;
   if (!met || all.length === 0) return { met, seen };
-  return { met, seen, element: describeElement(all[index], index, state) };
+  const seenText = (element: Element) => clip(visibleComposedText(element));
+  return { met, seen, element: describeElement(all[index], index, state, seenText) };
 }

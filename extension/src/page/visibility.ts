@@ -59,7 +59,8 @@ const clips = (overflow: string) => overflow !== "visible";
  * What hides only an element's own text (`visibility: hidden`, transparent ink, a tiny font, a
  * text-indent past the box) is not here: those are inherited and a child may undo them, so
  * callers judge text by its parent's style (`hidesOwnText`). `display: contents` boxes have no
- * size of their own and are judged by their children. One `getComputedStyle` per element;
+ * size of their own and are judged by their children; a select's options and groups by their
+ * select. One `getComputedStyle` per element;
  * callers skip the subtree of a hidden element.
  */
 export function isHiddenFromPeople(
@@ -70,7 +71,8 @@ export function isHiddenFromPeople(
   if (style.display === "none") return true;
   if (element.getAttribute("aria-hidden") === "true" || element.hasAttribute("hidden")) return true;
   if (seeThrough(style)) return true;
-  if (style.display === "contents") return false;
+  // A select's options draw no box of their own: the select shows them (its own box is judged).
+  if (style.display === "contents" || BOXLESS.has(element.tagName)) return false;
   const rect = element.getBoundingClientRect();
   if (clippedAway(style, rect) || scaledTiny(element, rect)) return true;
   const clipping = clips(style.overflowX) || clips(style.overflowY);
@@ -79,6 +81,9 @@ export function isHiddenFromPeople(
   } else if (rect.width <= 1 && rect.height <= 1 && clipping) return true;
   return outOfReach(rect, page, style.position === "fixed");
 }
+
+/** Elements without a box of their own, judged only by display, hidden and aria-hidden. */
+const BOXLESS = new Set(["OPTION", "OPTGROUP"]);
 
 /**
  * Below this opacity (the element's own, not multiplied by its ancestors') nobody sees it; nor

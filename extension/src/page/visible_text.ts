@@ -4,7 +4,13 @@
  * `textOf` gives it, so a page without hidden text reads as before; only the elements that hold
  * hidden text are walked here, node by node.
  */
-import { composedParent, composedText, INLINE_DISPLAY, renderedText } from "./dom_deep.ts";
+import {
+  composedChildren,
+  composedParent,
+  composedText,
+  INLINE_DISPLAY,
+  renderedText,
+} from "./dom_deep.ts";
 import type { FramesShown } from "./dom_kit_types.ts";
 import { windowIndex } from "./dom_frames.ts";
 import { hidesOwnText, isHiddenFromPeople, type PageFacts, pageFacts } from "./visibility.ts";
@@ -78,6 +84,69 @@ export function hiddenInPage(
   return false;
 }
 
+/**
+ * hiddenInPage for many elements of one document (browser_query_elements' matches): each
+ * element's verdict is kept, so a shared ancestor is judged once.
+ */
+export function hiddenJudge(doc: Document = document): (element: Element) => boolean {
+  const page = pageFacts(doc);
+  const known = new Map<Element, boolean>();
+  const judge = (element: Element): boolean => {
+    const seen = known.get(element);
+    if (seen !== undefined) return seen;
+    const parent = composedParent(element);
+    const hidden = (parent !== null && judge(parent)) ||
+      isHiddenFromPeople(element, getComputedStyle(element), page);
+    known.set(element, hidden);
+    return hidden;
+  };
+  return judge;
+}
+
+/** Never text, hidden or not: code, templates, and what frames and media draw themselves. */
+const NOT_TEXT = new Set([
+  "SCRIPT",
+  "STYLE",
+  "TEMPLATE",
+  "NOSCRIPT",
+  "IFRAME",
+  "OBJECT",
+  "EMBED",
+  "VIDEO",
+  "AUDIO",
+  "CANVAS",
+]);
+
+/**
+ * All the text of `root`, hidden parts included (`includeHidden: true`): the composed tree's text
+ * nodes, blocks on their own lines, table cells split by tabs; a subtree that is not rendered
+ * (`display: none`) reads as a block. Script, style and frame contents are never text.
+ */
+export function allText(root: Element): string {
+  return allOf(root)
+    .replace(/[ \t]*\n[ \t]*/g, "\n")
+    .replace(/\n{3,}/g, "\n\n")
+    .trim();
+}
+
+function allOf(element: Element): string {
+  let out = "";
+  for (const node of composedChildren(element)) {
+    if (node.nodeType === Node.TEXT_NODE) {
+      out += (node.nodeValue ?? "").replace(/\s+/g, " ");
+      continue;
+    }
+    if (!(node instanceof Element) || NOT_TEXT.has(node.tagName)) continue;
+    if (node.tagName === "BR") {
+      out += "\n";
+      continue;
+    }
+    const display = getComputedStyle(node).display;
+    out += framed(allOf(node), node.tagName, display === "none" ? "block" : display);
+  }
+  return out;
+}
+
 /** The frame elements: each holds a child frame (an `<object>` or `<embed>` may). */
 const FRAME_ELEMENTS = "iframe, frame, object, embed";
 
@@ -98,13 +167,23 @@ export function framesShown(doc: Document = document): FramesShown {
     const hidden = hiddenInPage(element, page);
     const index = windowIndex(view, (element as HTMLIFrameElement).contentWindow ?? null);
     if (index >= 0) {
-      if (!hidden && !shown.indexes.includes(index)) shown.indexes.push(index);
+      if (!hidden && !shown.indexes.includes(index)) {
+        shown.indexes.push(index);
+        (shown.sources ??= []).push(frameSource(element));
+      }
     } else if (element.getRootNode() instanceof ShadowRoot) {
       if (hidden) shown.shadowHidden = true;
       else shown.shadowShown++;
     }
   }
   return shown;
+}
+
+/** The URL a frame element was given: an iframe's or embed's `src`, an object's `data`; or "". */
+export function frameSource(element: Element): string {
+  const given = (element as Partial<HTMLIFrameElement>).src ??
+    (element as Partial<HTMLObjectElement>).data;
+  return typeof given === "string" ? given : "";
 }
 
 /** Every frame element of `root`, in open and (when the kit can open them) closed shadow roots. */

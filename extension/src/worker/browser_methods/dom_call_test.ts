@@ -63,12 +63,15 @@ Deno.test("domCall injects the kit on first use, then reuses it", () =>
         parsedInput("page.text", { tabId: 7, selector: "main", maxLength: 50 }),
         context,
       );
-      assertEquals(first, { tabId: 7, got: { selector: "main", maxLength: 50 } });
+      assertEquals(first, {
+        tabId: 7,
+        got: { selector: "main", maxLength: 50, includeHidden: false },
+      });
       assertEquals(injections.map((i) => i.files ?? "func"), ["func", [DOM_KIT_FILE], "func"]);
       assertEquals(injections[1].target, { tabId: 7 });
       // Without a tabId: the active tab. Undefined fields are dropped, not sent.
       const second = await pageText(parsedInput("page.text", { maxLength: 10 }), context);
-      assertEquals(second, { tabId: 7, got: { maxLength: 10 } });
+      assertEquals(second, { tabId: 7, got: { maxLength: 10, includeHidden: false } });
       assertEquals(injections.length, 4, "no second injection of the file");
     });
   }));

@@ -12,7 +12,9 @@
  * `(its text cannot be read)`. At most MAX_FRAMES (frame_tree.ts) frames are read; the whole is capped
  * by `maxLength` like one document's text. Frames are read at once, one `executeScript` each; a
  * frame that does not answer within FRAME_ANSWER_MS (frame_scripting.ts) reads as one that cannot
- * be scripted.
+ * be scripted. A frame whose site is `off` (context.sites.frameBlocked) is neither injected nor
+ * read, nor are the frames inside it: its line ends in `[blocked: site not allowed]` and no text
+ * follows (blocked_frames.ts). With `includeHidden`, every frame is read, hidden ones too.
  */
 import type { BrowserInput, DomAnswer } from "../../../../protocol/browser_methods/mod.ts";
 import { type Capped, MAX_CHARS, truncationMarker } from "../../../../protocol/text_cap.ts";
@@ -25,6 +27,7 @@ import {
   MORE_HINT,
 } from "../../page/dom_kit_types.ts";
 import { type MethodContext, targetTab } from "./browser_method.ts";
+import { BLOCKED_MARK, placeBlocked, splitBlocked } from "./blocked_frames.ts";
 import { kitFailure } from "./dom_call.ts";
 import { inFrames } from "./frame_scripting.ts";
 import { type FramePlace, MAX_FRAMES, pickFrames } from "./frame_tree.ts";
@@ -111,18 +114,20 @@ async function withKit<T>(
  */
 export async function readTabText(
   input: BrowserInput<"page.text">,
-  { calls }: MethodContext,
+  { calls, sites }: MethodContext,
 ): Promise<{ tabId: number; answer?: DomAnswer }> {
   const tab = await targetTab({ tabId: input.tabId });
   const tabId = tab.id!;
-  const frames = await chrome.webNavigation?.getAllFrames?.({ tabId }).catch(() => null);
-  if (!frames || frames.length <= 1) return { tabId };
+  const listed = await chrome.webNavigation?.getAllFrames?.({ tabId }).catch(() => null);
+  if (!listed || listed.length <= 1) return { tabId };
+  const isBlocked = (url: string) => sites.frameBlocked(url);
+  const { frames, blocked } = splitBlocked(listed, isBlocked);
   const limit = Math.max(1, Math.min(input.maxLength, MAX_CHARS));
   const answer = await calls.run(tabId, "browser_get_page_text", async () => {
     const parents = new Set(frames.map((f) => f.parentFrameId));
     const places: Map<number, FrameAnswer> = await withKit(
       tabId,
-      frames.map((f) => f.frameId),
+      frames.filter((f) => !blocked.has(f.frameId)).map((f) => f.frameId),
       (target) =>
         chrome.scripting.executeScript({
           target,
@@ -140,7 +145,11 @@ export async function readTabText(
           chrome.scripting.executeScript({
             target,
             func: frameText,
-            args: [DOM_KIT_GLOBAL, DOM_KIT_VERSION, { maxLength }],
+            args: [
+              DOM_KIT_GLOBAL,
+              DOM_KIT_VERSION,
+              { maxLength, includeHidden: input.includeHidden },
+            ],
           }) as Promise<chrome.scripting.InjectionResult<KitOutcome>[]>,
         isMissing,
       );
@@ -152,13 +161,45 @@ export async function readTabText(
     const top = (await read([0], limit)).get(0);
     if (!top) return undefined;
     const used = top.ok ? (top.value as { totalLength: number }).totalLength : limit;
+    placeBlockedFrames(frames, blocked, places, isBlocked);
+    // Hidden frames are read too: no parent's list of shown frames is applied.
+    if (input.includeHidden) { for (const place of places.values()) delete place.shown; }
     // A frame that told no place is not read: whether its parent shows it is not known.
     const picked = pickFrames(frames, places).shown.map((s) => s.frame.frameId)
-      .filter((id) => places.has(id));
+      .filter((id) => places.has(id) && !blocked.has(id));
     if (top.ok && picked.length > 0) await read(picked, Math.max(1, limit - used));
-    return compose(frames, places, limit);
+    return compose(frames, places, limit, blocked);
   });
   return answer ? { tabId, answer: { tabId, ...answer } } : { tabId };
+}
+
+/**
+ * Gives each blocked frame (which runs nothing, so tells no place) the index of its parent's frame
+ * element that loads it (placeBlocked); one that matches none stays without a place, and is
+ * written after its siblings.
+ */
+function placeBlockedFrames(
+  frames: Frame[],
+  blocked: ReadonlySet<number>,
+  places: Map<number, FrameAnswer>,
+  isBlocked: (url: string) => boolean,
+): void {
+  const byParent = new Map<number, Frame[]>();
+  for (const frame of frames) {
+    if (!blocked.has(frame.frameId)) continue;
+    byParent.set(frame.parentFrameId, [...byParent.get(frame.parentFrameId) ?? [], frame]);
+  }
+  for (const [parent, kids] of byParent) {
+    const shown = places.get(parent)?.shown;
+    const slots = (shown?.indexes ?? []).map((index, i) => ({ index, src: shown?.sources?.[i] }));
+    const taken = new Set(
+      frames.filter((f) => f.parentFrameId === parent && !blocked.has(f.frameId))
+        .map((f) => places.get(f.frameId)?.index ?? -1),
+    );
+    for (const [frameId, index] of placeBlocked(kids, slots, taken, isBlocked)) {
+      if (index >= 0) places.set(frameId, { index });
+    }
+  }
 }
 
 /**
@@ -213,11 +254,17 @@ function textOf(answer: FrameAnswer | undefined, limit: number) {
 }
 
 /**
- * The top document's text, then every frame's under its line, cut at `limit` characters.
- * Undefined when the top document gave no answer (it cannot be scripted): the caller then reads it
- * as a page without frames, which fails with PAGE_NOT_SCRIPTABLE as always.
+ * The top document's text, then every frame's under its line, cut at `limit` characters; a
+ * `blocked` frame's line ends in BLOCKED_MARK, without text. Undefined when the top document gave
+ * no answer (it cannot be scripted): the caller then reads it as a page without frames, which
+ * fails with PAGE_NOT_SCRIPTABLE as always.
  */
-export function compose(frames: Frame[], answers: Map<number, FrameAnswer>, limit: number) {
+export function compose(
+  frames: Frame[],
+  answers: Map<number, FrameAnswer>,
+  limit: number,
+  blocked: ReadonlySet<number> = new Set(),
+) {
   const top = answers.get(0)?.outcome;
   if (!top) return undefined;
   if (!top.ok) throw kitFailure(top.error);
@@ -226,9 +273,12 @@ export function compose(frames: Frame[], answers: Map<number, FrameAnswer>, limi
   let text = topText.text;
   let total = topText.totalLength;
   for (const { frame, number } of shown) {
-    const own = textOf(answers.get(frame.frameId), limit);
+    const isBlocked = blocked.has(frame.frameId);
+    const own = isBlocked ? undefined : textOf(answers.get(frame.frameId), limit);
     const head = `\n\n--- frame ${number}: ${clip(own?.url ?? frame.url, HEADER_URL_CHARS)}`;
-    const piece = own ? `${head}\n${own.text}` : `${head} (its text cannot be read)`;
+    const piece = own
+      ? `${head}\n${own.text}`
+      : `${head} ${isBlocked ? BLOCKED_MARK : "(its text cannot be read)"}`;
     text += piece;
     total += own ? head.length + 1 + own.totalLength : piece.length;
   }

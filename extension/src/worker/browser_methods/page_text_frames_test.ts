@@ -4,6 +4,7 @@ import { assertEquals } from "../../../../tests/helpers/assert.ts";
 import { withChrome } from "../_test_fixtures.ts";
 import { MAX_FRAMES, pickFrames } from "./frame_tree.ts";
 import { createTabCalls } from "../tab_calls.ts";
+import { createSiteAccess } from "../site_access.ts";
 import type { MethodContext } from "./browser_method.ts";
 import type { FramesShown } from "../../page/dom_kit_types.ts";
 import {
@@ -54,6 +55,18 @@ Deno.test("frames follow the top text in document order, nested after their pare
     truncated: false,
     totalLength: text.length,
   });
+});
+
+Deno.test("a blocked frame's line says so, with no text, in its place among the frames", () => {
+  const frames = [frame(0, -1), frame(1, 0), frame(2, 0, "http://off.test/ad")];
+  const answers = new Map([
+    [0, said("Top", -1, "http://top/")],
+    [1, said("One", 1, "http://a/")],
+    [2, { index: 0 } as ReturnType<typeof said>], // placed by its iframe's src; never read
+  ]);
+  const text = "Top\n\n--- frame 1: http://off.test/ad [blocked: site not allowed]" +
+    "\n\n--- frame 2: http://a/\nOne";
+  assertEquals(compose(frames, answers, 1000, new Set([2])).text, text);
 });
 
 Deno.test("the whole answer is capped at maxLength, frames counted in totalLength", () => {
@@ -182,7 +195,8 @@ function manyFramesChrome(count: number, topText: string) {
   return { chrome, reads };
 }
 
-const context = () => ({ calls: createTabCalls() }) as unknown as MethodContext;
+const context = () =>
+  ({ calls: createTabCalls(), sites: createSiteAccess() }) as unknown as MethodContext;
 
 Deno.test(`only the top document and ${MAX_FRAMES} frames are read, with the budget left`, async () => {
   const fake = manyFramesChrome(300, "x".repeat(100));

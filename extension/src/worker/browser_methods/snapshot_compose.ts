@@ -8,6 +8,7 @@ import { frameRef } from "../../../../protocol/browser_methods/refs.ts";
 import { SNAPSHOT_TAB_MAX_CHARS } from "../../../../protocol/browser_methods/dom_limits.ts";
 import type { DocumentOutline } from "../../page/dom_snapshot.ts";
 import { childrenByParent, shadowChildrenShown } from "./frame_tree.ts";
+import { BLOCKED_MARK, placeBlocked } from "./blocked_frames.ts";
 
 /** One frame of the tab, as webNavigation.getAllFrames lists it. */
 export interface SnapshotFrame {
@@ -15,6 +16,7 @@ export interface SnapshotFrame {
   /** -1 for the top frame. */
   parentFrameId: number;
   documentId?: string;
+  url?: string;
 }
 
 /**
@@ -52,6 +54,11 @@ export interface ComposeOptions {
    * subtree outline: they are outside the subtree) instead of listed at its end.
    */
   subtree?: boolean;
+  /**
+   * The frames whose site is `off` (not read; the frames inside them are not listed), and the
+   * rule on a URL, to place them by their iframe's `src` (blocked_frames.ts).
+   */
+  blocked?: { ids: ReadonlySet<number>; isBlocked: (url: string) => boolean };
 }
 
 /**
@@ -68,7 +75,9 @@ export interface ComposeOptions {
  * parent's iframe lines of index -1 read ` [not read]`. A child with an index that
  * matches no line is left out: its `<iframe>` is hidden from people (or outside the outlined
  * subtree), so its content is too. `reads` is keyed by frameId; a frame absent from it was not
- * read.
+ * read. A blocked frame (options.blocked) is one line, its iframe's line ending in
+ * ` [blocked: site not allowed]` (no ref, no content), or `- iframe [blocked: site not allowed]`
+ * at the end of its parent's outline when no iframe line matches it.
  */
 export function composeOutline(
   header: { title: string; url: string },
@@ -95,18 +104,24 @@ export function composeOutline(
   const visit = (frameId: number, indent: string, depth: number) => {
     const outline = reads.get(frameId)?.outline;
     if (!outline || full) return;
+    const noneAtEnd = !!options.subtree && depth === 0;
+    const kids = children.get(frameId) ?? [];
     const { byIndex, atEnd, unreadShadow, silent, unreadKs } = placeChildren(
       outline,
-      children.get(frameId) ?? [],
+      kids.filter((kid) => !options.blocked?.ids.has(kid.frameId)),
       reads,
-      !!options.subtree && depth === 0,
+      noneAtEnd,
     );
+    const blocked = blockedLines(outline, kids, byIndex, options.blocked, noneAtEnd);
     for (const k of unreadKs) unread.add(k);
     const lineFrames = new Map(outline.frames.map((f) => [f.line, f]));
     outline.lines.forEach((line, i) => {
       const frameLine = lineFrames.get(i);
       const kid = frameLine && frameLine.index >= 0 ? byIndex.get(frameLine.index) : undefined;
       if (!frameLine) return void push(indent + line);
+      if (blocked.byIndex.has(frameLine.index)) {
+        return void push(`${indent}${line} ${BLOCKED_MARK}`);
+      }
       if (!kid) {
         const notRead = frameLine.index < 0 ? unreadShadow : silent.length > 0;
         return void push(`${indent}${line}${notRead ? " [not read]" : ""} [ref=${frameLine.ref}]`);
@@ -120,6 +135,7 @@ export function composeOutline(
       push(`${indent}- iframe [ref=${frameRef(reads.get(kid.frameId)!.k)}]`);
       visit(kid.frameId, indent + "  ", depth + 1);
     }
+    for (let i = 0; i < blocked.atEnd; i++) push(`${indent}- iframe ${BLOCKED_MARK}`);
   };
   visit(root, "", 0);
   return { text: out.join("\n"), owners, unread };
@@ -161,6 +177,31 @@ function placeChildren(
   const atEnd = dropped.length > 0 || noneAtEnd ? [] : unplaced;
   const unreadShadow = dropped.length > 0 || (silent.length > 0 && atEnd.length < shadowLines);
   return { byIndex, atEnd, unreadShadow, silent, unreadKs };
+}
+
+/**
+ * Where a document's blocked children go: under the iframe line of the index placeBlocked gives
+ * them (`byIndex`, the indexes), or, matching none, how many lines at the end (`atEnd`; none for
+ * a subtree's root). The indexes its read children took are not given.
+ */
+function blockedLines(
+  outline: DocOutline,
+  kids: SnapshotFrame[],
+  taken: Map<number, SnapshotFrame>,
+  blocked: ComposeOptions["blocked"],
+  noneAtEnd: boolean,
+): { byIndex: Set<number>; atEnd: number } {
+  const mine = kids.filter((kid) => blocked?.ids.has(kid.frameId));
+  if (!blocked || mine.length === 0) return { byIndex: new Set(), atEnd: 0 };
+  const placed = placeBlocked(
+    mine.map((kid) => ({ ...kid, url: kid.url ?? "" })),
+    outline.frames.map((f) => ({ index: f.index, ...(f.src ? { src: f.src } : {}) })),
+    new Set(taken.keys()),
+    blocked.isBlocked,
+  );
+  const indexes = [...placed.values()];
+  const atEnd = noneAtEnd ? 0 : indexes.filter((index) => index < 0).length;
+  return { byIndex: new Set(indexes.filter((index) => index >= 0)), atEnd };
 }
 
 /** The last line of a tab's outline that passed `maxChars` (a `#` line: hub's, not the page's). */

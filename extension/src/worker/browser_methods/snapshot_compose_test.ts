@@ -227,3 +227,33 @@ Deno.test("composeOutline stops a tab's outline past its budget with one # line"
   assertEquals(cut.length - lines.at(-1)!.length <= 300, true, "within the budget, its line aside");
   assertEquals(whole.startsWith(lines.slice(0, -1).join("\n")), true, "the lines before are whole");
 });
+
+Deno.test("a blocked frame is one line under its iframe, or at its parent's end; no ref, no content", () => {
+  const frames = [
+    { ...frame(0, -1), url: "http://top/" },
+    { ...frame(4, 0), url: "http://off.test/a" },
+    { ...frame(5, 0), url: "http://ok/" },
+    { ...frame(6, 0), url: "http://off.test/moved" },
+  ];
+  const reads = new Map<number, FrameRead>([
+    [0, {
+      k: 0,
+      outline: doc(-1, ['- iframe "Ads"', '- iframe "Ok"', "- iframe"], [
+        { line: 0, index: 0, ref: "e1", src: "http://off.test/a" },
+        { line: 1, index: 1, ref: "e2", src: "http://ok/" },
+        { line: 2, index: 2, ref: "e3", src: "http://elsewhere/" },
+      ]),
+    }],
+    [5, { k: 1, outline: doc(1, ['- button "Fine" [ref=f1e1]']) }],
+  ]);
+  const blocked = { ids: new Set([4, 6]), isBlocked: (url: string) => url.includes("off.test") };
+  const { text } = composeOutline(HEAD, frames, reads, { blocked });
+  assertEquals(text.split("\n"), [
+    "# Top — http://127.0.0.1/",
+    '- iframe "Ads" [blocked: site not allowed]',
+    '- iframe "Ok" [ref=f1]',
+    '  - button "Fine" [ref=f1e1]',
+    "- iframe [ref=e3]",
+    "- iframe [blocked: site not allowed]",
+  ]);
+});
