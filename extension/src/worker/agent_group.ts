@@ -12,7 +12,7 @@
  */
 import { type HubError, hubError } from "../../../protocol/errors.ts";
 import type { TableStorage } from "./browser_methods/ref_frames.ts";
-import { createKeyedQueue } from "./keyed_queue.ts";
+import { createKeyedQueue, type KeyedQueue } from "./keyed_queue.ts";
 
 /** The title of the agent's group in each window, and its colour. */
 export const AGENT_GROUP_TITLE = "hub";
@@ -77,161 +77,197 @@ export function notInAgentGroupError(tabId: number): HubError {
  * opens after this).
  */
 export function createAgentGroup(api: GroupChrome = chrome): AgentGroup {
-  const opened = new Set<number>();
-  const grouped = new Set<number>();
-  const left = new Set<number>();
-  /** Every group titled "hub", by id → its window. */
-  const hubGroups = new Map<number, number>();
-  const queue = createKeyedQueue<number>();
-  let saving = Promise.resolve();
-
-  function save() {
-    const value: Remembered = { opened: [...opened], grouped: [...grouped], left: [...left] };
-    saving = saving.then(() => api.storage.session.set({ [STORAGE_KEY]: value }))
-      .catch((error) => console.warn("hub: cannot keep the agent's tabs", error));
-  }
-
-  function forget(tabId: number) {
-    const known = [opened, grouped, left].map((set) => set.delete(tabId));
-    if (known.includes(true)) save();
-  }
-
-  const loaded = load(api, { opened, grouped, left }, hubGroups);
-  listen(api, hubGroups, {
-    groupChanged(tabId, groupId) {
-      if (hubGroups.has(groupId)) {
-        grouped.add(tabId);
-        left.delete(tabId);
-      } else if (grouped.delete(tabId)) left.add(tabId);
-      else return;
-      save();
-    },
-    removed: forget,
-    replaced(added, removed) {
-      for (const set of [opened, grouped, left]) if (set.delete(removed)) set.add(added);
-      save();
-    },
-  });
-
-  async function isHubGroup(groupId: number): Promise<boolean> {
-    if (groupId === NO_GROUP) return false;
-    const group = await api.tabGroups.get(groupId).catch(() => undefined);
-    if (group?.title === AGENT_GROUP_TITLE) hubGroups.set(groupId, group.windowId);
-    else hubGroups.delete(groupId);
-    return group?.title === AGENT_GROUP_TITLE;
-  }
-
-  /** Puts the tab into its window's "hub" group, made (with the tab in it) when there is none. */
-  async function groupInto(tab: chrome.tabs.Tab): Promise<number> {
-    const tabIds = tab.id!;
-    const inWindow = await api.tabGroups.query({ windowId: tab.windowId });
-    const existing = inWindow.find((group) => group.title === AGENT_GROUP_TITLE);
-    if (existing) {
-      hubGroups.set(existing.id, existing.windowId);
-      return await api.tabs.group({ tabIds, groupId: existing.id });
-    }
-    const groupId = await api.tabs.group({ tabIds, createProperties: { windowId: tab.windowId } });
-    await api.tabGroups.update(groupId, { title: AGENT_GROUP_TITLE, color: AGENT_GROUP_COLOR });
-    hubGroups.set(groupId, tab.windowId);
-    return groupId;
-  }
-
-  async function joinNow(tabId: number): Promise<void> {
-    await loaded;
-    if (left.has(tabId)) return;
-    const tab = await api.tabs.get(tabId).catch(() => undefined);
-    if (!tab || tab.pinned) return;
-    if (tab.groupId !== NO_GROUP) {
-      // Already in a group: the person's own (left alone), or a "hub" one (most calls: the
-      // groups' events keep `hubGroups` current, so no lookup is needed).
-      const hub = hubGroups.has(tab.groupId) || await isHubGroup(tab.groupId);
-      if (hub && !grouped.has(tabId)) {
-        grouped.add(tabId);
-        save();
-      }
-      return;
-    }
-    await queue.run(tab.windowId, async () => {
-      const now = await api.tabs.get(tabId).catch(() => undefined);
-      if (!now || now.pinned || now.groupId !== NO_GROUP || left.has(tabId)) return;
-      await groupInto(now);
-      grouped.add(tabId);
-      save();
-    });
-  }
-
+  const parts: Parts = {
+    api,
+    memory: createTabMemory(api.storage.session),
+    groups: createHubGroups(api),
+    queue: createKeyedQueue<number>(),
+  };
+  const { memory, groups } = parts;
+  const loaded = Promise.all([memory.load(api), groups.load()]);
+  listen(api, parts);
   // A popup or app window cannot hold groups; a tab may close meanwhile: it stays as it is.
-  const join = (tabId: number) => joinNow(tabId).catch(() => {});
+  const join = (tabId: number) => loaded.then(() => joinTab(tabId, parts)).catch(() => {});
 
   return {
     join,
     async opened(tabId) {
       await loaded;
-      if (!opened.has(tabId)) {
-        opened.add(tabId);
-        save();
-      }
+      memory.add("opened", tabId);
       await join(tabId);
     },
     async has(tabId) {
       await loaded;
-      if (opened.has(tabId)) return true;
+      if (memory.opened.has(tabId)) return true;
       const tab = await api.tabs.get(tabId).catch(() => undefined);
-      return tab !== undefined && await isHubGroup(tab.groupId);
+      return tab !== undefined && await groups.check(tab.groupId);
     },
     isMember(tab) {
       if (tab.id === undefined) return false;
-      return opened.has(tab.id) || hubGroups.has(tab.groupId);
+      return memory.opened.has(tab.id) || groups.has(tab.groupId);
     },
   };
 }
 
-/** Reads what hub remembered (of tabs still open) and finds the "hub" groups; never rejects. */
-async function load(
-  api: GroupChrome,
-  into: { opened: Set<number>; grouped: Set<number>; left: Set<number> },
-  hubGroups: Map<number, number>,
-): Promise<void> {
-  try {
-    const [stored, tabs, groups] = await Promise.all([
-      api.storage.session.get(STORAGE_KEY),
-      api.tabs.query({}),
-      api.tabGroups.query({}),
-    ]);
-    const open = new Set(tabs.map((tab) => tab.id));
-    const saved = (stored as Record<string, Partial<Remembered> | undefined>)[STORAGE_KEY] ?? {};
-    for (const name of ["opened", "grouped", "left"] as const) {
-      // Ids added since the worker started stay; closed tabs' ids are dropped.
-      for (const id of saved[name] ?? []) if (open.has(id)) into[name].add(id);
-    }
-    for (const group of groups) {
-      if (group.title === AGENT_GROUP_TITLE) hubGroups.set(group.id, group.windowId);
-    }
-  } catch (error) {
-    console.warn("hub: cannot read the agent's tabs", error);
-  }
+/** What the agent group is made of. */
+interface Parts {
+  api: GroupChrome;
+  memory: TabMemory;
+  groups: HubGroups;
+  /** Joins in one window run one after another: two at once make one group, not two. */
+  queue: KeyedQueue<number>;
 }
 
-/** What the listeners report. */
-interface GroupEvents {
-  /** A tab's group changed (to NO_GROUP when it left every group). */
-  groupChanged(tabId: number, groupId: number): void;
-  removed(tabId: number): void;
-  replaced(added: number, removed: number): void;
+/** Puts the tab into its window's hub group when hub may (see `AgentGroup.join`). */
+async function joinTab(tabId: number, { api, memory, groups, queue }: Parts): Promise<void> {
+  if (memory.left.has(tabId)) return;
+  const tab = await api.tabs.get(tabId).catch(() => undefined);
+  if (!tab || tab.pinned) return;
+  if (tab.groupId !== NO_GROUP) {
+    // Already in a group: the person's own (left alone), or a "hub" one (most calls: the
+    // groups' events keep the ids current, so no lookup is needed).
+    if (groups.has(tab.groupId) || await groups.check(tab.groupId)) memory.add("grouped", tabId);
+    return;
+  }
+  await queue.run(tab.windowId, async () => {
+    const now = await api.tabs.get(tabId).catch(() => undefined);
+    if (!now || now.pinned || now.groupId !== NO_GROUP || memory.left.has(tabId)) return;
+    await groups.put(now);
+    memory.add("grouped", tabId);
+  });
+}
+
+/** The tab ids hub remembers, in memory and in `chrome.storage.session`. */
+interface TabMemory {
+  /** Opened by the agent (tabs.open). */
+  readonly opened: ReadonlySet<number>;
+  /** Taken out of the "hub" group by the person: never grouped again. */
+  readonly left: ReadonlySet<number>;
+  add(kind: keyof Remembered, tabId: number): void;
+  /** The tab's group changed: into a "hub" group (a member), or out of one (the person's doing). */
+  moved(tabId: number, intoHub: boolean): void;
+  /** The tab closed, or Chromium replaced it with `added`. */
+  gone(tabId: number, added?: number): void;
+  /** Reads what was stored, keeping the ids of tabs still open; never rejects. */
+  load(api: GroupChrome): Promise<void>;
+}
+
+function createTabMemory(storage: TableStorage): TabMemory {
+  const sets: Record<keyof Remembered, Set<number>> = {
+    opened: new Set(),
+    grouped: new Set(),
+    left: new Set(),
+  };
+  let saving = Promise.resolve();
+  const save = () => {
+    const value: Remembered = {
+      opened: [...sets.opened],
+      grouped: [...sets.grouped],
+      left: [...sets.left],
+    };
+    saving = saving.then(() => storage.set({ [STORAGE_KEY]: value }))
+      .catch((error) => console.warn("hub: cannot keep the agent's tabs", error));
+  };
+  const add = (kind: keyof Remembered, tabId: number) => {
+    if (sets[kind].has(tabId)) return;
+    sets[kind].add(tabId);
+    if (kind === "grouped") sets.left.delete(tabId);
+    save();
+  };
+  return {
+    opened: sets.opened,
+    left: sets.left,
+    add,
+    moved(tabId, intoHub) {
+      if (intoHub) return add("grouped", tabId);
+      if (!sets.grouped.delete(tabId)) return;
+      sets.left.add(tabId);
+      save();
+    },
+    gone(tabId, added) {
+      const had = Object.values(sets).filter((set) => set.delete(tabId));
+      if (added !== undefined) { for (const set of had) set.add(added); }
+      if (had.length > 0) save();
+    },
+    async load(api) {
+      try {
+        const [stored, tabs] = await Promise.all([storage.get(STORAGE_KEY), api.tabs.query({})]);
+        const open = new Set(tabs.map((tab) => tab.id));
+        const saved = (stored as Record<string, Partial<Remembered> | undefined>)[STORAGE_KEY];
+        for (const kind of ["opened", "grouped", "left"] as const) {
+          // Ids added since the worker started stay; closed tabs' ids are dropped.
+          for (const id of saved?.[kind] ?? []) if (open.has(id)) sets[kind].add(id);
+        }
+      } catch (error) {
+        console.warn("hub: cannot read the agent's tabs", error);
+      }
+    },
+  };
+}
+
+/** The groups titled "hub": their ids kept current from Chromium's events, and grouping into them. */
+interface HubGroups {
+  /** Whether `groupId` is a "hub" group, as the events told. Sync. */
+  has(groupId: number): boolean;
+  /** Whether `groupId` is a "hub" group, asked of Chromium (and noted). */
+  check(groupId: number): Promise<boolean>;
+  /** Puts the tab into its window's "hub" group, made (with the tab in it) when there is none. */
+  put(tab: chrome.tabs.Tab): Promise<void>;
+  /** A group was made, renamed or removed (`gone`). */
+  note(group: chrome.tabGroups.TabGroup, gone?: boolean): void;
+  /** Finds the existing "hub" groups; never rejects. */
+  load(): Promise<void>;
+}
+
+function createHubGroups(api: GroupChrome): HubGroups {
+  /** Every group titled "hub", by id → its window. */
+  const ids = new Map<number, number>();
+  const note = (group: chrome.tabGroups.TabGroup, gone = false) => {
+    if (!gone && group.title === AGENT_GROUP_TITLE) ids.set(group.id, group.windowId);
+    else ids.delete(group.id);
+  };
+  return {
+    has: (groupId) => ids.has(groupId),
+    async check(groupId) {
+      if (groupId === NO_GROUP) return false;
+      const group = await api.tabGroups.get(groupId).catch(() => undefined);
+      if (!group) ids.delete(groupId);
+      else note(group);
+      return ids.has(groupId);
+    },
+    async put(tab) {
+      const tabIds = tab.id!;
+      const inWindow = await api.tabGroups.query({ windowId: tab.windowId });
+      const existing = inWindow.find((group) => group.title === AGENT_GROUP_TITLE);
+      if (existing) {
+        note(existing);
+        await api.tabs.group({ tabIds, groupId: existing.id });
+        return;
+      }
+      const groupId = await api.tabs.group({
+        tabIds,
+        createProperties: { windowId: tab.windowId },
+      });
+      const title = { title: AGENT_GROUP_TITLE, color: AGENT_GROUP_COLOR } as const;
+      await api.tabGroups.update(groupId, title);
+      note({ id: groupId, windowId: tab.windowId, ...title } as chrome.tabGroups.TabGroup);
+    },
+    note,
+    async load() {
+      const groups = await api.tabGroups.query({}).catch(() => []);
+      for (const group of groups) note(group);
+    },
+  };
 }
 
 /** Registers the Chromium listeners: tabs' group changes, tabs closed, groups renamed or gone. */
-function listen(api: GroupChrome, hubGroups: Map<number, number>, events: GroupEvents): void {
-  const noteGroup = (group: chrome.tabGroups.TabGroup) => {
-    if (group.title === AGENT_GROUP_TITLE) hubGroups.set(group.id, group.windowId);
-    else hubGroups.delete(group.id);
-  };
-  api.tabGroups.onCreated.addListener(noteGroup);
-  api.tabGroups.onUpdated.addListener(noteGroup);
-  api.tabGroups.onRemoved.addListener((group) => hubGroups.delete(group.id));
+function listen(api: GroupChrome, { memory, groups }: Parts): void {
+  api.tabGroups.onCreated.addListener((group) => groups.note(group));
+  api.tabGroups.onUpdated.addListener((group) => groups.note(group));
+  api.tabGroups.onRemoved.addListener((group) => groups.note(group, true));
   api.tabs.onUpdated.addListener((tabId, info) => {
-    if (info.groupId !== undefined) events.groupChanged(tabId, info.groupId);
+    if (info.groupId !== undefined) memory.moved(tabId, groups.has(info.groupId));
   });
-  api.tabs.onRemoved.addListener((tabId) => events.removed(tabId));
-  api.tabs.onReplaced.addListener((added, removed) => events.replaced(added, removed));
+  api.tabs.onRemoved.addListener((tabId) => memory.gone(tabId));
+  api.tabs.onReplaced.addListener((added, removed) => memory.gone(removed, added));
 }

@@ -116,6 +116,12 @@ function fakeBrowser() {
       tabs.delete(id);
       ev.tabRemoved.fire(id, { windowId: 1, isWindowClosing: false });
     },
+    /** Chromium swaps tab `removed` for `added` (a prerendered page). */
+    replace(added: number, removed: number) {
+      tabs.set(added, { ...tabs.get(removed)!, id: added });
+      tabs.delete(removed);
+      ev.tabReplaced.fire(added, removed);
+    },
     /** The person drags the tab out of its group (or into `groupId`). */
     drag: (tabId: number, groupId = -1) => setGroup(tabId, groupId),
     /** The person makes a group of their own. */
@@ -215,7 +221,7 @@ Deno.test("a group the person renames is no longer hub's; one they title hub is"
   assert(before.includes(browser.tabs.get(4)!.groupId));
 });
 
-Deno.test("opened: a member even where it cannot be grouped, until it closes", async () => {
+Deno.test("opened: a member even where it cannot be grouped, until it closes or is replaced", async () => {
   const browser = fakeBrowser();
   browser.open(1, 9), browser.open(2);
   browser.popups.add(9);
@@ -231,6 +237,9 @@ Deno.test("opened: a member even where it cannot be grouped, until it closes", a
   assert(await group.has(2), "opened by the agent: still a member out of the group");
   browser.close(1);
   assertEquals(await group.has(1), false);
+  browser.replace(50, 2);
+  assert(await group.has(50), "the tab that replaced an opened one is the agent's");
+  assertEquals(await group.has(2), false);
 });
 
 Deno.test("a restarted worker finds the hub groups and remembers the tabs taken out", async () => {
