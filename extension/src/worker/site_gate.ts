@@ -9,7 +9,9 @@
  * - `tabs.open` and `tabs.navigate` check the destination URL before the browser loads anything.
  * - Every other method checks its target tab (`tabId`, else the active tab, as `targetTab` picks
  *   it): its URL, and its pending URL too while it navigates. The tab found is pinned into the
- *   input, so the method acts on the tab that was checked.
+ *   input, so the method acts on the tab that was checked. Input at coordinates is checked by the
+ *   frame under each point too (point_site.ts); a call placed in a frame, by that frame's site
+ *   (call_place.ts, `checkFrameSite`).
  * - `off` → SITE_NOT_ALLOWED; `ask` whose site the hub did not grant for this call → SITE_ASK
  *   (the hub asks the person and dispatches again with the grant); `auto` or granted → on.
  * - Then agentTabsOnly: a tab outside the agent's group → TAB_NOT_IN_AGENT_GROUP.
@@ -22,6 +24,7 @@ import { type HubError, hubError } from "../../../protocol/errors.ts";
 import { type SiteDecision, siteOf } from "../../../protocol/site_permissions.ts";
 import { type MethodContext, targetTab } from "./browser_methods/browser_method.ts";
 import { notInAgentGroupError } from "./agent_group.ts";
+import { checkPointSites, pointsOf } from "./point_site.ts";
 
 /** A URL in SITE_ASK's and SITE_NOT_ALLOWED's details is cut to this many characters. */
 export const SITE_DETAIL_URL_CHARS = 300;
@@ -33,7 +36,10 @@ export function siteGated(method: BrowserMethodName): boolean {
   return !UNGATED.has(method) && !method.startsWith("extension.");
 }
 
-type GateContext = Pick<MethodContext, "sites" | "siteGrants" | "agentGroup" | "siteUses">;
+type GateContext = Pick<
+  MethodContext,
+  "sites" | "siteGrants" | "agentGroup" | "siteUses" | "frameSite"
+>;
 
 /**
  * Checks (and throws SITE_NOT_ALLOWED / SITE_ASK / TAB_NOT_IN_AGENT_GROUP) before `work`; joins
@@ -61,12 +67,16 @@ export async function withSiteGate<T>(
   given.tabId = tabId;
   if (method === "tabs.navigate") checkSites([given.url], "navigation", context, tabId);
   else checkSites([tab.url, tab.pendingUrl], "tab", context, tabId);
+  if (method.startsWith("input.")) {
+    await checkPointSites(tabId, pointsOf(given), (url) => frameRefusal(url, context));
+  }
   if (context.sites.agentTabsOnly() && !(await context.agentGroup.has(tabId))) {
     throw notInAgentGroupError(tabId);
   }
   const value = await work();
   if (method !== "tabs.close") await context.agentGroup.join(tabId);
-  return withOrigin(value, tab.url);
+  const inFrame = context.frameSite?.origin;
+  return inFrame === undefined ? withOrigin(value, tab.url) : { value, origin: inFrame };
 }
 
 /** The value with the origin of the page it ended on (its `url`), else of `url`. */
@@ -111,12 +121,22 @@ export function checkFrameSite(
   url: string | undefined,
   context: Pick<MethodContext, "sites" | "siteGrants">,
 ): void {
+  const refused = frameRefusal(url, context);
+  if (refused) throw refused;
+}
+
+/** What `checkFrameSite` would throw for a frame at `url`, or undefined. */
+export function frameRefusal(
+  url: string | undefined,
+  context: Pick<MethodContext, "sites" | "siteGrants">,
+): HubError | undefined {
   const decision = context.sites.decide(url);
-  if (!decision) return;
-  if (decision.permission === "off") throw siteNotAllowedError(decision, "tab", url);
+  if (!decision) return undefined;
+  if (decision.permission === "off") return siteNotAllowedError(decision, "tab", url);
   if (decision.permission === "ask" && !context.siteGrants.includes(decision.site.key)) {
-    throw siteAskError(decision, url!);
+    return siteAskError(decision, url!);
   }
+  return undefined;
 }
 
 /** SITE_NOT_ALLOWED for `decision` (an `off` site), naming the site and how to allow it. */

@@ -1,7 +1,9 @@
 /// <reference lib="deno.ns" />
 import { assert, assertEquals, assertMatch } from "../../../tests/helpers/assert.ts";
 import type { Permission } from "../../../protocol/permission.ts";
-import { failureOf, fakeAgentGroup, withChrome } from "./_test_fixtures.ts";
+import { failureOf, fakeAgentGroup, fakeMethodContext, withChrome } from "./_test_fixtures.ts";
+import { placeCall } from "./browser_methods/call_place.ts";
+import type { FrameLookups } from "./browser_methods/frame_target.ts";
 import { createSiteAccess } from "./site_access.ts";
 import { checkFrameSite, withSiteGate } from "./site_gate.ts";
 
@@ -237,4 +239,66 @@ Deno.test("a frame follows its own site", () => {
   assertEquals(code("about:srcdoc"), "");
   assertEquals(code("https://other.example/"), "SITE_ASK");
   assertEquals(code("https://other.example/", ["other.example"]), "");
+});
+
+/** A tab (7) whose child frame 3 (document DOC-F, k = 1) shows `frameUrl`, for placeCall. */
+async function framedTab(
+  frameUrl: string,
+  rules: Record<string, Permission>,
+  grants: string[] = [],
+) {
+  const context = fakeMethodContext({ ...gateContext(rules, { grants }), frameSite: {} });
+  const { k } = await context.refFrames.schemeFor(7, 3, "DOC-F");
+  await context.refFrames.recordDoc(7, k, { token: "t", upTo: 4 }, "DOC-F");
+  const lookups: FrameLookups = {
+    findElement: () => Promise.resolve({ ok: true, value: { index: 0, tag: "iframe" } }),
+    frames: () =>
+      Promise.resolve([
+        { frameId: 3, parentFrameId: 0, documentId: "DOC-F", url: frameUrl },
+      ] as chrome.webNavigation.GetAllFrameResultDetails[]),
+    indexes: () => Promise.resolve(new Map([[3, 0]])),
+  };
+  const fake = {
+    webNavigation: {
+      getFrame: ({ documentId }: { documentId?: string }) =>
+        Promise.resolve(documentId === "DOC-F" ? { url: frameUrl } : null),
+    },
+  };
+  return { context, lookups, fake };
+}
+
+Deno.test("a call placed in a frame (by frame selector or by ref) follows the frame's own site", async () => {
+  const rules: Record<string, Permission> = { "ads.example": "off", "127.0.0.1:8080": "auto" };
+  const off = await framedTab("https://ads.example/frame", rules);
+  await withChrome(off.fake, async () => {
+    const bySelector = await failureOf(placeCall(7, undefined, "#ad", off.context, off.lookups));
+    assertEquals(bySelector.payload.code, "SITE_NOT_ALLOWED");
+    assertEquals((bySelector.payload.details as { site: string }).site, "ads.example");
+    const byRef = await failureOf(placeCall(7, "f1e2", undefined, off.context, off.lookups));
+    assertEquals(byRef.payload.code, "SITE_NOT_ALLOWED");
+    assertEquals(off.context.frameSite, {});
+  });
+  const asked = await framedTab("https://other.example/", rules);
+  await withChrome(asked.fake, async () => {
+    const failed = await failureOf(placeCall(7, "f1e2", undefined, asked.context, asked.lookups));
+    assertEquals(failed.payload.code, "SITE_ASK");
+    assertEquals(failed.payload.details, { site: "other.example", url: "https://other.example/" });
+  });
+  const allowed = await framedTab("https://other.example/", rules, ["other.example"]);
+  await withChrome(allowed.fake, async () => {
+    const place = await placeCall(7, "f1e2", undefined, allowed.context, allowed.lookups);
+    assertEquals(place.target, { tabId: 7, documentIds: ["DOC-F"] });
+    assertEquals(allowed.context.frameSite, { origin: "https://other.example" });
+  });
+});
+
+Deno.test("the origin a frame-placed call noted is the call's origin", async () => {
+  await withChrome(fakeTabs([{ ...TABS[1], active: true }]), async () => {
+    const context = { ...gateContext(RULES), frameSite: {} as { origin?: string } };
+    const answer = await withSiteGate("dom.click", {}, context, () => {
+      context.frameSite.origin = "https://inner.example";
+      return Promise.resolve(1);
+    });
+    assertEquals(answer, { value: 1, origin: "https://inner.example" });
+  });
 });

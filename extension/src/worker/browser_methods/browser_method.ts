@@ -52,6 +52,11 @@ export interface MethodContext {
   agentGroup: AgentGroup;
   /** When each site rule last let a call through (site_uses.ts), for the side panel. */
   siteUses: SiteUses;
+  /**
+   * Per call (mod.ts): where a call placed in a child frame noted that frame's origin
+   * (call_place.ts), which the call answers instead of the top page's.
+   */
+  frameSite?: { origin?: string };
   /** Everything the side panel shows: link, hub sync, tab states, activity, confirmations. */
   state(): Promise<PanelState>;
   /** Reloads the extension (after the current answer has gone out). */

@@ -3,6 +3,11 @@
  * (Chrome refuses one that is gone: REF_STALE), `frame` in that frame's current document, neither
  * in the tab's current top document; each with that document's ref scheme from the tab's frame
  * table (ref_frames.ts). And what Chrome refusing that document means for the call (`goneError`).
+ *
+ * A call placed in a child frame's document follows that frame's own site
+ * (docs/decisions/072-site-permissions.md): its URL is checked with `checkFrameSite` before the call
+ * runs there (SITE_NOT_ALLOWED, SITE_ASK), and its origin is what the call answers. The top document
+ * passed the site gate already.
  */
 import { quoteClip } from "../../../../protocol/clip.ts";
 import { type HubError, hubError } from "../../../../protocol/errors.ts";
@@ -15,8 +20,11 @@ import {
 } from "../../../../protocol/browser_methods/refs.ts";
 import type { KitRef, RefScheme } from "../../page/dom_refs.ts";
 import { isDocumentGone } from "../chrome_errors.ts";
+import { siteOf } from "../../../../protocol/site_permissions.ts";
 import { chromeFrameLookups, type FrameLookups, resolveFramePlace } from "./frame_target.ts";
+import type { MethodContext } from "./browser_method.ts";
 import type { RefFrames } from "./ref_frames.ts";
+import { checkFrameSite } from "../site_gate.ts";
 
 /** Where a DOM call runs: the document, how its kit writes refs, and the ref it acts on. */
 export interface CallPlace {
@@ -38,24 +46,33 @@ export interface CallPlace {
 }
 
 /**
+ * What placing a call takes of its context: the tab's frame tables, the site rules a child frame's
+ * document must pass, and where the call notes the origin of the frame it runs in.
+ */
+export type PlaceContext = Pick<MethodContext, "refFrames" | "sites" | "siteGrants" | "frameSite">;
+
+/**
  * Where a call with `ref` and `frame` (either may be absent) runs in tab `tabId`: a ref in its
  * own document (a frame's ref `f<k>` as an element: its `<iframe>` in the parent document), a
  * `frame` in that frame's current document, else the tab's top document. A ref with a `frame`
  * that names another frame is INVALID_ARGUMENTS; a ref the frame table no longer holds REF_STALE.
+ * A child frame's document whose site is `off` (or `ask`, not granted) refuses the call.
  */
 export async function placeCall(
   tabId: number,
   ref: string | undefined,
   frame: string | undefined,
-  refFrames: RefFrames,
-  lookups: FrameLookups = chromeFrameLookups(refFrames),
+  context: PlaceContext,
+  lookups: FrameLookups = chromeFrameLookups(context.refFrames),
 ): Promise<CallPlace> {
-  if (ref !== undefined) return await placeRef(tabId, ref, frame, refFrames);
+  const { refFrames } = context;
+  if (ref !== undefined) return await placeRef(tabId, ref, frame, context);
   if (frame === undefined) return await placeTop(tabId, refFrames);
   const found = await resolveFramePlace(tabId, frame, lookups);
   const gone = isFrameRef(frame) && lookups.byRef ? "stale" : "frame";
   const documentId = found.documentId ??
     (found.frameId === undefined ? undefined : await documentOf(tabId, found.frameId));
+  await checkFrameDocument(tabId, { ...found, documentId }, context);
   if (documentId === undefined || found.frameId === undefined) {
     return { target: found.target, gone, named: frame };
   }
@@ -77,8 +94,9 @@ async function placeRef(
   tabId: number,
   text: string,
   frame: string | undefined,
-  refFrames: RefFrames,
+  context: PlaceContext,
 ): Promise<CallPlace> {
+  const { refFrames } = context;
   const parsed = parseRef(text);
   if (!parsed) throw hubError("REF_STALE", staleRefMessage(text));
   if (frame !== undefined && (parsed.frame === 0 || frame !== frameRef(parsed.frame))) {
@@ -99,6 +117,7 @@ async function placeRef(
   }
   if (n === undefined || !entry?.token) throw hubError("REF_STALE", staleRefMessage(text));
   const { documentId, token, base } = entry;
+  if (k !== 0) await checkFrameDocument(tabId, entry, context);
   return {
     target: { tabId, documentIds: [documentId] },
     k,
@@ -124,6 +143,41 @@ async function placeTop(tabId: number, refFrames: RefFrames): Promise<CallPlace>
   }
   const { k, scheme } = await refFrames.schemeFor(tabId, 0, documentId);
   return { target: { tabId, documentIds: [documentId] }, k, documentId, scheme, gone: "top" };
+}
+
+/**
+ * Refuses a call in a child frame's document by that frame's own site (`checkFrameSite`), and
+ * notes the frame's origin as where the call ran. The URL is the lookup's, else Chrome's for the
+ * document; a document Chrome no longer knows has none (the call then fails as gone).
+ */
+async function checkFrameDocument(
+  tabId: number,
+  where: { frameId?: number; documentId?: string; url?: string },
+  context: PlaceContext,
+): Promise<void> {
+  if (where.frameId === 0) return;
+  const url = where.url ?? await frameUrl(tabId, where);
+  checkFrameSite(url, context);
+  const origin = siteOf(url)?.origin;
+  if (origin !== undefined && context.frameSite) context.frameSite.origin = origin;
+}
+
+/** The URL Chrome has for a frame's document (or the frame, without one). */
+async function frameUrl(
+  tabId: number,
+  where: { frameId?: number; documentId?: string },
+): Promise<string | undefined> {
+  const details = where.documentId !== undefined
+    ? { tabId, documentId: where.documentId }
+    : where.frameId !== undefined
+    ? { tabId, frameId: where.frameId }
+    : undefined;
+  if (!details) return undefined;
+  try {
+    return (await chrome.webNavigation.getFrame(details))?.url ?? undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** The documentId of frame `frameId` of the tab, or undefined when Chrome gives none. */

@@ -66,7 +66,7 @@ export async function resolveNode(
   contexts: KitContexts = trackerOf(context.sessions),
 ): Promise<ResolvedNode> {
   const ref = target.ref ?? await refOfSelector(tabId, target, context, tool);
-  const place = await placeCall(tabId, ref, undefined, context.refFrames);
+  const place = await placeCall(tabId, ref, undefined, context);
   if (!place.ref) throw hubError("REF_STALE", staleRefMessage(ref));
   const { n, token } = place.ref;
   const keys = [undefined, ...session.children().map((c) => c.sessionId)];

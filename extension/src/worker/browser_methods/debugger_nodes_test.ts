@@ -1,7 +1,7 @@
 /// <reference lib="deno.ns" />
 import { assert, assertEquals } from "../../../../tests/helpers/assert.ts";
 import { HubError } from "../../../../protocol/errors.ts";
-import { fakeSessionStorage } from "../_test_fixtures.ts";
+import { fakeMethodContext, fakeSessionStorage } from "../_test_fixtures.ts";
 import type { CdpEvent, CdpParams, DebuggerSessions, TabSession } from "../debugger_sessions.ts";
 import type { MethodContext } from "./browser_method.ts";
 import { createKitContexts, NODE_GROUP, resolveNode } from "./debugger_nodes.ts";
@@ -81,7 +81,7 @@ async function contextWith(sessions: DebuggerSessions, token: string): Promise<M
   await refFrames.recordDoc(TAB, 0, { token: "top-token", upTo: 9 });
   await refFrames.schemeFor(TAB, 3, "CHILD");
   await refFrames.recordDoc(TAB, 1, { token, upTo: 9 });
-  return { refFrames, sessions } as unknown as MethodContext;
+  return fakeMethodContext({ refFrames, sessions });
 }
 
 async function failure(promise: Promise<unknown>): Promise<HubError> {

@@ -141,10 +141,11 @@ export function kitFailure({ code, message }: KitError): HubError {
 export async function domCall<Op extends DomMethodName>(
   op: Op,
   input: BrowserInput<Op>,
-  { calls, refFrames }: MethodContext,
+  context: MethodContext,
   tool: string,
   onNavigation?: (seen: PageNavigation) => void,
 ): Promise<DomAnswer> {
+  const { calls, refFrames } = context;
   const { tabId: wanted, frame, ref, ...args } = input as BrowserInput<Op> & {
     frame?: string;
     ref?: string;
@@ -157,7 +158,7 @@ export async function domCall<Op extends DomMethodName>(
     tool,
     async () => {
       for (let attempt = 1;; attempt++) {
-        const place = await placeCall(tabId, ref, frame, refFrames);
+        const place = await placeCall(tabId, ref, frame, context);
         const kitArgs = { ...withoutUndefined(args), ...(place.ref ? { ref: place.ref } : {}) };
         try {
           const answer = await runInTab(

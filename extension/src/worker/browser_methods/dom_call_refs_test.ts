@@ -277,7 +277,13 @@ Deno.test("placeCall: a frame selector's document gets its scheme; its loss is T
         ] as chrome.webNavigation.GetAllFrameResultDetails[]),
       indexes: () => Promise.resolve(new Map([[3, 0]])),
     };
-    const place = await placeCall(7, undefined, "#form", frames, lookups);
+    const place = await placeCall(
+      7,
+      undefined,
+      "#form",
+      fakeMethodContext({ refFrames: frames }),
+      lookups,
+    );
     assertEquals(place.target, { tabId: 7, documentIds: ["FORM-1"] });
     assertEquals([place.k, place.scheme, place.gone], [1, { prefix: "f1", base: 1 }, "frame"]);
     const gone = goneError(place, new Error("No document with id FORM-1 in tab with id 7"));

@@ -45,7 +45,7 @@ async function customSelect(
   session: TabSession,
   context: MethodContext,
 ) {
-  const { calls, refFrames } = context;
+  const { calls } = context;
   const target: ElementTarget = withoutUndefined({
     ref: input.ref,
     selector: input.ref ? undefined : input.selector,
@@ -54,7 +54,7 @@ async function customSelect(
   const place = await calls.run(
     tabId,
     TOOL,
-    () => placeCall(tabId, input.ref, input.frame, refFrames),
+    () => placeCall(tabId, input.ref, input.frame, context),
   );
   const choice = withoutUndefined({ value: input.value, label: input.label, index: input.index });
   const findOption = (waitMs: number, probe: boolean) =>

@@ -91,8 +91,7 @@ async function findPoint(
   tool: string,
   options: PointOptions,
 ): Promise<PointedElement> {
-  const { refFrames } = context;
-  const place = await placeCall(tabId, target.ref, target.frame, refFrames);
+  const place = await placeCall(tabId, target.ref, target.frame, context);
   const args = withoutUndefined({
     selector: target.ref ? undefined : target.selector,
     ref: place.ref,

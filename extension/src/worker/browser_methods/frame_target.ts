@@ -59,6 +59,8 @@ export interface FramePlace {
   target: Target;
   frameId?: number;
   documentId?: string;
+  /** The frame's URL, when the lookup gave it (for its site: site_gate.ts `checkFrameSite`). */
+  url?: string;
 }
 
 /** The scripting target for `frame` in tab `tabId`, or `{ tabId }` without one. */
@@ -102,10 +104,10 @@ export async function resolveFramePlace(
         `did not answer within ${FRAME_ANSWER_MS / 1000} s (a page busy running a script).`,
     );
   }
-  const { frameId, documentId } = child;
+  const { frameId, documentId, url } = child;
   return documentId
-    ? { target: { tabId, documentIds: [documentId] }, frameId, documentId }
-    : { target: { tabId, frameIds: [frameId] }, frameId };
+    ? { target: { tabId, documentIds: [documentId] }, frameId, documentId, url }
+    : { target: { tabId, frameIds: [frameId] }, frameId, url };
 }
 
 /**

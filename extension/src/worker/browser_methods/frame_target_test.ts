@@ -112,11 +112,12 @@ Deno.test("a frame ref goes to byRef when there is one; without it, it is a sele
     documentIds: ["DOC-REF"],
   });
   assertEquals(asked.at(-1), "ref f1");
-  // with the frame and document it found, for the frame's ref scheme
+  // with the frame, document and URL it found, for the frame's ref scheme and its site
   assertEquals(await resolveFramePlace(7, "f1", lookups), {
     target: { tabId: 7, documentIds: ["DOC-A"] },
     frameId: 4,
     documentId: "DOC-A",
+    url: "http://x/4",
   });
   assertEquals(await resolveFramePlace(7, undefined, lookups), { target: { tabId: 7 } });
 });

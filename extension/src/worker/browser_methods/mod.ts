@@ -131,11 +131,12 @@ async function run<M extends BrowserMethodName>(
     );
   }
   const handler: BrowserMethod<M> = BROWSER_HANDLERS[method];
-  const work = () => handler(parsed.input, context);
+  const call: MethodContext = { ...context, frameSite: {} };
+  const work = () => handler(parsed.input, call);
   return await withSiteGate(
     method,
     parsed.input,
-    context,
+    call,
     () => withDialogGate(method, parsed.input, context.dialogs, work),
   );
 }

@@ -5,7 +5,9 @@
  * outlines each document (`page.snapshot`, page/dom_snapshot.ts), all at once, each aimed at its
  * document id and a child given FRAME_ANSWER_MS to answer; the outlines are nested into one
  * (snapshot_compose.ts), kept for a later `since` (snapshot_store.ts), diffed when `since` asks
- * (snapshot_diff.ts) and cut to `maxBytes` from `offset` (snapshot_cut.ts).
+ * (snapshot_diff.ts) and cut to `maxBytes` from `offset` (snapshot_cut.ts). A frame whose site is
+ * `off` (context.sites.frameBlocked) is not read, nor the frames inside it: one line stands for
+ * it (blocked_frames.ts).
  */
 import type { BrowserInput, SnapshotResult } from "../../../../protocol/browser_methods/mod.ts";
 import { hubError } from "../../../../protocol/errors.ts";
@@ -13,7 +15,13 @@ import { withTimeout } from "../../../../protocol/with_timeout.ts";
 import type { KitArgs, KitOutcome } from "../../page/dom_kit_types.ts";
 import type { KitRef, RefScheme } from "../../page/dom_refs.ts";
 import { type BrowserMethod, type MethodContext, targetTab } from "./browser_method.ts";
-import { type CallPlace, goneError, goneErrorOf, placeCall } from "./call_place.ts";
+import {
+  type CallPlace,
+  goneError,
+  goneErrorOf,
+  placeCall,
+  type PlaceContext,
+} from "./call_place.ts";
 import { kitFailure, runInTab } from "./dom_call.ts";
 import { FRAME_ANSWER_MS } from "./frame_scripting.ts";
 import { isFramesShown, MAX_FRAMES } from "./frame_tree.ts";
@@ -25,6 +33,7 @@ import {
   framesToRead,
 } from "./snapshot_compose.ts";
 import { cutSnapshot } from "./snapshot_cut.ts";
+import { splitBlocked } from "./blocked_frames.ts";
 import { diffOutlines } from "./snapshot_diff.ts";
 
 type Input = BrowserInput<"page.snapshot">;
@@ -37,7 +46,10 @@ export const pageSnapshot: BrowserMethod<"page.snapshot"> = async (input, contex
 };
 
 /** The stores a snapshot reads and writes. */
-type Stores = Pick<MethodContext, "refFrames" | "snapshots">;
+type Stores = Pick<
+  MethodContext,
+  "refFrames" | "snapshots" | "sites" | "siteGrants" | "frameSite"
+>;
 
 /** Where the outline starts: a document (by frame) and, for a subtree, the kit's root. */
 interface Root {
@@ -50,10 +62,12 @@ interface Root {
 async function snapshotTab(
   tab: chrome.tabs.Tab,
   input: Input,
-  { refFrames, snapshots }: Stores,
+  stores: Stores,
 ): Promise<SnapshotResult> {
+  const { refFrames, snapshots } = stores;
   const tabId = tab.id!;
-  const frames = await liveFrames(tabId);
+  const isBlocked = (url: string) => stores.sites.frameBlocked(url);
+  const { frames, blocked } = splitBlocked(await liveFrames(tabId), isBlocked);
   const top = frames.find((f) => f.frameId === 0);
   if (!top?.documentId) {
     throw hubError(
@@ -73,8 +87,9 @@ async function snapshotTab(
   if (earlier?.answer !== undefined && earlier.head) {
     return answer(tabId, earlier.head, earlier.id, earlier.answer, input);
   }
-  const root = await rootOf(tabId, frames, input, refFrames);
-  const reads = await readFrames(tabId, frames, root, input, refFrames);
+  const root = await rootOf(tabId, frames, input, stores);
+  const readable = frames.filter((f) => !blocked.has(f.frameId));
+  const reads = await readFrames(tabId, readable, root, input, refFrames);
   const rootOutline = reads.get(root.frame.frameId)?.outline;
   const header = root.frame.frameId === 0 && rootOutline
     ? { title: rootOutline.title, url: rootOutline.url }
@@ -83,6 +98,7 @@ async function snapshotTab(
   const { text, owners, unread } = composeOutline(header, frames, reads, {
     rootFrameId: root.frame.frameId,
     subtree,
+    blocked: { ids: blocked, isBlocked },
   });
   await Promise.all([...owners].map(([k, owner]) => refFrames.setOwner(tabId, k, owner)));
   const before = input.since === undefined
@@ -122,13 +138,13 @@ async function rootOf(
   tabId: number,
   frames: Frame[],
   input: Input,
-  refFrames: RefFrames,
+  context: PlaceContext,
 ): Promise<Root> {
   const selector = input.selector ? { selector: input.selector } : {};
   if (input.ref === undefined && input.frame === undefined) {
     return { frame: frames.find((f) => f.frameId === 0)!, args: selector, place: { gone: "top" } };
   }
-  const place = await placeCall(tabId, input.ref, input.frame, refFrames);
+  const place = await placeCall(tabId, input.ref, input.frame, context);
   const frame = frames.find((f) =>
     place.documentId !== undefined
       ? f.documentId === place.documentId

@@ -32,9 +32,9 @@ export async function trustedEdit(
   context: MethodContext,
   onPage: (seen: PageNavigation) => void,
 ): Promise<Record<string, unknown> | undefined> {
-  const { calls, refFrames } = context;
+  const { calls } = context;
   const { place, focused } = await calls.run(tabId, tool, async () => {
-    const place = await placeCall(tabId, where.ref, where.frame, refFrames);
+    const place = await placeCall(tabId, where.ref, where.frame, context);
     const args = { ...focus, selector: where.ref ? undefined : where.selector, ref: place.ref };
     return { place, focused: await kitStep(tabId, place, "dom.focus", args, context) };
   });
