@@ -215,7 +215,15 @@ function tabTextRound(
   return context.calls.run(
     tabId,
     TOOL,
-    () => textRound(tabId, args, checkers.frames, ms, topCheck),
+    () =>
+      textRound(
+        tabId,
+        args,
+        checkers.frames,
+        ms,
+        topCheck,
+        (url) => context.sites.frameBlocked(url),
+      ),
   );
 }
 

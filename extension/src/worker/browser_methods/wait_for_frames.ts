@@ -7,7 +7,8 @@
  * shows counts, as in browser_get_page_text (pickFrames, frame_tree.ts): one whose frame element is
  * hidden from people (or sits inside one) does not, its text is not shown. `text` holds when any shown frame shows it; `textGone`
  * when every shown frame answered and none shows it (a frame that did not answer may still show
- * it; one that cannot be scripted at all is left out).
+ * it; one that cannot be scripted at all is left out). A frame whose site is `off` is not checked,
+ * nor the frames inside it (blocked_frames.ts): its text counts as not shown.
  */
 import {
   DOM_KIT_GLOBAL,
@@ -20,6 +21,7 @@ import type { WaitCheck } from "../../page/dom_wait_for.ts";
 import { callWithKit, firstResult } from "./browser_method.ts";
 import { kitFailure } from "./dom_call.ts";
 import { pickFrames } from "./frame_tree.ts";
+import { splitBlocked } from "./blocked_frames.ts";
 import { clip } from "../../../../protocol/clip.ts";
 import { withTimeout } from "../../../../protocol/with_timeout.ts";
 
@@ -167,6 +169,7 @@ async function checkFrame(
  * One round over the tab's frames (see the file's comment), each frame's check awaited at most
  * `ms`. When the top document answered nothing but was not late (it cannot be scripted, say),
  * `topCheck` asks it another way (its failure, such as PAGE_NOT_SCRIPTABLE, is the call's).
+ * Frames `isBlocked` (their site is off) and the frames inside them are not checked.
  */
 export async function textRound(
   tabId: number,
@@ -174,8 +177,10 @@ export async function textRound(
   checkers: ReturnType<typeof frameCheckers>,
   ms: number,
   topCheck?: () => Promise<FrameCheck | undefined>,
+  isBlocked: (url: string) => boolean = () => false,
 ): Promise<TextRound> {
-  const frames = await framesOf(tabId);
+  const split = splitBlocked(await framesOf(tabId), isBlocked);
+  const frames = split.frames.filter((f) => !split.blocked.has(f.frameId));
   const { checks, late } = await checkers.check(tabId, frames, args, ms);
   if (!checks.get(0)?.ok && !late.has(0) && topCheck) {
     const top = await topCheck();
