@@ -16,11 +16,12 @@
  *   (the hub asks the person and dispatches again with the grant); `auto` or granted → on.
  * - Then agentTabsOnly: a tab outside the agent's group → TAB_NOT_IN_AGENT_GROUP.
  * - A call that went through joins its tab to the agent's tab group (a tab it opened as the
- *   agent's own), and answers the origin of the page it worked on, for the audit and the marker.
+ *   agent's own), and answers the origin of the page it worked on, for the audit and the marker. A
+ *   call that failed after it touched the tab (an element not found) joins it too.
  */
 import type { BrowserMethodName } from "../../../protocol/browser_methods/mod.ts";
 import { clip } from "../../../protocol/clip.ts";
-import { type HubError, hubError } from "../../../protocol/errors.ts";
+import { HubError, hubError } from "../../../protocol/errors.ts";
 import { type SiteDecision, siteOf } from "../../../protocol/site_permissions.ts";
 import { type MethodContext, targetTab } from "./browser_methods/browser_method.ts";
 import { notInAgentGroupError } from "./agent_group.ts";
@@ -73,10 +74,31 @@ export async function withSiteGate<T>(
   if (context.sites.agentTabsOnly() && !(await context.agentGroup.has(tabId))) {
     throw notInAgentGroupError(tabId);
   }
-  const value = await work();
+  const value = await work().catch(async (error) => {
+    if (touched(method, error)) await context.agentGroup.join(tabId);
+    throw error;
+  });
   if (method !== "tabs.close") await context.agentGroup.join(tabId);
   const inFrame = context.frameSite?.origin;
   return inFrame === undefined ? withOrigin(value, tab.url) : { value, origin: inFrame };
+}
+
+/** Failures that did nothing in the tab: refused before it was touched, or no such tab. */
+const NOTHING_DONE: ReadonlySet<string> = new Set([
+  "SITE_NOT_ALLOWED",
+  "SITE_ASK",
+  "TAB_NOT_IN_AGENT_GROUP",
+  "TAB_NOT_FOUND",
+  "DIALOG_OPEN",
+]);
+
+/**
+ * Whether a call that failed with `error` still read or acted on its tab (an element not found
+ * after the page was searched): then the tab joins the agent's group as for a success.
+ */
+function touched(method: BrowserMethodName, error: unknown): boolean {
+  if (method === "tabs.close") return false;
+  return !(error instanceof HubError && NOTHING_DONE.has(error.payload.code));
 }
 
 /** The value with the origin of the page it ended on (its `url`), else of `url`. */

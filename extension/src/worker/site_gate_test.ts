@@ -1,6 +1,7 @@
 /// <reference lib="deno.ns" />
 import { assert, assertEquals, assertMatch } from "../../../tests/helpers/assert.ts";
 import type { Permission } from "../../../protocol/permission.ts";
+import { hubError } from "../../../protocol/errors.ts";
 import { failureOf, fakeAgentGroup, fakeMethodContext, withChrome } from "./_test_fixtures.ts";
 import { placeCall } from "./browser_methods/call_place.ts";
 import type { FrameLookups } from "./browser_methods/frame_target.ts";
@@ -300,5 +301,21 @@ Deno.test("the origin a frame-placed call noted is the call's origin", async () 
       return Promise.resolve(1);
     });
     assertEquals(answer, { value: 1, origin: "https://inner.example" });
+  });
+});
+
+Deno.test("a call that failed after touching the tab joins it; one refused before touching it does not", async () => {
+  await withChrome(fakeTabs(TABS), async () => {
+    const context = gateContext(RULES);
+    const notFound = () => Promise.reject(hubError("ELEMENT_NOT_FOUND", "no #x"));
+    const refused = () => Promise.reject(hubError("SITE_NOT_ALLOWED", "a frame is off"));
+    assertEquals(
+      (await failureOf(withSiteGate("dom.click", { tabId: 2 }, context, notFound)))
+        .payload.code,
+      "ELEMENT_NOT_FOUND",
+    );
+    assertEquals(context.agentGroup.joinedTabs, [2]);
+    await failureOf(withSiteGate("dom.click", { tabId: 3 }, context, refused));
+    assertEquals(context.agentGroup.joinedTabs, [2]);
   });
 });
