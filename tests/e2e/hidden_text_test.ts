@@ -184,6 +184,9 @@ e2eTest(import.meta.url, "hidden text stays out of reading tools; an off frame i
       );
       assert(!read.text.includes("Frame text blocked"), read.text);
       assert(read.text.includes("Top text") && read.text.includes("Frame text allowed"), read.text);
+      const everything = await call("browser_get_page_text", { tabId: id, includeHidden: true });
+      assert(!everything.text.includes("Frame text blocked"), "includeHidden reads no off frame");
+      assert(everything.text.includes("[blocked: site not allowed]"), everything.text);
       const kits = await kitIn(e2e, id);
       const blockedUrl = `http://localhost:${port}/inner?who=blocked`;
       assertEquals(
