@@ -97,8 +97,13 @@ e2eTest(import.meta.url, "page reading and element tools in a real Chromium", {
     assertEquals([options.total, options.elements.length], [4, 2]);
     assertEquals(options.elements[1].text, "Red");
     assertEquals(options.elements[1].attributes, { value: "r", selected: false });
+    // An element hidden from people is left out (counted), and listed with includeHidden.
+    assertEquals(
+      ok(await call("browser_query_elements", { selector: "#revealed" }), "hidden left out"),
+      { tabId, total: 0, elements: [], hiddenLeftOut: 1 },
+    );
     const hidden = ok(
-      await call("browser_query_elements", { selector: "#revealed" }),
+      await call("browser_query_elements", { selector: "#revealed", includeHidden: true }),
       "hidden",
     );
     assertEquals(hidden.elements[0].visible, false);
