@@ -33,6 +33,7 @@ Deno.test("stateSummary: a connected extension with a synced hub", () => {
       ],
       browserTools: [],
       disabledBrowserTools: [],
+      sites: { rules: [], defaultPermission: "ask", agentTabsOnly: false },
     },
     tabs: { app: { plugin: "app", state: "ready", tabs: [1, 2].map(tab) } },
     activity: [
