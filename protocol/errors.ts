@@ -58,6 +58,12 @@ export const CALL_FAILURES = {
   TAB_UNAVAILABLE: { category: "unavailable", retryable: true, status: 503 },
   TAB_NOT_FOUND: { category: "not_found", retryable: false, status: 404 },
   TAB_NAVIGATED: { category: "unavailable", retryable: true, status: 503 },
+  // Site permissions and the agent's tab group (docs/security.md): the hub's refusals, which the
+  // extension makes for it, as it alone knows the tab's page.
+  SITE_NOT_ALLOWED: { category: "permission", retryable: false, status: 403 },
+  TAB_NOT_IN_AGENT_GROUP: { category: "permission", retryable: false, status: 403 },
+  // Between extension and hub only: the site is `ask`; the hub asks the person and dispatches again.
+  SITE_ASK: { category: "permission", retryable: false, status: 403 },
   TIMEOUT: { category: "timeout", retryable: true, status: 504 },
   CONCURRENCY_LIMIT: { category: "rate_limit", retryable: true, status: 429 },
   CANCELLED: { category: "internal", retryable: true, status: 499 },
@@ -117,11 +123,6 @@ export const HUB_ERRORS = {
   REQUEST_NOT_FOUND: { category: "not_found", retryable: false, status: 422 },
   BODY_UNAVAILABLE: { category: "unavailable", retryable: false, status: 422 },
   UNKNOWN_OPERATION: { category: "internal", retryable: false, status: 422 },
-  // Site permissions and the agent's tab group (docs/security.md), reported by the extension.
-  SITE_NOT_ALLOWED: { category: "permission", retryable: false, status: 403 },
-  TAB_NOT_IN_AGENT_GROUP: { category: "permission", retryable: false, status: 403 },
-  // Between extension and hub only: the site is `ask`; the hub asks the person and dispatches again.
-  SITE_ASK: { category: "permission", retryable: false, status: 403 },
   // Plugin management and settings (management tools, REST, the side panel). From a management
   // tool they are that tool's failure (422).
   PLUGIN_NOT_FOUND: { category: "not_found", retryable: false, status: 404 },

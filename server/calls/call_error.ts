@@ -24,20 +24,12 @@ export function abortError(signal: AbortSignal, tool: string): HubError {
 }
 
 /**
- * Refusals the extension makes for the hub (site permissions, the agent's tabs; SITE_ASK is the
- * pipeline's question to the person): like permission `off`, they are the hub's answer, not the
- * tool's failure, so REST answers their own status (403), not a tool's 422.
- */
-const EXTENSION_REFUSALS = new Set(["SITE_NOT_ALLOWED", "TAB_NOT_IN_AGENT_GROUP", "SITE_ASK"]);
-
-/**
  * An error the extension answered a dispatch with: the hub's call failures (TAB_CLOSED when a
  * tab closes mid-call…) and its refusals (SITE_NOT_ALLOWED…) keep their meaning and status;
  * anything else is the tool's own failure.
  */
 export function extensionCallError(payload: ErrorPayload): HubError {
-  const hubs = Object.hasOwn(CALL_FAILURES, payload.code) || EXTENSION_REFUSALS.has(payload.code);
-  return new HubError(payload, { fromTool: !hubs });
+  return new HubError(payload, { fromTool: !Object.hasOwn(CALL_FAILURES, payload.code) });
 }
 
 /**
