@@ -12,7 +12,7 @@ import { PANEL_PORT, type PanelState } from "../shared/panel_messages.ts";
 import { pluginsView } from "./plugins_view.ts";
 import { debuggerSection } from "./debugger_view.ts";
 import { searchView } from "./search_view.ts";
-import { sitesView } from "./sites_view.ts";
+import { sitesSection } from "./sites_view.ts";
 import type { ViewContext } from "./view_context.ts";
 
 function byId(id: string): HTMLElement {
@@ -45,7 +45,7 @@ function main() {
   const plugins = pluginsView(ctx);
   const activity = activityView(ctx);
   const debuggerPart = debuggerSection(ctx);
-  const sites = sitesView(ctx);
+  const sites = sitesSection(ctx);
   byId("connection-slot").replaceChildren(connection.el);
   byId("main").replaceChildren(
     confirmations.el,

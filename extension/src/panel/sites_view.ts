@@ -18,7 +18,7 @@ import { switchControl } from "./switch_control.ts";
 import { errorText, type ViewContext } from "./view_context.ts";
 import type { PanelState, Permission, SiteRuleView } from "../shared/panel_messages.ts";
 
-export interface SitesView {
+export interface SitesSection {
   el: HTMLElement;
   update(state: PanelState): void;
   /** Once a second: "last used 2 min ago" moves on. */
@@ -80,6 +80,42 @@ function ruleView(ctx: ViewContext, first: Row): Keyed<Row> & { tick(): void } {
   };
 }
 
+interface AddParts {
+  input: HTMLInputElement;
+  choice: HTMLSelectElement;
+  button: HTMLButtonElement;
+  error: HTMLElement;
+  /** Whether the hub is reachable now (the button comes back only then). */
+  enabled(): boolean;
+}
+
+/** The form's submit: checks the pattern is there, sends the rule, clears the input on success. */
+function submitRule(ctx: ViewContext, parts: AddParts) {
+  const { input, choice, button, error } = parts;
+  const fail = (text: string) => {
+    setText(error, text);
+    error.hidden = false;
+    ctx.announce(text, true);
+  };
+  return async (event: Event) => {
+    event.preventDefault();
+    const pattern = input.value.trim();
+    const permission = choice.value as Permission;
+    error.hidden = true;
+    if (pattern === "") return fail(EMPTY_PATTERN);
+    button.disabled = true;
+    try {
+      await ctx.send({ type: "setSitePermission", pattern, permission });
+      input.value = "";
+      ctx.announce(ruleSaved(pattern, permission));
+    } catch (e) {
+      fail(`Could not add the rule: ${errorText(e)}`);
+    } finally {
+      button.disabled = !parts.enabled();
+    }
+  };
+}
+
 /** The form that adds a rule: a pattern as the person writes it and its permission. */
 function addForm(ctx: ViewContext) {
   const input = h("input", {
@@ -104,39 +140,17 @@ function addForm(ctx: ViewContext) {
     hidden: true,
     "data-testid": "site-add-error",
   });
+  let enabled = false;
   const el = h(
     "form",
-    { class: "site-add", onsubmit: add },
+    {
+      class: "site-add",
+      onsubmit: submitRule(ctx, { input, choice, button, error, enabled: () => enabled }),
+    },
     h("label", { for: "site-pattern", class: "small" }, "Add a rule for a site"),
     h("div", { class: "site-add-row" }, input, choice, button),
     error,
   );
-
-  function fail(text: string) {
-    setText(error, text);
-    error.hidden = false;
-    ctx.announce(text, true);
-  }
-
-  async function add(event: Event) {
-    event.preventDefault();
-    const pattern = input.value.trim();
-    const permission = choice.value as Permission;
-    error.hidden = true;
-    if (pattern === "") return fail(EMPTY_PATTERN);
-    button.disabled = true;
-    try {
-      await ctx.send({ type: "setSitePermission", pattern, permission });
-      input.value = "";
-      ctx.announce(ruleSaved(pattern, permission));
-    } catch (e) {
-      fail(`Could not add the rule: ${errorText(e)}`);
-    } finally {
-      button.disabled = !enabled;
-    }
-  }
-
-  let enabled = false;
   return {
     el,
     update(on: boolean) {
@@ -148,35 +162,11 @@ function addForm(ctx: ViewContext) {
   };
 }
 
-export function sitesView(ctx: ViewContext): SitesView {
-  const defaultHelpLine = h("p", { class: "small", id: "site-default-help" });
-  const fallback = permissionSelect(ctx, {
-    label: ["Sites without a rule"],
-    what: "sites without a rule",
-    testid: "site-default",
-    className: "group-permission",
-    change: (permission) =>
-      ctx.send({ type: "setSiteDefaults", defaultSitePermission: permission }),
-  });
-  const agentTabs = switchControl(ctx, {
-    id: "agent-tabs-only",
-    helpId: "agent-tabs-only-help",
-    label: "Only tabs in the hub group",
-    testId: "agent-tabs-only",
-    initial: false,
-    calm: true,
-    help: agentTabsHelp,
-    change: (next) => ctx.send({ type: "setSiteDefaults", agentTabsOnly: next }),
-    failure: (next) => `Could not turn ${next ? "on" : "off"} tabs in the hub group only`,
-  });
-  const list = h("ul", { class: "site-rules", "data-testid": "site-rules" });
-  const empty = h(
-    "p",
-    { class: "muted small" },
-    "No rules yet: every site gets the setting above.",
-  );
-  const form = addForm(ctx);
-  const el = h(
+/** The section around the controls: heading, what rules are, the Rules heading and the empty line. */
+function sitesLayout(
+  parts: { controls: Node[]; empty: HTMLElement; list: HTMLElement; form: Node },
+) {
+  return h(
     "section",
     { "aria-labelledby": "sites-heading", "data-testid": "sites", hidden: true },
     h("h2", { id: "sites-heading" }, "Sites"),
@@ -187,14 +177,53 @@ export function sitesView(ctx: ViewContext): SitesView {
         "(example.com), its subdomains (*.example.com), a host with a port, or an origin; the " +
         "most specific rule wins.",
     ),
-    fallback.el,
-    defaultHelpLine,
-    agentTabs.el,
+    ...parts.controls,
     h("h3", { class: "site-rules-heading" }, "Rules"),
+    parts.empty,
+    parts.list,
+    parts.form,
+  );
+}
+
+/** The agentTabsOnly switch: agents use only tabs in the hub group. */
+function agentTabsSwitch(ctx: ViewContext) {
+  return switchControl(ctx, {
+    id: "agent-tabs-only",
+    helpId: "agent-tabs-only-help",
+    label: "Only tabs in the hub group",
+    testId: "agent-tabs-only",
+    initial: false,
+    calm: true,
+    help: agentTabsHelp,
+    change: (next) => ctx.send({ type: "setSiteDefaults", agentTabsOnly: next }),
+    failure: (next) => `Could not turn ${next ? "on" : "off"} tabs in the hub group only`,
+  });
+}
+
+export function sitesSection(ctx: ViewContext): SitesSection {
+  const defaultHelpLine = h("p", { class: "small", id: "site-default-help" });
+  const fallback = permissionSelect(ctx, {
+    label: ["Sites without a rule"],
+    what: "sites without a rule",
+    testid: "site-default",
+    className: "group-permission",
+    change: (permission) =>
+      ctx.send({ type: "setSiteDefaults", defaultSitePermission: permission }),
+  });
+  const agentTabs = agentTabsSwitch(ctx);
+  const list = h("ul", { class: "site-rules", "data-testid": "site-rules" });
+  const empty = h(
+    "p",
+    { class: "muted small" },
+    "No rules yet: every site gets the setting above.",
+  );
+  const form = addForm(ctx);
+  const el = sitesLayout({
+    controls: [fallback.el, defaultHelpLine, agentTabs.el],
     empty,
     list,
-    form.el,
-  );
+    form: form.el,
+  });
   const views = new Map<string, ReturnType<typeof ruleView>>();
 
   return {
