@@ -52,17 +52,43 @@ function askedSite(result: DispatchResult): string | undefined {
   return typeof site === "string" ? site.slice(0, MAX_SITE_PATTERN_CHARS) : "";
 }
 
-/** The entry runs (again) or has ended: it no longer waits for a site. */
-function settled(entry: ActivityEntry, state: ActivityEntry["state"]) {
-  entry.state = state;
-  delete entry.site;
-}
 const shortError = ({ code, message }: { code: string; message: string }) => ({
   code,
   message: message.length > MAX_ACTIVITY_ERROR_CHARS
     ? `${message.slice(0, MAX_ACTIVITY_ERROR_CHARS)}…`
     : message,
 });
+
+/** The entry runs (again) or has ended: it no longer waits for a site. */
+function settled(entry: ActivityEntry, state: ActivityEntry["state"]) {
+  entry.state = state;
+  delete entry.site;
+}
+
+/** A SITE_ASK reply: the call waits again, for the person to answer about `site` ("" = unnamed). */
+function waitForSite(entry: ActivityEntry, site: string) {
+  entry.state = "waiting";
+  if (site) entry.site = site;
+}
+
+/** Any other reply ends the entry (its duration kept if the hub already gave one). */
+function replyEnded(entry: ActivityEntry, result: DispatchResult, now: number) {
+  settled(entry, result.ok ? "succeeded" : "failed");
+  entry.durationMs ??= Math.max(0, now - entry.startedAt);
+  if (!result.ok) entry.error = shortError(result.error);
+}
+
+/** The link closed: every open entry failed. Whether any changed. */
+function interruptOpen(entries: Iterable<ActivityEntry>): boolean {
+  let changed = false;
+  for (const e of entries) {
+    if (!open(e)) continue;
+    settled(e, "failed");
+    e.error = { code: "EXTENSION_DISCONNECTED", message: "The link to the hub closed." };
+    changed = true;
+  }
+  return changed;
+}
 
 export function createActivityLog(onChange: () => void, limit = ACTIVITY_LIMIT): ActivityLog {
   /** Oldest first (insertion order), so the oldest is the one to drop. */
@@ -101,14 +127,8 @@ export function createActivityLog(onChange: () => void, limit = ACTIVITY_LIMIT):
       const entry = entries.get(id);
       if (!entry || !(replace || open(entry))) return;
       const site = askedSite(result);
-      if (site !== undefined && !replace) {
-        entry.state = "waiting";
-        if (site) entry.site = site;
-        return onChange();
-      }
-      settled(entry, result.ok ? "succeeded" : "failed");
-      entry.durationMs ??= Math.max(0, now - entry.startedAt);
-      if (!result.ok) entry.error = shortError(result.error);
+      if (site !== undefined && !replace) waitForSite(entry, site);
+      else replyEnded(entry, result, now);
       onChange();
     },
     ended({ invocationId: id, tool, plugin, success, durationMs, error }) {
@@ -121,14 +141,7 @@ export function createActivityLog(onChange: () => void, limit = ACTIVITY_LIMIT):
       onChange();
     },
     interrupted() {
-      let changed = false;
-      for (const e of entries.values()) {
-        if (!open(e)) continue;
-        settled(e, "failed");
-        e.error = { code: "EXTENSION_DISCONNECTED", message: "The link to the hub closed." };
-        changed = true;
-      }
-      if (changed) onChange();
+      if (interruptOpen(entries.values())) onChange();
     },
     list: () => [...entries.values()].reverse().map((e) => ({ ...e })),
   };
