@@ -6,7 +6,7 @@
  * config lock, then read back at once, so the very next call sees it.
  */
 import type { HubFiles } from "../files/hub_files_interface.ts";
-import type { HubConfig } from "../../core/config/schema.ts";
+import type { HubConfig, Permission } from "../../core/config/schema.ts";
 import type { Catalog } from "../calls/catalog_interface.ts";
 import type { ExtensionLink } from "../ws/extension_link_interface.ts";
 import { syncFull } from "./sync_state.ts";
@@ -28,6 +28,26 @@ export interface ConfigChangesDeps {
   skipForced: boolean;
   /** What the last plugin update check found (`updates` in `sync.full`). */
   updates?: () => UpdateCheck | undefined;
+}
+
+/**
+ * The config change that sets (or, with null, removes) the rule for `pattern`. A pattern the hub
+ * cannot read fails here, before anything is written; a rule the config refuses fails as the
+ * change is written. Both are INVALID_ARGUMENTS.
+ */
+function siteRuleChange(
+  pattern: string,
+  permission: Permission | null,
+): (config: HubConfig) => void {
+  const rule = siteRuleKey(pattern);
+  if (!rule.ok) throw hubError("INVALID_ARGUMENTS", rule.problem);
+  return (c) => {
+    try {
+      applySiteRule(c, rule.key, permission);
+    } catch (error) {
+      throw hubError("INVALID_ARGUMENTS", (error as Error).message);
+    }
+  };
 }
 
 export function createConfigChanges(deps: ConfigChangesDeps): ConfigChanges {
@@ -69,15 +89,7 @@ export function createConfigChanges(deps: ConfigChangesDeps): ConfigChanges {
     setSkipPermissions: (enabled) => change((c) => (c.skipPermissions = enabled)),
     setDebugger: (mode) => change((c) => (c.debugger = mode)),
     async setSitePermission(pattern, permission) {
-      const rule = siteRuleKey(pattern);
-      if (!rule.ok) throw hubError("INVALID_ARGUMENTS", rule.problem);
-      await change((c) => {
-        try {
-          applySiteRule(c, rule.key, permission);
-        } catch (error) {
-          throw hubError("INVALID_ARGUMENTS", (error as Error).message);
-        }
-      });
+      await change(siteRuleChange(pattern, permission));
     },
     setSiteDefaults: ({ defaultSitePermission, agentTabsOnly }) =>
       change((c) => {
