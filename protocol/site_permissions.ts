@@ -61,29 +61,42 @@ export type SiteRules = Readonly<Record<string, Permission>>;
 const DEFAULT_PORTS: Record<string, number> = { "http:": 80, "https:": 443 };
 
 /**
- * The site of `url`: http and https pages only; anything else (about:blank, chrome://, data:,
- * file:, a string that is no URL) has none.
+ * The site of `url`: http and https pages, and `blob:` / `filesystem:` URLs by their inner http(s)
+ * origin (an off site's blob is that site's document); anything else (about:blank, chrome://,
+ * data:, file:, a string that is no URL) has none here: the worker decides such a document by
+ * its real origin.
  */
 export function siteOf(url: string | undefined): Site | undefined {
-  if (!url) return undefined;
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    return undefined;
-  }
+  const parsed = webUrl(url);
+  if (!parsed) return undefined;
+  const host = withoutDots(parsed.hostname);
+  if (host === "") return undefined;
   const fallback = DEFAULT_PORTS[parsed.protocol];
-  if (fallback === undefined || parsed.hostname === "") return undefined;
   const port = parsed.port === "" ? fallback : Number(parsed.port);
-  const host = withoutDot(parsed.hostname);
   const key = parsed.port === "" ? host : `${host}:${port}`;
   const scheme = parsed.protocol === "https:" ? "https" : "http";
   return { origin: `${parsed.protocol}//${key}`, scheme, host, port, key };
 }
 
-/** A host name without its trailing dot (the fully qualified form names the same host). */
-function withoutDot(host: string): string {
-  return host.endsWith(".") ? host.slice(0, -1) : host;
+/** The http(s) URL a page's URL stands for: itself, or a blob:/filesystem: URL's inner URL. */
+function webUrl(url: string | undefined): URL | undefined {
+  if (!url) return undefined;
+  try {
+    const parsed = new URL(url);
+    const wrapped = parsed.protocol === "blob:" || parsed.protocol === "filesystem:";
+    const inner = wrapped ? new URL(url.slice(parsed.protocol.length)) : parsed;
+    return DEFAULT_PORTS[inner.protocol] === undefined ? undefined : inner;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * A host name without its trailing dots: `bank.com.` (and `bank.com..`, which Chromium loads as
+ * the same host) name `bank.com`, so a rule cannot be dodged with them.
+ */
+function withoutDots(host: string): string {
+  return host.replace(/\.+$/, "");
 }
 
 /**
@@ -112,10 +125,11 @@ export function parseSitePattern(
   } catch {
     return fail("is not a host name, an IP address or a host with a port");
   }
-  const host = withoutDot(parsed.hostname);
+  const host = withoutDots(parsed.hostname);
   if (host === "" || parsed.pathname !== "/" || parsed.username !== "") {
     return fail("is not a host name, an IP address or a host with a port");
   }
+  if (host.split(".").includes("")) return fail("has an empty label (two dots in a row)");
   if (wildcard && (host.startsWith("[") || /^[\d.]+$/.test(host))) {
     return fail('uses "*." before an IP address; name the address itself');
   }
@@ -146,7 +160,10 @@ function parseOrigin(raw: string) {
     return fail("must be an origin only (scheme, host and port), like https://app.example.com");
   }
   const port = parsed.port === "" ? fallback : Number(parsed.port);
-  const host = withoutDot(parsed.hostname);
+  const host = withoutDots(parsed.hostname);
+  if (host === "" || host.split(".").includes("")) {
+    return fail("has an empty label (two dots in a row)");
+  }
   const scheme = parsed.protocol === "https:" ? "https" : "http";
   const pattern: SitePattern = { kind: "origin", scheme, host, port };
   const canonical = `${parsed.protocol}//${host}${parsed.port === "" ? "" : `:${port}`}`;
@@ -176,28 +193,48 @@ export function specificity(pattern: SitePattern): number {
   return 1_000_000 + pattern.host.split(".").length * 10 + port;
 }
 
+/** Rules compiled once: `decide(url)` walks them without parsing a pattern again. */
+export interface CompiledSiteRules {
+  /** The permission of the page at `url`; undefined for a URL with no site (siteOf). */
+  decide(url: string | undefined): SiteDecision | undefined;
+}
+
 /**
- * The permission of the page at `url` under `rules` (canonical patterns → permissions; a key
- * that does not parse is skipped): the most specific matching rule's, else `fallback`. Undefined
- * for a URL with no site (not http or https).
+ * Compiles `rules` (canonical patterns → permissions; a key that does not parse is skipped): the
+ * most specific matching rule decides, ties in the order written, else `fallback`. The one place
+ * the ranking lives (decideSite, the worker's site access).
  */
+export function compileSiteRules(
+  rules: SiteRules | undefined,
+  fallback: Permission = DEFAULT_SITE_PERMISSION,
+): CompiledSiteRules {
+  const ranked: { text: string; pattern: SitePattern; score: number; permission: Permission }[] =
+    [];
+  for (const [text, permission] of Object.entries(rules ?? {})) {
+    const parsed = parseSitePattern(text);
+    if (!parsed.ok) continue;
+    ranked.push({ text, pattern: parsed.pattern, score: specificity(parsed.pattern), permission });
+  }
+  ranked.sort((a, b) => b.score - a.score);
+  return {
+    decide(url) {
+      const site = siteOf(url);
+      if (!site) return undefined;
+      const rule = ranked.find((r) => patternMatches(r.pattern, site));
+      return rule
+        ? { site, permission: rule.permission, pattern: rule.text }
+        : { site, permission: fallback };
+    },
+  };
+}
+
+/** The permission of the page at `url` under `rules` (compileSiteRules, for one URL). */
 export function decideSite(
   url: string | undefined,
   rules: SiteRules,
   fallback: Permission = DEFAULT_SITE_PERMISSION,
 ): SiteDecision | undefined {
-  const site = siteOf(url);
-  if (!site) return undefined;
-  let best: { pattern: string; score: number; permission: Permission } | undefined;
-  for (const [text, permission] of Object.entries(rules)) {
-    const parsed = parseSitePattern(text);
-    if (!parsed.ok || !patternMatches(parsed.pattern, site)) continue;
-    const score = specificity(parsed.pattern);
-    if (!best || score > best.score) best = { pattern: text, score, permission };
-  }
-  return best
-    ? { site, permission: best.permission, pattern: best.pattern }
-    : { site, permission: fallback };
+  return compileSiteRules(rules, fallback).decide(url);
 }
 
 /**

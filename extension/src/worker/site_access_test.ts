@@ -30,22 +30,23 @@ Deno.test("the most specific rule wins, as decideSite decides", () => {
   const sites = createSiteAccess();
   sites.update({ sitePermissions: rules, defaultSitePermission: "ask", agentTabsOnly: true });
   assert(sites.agentTabsOnly());
-  const urls = [
-    "https://app.example.com/",
-    "http://app.example.com:8443/a",
-    "https://app.example.com:9000/",
-    "http://app.example.com:9000/",
-    "https://x.b.example.com/",
-    "https://b.example.com/",
-    "https://example.com/",
-    "http://localhost:3000/",
-    "http://[::1]:3000/",
-    "http://127.0.0.1:8080/",
-    "http://127.0.0.1:8081/",
-    "https://bank.com./",
+  const expected: [string, string][] = [
+    ["https://app.example.com/", "auto"],
+    ["http://app.example.com:8443/a", "ask"],
+    ["https://app.example.com:9000/", "off"],
+    ["http://app.example.com:9000/", "auto"],
+    ["https://x.b.example.com/", "auto"],
+    ["https://b.example.com/", "off"],
+    ["https://example.com/", "ask"],
+    ["http://localhost:3000/", "auto"],
+    ["http://[::1]:3000/", "ask"],
+    ["http://127.0.0.1:8080/", "off"],
+    ["http://127.0.0.1:8081/", "ask"],
+    ["https://bank.com./", "ask"],
   ];
-  for (const url of urls) {
+  for (const [url, permission] of expected) {
     assertEquals(sites.decide(url), decideSite(url, rules, "ask"), url);
+    assertEquals(sites.decide(url)?.permission, permission, url);
   }
   assertEquals(sites.decide("https://x.b.example.com/")?.pattern, "*.b.example.com");
   assert(sites.frameBlocked("http://127.0.0.1:8080/frame"));
