@@ -9,9 +9,9 @@ export interface AuditEntry {
   success: boolean;
   durationMs: number;
   /**
-   * The site a browser or plugin tool touched: the origin of the page it read or acted on
-   * (`https://app.example.com`); for a call refused for its site (SITE_NOT_ALLOWED, the person
-   * denied it), that site's key (`app.example.com`). Absent when no page was involved.
+   * The site a browser or plugin tool touched: the origin of the page it read or acted on, or
+   * was refused on (`https://app.example.com`); the site's key (`app.example.com`) only for a
+   * refusal from an extension that names no origin. Absent when no page was involved.
    */
   site?: string;
   /** Only on failures. */

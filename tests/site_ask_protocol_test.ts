@@ -43,7 +43,7 @@ function askingExtension(ext: FakeExtension, value: unknown = { clicked: true })
           message: `Agents need your permission to use ${SITE}.`,
           category: "permission",
           retryable: false,
-          details: { site: SITE, url: `${ORIGIN}/inbox`, tabId: 4 },
+          details: { site: SITE, origin: ORIGIN, url: `${ORIGIN}/inbox`, tabId: 4 },
         },
       };
     }
@@ -110,8 +110,10 @@ Deno.test("SITE_ASK, Always allow this site: the rule is written and announced; 
     assert(!result.isError, JSON.stringify(result));
     assertEquals(asked.length, 1);
     assertEquals(dispatchesOf(f.ext).map((d) => d.siteGrants), [undefined, [SITE]]);
-    assertEquals((await f.readConfig()).sitePermissions, { [SITE]: "auto" });
-    assertEquals((await announced).params.sitePermissions, { [SITE]: "auto" });
+    // The page's origin: the most specific rule (it outranks any rule that asked), and only the
+    // scheme, host and port the person was shown.
+    assertEquals((await f.readConfig()).sitePermissions, { [ORIGIN]: "auto" });
+    assertEquals((await announced).params.sitePermissions, { [ORIGIN]: "auto" });
   });
 });
 
@@ -135,7 +137,11 @@ Deno.test("SITE_ASK, Deny: the MCP client sees PERMISSION_DENIED naming the site
     const end = await f.ext.waitFor((m) => m.method === "tool.invocationEnd");
     assertEquals([end.params.success, end.params.error.code], [false, "PERMISSION_DENIED"]);
     const audit = await lastAudit(f);
-    assertEquals([audit.success, audit.site, audit.error.code], [false, SITE, "PERMISSION_DENIED"]);
+    assertEquals([audit.success, audit.site, audit.error.code], [
+      false,
+      ORIGIN,
+      "PERMISSION_DENIED",
+    ]);
   });
 });
 
@@ -151,7 +157,12 @@ Deno.test("SITE_NOT_ALLOWED from the extension: REST 403, and the MCP client see
         message,
         category: "permission",
         retryable: false,
-        details: { site: "bank.example", pattern: "bank.example", url: "https://bank.example/" },
+        details: {
+          site: "bank.example",
+          origin: "https://bank.example",
+          pattern: "bank.example",
+          url: "https://bank.example/",
+        },
       },
     }));
     const rest = await f.call("browser_get_page_text", {});
@@ -164,7 +175,7 @@ Deno.test("SITE_NOT_ALLOWED from the extension: REST 403, and the MCP client see
       /^SITE_NOT_ALLOWED: .*hub config set site-permission\.bank\.example ask/,
     );
     assertEquals(result.structuredContent.pageContent, undefined, "errors are not marked");
-    assertEquals((await lastAudit(f)).site, "bank.example");
+    assertEquals((await lastAudit(f)).site, "https://bank.example", "the origin, as on success");
   });
 });
 

@@ -31,7 +31,7 @@ import type { HubConfig, Permission } from "../../core/config/schema.ts";
 import { loadValidators } from "../plugins/validators.ts";
 import type { CallOutcome, CallRequest, PageContent, Pipeline } from "./pipeline_interface.ts";
 import { pageContentOf, UNKNOWN_PAGE } from "./results.ts";
-import { withSiteAsks } from "./site_asks.ts";
+import { webOriginOf, withSiteAsks } from "./site_asks.ts";
 
 export interface PipelineDeps {
   catalog: Catalog;
@@ -320,11 +320,18 @@ async function browserOutcome(
   };
 }
 
-/** The site a refusal names (SITE_NOT_ALLOWED's, a denied site's `details.site`), for the audit. */
+/**
+ * The site a refusal names (SITE_NOT_ALLOWED's, a denied site's), for the audit: its `details.origin`,
+ * so the field has the form it has on success; `details.site` (the key) from an extension that
+ * sends no origin.
+ */
 function refusedSite(error: HubError): string | undefined {
   const details = error.payload.details;
   if (error.code !== "SITE_NOT_ALLOWED" && error.code !== "PERMISSION_DENIED") return undefined;
-  return isPlainObject(details) && typeof details.site === "string" ? details.site : undefined;
+  const site = isPlainObject(details) && typeof details.site === "string"
+    ? details.site
+    : undefined;
+  return webOriginOf(details) ?? site;
 }
 
 function noSaveFile(): Promise<string> {
