@@ -5,20 +5,17 @@
  */
 import { assert, assertEquals } from "../../tests/helpers/assert.ts";
 import { hubError } from "../../protocol/errors.ts";
-import type { AuditEntry } from "../../protocol/audit.ts";
 import { BROWSER_GROUP } from "../../protocol/call_contract.ts";
 import { defaultConfig, type Permission } from "../../core/config/schema.ts";
 import type { ExtensionLink } from "../ws/extension_link_interface.ts";
 import { createTabStates } from "../plugins/tab_states.ts";
-import type { AuditLog } from "../audit/audit_log_interface.ts";
 import { registryOf } from "../plugins/registry.ts";
 import { browserTool, registerBrowserTool } from "../browser_tools/browser_tool.ts";
 import type { LocalFiles } from "../browser_tools/browser_tool_interface.ts";
 import { createCatalog } from "./catalog.ts";
-import type { ConfirmationRequest } from "./confirmations_interface.ts";
 import type { Dispatches } from "./dispatches_interface.ts";
-import { createInFlight } from "./in_flight.ts";
 import { createPipeline } from "./pipeline.ts";
+import { fakePipelineDeps } from "./_test_pipeline.ts";
 
 const order: string[] = [];
 
@@ -75,30 +72,11 @@ function setup(permission: Permission) {
     progress() {},
     active: () => 0,
   };
-  const asked: ConfirmationRequest[] = [];
-  const audited: AuditEntry[] = [];
-  const pipeline = createPipeline({
-    catalog,
-    link,
-    tabs: createTabStates(),
-    dispatches,
-    confirmations: {
-      ask(request) {
-        order.push("ask");
-        asked.push(request);
-        return Promise.resolve({ allow: true, alwaysAllow: false });
-      },
-      respond() {},
-      failAll() {},
-      pending: () => 0,
-    },
-    inFlight: createInFlight(),
-    audit: { record: (entry: AuditEntry) => audited.push(entry) } as unknown as AuditLog,
-    management: {} as never,
-    allowAlways: () => Promise.resolve(),
-    allowSite: () => Promise.resolve(),
-    files,
-  });
+  const { deps, asked, audited } = fakePipelineDeps(
+    { catalog, link, tabs: createTabStates(), dispatches, files },
+    { onAsk: () => order.push("ask") },
+  );
+  const pipeline = createPipeline(deps);
   return { pipeline, dispatched, asked, audited };
 }
 

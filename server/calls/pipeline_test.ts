@@ -6,21 +6,19 @@
  */
 import { type HubError, hubError, restStatus } from "../../protocol/errors.ts";
 import { assert, assertEquals, assertMatch } from "../../tests/helpers/assert.ts";
-import type { AuditEntry } from "../../protocol/audit.ts";
 import { defaultConfig, type HubConfig, type Permission } from "../../core/config/schema.ts";
 import type { ExtensionLink } from "../ws/extension_link_interface.ts";
 import { createTabStates } from "../plugins/tab_states.ts";
-import type { AuditLog } from "../audit/audit_log_interface.ts";
 import type { ManagementContext } from "../management/hub_tool.ts";
 import { HUB_TOOLS } from "../management/mod.ts";
 import { registryOf } from "../plugins/registry.ts";
 import { registeredPlugin, registeredTool } from "../plugins/_test_registry.ts";
 import { createCatalog } from "./catalog.ts";
-import type { CatalogTool } from "./catalog_interface.ts";
-import type { ConfirmationRequest, Confirmations, Decision } from "./confirmations_interface.ts";
+import type { Decision } from "./confirmations_interface.ts";
 import type { Dispatches } from "./dispatches_interface.ts";
-import { createInFlight, MAX_IN_FLIGHT_PER_PLUGIN } from "./in_flight.ts";
+import { MAX_IN_FLIGHT_PER_PLUGIN } from "./in_flight.ts";
 import { createPipeline } from "./pipeline.ts";
+import { fakePipelineDeps } from "./_test_pipeline.ts";
 import type { CallOutcome } from "./pipeline_interface.ts";
 
 /** `demo__echo` needs a string `text`; `demo__other` takes anything. */
@@ -91,18 +89,6 @@ function setup(options: Options = {}) {
     progress() {},
     active: () => 0,
   };
-  const asked: ConfirmationRequest[] = [];
-  const confirmations: Confirmations = {
-    ask(request) {
-      asked.push(request);
-      return Promise.resolve(options.decision ?? { allow: true, alwaysAllow: false });
-    },
-    respond() {},
-    failAll() {},
-    pending: () => 0,
-  };
-  const audited: AuditEntry[] = [];
-  const audit = { record: (entry: AuditEntry) => audited.push(entry) } as unknown as AuditLog;
   const management: ManagementContext = {
     registry: () => registry,
     config: () => config,
@@ -110,25 +96,18 @@ function setup(options: Options = {}) {
     extensionConnected: () => options.connected ?? true,
     markReviewed: () => Promise.resolve(config),
   };
-  const allowed: CatalogTool[] = [];
   let now = 1_000_000;
-  const inFlight = createInFlight();
-  const pipeline = createPipeline({
+  const { deps, asked, audited, allowed } = fakePipelineDeps({
     catalog,
     link,
     tabs,
     dispatches,
-    confirmations,
-    inFlight,
-    audit,
     management,
-    allowAlways: (tool) => {
-      allowed.push(tool);
-      return Promise.resolve();
-    },
     allowSite: () => Promise.reject(new Error("no site questions here")),
     clock: () => (now += 5),
-  });
+  }, { decisions: options.decision && [options.decision] });
+  const pipeline = createPipeline(deps);
+  const inFlight = deps.inFlight;
   return { pipeline, notes, dispatched, asked, audited, allowed, inFlight };
 }
 
