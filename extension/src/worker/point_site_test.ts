@@ -4,7 +4,14 @@ import type { Permission } from "../../../protocol/permission.ts";
 import { failureOf, withChrome } from "./_test_fixtures.ts";
 import { createSiteAccess } from "./site_access.ts";
 import { frameRefusal } from "./site_gate.ts";
-import { checkPointSites, frameAtPoint, type Point, pointsOf } from "./point_site.ts";
+import {
+  checkFocusSites,
+  checkPointSites,
+  focusedFrame,
+  frameAtPoint,
+  type Point,
+  pointsOf,
+} from "./point_site.ts";
 
 interface FakeFrame {
   frameId: number;
@@ -14,6 +21,8 @@ interface FakeFrame {
   index?: number;
   /** What is under a point in it: a child's index and the point inside, or nothing. */
   at?: (point: Point) => { index: number; x: number; y: number } | null;
+  /** The index of its focused child frame (null: the focus is on no frame). */
+  focus?: number | null;
 }
 
 /** A fake chrome over `frames` (tab 7); `asked` records the points each frame was asked about. */
@@ -34,6 +43,10 @@ function fakeFrames(frames: FakeFrame[]) {
           asked.push([frameId, { x, y }]);
           return Promise.resolve([{ frameId, result: frame.at?.({ x, y }) ?? null }]);
         }
+        if (injection.func === focusedFrame) {
+          asked.push([frameId, { x: -1, y: -1 }]);
+          return Promise.resolve([{ frameId, result: frame.focus ?? null }]);
+        }
         return Promise.resolve([{ frameId, result: frame.index ?? -1 }]);
       },
     },
@@ -47,7 +60,8 @@ function refusal(rules: Record<string, Permission>) {
   return (url: string) => frameRefusal(url, { sites, siteGrants: [] });
 }
 
-const RULES: Record<string, Permission> = { "ads.example": "off" };
+const RULES: Record<string, Permission> = { "ads.example": "ask" };
+const OFF: Record<string, Permission> = { "ads.example": "off" };
 const TOP = "https://shop.example/";
 /** The pay frame (index 0) covers x 100-400, y 100-300 of the top document. */
 const inPayFrame = ({ x, y }: Point) =>
@@ -69,26 +83,44 @@ Deno.test("a tab with no refused frame is not scripted", async () => {
   assertEquals(asked, []);
 });
 
-Deno.test("a point over an off frame is refused; a point beside it is not", async () => {
+Deno.test("a point over an ask frame asks; a point beside it does not", async () => {
   const { chrome } = fakeFrames([
     { frameId: 0, parentFrameId: -1, url: TOP, at: inPayFrame },
     { frameId: 5, parentFrameId: 0, url: "https://ads.example/ad", index: 0 },
   ]);
   await withChrome(chrome, async () => {
     const failed = await failureOf(checkPointSites(7, [{ x: 150, y: 150 }], refusal(RULES)));
-    assertEquals(failed.payload.code, "SITE_NOT_ALLOWED");
+    assertEquals(failed.payload.code, "SITE_ASK");
     assertEquals((failed.payload.details as { site: string }).site, "ads.example");
     await checkPointSites(7, [{ x: 10, y: 10 }], refusal(RULES));
     // a drag that ends over it
     const drag = pointsOf({ fromX: 10, fromY: 10, toX: 120, toY: 120 });
     assertEquals(
       (await failureOf(checkPointSites(7, drag, refusal(RULES)))).payload.code,
-      "SITE_NOT_ALLOWED",
+      "SITE_ASK",
     );
   });
 });
 
-Deno.test("the point is followed into an allowed frame, down to an off frame inside it", async () => {
+Deno.test("a tab embedding an off frame refuses every point: the page can move it", async () => {
+  const { chrome, asked } = fakeFrames([
+    { frameId: 0, parentFrameId: -1, url: TOP, at: inPayFrame },
+    { frameId: 5, parentFrameId: 0, url: "https://pay.example/", index: 0 },
+    { frameId: 9, parentFrameId: 5, url: "https://ads.example/ad", index: 0 },
+  ]);
+  await withChrome(chrome, async () => {
+    const failed = await failureOf(checkPointSites(7, [{ x: 10, y: 10 }], refusal(OFF)));
+    assertEquals(failed.payload.code, "SITE_NOT_ALLOWED");
+    assertEquals((failed.payload.details as { site: string }).site, "ads.example");
+    assertEquals(failed.message.includes("can move its frames"), true);
+    assertEquals(failed.message.includes("ref"), true);
+    assertEquals(asked, []);
+    // no point, nothing to check (a drag by refs)
+    await checkPointSites(7, pointsOf({ fromRef: "e1", toRef: "e2" }), refusal(OFF));
+  });
+});
+
+Deno.test("the point is followed into an allowed frame, down to an ask frame inside it", async () => {
   const { chrome, asked } = fakeFrames([
     { frameId: 0, parentFrameId: -1, url: TOP, at: inPayFrame },
     {
@@ -102,7 +134,7 @@ Deno.test("the point is followed into an allowed frame, down to an off frame ins
   ]);
   await withChrome(chrome, async () => {
     const failed = await failureOf(checkPointSites(7, [{ x: 120, y: 150 }], refusal(RULES)));
-    assertEquals(failed.payload.code, "SITE_NOT_ALLOWED");
+    assertEquals(failed.payload.code, "SITE_ASK");
     assertEquals(asked, [[0, { x: 120, y: 150 }], [5, { x: 20, y: 50 }]]);
     await checkPointSites(7, [{ x: 300, y: 150 }], refusal(RULES));
   });
@@ -115,6 +147,57 @@ Deno.test("a frame hub cannot match refuses the call when a frame it could be is
   ]);
   await withChrome(chrome, async () => {
     const failed = await failureOf(checkPointSites(7, [{ x: 1, y: 1 }], refusal(RULES)));
+    assertEquals(failed.payload.code, "SITE_ASK");
+  });
+});
+
+Deno.test("keys without a target: a focused off frame refuses, focus elsewhere does not", async () => {
+  const frames: FakeFrame[] = [
+    { frameId: 0, parentFrameId: -1, url: TOP, focus: 0 },
+    { frameId: 5, parentFrameId: 0, url: "https://ads.example/ad", index: 0 },
+  ];
+  const { chrome, asked } = fakeFrames(frames);
+  await withChrome(chrome, async () => {
+    const failed = await failureOf(checkFocusSites(7, refusal(OFF)));
     assertEquals(failed.payload.code, "SITE_NOT_ALLOWED");
+    assertEquals((failed.payload.details as { site: string }).site, "ads.example");
+    assertEquals((await failureOf(checkFocusSites(7, refusal(RULES)))).payload.code, "SITE_ASK");
+    frames[0].focus = null;
+    await checkFocusSites(7, refusal(OFF));
+    assertEquals(asked.length, 3);
+  });
+});
+
+Deno.test("keys without a target: the focus is followed through an allowed frame", async () => {
+  const frames: FakeFrame[] = [
+    { frameId: 0, parentFrameId: -1, url: TOP, focus: 1 },
+    { frameId: 4, parentFrameId: 0, url: "https://ads.example/", index: 0 },
+    { frameId: 5, parentFrameId: 0, url: "https://pay.example/", index: 1, focus: 0 },
+    { frameId: 9, parentFrameId: 5, url: "https://ads.example/in-pay", index: 0 },
+  ];
+  const { chrome } = fakeFrames(frames);
+  await withChrome(chrome, async () => {
+    const failed = await failureOf(checkFocusSites(7, refusal(OFF)));
+    assertEquals((failed.payload.details as { url: string }).url, "https://ads.example/in-pay");
+    frames[2].focus = null;
+    await checkFocusSites(7, refusal(OFF));
+  });
+});
+
+Deno.test("keys without a target: an unmatched focused frame refuses when one could be off", async () => {
+  const frames: FakeFrame[] = [
+    { frameId: 0, parentFrameId: -1, url: TOP, focus: -1 },
+    { frameId: 5, parentFrameId: 0, url: "https://ads.example/", index: 0 },
+  ];
+  const { chrome, asked } = fakeFrames(frames);
+  await withChrome(chrome, async () => {
+    assertEquals(
+      (await failureOf(checkFocusSites(7, refusal(OFF)))).payload.code,
+      "SITE_NOT_ALLOWED",
+    );
+    // a tab with no refused frame is not scripted
+    asked.length = 0;
+    await checkFocusSites(7, refusal({}));
+    assertEquals(asked, []);
   });
 });

@@ -6,7 +6,10 @@
  * tab or opens one is waited for, and a dialog it opens answers the call (action_outcome.ts).
  * Where the debugger cannot be used (off, another debugger holds the tab), or the element takes no
  * focus (so no key would reach it), the kit's synthetic events do it as before (dom_press.ts);
- * the answer says which (`input`).
+ * the answer says which (`input`). Real keys go where the page keeps the focus, which may be inside
+ * a cross-origin frame it focused: right before they are sent, the focus is followed down from the
+ * top document and a frame whose site is off or not allowed refuses the call (point_site.ts
+ * `checkFocusSites`).
  */
 import type { BrowserInput } from "../../../../protocol/browser_methods/mod.ts";
 import type { CdpParams, TabSession } from "../debugger_sessions.ts";
@@ -15,6 +18,8 @@ import { runAction, trustedSession } from "./action_outcome.ts";
 import { domCall, type PageNavigation } from "./dom_call.ts";
 import { keyEvents, sendKeyEvents } from "./trusted_keys.ts";
 import { trustedEdit } from "./trusted_edit.ts";
+import { checkFocusSites } from "../point_site.ts";
+import { frameRefusal } from "../site_gate.ts";
 
 const TOOL = "browser_press_key";
 
@@ -57,6 +62,7 @@ async function trustedKey(
     { purpose: "key" },
     async (focused) => {
       if (!focused.focused) return undefined;
+      await checkFocusSites(tabId, (url) => frameRefusal(url, context));
       target = focused.target;
       partial({ target, input: "trusted" });
       await sendKeyEvents(session, events);

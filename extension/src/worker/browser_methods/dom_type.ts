@@ -7,7 +7,9 @@
  * field loses focus (or on submit), as after a person's typing. A navigation that starts is
  * waited for and a dialog answers the call (action_outcome.ts). Where the debugger
  * cannot be used, or the field takes no inserted text (a date field), the kit sets the value
- * itself as before (dom_type.ts in the page); the answer says which (`input`).
+ * itself as before (dom_type.ts in the page); the answer says which (`input`). The inserted text
+ * goes where the focus is when it is sent, so a focus the page moved into a frame whose site is off
+ * or not allowed refuses the call, as for keys (point_site.ts `checkFocusSites`).
  */
 import type { BrowserInput } from "../../../../protocol/browser_methods/mod.ts";
 import type { TabSession } from "../debugger_sessions.ts";
@@ -16,6 +18,8 @@ import { runAction, trustedSession } from "./action_outcome.ts";
 import { domCall, type PageNavigation } from "./dom_call.ts";
 import { insertText, pressKeys } from "./trusted_keys.ts";
 import { trustedEdit } from "./trusted_edit.ts";
+import { checkFocusSites } from "../point_site.ts";
+import { frameRefusal } from "../site_gate.ts";
 
 const TOOL = "browser_type_text";
 
@@ -56,6 +60,7 @@ async function trustedType(
     focus,
     async (focused) => {
       if (!focused.trusted) return undefined;
+      await checkFocusSites(tabId, (url) => frameRefusal(url, context));
       tag = focused.tag;
       partial({ tag, input: "trusted" });
       if (focused.erase) await pressKeys(session, "Delete");
