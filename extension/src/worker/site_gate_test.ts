@@ -2,47 +2,11 @@
 import { assert, assertEquals, assertMatch } from "../../../tests/helpers/assert.ts";
 import type { Permission } from "../../../protocol/permission.ts";
 import { hubError } from "../../../protocol/errors.ts";
-import { failureOf, fakeAgentGroup, fakeMethodContext, withChrome } from "./_test_fixtures.ts";
+import { failureOf, fakeMethodContext, withChrome } from "./_test_fixtures.ts";
+import { type FakeTab, fakeTabs, gateContext } from "./_site_gate_fixtures.ts";
 import { placeCall } from "./browser_methods/call_place.ts";
 import type { FrameLookups } from "./browser_methods/frame_target.ts";
-import { createSiteAccess } from "./site_access.ts";
 import { checkFrameSite, withSiteGate } from "./site_gate.ts";
-
-interface FakeTab {
-  id: number;
-  url: string;
-  pendingUrl?: string;
-  active?: boolean;
-}
-
-/** A fake chrome.tabs over `tabs` (the active one answers a query). */
-function fakeTabs(tabs: FakeTab[]) {
-  return {
-    tabs: {
-      get: (id: number) => {
-        const tab = tabs.find((t) => t.id === id);
-        return tab ? Promise.resolve(tab) : Promise.reject(new Error(`No tab with id: ${id}.`));
-      },
-      query: () => Promise.resolve(tabs.filter((t) => t.active)),
-    },
-  };
-}
-
-function gateContext(
-  rules: Record<string, Permission>,
-  fields: { grants?: string[]; tabsOnly?: boolean; members?: Set<number> } = {},
-) {
-  const sites = createSiteAccess();
-  sites.update({ sitePermissions: rules, agentTabsOnly: fields.tabsOnly });
-  const used: string[] = [];
-  return {
-    sites,
-    siteGrants: fields.grants ?? [],
-    agentGroup: fakeAgentGroup(fields.members),
-    siteUses: { record: (p: string) => void used.push(p), all: () => Promise.resolve({}) },
-    used,
-  };
-}
 
 const TABS: FakeTab[] = [
   { id: 1, url: "https://bank.example/account", active: true },
@@ -70,6 +34,7 @@ Deno.test("an off site: SITE_NOT_ALLOWED naming the site, the rule and the fix, 
       );
       assertEquals(failed.payload.details, {
         site: "bank.example",
+        origin: "https://bank.example",
         pattern: "bank.example",
         url: "https://bank.example/account",
       });
@@ -92,6 +57,7 @@ Deno.test("the default decides a site without a rule, and the message says so", 
     );
     assertEquals(failed.payload.details, {
       site: "127.0.0.1:8080",
+      origin: "http://127.0.0.1:8080",
       url: "http://127.0.0.1:8080/app",
     });
   });
@@ -117,6 +83,7 @@ Deno.test("an ask site: SITE_ASK with the site, the URL and the tab, until the c
     assertEquals(asked.payload.code, "SITE_ASK");
     assertEquals(asked.payload.details, {
       site: "bank.example",
+      origin: "https://bank.example",
       url: "https://bank.example/account",
       tabId: 1,
     });
@@ -157,15 +124,26 @@ Deno.test("navigation is checked by its destination before anything loads", asyn
       );
     }
     assertEquals(ran, 0);
-    // From an off site to an allowed one: the destination decides.
-    const moved = await withSiteGate(
+    // Navigating acts on the page it leaves: an off tab is not navigated away.
+    const left = await failureOf(withSiteGate(
       "tabs.navigate",
       { tabId: 1, url: "http://127.0.0.1:8080/next" },
       context,
-      () => Promise.resolve({ tabId: 1, url: "http://127.0.0.1:8080/next" }),
+      work,
+    ));
+    assertEquals(left.payload.code, "SITE_NOT_ALLOWED");
+    assertMatch(left.payload.message, /off for bank\.example .*, so hub did nothing in this tab\./);
+    assertEquals(ran, 0);
+    assertEquals(context.agentGroup.joinedTabs, []);
+    // From an allowed page to an allowed one: both checked, it runs.
+    const moved = await withSiteGate(
+      "tabs.navigate",
+      { tabId: 2, url: "http://127.0.0.1:8080/next" },
+      context,
+      () => Promise.resolve({ tabId: 2, url: "http://127.0.0.1:8080/next" }),
     );
     assertEquals(moved.origin, "http://127.0.0.1:8080");
-    assertEquals(context.agentGroup.joinedTabs, [1]);
+    assertEquals(context.agentGroup.joinedTabs, [2]);
   });
 });
 
@@ -197,7 +175,7 @@ Deno.test("agentTabsOnly: a tab outside the group is TAB_NOT_IN_AGENT_GROUP; a m
   });
 });
 
-Deno.test("ungated methods run without a look at any tab; a missing tab is the method's own TAB_NOT_FOUND", async () => {
+Deno.test("ungated methods run without a look at any tab; a missing tab fails the call with TAB_NOT_FOUND, nothing runs", async () => {
   await withChrome({}, async () => {
     const context = gateContext({}, { tabsOnly: true, members: new Set() });
     for (
@@ -208,13 +186,12 @@ Deno.test("ungated methods run without a look at any tab; a missing tab is the m
   });
   await withChrome(fakeTabs(TABS), async () => {
     const context = gateContext({});
-    const answer = await withSiteGate(
-      "tabs.close",
-      { tabId: 99 },
-      context,
-      () => Promise.resolve(2),
+    let ran = false;
+    const missing = await failureOf(
+      withSiteGate("tabs.close", { tabId: 99 }, context, () => Promise.resolve(void (ran = true))),
     );
-    assertEquals(answer, { value: 2 });
+    assertEquals(missing.payload.code, "TAB_NOT_FOUND");
+    assert(!ran, "the gate fails closed: no work runs ungated");
     await withSiteGate("tabs.close", { tabId: 2 }, gateContext(RULES), () => Promise.resolve(2));
     assertEquals(context.agentGroup.joinedTabs, [], "a closed tab joins nothing");
   });
@@ -283,7 +260,11 @@ Deno.test("a call placed in a frame (by frame selector or by ref) follows the fr
   await withChrome(asked.fake, async () => {
     const failed = await failureOf(placeCall(7, "f1e2", undefined, asked.context, asked.lookups));
     assertEquals(failed.payload.code, "SITE_ASK");
-    assertEquals(failed.payload.details, { site: "other.example", url: "https://other.example/" });
+    assertEquals(failed.payload.details, {
+      site: "other.example",
+      origin: "https://other.example",
+      url: "https://other.example/",
+    });
   });
   const allowed = await framedTab("https://other.example/", rules, ["other.example"]);
   await withChrome(allowed.fake, async () => {
@@ -317,5 +298,23 @@ Deno.test("a call that failed after touching the tab joins it; one refused befor
     assertEquals(context.agentGroup.joinedTabs, [2]);
     await failureOf(withSiteGate("dom.click", { tabId: 3 }, context, refused));
     assertEquals(context.agentGroup.joinedTabs, [2]);
+  });
+});
+
+Deno.test("a call placed in an about:srcdoc frame follows the frame's real origin", async () => {
+  const srcdoc = await framedTab("about:srcdoc", { "ads.example": "off" });
+  const fake = {
+    ...srcdoc.fake,
+    scripting: {
+      executeScript: ({ target }: { target: { documentIds?: string[] } }) =>
+        Promise.resolve([{
+          result: target.documentIds?.[0] === "DOC-F" ? "https://ads.example" : "null",
+        }]),
+    },
+  };
+  await withChrome(fake, async () => {
+    const failed = await failureOf(placeCall(7, "f1e2", undefined, srcdoc.context, srcdoc.lookups));
+    assertEquals(failed.payload.code, "SITE_NOT_ALLOWED");
+    assertEquals((failed.payload.details as { site: string }).site, "ads.example");
   });
 });

@@ -25,6 +25,7 @@ import { chromeFrameLookups, type FrameLookups, resolveFramePlace } from "./fram
 import type { MethodContext } from "./browser_method.ts";
 import type { RefFrames } from "./ref_frames.ts";
 import { checkFrameSite } from "../site_gate.ts";
+import { documentSiteUrl } from "../document_origin.ts";
 
 /** Where a DOM call runs: the document, how its kit writes refs, and the ref it acts on. */
 export interface CallPlace {
@@ -49,7 +50,9 @@ export interface CallPlace {
  * What placing a call takes of its context: the tab's frame tables, the site rules a child frame's
  * document must pass, and where the call notes the origin of the frame it runs in.
  */
-export type PlaceContext = Pick<MethodContext, "refFrames" | "sites" | "siteGrants" | "frameSite">;
+export type PlaceContext =
+  & Pick<MethodContext, "refFrames" | "sites" | "siteGrants" | "frameSite">
+  & Partial<Pick<MethodContext, "siteUses">>;
 
 /**
  * Where a call with `ref` and `frame` (either may be absent) runs in tab `tabId`: a ref in its
@@ -148,7 +151,9 @@ async function placeTop(tabId: number, refFrames: RefFrames): Promise<CallPlace>
 /**
  * Refuses a call in a child frame's document by that frame's own site (`checkFrameSite`), and
  * notes the frame's origin as where the call ran. The URL is the lookup's, else Chrome's for the
- * document; a document Chrome no longer knows has none (the call then fails as gone).
+ * document; a document Chrome no longer knows has none (the call then fails as gone). A URL with
+ * no site of its own (about:srcdoc, about:blank) is decided by the document's real origin
+ * (document_origin.ts).
  */
 async function checkFrameDocument(
   tabId: number,
@@ -156,7 +161,10 @@ async function checkFrameDocument(
   context: PlaceContext,
 ): Promise<void> {
   if (where.frameId === 0) return;
-  const url = where.url ?? await frameUrl(tabId, where);
+  const shown = where.url ?? await frameUrl(tabId, where);
+  // about:blank / about:srcdoc / data: frames: decided by the document's real origin.
+  const known = where.documentId !== undefined || where.frameId !== undefined;
+  const url = known ? await documentSiteUrl(shown, { tabId, ...where }) : shown;
   checkFrameSite(url, context);
   const origin = siteOf(url)?.origin;
   if (origin !== undefined && context.frameSite) context.frameSite.origin = origin;
