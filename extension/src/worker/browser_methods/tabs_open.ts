@@ -1,7 +1,9 @@
 /**
  * `tabs.open` (browser_open_tab): opens a new tab with a URL (in the given window, else the last
  * focused one), active unless told otherwise, and waits for it to load unless told not to. The tab
- * is the agent's from the start: it joins the "hub" tab group before it loads (agent_group.ts).
+ * is the agent's: the site gate (site_gate.ts) makes it so once the call answers, after checking
+ * where the load ended, so a tab an allowed URL redirected to an `off` site never joins the "hub"
+ * tab group (agent_group.ts).
  */
 import { hubError } from "../../../../protocol/errors.ts";
 import type { BrowserMethod } from "./browser_method.ts";
@@ -19,14 +21,13 @@ async function checkWindow(windowId: number | undefined): Promise<number | undef
   );
 }
 
-export const tabsOpen: BrowserMethod<"tabs.open"> = async (input, { log, agentGroup }) => {
+export const tabsOpen: BrowserMethod<"tabs.open"> = async (input, { log }) => {
   const { url, active } = input;
   const windowId = await checkWindow(input.windowId);
   const created = await chrome.tabs.create({ url, active, windowId });
   const tabId = created.id!;
   log.info(`Opened tab ${tabId} for ${WHAT}`, url);
   const watch = input.waitForLoad ? watchLoad(tabId, { started: true }) : undefined;
-  await agentGroup.opened(tabId);
   const loaded = watch ? await watch.loaded : false;
   const now = await loadedTab(tabId, loaded, WHAT);
   return { tabId, windowId: created.windowId, url: now.url || url, title: now.title, loaded };
