@@ -92,13 +92,15 @@ async function refusedFrames(tabId: number, refusal: Refusal): Promise<Frame[] |
 
 /** SITE_NOT_ALLOWED for input at a point on a tab that embeds the off frame `off` refused. */
 function pointsUntrusted(off: HubError): HubError {
-  const { site } = off.payload.details as { site: string };
+  const { site, pattern } = off.payload.details as { site: string; pattern?: string };
+  const rule = pattern === undefined ? "the default for sites without a rule" : `rule "${pattern}"`;
+  const fix = off.message.indexOf("A person can allow");
   return hubError(
     "SITE_NOT_ALLOWED",
-    `This page embeds a frame of ${site}, whose browser tools are off, and a page can move its ` +
-      "frames under a point between hub's check and the input, so hub did nothing at coordinates " +
-      "in this tab. Use a ref instead (browser_snapshot, then browser_click with the ref). " +
-      off.message,
+    `This page embeds a frame of ${site}, whose browser tools are off (${rule}), and a page can ` +
+      "move its frames under a point between hub's check and the input, so hub did nothing at " +
+      "coordinates in this tab. Use a ref instead (browser_snapshot, then browser_click_element " +
+      "with the ref)." + (fix < 0 ? "" : ` ${off.message.slice(fix)}`),
     off.payload.details,
   );
 }

@@ -113,7 +113,9 @@ Deno.test("a tab embedding an off frame refuses every point: the page can move i
     assertEquals(failed.payload.code, "SITE_NOT_ALLOWED");
     assertEquals((failed.payload.details as { site: string }).site, "ads.example");
     assertEquals(failed.message.includes("can move its frames"), true);
-    assertEquals(failed.message.includes("ref"), true);
+    assertEquals(failed.message.includes('(rule "ads.example")'), true);
+    assertEquals(failed.message.includes("browser_click_element with the ref"), true);
+    assertEquals(failed.message.includes("hub config set site-permission."), true);
     assertEquals(asked, []);
     // no point, nothing to check (a drag by refs)
     await checkPointSites(7, pointsOf({ fromRef: "e1", toRef: "e2" }), refusal(OFF));
