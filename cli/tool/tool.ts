@@ -6,7 +6,7 @@ import type { HubClient } from "../../core/client/hub_client.ts";
 import { readArguments } from "./arguments.ts";
 import { visibleText } from "../../protocol/visible_text.ts";
 import { CALL_MAX_MS } from "../../protocol/limits.ts";
-import { pageContentLine } from "../../protocol/page_content.ts";
+import { pageContentLine, unmarkPageContent } from "../../protocol/page_content.ts";
 import { jsonText, printJson } from "../json_output.ts";
 
 /** `hub tool call` waits this long: the hub's deadline for one call (CALL_MAX_MS, 5 minutes). */
@@ -140,25 +140,8 @@ export function splitPageContent(result: CallToolResult): {
   line?: string;
   result: CallToolResult;
 } {
-  const structured = result.structuredContent;
-  const page = structured?.pageContent as { origin?: unknown } | undefined;
-  if (typeof page?.origin !== "string") return { result };
-  const line = pageContentLine(page.origin);
-  const content = result.content ?? [];
-  const first = content.findIndex((block) => block.type === "text");
-  const marked = first >= 0 && content[first].type === "text" ? content[first].text : undefined;
-  if (marked === undefined || !marked.startsWith(line)) return { result };
-  const unmarked = content.flatMap((block, i) => {
-    if (i !== first || block.type !== "text") return [block];
-    const text = marked.slice(line.length + 1);
-    // A text block that was only the line (an image result) goes away with it.
-    return text === "" && marked.length === line.length ? [] : [{ ...block, text }];
-  });
-  const { pageContent: _, ...rest } = structured!;
-  const out: CallToolResult = { ...result, content: unmarked };
-  if (Object.keys(rest).length > 0) out.structuredContent = rest;
-  else delete out.structuredContent;
-  return { line, result: out };
+  const { origin, result: unmarked } = unmarkPageContent(result);
+  return origin === undefined ? { result } : { line: pageContentLine(origin), result: unmarked };
 }
 
 /**

@@ -9,6 +9,7 @@ import type { ContentBlock } from "../browser_tools/browser_tool_interface.ts";
 import { isPlainObject } from "../../protocol/plain_object.ts";
 import type { CallOutcome } from "./pipeline_interface.ts";
 import { type PageContent, pageContentLine, UNKNOWN_PAGE } from "../../protocol/page_content.ts";
+import { siteOf } from "../../protocol/site_permissions.ts";
 
 export { pageContentLine, UNKNOWN_PAGE };
 
@@ -57,20 +58,16 @@ export function markPageContent(result: CallToolResult, page: PageContent): Call
 /**
  * Where a result read from a page came from: `origin` as the extension reported it, else the
  * origin of `fallbackUrl` (the value's `url`), else UNKNOWN_PAGE. Only an http(s) origin is named,
- * written as the URL parser writes it, so no text of a page can pass for one.
+ * written as siteOf writes it (the same origin the extension reports for that page), so no text
+ * of a page can pass for one.
  */
 export function pageContentOf(origin: unknown, fallbackUrl?: unknown): PageContent {
   return { origin: webOrigin(origin) ?? webOrigin(fallbackUrl) ?? UNKNOWN_PAGE, untrusted: true };
 }
 
+/** The origin of a page's URL as the site rules see it (siteOf: trailing dots gone, blob: inner). */
 function webOrigin(text: unknown): string | undefined {
-  if (typeof text !== "string") return undefined;
-  try {
-    const url = new URL(text);
-    return url.protocol === "http:" || url.protocol === "https:" ? url.origin : undefined;
-  } catch {
-    return undefined;
-  }
+  return typeof text === "string" ? siteOf(text)?.origin : undefined;
 }
 
 /** MCP's one error mapper: a HubError as a tool result with `isError` (REST's tool calls too). */
