@@ -8,9 +8,14 @@
  *   browser_open_tab to an off site are refused, and its server sees no request.
  * - A tab mid-navigation is checked by where it is going too (its pending URL): while an off
  *   site holds its answer, a read of the tab is refused, though the tab still shows an allowed page.
+ * - An off tab is not navigated away; an off site's own documents at URLs with no site of their own
+ *   (a blob: page, an about:blank popup it wrote) are refused by their real origin; a navigation
+ *   or new tab an allowed URL redirected to the off site is refused after the load, its title is
+ *   not answered and the tab does not join the agent's group.
  * - A cross-origin frame follows its own site: a ref handed out inside it while it was allowed,
  *   its `frame` selector and a click at a point over it are refused once its site is off; the
- *   page around it still works, and a frame call's audit entry names the frame's site.
+ *   page around it still works by selector (a point anywhere in it is refused: the page could move
+ *   the frame under it), and a frame call's audit entry names the frame's site.
  */
 import { assert, assertEquals, assertMatch } from "../helpers/assert.ts";
 import { callTool, type E2E, type E2EOptions, e2eTest } from "../helpers/e2e_fixture.ts";
@@ -76,11 +81,12 @@ e2eTest(import.meta.url, "navigation to an off site is refused before anything l
       assertEquals(
         navigated.message,
         `Browser tools are off for ${site.key} (rule "localhost"), so hub did not open it. A ` +
-          `person can allow it: hub config set site-permission.${site.key} ask (or auto), or in ` +
+          "person can allow it: hub config set site-permission.localhost ask (or auto), or in " +
           "the side panel's Sites section.",
       );
       assertEquals(navigated.details, {
         site: site.key,
+        origin: site.origin,
         pattern: "localhost",
         url: `${site.origin}/hit/nav`,
       });
@@ -114,6 +120,104 @@ e2eTest(import.meta.url, "navigation to an off site is refused before anything l
       await held.close();
     }
   });
+  await page.close();
+});
+
+e2eTest(import.meta.url, "an off site's own pages are refused wherever they show", {
+  config: { permissions: TOOLS_AUTO, sitePermissions: { localhost: "off" } },
+  service: siteService,
+}, async (t, { e2e }) => {
+  const page = await e2e.open("/");
+  await page.goto(`${site.origin}/hit/start`);
+  const tabId = await tabIdOf(e2e, page);
+  const refused = { status: 403, code: "SITE_NOT_ALLOWED", message: /did nothing in this tab/ };
+
+  await t.step("an off tab is not navigated away", async () => {
+    failed(await callTool(e2e, "browser_navigate_tab", { tabId, url: e2e.app.url }), refused);
+    assertEquals(page.url(), `${site.origin}/hit/start`);
+  });
+
+  await t.step("a blob: page the off site made is refused by its real origin", async () => {
+    await page.evaluate(() => {
+      const blob = new Blob(["<title>Statement</title><p>SECRET BALANCE</p>"], {
+        type: "text/html",
+      });
+      location.href = URL.createObjectURL(blob);
+    });
+    await page.waitForURL(/^blob:/);
+    for (
+      const [name, args] of [["browser_get_page_text", {}], ["browser_execute_script", {
+        code: "1",
+      }]] as const
+    ) {
+      const error = failed(await callTool(e2e, name, { tabId, ...args }), refused);
+      assertEquals(error.details.site, site.key, name);
+    }
+  });
+
+  await t.step(
+    "an about:blank popup the off site wrote is refused by its real origin",
+    async () => {
+      await page.goto(`${site.origin}/hit/opener`);
+      // A string: Deno's types have no window.open.
+      await page.evaluate(`(() => {
+        const popup = window.open("", "_blank");
+        popup.document.write("<title>Popup</title><p>SECRET POPUP</p>");
+        popup.document.close();
+      })()`);
+      let popupId = 0;
+      await eventually(async () => {
+        popupId = (await listTabs(e2e)).find((tab) => tab.title === "Popup")?.tabId ?? 0;
+        return popupId !== 0;
+      }, () => "the popup never showed");
+      for (const name of ["browser_get_page_text", "browser_snapshot"]) {
+        const reply = await callTool(e2e, name, { tabId: popupId });
+        assert(!JSON.stringify(reply.body).includes("SECRET POPUP"), `${name} read the popup`);
+        failed(reply, refused);
+      }
+    },
+  );
+
+  await t.step(
+    "a redirect to the off site: refused after the load, no title, not the agent's",
+    async () => {
+      const hop = Deno.serve({ port: 0, hostname: "127.0.0.1", onListen() {} }, (request) => {
+        const path = new URL(request.url).pathname;
+        return Response.redirect(`${site.origin}/hit/redirected${path}`, 302);
+      });
+      try {
+        const start = await e2e.open("/");
+        const startId = await tabIdOf(e2e, start);
+        const via = `http://127.0.0.1:${hop.addr.port}`;
+        const redirected = {
+          status: 403,
+          code: "SITE_NOT_ALLOWED",
+          message: /redirected there: hub read nothing from the page/,
+        };
+        for (
+          const [name, args] of [
+            ["browser_navigate_tab", { tabId: startId, url: `${via}/nav` }],
+            ["browser_open_tab", { url: `${via}/open` }],
+          ] as const
+        ) {
+          const reply = await callTool(e2e, name, args);
+          assert(
+            !JSON.stringify(reply.body).includes("Hit redirected"),
+            `${name} answered the title`,
+          );
+          const error = failed(reply, redirected);
+          assertEquals(error.details.site, site.key, name);
+        }
+        const tabs = await listTabs(e2e);
+        const landed = tabs.filter((tab) => tab.url.startsWith(`${site.origin}/hit/redirected/`));
+        assertEquals(landed.length, 2, JSON.stringify(tabs));
+        assertEquals(landed.map((tab) => tab.agentGroup), [false, false], JSON.stringify(landed));
+        await start.close();
+      } finally {
+        await hop.shutdown();
+      }
+    },
+  );
   await page.close();
 });
 
@@ -174,7 +278,11 @@ e2eTest(import.meta.url, "a cross-origin frame follows its own site", {
     const center = { x: Math.round(pay.x + pay.width / 2), y: Math.round(pay.y + pay.height / 2) };
     failed(
       await call("browser_click_at", center),
-      { status: 403, code: "SITE_NOT_ALLOWED", message: new RegExp(`off for ${frameKey}`) },
+      {
+        status: 403,
+        code: "SITE_NOT_ALLOWED",
+        message: new RegExp(`embeds a frame of ${frameKey}, whose browser tools are off`),
+      },
     );
     const status = await payFrame.locator("#status").textContent();
     assert(!status?.includes("Paid"), `the frame was acted on: ${status}`);
@@ -188,8 +296,12 @@ e2eTest(import.meta.url, "a cross-origin frame follows its own site", {
     assertEquals(typed.tag, "input");
     const top = ok(await call("browser_get_page_text", { selector: "#out" }), "top text");
     assertEquals(top.text, "Top out");
+    // Points anywhere in a page that embeds an off frame are refused (the page can move the frame).
     const field = (await page.locator("#name").boundingBox())!;
-    ok(await call("browser_click_at", { x: field.x + 5, y: field.y + 5 }), "click at the top");
+    failed(
+      await call("browser_click_at", { x: field.x + 5, y: field.y + 5 }),
+      { status: 403, code: "SITE_NOT_ALLOWED", message: /a page can move its frames/ },
+    );
     const [entry] = await audits(e2e, "browser_type_text");
     assertEquals([entry.success, entry.site], [true, e2e.app.origin], JSON.stringify(entry));
   });
