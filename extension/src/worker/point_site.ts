@@ -17,6 +17,7 @@
  *   page's favour.
  */
 import { HubError, hubError } from "../../../protocol/errors.ts";
+import { documentSiteUrl } from "./document_origin.ts";
 import { CHROME_FRAME_LOOKUPS } from "./browser_methods/frame_target.ts";
 
 type Frame = chrome.webNavigation.GetAllFrameResultDetails;
@@ -84,9 +85,18 @@ export async function checkFocusSites(tabId: number, refusal: Refusal): Promise<
   await follow(tabId, frames, refusal, (frameId) => inFrame(tabId, frameId, focusedFrame, []));
 }
 
-/** The tab's frames when one of them (not the top) would be refused, else undefined. */
+/**
+ * The tab's frames when one of them (not the top) would be refused, else undefined. A frame whose
+ * URL has no site (about:blank, srcdoc, data:) carries its document's real origin as its `url`
+ * (document_origin.ts), so an off site's own blank frame is its site's.
+ */
 async function refusedFrames(tabId: number, refusal: Refusal): Promise<Frame[] | undefined> {
-  const frames = await chrome.webNavigation.getAllFrames({ tabId }).catch(() => null) ?? [];
+  const listed = await chrome.webNavigation.getAllFrames({ tabId }).catch(() => null) ?? [];
+  const frames = await Promise.all(listed.map(async (f) => {
+    if (f.frameId === 0) return f;
+    const at = { tabId, frameId: f.frameId, documentId: f.documentId };
+    return { ...f, url: await documentSiteUrl(f.url, at) ?? f.url };
+  }));
   return frames.some((f) => f.frameId !== 0 && refusal(f.url) !== undefined) ? frames : undefined;
 }
 

@@ -23,6 +23,8 @@ interface FakeFrame {
   at?: (point: Point) => { index: number; x: number; y: number } | null;
   /** The index of its focused child frame (null: the focus is on no frame). */
   focus?: number | null;
+  /** Its document's real origin, read when its URL has no site. */
+  origin?: string;
 }
 
 /** A fake chrome over `frames` (tab 7); `asked` records the points each frame was asked about. */
@@ -35,9 +37,13 @@ function fakeFrames(frames: FakeFrame[]) {
         target: { frameIds: number[] };
         func: unknown;
         args?: number[];
+        world?: string;
       }) {
         const frameId = injection.target.frameIds[0];
         const frame = frames.find((f) => f.frameId === frameId)!;
+        if (injection.world === "ISOLATED") {
+          return Promise.resolve([{ frameId, result: frame.origin ?? "null" }]);
+        }
         if (injection.func === frameAtPoint) {
           const [x, y] = injection.args!;
           asked.push([frameId, { x, y }]);
@@ -201,5 +207,26 @@ Deno.test("keys without a target: an unmatched focused frame refuses when one co
     asked.length = 0;
     await checkFocusSites(7, refusal({}));
     assertEquals(asked, []);
+  });
+});
+
+Deno.test("a blank frame an off site wrote is that site's: points refused, focus followed", async () => {
+  const frames: FakeFrame[] = [
+    { frameId: 0, parentFrameId: -1, url: TOP, focus: 0 },
+    { frameId: 5, parentFrameId: 0, url: "about:blank", index: 0, origin: "https://ads.example" },
+  ];
+  const { chrome } = fakeFrames(frames);
+  await withChrome(chrome, async () => {
+    const point = await failureOf(checkPointSites(7, [{ x: 1, y: 1 }], refusal(OFF)));
+    assertEquals(point.payload.code, "SITE_NOT_ALLOWED");
+    assertEquals((point.payload.details as { site: string }).site, "ads.example");
+    assertEquals(
+      (await failureOf(checkFocusSites(7, refusal(OFF)))).payload.code,
+      "SITE_NOT_ALLOWED",
+    );
+    // the page's own blank frame (an opaque or same-site origin) refuses nothing
+    frames[1].origin = "null";
+    await checkPointSites(7, [{ x: 1, y: 1 }], refusal(OFF));
+    await checkFocusSites(7, refusal(OFF));
   });
 });
