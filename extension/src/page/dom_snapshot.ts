@@ -50,6 +50,7 @@ import {
   holdsMenu,
   holdsMore,
   isEditableField,
+  labelLine,
   menuTrigger,
   openRun,
   optionsOf,
@@ -336,7 +337,7 @@ function lineOf(
   walk: Walk,
 ): OutlineNode | undefined {
   if (el.tagName === "LABEL") {
-    const stand = labelLine(el as HTMLLabelElement, walk);
+    const stand = walk.includeHidden ? undefined : labelLine(el as HTMLLabelElement, walk.page);
     if (stand) return stand;
   }
   const structural = ALWAYS.has(role) || HOLDING_REFS.has(role) || NAMED_ONLY.has(role);
@@ -377,25 +378,4 @@ function refReason(
   if (style.cursor !== "pointer" || parent.pointer) return false;
   // a label's pointer only says its field is clickable, and the field has its own line
   return !(el.tagName === "LABEL" && (el as HTMLLabelElement).control);
-}
-
-/**
- * A `<label>` whose checkbox, radio or switch is hidden (a styled control): the label is what a
- * person clicks, so it gets the field's line, with the label's ref.
- */
-function labelLine(label: HTMLLabelElement, walk: Walk): OutlineNode | undefined {
-  const control = label.control;
-  if (!control || walk.includeHidden) return undefined;
-  const role = roleOf(control);
-  if (role !== "checkbox" && role !== "radio" && role !== "switch") return undefined;
-  if (!isHiddenFromPeople(control, getComputedStyle(control), walk.page)) return undefined;
-  const node = elementNode(
-    role,
-    nameOf(control, role, walk.page),
-    statesOf(control, role),
-    true,
-    label,
-  );
-  node.interactive = true;
-  return node;
 }

@@ -1,12 +1,13 @@
 /**
  * Lines of browser_snapshot's outline that need a look at the element beyond its role: a hover
  * menu's trigger (an element holding a hidden menu or panel of links), a table row's name, a
- * select's options, a frame's line, an editable field. Used by the walk in dom_snapshot.ts.
+ * select's options, a frame's line, an editable field, a styled control's label. Used by the walk in
+ * dom_snapshot.ts.
  */
-import { nameOf } from "./dom_roles.ts";
+import { nameOf, roleOf } from "./dom_roles.ts";
 import { statesOf } from "./dom_states.ts";
 import { windowIndex } from "./dom_frames.ts";
-import type { PageFacts } from "./visibility.ts";
+import { isHiddenFromPeople, type PageFacts } from "./visibility.ts";
 import { frameSource } from "./visible_text.ts";
 import {
   addText,
@@ -134,4 +135,20 @@ export function isEditableField(node: OutlineNode): boolean {
 /** Whether `el` makes its contents editable (`contenteditable`; the attribute is read first). */
 export function editingHost(el: Element): boolean {
   return el.hasAttribute("contenteditable") && (el as HTMLElement).isContentEditable === true;
+}
+
+/**
+ * A `<label>` whose checkbox, radio or switch is hidden (a styled control): the label is what a
+ * person clicks, so it gets the field's line, with the label's ref. Not with includeHidden (the
+ * control has its own line then).
+ */
+export function labelLine(label: HTMLLabelElement, page: PageFacts): OutlineNode | undefined {
+  const control = label.control;
+  if (!control) return undefined;
+  const role = roleOf(control);
+  if (role !== "checkbox" && role !== "radio" && role !== "switch") return undefined;
+  if (!isHiddenFromPeople(control, getComputedStyle(control), page)) return undefined;
+  const node = elementNode(role, nameOf(control, role, page), statesOf(control, role), true, label);
+  node.interactive = true;
+  return node;
 }
