@@ -15,17 +15,12 @@ import type { FramesShown } from "./dom_kit_types.ts";
 import { windowIndex } from "./dom_frames.ts";
 import { hidesOwnText, isHiddenFromPeople, type PageFacts, pageFacts } from "./visibility.ts";
 
-/** Not walked into: no visible text of their own, or text the browser draws itself. */
-const LEAVES = new Set([
+/** Never text, hidden or not: code, templates, and what frames and media draw themselves. */
+const NOT_TEXT = new Set([
   "SCRIPT",
   "STYLE",
   "TEMPLATE",
   "NOSCRIPT",
-  "SELECT",
-  "DATALIST",
-  "TEXTAREA",
-  "OPTION",
-  "OPTGROUP",
   "IFRAME",
   "OBJECT",
   "EMBED",
@@ -33,6 +28,9 @@ const LEAVES = new Set([
   "AUDIO",
   "CANVAS",
 ]);
+
+/** Not walked into: no visible text of their own, or text the browser draws itself. */
+const LEAVES = new Set([...NOT_TEXT, "SELECT", "DATALIST", "TEXTAREA", "OPTION", "OPTGROUP"]);
 
 /**
  * The visible text of `root`: "" when `root` or one of its ancestors is hidden from people;
@@ -78,18 +76,14 @@ export function hiddenInPage(
   element: Element,
   page: PageFacts = pageFacts(element.ownerDocument),
 ): boolean {
-  for (let at: Element | null = element; at; at = composedParent(at)) {
-    if (isHiddenFromPeople(at, getComputedStyle(at), page)) return true;
-  }
-  return false;
+  return hiddenJudge(page)(element);
 }
 
 /**
  * hiddenInPage for many elements of one document (browser_query_elements' matches): each
  * element's verdict is kept, so a shared ancestor is judged once.
  */
-export function hiddenJudge(doc: Document = document): (element: Element) => boolean {
-  const page = pageFacts(doc);
+export function hiddenJudge(page: PageFacts = pageFacts(document)): (element: Element) => boolean {
   const known = new Map<Element, boolean>();
   const judge = (element: Element): boolean => {
     const seen = known.get(element);
@@ -102,20 +96,6 @@ export function hiddenJudge(doc: Document = document): (element: Element) => boo
   };
   return judge;
 }
-
-/** Never text, hidden or not: code, templates, and what frames and media draw themselves. */
-const NOT_TEXT = new Set([
-  "SCRIPT",
-  "STYLE",
-  "TEMPLATE",
-  "NOSCRIPT",
-  "IFRAME",
-  "OBJECT",
-  "EMBED",
-  "VIDEO",
-  "AUDIO",
-  "CANVAS",
-]);
 
 /**
  * All the text of `root`, hidden parts included (`includeHidden: true`): the composed tree's text
