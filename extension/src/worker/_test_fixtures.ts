@@ -117,8 +117,8 @@ export function fakeDebugger<F extends FakeDebugger>(
   };
 }
 
-/** A fake chrome.storage.session: values cross as JSON, as they do in Chromium. */
-export function fakeSessionStorage() {
+/** A fake chrome.storage area (session or local): values cross as JSON, as they do in Chromium. */
+export function fakeStorageArea() {
   const data = new Map<string, unknown>();
   let writes = 0;
   const storage: TableStorage = {
@@ -149,7 +149,7 @@ export function fakeSessionStorage() {
  * does not give (debugger, log, state, reload) are absent.
  */
 export function fakeMethodContext(fields: Partial<MethodContext> = {}): MethodContext {
-  const { storage } = fakeSessionStorage();
+  const { storage } = fakeStorageArea();
   const noDialogs = {
     race: async <T>(_tabId: number, action: Promise<T>) => ({ value: await action }),
   } as unknown as MethodContext["dialogs"];

@@ -1,6 +1,6 @@
 /// <reference lib="deno.ns" />
 import { assert, assertEquals } from "../../../tests/helpers/assert.ts";
-import { fakeSessionStorage } from "./_test_fixtures.ts";
+import { fakeStorageArea } from "./_test_fixtures.ts";
 import {
   AGENT_GROUP_COLOR,
   AGENT_GROUP_TITLE,
@@ -41,7 +41,7 @@ function fakeBrowser() {
     groupRemoved: event(),
   };
   let nextGroup = 100;
-  const { storage } = fakeSessionStorage();
+  const { storage } = fakeStorageArea();
 
   function setGroup(tabId: number, groupId: number) {
     const tab = tabs.get(tabId)!;

@@ -1,6 +1,6 @@
 /// <reference lib="deno.ns" />
 import { assertEquals } from "../../../tests/helpers/assert.ts";
-import { fakeSessionStorage } from "./_test_fixtures.ts";
+import { fakeStorageArea } from "./_test_fixtures.ts";
 import { createSiteUses, MAX_SITE_USES, SITE_USES_KEY } from "./site_uses.ts";
 
 /**
@@ -8,7 +8,7 @@ import { createSiteUses, MAX_SITE_USES, SITE_USES_KEY } from "./site_uses.ts";
  * on the coalesced write itself, not on a guess of how long the timer takes.
  */
 function watchedStorage() {
-  const fake = fakeSessionStorage();
+  const fake = fakeStorageArea();
   const written = Promise.withResolvers<void>();
   const storage = {
     ...fake.storage,

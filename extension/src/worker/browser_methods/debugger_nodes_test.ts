@@ -1,7 +1,7 @@
 /// <reference lib="deno.ns" />
 import { assert, assertEquals } from "../../../../tests/helpers/assert.ts";
 import { HubError } from "../../../../protocol/errors.ts";
-import { fakeMethodContext, fakeSessionStorage } from "../_test_fixtures.ts";
+import { fakeMethodContext, fakeStorageArea } from "../_test_fixtures.ts";
 import type { CdpEvent, CdpParams, DebuggerSessions, TabSession } from "../debugger_sessions.ts";
 import type { MethodContext } from "./browser_method.ts";
 import { createKitContexts, NODE_GROUP, resolveNode } from "./debugger_nodes.ts";
@@ -75,7 +75,7 @@ function fakeDebugger(contexts: Record<string, FakeContext[]>) {
 
 /** A method context whose frame table names `f1` a child document whose kit has `token`. */
 async function contextWith(sessions: DebuggerSessions, token: string): Promise<MethodContext> {
-  const { storage } = fakeSessionStorage();
+  const { storage } = fakeStorageArea();
   const refFrames = createRefFrames(() => storage);
   await refFrames.schemeFor(TAB, 0, "TOP");
   await refFrames.recordDoc(TAB, 0, { token: "top-token", upTo: 9 });

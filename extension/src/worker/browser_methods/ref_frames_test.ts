@@ -1,11 +1,11 @@
 /// <reference lib="deno.ns" />
 import { assertEquals } from "../../../../tests/helpers/assert.ts";
 import { FRAME_DOCS_PER_TAB } from "../../../../protocol/browser_methods/dom_limits.ts";
-import { fakeSessionStorage } from "../_test_fixtures.ts";
+import { fakeStorageArea } from "../_test_fixtures.ts";
 import { createRefFrames, type TableStorage } from "./ref_frames.ts";
 
 Deno.test("the top document is k 0; each frame document gets its own k, numbered from 1", async () => {
-  const { storage } = fakeSessionStorage();
+  const { storage } = fakeStorageArea();
   const frames = createRefFrames(() => storage);
   assertEquals(await frames.schemeFor(7, 0, "TOP-1"), { k: 0, scheme: { prefix: "", base: 1 } });
   assertEquals(await frames.schemeFor(7, 3, "PAY-1"), { k: 1, scheme: { prefix: "f1", base: 1 } });
@@ -22,7 +22,7 @@ Deno.test("the top document is k 0; each frame document gets its own k, numbered
 });
 
 Deno.test("a new top document takes k 0 and numbers its refs above the old one's", async () => {
-  const { storage } = fakeSessionStorage();
+  const { storage } = fakeStorageArea();
   const frames = createRefFrames(() => storage);
   await frames.schemeFor(7, 0, "TOP-1");
   await frames.recordDoc(7, 0, { token: "t1", upTo: 12 });
@@ -50,7 +50,7 @@ Deno.test("a new top document takes k 0 and numbers its refs above the old one's
 });
 
 Deno.test("a snapshot straddling a navigation: no later top document reuses the old one's numbers (R2#15)", async () => {
-  const { storage } = fakeSessionStorage();
+  const { storage } = fakeStorageArea();
   const frames = createRefFrames(() => storage);
   // A snapshot reads top document A (base 1) …
   assertEquals((await frames.schemeFor(7, 0, "A")).scheme.base, 1);
@@ -69,7 +69,7 @@ Deno.test("a snapshot straddling a navigation: no later top document reuses the 
 });
 
 Deno.test("the table survives a restarted worker and goes with its tab", async () => {
-  const session = fakeSessionStorage();
+  const session = fakeStorageArea();
   const before = createRefFrames(() => session.storage);
   await before.schemeFor(7, 0, "TOP-1");
   await before.schemeFor(7, 2, "FRAME-1");
@@ -94,7 +94,7 @@ Deno.test("the table survives a restarted worker and goes with its tab", async (
 });
 
 Deno.test("a table holds at most FRAME_DOCS_PER_TAB documents; the oldest frames go", async () => {
-  const { storage } = fakeSessionStorage();
+  const { storage } = fakeStorageArea();
   const frames = createRefFrames(() => storage);
   await frames.schemeFor(7, 0, "TOP");
   for (let i = 1; i <= FRAME_DOCS_PER_TAB + 2; i++) await frames.schemeFor(7, 1, `F${i}`);
@@ -110,7 +110,7 @@ Deno.test("a table holds at most FRAME_DOCS_PER_TAB documents; the oldest frames
 });
 
 Deno.test("changes to one tab's table run one after another; unchanged entries are not written", async () => {
-  const session = fakeSessionStorage();
+  const session = fakeStorageArea();
   const frames = createRefFrames(() => session.storage);
   // all at once: every frame document still gets its own k
   const ks = await Promise.all(
