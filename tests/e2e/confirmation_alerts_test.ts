@@ -3,34 +3,11 @@
  * one shows a system notification, opening the panel takes the notifications away (the panel
  * shows everything), and answering there clears the badge. Real hub, real Chromium.
  */
-import type { Worker } from "playwright-core";
 import { assert, assertEquals } from "../helpers/assert.ts";
 import { callTool, e2eTest, PLUGIN } from "../helpers/e2e_fixture.ts";
 import { eventually } from "../helpers/hub_api.ts";
-import { openPanel } from "../helpers/panel_page.ts";
+import { alertsBecome, openPanel } from "../helpers/panel_page.ts";
 import { unmarked } from "../helpers/page_content.ts";
-
-/** What the extension shows outside the panel: badge text and hub notification ids. */
-async function alerts(worker: Worker): Promise<{ badge: string; notifications: string[] }> {
-  // A string: the worker's `chrome` is not in the types these tests are checked against.
-  return await worker.evaluate(`(async () => ({
-    badge: await chrome.action.getBadgeText({}),
-    notifications: Object.keys(await chrome.notifications.getAll()),
-  }))()`);
-}
-
-async function alertsBecome(worker: Worker, badge: string, notifications: number) {
-  let last: { badge: string; notifications: string[] } | undefined;
-  await eventually(
-    async () => {
-      last = await alerts(worker);
-      return last.badge === badge && last.notifications.length === notifications;
-    },
-    () =>
-      `expected badge "${badge}" and ${notifications} notifications, got ${JSON.stringify(last)}`,
-  );
-  return last!;
-}
 
 e2eTest(
   import.meta.url,

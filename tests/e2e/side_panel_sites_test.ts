@@ -8,20 +8,21 @@
  *   "Allow agents to use <site>?" with Allow once, Always allow this site and Deny, and Activity
  *   shows the call waiting for that site. Allow once runs that call only; Deny refuses the next
  *   one (PERMISSION_DENIED); an `ask` tool gets its own question first, then the site's (same
- *   call); Always allow runs it, writes the rule into config.json, and the next call does not ask.
+ *   call); Always allow runs it, writes the page's origin as the rule into config.json, and the
+ *   next call does not ask.
  * - The Sites section lists the rules with their last use; changing a rule, adding one (a bad
  *   pattern shows the hub's error), removing one, the default and agentTabsOnly reach config.json.
  *
  * Screenshots go to tests/artifacts/side_panel_sites/.
  */
 import { join } from "node:path";
-import type { Locator, Page, Worker } from "playwright-core";
+import type { Locator, Page } from "playwright-core";
 import { assert, assertEquals, assertMatch } from "../helpers/assert.ts";
 import { type E2E, e2eTest } from "../helpers/e2e_fixture.ts";
 import { eventually, readConfig } from "../helpers/hub_api.ts";
 import { ROOT } from "../helpers/hub_process.ts";
 import type { Client } from "../helpers/mcp_client.ts";
-import { openPanel } from "../helpers/panel_page.ts";
+import { alertsBecome, openPanel } from "../helpers/panel_page.ts";
 import { tabIdOf } from "../helpers/tool_replies.ts";
 
 const ARTIFACTS = join(ROOT, "tests", "artifacts", "side_panel_sites");
@@ -39,26 +40,6 @@ async function shot(page: Page, name: string, target?: Locator) {
   const path = join(ARTIFACTS, `${name}.png`);
   if (target) await target.screenshot({ path });
   else await page.screenshot({ path });
-}
-
-/** What the extension shows outside the panel: badge text and hub notification ids. */
-async function alerts(worker: Worker): Promise<{ badge: string; notifications: string[] }> {
-  // A string: the worker's `chrome` is not in the types these tests are checked against.
-  return await worker.evaluate(`(async () => ({
-    badge: await chrome.action.getBadgeText({}),
-    notifications: Object.keys(await chrome.notifications.getAll()),
-  }))()`);
-}
-
-async function alertsBecome(worker: Worker, badge: string, notifications: number) {
-  let last: { badge: string; notifications: string[] } | undefined;
-  await eventually(
-    async () => {
-      last = await alerts(worker);
-      return last.badge === badge && last.notifications.length === notifications;
-    },
-    () => `expected badge "${badge}" and ${notifications} notifications: ${JSON.stringify(last)}`,
-  );
 }
 
 /** Polls config.json until `check` holds. */
@@ -99,6 +80,7 @@ e2eTest(import.meta.url, "site questions and the Sites section in the real side 
   },
 }, async (t, { e2e, mcp }) => {
   const site = new URL(e2e.app.url).host; // 127.0.0.1:<port>
+  const origin = new URL(e2e.app.url).origin; // what "Always allow this site" writes
   const app = await e2e.open("/?tab=sites");
   const tabId = await tabIdOf(e2e, app);
   const worker = await e2e.browser.serviceWorker();
@@ -188,19 +170,22 @@ e2eTest(import.meta.url, "site questions and the Sites section in the real side 
       await cards().first().getByTestId("always-allow").click();
       const read = await result;
       assert(!read.isError, JSON.stringify(read).slice(0, 800));
-      await configWhere(e2e, (c) => c.sitePermissions?.[site] === "auto", `${site}: auto`);
+      await configWhere(e2e, (c) => c.sitePermissions?.[origin] === "auto", `${origin}: auto`);
       const again = await readPage(mcp, tabId); // returns with nobody answering
       assert(!again.isError, JSON.stringify(again).slice(0, 800));
       assertEquals(await cards().count(), 0);
     },
   );
 
-  await sitesSection(t, e2e, panel!, site, () => readPage(mcp, tabId));
+  await sitesSection(t, e2e, panel!, origin, () => readPage(mcp, tabId));
   await panel!.close();
   await app.close();
 });
 
-/** The Sites section's steps: the rules as listed, and each change reaching config.json. */
+/**
+ * The Sites section's steps: the rules as listed, and each change reaching config.json. `site` is
+ * the rule "Always allow this site" wrote for the test web app (its origin).
+ */
 async function sitesSection(
   t: Deno.TestContext,
   e2e: E2E,
