@@ -6,4 +6,6 @@ export const focusTab = browserTool({
   description: "Make a tab the active tab of its window and focus that window, so tools called " +
     "without a tabId act on it. Returns tabId, windowId, url, title.",
   method: "tabs.focus",
+  // Its answer carries the page's title, which the page writes: marked as page content.
+  pageContent: true,
 });

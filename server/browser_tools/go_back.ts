@@ -7,4 +7,6 @@ export const goBack = browserTool({
     "default wait for the page (at most 25 s; an entry made by history.pushState counts as " +
     "loaded at once). Returns tabId, url, title, loaded. No earlier entry: NO_HISTORY.",
   method: "tabs.back",
+  // Its answer carries the page's title, which the page writes: marked as page content.
+  pageContent: true,
 });

@@ -7,4 +7,6 @@ export const navigateTab = browserTool({
     "tab's final url and title. A page that asks before it is left answers at once with " +
     "`dialog` (beforeunload): answer it with browser_handle_dialog.",
   method: "tabs.navigate",
+  // Its answer carries the page's title, which the page writes: marked as page content.
+  pageContent: true,
 });

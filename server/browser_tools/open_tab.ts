@@ -8,4 +8,6 @@ export const openTab = browserTool({
     "windowId, url, title, loaded. Only http(s) URLs and about:blank can be opened. The tab " +
     'joins the "hub" tab group of its window, which marks the tabs the agent uses.',
   method: "tabs.open",
+  // Its answer carries the page's title, which the page writes: marked as page content.
+  pageContent: true,
 });

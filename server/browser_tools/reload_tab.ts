@@ -7,4 +7,6 @@ export const reloadTab = browserTool({
     "25 s; then loaded is false). Returns tabId, url, title, loaded; a page that asks before " +
     "it is left answers at once with `dialog` (beforeunload): browser_handle_dialog.",
   method: "tabs.reload",
+  // Its answer carries the page's title, which the page writes: marked as page content.
+  pageContent: true,
 });
