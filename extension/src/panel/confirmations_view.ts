@@ -88,10 +88,22 @@ export function confirmationKey(c: PendingConfirmation): string {
   return c.site === undefined ? c.id : `${c.id} site ${c.site}`;
 }
 
-/** What a card says above its buttons: the tool question's or the site question's. */
+type ButtonName = "allow" | "always" | "deny";
+
+/** What a question's buttons say, and their order (Deny is always "Deny"). */
+interface CardButtons {
+  allow: string;
+  always: string;
+  /** The Always button's tooltip: what it does beyond this call. */
+  alwaysTitle: string;
+  order: ButtonName[];
+}
+
+/** What a card says above and on its buttons: the tool question's or the site question's. */
 interface CardTop {
   nodes: HTMLElement[];
   heading: HTMLElement;
+  buttons: CardButtons;
   update(c: PendingConfirmation): void;
 }
 
@@ -106,6 +118,12 @@ function toolTop(titleId: string, first: PendingConfirmation): CardTop {
   return {
     nodes: [heading, plugin, parametersNode(first.parameters)],
     heading,
+    buttons: {
+      allow: "Allow",
+      always: "Always allow",
+      alwaysTitle: "Allow now, and run this tool without asking from now on",
+      order: ["allow", "deny", "always"],
+    },
     update(c) {
       setText(toolName, toolTitle(c));
       setText(realNameCode, c.tool);
@@ -140,22 +158,19 @@ function siteTop(titleId: string, first: PendingConfirmation, site: string): Car
   return {
     nodes: [heading, from, call],
     heading,
+    buttons: {
+      allow: "Allow once",
+      always: "Always allow this site",
+      alwaysTitle:
+        `Allow now, and let agents use ${site} without asking from now on (a rule in Sites)`,
+      order: ["allow", "always", "deny"],
+    },
     update: (c) => setText(toolCode, c.tool),
   };
 }
 
-function card(ctx: ViewContext, first: PendingConfirmation): Keyed<PendingConfirmation> & {
-  tick(): void;
-  heading: HTMLElement;
-} {
-  let current = first;
-  let answered = false;
-  const site = first.site;
-  const titleId = uid("confirm-title");
-  const top = site === undefined ? toolTop(titleId, first) : siteTop(titleId, first, site);
-  const time = h("span", { class: "time", "data-testid": "countdown" });
-  const timeLine = h("p", { class: "countdown" }, time);
-  const error = h("p", { class: "error", role: "alert", hidden: true });
+/** The card's buttons, named, and all of them in the order the question puts them. */
+function cardButtons(titleId: string, words: CardButtons) {
   const button = (label: string, testid: string, cls: string, title?: string) =>
     h("button", {
       type: "button",
@@ -164,35 +179,61 @@ function card(ctx: ViewContext, first: PendingConfirmation): Keyed<PendingConfir
       "aria-describedby": titleId,
       title,
     }, label);
-  const allow = button(site === undefined ? "Allow" : "Allow once", "allow", "primary");
-  const deny = button("Deny", "deny", "danger");
-  const always = site === undefined
-    ? button(
-      "Always allow",
-      "always-allow",
-      "secondary",
-      "Allow now, and run this tool without asking from now on",
-    )
-    : button(
-      "Always allow this site",
-      "always-allow",
-      "secondary",
-      `Allow now, and let agents use ${site} without asking from now on (a rule in Sites)`,
-    );
-  const buttons = site === undefined ? [allow, deny, always] : [allow, always, deny];
+  const named: Record<ButtonName, HTMLButtonElement> = {
+    allow: button(words.allow, "allow", "primary"),
+    deny: button("Deny", "deny", "danger"),
+    always: button(words.always, "always-allow", "secondary", words.alwaysTitle),
+  };
+  return { ...named, all: words.order.map((name) => named[name]) };
+}
+
+/** The warning a card shows when a name, title or parameter hides characters. */
+function hiddenCharsNote(c: PendingConfirmation): HTMLElement | undefined {
+  if (!hidesCharacters(c)) return undefined;
+  return h(
+    "p",
+    { class: "note warning hidden-chars", "data-testid": "hidden-chars" },
+    h("strong", {}, "Hidden characters. "),
+    "This call has characters that do not show or that reorder text; each is shown as a " +
+      "code like ⟨U+202E⟩. Allow only if you know why they are there.",
+  );
+}
+
+/** The countdown line: time left (a warning under HURRY_MS), or expired. Whether it expired. */
+function showTimeLeft(timeLine: HTMLElement, time: HTMLElement, expiresAt: number, now: number) {
+  const left = expiresAt - now;
+  const expired = left <= 0;
+  timeLine.classList.toggle("hurry", !expired && left < HURRY_MS);
+  timeLine.classList.toggle("expired", expired);
+  setText(
+    time,
+    expired ? "Expired: the hub stopped waiting." : `${countdown(expiresAt, now)} left`,
+  );
+  time.setAttribute(
+    "aria-label",
+    expired ? "Expired" : `${countdownWords(expiresAt, now)} left to answer`,
+  );
+  return expired;
+}
+
+/** One card: its countdown ticks, and its heading takes focus when the card before it goes. */
+type CardView = Keyed<PendingConfirmation> & { tick(): void; heading: HTMLElement };
+
+function card(ctx: ViewContext, first: PendingConfirmation): CardView {
+  let current = first;
+  let answered = false;
+  const site = first.site;
+  const titleId = uid("confirm-title");
+  const top = site === undefined ? toolTop(titleId, first) : siteTop(titleId, first, site);
+  const time = h("span", { class: "time", "data-testid": "countdown" });
+  const timeLine = h("p", { class: "countdown" }, time);
+  const error = h("p", { class: "error", role: "alert", hidden: true });
+  const { allow, deny, always, all: buttons } = cardButtons(titleId, top.buttons);
   const el = h(
     "li",
     { class: "confirm", "data-testid": "confirmation", "aria-labelledby": titleId },
     top.nodes,
-    hidesCharacters(first)
-      ? h(
-        "p",
-        { class: "note warning hidden-chars", "data-testid": "hidden-chars" },
-        h("strong", {}, "Hidden characters. "),
-        "This call has characters that do not show or that reorder text; each is shown as a " +
-          "code like ⟨U+202E⟩. Allow only if you know why they are there.",
-      )
-      : undefined,
+    hiddenCharsNote(first),
     timeLine,
     h("div", { class: "actions" }, buttons),
     error,
@@ -220,20 +261,8 @@ function card(ctx: ViewContext, first: PendingConfirmation): Keyed<PendingConfir
   always.addEventListener("click", () => answer("allow", true));
 
   function tick() {
-    const left = current.expiresAt - ctx.now();
-    const expired = left <= 0;
-    timeLine.classList.toggle("hurry", !expired && left < HURRY_MS);
-    timeLine.classList.toggle("expired", expired);
-    setText(
-      time,
-      expired
-        ? "Expired: the hub stopped waiting."
-        : `${countdown(current.expiresAt, ctx.now())} left`,
-    );
-    time.setAttribute(
-      "aria-label",
-      expired ? "Expired" : `${countdownWords(current.expiresAt, ctx.now())} left to answer`,
-    );
+    // Read the clock once, so the text and its spoken form agree.
+    const expired = showTimeLeft(timeLine, time, current.expiresAt, ctx.now());
     if (!answered) buttons.forEach((b) => (b.disabled = expired));
   }
 
@@ -266,7 +295,7 @@ export function confirmationsView(ctx: ViewContext): ConfirmationsView {
     heading,
     list,
   );
-  const views = new Map<string, ReturnType<typeof card>>();
+  const views = new Map<string, CardView>();
   const seen = new Set<string>();
 
   return {
