@@ -6,14 +6,14 @@
  *
  * - A site set to `off` (the rule `localhost`): reading, clicks, typing, keys, scripts, a reload
  *   and navigation to it are refused with SITE_NOT_ALLOWED, whose text names the site and the
- *   command that allows it; the page stays untouched and its server sees none of those actions.
+ *   command that allows it (for the rule that decided); the audit names the origin; the page stays untouched and its server sees none of those actions.
  *   In an allowed page, a frame of that site is a single blocked line in the snapshot and the
  *   page text, and a click inside it is refused. A click on an allowed page that navigates there
  *   loads it (the page's own navigation, which site rules do not stop); the next call in that tab
  *   is refused. Running the command the error names lets the next call through.
  * - A new install (no site settings): the first call on a site waits for the person, who sees
  *   "Allow agents to use <site>?" in the real side panel; Deny refuses the call, Allow once lets
- *   that call alone through, Always allow this site writes an `auto` rule and later calls do not
+ *   that call alone through, Always allow this site writes an `auto` rule for the page's origin and later calls do not
  *   ask. A screenshot goes to tests/artifacts/site_permissions/.
  * - skip-permissions grants `ask` sites without asking, and `off` stays off.
  */
@@ -49,7 +49,10 @@ async function call(mcp: Client, name: string, args: Record<string, unknown>) {
   return await mcp.callTool({ name, arguments: args }) as ToolResult;
 }
 
-/** Asserts an MCP result is SITE_NOT_ALLOWED for `key` (the recording site's); answers its text. */
+/**
+ * Asserts an MCP result is SITE_NOT_ALLOWED for `key` (the recording site's), decided by the
+ * `localhost` rule, which the fix command names; answers its text.
+ */
 function refused(result: ToolResult, what: string, key = site.key): string {
   const pattern = "localhost";
   const shown = JSON.stringify(result).slice(0, 1500);
@@ -64,7 +67,7 @@ function refused(result: ToolResult, what: string, key = site.key): string {
   );
   assert(
     text.includes(
-      `A person can allow it: hub config set site-permission.${key} ask (or auto)`,
+      `A person can allow it: hub config set site-permission.${pattern} ask (or auto)`,
     ),
     `${what}: ${text}`,
   );
@@ -204,7 +207,8 @@ e2eTest(import.meta.url, "an off site: every action refused, its server sees not
     });
     const [entry] = await audits(e2e, "browser_click_element");
     assertEquals([entry.success, entry.error?.code], [false, "SITE_NOT_ALLOWED"]);
-    assertEquals(entry.site, site.key, JSON.stringify(entry));
+    // The origin, as on a success (SITE_NOT_ALLOWED's details.origin).
+    assertEquals(entry.site, site.origin, JSON.stringify(entry));
     assertEquals(await page.textContent("#state"), "untouched");
     assert(!site.hits().includes("/hit/click"), `${site.hits()}`);
   });
@@ -220,7 +224,7 @@ e2eTest(import.meta.url, "an off site: every action refused, its server sees not
       env: { HUB_PORT: String(e2e.hub.port) },
     });
     assertEquals(set.code, 0, `${set.stdout}\n${set.stderr}`);
-    assertEquals((await readConfig(e2e.configDir)).sitePermissions[site.key], "auto");
+    assertEquals((await readConfig(e2e.configDir)).sitePermissions.localhost, "auto");
     let last: ToolResult | undefined;
     await eventually(
       async () =>
@@ -295,7 +299,8 @@ e2eTest(import.meta.url, "a new install asks the person before an agent touches 
   await t.step("Always allow this site: the rule is written, later calls do not ask", async () => {
     const always = await answered("browser_get_page_text", {}, "always-allow");
     assert(!always.isError, JSON.stringify(always).slice(0, 800));
-    assertEquals((await readConfig(e2e.configDir)).sitePermissions?.[site.key], "auto");
+    // The origin the person was shown: the most specific rule, so it wins and covers only that.
+    assertEquals((await readConfig(e2e.configDir)).sitePermissions?.[site.origin], "auto");
     // Nobody answers now: the call returns only because it was not asked about.
     const later = await call(mcp, "browser_get_page_text", { tabId });
     assert(!later.isError, JSON.stringify(later).slice(0, 800));
