@@ -193,6 +193,21 @@ export function specificity(pattern: SitePattern): number {
   return 1_000_000 + pattern.host.split(".").length * 10 + port;
 }
 
+/**
+ * Browser methods that touch no page, so no site rule applies to them: tab and window listings
+ * (titles and URLs only) and the worker's own download records; `extension.*` methods neither.
+ */
+export const SITELESS_BROWSER_METHODS: ReadonlySet<string> = new Set([
+  "tabs.list",
+  "windows.list",
+  "downloads.list",
+]);
+
+/** Whether site rules apply to a browser method (the worker's gate and `hub doctor` agree). */
+export function siteGatedMethod(method: string): boolean {
+  return !SITELESS_BROWSER_METHODS.has(method) && !method.startsWith("extension.");
+}
+
 /** Rules compiled once: `decide(url)` walks them without parsing a pattern again. */
 export interface CompiledSiteRules {
   /** The permission of the page at `url`; undefined for a URL with no site (siteOf). */

@@ -8,6 +8,7 @@ import {
   compileSiteRules,
   decideSite,
   parseSitePattern,
+  siteGatedMethod,
   siteOf,
   type SiteRules,
 } from "./site_permissions.ts";
@@ -194,5 +195,14 @@ Deno.test("a pattern that is not one of the forms is refused with its problem", 
     if (!parsed.ok && !parsed.problem.includes(problem)) {
       throw new Error(`${text}: "${parsed.problem}" does not say ${problem}`);
     }
+  }
+});
+
+Deno.test("site rules apply to every browser method but listings, download records and extension.*", () => {
+  for (const method of ["tabs.list", "windows.list", "downloads.list", "extension.reload"]) {
+    assertEquals(siteGatedMethod(method), false, method);
+  }
+  for (const method of ["tabs.navigate", "tabs.open", "tabs.focus", "page.text", "dom.click"]) {
+    assertEquals(siteGatedMethod(method), true, method);
   }
 });

@@ -10,5 +10,6 @@ export type { Logger } from "./log/logger_interface.ts";
 export { startMemorySettle } from "./memory_settle.ts";
 export { installExtension } from "./extension/install.ts";
 export { BROWSER_TOOLS } from "./browser_tools/mod.ts";
+export { effectivePermission } from "./permissions/effective.ts";
 export type { ListedTool } from "./calls/catalog_interface.ts";
 export type { CallToolResult } from "./calls/results.ts";

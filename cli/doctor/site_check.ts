@@ -6,32 +6,41 @@
 import type { HubConfig, Permission } from "../../core/config/schema.ts";
 import { BROWSER_GROUP } from "../../protocol/call_contract.ts";
 import { ownValue } from "../../protocol/safe_keys.ts";
+import { siteGatedMethod } from "../../protocol/site_permissions.ts";
+import { BROWSER_TOOLS, effectivePermission } from "../../server/mod.ts";
 import { type Check, pass, problem, skip } from "./report.ts";
 
 const ID = "site_permissions";
 const TITLE = "site permissions";
-/** Tools of the browser group that touch no site (`extension_*`): they need no site rule. */
-const SITELESS_PREFIX = "extension_";
+/**
+ * The browser tools site rules apply to: not list_tabs, list_windows, list_downloads nor the
+ * extension_* tools, which touch no page (the worker's gate leaves the same methods alone).
+ */
+const SITE_GATED_TOOLS = BROWSER_TOOLS.filter((tool) => siteGatedMethod(tool.method))
+  .map((tool) => tool.name);
 
 /**
- * Why browser tools run without asking (`browser tools are auto`, `browser_click is auto`), or
- * undefined when none does. `skipping`: skip-permissions is on (config, or the hub's environment).
+ * Why browser tools that touch sites run without asking (`browser tools are auto`,
+ * `browser_click_element is auto`), or undefined when none does, by the hub's own effective
+ * permission (a tool's override, else the group's; with skip-permissions, `ask` runs as `auto`).
+ * `skipping`: skip-permissions is on (config, or the hub's environment).
  */
 export function browserToolsRunAuto(config: HubConfig, skipping: boolean): string | undefined {
   const entry = ownValue(config.permissions, BROWSER_GROUP);
   if (!entry) return undefined;
-  const runs = (permission: Permission) =>
-    permission === "auto" || (skipping && permission === "ask");
+  const running = SITE_GATED_TOOLS.filter((name) =>
+    effectivePermission(config, BROWSER_GROUP, name, skipping) === "auto"
+  );
+  if (running.length === 0) return undefined;
   const why = (permission: Permission) =>
     permission === "auto" ? "auto" : "ask, and skip-permissions is on";
-  if (runs(entry.permission)) return `browser tools are ${why(entry.permission)}`;
-  const tools = Object.entries(entry.tools)
-    .filter(([name, permission]) => !name.startsWith(SITELESS_PREFIX) && runs(permission));
-  if (tools.length === 0) return undefined;
-  const [name, permission] = tools[0];
-  const others = tools.length - 1;
+  const own = (name: string) => ownValue(entry.tools, name);
+  if (running.some((name) => own(name) === undefined)) {
+    return `browser tools are ${why(entry.permission)}`;
+  }
+  const others = running.length - 1;
   const more = others > 0 ? ` (and ${others} more browser tool${others === 1 ? "" : "s"})` : "";
-  return `${name} is ${why(permission)}${more}`;
+  return `${running[0]} is ${why(own(running[0])!)}${more}`;
 }
 
 /**

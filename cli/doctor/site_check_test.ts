@@ -45,13 +45,27 @@ Deno.test("skip-permissions makes ask tools run auto; off stays off", () => {
   assertEquals(sitePermissionsCheck(off, true).status, "pass");
 });
 
-Deno.test("one browser tool set auto counts; extension_* tools touch no site and do not", () => {
-  const config = configWith(browser("off", { browser_click: "auto", browser_type: "auto" }));
+Deno.test("one browser tool set auto counts; tools that touch no page do not", () => {
+  const config = configWith(
+    browser("off", { browser_click_element: "auto", browser_type_text: "auto" }),
+  );
   assertEquals(
     browserToolsRunAuto(config, false),
-    "browser_click is auto (and 1 more browser tool)",
+    "browser_click_element is auto (and 1 more browser tool)",
   );
-  const extensionOnly = configWith(browser("off", { extension_reload: "auto" }));
-  assertEquals(browserToolsRunAuto(extensionOnly, false), undefined);
+  for (const name of ["extension_reload", "browser_list_tabs", "browser_list_windows"]) {
+    const siteless = configWith(browser("off", { [name]: "auto", browser_list_downloads: "auto" }));
+    assertEquals(browserToolsRunAuto(siteless, false), undefined, name);
+  }
   assertEquals(browserToolsRunAuto(defaultConfig(), true), undefined);
+});
+
+Deno.test("the group off runs nothing; one ask tool runs under skip-permissions", () => {
+  const config = configWith(browser("off", {}));
+  assertEquals(browserToolsRunAuto(config, true), undefined);
+  const askTool = configWith(browser("off", { browser_snapshot: "ask" }));
+  assertEquals(
+    browserToolsRunAuto(askTool, true),
+    "browser_snapshot is ask, and skip-permissions is on",
+  );
 });
