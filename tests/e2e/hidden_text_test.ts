@@ -7,7 +7,8 @@
  * browser_get_page_text, browser_snapshot or browser_query_elements while the visible text does;
  * `includeHidden: true` brings it back. A cross-origin frame whose site is `off` reads as one
  * line, without its content, while the page around it and an allowed frame read as always, and
- * browser_wait_for never finds text in it.
+ * browser_wait_for never finds text in it. A frame whose site is `ask` (not granted for the call)
+ * is one line too, `[not read: site not allowed yet]`, while a frame whose rule is `auto` reads.
  */
 import { assert, assertEquals } from "../helpers/assert.ts";
 import { callTool, type E2E, e2eTest } from "../helpers/e2e_fixture.ts";
@@ -82,7 +83,15 @@ function framesPage(port: number) {
 <iframe title="Own" src="/inner?who=allowed" width="300" height="100"></iframe>`;
 }
 
-/** The pages: /hidden, /frames (127.0.0.1) and /inner (loaded from localhost or 127.0.0.1). */
+/** An `ask` frame (ask.localhost) and an `auto` one (auto.localhost), both from this server. */
+function asksPage(port: number) {
+  return `<!doctype html><title>Asks</title>
+<p>Top text</p>
+<iframe title="Mail" src="http://ask.localhost:${port}/inner?who=asked" width="300" height="100"></iframe>
+<iframe title="Fine" src="http://auto.localhost:${port}/inner?who=auto" width="300" height="100"></iframe>`;
+}
+
+/** The pages: /hidden, /frames, /asks (127.0.0.1) and /inner (from the frames' hosts). */
 function startPages() {
   const server: Deno.HttpServer<Deno.NetAddr> = Deno.serve({
     port: 0,
@@ -94,6 +103,7 @@ function startPages() {
       new Response(body, { headers: { "content-type": "text/html; charset=utf-8" } });
     if (url.pathname === "/hidden") return html(PAGE);
     if (url.pathname === "/frames") return html(framesPage(server.addr.port));
+    if (url.pathname === "/asks") return html(asksPage(server.addr.port));
     if (url.pathname === "/inner") {
       return html(`<title>Inner</title><p>Frame text ${url.searchParams.get("who")}</p>`);
     }
@@ -108,7 +118,7 @@ e2eTest(import.meta.url, "hidden text stays out of reading tools; an off frame i
   config: {
     permissions: { "test-app": { permission: "auto" }, browser: { permission: "auto" } },
     defaultSitePermission: "auto",
-    sitePermissions: { localhost: "off" },
+    sitePermissions: { localhost: "off", "ask.localhost": "ask", "auto.localhost": "auto" },
   },
 }, async (t, { e2e }) => {
   Object.assign(pages, startPages());
@@ -204,6 +214,37 @@ e2eTest(import.meta.url, "hidden text stays out of reading tools; an off frame i
         await callTool(e2e, "browser_wait_for", {
           tabId: id,
           text: "Frame text blocked",
+          timeoutMs: 300,
+        }),
+        { status: 422, code: "WAIT_TIMEOUT" },
+      );
+      await framed.close();
+    });
+
+    await t.step("an ask frame not granted: one line, not read; an auto frame reads", async () => {
+      const framed = await e2e.open(`${pages.origin}/asks`);
+      await Promise.all(framed.frames().map((f) => f.waitForLoadState("load")));
+      const id = await tabIdOf(e2e, framed);
+      const port = new URL(pages.origin).port;
+      const { text } = await call("browser_snapshot", { tabId: id });
+      assert(text.includes('- iframe "Mail" [not read: site not allowed yet]'), text);
+      assert(!text.includes("Frame text asked"), text);
+      assert(text.includes("Frame text auto"), text);
+      const read = await call("browser_get_page_text", { tabId: id });
+      const asked = `http://ask.localhost:${port}/inner?who=asked`;
+      assert(read.text.includes(`: ${asked} [not read: site not allowed yet]`), read.text);
+      assert(!read.text.includes("Frame text asked"), read.text);
+      assert(read.text.includes("Top text") && read.text.includes("Frame text auto"), read.text);
+      const kits = await kitIn(e2e, id);
+      assertEquals(
+        kits[asked],
+        "undefined",
+        `nothing ran in the ask frame: ${JSON.stringify(kits)}`,
+      );
+      failed(
+        await callTool(e2e, "browser_wait_for", {
+          tabId: id,
+          text: "Frame text asked",
           timeoutMs: 300,
         }),
         { status: 422, code: "WAIT_TIMEOUT" },

@@ -1,16 +1,21 @@
 /**
- * Frames whose site is `off` in the whole-tab reads (browser_get_page_text without a part,
- * browser_snapshot): hub never injects into them nor into the frames inside them, so their content
- * is never read; the reads write one line for each instead (docs/decisions/072-site-permissions.md).
- * A blocked frame tells no index of its own (nothing runs in it), so it is placed by its parent's
- * frame elements: the one whose `src` is the frame's URL, else one whose `src` is a blocked site
- * too (a redirect inside it); a frame that matches none is written after its siblings. Pure: no
- * chrome here.
+ * Frames a whole-tab read (browser_get_page_text without a part, browser_snapshot, browser_wait_for's
+ * text) keeps out (docs/decisions/072-site-permissions.md): hub never injects into them nor into
+ * the frames inside them, so their content is never read; the reads write one line for each
+ * instead, saying why (`KeptOut`): the frame's site is `off`, or it is `ask` and the person has not
+ * allowed it for this call (frame_sites.ts decides). A kept-out frame tells no index of its own
+ * (nothing runs in it), so it is placed by its parent's frame elements: the one whose `src` is the
+ * frame's URL, else one whose `src` is kept out too (a redirect inside it); a frame that matches
+ * none is written after its siblings. Pure: no chrome here.
  */
 import type { TreeFrame } from "./frame_tree.ts";
 
-/** What a blocked frame's line says instead of its content. */
+/** What the line of a frame whose site is `off` says instead of its content. */
 export const BLOCKED_MARK = "[blocked: site not allowed]";
+/** What the line of an `ask` frame the person has not allowed for this call says instead. */
+export const NOT_READ_MARK = "[not read: site not allowed yet]";
+/** Why a frame is kept out of a whole-tab read: the mark its line ends in. */
+export type KeptOut = typeof BLOCKED_MARK | typeof NOT_READ_MARK;
 
 /** A frame as webNavigation.getAllFrames lists it, with its URL. */
 export interface UrlFrame extends TreeFrame {
@@ -18,19 +23,20 @@ export interface UrlFrame extends TreeFrame {
 }
 
 /**
- * The frames a whole-tab read may touch: every frame but those inside a blocked one (`frames`,
- * blocked ones included, in the order given), and the blocked ones (`blocked`, by frameId). The
- * top frame is never blocked here: the site gate has refused the call before.
+ * The frames a whole-tab read may touch: every frame but those inside a kept-out one (`frames`,
+ * kept-out ones included, in the order given), and the kept-out ones (`blocked`: frameId → why,
+ * as `keptOut` judges each frame). The top frame is never kept out here: the site gate has
+ * decided it before.
  */
 export function splitBlocked<F extends UrlFrame>(
   all: F[],
-  isBlocked: (url: string) => boolean,
-): { frames: F[]; blocked: Set<number> } {
-  const blocked = new Set<number>();
+  keptOut: (frame: F) => KeptOut | undefined,
+): { frames: F[]; blocked: Map<number, KeptOut> } {
+  const blocked = new Map<number, KeptOut>();
   for (const frame of all) {
-    if (frame.frameId !== 0 && frame.parentFrameId >= 0 && isBlocked(frame.url)) {
-      blocked.add(frame.frameId);
-    }
+    if (frame.frameId === 0 || frame.parentFrameId < 0) continue;
+    const why = keptOut(frame);
+    if (why) blocked.set(frame.frameId, why);
   }
   if (blocked.size === 0) return { frames: all, blocked };
   const parentOf = new Map(all.map((f) => [f.frameId, f.parentFrameId]));

@@ -1,9 +1,10 @@
 /// <reference lib="deno.ns" />
 import { assertEquals } from "../../../../tests/helpers/assert.ts";
-import { placeBlocked, splitBlocked, type UrlFrame } from "./blocked_frames.ts";
+import { BLOCKED_MARK, placeBlocked, splitBlocked, type UrlFrame } from "./blocked_frames.ts";
 
 const OFF = "http://off.test";
 const isBlocked = (url: string) => url.startsWith(OFF);
+const keptOut = (frame: UrlFrame) => isBlocked(frame.url) ? BLOCKED_MARK : undefined;
 const frame = (frameId: number, parentFrameId: number, url: string): UrlFrame => ({
   frameId,
   parentFrameId,
@@ -18,14 +19,14 @@ Deno.test("splitBlocked keeps a blocked frame and leaves out every frame inside 
     frame(3, 2, "http://deeper.test/"),
     frame(4, 0, "http://ok.test/"),
   ];
-  const { frames, blocked } = splitBlocked(all, isBlocked);
+  const { frames, blocked } = splitBlocked(all, keptOut);
   assertEquals(frames.map((f) => f.frameId), [0, 1, 4]);
-  assertEquals([...blocked], [1]);
+  assertEquals([...blocked], [[1, BLOCKED_MARK]]);
 });
 
 Deno.test("splitBlocked never blocks the top frame, and answers the list as is without rules", () => {
   const all = [frame(0, -1, `${OFF}/`), frame(1, 0, "http://ok.test/")];
-  const { frames, blocked } = splitBlocked(all, isBlocked);
+  const { frames, blocked } = splitBlocked(all, keptOut);
   assertEquals(frames, all);
   assertEquals(blocked.size, 0);
 });

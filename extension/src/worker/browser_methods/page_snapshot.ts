@@ -6,8 +6,8 @@
  * document id and a child given FRAME_ANSWER_MS to answer; the outlines are nested into one
  * (snapshot_compose.ts), kept for a later `since` (snapshot_store.ts), diffed when `since` asks
  * (snapshot_diff.ts) and cut to `maxBytes` from `offset` (snapshot_cut.ts). A frame whose site is
- * `off` (context.sites.frameBlocked) is not read, nor the frames inside it: one line stands for
- * it (blocked_frames.ts).
+ * `off`, or `ask` and not allowed for this call, is not read, nor the frames inside it: one line
+ * stands for it (frame_sites.ts, blocked_frames.ts).
  */
 import type { BrowserInput, SnapshotResult } from "../../../../protocol/browser_methods/mod.ts";
 import { hubError } from "../../../../protocol/errors.ts";
@@ -33,7 +33,7 @@ import {
   framesToRead,
 } from "./snapshot_compose.ts";
 import { cutSnapshot } from "./snapshot_cut.ts";
-import { splitBlocked } from "./blocked_frames.ts";
+import { splitByFrameSites } from "./frame_sites.ts";
 import { diffOutlines } from "./snapshot_diff.ts";
 
 type Input = BrowserInput<"page.snapshot">;
@@ -66,8 +66,11 @@ async function snapshotTab(
 ): Promise<SnapshotResult> {
   const { refFrames, snapshots } = stores;
   const tabId = tab.id!;
-  const isBlocked = (url: string) => stores.sites.frameBlocked(url);
-  const { frames, blocked } = splitBlocked(await liveFrames(tabId), isBlocked);
+  const { frames, blocked, keptOut } = await splitByFrameSites(
+    tabId,
+    await liveFrames(tabId),
+    stores,
+  );
   const top = frames.find((f) => f.frameId === 0);
   if (!top?.documentId) {
     throw hubError(
@@ -98,7 +101,7 @@ async function snapshotTab(
   const { text, owners, unread } = composeOutline(header, frames, reads, {
     rootFrameId: root.frame.frameId,
     subtree,
-    blocked: { ids: blocked, isBlocked },
+    blocked: { ids: blocked, isBlocked: keptOut },
   });
   await Promise.all([...owners].map(([k, owner]) => refFrames.setOwner(tabId, k, owner)));
   const before = input.since === undefined

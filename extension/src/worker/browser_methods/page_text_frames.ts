@@ -12,9 +12,10 @@
  * `(its text cannot be read)`. At most MAX_FRAMES (frame_tree.ts) frames are read; the whole is capped
  * by `maxLength` like one document's text. Frames are read at once, one `executeScript` each; a
  * frame that does not answer within FRAME_ANSWER_MS (frame_scripting.ts) reads as one that cannot
- * be scripted. A frame whose site is `off` (context.sites.frameBlocked) is neither injected nor
- * read, nor are the frames inside it: its line ends in `[blocked: site not allowed]` and no text
- * follows (blocked_frames.ts). With `includeHidden`, every frame is read, hidden ones too.
+ * be scripted. A frame whose site is `off`, or `ask` and not allowed for this call (frame_sites.ts),
+ * is neither injected nor read, nor are the frames inside it: its line ends in
+ * `[blocked: site not allowed]` or `[not read: site not allowed yet]` and no text follows
+ * (blocked_frames.ts). With `includeHidden`, every frame is read, hidden ones too.
  */
 import type { BrowserInput, DomAnswer } from "../../../../protocol/browser_methods/mod.ts";
 import { type Capped, MAX_CHARS, truncationMarker } from "../../../../protocol/text_cap.ts";
@@ -27,7 +28,8 @@ import {
   MORE_HINT,
 } from "../../page/dom_kit_types.ts";
 import { type MethodContext, targetTab } from "./browser_method.ts";
-import { BLOCKED_MARK, placeBlocked, splitBlocked } from "./blocked_frames.ts";
+import { type KeptOut, placeBlocked } from "./blocked_frames.ts";
+import { splitByFrameSites } from "./frame_sites.ts";
 import { kitFailure } from "./dom_call.ts";
 import { inFrames } from "./frame_scripting.ts";
 import { type FramePlace, MAX_FRAMES, pickFrames } from "./frame_tree.ts";
@@ -114,14 +116,14 @@ async function withKit<T>(
  */
 export async function readTabText(
   input: BrowserInput<"page.text">,
-  { calls, sites }: MethodContext,
+  { calls, sites, siteGrants }: MethodContext,
 ): Promise<{ tabId: number; answer?: DomAnswer }> {
   const tab = await targetTab({ tabId: input.tabId });
   const tabId = tab.id!;
   const listed = await chrome.webNavigation?.getAllFrames?.({ tabId }).catch(() => null);
   if (!listed || listed.length <= 1) return { tabId };
-  const isBlocked = (url: string) => sites.frameBlocked(url);
-  const { frames, blocked } = splitBlocked(listed, isBlocked);
+  const split = await splitByFrameSites(tabId, listed, { sites, siteGrants });
+  const { frames, blocked, keptOut: isBlocked } = split;
   const limit = Math.max(1, Math.min(input.maxLength, MAX_CHARS));
   const answer = await calls.run(tabId, "browser_get_page_text", async () => {
     const parents = new Set(frames.map((f) => f.parentFrameId));
@@ -180,7 +182,7 @@ export async function readTabText(
  */
 function placeBlockedFrames(
   frames: Frame[],
-  blocked: ReadonlySet<number>,
+  blocked: ReadonlyMap<number, KeptOut>,
   places: Map<number, FrameAnswer>,
   isBlocked: (url: string) => boolean,
 ): void {
@@ -255,7 +257,7 @@ function textOf(answer: FrameAnswer | undefined, limit: number) {
 
 /**
  * The top document's text, then every frame's under its line, cut at `limit` characters; a
- * `blocked` frame's line ends in BLOCKED_MARK, without text. Undefined when the top document gave
+ * kept-out frame's line ends in its mark (`blocked`), without text. Undefined when the top document gave
  * no answer (it cannot be scripted): the caller then reads it as a page without frames, which
  * fails with PAGE_NOT_SCRIPTABLE as always.
  */
@@ -263,7 +265,7 @@ export function compose(
   frames: Frame[],
   answers: Map<number, FrameAnswer>,
   limit: number,
-  blocked: ReadonlySet<number> = new Set(),
+  blocked: ReadonlyMap<number, KeptOut> = new Map(),
 ) {
   const top = answers.get(0)?.outcome;
   if (!top) return undefined;
@@ -273,12 +275,10 @@ export function compose(
   let text = topText.text;
   let total = topText.totalLength;
   for (const { frame, number } of shown) {
-    const isBlocked = blocked.has(frame.frameId);
-    const own = isBlocked ? undefined : textOf(answers.get(frame.frameId), limit);
+    const mark = blocked.get(frame.frameId);
+    const own = mark ? undefined : textOf(answers.get(frame.frameId), limit);
     const head = `\n\n--- frame ${number}: ${clip(own?.url ?? frame.url, HEADER_URL_CHARS)}`;
-    const piece = own
-      ? `${head}\n${own.text}`
-      : `${head} ${isBlocked ? BLOCKED_MARK : "(its text cannot be read)"}`;
+    const piece = own ? `${head}\n${own.text}` : `${head} ${mark ?? "(its text cannot be read)"}`;
     text += piece;
     total += own ? head.length + 1 + own.totalLength : piece.length;
   }

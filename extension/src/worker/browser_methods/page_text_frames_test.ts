@@ -3,6 +3,7 @@ import { HEADER_URL_CHARS } from "../../../../protocol/browser_methods/dom_limit
 import { assertEquals } from "../../../../tests/helpers/assert.ts";
 import { withChrome } from "../_test_fixtures.ts";
 import { MAX_FRAMES, pickFrames } from "./frame_tree.ts";
+import { BLOCKED_MARK, NOT_READ_MARK } from "./blocked_frames.ts";
 import { createTabCalls } from "../tab_calls.ts";
 import { createSiteAccess } from "../site_access.ts";
 import type { MethodContext } from "./browser_method.ts";
@@ -66,7 +67,26 @@ Deno.test("a blocked frame's line says so, with no text, in its place among the 
   ]);
   const text = "Top\n\n--- frame 1: http://off.test/ad [blocked: site not allowed]" +
     "\n\n--- frame 2: http://a/\nOne";
-  assertEquals(compose(frames, answers, 1000, new Set([2])).text, text);
+  assertEquals(compose(frames, answers, 1000, new Map([[2, BLOCKED_MARK]])).text, text);
+});
+
+Deno.test("an ask frame not allowed for this call is one line too, saying it is not read yet", () => {
+  const frames = [
+    frame(0, -1),
+    frame(1, 0, "https://mail.test/inbox"),
+    frame(2, 0, "http://off.test/"),
+  ];
+  const answers = new Map([
+    [0, said("Top", -1, "http://top/", showing([0, 1]))],
+    [1, { index: 0 } as ReturnType<typeof said>],
+    [2, { index: 1 } as ReturnType<typeof said>],
+  ]);
+  const blocked = new Map([[1, NOT_READ_MARK], [2, BLOCKED_MARK]] as const);
+  assertEquals(
+    compose(frames, answers, 1000, blocked).text,
+    "Top\n\n--- frame 1: https://mail.test/inbox [not read: site not allowed yet]" +
+      "\n\n--- frame 2: http://off.test/ [blocked: site not allowed]",
+  );
 });
 
 Deno.test("the whole answer is capped at maxLength, frames counted in totalLength", () => {
@@ -196,7 +216,11 @@ function manyFramesChrome(count: number, topText: string) {
 }
 
 const context = () =>
-  ({ calls: createTabCalls(), sites: createSiteAccess() }) as unknown as MethodContext;
+  ({
+    calls: createTabCalls(),
+    sites: createSiteAccess(),
+    siteGrants: [],
+  }) as unknown as MethodContext;
 
 Deno.test(`only the top document and ${MAX_FRAMES} frames are read, with the budget left`, async () => {
   const fake = manyFramesChrome(300, "x".repeat(100));

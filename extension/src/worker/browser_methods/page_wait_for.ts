@@ -222,7 +222,7 @@ function tabTextRound(
         checkers.frames,
         ms,
         topCheck,
-        (url) => context.sites.frameBlocked(url),
+        context,
       ),
   );
 }

@@ -8,7 +8,7 @@ import { frameRef } from "../../../../protocol/browser_methods/refs.ts";
 import { SNAPSHOT_TAB_MAX_CHARS } from "../../../../protocol/browser_methods/dom_limits.ts";
 import type { DocumentOutline } from "../../page/dom_snapshot.ts";
 import { childrenByParent, shadowChildrenShown } from "./frame_tree.ts";
-import { BLOCKED_MARK, placeBlocked } from "./blocked_frames.ts";
+import { type KeptOut, placeBlocked } from "./blocked_frames.ts";
 
 /** One frame of the tab, as webNavigation.getAllFrames lists it. */
 export interface SnapshotFrame {
@@ -55,10 +55,11 @@ export interface ComposeOptions {
    */
   subtree?: boolean;
   /**
-   * The frames whose site is `off` (not read; the frames inside them are not listed), and the
-   * rule on a URL, to place them by their iframe's `src` (blocked_frames.ts).
+   * The frames kept out by their site (not read; the frames inside them are not listed), each
+   * with the mark its line ends in, and whether a URL is kept out, to place them by their
+   * iframe's `src` (blocked_frames.ts, frame_sites.ts).
    */
-  blocked?: { ids: ReadonlySet<number>; isBlocked: (url: string) => boolean };
+  blocked?: { ids: ReadonlyMap<number, KeptOut>; isBlocked: (url: string) => boolean };
 }
 
 /**
@@ -75,9 +76,9 @@ export interface ComposeOptions {
  * parent's iframe lines of index -1 read ` [not read]`. A child with an index that
  * matches no line is left out: its `<iframe>` is hidden from people (or outside the outlined
  * subtree), so its content is too. `reads` is keyed by frameId; a frame absent from it was not
- * read. A blocked frame (options.blocked) is one line, its iframe's line ending in
- * ` [blocked: site not allowed]` (no ref, no content), or `- iframe [blocked: site not allowed]`
- * at the end of its parent's outline when no iframe line matches it.
+ * read. A kept-out frame (options.blocked) is one line, its iframe's line ending in its mark
+ * (` [blocked: site not allowed]`, ` [not read: site not allowed yet]`; no ref, no content), or
+ * `- iframe <mark>` at the end of its parent's outline when no iframe line matches it.
  */
 export function composeOutline(
   header: { title: string; url: string },
@@ -119,9 +120,8 @@ export function composeOutline(
       const frameLine = lineFrames.get(i);
       const kid = frameLine && frameLine.index >= 0 ? byIndex.get(frameLine.index) : undefined;
       if (!frameLine) return void push(indent + line);
-      if (blocked.byIndex.has(frameLine.index)) {
-        return void push(`${indent}${line} ${BLOCKED_MARK}`);
-      }
+      const mark = blocked.byIndex.get(frameLine.index);
+      if (mark) return void push(`${indent}${line} ${mark}`);
       if (!kid) {
         const notRead = frameLine.index < 0 ? unreadShadow : silent.length > 0;
         return void push(`${indent}${line}${notRead ? " [not read]" : ""} [ref=${frameLine.ref}]`);
@@ -135,7 +135,7 @@ export function composeOutline(
       push(`${indent}- iframe [ref=${frameRef(reads.get(kid.frameId)!.k)}]`);
       visit(kid.frameId, indent + "  ", depth + 1);
     }
-    for (let i = 0; i < blocked.atEnd; i++) push(`${indent}- iframe ${BLOCKED_MARK}`);
+    for (const mark of blocked.atEnd) push(`${indent}- iframe ${mark}`);
   };
   visit(root, "", 0);
   return { text: out.join("\n"), owners, unread };
@@ -180,9 +180,9 @@ function placeChildren(
 }
 
 /**
- * Where a document's blocked children go: under the iframe line of the index placeBlocked gives
- * them (`byIndex`, the indexes), or, matching none, how many lines at the end (`atEnd`; none for
- * a subtree's root). The indexes its read children took are not given.
+ * Where a document's kept-out children go: under the iframe line of the index placeBlocked gives
+ * them (`byIndex`, index → mark), or, matching none, the marks of the lines at the end (`atEnd`;
+ * none for a subtree's root). The indexes its read children took are not given.
  */
 function blockedLines(
   outline: DocOutline,
@@ -190,18 +190,23 @@ function blockedLines(
   taken: Map<number, SnapshotFrame>,
   blocked: ComposeOptions["blocked"],
   noneAtEnd: boolean,
-): { byIndex: Set<number>; atEnd: number } {
+): { byIndex: Map<number, KeptOut>; atEnd: KeptOut[] } {
   const mine = kids.filter((kid) => blocked?.ids.has(kid.frameId));
-  if (!blocked || mine.length === 0) return { byIndex: new Set(), atEnd: 0 };
+  if (!blocked || mine.length === 0) return { byIndex: new Map(), atEnd: [] };
   const placed = placeBlocked(
     mine.map((kid) => ({ ...kid, url: kid.url ?? "" })),
     outline.frames.map((f) => ({ index: f.index, ...(f.src ? { src: f.src } : {}) })),
     new Set(taken.keys()),
     blocked.isBlocked,
   );
-  const indexes = [...placed.values()];
-  const atEnd = noneAtEnd ? 0 : indexes.filter((index) => index < 0).length;
-  return { byIndex: new Set(indexes.filter((index) => index >= 0)), atEnd };
+  const byIndex = new Map<number, KeptOut>();
+  const atEnd: KeptOut[] = [];
+  for (const [frameId, index] of [...placed].sort((a, b) => a[0] - b[0])) {
+    const mark = blocked.ids.get(frameId)!;
+    if (index >= 0) byIndex.set(index, mark);
+    else if (!noneAtEnd) atEnd.push(mark);
+  }
+  return { byIndex, atEnd };
 }
 
 /** The last line of a tab's outline that passed `maxChars` (a `#` line: hub's, not the page's). */

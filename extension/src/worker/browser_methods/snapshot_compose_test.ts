@@ -8,6 +8,7 @@ import {
   type SnapshotFrame,
   tabStopped,
 } from "./snapshot_compose.ts";
+import { BLOCKED_MARK, type KeptOut, NOT_READ_MARK } from "./blocked_frames.ts";
 
 const frame = (frameId: number, parentFrameId: number): SnapshotFrame => ({
   frameId,
@@ -246,7 +247,8 @@ Deno.test("a blocked frame is one line under its iframe, or at its parent's end;
     }],
     [5, { k: 1, outline: doc(1, ['- button "Fine" [ref=f1e1]']) }],
   ]);
-  const blocked = { ids: new Set([4, 6]), isBlocked: (url: string) => url.includes("off.test") };
+  const ids = new Map<number, KeptOut>([[4, BLOCKED_MARK], [6, BLOCKED_MARK]]);
+  const blocked = { ids, isBlocked: (url: string) => url.includes("off.test") };
   const { text } = composeOutline(HEAD, frames, reads, { blocked });
   assertEquals(text.split("\n"), [
     "# Top — http://127.0.0.1/",
@@ -255,5 +257,30 @@ Deno.test("a blocked frame is one line under its iframe, or at its parent's end;
     '  - button "Fine" [ref=f1e1]',
     "- iframe [ref=e3]",
     "- iframe [blocked: site not allowed]",
+  ]);
+});
+
+Deno.test("an ask frame not allowed for this call is one line saying so, beside an off one", () => {
+  const frames = [
+    { ...frame(0, -1), url: "http://top/" },
+    { ...frame(4, 0), url: "https://mail.test/inbox" },
+    { ...frame(6, 0), url: "http://off.test/a" },
+  ];
+  const reads = new Map<number, FrameRead>([
+    [0, {
+      k: 0,
+      outline: doc(-1, ['- iframe "Mail"', '- iframe "Ads"'], [
+        { line: 0, index: 0, ref: "e1", src: "https://mail.test/inbox" },
+        { line: 1, index: 1, ref: "e2", src: "http://off.test/a" },
+      ]),
+    }],
+  ]);
+  const ids = new Map<number, KeptOut>([[4, NOT_READ_MARK], [6, BLOCKED_MARK]]);
+  const isBlocked = (url: string) => !url.startsWith("http://top");
+  const { text } = composeOutline(HEAD, frames, reads, { blocked: { ids, isBlocked } });
+  assertEquals(text.split("\n"), [
+    "# Top — http://127.0.0.1/",
+    '- iframe "Mail" [not read: site not allowed yet]',
+    '- iframe "Ads" [blocked: site not allowed]',
   ]);
 });

@@ -7,8 +7,9 @@
  * shows counts, as in browser_get_page_text (pickFrames, frame_tree.ts): one whose frame element is
  * hidden from people (or sits inside one) does not, its text is not shown. `text` holds when any shown frame shows it; `textGone`
  * when every shown frame answered and none shows it (a frame that did not answer may still show
- * it; one that cannot be scripted at all is left out). A frame whose site is `off` is not checked,
- * nor the frames inside it (blocked_frames.ts): its text counts as not shown.
+ * it; one that cannot be scripted at all is left out). A frame whose site is `off`, or `ask` and not
+ * allowed for this call, is not checked, nor the frames inside it (frame_sites.ts): its text counts
+ * as not shown.
  */
 import {
   DOM_KIT_GLOBAL,
@@ -21,7 +22,7 @@ import type { WaitCheck } from "../../page/dom_wait_for.ts";
 import { callWithKit, firstResult } from "./browser_method.ts";
 import { kitFailure } from "./dom_call.ts";
 import { pickFrames } from "./frame_tree.ts";
-import { splitBlocked } from "./blocked_frames.ts";
+import { type FrameSiteContext, splitByFrameSites } from "./frame_sites.ts";
 import { clip } from "../../../../protocol/clip.ts";
 import { withTimeout } from "../../../../protocol/with_timeout.ts";
 
@@ -169,7 +170,8 @@ async function checkFrame(
  * One round over the tab's frames (see the file's comment), each frame's check awaited at most
  * `ms`. When the top document answered nothing but was not late (it cannot be scripted, say),
  * `topCheck` asks it another way (its failure, such as PAGE_NOT_SCRIPTABLE, is the call's).
- * Frames `isBlocked` (their site is off) and the frames inside them are not checked.
+ * Frames kept out by their site (`sites`: frame_sites.ts) and the frames inside them are not
+ * checked; without `sites`, every frame is.
  */
 export async function textRound(
   tabId: number,
@@ -177,9 +179,12 @@ export async function textRound(
   checkers: ReturnType<typeof frameCheckers>,
   ms: number,
   topCheck?: () => Promise<FrameCheck | undefined>,
-  isBlocked: (url: string) => boolean = () => false,
+  sites?: FrameSiteContext,
 ): Promise<TextRound> {
-  const split = splitBlocked(await framesOf(tabId), isBlocked);
+  const listed = await framesOf(tabId);
+  const split = sites
+    ? await splitByFrameSites(tabId, listed, sites)
+    : { frames: listed, blocked: new Map() };
   const frames = split.frames.filter((f) => !split.blocked.has(f.frameId));
   const { checks, late } = await checkers.check(tabId, frames, args, ms);
   if (!checks.get(0)?.ok && !late.has(0) && topCheck) {
