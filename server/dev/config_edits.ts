@@ -5,9 +5,10 @@
  * - its discovery part (the plugin folders, their settings and the allowed folders) with the
  *   config the last full discovery read (`discoveredWith`): when they differ, only a reload
  *   (rediscovery and settings, then `sync.full` and `tools/list_changed`) applies it;
- * - the rest (permissions, disabled browser tools, the skip switch…), which the hub reads live,
- *   with the config last announced: when it differs, an announcement (`sync.full` and
- *   `tools/list_changed`) tells the extension and MCP clients.
+ * - the rest (permissions, disabled browser tools, the skip switch, the site fields…), which the
+ *   hub reads live, with the config last announced (../changes/announced_part.ts, the record the
+ *   site fields' follower in every mode keeps too): when it differs, an announcement (`sync.full`
+ *   and `tools/list_changed`) tells the extension and MCP clients.
  *
  * The hub's own writes (a permission from the side panel, a review mark) announce themselves, so
  * they are recognised and not applied again; an announcement never marks the discovery part
@@ -17,6 +18,7 @@
 import { parseConfig, readConfigText } from "../../core/config/config_store.ts";
 import type { HubConfig } from "../../core/config/schema.ts";
 import type { Logger } from "../log/logger_interface.ts";
+import { announcedPart } from "../changes/announced_part.ts";
 
 export type ConfigEditOutcome = "applied" | "unchanged" | "rejected";
 
@@ -45,9 +47,7 @@ export function discoveryPart(config: Readonly<HubConfig>): string {
 }
 
 export function createConfigEdits(deps: ConfigEditsDeps): ConfigEdits {
-  const whole = (config: Readonly<HubConfig>) => JSON.stringify(config);
-  const startup = deps.discoveredWith();
-  let announced: string | undefined = startup && whole(startup);
+  const announced = announcedPart((config) => JSON.stringify(config), deps.discoveredWith());
 
   function reject(reason: string): ConfigEditOutcome {
     deps.logger.error(
@@ -68,9 +68,7 @@ export function createConfigEdits(deps: ConfigEditsDeps): ConfigEdits {
   }
 
   return {
-    announced(config) {
-      announced = whole(config);
-    },
+    announced: (config) => announced.record(config),
     async check() {
       const config = await read();
       if (typeof config === "string") return reject(config);
@@ -81,7 +79,7 @@ export function createConfigEdits(deps: ConfigEditsDeps): ConfigEdits {
         } catch (error) {
           return reject((error as Error).message);
         }
-      } else if (whole(config) !== announced) {
+      } else if (announced.differs(config)) {
         deps.announce();
       } else {
         return "unchanged";
