@@ -17,6 +17,7 @@ import {
   splitBlocked,
   type UrlFrame,
 } from "./blocked_frames.ts";
+import { childrenByParent } from "./frame_tree.ts";
 import { documentSiteUrl, type OriginReader, readOrigin } from "../document_origin.ts";
 
 /** What the judge needs of the call: the rules and the sites granted for this call. */
@@ -68,16 +69,19 @@ export async function splitByFrameSites<F extends UrlFrame & { documentId?: stri
       if (mark) why.set(frame.frameId, mark);
     }));
   // From the top's children down (a frame whose parent is not listed starts with them).
+  const children = childrenByParent(all);
   const listed = new Set(all.map((f) => f.frameId));
   const seen = new Set([0]);
-  let level = all.filter((f) =>
-    f.frameId !== 0 && (f.parentFrameId === 0 || !listed.has(f.parentFrameId))
-  );
+  let level = [
+    ...children.get(0) ?? [],
+    ...all.filter((f) => f.parentFrameId >= 0 && !listed.has(f.parentFrameId)),
+  ];
   while (level.length > 0) {
     for (const frame of level) seen.add(frame.frameId);
     await judgeAll(level);
-    const open = new Set(level.filter((f) => !why.has(f.frameId)).map((f) => f.frameId));
-    level = all.filter((f) => open.has(f.parentFrameId) && !seen.has(f.frameId));
+    level = level.filter((f) => !why.has(f.frameId))
+      .flatMap((f) => children.get(f.frameId) ?? [])
+      .filter((f) => !seen.has(f.frameId));
   }
   const split = splitBlocked(all, (frame) => why.get(frame.frameId));
   return { ...split, keptOut: (url) => judge(url) !== undefined };

@@ -32,7 +32,7 @@ import { type KeptOut, placeBlocked } from "./blocked_frames.ts";
 import { splitByFrameSites } from "./frame_sites.ts";
 import { kitFailure } from "./dom_call.ts";
 import { inFrames } from "./frame_scripting.ts";
-import { type FramePlace, MAX_FRAMES, pickFrames } from "./frame_tree.ts";
+import { childrenByParent, type FramePlace, MAX_FRAMES, pickFrames } from "./frame_tree.ts";
 import { clip } from "../../../../protocol/clip.ts";
 
 type Frame = chrome.webNavigation.GetAllFrameResultDetails;
@@ -186,11 +186,7 @@ function placeBlockedFrames(
   places: Map<number, FrameAnswer>,
   isBlocked: (url: string) => boolean,
 ): void {
-  const byParent = new Map<number, Frame[]>();
-  for (const frame of frames) {
-    if (!blocked.has(frame.frameId)) continue;
-    byParent.set(frame.parentFrameId, [...byParent.get(frame.parentFrameId) ?? [], frame]);
-  }
+  const byParent = childrenByParent(frames.filter((f) => blocked.has(f.frameId)));
   for (const [parent, kids] of byParent) {
     const shown = places.get(parent)?.shown;
     const slots = (shown?.indexes ?? []).map((index, i) => ({ index, src: shown?.sources?.[i] }));
