@@ -168,8 +168,8 @@ function checkSites(checked: Checked[], context: GateContext, tabId?: number): v
     decision.permission === "ask" && !context.siteGrants.includes(decision.site.key)
   );
   if (asked) throw siteAskError(asked.decision, asked.url, tabId);
-  for (const { decision } of decisions) {
-    if (decision.pattern !== undefined) context.siteUses.record(decision.pattern);
+  for (const pattern of new Set(decisions.map(({ decision }) => decision.pattern))) {
+    if (pattern !== undefined) context.siteUses.record(pattern);
   }
 }
 

@@ -146,3 +146,12 @@ Deno.test("a frame call let through by a rule records that rule's use", () => {
   checkFrameSite("https://none.example/", { ...context, siteGrants: ["none.example"] });
   assertEquals(context.used, ["ads.example"]);
 });
+
+Deno.test("a navigation within one allowed site records its rule's use once", async () => {
+  await withChrome(fakeTabs([{ id: 2, url: "http://127.0.0.1:8080/app" }]), async () => {
+    const context = gateContext(RULES);
+    const url = "http://127.0.0.1:8080/next";
+    await withSiteGate("tabs.navigate", { tabId: 2, url }, context, () => Promise.resolve({ url }));
+    assertEquals(context.used, ["127.0.0.1:8080"]);
+  });
+});
