@@ -26,7 +26,12 @@
 import type { BrowserMethodName } from "../../../protocol/browser_methods/mod.ts";
 import { clip } from "../../../protocol/clip.ts";
 import { HubError, hubError } from "../../../protocol/errors.ts";
-import { parseSitePattern, type SiteDecision, siteOf } from "../../../protocol/site_permissions.ts";
+import {
+  parseSitePattern,
+  type SiteDecision,
+  siteGatedMethod,
+  siteOf,
+} from "../../../protocol/site_permissions.ts";
 import { documentSiteUrl } from "./document_origin.ts";
 import { type MethodContext, targetTab } from "./browser_methods/browser_method.ts";
 import { notInAgentGroupError } from "./agent_group.ts";
@@ -35,11 +40,9 @@ import { checkPointSites, pointsOf } from "./point_site.ts";
 /** A URL in SITE_ASK's and SITE_NOT_ALLOWED's details is cut to this many characters. */
 export const SITE_DETAIL_URL_CHARS = 300;
 
-const UNGATED: ReadonlySet<string> = new Set(["tabs.list", "windows.list", "downloads.list"]);
-
-/** Whether the site gate applies to `method`. */
+/** Whether the site gate applies to `method` (the protocol's one list of siteless methods). */
 export function siteGated(method: BrowserMethodName): boolean {
-  return !UNGATED.has(method) && !method.startsWith("extension.");
+  return siteGatedMethod(method);
 }
 
 type GateContext = Pick<
