@@ -278,7 +278,7 @@ function wirePipeline(base: Base, calls: Calls, { changes }: Changes): Pipeline 
       listed: () => listedRoots({ ...config(), configDir: base.options.paths.dir }),
     }),
     allowAlways,
-    // "Always allow this site": the site's key becomes an `auto` rule, announced to the extension.
+    // "Always allow this site": the page's origin becomes an `auto` rule, announced to the extension.
     allowSite: (site) => changes.setSitePermission(site, "auto"),
   });
 }

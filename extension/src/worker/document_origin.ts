@@ -5,14 +5,31 @@
  * site's own pages through as "no site", so such a document is decided by the origin it reports
  * (one `chrome.scripting.executeScript` in it, isolated world, reading `origin`).
  *
- * An opaque origin ("null": a sandboxed frame, a data: URL typed by a person), a document that
- * cannot be scripted (chrome://, the Web Store, one that is gone) or one that does not answer
- * within ORIGIN_READ_MS has no site, as before.
+ * An opaque origin ("null": a sandboxed frame, a data: URL typed by a person) or a document that
+ * cannot be scripted (chrome://, the Web Store, one that is gone) has no site, as before. A
+ * document that does not answer within ORIGIN_READ_MS (busy in a script, or frozen by a dialog an
+ * off site opened) fails closed: `originUnknownError`, SITE_NOT_ALLOWED, so it is never taken for
+ * a page without a site; whole-tab reads keep such a frame out instead (frame_sites.ts).
  */
+import { type HubError, hubError } from "../../../protocol/errors.ts";
+import { clip } from "../../../protocol/clip.ts";
 import { siteOf } from "../../../protocol/site_permissions.ts";
 
-/** How long the origin read may take before the document counts as one with no site. */
+/** How long the origin read may take before the call is refused (the site cannot be told). */
 export const ORIGIN_READ_MS = 2000;
+
+/** The refusal of a document whose origin could not be read in time. */
+export function originUnknownError(url: string | undefined): HubError {
+  return hubError(
+    "SITE_NOT_ALLOWED",
+    `hub could not tell which site the page ${JSON.stringify(clip(url ?? "", 200))} belongs to: ` +
+      `it did not answer within ${ORIGIN_READ_MS / 1000} s (busy in a script, or a dialog is ` +
+      "open), so hub did nothing in it. Try again once the page answers.",
+    { url: clip(url ?? "", 300) },
+  );
+}
+
+const LATE = Symbol("late");
 
 /** Which document: the tab's top one, a frame by id, or a document by id. */
 export interface DocumentAt {
@@ -29,14 +46,16 @@ export async function documentSiteUrl(
   url: string | undefined,
   at: DocumentAt,
   read: OriginReader = readOrigin,
+  timeoutMs = ORIGIN_READ_MS,
 ): Promise<string | undefined> {
   if (siteOf(url) !== undefined) return url;
   let timer: ReturnType<typeof setTimeout> | undefined;
-  const late = new Promise<undefined>((resolve) => {
-    timer = setTimeout(() => resolve(undefined), ORIGIN_READ_MS);
+  const late = new Promise<typeof LATE>((resolve) => {
+    timer = setTimeout(() => resolve(LATE), timeoutMs);
   });
   try {
     const origin = await Promise.race([read(at).catch(() => undefined), late]);
+    if (origin === LATE) throw originUnknownError(url);
     return origin !== undefined && siteOf(origin) !== undefined ? origin : undefined;
   } finally {
     clearTimeout(timer);

@@ -8,6 +8,7 @@ import { failureOf, withChrome } from "./_test_fixtures.ts";
 import { fakeTabs, gateContext } from "./_site_gate_fixtures.ts";
 import { checkFrameSite, withSiteGate } from "./site_gate.ts";
 import { documentSiteUrl } from "./document_origin.ts";
+import { HubError } from "../../../protocol/errors.ts";
 
 const RULES = { "bank.example": "off", "127.0.0.1:8080": "auto" } as const;
 
@@ -154,4 +155,15 @@ Deno.test("a navigation within one allowed site records its rule's use once", as
     await withSiteGate("tabs.navigate", { tabId: 2, url }, context, () => Promise.resolve({ url }));
     assertEquals(context.used, ["127.0.0.1:8080"]);
   });
+});
+
+Deno.test("documentSiteUrl: a document that does not answer in time fails closed (SITE_NOT_ALLOWED)", async () => {
+  const never = () => new Promise<string | undefined>(() => {});
+  const error = await documentSiteUrl("about:blank", { tabId: 7 }, never, 10).then(
+    () => undefined,
+    (e) => e,
+  );
+  assert(error instanceof HubError, String(error));
+  assertEquals(error.payload.code, "SITE_NOT_ALLOWED");
+  assertEquals(error.payload.details, { url: "about:blank" });
 });

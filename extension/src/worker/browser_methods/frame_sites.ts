@@ -6,7 +6,8 @@
  * blocked, an `ask` frame not granted as not read (blocked_frames.ts writes their lines). A frame
  * whose URL has no site of its own (about:blank, about:srcdoc, data:) is judged by its document's
  * real origin, read in that document (document_origin.ts); an opaque origin ("null") or a
- * document that cannot be scripted has no site, and is read as such a page is.
+ * document that cannot be scripted has no site, and is read as such a page is; one that does not
+ * answer in time is not read.
  */
 import { siteOf } from "../../../../protocol/site_permissions.ts";
 import type { MethodContext } from "./browser_method.ts";
@@ -65,7 +66,8 @@ export async function splitByFrameSites<F extends UrlFrame & { documentId?: stri
   const why = new Map<number, KeptOut>();
   const judgeAll = (frames: F[]) =>
     Promise.all(frames.map(async (frame) => {
-      const mark = judge(await urlOf(frame));
+      // A document whose origin could not be read in time is kept out, never read as siteless.
+      const mark: KeptOut | undefined = await urlOf(frame).then(judge, () => NOT_READ_MARK);
       if (mark) why.set(frame.frameId, mark);
     }));
   // From the top's children down (a frame whose parent is not listed starts with them).
