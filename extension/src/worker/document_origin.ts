@@ -38,6 +38,16 @@ export interface DocumentAt {
   documentId?: string;
 }
 
+/**
+ * Whether a document at `url` may run in an origin its URL does not show: about:blank,
+ * about:srcdoc, data: (and a blob: or filesystem: URL whose inner origin is opaque). An empty URL
+ * (a tab that has committed no document yet: its `pendingUrl` is checked instead) and anything
+ * else (chrome://, an error page) has no document hub could act in, so nothing is read.
+ */
+function inheritsOrigin(url: string | undefined): boolean {
+  return url !== undefined && /^(about|data|blob|filesystem):/i.test(url);
+}
+
 /** Reads a document's `origin` (may throw; tests pass a fake). */
 export type OriginReader = (at: DocumentAt) => Promise<string | undefined>;
 
@@ -48,7 +58,7 @@ export async function documentSiteUrl(
   read: OriginReader = readOrigin,
   timeoutMs = ORIGIN_READ_MS,
 ): Promise<string | undefined> {
-  if (siteOf(url) !== undefined) return url;
+  if (siteOf(url) !== undefined || !inheritsOrigin(url)) return url;
   let timer: ReturnType<typeof setTimeout> | undefined;
   const late = new Promise<typeof LATE>((resolve) => {
     timer = setTimeout(() => resolve(LATE), timeoutMs);

@@ -167,3 +167,15 @@ Deno.test("documentSiteUrl: a document that does not answer in time fails closed
   assertEquals(error.payload.code, "SITE_NOT_ALLOWED");
   assertEquals(error.payload.details, { url: "about:blank" });
 });
+
+Deno.test("documentSiteUrl: a tab with no committed document (empty URL) or a chrome:// page is not read", async () => {
+  let reads = 0;
+  const read = () => (reads++, new Promise<string | undefined>(() => {}));
+  assertEquals(await documentSiteUrl("", { tabId: 7 }, read, 10), "");
+  assertEquals(await documentSiteUrl(undefined, { tabId: 7 }, read, 10), undefined);
+  assertEquals(
+    await documentSiteUrl("chrome://newtab/", { tabId: 7 }, read, 10),
+    "chrome://newtab/",
+  );
+  assertEquals(reads, 0);
+});
