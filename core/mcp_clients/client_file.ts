@@ -1,0 +1,176 @@
+/**
+ * Reading and writing an MCP client's settings file for `hub setup`, safely: reads are bounded
+ * (1 MiB, regular files only, valid UTF-8); a symbolic link is followed only while it stays inside
+ * the folder the path is in (the home folder, or the project folder for `--project`), unless the
+ * user said `--follow-symlinks`; writes are atomic, keep the file's mode (new files and folders are
+ * the user's alone), refuse a read-only file, refuse a file that changed since it was read, and
+ * keep a copy of the file as it was before hub's first change (`<file>.hub-backup`, never
+ * overwritten). Writing through a link replaces the file it leads to, so the link stays.
+ */
+import { dirname, isAbsolute, relative, resolve, sep } from "node:path";
+import { readBoundedFile } from "../files/bounded_read.ts";
+import { writeFileAtomic } from "../files/atomic_write.ts";
+import { SetupError } from "./setup_error.ts";
+
+export { SetupError } from "./setup_error.ts";
+export type { EditOutcome } from "./setup_error.ts";
+
+/** The largest settings file read or written. */
+export const MAX_CLIENT_FILE_BYTES = 1024 * 1024;
+
+/** The suffix of the copy kept of a file before hub's first change to it. */
+export const BACKUP_SUFFIX = ".hub-backup";
+
+export interface ClientFileIO {
+  /** The file's text and mode; undefined when it does not exist. */
+  read(path: string): Promise<{ text: string; mode?: number } | undefined>;
+  /**
+   * Writes `text` atomically (mode: the file's own; `mode` or 0600 for a new file). With
+   * `expected`, refuses when the file no longer holds that text ("" = did not exist). Returns the
+   * backup's path when this write made one.
+   */
+  write(
+    path: string,
+    text: string,
+    mode?: number,
+    expected?: string,
+  ): Promise<{ backup?: string }>;
+  /** A warning when the file can be read by other users (it holds the secret). */
+  permissionsWarning(path: string): Promise<string | undefined>;
+}
+
+export interface ClientFileOptions {
+  /** The user's home folder: a link from inside it must stay inside it. */
+  home: string;
+  /** Other folders a path may be in (the project folder), with the same rule. */
+  roots?: string[];
+  /** Follow links wherever they lead. */
+  followSymlinks?: boolean;
+  /** The largest file read or written (default MAX_CLIENT_FILE_BYTES). */
+  maxBytes?: number;
+  os?: typeof Deno.build.os;
+}
+
+const inside = (folder: string, path: string) => {
+  const rel = relative(folder, path);
+  return rel === "" || (!rel.startsWith(`..${sep}`) && rel !== ".." && !isAbsolute(rel));
+};
+
+/** The real path of `path`, or of its nearest existing folder with the rest appended. */
+async function realTarget(path: string): Promise<string> {
+  try {
+    return await Deno.realPath(path);
+  } catch (error) {
+    if (!(error instanceof Deno.errors.NotFound)) throw error;
+    const parent = dirname(path);
+    if (parent === path) return path;
+    return resolve(await realTarget(parent), relative(parent, path));
+  }
+}
+
+/** A permission mode in words: "0644". */
+const octal = (mode: number) => `0${(mode & 0o777).toString(8).padStart(3, "0")}`;
+
+export function clientFileIO(options: ClientFileOptions): ClientFileIO {
+  const maxBytes = options.maxBytes ?? MAX_CLIENT_FILE_BYTES;
+  const os = options.os ?? Deno.build.os;
+  const roots = [options.home, ...(options.roots ?? [])].map((r) => resolve(r));
+
+  /** Where writing `path` really lands; refuses a link leading out of the path's root folder. */
+  async function target(path: string): Promise<string> {
+    const absolute = resolve(path);
+    const real = await realTarget(absolute);
+    if (options.followSymlinks || real === absolute) return real;
+    const root = roots.filter((r) => inside(r, absolute)).sort((a, b) => b.length - a.length)[0] ??
+      dirname(absolute);
+    const realRoot = await realTarget(root);
+    if (inside(realRoot, real)) return real;
+    throw new SetupError(
+      `${path} leads (through a symbolic link) to ${real}, outside ${root}; hub did not follow it: pass --follow-symlinks to write there`,
+      { path },
+    );
+  }
+
+  async function readAt(real: string, path: string) {
+    try {
+      const { bytes, info } = await readBoundedFile(real, { maxBytes });
+      const text = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(bytes);
+      return { text, mode: info.mode === null ? undefined : info.mode & 0o7777 };
+    } catch (error) {
+      if (error instanceof Deno.errors.NotFound) return undefined;
+      if (error instanceof TypeError) {
+        throw new SetupError(`${path} is not UTF-8 text; hub did not change it`, { path });
+      }
+      throw error;
+    }
+  }
+
+  return {
+    async read(path) {
+      return await readAt(await target(path), path);
+    },
+
+    async write(path, text, mode, expected) {
+      const real = await target(path);
+      if (new TextEncoder().encode(text).length > maxBytes) {
+        throw new SetupError(
+          `the new ${path} would be over ${maxBytes} bytes; hub did not write it`,
+        );
+      }
+      const current = await readAt(real, path);
+      if (expected !== undefined && (current?.text ?? "") !== expected) {
+        throw new SetupError(
+          `${path} changed while hub was editing it; hub did not change it: run hub setup again`,
+          { path },
+        );
+      }
+      if (current?.mode !== undefined && os !== "windows" && (current.mode & 0o200) === 0) {
+        throw new SetupError(
+          `${path} is read-only (mode ${
+            octal(current.mode)
+          }); hub did not change it: make it writable (chmod u+w) or edit it by hand`,
+          { path },
+        );
+      }
+      await Deno.mkdir(dirname(real), { recursive: true, mode: 0o700 });
+      let backup: string | undefined;
+      if (current) backup = await writeBackup(real, current.text, current.mode);
+      await writeFileAtomic(real, text, { mode: (current?.mode ?? mode ?? 0o600) & 0o7777 });
+      return backup ? { backup } : {};
+    },
+
+    async permissionsWarning(path) {
+      if (os === "windows") return undefined;
+      const info = await Deno.stat(path).catch(() => undefined);
+      if (!info?.mode || (info.mode & 0o077) === 0) return undefined;
+      const who = (info.mode & 0o007) ? "every user" : "your group";
+      return `${path} can be read by ${who} (mode ${
+        octal(info.mode)
+      }) and holds hub's secret: chmod 600 it`;
+    },
+  };
+}
+
+/** Keeps `text` as `<file>.hub-backup` unless a backup is there already; its path when written. */
+async function writeBackup(real: string, text: string, mode?: number): Promise<string | undefined> {
+  const backup = real + BACKUP_SUFFIX;
+  try {
+    const file = await Deno.open(backup, {
+      write: true,
+      createNew: true,
+      mode: (mode ?? 0o600) & 0o600,
+    });
+    try {
+      const bytes = new TextEncoder().encode(text);
+      let offset = 0;
+      while (offset < bytes.length) offset += await file.write(bytes.subarray(offset));
+      await file.sync();
+    } finally {
+      file.close();
+    }
+    return backup;
+  } catch (error) {
+    if (error instanceof Deno.errors.AlreadyExists) return undefined;
+    throw error;
+  }
+}
