@@ -19,7 +19,7 @@ import {
   runtimeCheck,
   secretCheck,
 } from "./local_checks.ts";
-import { clientFiles } from "./mcp_locations.ts";
+import { clientFiles } from "../../core/mcp_clients/clients.ts";
 import { mcpClientsCheck, realFiles, scanClientFiles } from "./mcp_check.ts";
 import { localPluginsCheck, packagesFromHealth, packagesOffline } from "./plugin_checks.ts";
 import {

@@ -10,7 +10,7 @@ import { jsonDepthProblem } from "../../core/files/json_depth.ts";
 import { readBoundedText } from "../../core/files/bounded_read.ts";
 import { clip } from "../../protocol/clip.ts";
 import { boundLines, type Check, pass, problem } from "./report.ts";
-import type { ClientFile } from "./mcp_locations.ts";
+import type { ClientFile } from "../../core/mcp_clients/clients.ts";
 import { classify, entriesOf, type HubTarget, type Verdict } from "./mcp_entries.ts";
 
 export const MAX_CONFIG_BYTES = 5 * 1024 * 1024;

@@ -5,7 +5,7 @@ import {
   mcpClientsCheck,
   scanClientFiles,
 } from "./mcp_check.ts";
-import type { ClientFile } from "./mcp_locations.ts";
+import type { ClientFile } from "../../core/mcp_clients/clients.ts";
 
 const SECRET = "c".repeat(64);
 const target = { port: 9515, secret: SECRET };
@@ -23,12 +23,29 @@ function fakeFs(files: Record<string, string | number | Error>): FileAccess {
   };
 }
 
-const claude: ClientFile = { client: "Claude Code", path: "/h/.claude.json", format: "claudeCode" };
-const cursor: ClientFile = { client: "Cursor", path: "/h/.cursor/mcp.json", format: "mcpServers" };
+const row = { scope: "user", transports: ["http", "stdio"] } as const;
+const claude: ClientFile = {
+  ...row,
+  client: "Claude Code",
+  id: "claude-code",
+  path: "/h/.claude.json",
+  format: "claudeCode",
+  shape: "claude",
+};
+const cursor: ClientFile = {
+  ...row,
+  client: "Cursor",
+  id: "cursor",
+  path: "/h/.cursor/mcp.json",
+  format: "mcpServers",
+  shape: "cursor",
+};
 const vscode: ClientFile = {
+  ...row,
   client: "VS Code",
   path: "/c/Code/User/settings.json",
   format: "vscodeSettings",
+  shape: "vscode",
 };
 const files = [claude, cursor, vscode];
 

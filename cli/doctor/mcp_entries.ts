@@ -5,7 +5,7 @@
  * an entry is current when it reaches this hub's port with the current secret (stdio entries read
  * the secret themselves); otherwise it is stale, and the reason never shows the secret.
  */
-import type { McpFileFormat } from "./mcp_locations.ts";
+import type { McpFileFormat } from "../../core/mcp_clients/clients.ts";
 import { isPlainObject } from "../../protocol/plain_object.ts";
 import { isLoopbackHost } from "../../protocol/loopback.ts";
 

@@ -1,36 +1,38 @@
 import type { HubPaths } from "../../core/config/paths.ts";
 import type { TelemetryDecision } from "../../core/telemetry/decision.ts";
 import { telemetryNotice } from "../../core/telemetry/notice.ts";
+import { hubEntry, type SetupMode, type StdioCommand } from "../../core/mcp_clients/entry.ts";
+import { stdioCommand } from "../../core/mcp_clients/stdio_command.ts";
+import { HUB_PERMISSION_FLAGS } from "./deno_permissions.ts";
 
 /** What `hub start` tells a person: first-run instructions and MCP client configuration. */
 
-export function mcpClientConfig(port: number, secret: string): string {
-  const headers = { Authorization: `Bearer ${secret}` };
-  const full = {
-    mcpServers: { hub: { type: "http", url: `http://127.0.0.1:${port}/mcp`, headers } },
-  };
-  const gateway = {
-    mcpServers: {
-      hub: { type: "http", url: `http://127.0.0.1:${port}/mcp/gateway`, headers },
-    },
+/** The stdio bridge of this install, as a client spawns it (absolute paths). */
+export function thisStdioCommand(port: number): StdioCommand {
+  return stdioCommand({ port, permissionFlags: HUB_PERMISSION_FLAGS });
+}
+
+export function mcpClientConfig(
+  port: number,
+  secret: string,
+  stdio: StdioCommand = thisStdioCommand(port),
+): string {
+  const block = (mode: SetupMode) => {
+    const hub = hubEntry("claude", { port, secret, mode, stdio });
+    return JSON.stringify({ mcpServers: { hub } }, null, 2);
   };
   return [
-    "MCP client configuration (paste into your client's MCP settings):",
+    'Connect your MCP clients: "hub setup" writes this into their settings for you.',
+    "Or paste one of these into your client's MCP settings:",
     "",
     "Full mode (all tools loaded up front):",
-    JSON.stringify(full, null, 2),
+    block("http"),
     "",
     "Gateway mode (two tools, hub_list_tools and hub_call; saves context):",
-    JSON.stringify(gateway, null, 2),
+    block("gateway"),
     "",
     'Clients that only spawn processes (stdio); hub must already run ("hub start --background"):',
-    JSON.stringify(
-      {
-        mcpServers: { hub: { command: "hub", args: ["start", "--stdio", "--port", String(port)] } },
-      },
-      null,
-      2,
-    ),
+    block("stdio"),
     "",
     "The secret above is private: anyone with it can use your browser through hub.",
     'Print this again with "hub start --show-config".',
