@@ -76,7 +76,11 @@ export function clientFileIO(options: ClientFileOptions): ClientFileIO {
   const os = options.os ?? Deno.build.os;
   const roots = [options.home, ...(options.roots ?? [])].map((r) => resolve(r));
 
-  /** Where writing `path` really lands; refuses a link leading out of the path's root folder. */
+  /**
+   * Where writing `path` really lands. A link may lead anywhere inside the folder the path is in
+   * (the home folder, a project folder; else the file's own folder) or inside the home folder;
+   * elsewhere only with `followSymlinks`.
+   */
   async function target(path: string): Promise<string> {
     const absolute = resolve(path);
     const real = await realTarget(absolute);
@@ -84,7 +88,7 @@ export function clientFileIO(options: ClientFileOptions): ClientFileIO {
     const root = roots.filter((r) => inside(r, absolute)).sort((a, b) => b.length - a.length)[0] ??
       dirname(absolute);
     const realRoot = await realTarget(root);
-    if (inside(realRoot, real)) return real;
+    if (inside(realRoot, real) || inside(await realTarget(roots[0]), real)) return real;
     throw new SetupError(
       `${path} leads (through a symbolic link) to ${real}, outside ${root}; hub did not follow it: pass --follow-symlinks to write there`,
       { path },

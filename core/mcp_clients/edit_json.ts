@@ -23,6 +23,7 @@ import {
   type EditOutcome,
   lineColumn,
   mergedEntry,
+  plainValue,
   sameValue,
   SetupError,
   TRANSPORT_KEYS,
@@ -127,7 +128,7 @@ export function readJsonEntry(text: string, format: McpFileFormat, name: string)
   if (body.trim() === "") return undefined;
   const servers = serversNode(parseOrRefuse(body), serversPath(format));
   const node = servers && child(servers, name, "the servers object");
-  return node && getNodeValue(node);
+  return node && plainValue(getNodeValue(node));
 }
 
 /**

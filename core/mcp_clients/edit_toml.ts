@@ -9,7 +9,7 @@
  * with what to do instead.
  */
 import { parse, stringify, TomlError } from "smol-toml";
-import { type EditOutcome, mergedEntry, sameValue, SetupError } from "./setup_error.ts";
+import { type EditOutcome, mergedEntry, plainValue, sameValue, SetupError } from "./setup_error.ts";
 import { type TomlLine, tomlLines } from "./toml_lines.ts";
 
 const BOM = "\uFEFF";
@@ -45,7 +45,7 @@ function serversOf(doc: Table): Table | undefined {
 /** Hub's entry as it is in `text` (undefined when absent), for telling what an update changes. */
 export function readTomlEntry(text: string, name: string): unknown {
   const body = text.startsWith(BOM) ? text.slice(1) : text;
-  return serversOf(parseOrRefuse(body))?.[name];
+  return plainValue(serversOf(parseOrRefuse(body))?.[name]);
 }
 
 /** Lines `first..last` of one table of hub's entry: its header to its last key. */
@@ -89,12 +89,13 @@ function blockText(name: string, entry: Table, eol: string): string {
 /** `body` with the lines of `block` taken out, and the blank line that set it apart. */
 function removeBlock(body: string, lines: TomlLine[], block: Block, replacement = ""): string {
   let start = lines[block.first].start;
-  const end = lines[block.last].end;
+  let end = lines[block.last].end;
   const after = lines[block.last + 1];
   if (
     replacement === "" && lines[block.first - 1]?.kind === "blank" &&
     (after === undefined || after.kind === "blank")
   ) start = lines[block.first - 1].start;
+  else if (replacement === "" && block.first === 0 && after?.kind === "blank") end = after.end;
   return body.slice(0, start) + replacement + body.slice(end);
 }
 

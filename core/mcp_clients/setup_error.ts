@@ -81,3 +81,10 @@ export function mergedEntry(
   const kept = Object.entries(existing).filter(([k]) => !TRANSPORT_KEYS.has(k) && !(k in entry));
   return { ...entry, ...Object.fromEntries(kept) };
 }
+
+/** `value` with plain objects (parsers give objects without a prototype), dates kept. */
+export function plainValue(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(plainValue);
+  if (typeof value !== "object" || value === null || value instanceof Date) return value;
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, plainValue(v)]));
+}

@@ -1,0 +1,179 @@
+import { assert, assertEquals, assertMatch } from "../../tests/helpers/assert.ts";
+import { withTempDir } from "../../tests/helpers/hub_process.ts";
+import { isUserError } from "../cli/user_error.ts";
+import { BACKUP_SUFFIX, clientFileIO } from "./client_file.ts";
+import { SetupError } from "./setup_error.ts";
+
+const posix = Deno.build.os !== "windows";
+const modeOf = async (path: string) => (await Deno.stat(path)).mode! & 0o777;
+
+async function rejection(promise: Promise<unknown>): Promise<Error> {
+  try {
+    await promise;
+  } catch (error) {
+    return error as Error;
+  }
+  throw new Error("not refused");
+}
+
+Deno.test("a new file is the user's alone, in new folders that are too, with no backup", async () => {
+  await withTempDir(async (home) => {
+    const io = clientFileIO({ home });
+    const path = `${home}/.cursor/mcp.json`;
+    assertEquals(await io.read(path), undefined);
+    assertEquals(await io.write(path, "{}\n", undefined, ""), {});
+    assertEquals(await Deno.readTextFile(path), "{}\n");
+    if (posix) {
+      assertEquals(await modeOf(path), 0o600);
+      assertEquals(await modeOf(`${home}/.cursor`), 0o700);
+    }
+    assertEquals([...Deno.readDirSync(`${home}/.cursor`)].map((e) => e.name), ["mcp.json"]);
+    assertEquals(await io.permissionsWarning(path), undefined);
+  });
+});
+
+Deno.test("an existing file keeps its mode, and its first version is backed up once", async () => {
+  await withTempDir(async (home) => {
+    const io = clientFileIO({ home });
+    const path = `${home}/settings.json`;
+    await Deno.writeTextFile(path, "first\n", { mode: 0o600 });
+    if (posix) await Deno.chmod(path, 0o640);
+    const read = await io.read(path);
+    assertEquals(read?.text, "first\n");
+    if (posix) assertEquals(read?.mode, 0o640);
+    assertEquals(await io.write(path, "second\n", undefined, "first\n"), {
+      backup: path + BACKUP_SUFFIX,
+    });
+    assertEquals(await io.write(path, "third\n"), {});
+    assertEquals(await Deno.readTextFile(path), "third\n");
+    assertEquals(await Deno.readTextFile(path + BACKUP_SUFFIX), "first\n");
+    if (posix) {
+      assertEquals(await modeOf(path), 0o640);
+      assertEquals(await modeOf(path + BACKUP_SUFFIX), 0o600);
+      assertMatch((await io.permissionsWarning(path))!, /read by your group \(mode 0640\)/);
+      await Deno.chmod(path, 0o644);
+      assertMatch(
+        (await io.permissionsWarning(path))!,
+        /read by every user \(mode 0644\).*chmod 600/,
+      );
+    }
+  });
+});
+
+Deno.test("a file changed since it was read is not written over", async () => {
+  await withTempDir(async (home) => {
+    const io = clientFileIO({ home });
+    const path = `${home}/.claude.json`;
+    await Deno.writeTextFile(path, '{"numStartups": 2}');
+    const error = await rejection(io.write(path, "{}", undefined, '{"numStartups": 1}'));
+    assert(error instanceof SetupError);
+    assertMatch(error.message, /changed while hub was editing it/);
+    assertEquals(await Deno.readTextFile(path), '{"numStartups": 2}');
+    assert(
+      await rejection(io.write(`${home}/new.json`, "{}", undefined, "{}")) instanceof SetupError,
+    );
+  });
+});
+
+Deno.test({
+  name: "a read-only file is refused and left as it was, without a backup",
+  ignore: !posix,
+  fn: async () => {
+    await withTempDir(async (home) => {
+      const io = clientFileIO({ home });
+      const path = `${home}/mcp.json`;
+      await Deno.writeTextFile(path, "{}");
+      await Deno.chmod(path, 0o444);
+      const error = await rejection(io.write(path, '{"a": 1}'));
+      assert(error instanceof SetupError);
+      assertMatch(error.message, /read-only \(mode 0444\)/);
+      assertEquals(await Deno.readTextFile(path), "{}");
+      assertEquals(await modeOf(path), 0o444);
+      assertEquals([...Deno.readDirSync(home)].map((e) => e.name), ["mcp.json"]);
+    });
+  },
+});
+
+Deno.test({
+  name: "a link out of the home folder is refused unless links are to be followed",
+  ignore: !posix,
+  fn: async () => {
+    await withTempDir(async (outside) => {
+      await withTempDir(async (home) => {
+        const target = `${outside}/real.json`;
+        await Deno.writeTextFile(target, "{}");
+        await Deno.symlink(target, `${home}/.claude.json`);
+        await Deno.symlink(outside, `${home}/.cursor`);
+        const io = clientFileIO({ home });
+        for (const path of [`${home}/.claude.json`, `${home}/.cursor/mcp.json`]) {
+          const read = await rejection(io.read(path));
+          assert(read instanceof SetupError, String(read));
+          assertMatch(read.message, /--follow-symlinks/);
+          assert(await rejection(io.write(path, '{"x": 1}')) instanceof SetupError);
+        }
+        assertEquals(await Deno.readTextFile(target), "{}");
+        assertEquals([...Deno.readDirSync(outside)].map((e) => e.name), ["real.json"]);
+
+        const follow = clientFileIO({ home, followSymlinks: true });
+        assertEquals((await follow.read(`${home}/.claude.json`))?.text, "{}");
+        await follow.write(`${home}/.claude.json`, '{"x": 1}');
+        assertEquals(await Deno.readTextFile(target), '{"x": 1}');
+        assert((await Deno.lstat(`${home}/.claude.json`)).isSymlink, "the link stays a link");
+      });
+    });
+  },
+});
+
+Deno.test({
+  name:
+    "a link inside the home or project folder is followed and written through; out of both, not",
+  ignore: !posix,
+  fn: async () => {
+    await withTempDir(async (home) => {
+      await Deno.mkdir(`${home}/dotfiles`);
+      await Deno.writeTextFile(`${home}/dotfiles/claude.json`, "{}");
+      await Deno.symlink(`${home}/dotfiles/claude.json`, `${home}/.claude.json`);
+      await withTempDir(async (project) => {
+        await Deno.writeTextFile(`${project}/shared.json`, "[]");
+        await Deno.symlink(`${project}/shared.json`, `${project}/.mcp.json`);
+        await Deno.symlink(`${home}/dotfiles/claude.json`, `${project}/linked.json`);
+        const io = clientFileIO({ home, roots: [project] });
+        await io.write(`${home}/.claude.json`, '{"a": 1}');
+        assertEquals(await Deno.readTextFile(`${home}/dotfiles/claude.json`), '{"a": 1}');
+        assert((await Deno.lstat(`${home}/.claude.json`)).isSymlink);
+        assertEquals((await io.read(`${project}/.mcp.json`))?.text, "[]");
+        assertEquals((await io.read(`${project}/linked.json`))?.text, '{"a": 1}');
+        await withTempDir(async (outside) => {
+          await Deno.writeTextFile(`${outside}/x.json`, "{}");
+          await Deno.symlink(`${outside}/x.json`, `${project}/out.json`);
+          assert(await rejection(io.read(`${project}/out.json`)) instanceof SetupError);
+        });
+      });
+    });
+  },
+});
+
+Deno.test("files too large, not regular or not UTF-8 are refused, and so is too large a result", async () => {
+  await withTempDir(async (home) => {
+    const io = clientFileIO({ home, maxBytes: 100 });
+    await Deno.writeTextFile(`${home}/big.json`, " ".repeat(101));
+    const big = await rejection(io.read(`${home}/big.json`));
+    assert(isUserError(big), String(big));
+    assertMatch(big.message, /over the limit/);
+    await Deno.mkdir(`${home}/folder.json`);
+    assert(isUserError(await rejection(io.read(`${home}/folder.json`))));
+    await Deno.writeFile(`${home}/bin.json`, new Uint8Array([0x7b, 0xff, 0xfe, 0x7d]));
+    assertMatch((await rejection(io.read(`${home}/bin.json`))).message, /not UTF-8/);
+    const over = await rejection(io.write(`${home}/new.json`, "x".repeat(101)));
+    assert(over instanceof SetupError);
+    assertEquals(await io.read(`${home}/new.json`), undefined);
+  });
+});
+
+Deno.test("a BOM is read as part of the text, so that it is written back", async () => {
+  await withTempDir(async (home) => {
+    const io = clientFileIO({ home });
+    await Deno.writeTextFile(`${home}/a.json`, "\uFEFF{}");
+    assertEquals((await io.read(`${home}/a.json`))?.text, "\uFEFF{}");
+  });
+});
