@@ -230,7 +230,7 @@ Deno.test("hub doctor: a running hub, the extension, client configs, plugins", a
         /Cursor .*\.cursor\/mcp\.json "hub": STALE: its Bearer secret is not the current one/,
       );
       assertMatch(mcp.message, /VS Code .*\.vscode\/mcp\.json "hub": current/);
-      assertMatch(mcp.fix!, /\.cursor\/mcp\.json/);
+      assertMatch(mcp.fix!, /"hub setup (--project )?cursor"/);
       assertEquals(byId("local_plugins").status, "warn");
       assertEquals(byId("local_plugins").fix, `hub-plugin build --dir ${local}`);
       assertEquals(byId("plugin_packages").status, "warn");

@@ -1,12 +1,14 @@
 /**
  * The MCP client check: reads each client's config file (bounded in size; JSON with comments and
- * trailing commas accepted, as VS Code writes them; nested at most MAX_JSON_DEPTH deep), finds the entries that point at this hub and
- * says, per client and file, which are current and which are stale. A missing file is normal; a
+ * trailing commas accepted, as VS Code writes them; Codex's TOML; nested at most MAX_JSON_DEPTH
+ * deep), finds the entries that point at this hub and says, per client and file, which are current
+ * and which are stale; the fix for stale ones is `hub setup <client>`. A missing file is normal; a
  * file too big, unreadable or broken is a warning, never a crash.
  */
 import { parse, type ParseError } from "jsonc-parser";
+import { parse as parseToml, TomlError } from "smol-toml";
 import { describeJsonError, loadJsonErrors } from "../../core/files/json_errors.ts";
-import { jsonDepthProblem } from "../../core/files/json_depth.ts";
+import { jsonDepthProblem, MAX_JSON_DEPTH } from "../../core/files/json_depth.ts";
 import { readBoundedText } from "../../core/files/bounded_read.ts";
 import { clip } from "../../protocol/clip.ts";
 import { boundLines, type Check, pass, problem } from "./report.ts";
@@ -44,6 +46,16 @@ function parseJsonc(text: string): { doc?: unknown; error?: string } {
   return { error: `not valid JSON${describeJsonError(text, "", { jsonc: true })}` };
 }
 
+/** Codex's config.toml; nesting bounded like JSON's, `__proto__`-like keys dropped. */
+function parseTomlFile(text: string): { doc?: unknown; error?: string } {
+  try {
+    return { doc: parseToml(text, { maxDepth: MAX_JSON_DEPTH, unsafeKeyBehaviour: "drop" }) };
+  } catch (error) {
+    if (!(error instanceof TomlError)) throw error;
+    return { error: `not valid TOML at line ${error.line}, column ${error.column}` };
+  }
+}
+
 async function scanFile(file: ClientFile, target: HubTarget, fs: FileAccess, out: ScanResult) {
   let text: string;
   try {
@@ -60,7 +72,7 @@ async function scanFile(file: ClientFile, target: HubTarget, fs: FileAccess, out
   }
   if (text.trim() === "") return;
   await loadJsonErrors().catch(() => {}); // described with V8's message then
-  const { doc, error } = parseJsonc(text);
+  const { doc, error } = file.format === "codexToml" ? parseTomlFile(text) : parseJsonc(text);
   if (error !== undefined) {
     out.problems.push({ file, why: error });
     return;
@@ -99,21 +111,45 @@ function lines(scan: ScanResult): string[] {
   return boundLines(all, MAX_FOUND_LINES);
 }
 
+/** The `hub setup` command lines that rewrite stale entries (one per scope), by client id. */
+export function setupCommands(files: ClientFile[]): string[] {
+  const ids = (scope: "user" | "project") => [
+    ...new Set(files.filter((f) => f.id && f.scope === scope).map((f) => f.id!)),
+  ];
+  const user = ids("user"), project = ids("project");
+  return [
+    ...(user.length ? [`hub setup ${user.join(" ")}`] : []),
+    ...(project.length ? [`hub setup --project ${project.join(" ")}`] : []),
+  ];
+}
+
+/** The fix for stale entries: `hub setup <client>`; by hand for files setup does not write. */
+function staleFix(files: ClientFile[]): string {
+  const commands = setupCommands(files).map((c) => `"${c}"`);
+  const manual = [...new Set(files.filter((f) => !f.id).map((f) => f.path))];
+  const byHand = manual.length === 0
+    ? ""
+    : `replace the hub entry in ${clip(manual[0], 160)}${
+      manual.length > 1 ? ` (and ${manual.length - 1} other file(s))` : ""
+    } with the block "hub start --show-config" prints`;
+  const run = commands.length
+    ? `run ${commands.join(" and ")} (it updates hub's entry in place)`
+    : "";
+  return `${[run, byHand].filter(Boolean).join("; ")}, then restart that client`;
+}
+
 export function mcpClientsCheck(scan: ScanResult, looked: number): Check {
   const id = "mcp_clients", title = "MCP clients";
   const stale = scan.findings.filter((f) => f.verdict.kind === "stale");
   const good = scan.findings.filter((f) => f.verdict.kind !== "stale");
   const detail = lines(scan);
   if (stale.length > 0) {
-    const paths = [...new Set(stale.map((f) => f.file.path))];
     return problem(
       "warn",
       id,
       title,
       [`${stale.length} stale hub entr${stale.length === 1 ? "y" : "ies"}`, ...detail].join("\n"),
-      `replace the hub entry in ${clip(paths[0], 160)}${
-        paths.length > 1 ? ` (and ${paths.length - 1} other file(s))` : ""
-      } with the block "hub start --show-config" prints, then restart that client`,
+      staleFix(stale.map((f) => f.file)),
     );
   }
   if (good.length === 0) {
@@ -123,7 +159,8 @@ export function mcpClientsCheck(scan: ScanResult, looked: number): Check {
       id,
       title,
       [head, ...detail].join("\n"),
-      'run "hub start --show-config" and paste a block into your MCP client\'s config',
+      'run "hub setup" to connect your MCP clients (or paste a block "hub start --show-config" ' +
+        "prints into a client's settings)",
     );
   }
   const clients = [...new Set(good.map((f) => f.file.client))].join(", ");

@@ -4,6 +4,7 @@ import {
   MAX_CONFIG_BYTES,
   mcpClientsCheck,
   scanClientFiles,
+  setupCommands,
 } from "./mcp_check.ts";
 import type { ClientFile } from "../../core/mcp_clients/clients.ts";
 
@@ -99,15 +100,15 @@ Deno.test("a stale entry is a warning that names the file; the secret never show
     /Cursor \/h\/\.cursor\/mcp\.json "hub": STALE: its Bearer secret is not/,
   );
   assertMatch(check.message, /"gw": STALE: it uses port 9999, the hub 9515/);
-  assertMatch(
-    check.fix!,
-    /^replace the hub entry in \/h\/\.cursor\/mcp\.json with the block "hub start --show-config"/,
+  assertEquals(
+    check.fix,
+    'run "hub setup cursor" (it updates hub\'s entry in place), then restart that client',
   );
   const text = JSON.stringify(check);
   assertEquals(text.includes(SECRET) || text.includes(old), false);
 });
 
-Deno.test("no client set up: a warning whose fix is hub start --show-config", async () => {
+Deno.test("no client set up: a warning whose fix is hub setup", async () => {
   const scan = await scanClientFiles(
     files,
     target,
@@ -118,6 +119,7 @@ Deno.test("no client set up: a warning whose fix is hub start --show-config", as
   const check = mcpClientsCheck(scan, files.length);
   assertEquals(check.status, "warn");
   assertEquals(check.message, "no MCP client is set up for this hub (looked in 3 files)");
+  assertMatch(check.fix!, /^run "hub setup" to connect your MCP clients/);
   assertMatch(check.fix!, /hub start --show-config/);
 });
 
@@ -165,4 +167,72 @@ Deno.test("the list of findings is bounded", async () => {
   const lines = mcpClientsCheck(scan, 1).message.split("\n");
   assertEquals(lines.length, 13);
   assertEquals(lines.at(-1), "…and 39 more");
+});
+
+Deno.test("stale fix: hub setup per scope; by hand for a file setup does not write", async () => {
+  const project: ClientFile = { ...cursor, scope: "project", path: "/p/.cursor/mcp.json" };
+  const stale = JSON.stringify({ mcpServers: { hub: hubHttp("e".repeat(64)) } });
+  const all = [claude, cursor, project, vscode];
+  const scan = await scanClientFiles(
+    all,
+    target,
+    fakeFs({
+      [claude.path]: stale,
+      [cursor.path]: stale,
+      [project.path]: stale,
+      [vscode.path]: JSON.stringify({ "mcp.servers": { hub: hubHttp("e".repeat(64)) } }),
+    }),
+  );
+  assertEquals(setupCommands(all), [
+    "hub setup claude-code cursor",
+    "hub setup --project cursor",
+  ]);
+  assertEquals(
+    mcpClientsCheck(scan, all.length).fix,
+    'run "hub setup claude-code cursor" and "hub setup --project cursor" (it updates hub\'s ' +
+      "entry in place); replace the hub entry in /c/Code/User/settings.json with the block " +
+      '"hub start --show-config" prints, then restart that client',
+  );
+});
+
+Deno.test("codex: config.toml entries are read (url + http_headers, stdio); broken TOML says where", async () => {
+  const codex: ClientFile = {
+    ...row,
+    client: "Codex",
+    id: "codex",
+    path: "/h/.codex/config.toml",
+    format: "codexToml",
+    shape: "codex",
+  };
+  const toml = [
+    'model = "o3"',
+    "[mcp_servers.hub]",
+    'url = "http://127.0.0.1:9515/mcp"',
+    `http_headers = { Authorization = "Bearer ${SECRET}" }`,
+    "[mcp_servers.old]",
+    'url = "http://127.0.0.1:9515/mcp/gateway"',
+    "[mcp_servers.old.http_headers]",
+    'Authorization = "Bearer nope"',
+    "[mcp_servers.bridge]",
+    'command = "/usr/local/bin/hub"',
+    'args = ["start", "--stdio", "--port", "9515"]',
+    "[mcp_servers.other]",
+    'command = "npx"',
+  ].join("\n");
+  const scan = await scanClientFiles([codex], target, fakeFs({ [codex.path]: toml }));
+  assertEquals(scan.findings.map((f) => `${f.name} ${f.verdict.kind}`), [
+    "hub current",
+    "old stale",
+    "bridge current",
+  ]);
+  const broken = await scanClientFiles(
+    [codex],
+    target,
+    fakeFs({ [codex.path]: "[mcp_servers\nx" }),
+  );
+  assertMatch(broken.problems[0].why, /^not valid TOML at line 1, column \d+$/);
+  assertEquals(
+    mcpClientsCheck(scan, 1).fix,
+    'run "hub setup codex" (it updates hub\'s entry in place), then restart that client',
+  );
 });

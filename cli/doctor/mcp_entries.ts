@@ -49,7 +49,7 @@ function toEntry(name: string, raw: unknown): McpEntry | undefined {
   return {
     name,
     url: url as string | undefined,
-    headers: stringRecord(raw.headers),
+    headers: { ...stringRecord(raw.http_headers), ...stringRecord(raw.headers) }, // Codex: http_headers
     command: typeof raw.command === "string" ? raw.command : undefined,
     args: strings(raw.args),
     env: stringRecord(raw.env),
@@ -76,6 +76,7 @@ export function entriesOf(format: McpFileFormat, doc: unknown): McpEntry[] {
     }
   }
   if (format === "vscodeMcp") serversOf(doc.servers, "", out);
+  if (format === "codexToml") serversOf(doc.mcp_servers, "", out);
   if (format === "vscodeSettings") {
     serversOf(isPlainObject(doc.mcp) ? doc.mcp.servers : undefined, "", out);
     serversOf(doc["mcp.servers"], "", out);
