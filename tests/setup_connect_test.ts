@@ -12,7 +12,7 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 // @ts-types="@modelcontextprotocol/sdk/client/streamableHttp"
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { assert, assertEquals, assertMatch } from "./helpers/assert.ts";
-import { type RunningHub, startHub } from "./helpers/hub_process.ts";
+import { freePort, type RunningHub, startHub } from "./helpers/hub_process.ts";
 import {
   type ClientCase,
   denoDir,
@@ -103,12 +103,42 @@ function jsonAfter(text: string, marker: string): Entry {
   throw new Error(`no JSON after "${marker}" in:\n${text}`);
 }
 
+/**
+ * A hub takes 5 new MCP sessions a minute: this one restarts on the same port (which the written
+ * entries name) before each sixth session.
+ */
+class SessionBudget {
+  hub: RunningHub | undefined;
+  #used = 0;
+  constructor(readonly h: TempHome, readonly port: number) {}
+
+  async start(): Promise<void> {
+    const h = this.h;
+    this.hub = await startHub({
+      configDir: h.configDir,
+      env: homeEnv(h),
+      cwd: h.project,
+      port: this.port,
+    });
+    this.#used = 0;
+  }
+
+  /** Call before opening a session. */
+  async take(): Promise<void> {
+    if (this.#used === 5) {
+      await this.hub?.stop();
+      await this.start();
+    }
+    this.#used++;
+  }
+}
+
 Deno.test("hub setup: the official MCP client connects with what was written", async (t) => {
   const h = await makeHome();
-  let hub: RunningHub | undefined;
+  const budget = new SessionBudget(h, freePort());
   try {
-    hub = await startHub({ configDir: h.configDir, env: homeEnv(h), cwd: h.project });
-    const port = ["--port", String(hub.port)];
+    await budget.start();
+    const port = ["--port", String(budget.port)];
     const headerClients = USER_CASES.filter((c) => c.id !== "claude-desktop");
     const ids = (cases: ClientCase[]) => cases.map((c) => c.id);
 
@@ -128,8 +158,13 @@ Deno.test("hub setup: the official MCP client connects with what was written", a
 
     for (const c of USER_CASES) {
       await t.step(`${c.id}: http (or its default), gateway and stdio connect`, async () => {
+        await budget.take();
         await connectEntry(h, c, "hub", false);
-        if (c.id !== "claude-desktop") await connectEntry(h, c, "hub-gateway", true);
+        if (c.id !== "claude-desktop") {
+          await budget.take();
+          await connectEntry(h, c, "hub-gateway", true);
+        }
+        await budget.take();
         await connectEntry(h, c, "hub-stdio", false);
       });
     }
@@ -140,6 +175,7 @@ Deno.test("hub setup: the official MCP client connects with what was written", a
       const block = jsonAfter(shown.stdout, "Clients that only spawn processes");
       const entry = (block.mcpServers as Record<string, Entry>).hub;
       assert((entry.command as string).startsWith("/"), `an absolute command: ${entry.command}`);
+      await budget.take();
       await listAndCall(await connectStdio(h, entry), false, "--show-config stdio");
     });
 
@@ -147,15 +183,15 @@ Deno.test("hub setup: the official MCP client connects with what was written", a
       const result = await hubIn(h, ["doctor", "--json", ...port]);
       const mcp = JSON.parse(result.stdout).checks.find((c: Entry) => c.id === "mcp_clients");
       assertEquals(mcp.status, "pass", mcp.message);
-      for (const c of USER_CASES) {
-        for (const name of ["hub", "hub-gateway", "hub-stdio"]) {
-          if (name === "hub-gateway" && c.id === "claude-desktop") continue;
-          assertMatch(mcp.message, new RegExp(`${c.path(h)} "${name}": current`));
-        }
-      }
+      // 7 hub, 6 hub-gateway (not Claude Desktop), 7 hub-stdio; the lines listed are bounded.
+      assertMatch(
+        mcp.message,
+        /^Claude Desktop, Claude Code, Cursor, VS Code, Windsurf, Gemini CLI, Codex: 20 hub entries current\n/,
+      );
+      assertEquals(/STALE|not checked/.test(mcp.message), false, mcp.message);
     });
   } finally {
-    await hub?.stop();
+    await budget.hub?.stop();
     await Deno.remove(h.base, { recursive: true });
   }
 });
