@@ -1,6 +1,6 @@
 /**
  * Reading and writing an MCP client's settings file for `hub setup`, safely: reads are bounded
- * (1 MiB, regular files only, valid UTF-8); a symbolic link is followed only while it stays inside
+ * (5 MiB, regular files only, valid UTF-8); a symbolic link is followed only while it stays inside
  * the folder the path is in (the home folder, or the project folder for `--project`), unless the
  * user said `--follow-symlinks`; writes are atomic, keep the file's mode (new files and folders are
  * the user's alone), refuse a read-only file, refuse a file that changed since it was read, and
@@ -15,8 +15,8 @@ import { SetupError } from "./setup_error.ts";
 export { SetupError } from "./setup_error.ts";
 export type { EditOutcome } from "./setup_error.ts";
 
-/** The largest settings file read or written. */
-export const MAX_CLIENT_FILE_BYTES = 1024 * 1024;
+/** The largest settings file read or written (`~/.claude.json` holds every project's history). */
+export const MAX_CLIENT_FILE_BYTES = 5 * 1024 * 1024;
 
 /** The suffix of the copy kept of a file before hub's first change to it. */
 export const BACKUP_SUFFIX = ".hub-backup";

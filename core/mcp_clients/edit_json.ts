@@ -20,6 +20,7 @@ import {
 import { jsonDepthProblem } from "../files/json_depth.ts";
 import type { McpFileFormat } from "./clients.ts";
 import {
+  checkServerName,
   type EditOutcome,
   lineColumn,
   mergedEntry,
@@ -141,6 +142,7 @@ export function editJsonEntry(
   name: string,
   entry: Record<string, unknown> | null,
 ): EditOutcome {
+  checkServerName(name);
   const bom = text.startsWith(BOM) ? BOM : "";
   const body = text.slice(bom.length);
   const path = serversPath(format);

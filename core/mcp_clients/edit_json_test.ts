@@ -180,3 +180,12 @@ Deno.test("editJsonEntry takes any server name, dots and quotes included", () =>
     );
   }
 });
+
+Deno.test("editJsonEntry drops an old stdio env when switching, and refuses unsafe names", () => {
+  const text = `{"mcpServers": {"hub": {"command": "deno", "env": {"HUB_CONFIG_DIR": "/old"}}}}`;
+  const out = editJsonEntry(text, "mcpServers", "hub", HTTP);
+  assertEquals(readJsonEntry(out.after, "mcpServers", "hub"), HTTP);
+  for (const name of ["", "__proto__", "prototype", "a\u0000b"]) {
+    refused(() => editJsonEntry("{}", "mcpServers", name, HTTP), JSON.stringify(name));
+  }
+});

@@ -9,7 +9,15 @@
  * with what to do instead.
  */
 import { parse, stringify, TomlError } from "smol-toml";
-import { type EditOutcome, mergedEntry, plainValue, sameValue, SetupError } from "./setup_error.ts";
+import { MAX_JSON_DEPTH } from "../files/json_depth.ts";
+import {
+  checkServerName,
+  type EditOutcome,
+  mergedEntry,
+  plainValue,
+  sameValue,
+  SetupError,
+} from "./setup_error.ts";
 import { type TomlLine, tomlLines } from "./toml_lines.ts";
 
 const BOM = "\uFEFF";
@@ -17,13 +25,16 @@ const SERVERS = "mcp_servers";
 
 type Table = Record<string, unknown>;
 
+/** Big integers kept exact (they are compared and may be written back); nesting bounded. */
+const PARSE_OPTIONS = { integersAsBigInt: "asNeeded", maxDepth: MAX_JSON_DEPTH } as const;
+
 const isTable = (value: unknown): value is Table =>
   typeof value === "object" && value !== null && !Array.isArray(value) && !(value instanceof Date);
 
 /** The parsed file; throws a SetupError saying where it is broken. */
 function parseOrRefuse(text: string): Table {
   try {
-    return parse(text) as Table;
+    return parse(text, PARSE_OPTIONS) as Table;
   } catch (error) {
     if (!(error instanceof TomlError)) throw error;
     const { line, column } = error;
@@ -128,6 +139,7 @@ export function editTomlEntry(
   name: string,
   entry: Record<string, unknown> | null,
 ): EditOutcome {
+  checkServerName(name);
   const bom = text.startsWith(BOM) ? BOM : "";
   const body = text.slice(bom.length);
   const eol = body.includes("\r\n") ? "\r\n" : "\n";
@@ -155,7 +167,7 @@ export function editTomlEntry(
   if (merged && blocks.length === 0) after = insertBlock(body, lines, replacement, eol);
   const check = (() => {
     try {
-      return parse(after) as Table;
+      return parse(after, PARSE_OPTIONS) as Table;
     } catch {
       return undefined;
     }

@@ -180,3 +180,17 @@ Deno.test("editTomlEntry takes names that need quotes", () => {
     assertEquals(editTomlEntry(out.after, name, null).after, `[a]\nb = 1\n`);
   }
 });
+
+Deno.test("editTomlEntry keeps integers past 2^53 exact, and drops an old env with the transport", () => {
+  const text =
+    `[limits]\nbig = 9007199254740993\n\n[mcp_servers.hub]\ncommand = "deno"\n\n[mcp_servers.hub.env]\nHUB_CONFIG_DIR = "/old"\n`;
+  const out = editTomlEntry(text, "hub", HTTP);
+  assert(out.after.startsWith(`[limits]\nbig = 9007199254740993\n\n[mcp_servers.hub]\n`));
+  assertEquals(readTomlEntry(out.after, "hub"), HTTP);
+});
+
+Deno.test("editTomlEntry and its JSON twin refuse names no client could show", () => {
+  for (const name of ["", " ", "__proto__", "constructor", "a\nb", "x".repeat(101)]) {
+    refused(() => editTomlEntry("", name, HTTP), JSON.stringify(name));
+  }
+});

@@ -55,9 +55,10 @@ export function sameValue(a: unknown, b: unknown): boolean {
 }
 
 /**
- * The keys that say how a client reaches a server. When hub writes its entry, these keys of an
- * existing entry are replaced or removed (a `url` left over from http would confuse a stdio entry);
- * every other key the user or the client added (`disabled`, `timeout`, `env`, tool lists) is kept.
+ * The keys that say how a client reaches a server, and so belong to hub. When hub writes its
+ * entry, these keys of an existing entry are replaced or removed (a `url` left over from http
+ * would confuse a stdio entry; an `env` naming an old config folder would mislead the bridge);
+ * every other key the user or the client added (`disabled`, `timeout`, tool lists) is kept.
  */
 export const TRANSPORT_KEYS: ReadonlySet<string> = new Set([
   "type",
@@ -70,6 +71,8 @@ export const TRANSPORT_KEYS: ReadonlySet<string> = new Set([
   "bearer_token_env_var",
   "command",
   "args",
+  "env",
+  "cwd",
 ]);
 
 /** The entry to write: hub's keys, plus the existing entry's keys that are not about transport. */
@@ -87,4 +90,19 @@ export function plainValue(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(plainValue);
   if (typeof value !== "object" || value === null || value instanceof Date) return value;
   return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, plainValue(v)]));
+}
+
+/** The longest server name hub writes. */
+export const MAX_SERVER_NAME_CHARS = 100;
+
+/** Refuses a server name no client could show or hub could write safely. */
+export function checkServerName(name: string): void {
+  const unsafe = name === "__proto__" || name === "constructor" || name === "prototype";
+  const control = [...name].some((c) => c.charCodeAt(0) < 0x20 || c.charCodeAt(0) === 0x7f);
+  if (name.trim() === "" || name.length > MAX_SERVER_NAME_CHARS || control || unsafe) {
+    const shown = JSON.stringify(clip(name, 40));
+    throw new SetupError(
+      `${shown} cannot be a server name: use letters, digits, "-" or "_" (at most ${MAX_SERVER_NAME_CHARS} characters)`,
+    );
+  }
 }
