@@ -20,7 +20,7 @@ import {
   secretCheck,
 } from "./local_checks.ts";
 import { clientFiles } from "../../core/mcp_clients/clients.ts";
-import { mcpClientsCheck, realFiles, scanClientFiles } from "./mcp_check.ts";
+import { commandExists, mcpClientsCheck, realFiles, scanClientFiles } from "./mcp_check.ts";
 import { localPluginsCheck, packagesFromHealth, packagesOffline } from "./plugin_checks.ts";
 import {
   buildReport,
@@ -42,7 +42,13 @@ async function mcpCheck(port: number, secret: string | undefined): Promise<Check
     return problem("warn", "mcp_clients", "MCP clients", (error as Error).message, "set HOME");
   }
   const files = clientFiles({ os: Deno.build.os, home, cwd: userCwd(), env: readEnv });
-  const scan = await scanClientFiles(files, { port, secret }, realFiles);
+  const target = {
+    port,
+    secret,
+    configDir: cliPaths().dir,
+    commandExists: (command: string) => commandExists(command, readEnv),
+  };
+  const scan = await scanClientFiles(files, target, realFiles);
   return mcpClientsCheck(scan, files.length);
 }
 

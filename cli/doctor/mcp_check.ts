@@ -7,6 +7,7 @@
  */
 import { parse, type ParseError } from "jsonc-parser";
 import { parse as parseToml, TomlError } from "smol-toml";
+import { posix, win32 } from "node:path";
 import { describeJsonError, loadJsonErrors } from "../../core/files/json_errors.ts";
 import { jsonDepthProblem, MAX_JSON_DEPTH } from "../../core/files/json_depth.ts";
 import { readBoundedText } from "../../core/files/bounded_read.ts";
@@ -175,6 +176,36 @@ export function mcpClientsCheck(scan: ScanResult, looked: number): Check {
     );
   }
   return pass(id, title, [summary, ...detail].join("\n"));
+}
+
+/**
+ * Whether a client could spawn a command here: an absolute path to a file, or a bare name found in
+ * a PATH folder (Windows: with a PATHEXT extension). A relative path depends on the client's
+ * folder: counted as found.
+ */
+export function commandExists(
+  command: string,
+  env: (name: string) => string | undefined,
+  os: typeof Deno.build.os = Deno.build.os,
+  isFile: (path: string) => boolean = fileExists,
+): boolean {
+  const p = os === "windows" ? win32 : posix;
+  if (p.isAbsolute(command)) return isFile(command);
+  if (/[/\\]/.test(command)) return true;
+  const exts = os === "windows"
+    ? ["", ...(env("PATHEXT") ?? ".COM;.EXE;.BAT;.CMD").split(";").filter(Boolean)]
+    : [""];
+  const dirs = (env("PATH") ?? (os === "windows" ? env("Path") : undefined) ?? "")
+    .split(os === "windows" ? ";" : ":").filter((d) => d && p.isAbsolute(d));
+  return dirs.some((dir) => exts.some((ext) => isFile(p.join(dir, command + ext))));
+}
+
+function fileExists(path: string): boolean {
+  try {
+    return Deno.statSync(path).isFile;
+  } catch {
+    return false;
+  }
 }
 
 export const realFiles: FileAccess = {

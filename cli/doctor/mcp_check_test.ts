@@ -1,5 +1,6 @@
 import { assertEquals, assertMatch } from "../../tests/helpers/assert.ts";
 import {
+  commandExists,
   type FileAccess,
   MAX_CONFIG_BYTES,
   mcpClientsCheck,
@@ -235,4 +236,19 @@ Deno.test("codex: config.toml entries are read (url + http_headers, stdio); brok
     mcpClientsCheck(scan, 1).fix,
     'run "hub setup codex" (it updates hub\'s entry in place), then restart that client',
   );
+});
+
+Deno.test("commandExists: absolute paths, PATH folders, Windows extensions", () => {
+  const files = new Set(["/usr/bin/deno", "/opt/hub", "C:\\npm\\hub.CMD"]);
+  const isFile = (p: string) => files.has(p);
+  const env = (vars: Record<string, string>) => (n: string) => vars[n];
+  const unix = env({ PATH: "/usr/local/bin:/usr/bin:rel" });
+  assertEquals(commandExists("/opt/hub", unix, "linux", isFile), true);
+  assertEquals(commandExists("/opt/gone", unix, "linux", isFile), false);
+  assertEquals(commandExists("deno", unix, "linux", isFile), true);
+  assertEquals(commandExists("hub", unix, "linux", isFile), false);
+  assertEquals(commandExists("./hub", unix, "linux", isFile), true, "relative: not judged");
+  const win = env({ Path: "C:\\npm", PATHEXT: ".EXE;.CMD" });
+  assertEquals(commandExists("hub", win, "windows", isFile), true);
+  assertEquals(commandExists("deno", win, "windows", isFile), false);
 });

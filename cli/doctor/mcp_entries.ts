@@ -8,6 +8,7 @@
 import type { McpFileFormat } from "../../core/mcp_clients/clients.ts";
 import { isPlainObject } from "../../protocol/plain_object.ts";
 import { isLoopbackHost } from "../../protocol/loopback.ts";
+import { clip } from "../../protocol/clip.ts";
 
 export interface McpEntry {
   /** The server's name, with the project folder for Claude Code's per-project entries. */
@@ -28,6 +29,10 @@ export interface HubTarget {
   port: number;
   /** The current secret; undefined when auth.json is missing or broken. */
   secret: string | undefined;
+  /** The config folder this hub reads (a stdio entry's HUB_CONFIG_DIR must name it). */
+  configDir?: string;
+  /** Whether a stdio entry's command can be run here (absolute path, or found on PATH). */
+  commandExists?: (command: string) => boolean;
 }
 
 /** Entries read from one file at most (a file with thousands is bounded, not walked). */
@@ -151,6 +156,11 @@ function stdioPort(words: string[], env: Record<string, string>): number | undef
   return env.HUB_PORT === undefined ? undefined : Number(env.HUB_PORT);
 }
 
+/** A command as written, or its first word when a client was given a whole command line. */
+function runnable(command: string, exists: (command: string) => boolean): boolean {
+  return exists(command) || (/\s/.test(command) && exists(command.split(/\s+/)[0]));
+}
+
 /** Whether the entry concerns this hub, and if so whether it is current. Undefined: not hub. */
 export function classify(entry: McpEntry, target: HubTarget): Verdict | undefined {
   const urls = [entry.url, ...entry.args].filter((u): u is string => typeof u === "string");
@@ -166,6 +176,14 @@ export function classify(entry: McpEntry, target: HubTarget): Verdict | undefine
   const port = stdioPort(words, entry.env);
   if (port !== undefined && port !== target.port) {
     return { kind: "stale", why: `it uses port ${port}, the hub ${target.port}` };
+  }
+  const dir = entry.env.HUB_CONFIG_DIR;
+  if (dir !== undefined && target.configDir !== undefined && dir !== target.configDir) {
+    return { kind: "stale", why: "its HUB_CONFIG_DIR is another config folder than the hub's" };
+  }
+  const command = entry.command?.trim();
+  if (command && target.commandExists && !runnable(command, target.commandExists)) {
+    return { kind: "stale", why: `its command ${clip(command, 80)} is not found on this machine` };
   }
   return { kind: "current", how: "stdio bridge (reads the secret itself)" };
 }

@@ -128,3 +128,23 @@ Deno.test("a file with thousands of entries is read only up to the bound", () =>
   const servers = Object.fromEntries(Array.from({ length: 5000 }, (_, i) => [`s${i}`, {}]));
   assertEquals(entriesOf("mcpServers", { mcpServers: servers }).length, MAX_ENTRIES_PER_FILE);
 });
+
+Deno.test("stdio entries: a command not found here, or another config folder, is stale", () => {
+  const found = new Set(["/opt/deno", "hub"]);
+  const here = { ...target, configDir: "/cfg", commandExists: (c: string) => found.has(c) };
+  const stdio = (command: string, env: Record<string, string> = {}) =>
+    classify(entry({ command, args: ["run", "/src/main.ts", "start", "--stdio"], env }), here);
+  assertEquals(stdio("/opt/deno")?.kind, "current");
+  assertEquals(stdio("/opt/deno", { HUB_CONFIG_DIR: "/cfg" })?.kind, "current");
+  assertEquals(stdio("/old/deno"), {
+    kind: "stale",
+    why: "its command /old/deno is not found on this machine",
+  });
+  assertEquals(stdio("/opt/deno", { HUB_CONFIG_DIR: "/elsewhere" }), {
+    kind: "stale",
+    why: "its HUB_CONFIG_DIR is another config folder than the hub's",
+  });
+  const line = classify(entry({ command: "hub start --stdio" }), here);
+  assertEquals(line?.kind, "current", "a whole command line: its first word is the program");
+  assertEquals(classify(entry({ command: "/opt/deno" }), here), undefined, "not hub: not judged");
+});

@@ -11,6 +11,7 @@
 import { posix, win32 } from "node:path";
 import { fileURLToPath } from "node:url";
 import { VERSION } from "../../protocol/version.ts";
+import { configDirFromEnv } from "../config/paths.ts";
 import type { StdioCommand } from "./entry.ts";
 
 export interface StdioProbe {
@@ -21,6 +22,8 @@ export interface StdioProbe {
   /** The absolute path of the program's entry file (main.ts, or main.js in the npm package). */
   mainPath: string;
   version: string;
+  /** HUB_CONFIG_DIR resolved (absolute, `~` expanded) when it is set: the bridge needs it too. */
+  hubConfigDir: string | undefined;
   env(name: string): string | undefined;
   /** The resolved path of a regular file, or undefined when there is none. */
   realFile(path: string): string | undefined;
@@ -46,19 +49,21 @@ function programMain(): string {
 }
 
 export function defaultProbe(): StdioProbe {
+  const env = (name: string) => {
+    try {
+      return Deno.env.get(name);
+    } catch {
+      return undefined; // not allowed: treated as unset
+    }
+  };
   return {
     os: Deno.build.os,
     standalone: Deno.build.standalone === true,
     execPath: Deno.execPath(),
     mainPath: programMain(),
     version: VERSION,
-    env: (name) => {
-      try {
-        return Deno.env.get(name);
-      } catch {
-        return undefined; // not allowed: treated as unset
-      }
-    },
+    hubConfigDir: env("HUB_CONFIG_DIR")?.trim() ? configDirFromEnv() : undefined,
+    env,
     realFile: (path) => {
       try {
         const real = Deno.realPathSync(path);
@@ -119,8 +124,8 @@ export function stdioCommand(options: StdioCommandOptions): StdioCommand {
   const probe = options.probe ?? defaultProbe();
   const p = probe.os === "windows" ? win32 : posix;
   const bridge = ["start", "--stdio", "--port", String(options.port)];
-  const configDir = probe.env("HUB_CONFIG_DIR");
-  const env = configDir && p.isAbsolute(configDir) ? { env: { HUB_CONFIG_DIR: configDir } } : {};
+  const configDir = probe.hubConfigDir;
+  const env = configDir ? { env: { HUB_CONFIG_DIR: configDir } } : {};
   if (probe.standalone) return { command: probe.execPath, args: bridge, ...env };
   const hub = installedHub(probe);
   if (hub) return { command: hub, args: bridge, ...env };

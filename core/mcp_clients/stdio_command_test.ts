@@ -1,3 +1,4 @@
+import { resolve } from "node:path";
 import { assertEquals } from "../../tests/helpers/assert.ts";
 import { defaultProbe, installedHub, stdioCommand, type StdioProbe } from "./stdio_command.ts";
 
@@ -12,6 +13,7 @@ function probe(over: Partial<StdioProbe> & { files?: Record<string, string> } = 
     execPath: "/opt/deno/bin/deno",
     mainPath: "/src/hub/main.ts",
     version: "1.2.3",
+    hubConfigDir: undefined,
     env: (name) => env[name],
     realFile: (path) => {
       const link = files[`link:${path}`];
@@ -72,11 +74,10 @@ Deno.test("Windows: npm's hub.cmd shim next to the package", () => {
 });
 
 Deno.test("the compiled binary runs itself; HUB_CONFIG_DIR is passed on", () => {
-  const env: Record<string, string> = { HUB_CONFIG_DIR: "/cfg" };
   const command = stdioCommand({
     port: 2,
     permissionFlags: FLAGS,
-    probe: probe({ standalone: true, execPath: "/opt/hub", env: (n) => env[n] }),
+    probe: probe({ standalone: true, execPath: "/opt/hub", hubConfigDir: "/cfg" }),
   });
   assertEquals(command, {
     command: "/opt/hub",
@@ -91,4 +92,17 @@ Deno.test("this process: deno and this checkout's main.ts, both files that exist
   assertEquals(Deno.statSync(mainTs).isFile, true);
   assertEquals(Deno.statSync(command.command).isFile, true);
   assertEquals(defaultProbe().mainPath, mainTs);
+});
+
+Deno.test("a relative or ~ HUB_CONFIG_DIR is passed on resolved (clients spawn elsewhere)", () => {
+  const before = Deno.env.get("HUB_CONFIG_DIR");
+  try {
+    Deno.env.set("HUB_CONFIG_DIR", "rel/cfg");
+    assertEquals(defaultProbe().hubConfigDir, resolve("rel/cfg"));
+    Deno.env.set("HUB_CONFIG_DIR", " ");
+    assertEquals(defaultProbe().hubConfigDir, undefined);
+  } finally {
+    if (before === undefined) Deno.env.delete("HUB_CONFIG_DIR");
+    else Deno.env.set("HUB_CONFIG_DIR", before);
+  }
 });
