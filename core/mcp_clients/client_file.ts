@@ -10,6 +10,7 @@
 import { dirname, isAbsolute, relative, resolve, sep } from "node:path";
 import { readBoundedFile } from "../files/bounded_read.ts";
 import { writeFileAtomic } from "../files/atomic_write.ts";
+import { UserError } from "../cli/user_error.ts";
 import { SetupError } from "./setup_error.ts";
 
 export { SetupError } from "./setup_error.ts";
@@ -72,32 +73,65 @@ async function realTarget(path: string): Promise<string> {
 const octal = (mode: number) => `0${(mode & 0o777).toString(8).padStart(3, "0")}`;
 
 export function clientFileIO(options: ClientFileOptions): ClientFileIO {
-  const maxBytes = options.maxBytes ?? MAX_CLIENT_FILE_BYTES;
-  const os = options.os ?? Deno.build.os;
-  const roots = [options.home, ...(options.roots ?? [])].map((r) => resolve(r));
+  return new ClientFiles(options);
+}
+
+class ClientFiles implements ClientFileIO {
+  readonly #options: ClientFileOptions;
+  readonly #maxBytes: number;
+  readonly #os: typeof Deno.build.os;
+  readonly #roots: string[];
+
+  constructor(options: ClientFileOptions) {
+    this.#options = options;
+    this.#maxBytes = options.maxBytes ?? MAX_CLIENT_FILE_BYTES;
+    this.#os = options.os ?? Deno.build.os;
+    this.#roots = [options.home, ...(options.roots ?? [])].map((r) => resolve(r));
+  }
+
+  read(path: string) {
+    return refusingSystemErrors(
+      path,
+      "read",
+      async () => this.#readAt(await this.#target(path), path),
+    );
+  }
+
+  write(path: string, text: string, mode?: number, expected?: string) {
+    return refusingSystemErrors(path, "write", () => this.#writeAt(path, text, mode, expected));
+  }
+
+  async permissionsWarning(path: string) {
+    if (this.#os === "windows") return undefined;
+    const info = await Deno.stat(path).catch(() => undefined);
+    if (!info?.mode || (info.mode & 0o077) === 0) return undefined;
+    const who = (info.mode & 0o007) ? "every user" : "your group";
+    const mode = octal(info.mode);
+    return `${path} can be read by ${who} (mode ${mode}) and holds hub's secret: chmod 600 it`;
+  }
 
   /**
    * Where writing `path` really lands. A link may lead anywhere inside the folder the path is in
    * (the home folder, a project folder; else the file's own folder) or inside the home folder;
    * elsewhere only with `followSymlinks`.
    */
-  async function target(path: string): Promise<string> {
+  async #target(path: string): Promise<string> {
     const absolute = resolve(path);
     const real = await realTarget(absolute);
-    if (options.followSymlinks || real === absolute) return real;
-    const root = roots.filter((r) => inside(r, absolute)).sort((a, b) => b.length - a.length)[0] ??
-      dirname(absolute);
+    if (this.#options.followSymlinks || real === absolute) return real;
+    const root = this.#roots.filter((r) => inside(r, absolute))
+      .sort((a, b) => b.length - a.length)[0] ?? dirname(absolute);
     const realRoot = await realTarget(root);
-    if (inside(realRoot, real) || inside(await realTarget(roots[0]), real)) return real;
+    if (inside(realRoot, real) || inside(await realTarget(this.#roots[0]), real)) return real;
     throw new SetupError(
       `${path} leads (through a symbolic link) to ${real}, outside ${root}; hub did not follow it: pass --follow-symlinks to write there`,
       { path },
     );
   }
 
-  async function readAt(real: string, path: string) {
+  async #readAt(real: string, path: string) {
     try {
-      const { bytes, info } = await readBoundedFile(real, { maxBytes });
+      const { bytes, info } = await readBoundedFile(real, { maxBytes: this.#maxBytes });
       const text = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(bytes);
       return { text, mode: info.mode === null ? undefined : info.mode & 0o7777 };
     } catch (error) {
@@ -109,50 +143,42 @@ export function clientFileIO(options: ClientFileOptions): ClientFileIO {
     }
   }
 
-  return {
-    async read(path) {
-      return await readAt(await target(path), path);
-    },
+  async #writeAt(path: string, text: string, mode?: number, expected?: string) {
+    const real = await this.#target(path);
+    if (new TextEncoder().encode(text).length > this.#maxBytes) {
+      throw new SetupError(
+        `the new ${path} would be over ${this.#maxBytes} bytes; hub did not write it`,
+      );
+    }
+    const current = await this.#readAt(real, path);
+    if (expected !== undefined && (current?.text ?? "") !== expected) {
+      throw new SetupError(
+        `${path} changed while hub was editing it; hub did not change it: run hub setup again`,
+        { path },
+      );
+    }
+    if (current?.mode !== undefined && this.#os !== "windows" && (current.mode & 0o200) === 0) {
+      const was = octal(current.mode);
+      throw new SetupError(
+        `${path} is read-only (mode ${was}); hub did not change it: make it writable (chmod u+w) or edit it by hand`,
+        { path },
+      );
+    }
+    await Deno.mkdir(dirname(real), { recursive: true, mode: 0o700 });
+    const backup = current ? await writeBackup(real, current.text, current.mode) : undefined;
+    await writeFileAtomic(real, text, { mode: (current?.mode ?? mode ?? 0o600) & 0o7777 });
+    return backup ? { backup } : {};
+  }
+}
 
-    async write(path, text, mode, expected) {
-      const real = await target(path);
-      if (new TextEncoder().encode(text).length > maxBytes) {
-        throw new SetupError(
-          `the new ${path} would be over ${maxBytes} bytes; hub did not write it`,
-        );
-      }
-      const current = await readAt(real, path);
-      if (expected !== undefined && (current?.text ?? "") !== expected) {
-        throw new SetupError(
-          `${path} changed while hub was editing it; hub did not change it: run hub setup again`,
-          { path },
-        );
-      }
-      if (current?.mode !== undefined && os !== "windows" && (current.mode & 0o200) === 0) {
-        throw new SetupError(
-          `${path} is read-only (mode ${
-            octal(current.mode)
-          }); hub did not change it: make it writable (chmod u+w) or edit it by hand`,
-          { path },
-        );
-      }
-      await Deno.mkdir(dirname(real), { recursive: true, mode: 0o700 });
-      let backup: string | undefined;
-      if (current) backup = await writeBackup(real, current.text, current.mode);
-      await writeFileAtomic(real, text, { mode: (current?.mode ?? mode ?? 0o600) & 0o7777 });
-      return backup ? { backup } : {};
-    },
-
-    async permissionsWarning(path) {
-      if (os === "windows") return undefined;
-      const info = await Deno.stat(path).catch(() => undefined);
-      if (!info?.mode || (info.mode & 0o077) === 0) return undefined;
-      const who = (info.mode & 0o007) ? "every user" : "your group";
-      return `${path} can be read by ${who} (mode ${
-        octal(info.mode)
-      }) and holds hub's secret: chmod 600 it`;
-    },
-  };
+/** Runs `io`, turning a system error (permission denied, not a folder) into a SetupError. */
+async function refusingSystemErrors<T>(path: string, verb: string, io: () => Promise<T>) {
+  try {
+    return await io();
+  } catch (error) {
+    if (error instanceof UserError || !(error instanceof Error) || !("code" in error)) throw error;
+    throw new SetupError(`hub could not ${verb} ${path}: ${error.message}`, { path });
+  }
 }
 
 /** Keeps `text` as `<file>.hub-backup` unless a backup is there already; its path when written. */

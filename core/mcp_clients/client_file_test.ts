@@ -177,3 +177,20 @@ Deno.test("a BOM is read as part of the text, so that it is written back", async
     assertEquals((await io.read(`${home}/a.json`))?.text, "\uFEFF{}");
   });
 });
+
+Deno.test("a path through a file where a folder should be is refused as a setup error", async () => {
+  await withTempDir(async (home) => {
+    await Deno.writeTextFile(`${home}/.codex`, "a file");
+    const io = clientFileIO({ home });
+    const runs = [
+      () => io.read(`${home}/.codex/config.toml`),
+      () => io.write(`${home}/.codex/c`, ""),
+    ];
+    for (const run of runs) {
+      const error = await rejection(run());
+      assert(error instanceof SetupError, String(error));
+      assertMatch(error.message, /hub could not (read|write)/);
+    }
+    assertEquals(await Deno.readTextFile(`${home}/.codex`), "a file");
+  });
+});
