@@ -107,6 +107,8 @@ export function buildProgram(): Command {
       import("./doctor/doctor.ts").then((m) => m.doctorCommand(opts(cmd)))
     );
 
+  addSetupCommand(program);
+
   program.command("update")
     .description("install the latest published hub (npm installs; others are told how)")
     .option("--check", "only report whether a newer version is published")
@@ -154,6 +156,30 @@ function addConfigCommands(program: Command): void {
     .option("--confirm", "really do it")
     .action((_o: Opts, cmd: Command) =>
       import("./config/config.ts").then((m) => m.configRotateSecret(opts(cmd)))
+    );
+}
+
+function addSetupCommand(program: Command): void {
+  program.command("setup [client...]")
+    .description(
+      "write hub's MCP entry into your MCP clients' settings (no name: the ones found)",
+      {
+        client: "claude-code, claude-desktop, cursor, vscode, windsurf, gemini, codex",
+      },
+    )
+    .option("--project", "the project's file in this folder (.mcp.json, .vscode/mcp.json, …)")
+    .option(
+      "--mode <mode>",
+      "http (default), gateway, or stdio (for clients that cannot send headers)",
+    )
+    .option("--name <name>", "the server's name in the client's settings", "hub")
+    .option("-y, --yes", "no question: set up every client found")
+    .option("--remove", "take hub's entry out again")
+    .option("--dry-run", "print the change as a diff; write nothing")
+    .option("--json", "print {dryRun, clients:[{client, path, outcome, mode, warning?, error?}]}")
+    .option("--follow-symlinks", "write through a link that leads out of your home folder")
+    .action((clients: string[], _o: Opts, cmd: Command) =>
+      import("./setup/setup.ts").then((m) => m.setupCommand(clients, opts(cmd)))
     );
 }
 

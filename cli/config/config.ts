@@ -117,7 +117,8 @@ export async function configRotateSecret(options: { confirm?: boolean; port?: st
     }
     console.log(`The running hub on port ${port} now uses the new secret.`);
   }
-  console.log(
-    'Update your MCP clients: "hub start --show-config" prints their new configuration.',
-  );
+  // Clients set up with the old secret are found as `hub doctor` finds them, and updated by
+  // `hub setup` (asked on a terminal).
+  const { offerSetup } = await import("../setup/rotate_offer.ts");
+  await offerSetup(port, secret, options.port);
 }

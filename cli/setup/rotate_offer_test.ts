@@ -1,0 +1,29 @@
+import { assertEquals } from "../../tests/helpers/assert.ts";
+import { type ClientFile, clientFiles } from "../../core/mcp_clients/clients.ts";
+import { setupCommands, staleClients } from "./rotate_offer.ts";
+
+const files = clientFiles({ os: "linux", home: "/h", cwd: "/h/p", env: () => undefined });
+const pick = (client: string, scope: string, end: string) =>
+  files.find((f) => f.client === client && f.scope === scope && f.path.endsWith(end)) as ClientFile;
+
+Deno.test("staleClients: per scope, once per client; files setup does not write apart", () => {
+  const stale = staleClients([
+    pick("Cursor", "user", "mcp.json"),
+    pick("Claude Code", "user", ".claude.json"),
+    pick("Cursor", "user", "mcp.json"),
+    pick("VS Code", "project", "mcp.json"),
+    pick("VS Code", "user", "settings.json"),
+  ]);
+  assertEquals(stale, {
+    user: ["cursor", "claude-code"],
+    project: ["vscode"],
+    others: ["VS Code (/h/.config/Code/User/settings.json)"],
+  });
+  assertEquals(setupCommands(stale), [
+    "hub setup cursor claude-code",
+    "hub setup --project vscode",
+  ]);
+  assertEquals(setupCommands({ user: ["codex"], project: [], others: [] }, "9600"), [
+    "hub setup codex --port 9600",
+  ]);
+});

@@ -1,0 +1,188 @@
+/**
+ * What `hub setup` does for one client file: read it, edit hub's entry in (or out), then either
+ * show the change as a diff (`--dry-run`) or write it, and report the outcome. The file access and
+ * the edits are passed in (core/mcp_clients), so the flow is tested without touching a home folder.
+ */
+import type { ClientFile, McpFileFormat } from "../../core/mcp_clients/clients.ts";
+import type { SetupMode } from "../../core/mcp_clients/entry.ts";
+import { unifiedDiff } from "./diff.ts";
+import { changeReason, entryIn } from "./reason.ts";
+
+export type SetupOutcome = "added" | "updated" | "removed" | "up-to-date" | "absent" | "refused";
+
+export interface EditResult {
+  kind: "added" | "updated" | "removed" | "up-to-date" | "absent";
+  before: string;
+  after: string;
+}
+
+/** The file access and the edits `hub setup` uses (core/mcp_clients; fakes in tests). */
+export interface SetupDeps {
+  read(path: string): Promise<{ text: string; mode?: number } | undefined>;
+  /** Writes atomically; refuses when the file no longer holds `expected` ("" = did not exist). */
+  write(path: string, text: string, mode?: number, expected?: string): Promise<{ backup?: string }>;
+  permissionsWarning(path: string): Promise<string | undefined>;
+  editJson(
+    text: string,
+    format: McpFileFormat,
+    name: string,
+    entry: Record<string, unknown> | null,
+  ): EditResult;
+  editToml(text: string, name: string, entry: Record<string, unknown> | null): EditResult;
+  /** Hub's entry for a file, in the mode given (over stdio when `transportFor` says so). */
+  entry(file: ClientFile, mode: SetupMode): Record<string, unknown>;
+}
+
+export interface SetupPlan {
+  /** `--mode`; undefined: http, or stdio for a client that cannot use http. */
+  mode?: SetupMode;
+  name: string;
+  remove: boolean;
+  dryRun: boolean;
+  /** Whether an entry written in `mode` carries the secret (http and gateway do). */
+  secret: string | undefined;
+  /** How a path is shown (`~/…`). */
+  show(path: string): string;
+}
+
+export interface ClientResult {
+  client: string;
+  path: string;
+  outcome: SetupOutcome;
+  mode?: SetupMode;
+  /** How the client connects: "stdio" also for the gateway mode of a stdio-only client. */
+  transport?: "http" | "stdio";
+  /** Why it was updated: "secret changed", "port changed", … */
+  reason?: string;
+  warning?: string;
+  error?: string;
+  backup?: string;
+  /** `--dry-run`: the change as a unified diff (the secret shortened). */
+  diff?: string;
+}
+
+/**
+ * The mode for a client: the one asked for, else http. A client that only starts processes
+ * (Claude Desktop) connects over stdio: `--mode http` is then stdio, `--mode gateway` the gateway
+ * over stdio.
+ */
+export function modeFor(file: ClientFile, asked: SetupMode | undefined): SetupMode {
+  const http = file.transports.includes("http");
+  if (!http && asked !== "gateway") return "stdio";
+  return asked ?? "http";
+}
+
+/** How the client reaches hub in a mode: stdio for mode stdio and for stdio-only clients. */
+export function transportFor(file: ClientFile, mode: SetupMode): "http" | "stdio" {
+  return mode === "stdio" || !file.transports.includes("http") ? "stdio" : "http";
+}
+
+/**
+ * A diff's text with secrets shortened to their first 8 characters: hub's secret, and every
+ * `Bearer` token (an old secret being replaced, other servers' tokens shown as context).
+ */
+export function hideSecret(text: string, secret: string | undefined): string {
+  const hidden = secret && secret.length >= 12
+    ? text.split(secret).join(`${secret.slice(0, 8)}…`)
+    : text;
+  return hidden.replace(
+    /(bearer\s+)([^\s"'\\]{12,})/gi,
+    (_m, head, token: string) => `${head}${token.slice(0, 8)}…`,
+  );
+}
+
+/** A project's settings file is often shared (committed): the secret must not travel with it. */
+export const PROJECT_WARNING = "a project file is often committed and shared, and this one holds " +
+  "hub's secret: keep it out of version control, or use --mode stdio (no secret in the file)";
+
+/** Errors that are a bug, not a refusal of the file (those still end the command). */
+const isBug = (error: unknown) =>
+  error instanceof TypeError || error instanceof ReferenceError || !(error instanceof Error);
+
+async function edit(file: ClientFile, plan: SetupPlan, mode: SetupMode, deps: SetupDeps) {
+  const read = await deps.read(file.path);
+  const text = read?.text ?? "";
+  if (plan.remove && read === undefined) {
+    return { result: { kind: "absent", before: "", after: "" } as EditResult, read, reason: "" };
+  }
+  const entry = plan.remove ? null : deps.entry(file, mode);
+  const result = file.format === "codexToml"
+    ? deps.editToml(text, plan.name, entry)
+    : deps.editJson(text, file.format, plan.name, entry);
+  const reason = result.kind === "updated" && entry
+    ? changeReason(entryIn(text, file.format, plan.name), entry)
+    : undefined;
+  return { result, read, reason };
+}
+
+/** Sets up (or removes) hub's entry in one client file; never throws for a refused file. */
+export async function setupClient(
+  file: ClientFile,
+  plan: SetupPlan,
+  deps: SetupDeps,
+): Promise<ClientResult> {
+  const out: ClientResult = { client: file.id ?? file.client, path: file.path, outcome: "refused" };
+  try {
+    const mode = modeFor(file, plan.mode);
+    if (!plan.remove) {
+      out.mode = mode;
+      out.transport = transportFor(file, mode);
+    }
+    const { result, read, reason } = await edit(file, plan, mode, deps);
+    out.outcome = result.kind;
+    if (reason) out.reason = reason;
+    const changed = result.before !== result.after;
+    if (plan.dryRun && changed) {
+      const shown = (t: string) => hideSecret(t, plan.secret);
+      out.diff = unifiedDiff(plan.show(file.path), shown(result.before), shown(result.after));
+    } else if (changed) {
+      const { backup } = await deps.write(file.path, result.after, read?.mode, read?.text ?? "");
+      if (backup) out.backup = backup;
+    }
+    const holdsSecret = !plan.remove && transportFor(file, mode) === "http";
+    const warnings: string[] = [];
+    if (holdsSecret && (read !== undefined || !plan.dryRun)) {
+      const warning = await deps.permissionsWarning(file.path);
+      if (warning) warnings.push(warning);
+    }
+    if (holdsSecret && file.scope === "project") warnings.push(PROJECT_WARNING);
+    if (warnings.length > 0) out.warning = warnings.join("; ");
+  } catch (error) {
+    if (isBug(error)) throw error;
+    out.outcome = "refused";
+    out.error = (error as Error).message;
+  }
+  return out;
+}
+
+/** One line per client: `claude-code  ~/.claude.json  added (http)`. */
+export function resultLine(result: ClientResult, plan: SetupPlan): string {
+  const head = `${result.client.padEnd(14)} ${plan.show(result.path)}  `;
+  const would = plan.dryRun ? "would be " : "";
+  const over = result.mode !== "stdio" && result.transport === "stdio" ? " over stdio" : "";
+  const mode = result.mode ? ` (${result.mode}${over})` : "";
+  let what: string;
+  switch (result.outcome) {
+    case "added":
+      what = `${would}added${mode}`;
+      break;
+    case "updated":
+      what = `${would}updated (${result.reason ?? "entry changed"})`;
+      break;
+    case "removed":
+      what = `${would}removed`;
+      break;
+    case "up-to-date":
+      what = "up to date";
+      break;
+    case "absent":
+      what = `no "${plan.name}" entry; nothing to remove`;
+      break;
+    default:
+      what = `refused: ${result.error}`;
+  }
+  const lines = [head + what];
+  if (result.backup) lines.push(`  backup of the previous file: ${plan.show(result.backup)}`);
+  if (result.warning) lines.push(`  warning: ${result.warning}`);
+  return lines.join("\n");
+}

@@ -1,0 +1,150 @@
+import { assert, assertEquals, assertMatch, assertRejects } from "../../tests/helpers/assert.ts";
+import { type ClientFile, setupTarget } from "../../core/mcp_clients/clients.ts";
+import { hubEntry } from "../../core/mcp_clients/entry.ts";
+import { editJsonEntry } from "../../core/mcp_clients/edit_json.ts";
+import { editTomlEntry } from "../../core/mcp_clients/edit_toml.ts";
+import { SetupError } from "../../core/mcp_clients/setup_error.ts";
+import {
+  hideSecret,
+  modeFor,
+  PROJECT_WARNING,
+  resultLine,
+  setupClient,
+  type SetupDeps,
+  type SetupPlan,
+  transportFor,
+} from "./run.ts";
+
+const SECRET = "s".repeat(40);
+const ctx = { os: "linux" as const, home: "/h", cwd: "/h/p", env: () => undefined };
+const file = (id: Parameters<typeof setupTarget>[0], scope: "user" | "project" = "user") =>
+  setupTarget(id, scope, ctx) as ClientFile;
+
+function fakeDeps(files: Record<string, string>, secret = SECRET) {
+  const writes: { path: string; text: string; mode?: number; expected?: string }[] = [];
+  const deps: SetupDeps = {
+    read: (path) => Promise.resolve(path in files ? { text: files[path], mode: 0o600 } : undefined),
+    write: (path, text, mode, expected) => {
+      writes.push({ path, text, mode, expected });
+      files[path] = text;
+      return Promise.resolve({});
+    },
+    permissionsWarning: (path) =>
+      Promise.resolve(path.endsWith("open.json") ? "readable by others" : undefined),
+    editJson: editJsonEntry,
+    editToml: editTomlEntry,
+    entry: (f, mode) =>
+      hubEntry(f.shape, {
+        port: 9515,
+        secret,
+        mode,
+        stdio: { command: "/bin/hub", args: ["start", "--stdio", "--port", "9515"] },
+        transport: transportFor(f, mode),
+      }),
+  };
+  return { deps, writes, files };
+}
+
+const plan = (over: Partial<SetupPlan> = {}): SetupPlan => ({
+  name: "hub",
+  remove: false,
+  dryRun: false,
+  secret: SECRET,
+  show: (p) => p.replace("/h/", "~/"),
+  ...over,
+});
+
+Deno.test("setupClient: adds, then is up to date, then updates with the reason", async () => {
+  const { deps, writes, files } = fakeDeps({});
+  const cursor = file("cursor");
+  const added = await setupClient(cursor, plan(), deps);
+  assertEquals([added.outcome, added.mode, added.transport], ["added", "http", "http"]);
+  assertEquals(writes.map((w) => [w.path, w.mode, w.expected]), [
+    ["/h/.cursor/mcp.json", undefined, ""],
+  ]);
+  assertEquals(resultLine(added, plan()), "cursor         ~/.cursor/mcp.json  added (http)");
+  const again = await setupClient(cursor, plan(), deps);
+  assertEquals(again.outcome, "up-to-date");
+  assertEquals(writes.length, 1);
+  const before = files["/h/.cursor/mcp.json"];
+  const rotated = fakeDeps(files, "t".repeat(40));
+  const updated = await setupClient(cursor, plan(), rotated.deps);
+  assertEquals([updated.outcome, updated.reason], ["updated", "secret changed"]);
+  assertEquals(rotated.writes[0].expected, before);
+  assertMatch(resultLine(updated, plan()), /updated \(secret changed\)$/);
+});
+
+Deno.test("setupClient --dry-run: a diff with the secret shortened, nothing written", async () => {
+  const { deps, writes } = fakeDeps({ "/h/.codex/config.toml": "[other]\nx = 1\n" });
+  const result = await setupClient(file("codex"), plan({ dryRun: true }), deps);
+  assertEquals(result.outcome, "added");
+  assertEquals(writes, []);
+  assert(result.diff?.startsWith("--- ~/.codex/config.toml\n+++ ~/.codex/config.toml\n"));
+  assert(!result.diff?.includes(SECRET));
+  assertMatch(result.diff ?? "", /\+Authorization = "Bearer s{8}…"/);
+  assertMatch(resultLine(result, plan({ dryRun: true })), /would be added \(http\)$/);
+});
+
+Deno.test("setupClient: a broken file is refused and left alone", async () => {
+  const { deps, writes } = fakeDeps({ "/h/.cursor/mcp.json": '{ "mcpServers": { ' });
+  const result = await setupClient(file("cursor"), plan(), deps);
+  assertEquals(result.outcome, "refused");
+  assertEquals(writes, []);
+  assertMatch(resultLine(result, plan()), /refused: .*line/);
+});
+
+Deno.test("setupClient: a SetupError from the write is a refusal; a bug is thrown", async () => {
+  const { deps } = fakeDeps({});
+  deps.write = () => Promise.reject(new SetupError("the file is read-only"));
+  const result = await setupClient(file("gemini"), plan(), deps);
+  assertEquals([result.outcome, result.error], ["refused", "the file is read-only"]);
+  deps.write = () => Promise.reject(new TypeError("bug"));
+  await assertRejects(() => setupClient(file("gemini"), plan(), deps), TypeError);
+});
+
+Deno.test("setupClient --remove: absent file, then a removal", async () => {
+  const { deps, writes, files } = fakeDeps({});
+  const absent = await setupClient(file("windsurf"), plan({ remove: true }), deps);
+  assertEquals([absent.outcome, absent.mode, writes.length], ["absent", undefined, 0]);
+  await setupClient(file("windsurf"), plan(), deps);
+  const removed = await setupClient(file("windsurf"), plan({ remove: true }), deps);
+  assertEquals(removed.outcome, "removed");
+  assert(!files["/h/.codeium/windsurf/mcp_config.json"].includes("hub"));
+});
+
+Deno.test("modeFor: stdio-only clients connect over stdio, gateway included", () => {
+  const desktop = file("claude-desktop");
+  assertEquals(modeFor(desktop, undefined), "stdio");
+  assertEquals(modeFor(desktop, "http"), "stdio");
+  assertEquals([modeFor(desktop, "gateway"), transportFor(desktop, "gateway")], [
+    "gateway",
+    "stdio",
+  ]);
+  assertEquals(modeFor(file("vscode"), undefined), "http");
+  assertEquals(transportFor(file("vscode"), "stdio"), "stdio");
+});
+
+Deno.test("setupClient: stdio entries carry no secret, so no permission warning", async () => {
+  const { deps } = fakeDeps({ "/h/.config/Claude/open.json": "{}" });
+  const desktop = { ...file("claude-desktop"), path: "/h/.config/Claude/open.json" };
+  const result = await setupClient(desktop, plan({ mode: "gateway" }), deps);
+  assertEquals([result.outcome, result.warning], ["added", undefined]);
+  assertMatch(resultLine(result, plan()), /added \(gateway over stdio\)$/);
+});
+
+Deno.test("setupClient: warnings for a readable file and for a project file with the secret", async () => {
+  const { deps } = fakeDeps({ "/h/open.json": "{}" });
+  const open = { ...file("cursor"), path: "/h/open.json" };
+  assertEquals((await setupClient(open, plan(), deps)).warning, "readable by others");
+  const project = await setupClient(file("claude-code", "project"), plan(), deps);
+  assertEquals(project.warning, PROJECT_WARNING);
+  const stdio = await setupClient(file("vscode", "project"), plan({ mode: "stdio" }), deps);
+  assertEquals(stdio.warning, undefined);
+});
+
+Deno.test("hideSecret: hub's secret and every Bearer token are shortened", () => {
+  assertEquals(
+    hideSecret(`a ${SECRET} "Bearer abcdefghijklmnop" Bearer short`, SECRET),
+    'a ssssssss… "Bearer abcdefgh…" Bearer short',
+  );
+});

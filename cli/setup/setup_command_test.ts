@@ -1,0 +1,98 @@
+/**
+ * `hub setup` as a process, in a temporary home: choosing clients (named, found, asked), exit codes,
+ * `--json`, and a refused file next to a written one. The edits themselves are tested in
+ * core/mcp_clients/ and tests/setup_test.ts.
+ */
+import { assert, assertEquals, assertMatch } from "../../tests/helpers/assert.ts";
+import { runHub } from "../../tests/helpers/hub_process.ts";
+
+async function home(): Promise<{ dir: string; env: Record<string, string>; configDir: string }> {
+  const dir = await Deno.makeTempDir({ prefix: "hub-setup-cmd-" });
+  const env = {
+    HOME: dir,
+    USERPROFILE: dir,
+    APPDATA: `${dir}/AppData`,
+    XDG_CONFIG_HOME: `${dir}/.config`,
+    CODEX_HOME: `${dir}/.codex`,
+    HUB_PORT: "9599",
+    // Deno's cache stays where it is (by default it follows HOME).
+    DENO_DIR: Deno.env.get("DENO_DIR") ?? `${Deno.env.get("HOME")}/.cache/deno`,
+  };
+  return { dir, env, configDir: `${dir}/hub` };
+}
+
+const setup = (args: string[], h: Awaited<ReturnType<typeof home>>) =>
+  runHub(["setup", ...args], { configDir: h.configDir, env: h.env, cwd: h.dir });
+
+Deno.test("hub setup: found clients need --yes when there is no terminal; --yes sets them up", async () => {
+  const h = await home();
+  try {
+    await Deno.mkdir(`${h.dir}/.cursor`);
+    await Deno.mkdir(`${h.dir}/.gemini`);
+    const refused = await setup([], h);
+    assertEquals(refused.code, 1);
+    assertMatch(refused.stderr, /Found cursor, gemini on this machine; nothing was changed/);
+    assert(!(await exists(`${h.dir}/.cursor/mcp.json`)));
+    const done = await setup(["--yes"], h);
+    assertEquals(done.code, 0, done.stderr);
+    assertMatch(done.stdout, /cursor +~\/\.cursor\/mcp\.json {2}added \(http\)/);
+    assertMatch(done.stdout, /gemini +~\/\.gemini\/settings\.json {2}added \(http\)/);
+    const written = JSON.parse(await Deno.readTextFile(`${h.dir}/.cursor/mcp.json`));
+    assertEquals(written.mcpServers.hub.url, "http://127.0.0.1:9599/mcp");
+    assertEquals((await Deno.stat(`${h.dir}/.cursor/mcp.json`)).mode! & 0o777, 0o600);
+    const again = await setup(["cursor", "--json"], h);
+    assertEquals(again.code, 0, again.stderr);
+    const report = JSON.parse(again.stdout);
+    assertEquals(report.clients.map((c: { outcome: string }) => c.outcome), ["up-to-date"]);
+  } finally {
+    await Deno.remove(h.dir, { recursive: true });
+  }
+});
+
+Deno.test("hub setup: a broken file is refused (exit 1, untouched) while the others are done", async () => {
+  const h = await home();
+  try {
+    await Deno.mkdir(`${h.dir}/.cursor`);
+    const broken = '{ "mcpServers": { "x": { "url": "u" }, }\n  oops\n}\n';
+    await Deno.writeTextFile(`${h.dir}/.cursor/mcp.json`, broken);
+    const r = await setup(["cursor", "windsurf", "--json"], h);
+    assertEquals(r.code, 1);
+    const report = JSON.parse(r.stdout);
+    assertEquals(report.clients.map((c: { outcome: string }) => c.outcome), ["refused", "added"]);
+    assertMatch(report.clients[0].error, /line|:\d+/);
+    assertMatch(r.stderr, /1 of 2 client\(s\) refused \(cursor\)/);
+    assertEquals(await Deno.readTextFile(`${h.dir}/.cursor/mcp.json`), broken);
+  } finally {
+    await Deno.remove(h.dir, { recursive: true });
+  }
+});
+
+Deno.test("hub setup: bad names, modes and scopes are user errors that change nothing", async () => {
+  const h = await home();
+  try {
+    const cases: [string[], RegExp][] = [
+      [["cursr"], /Unknown client "cursr"/],
+      [["cursor", "--mode", "sse"], /--mode must be http, gateway or stdio/],
+      [["windsurf", "--project"], /windsurf has no project settings file/],
+      [["cursor", "--name", "a b"], /--name must be/],
+      [[], /No MCP client found on this machine/],
+    ];
+    for (const [args, message] of cases) {
+      const r = await setup(args, h);
+      assertEquals(r.code, 1, args.join(" "));
+      assertMatch(r.stderr, message);
+    }
+    assertEquals([...Deno.readDirSync(h.dir)].map((e) => e.name), []);
+  } finally {
+    await Deno.remove(h.dir, { recursive: true });
+  }
+});
+
+async function exists(path: string): Promise<boolean> {
+  try {
+    await Deno.lstat(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
