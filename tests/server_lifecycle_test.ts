@@ -7,6 +7,7 @@ import { assert, assertEquals, assertMatch } from "./helpers/assert.ts";
 import {
   exists,
   freePort,
+  ROOT,
   runHub,
   spawnHub,
   startHub,
@@ -272,6 +273,20 @@ Deno.test("hub start --show-config prints /mcp and /mcp/gateway with the Bearer 
     assert(r.stdout.includes(`"http://127.0.0.1:${port}/mcp"`), r.stdout);
     assert(r.stdout.includes(`"http://127.0.0.1:${port}/mcp/gateway"`), r.stdout);
     assertEquals(r.stdout.split(`Bearer ${secret}`).length - 1, 2, "both blocks carry the secret");
+    // The stdio block names a command that exists: deno with this checkout's main.ts, absolute.
+    const stdio = JSON.parse(
+      r.stdout.slice(r.stdout.lastIndexOf('{\n  "mcpServers"'))
+        .replace(/\n\n[\s\S]*$/, ""),
+    ).mcpServers.hub;
+    assertEquals(stdio.command, Deno.execPath());
+    assertEquals(stdio.args.slice(-5), [
+      join(ROOT, "main.ts"),
+      "start",
+      "--stdio",
+      "--port",
+      `${port}`,
+    ]);
+    assertEquals(stdio.env, { HUB_CONFIG_DIR: dir });
     assert(!(await answers(port)), "--show-config starts no server");
     assert(!(await exists(join(dir, "server.log"))), "and writes no server log");
 
