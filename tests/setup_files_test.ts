@@ -7,6 +7,7 @@
 import { join } from "node:path";
 import { assert, assertEquals, assertMatch } from "./helpers/assert.ts";
 import { exists } from "./helpers/hub_process.ts";
+import { MAX_CLIENT_FILE_BYTES } from "../core/mcp_clients/client_file.ts";
 import {
   type ClientCase,
   entryOf,
@@ -84,7 +85,7 @@ Deno.test("hub setup: an oversized file is refused", async () => {
   await withHome(async (h) => {
     const c = byId("windsurf");
     await Deno.mkdir(join(h.home, ".codeium", "windsurf"), { recursive: true });
-    const filler = `{ "mcpServers": {}, "pad": "${"x".repeat(2 * 1024 * 1024)}" }\n`;
+    const filler = `{ "mcpServers": {}, "pad": "${"x".repeat(MAX_CLIENT_FILE_BYTES)}" }\n`;
     await Deno.writeTextFile(c.path(h), filler);
     await assertRefused(h, c, /over the limit/);
   });

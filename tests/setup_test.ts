@@ -130,6 +130,11 @@ Deno.test("hub setup: every client set up, kept up to date, rotated, dry-run and
     await t.step("after the rotation: the secret updated in place, backup untouched", async () => {
       const before = await snapshot(h);
       secret = await secretOf(h);
+      const dry = await hubIn(h, ["setup", "--dry-run", ...USER_IDS, ...portArgs]);
+      assertEquals(dry.code, 0, dry.stderr);
+      assertMatch(dry.stdout, /^\+.*Bearer /m);
+      assertMatch(dry.stdout, /^-.*Bearer /m);
+      assertEquals(await snapshot(h), before, "a dry-run writes nothing");
       const clients = await setupAll(h, portArgs);
       assertEquals(
         outcomes(clients),
