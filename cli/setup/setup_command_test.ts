@@ -88,6 +88,30 @@ Deno.test("hub setup: bad names, modes and scopes are user errors that change no
   }
 });
 
+Deno.test("hub config rotate-secret names the clients to set up again; hub setup updates them", async () => {
+  const h = await home();
+  try {
+    await Deno.mkdir(`${h.dir}/.codeium/windsurf`, { recursive: true });
+    assertEquals((await setup(["windsurf", "codex"], h)).code, 0);
+    const rotate = await runHub(["config", "rotate-secret", "--confirm"], {
+      configDir: h.configDir,
+      env: h.env,
+      cwd: h.dir,
+    });
+    assertEquals(rotate.code, 0, rotate.stderr);
+    assertMatch(
+      rotate.stdout,
+      /still hold the old secret \(windsurf, codex\): run "hub setup windsurf codex"/,
+    );
+    const again = await setup(["windsurf", "codex"], h);
+    assertEquals(again.code, 0, again.stderr);
+    assertMatch(again.stdout, /windsurf .* updated \(secret changed\)/);
+    assertMatch(again.stdout, /codex .* updated \(secret changed\)/);
+  } finally {
+    await Deno.remove(h.dir, { recursive: true });
+  }
+});
+
 async function exists(path: string): Promise<boolean> {
   try {
     await Deno.lstat(path);
