@@ -7,42 +7,42 @@ import { userCwd } from "../../core/client/client_context.ts";
 import { homeDir } from "../../core/config/paths.ts";
 import { type ClientFile, clientFiles, type ClientId } from "../../core/mcp_clients/clients.ts";
 import { readEnv } from "../doctor/browsers.ts";
-import { realFiles, scanClientFiles } from "../doctor/mcp_check.ts";
+import { realFiles, scanClientFiles, setupCommands } from "../doctor/mcp_check.ts";
 
-/** The clients to set up again, per scope: ids of files holding a stale hub entry. */
+/** The clients to set up again, per scope, from the files holding a stale hub entry. */
 export interface StaleClients {
   user: ClientId[];
   project: ClientId[];
   /** Stale entries in files `hub setup` does not write (VS Code settings.json, Insiders). */
   others: string[];
+  /** The `hub setup` command lines that update them (doctor's, with this command's `--port`). */
+  commands: string[];
 }
 
-/** Sorts stale files into the `hub setup` commands that fix them. */
-export function staleClients(files: ClientFile[]): StaleClients {
-  const out: StaleClients = { user: [], project: [], others: [] };
-  for (const file of files) {
-    const list = file.id === undefined ? undefined : out[file.scope];
-    if (list === undefined) out.others.push(`${file.client} (${file.path})`);
-    else if (!list.includes(file.id!)) list.push(file.id!);
-  }
-  return out;
-}
-
-/** The commands that update them: `hub setup a b`, `hub setup --project c`. */
-export function setupCommands(stale: StaleClients, portFlag?: string): string[] {
+/** Sorts stale files into the `hub setup` runs that fix them. */
+export function staleClients(files: ClientFile[], portFlag?: string): StaleClients {
+  const ids = (scope: "user" | "project") => [
+    ...new Set(files.filter((f) => f.id && f.scope === scope).map((f) => f.id!)),
+  ];
   const port = portFlag === undefined ? "" : ` --port ${portFlag}`;
-  const out: string[] = [];
-  if (stale.user.length > 0) out.push(`hub setup ${stale.user.join(" ")}${port}`);
-  if (stale.project.length > 0) out.push(`hub setup --project ${stale.project.join(" ")}${port}`);
-  return out;
+  return {
+    user: ids("user"),
+    project: ids("project"),
+    others: files.filter((f) => !f.id).map((f) => `${f.client} (${f.path})`),
+    commands: setupCommands(files).map((c) => c + port),
+  };
 }
 
 /** The client files whose hub entry is stale for this port and secret. */
-export async function findStale(port: number, secret: string): Promise<StaleClients> {
+export async function findStale(
+  port: number,
+  secret: string,
+  portFlag?: string,
+): Promise<StaleClients> {
   const ctx = { os: Deno.build.os, home: homeDir(), cwd: userCwd(), env: readEnv };
   const scan = await scanClientFiles(clientFiles(ctx), { port, secret }, realFiles);
   const stale = scan.findings.filter((f) => f.verdict.kind === "stale").map((f) => f.file);
-  return staleClients(stale.filter((f, i) => stale.indexOf(f) === i));
+  return staleClients(stale.filter((f, i) => stale.indexOf(f) === i), portFlag);
 }
 
 /**
@@ -52,12 +52,12 @@ export async function findStale(port: number, secret: string): Promise<StaleClie
 export async function offerSetup(port: number, secret: string, portFlag?: string): Promise<void> {
   let stale: StaleClients;
   try {
-    stale = await findStale(port, secret);
+    stale = await findStale(port, secret, portFlag);
   } catch {
     console.log('Update your MCP clients: "hub setup" writes the new secret into their settings.');
     return;
   }
-  const commands = setupCommands(stale, portFlag);
+  const commands = stale.commands;
   for (const other of stale.others) {
     console.log(`Still holds the old secret (hub setup does not write it): ${other}`);
   }

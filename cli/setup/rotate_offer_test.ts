@@ -1,6 +1,6 @@
 import { assertEquals } from "../../tests/helpers/assert.ts";
 import { type ClientFile, clientFiles } from "../../core/mcp_clients/clients.ts";
-import { setupCommands, staleClients } from "./rotate_offer.ts";
+import { staleClients } from "./rotate_offer.ts";
 
 const files = clientFiles({ os: "linux", home: "/h", cwd: "/h/p", env: () => undefined });
 const pick = (client: string, scope: string, end: string) =>
@@ -18,12 +18,9 @@ Deno.test("staleClients: per scope, once per client; files setup does not write 
     user: ["cursor", "claude-code"],
     project: ["vscode"],
     others: ["VS Code (/h/.config/Code/User/settings.json)"],
+    commands: ["hub setup cursor claude-code", "hub setup --project vscode"],
   });
-  assertEquals(setupCommands(stale), [
-    "hub setup cursor claude-code",
-    "hub setup --project vscode",
-  ]);
-  assertEquals(setupCommands({ user: ["codex"], project: [], others: [] }, "9600"), [
+  assertEquals(staleClients([pick("Codex", "user", "config.toml")], "9600").commands, [
     "hub setup codex --port 9600",
   ]);
 });
