@@ -76,14 +76,23 @@ export async function areaShot(
   return { ...shot, area: box ? "element" : "page", clip, ...(cut ? { cut } : {}) };
 }
 
-/** The element's border box in the top viewport's CSS pixels, after scrolling it into view. */
+/**
+ * The element's border box in the top viewport's CSS pixels, after scrolling it into view. A
+ * scroll is waited out until it is drawn (`paint`): the debugger captures what the compositor
+ * drew, and a capture (beyond the window most of all) taken before the new scroll position is
+ * drawn shows the element partly rendered, though the clip measured after the scroll is right.
+ */
 async function elementBox(
   tabId: number,
   input: BrowserInput<"tabs.screenshot">,
   context: MethodContext,
 ): Promise<Rect> {
   const target = { ref: input.ref, selector: input.selector, frame: input.frame };
-  const { box } = await pointAt(tabId, target, context, TOOL, { scroll: true, hitCheck: false });
+  const { box } = await pointAt(tabId, target, context, TOOL, {
+    scroll: true,
+    hitCheck: false,
+    paint: true,
+  });
   if (box.width >= 1 && box.height >= 1) return box;
   const named = input.ref ? `ref "${input.ref}"` : "the element";
   throw hubError(
