@@ -98,7 +98,7 @@ function printResults(results: ClientResult[], plan: SetupPlan, json: boolean): 
     console.log(resultLine(result, plan));
   }
   if (plan.dryRun) console.log("Dry run: nothing was written.");
-  else if (results.some((r) => r.outcome !== "up-to-date" && r.outcome !== "refused")) {
+  else if (results.some((r) => ["added", "updated", "removed"].includes(r.outcome))) {
     console.log("Restart (or reload) each changed client so it reads its new settings.");
   }
 }
