@@ -86,7 +86,12 @@ function entryBlocks(lines: TomlLine[], name: string): Block[] {
         `[[${SERVERS}.${name}]] is an array of tables, not a server; hub did not change the file`,
       );
     }
-    blocks.push(blockAt(lines, i));
+    const block = blockAt(lines, i);
+    const previous = blocks[blocks.length - 1];
+    const between = previous ? lines.slice(previous.last + 1, block.first) : [];
+    if (previous && between.every((l) => l.kind === "blank" || l.kind === "comment")) {
+      previous.last = block.last; // hub's tables one after another are one stretch
+    } else blocks.push(block);
   });
   return blocks;
 }
@@ -97,27 +102,56 @@ function blockText(name: string, entry: Table, eol: string): string {
   return `${toml}\n`.replaceAll("\n", eol);
 }
 
-/** `body` with the lines of `block` taken out, and the blank line that set it apart. */
-function removeBlock(body: string, lines: TomlLine[], block: Block, replacement = ""): string {
-  let start = lines[block.first].start;
-  let end = lines[block.last].end;
-  const after = lines[block.last + 1];
-  if (
-    replacement === "" && lines[block.first - 1]?.kind === "blank" &&
-    (after === undefined || after.kind === "blank")
-  ) start = lines[block.first - 1].start;
-  else if (replacement === "" && block.first === 0 && after?.kind === "blank") end = after.end;
-  return body.slice(0, start) + replacement + body.slice(end);
+/** A stretch of `body` to replace: [start, end) and its new text. */
+interface Splice {
+  start: number;
+  end: number;
+  text: string;
 }
 
-/** `body` with hub's tables inserted after the last `[mcp_servers…]` table, or at the end. */
-function insertBlock(body: string, lines: TomlLine[], block: string, eol: string): string {
+/**
+ * The stretch that takes `block` out, with one blank line beside it: the one after it, else (at
+ * the end of the file or before a non-blank line) the one before. This undoes `insertBlock`.
+ */
+function removal(lines: TomlLine[], block: Block): Splice {
+  const before = lines[block.first - 1], after = lines[block.last + 1];
+  if (after?.kind === "blank") return { start: lines[block.first].start, end: after.end, text: "" };
+  const start = before?.kind === "blank" ? before.start : lines[block.first].start;
+  return { start, end: lines[block.last].end, text: "" };
+}
+
+/** `body` with `splices` made; overlapping removals are joined into one. */
+function applySplices(body: string, splices: Splice[]): string {
+  const sorted = [...splices].sort((a, b) => a.start - b.start);
+  const joined: Splice[] = [];
+  for (const splice of sorted) {
+    const last = joined[joined.length - 1];
+    if (last && splice.start < last.end) {
+      last.end = Math.max(last.end, splice.end);
+      last.text += splice.text;
+    } else joined.push({ ...splice });
+  }
+  let out = body;
+  for (const { start, end, text } of joined.reverse()) {
+    out = out.slice(0, start) + text + out.slice(end);
+  }
+  return out;
+}
+
+/**
+ * Where hub's new tables go: after the last `[mcp_servers…]` table, or at the end; set apart by a
+ * blank line before them, or after them when a non-blank line follows.
+ */
+function insertion(body: string, lines: TomlLine[], block: string, eol: string): Splice {
   const lastServers = lines.findLastIndex(isServersHeader);
-  const at = lastServers === -1 ? body.length : lines[blockAt(lines, lastServers).last].end;
+  const lastLine = lastServers === -1 ? lines.length - 1 : blockAt(lines, lastServers).last;
+  const at = lastLine === -1 ? 0 : lines[lastLine].end;
+  const next = lines[lastLine + 1];
   const head = body.slice(0, at);
   const lineBreak = head === "" || head.endsWith("\n") ? "" : eol;
+  if (next && next.kind !== "blank") return { start: at, end: at, text: lineBreak + block + eol };
   const gap = head.trim() === "" ? "" : eol;
-  return head + lineBreak + gap + block + body.slice(at);
+  return { start: at, end: at, text: lineBreak + gap + block };
 }
 
 /** The parsed file with hub's entry set (or removed), an empty servers table left out. */
@@ -159,12 +193,14 @@ export function editTomlEntry(
   if (merged && existing !== undefined && sameValue(existing, merged)) {
     return { kind: "up-to-date", before: text, after: text };
   }
-  let after = body;
-  const replacement = merged ? blockText(name, merged, eol) : "";
-  for (const [i, block] of [...blocks.entries()].reverse()) {
-    after = removeBlock(after, lines, block, i === 0 ? replacement : "");
-  }
-  if (merged && blocks.length === 0) after = insertBlock(body, lines, replacement, eol);
+  const tables = merged ? blockText(name, merged, eol) : "";
+  const splices = blocks.map((block, i) =>
+    i === 0 && merged
+      ? { start: lines[block.first].start, end: lines[block.last].end, text: tables }
+      : removal(lines, block)
+  );
+  if (merged && blocks.length === 0) splices.push(insertion(body, lines, tables, eol));
+  const after = applySplices(body, splices);
   const check = (() => {
     try {
       return parse(after, PARSE_OPTIONS) as Table;

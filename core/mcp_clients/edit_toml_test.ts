@@ -65,6 +65,7 @@ function onlyInserted(before: string, after: string): boolean {
 function withoutHub(text: string) {
   const doc = parse(text) as Record<string, Record<string, unknown>>;
   delete doc.mcp_servers?.hub;
+  if (doc.mcp_servers && Object.keys(doc.mcp_servers).length === 0) delete doc.mcp_servers;
   return doc;
 }
 
@@ -192,5 +193,47 @@ Deno.test("editTomlEntry keeps integers past 2^53 exact, and drops an old env wi
 Deno.test("editTomlEntry and its JSON twin refuse names no client could show", () => {
   for (const name of ["", " ", "__proto__", "constructor", "a\nb", "x".repeat(101)]) {
     refused(() => editTomlEntry("", name, HTTP), JSON.stringify(name));
+  }
+});
+
+/** Root keys (first) and tables (any order) that make up generated Codex files. */
+const ROOT_PARTS = [
+  `model = "o3"\n`,
+  `# a comment\n`,
+  `\n`,
+  `notes = """\n[fake.header]\n  "quoted"\n"""\n`,
+  `paths = [\n  "[a]",\n  ['nested'],\n]\n`,
+  `lit = '''\n[also.fake]\n'''\n`,
+];
+const TABLE_PARTS = [
+  `[tools]\nweb_search = true # on\n`,
+  `\n[mcp_servers.a]\ncommand = "npx"\n\n[mcp_servers.a.env]\nK = "v"\n`,
+  `[mcp_servers]\nb = { command = "x" }\n`,
+  `\n# profiles\n[profiles.fast]\nmodel = "mini"\n\n`,
+  `[[hooks]]\nrun = "a"\n\n[[hooks]]\nrun = "b"\n`,
+  `[projects."/home/u/[x]"]\ntrust_level = "trusted"\n`,
+  `[ mcp_servers . 'c' ]\nurl = "http://c" # c\n`,
+];
+
+/** A small seeded random generator, so that a failure can be replayed. */
+function random(seed: number): () => number {
+  return () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+}
+
+Deno.test("editTomlEntry round-trips byte for byte over generated Codex files", () => {
+  const next = random(32);
+  for (let n = 0; n < 300; n++) {
+    const pick = <T>(parts: T[]) => parts.filter(() => next() < 0.5).sort(() => next() - 0.5);
+    let text = pick(ROOT_PARTS).join("") + pick(TABLE_PARTS).join("");
+    if (n % 5 === 0) text = text.replaceAll("\n", "\r\n");
+    const added = editTomlEntry(text, "hub", HTTP);
+    assert(onlyInserted(text, added.after), `inserted only: ${JSON.stringify(text)}`);
+    assertEquals(withoutHub(added.after), withoutHub(text));
+    const updated = editTomlEntry(added.after, "hub", STDIO);
+    assertEquals(readTomlEntry(updated.after, "hub"), STDIO);
+    assertEquals(withoutHub(updated.after), withoutHub(text));
+    const removed = editTomlEntry(updated.after, "hub", null).after;
+    const expected = text === "" || /\n$/.test(text) ? text : text + (n % 5 ? "\n" : "\r\n");
+    assertEquals(removed, expected, JSON.stringify(text));
   }
 });
