@@ -119,7 +119,10 @@ Deno.test("hub setup: every client set up, kept up to date, rotated, dry-run and
     await t.step("rotate-secret: offers hub setup; doctor's fix names it", async () => {
       const rotated = await hubIn(h, ["config", "rotate-secret", "--confirm", ...portArgs]);
       assertEquals(rotated.code, 0, rotated.stderr);
-      assertMatch(rotated.stdout, /hub setup/);
+      // The stale ones are named (not Claude Desktop's stdio bridge, which reads the secret).
+      assertMatch(rotated.stdout, /old secret \(.*cursor.*\): run "hub setup [^"]*cursor[^"]*"/);
+      assertMatch(rotated.stdout, /"hub setup [^"]*codex[^"]*"/);
+      assertEquals(/claude-desktop/.test(rotated.stdout), false, rotated.stdout);
       assertEquals(rotated.stdout.includes(await secretOf(h)), false);
       const mcp = await doctorMcp(h, port);
       assertEquals(mcp.status, "warn", mcp.message);
@@ -134,6 +137,7 @@ Deno.test("hub setup: every client set up, kept up to date, rotated, dry-run and
       assertEquals(dry.code, 0, dry.stderr);
       assertMatch(dry.stdout, /^\+.*Bearer /m);
       assertMatch(dry.stdout, /^-.*Bearer /m);
+      assertEquals(dry.stdout.includes(secret), false, "the diff shortens the secret");
       assertEquals(await snapshot(h), before, "a dry-run writes nothing");
       const clients = await setupAll(h, portArgs);
       assertEquals(
@@ -262,6 +266,68 @@ Deno.test("hub setup: detection, --yes, names, modes and a client with no projec
       assertEquals(result.code, 1);
       assertMatch(result.stderr, /notepad/);
     });
+  } finally {
+    await Deno.remove(h.base, { recursive: true });
+  }
+});
+
+Deno.test("hub setup: an old hub entry (bare hub command, another port) is replaced in place", async () => {
+  const h = await makeHome();
+  try {
+    await hubIn(h, ["config", "rotate-secret", "--confirm"]);
+    const desktop = USER_CASES.find((c) => c.id === "claude-desktop")!;
+    const codex = USER_CASES.find((c) => c.id === "codex")!;
+    const oldDesktop = (await placeFixture(h, desktop)).replace(
+      '        "memory": {',
+      '        "hub": { "command": "hub", "args": ["start", "--stdio", "--port", "9999"] },\n' +
+        '        "memory": {',
+    );
+    await Deno.writeTextFile(desktop.path(h), oldDesktop);
+    const oldCodex = (await placeFixture(h, codex)).replace(
+      "[profiles.fast]",
+      '[mcp_servers.hub]\nurl = "http://127.0.0.1:9999/mcp"\n\n' +
+        '[mcp_servers.hub.http_headers]\nAuthorization = "Bearer old"\n\n[profiles.fast]',
+    );
+    await Deno.writeTextFile(codex.path(h), oldCodex);
+    const port = freePort();
+    const { result, clients } = await setupJson(h, [
+      "claude-desktop",
+      "codex",
+      "--port",
+      `${port}`,
+    ]);
+    assertEquals(result.code, 0, result.stderr);
+    assertEquals(clients.map((c) => c.outcome), ["updated", "updated"]);
+    const secret = await secretOf(h);
+    for (const [c, before] of [[desktop, oldDesktop], [codex, oldCodex]] as const) {
+      const text = await Deno.readTextFile(c.path(h));
+      assertEntry(c, text, port, secret);
+      assertOnlyEntryChanged(c, before, text);
+      assertEquals(await Deno.readTextFile(`${c.path(h)}.hub-backup`), before);
+    }
+    const command = entryOf(desktop, await Deno.readTextFile(desktop.path(h)))!.command as string;
+    assert(command.startsWith("/"), `a command that exists, by absolute path: ${command}`);
+    assert((await Deno.stat(command)).isFile);
+  } finally {
+    await Deno.remove(h.base, { recursive: true });
+  }
+});
+
+Deno.test("hub setup: one line per client, with the path under ~", async () => {
+  const h = await makeHome();
+  try {
+    await hubIn(h, ["config", "rotate-secret", "--confirm"]);
+    const first = await hubIn(h, ["setup", "cursor", "claude-desktop"]);
+    assertEquals(first.code, 0, first.stderr);
+    assertMatch(first.stdout, /^cursor +~\/\.cursor\/mcp\.json +added \(http\)$/m);
+    assertMatch(
+      first.stdout,
+      /^claude-desktop +~\/\.config\/Claude\/claude_desktop_config\.json +added \(stdio\)$/m,
+    );
+    const again = await hubIn(h, ["setup", "cursor"]);
+    assertMatch(again.stdout, /^cursor +~\/\.cursor\/mcp\.json +up to date$/m);
+    const removed = await hubIn(h, ["setup", "--remove", "cursor"]);
+    assertMatch(removed.stdout, /^cursor +~\/\.cursor\/mcp\.json +removed$/m);
   } finally {
     await Deno.remove(h.base, { recursive: true });
   }
