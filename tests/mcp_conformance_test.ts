@@ -1,6 +1,6 @@
 /**
- * The official MCP conformance suite (`npm:@modelcontextprotocol/conformance`, pinned in deno.json
- * and deno.lock) against a real hub: its server scenarios that apply to hub must pass.
+ * The official MCP conformance suite (`npm:@modelcontextprotocol/conformance`, pinned in
+ * tests/deps/conformance.ts and tests/test.lock) against a real hub: its server scenarios that apply to hub must pass.
  *
  * The suite sends no Bearer token, so it talks to a small proxy in this test that adds
  * `Authorization` and passes everything else (the Host header too) through unchanged; the hub has
@@ -21,11 +21,7 @@ import { type AuthProxy, startAuthProxy } from "./helpers/auth_proxy.ts";
 import { writePluginFolder } from "./helpers/plugin_cli.ts";
 import type { Json } from "./helpers/fake_extension.ts";
 import type { McpPath } from "../server/mcp/seam.ts";
-
-const CONFORMANCE = (() => {
-  const imports = JSON.parse(Deno.readTextFileSync(join(ROOT, "deno.json"))).imports;
-  return imports["@modelcontextprotocol/conformance"] as string;
-})();
+import { CONFORMANCE, TEST_TOOL_FLAGS } from "./deps/conformance.ts";
 
 /** Scenarios hub passes in full: each lists the checks that must succeed. */
 const APPLICABLE: Record<string, string[]> = {
@@ -138,6 +134,7 @@ function conformance(args: string[], outDir?: string) {
       "--allow-read",
       "--allow-env",
       "--allow-sys",
+      ...TEST_TOOL_FLAGS,
       ...write,
       CONFORMANCE,
       ...args,
