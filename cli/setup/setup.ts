@@ -17,6 +17,7 @@ import { clientFileIO } from "../../core/mcp_clients/client_file.ts";
 import { HUB_PERMISSION_FLAGS } from "../server/deno_permissions.ts";
 import { readEnv } from "../doctor/browsers.ts";
 import { printJson } from "../json_output.ts";
+import { visibleText } from "../../protocol/visible_text.ts";
 import { chooseTargets } from "./choose.ts";
 import {
   type ClientResult,
@@ -93,9 +94,11 @@ function printResults(results: ClientResult[], plan: SetupPlan, json: boolean): 
     printJson({ dryRun: plan.dryRun, clients: results });
     return;
   }
+  // The files' own text (a diff, an error quoting it) with hidden characters escaped.
+  const show = (text: string) => console.log(visibleText(text, { lines: true }));
   for (const result of results) {
-    if (result.diff) console.log(result.diff);
-    console.log(resultLine(result, plan));
+    if (result.diff) show(result.diff);
+    show(resultLine(result, plan));
   }
   if (plan.dryRun) console.log("Dry run: nothing was written.");
   else if (results.some((r) => ["added", "updated", "removed"].includes(r.outcome))) {

@@ -112,6 +112,21 @@ Deno.test("hub config rotate-secret names the clients to set up again; hub setup
   }
 });
 
+Deno.test("hub setup --dry-run: a file's hidden characters are escaped in the diff", async () => {
+  const h = await home();
+  try {
+    await Deno.mkdir(`${h.dir}/.cursor`);
+    const text = '{\n  // \u001b[31mred\u202e\n  "mcpServers": {}\n}\n';
+    await Deno.writeTextFile(`${h.dir}/.cursor/mcp.json`, text);
+    const r = await setup(["cursor", "--dry-run"], h);
+    assertEquals(r.code, 0, r.stderr);
+    assertMatch(r.stdout, /\/\/ ⟨U\+001B⟩\[31mred⟨U\+202E⟩/);
+    assertEquals(await Deno.readTextFile(`${h.dir}/.cursor/mcp.json`), text);
+  } finally {
+    await Deno.remove(h.dir, { recursive: true });
+  }
+});
+
 async function exists(path: string): Promise<boolean> {
   try {
     await Deno.lstat(path);
