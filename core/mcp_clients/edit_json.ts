@@ -8,6 +8,7 @@
  */
 import {
   applyEdits,
+  findNodeAtLocation,
   format,
   type FormattingOptions,
   getNodeValue,
@@ -46,13 +47,14 @@ export function serversPath(format: McpFileFormat): string[] {
 }
 
 const BOM = "\uFEFF";
+const PARSE_OPTIONS = { allowTrailingComma: true, disallowComments: false };
 
 /** The parsed tree of `text` (without a BOM); throws a SetupError saying where it is broken. */
 function parseOrRefuse(text: string): Node | undefined {
   const deep = jsonDepthProblem(text);
   if (deep) throw new SetupError(`the file does not parse: it ${deep}; hub did not change it`);
   const errors: ParseError[] = [];
-  const root = parseTree(text, errors, { allowTrailingComma: true, disallowComments: false });
+  const root = parseTree(text, errors, PARSE_OPTIONS);
   if (errors.length > 0) {
     const { line, column } = lineColumn(text, errors[0].offset);
     const problem = printParseErrorCode(errors[0].error).replace(/([a-z])([A-Z])/g, "$1 $2")
@@ -103,6 +105,36 @@ function formattingOf(text: string): FormattingOptions {
   return indent.startsWith("\t")
     ? { insertSpaces: false, tabSize: 1, eol }
     : { insertSpaces: true, tabSize: Math.min(indent.length, 8), eol };
+}
+
+/** Whether `node` is an object holding nothing but white space (`{}`, `{\n  }`). */
+function isBlankObject(text: string, node: Node): boolean {
+  return text.slice(node.offset + 1, node.offset + node.length - 1).trim() === "";
+}
+
+/** `text` with the object at `path` written `{}` when nothing is left in it but white space. */
+function collapseBlank(text: string, path: string[]): string {
+  const node = findNodeAtLocation(parseTree(text, [], PARSE_OPTIONS)!, path);
+  if (!node || node.type !== "object" || !isBlankObject(text, node) || node.length === 2) {
+    return text;
+  }
+  return text.slice(0, node.offset) + "{}" + text.slice(node.offset + node.length);
+}
+
+/**
+ * `text` with the blank object `node` holding `name: value`, laid out on lines of their own in the
+ * file's style (jsonc-parser would put the new key right after the brace).
+ */
+function fillBlankObject(text: string, node: Node, name: string, value: unknown): string {
+  const options = formattingOf(text);
+  const unit = options.insertSpaces ? " ".repeat(options.tabSize ?? 2) : "\t";
+  const lineStart = text.lastIndexOf("\n", node.offset) + 1;
+  const base = /^[ \t]*/.exec(text.slice(lineStart))![0];
+  const eol = options.eol ?? "\n";
+  const inner = `${JSON.stringify(name)}: ${JSON.stringify(value, null, unit)}`
+    .replaceAll("\n", eol + base + unit);
+  const filled = `{${eol}${base}${unit}${inner}${eol}${base}}`;
+  return text.slice(0, node.offset) + filled + text.slice(node.offset + node.length);
 }
 
 /**
@@ -156,8 +188,12 @@ export function editJsonEntry(
   let after = body;
   if (entry === null) {
     if (!node) return { kind: "absent", before: text, after: text };
-    after = edit(body, [...path, name], undefined);
+    after = collapseBlank(edit(body, [...path, name], undefined), path);
     return { kind: "removed", before: text, after: bom + after };
+  }
+  if (!node && servers && isBlankObject(body, servers)) {
+    after = fillBlankObject(body, servers, name, entry);
+    return { kind: "added", before: text, after: bom + after };
   }
   if (!node || node.type !== "object") {
     after = edit(body, [...path, name], entry);

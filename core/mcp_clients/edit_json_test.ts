@@ -189,3 +189,18 @@ Deno.test("editJsonEntry drops an old stdio env when switching, and refuses unsa
     refused(() => editJsonEntry("{}", "mcpServers", name, HTTP), JSON.stringify(name));
   }
 });
+
+Deno.test("editJsonEntry lays hub's entry out on its own lines in an empty servers object", () => {
+  const text = `{\n\t"servers": {},\n\t"inputs": []\n}\n`;
+  const out = editJsonEntry(text, "vscodeMcp", "hub", HTTP);
+  assert(
+    out.after.startsWith(`{\n\t"servers": {\n\t\t"hub": {\n\t\t\t"type": "http",\n`),
+    out.after,
+  );
+  assert(out.after.endsWith(`\n\t\t}\n\t},\n\t"inputs": []\n}\n`), out.after);
+  assertEquals(editJsonEntry(out.after, "vscodeMcp", "hub", null).after, text);
+  const commented = `{\n  "mcpServers": {\n    // none yet\n  }\n}`;
+  const added = editJsonEntry(commented, "mcpServers", "hub", HTTP).after;
+  assertEquals(readJsonEntry(added, "mcpServers", "hub"), HTTP);
+  assertEquals(editJsonEntry(added, "mcpServers", "hub", null).after, commented);
+});
