@@ -152,6 +152,8 @@ e2eTest(
 
       await pluginSelect.selectOption("auto");
       await configWhere(e2e, (c) => c.permissions[PLUGIN].permission === "auto", "plugin auto");
+      // Turned on again, the plugin's tab is probed anew; on a busy machine that can lag the config.
+      await e2e.waitForTabState("ready");
       const reply = await callTool(e2e, ECHO, { text: "runs" });
       assertEquals(reply.status, 200, JSON.stringify(reply.body));
       assertEquals(unmarked(reply.body).structuredContent, { text: "runs" });
