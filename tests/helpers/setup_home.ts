@@ -103,6 +103,30 @@ export const PROJECT_CASES: ClientCase[] = [
     fixture: "project_vscode_mcp.json.txt",
     path: (h) => join(h.project, ".vscode", "mcp.json"),
   },
+  {
+    id: "cursor",
+    project: true,
+    kind: "json",
+    servers: ["mcpServers"],
+    fixture: "cursor_mcp.json.txt",
+    path: (h) => join(h.project, ".cursor", "mcp.json"),
+  },
+  {
+    id: "gemini",
+    project: true,
+    kind: "json",
+    servers: ["mcpServers"],
+    fixture: "gemini_settings.json.txt",
+    path: (h) => join(h.project, ".gemini", "settings.json"),
+  },
+  {
+    id: "codex",
+    project: true,
+    kind: "toml",
+    servers: ["mcp_servers"],
+    fixture: "codex_config.toml.txt",
+    path: (h) => join(h.project, ".codex", "config.toml"),
+  },
 ];
 
 export async function makeHome(): Promise<TempHome> {
