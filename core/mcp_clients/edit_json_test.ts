@@ -204,3 +204,41 @@ Deno.test("editJsonEntry lays hub's entry out on its own lines in an empty serve
   assertEquals(readJsonEntry(added, "mcpServers", "hub"), HTTP);
   assertEquals(editJsonEntry(added, "mcpServers", "hub", null).after, commented);
 });
+
+/** A small seeded random generator, so that a failure can be replayed. */
+function random(seed: number): () => number {
+  return () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+}
+
+/** A generated settings file: other settings, comments, a servers object with other servers. */
+function generated(next: () => number): string {
+  const unit = ["  ", "    ", "\t"][Math.floor(next() * 3)];
+  const comma = (last: boolean) => last ? (next() < 0.3 ? "," : "") : ",";
+  const comment = () => next() < 0.3 ? ` // note ${Math.floor(next() * 9)}` : "";
+  const servers = ["a", "b", "c"].filter(() => next() < 0.5).map((name, i, all) =>
+    `${unit}${unit}"${name}": { "command": "x${i}" }${comma(i === all.length - 1)}${comment()}`
+  );
+  const members = [
+    `${unit}"theme": "dark"`,
+    `${unit}/* block */ "list": [1, 2]`,
+    `${unit}"mcpServers": {${servers.length ? "\n" + servers.join("\n") + "\n" + unit : ""}}`,
+  ].filter((_, i) => i === 0 || next() < 0.7).sort(() => next() - 0.5);
+  const body = members.map((m, i) => `${m}${comma(i === members.length - 1)}${comment()}`);
+  const text = `${next() < 0.3 ? "// top\n" : ""}{\n${body.join("\n")}\n}\n`;
+  return next() < 0.2 ? text.replaceAll("\n", "\r\n") : text;
+}
+
+Deno.test("editJsonEntry round-trips byte for byte over generated JSONC files", () => {
+  const next = random(32);
+  for (let n = 0; n < 300; n++) {
+    const text = generated(next);
+    const added = editJsonEntry(text, "mcpServers", "hub", HTTP);
+    const [start, end] = changedRange(text, added.after);
+    assertEquals(start, end, `adding only inserts text: ${JSON.stringify(text)}`);
+    const updated = editJsonEntry(added.after, "mcpServers", "hub", ROTATED);
+    assertEquals(updated.after.replace("new-secret", "old-secret"), added.after);
+    const removed = editJsonEntry(updated.after, "mcpServers", "hub", null).after;
+    if (text.includes(`"mcpServers"`)) assertEquals(removed, text, JSON.stringify(text));
+    else assertEquals(removed.replace(/,?\s*"mcpServers": \{\}/, ""), text, JSON.stringify(text));
+  }
+});
