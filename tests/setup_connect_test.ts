@@ -45,8 +45,8 @@ async function connectStdio(h: TempHome, entry: Entry): Promise<Client> {
     command: entry.command as string,
     args: (entry.args ?? []) as string[],
     env: {
+      // A client's own environment: the entry must carry whatever else the bridge needs.
       HOME: h.home,
-      HUB_CONFIG_DIR: h.configDir,
       DENO_DIR: denoDir(),
       PATH: Deno.env.get("PATH") ?? "",
       HUB_SKIP_PKG_DISCOVERY: "1",
@@ -139,14 +139,13 @@ Deno.test("hub setup: the official MCP client connects with what was written", a
   try {
     await budget.start();
     const port = ["--port", String(budget.port)];
-    const headerClients = USER_CASES.filter((c) => c.id !== "claude-desktop");
     const ids = (cases: ClientCase[]) => cases.map((c) => c.id);
 
     await t.step("hub setup writes http, gateway and stdio entries", async () => {
       for (
         const args of [
           [...ids(USER_CASES), ...port],
-          [...ids(headerClients), "--mode", "gateway", "--name", "hub-gateway", ...port],
+          [...ids(USER_CASES), "--mode", "gateway", "--name", "hub-gateway", ...port],
           [...ids(USER_CASES), "--mode", "stdio", "--name", "hub-stdio", ...port],
         ]
       ) {
@@ -157,16 +156,17 @@ Deno.test("hub setup: the official MCP client connects with what was written", a
     });
 
     for (const c of USER_CASES) {
-      await t.step(`${c.id}: http (or its default), gateway and stdio connect`, async () => {
-        await budget.take();
-        await connectEntry(h, c, "hub", false);
-        if (c.id !== "claude-desktop") {
+      await t.step(
+        `${c.id}: http (stdio for Claude Desktop), gateway and stdio connect`,
+        async () => {
+          await budget.take();
+          await connectEntry(h, c, "hub", false);
           await budget.take();
           await connectEntry(h, c, "hub-gateway", true);
-        }
-        await budget.take();
-        await connectEntry(h, c, "hub-stdio", false);
-      });
+          await budget.take();
+          await connectEntry(h, c, "hub-stdio", false);
+        },
+      );
     }
 
     await t.step("the stdio block of hub start --show-config runs", async () => {
@@ -183,10 +183,10 @@ Deno.test("hub setup: the official MCP client connects with what was written", a
       const result = await hubIn(h, ["doctor", "--json", ...port]);
       const mcp = JSON.parse(result.stdout).checks.find((c: Entry) => c.id === "mcp_clients");
       assertEquals(mcp.status, "pass", mcp.message);
-      // 7 hub, 6 hub-gateway (not Claude Desktop), 7 hub-stdio; the lines listed are bounded.
+      // 7 × hub, hub-gateway and hub-stdio; the lines listed are bounded.
       assertMatch(
         mcp.message,
-        /^Claude Desktop, Claude Code, Cursor, VS Code, Windsurf, Gemini CLI, Codex: 20 hub entries current\n/,
+        /^Claude Desktop, Claude Code, Cursor, VS Code, Windsurf, Gemini CLI, Codex: 21 hub entries current\n/,
       );
       assertEquals(/STALE|not checked/.test(mcp.message), false, mcp.message);
     });
