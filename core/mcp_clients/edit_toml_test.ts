@@ -1,7 +1,7 @@
 import { parse } from "smol-toml";
 import { assert, assertEquals } from "../../tests/helpers/assert.ts";
 import { editTomlEntry, readTomlEntry } from "./edit_toml.ts";
-import { plainValue, SetupError } from "./setup_error.ts";
+import { plainValue, sameValue, SetupError } from "./setup_error.ts";
 import { tomlLines } from "./toml_lines.ts";
 
 const HTTP = {
@@ -236,4 +236,14 @@ Deno.test("editTomlEntry round-trips byte for byte over generated Codex files", 
     const expected = text === "" || /\n$/.test(text) ? text : text + (n % 5 ? "\n" : "\r\n");
     assertEquals(removed, expected, JSON.stringify(text));
   }
+});
+
+Deno.test("dates are told apart when entries are compared, and kept when hub rewrites its table", () => {
+  assertEquals(sameValue(new Date(0), new Date(1)), false);
+  assertEquals(sameValue(new Date(5), new Date(5)), true);
+  const text = `[mcp_servers.hub]\nurl = "old"\nsince = 2024-01-01\n`;
+  const out = editTomlEntry(text, "hub", { url: "u" });
+  assertEquals(out.kind, "updated");
+  assertEquals(out.after, `[mcp_servers.hub]\nurl = "u"\nsince = 2024-01-01\n`);
+  assertEquals(editTomlEntry(out.after, "hub", { url: "u" }).kind, "up-to-date");
 });

@@ -39,10 +39,21 @@ export function lineColumn(text: string, offset: number): { line: number; column
   return { line: lines.length, column: lines[lines.length - 1].length + 1 };
 }
 
+/** A date as text, to the millisecond (a TOML date: as written); anything else: its type. */
+function dateText(value: object): string {
+  if (!(value instanceof Date)) return typeof value;
+  try {
+    return value.toISOString();
+  } catch {
+    return String(value); // an invalid date
+  }
+}
+
 /** Whether two parsed values are equal, object key order aside. */
 export function sameValue(a: unknown, b: unknown): boolean {
   if (a === b) return true;
   if (typeof a !== "object" || typeof b !== "object" || a === null || b === null) return false;
+  if (a instanceof Date || b instanceof Date) return dateText(a) === dateText(b); // TOML dates
   if (Array.isArray(a) !== Array.isArray(b)) return false;
   if (Array.isArray(a)) {
     const other = b as unknown[];
