@@ -332,3 +332,18 @@ Deno.test("hub setup: one line per client, with the path under ~", async () => {
     await Deno.remove(h.base, { recursive: true });
   }
 });
+
+Deno.test("hub setup: CODEX_HOME names Codex's folder", async () => {
+  const h = await makeHome();
+  try {
+    await hubIn(h, ["config", "rotate-secret", "--confirm"]);
+    const codexHome = join(h.base, "codex-home");
+    const result = await hubIn(h, ["setup", "codex", "--json"], { CODEX_HOME: codexHome });
+    assertEquals(result.code, 0, result.stderr);
+    assertEquals(JSON.parse(result.stdout).clients[0].path, join(codexHome, "config.toml"));
+    assert(await exists(join(codexHome, "config.toml")));
+    assertEquals(await exists(join(h.home, ".codex")), false);
+  } finally {
+    await Deno.remove(h.base, { recursive: true });
+  }
+});
