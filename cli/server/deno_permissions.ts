@@ -28,7 +28,7 @@ const LOOPBACK_NET = [...LOOPBACK_HOSTS].join(",");
  * and where, so that `hub update` can update that install. `HUB_NPM_ROOT` (also set by the
  * wrapper) is the node_modules folder it is installed in, where plugin discovery looks.
  * `hub doctor` reads `PATH`, `ProgramFiles` and `LOCALAPPDATA` to find installed browsers, and
- * `XDG_CONFIG_HOME` and `APPDATA` to find MCP clients' config files.
+ * `XDG_CONFIG_HOME`, `APPDATA` and `CODEX_HOME` (Codex's folder) to find MCP clients' config files.
  * `HUB_TELEMETRY_ENDPOINT` points telemetry at a local receiver in tests (docs/telemetry.md).
  */
 export const HUB_ENV_VARS = [
@@ -60,6 +60,7 @@ export const HUB_ENV_VARS = [
   "APPDATA",
   "LOCALAPPDATA",
   "ProgramFiles",
+  "CODEX_HOME",
 ] as const;
 
 export const HUB_PERMISSION_FLAGS: readonly string[] = [
