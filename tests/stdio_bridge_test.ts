@@ -15,7 +15,7 @@ import {
   LoggingMessageNotificationSchema,
   ToolListChangedNotificationSchema,
 } from "@modelcontextprotocol/sdk/types.js";
-import { join } from "node:path";
+import { isAbsolute, join } from "node:path";
 import { assert, assertEquals, assertMatch } from "./helpers/assert.ts";
 import { api, listTools } from "./helpers/hub_api.ts";
 import {
@@ -71,12 +71,21 @@ async function connectBridge(extra: string[] = [], target = hub): Promise<Bridge
 }
 
 /** The SDK client spawning `deno <args>` with HUB_CONFIG_DIR=`configDir`. */
-async function connectCommand(args: string[], configDir: string): Promise<Bridge> {
+async function connectCommand(
+  args: string[],
+  configDir: string,
+  spawn: { command?: string; env?: Record<string, string>; cwd?: string } = {},
+): Promise<Bridge> {
   const transport = new StdioClientTransport({
-    command: Deno.execPath(),
+    command: spawn.command ?? Deno.execPath(),
     args,
-    env: { HUB_CONFIG_DIR: configDir, HUB_SKIP_PKG_DISCOVERY: "1", NO_COLOR: "1" },
-    cwd: ROOT,
+    env: {
+      HUB_CONFIG_DIR: configDir,
+      HUB_SKIP_PKG_DISCOVERY: "1",
+      NO_COLOR: "1",
+      ...spawn.env,
+    },
+    cwd: spawn.cwd ?? ROOT,
     stderr: "pipe",
   });
   let stderr = "";
@@ -354,13 +363,20 @@ Deno.test({
     assert(shown.stdout.includes(`http://127.0.0.1:${hub.port}/mcp`), shown.stdout);
     const block = shown.stdout.split(/Clients that only spawn processes.*\n/)[1].split("\n\n")[0];
     const entry = JSON.parse(block).mcpServers.hub;
-    assertEquals(entry.command, "hub");
-    // `hub` here is main.ts under the hub task's permissions; HUB_PORT is not set.
-    const { client } = await connectCommand(hubArgs(entry.args), hub.dir);
+    // A command that exists, by absolute path (this checkout: deno with main.ts), spawned as a
+    // client would: as printed, from another folder; HUB_PORT is not set.
+    assert(isAbsolute(entry.command), entry.command);
+    const elsewhere = await Deno.makeTempDir();
+    const { client } = await connectCommand(entry.args, hub.dir, {
+      command: entry.command,
+      env: entry.env ?? {},
+      cwd: elsewhere,
+    });
     try {
       assert((await client.listTools()).tools.some((t) => t.name === "plugin_list_tabs"));
     } finally {
       await client.close();
+      await Deno.remove(elsewhere, { recursive: true });
     }
   },
 });
