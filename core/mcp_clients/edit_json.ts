@@ -3,8 +3,9 @@
  * commas, as VS Code and Claude Code write them), or taking it out, without touching anything else:
  * jsonc-parser's edit API changes only the bytes of hub's entry, so comments, formatting, key order
  * and every other server stay byte for byte. Keys of an existing entry that are not about how to
- * reach the server (`disabled`, `timeout`, tool lists) are kept. Text that does not parse, or whose
- * servers key is not an object, is refused with where the problem is.
+ * reach the server and are harmless (`disabled`, `timeout`, tool lists: KEPT_KEYS) are kept. Text
+ * that does not parse, or whose servers key is not an object, is refused with where the problem is;
+ * so is an existing entry with hub's name that hub did not write, unless forced.
  */
 import {
   applyEdits,
@@ -20,15 +21,18 @@ import {
 } from "jsonc-parser";
 import { jsonDepthProblem } from "../files/json_depth.ts";
 import type { McpFileFormat } from "./clients.ts";
+import { isHubEntry } from "./hub_entry.ts";
 import {
+  checkOwnEntry,
   checkServerName,
+  type EditOptions,
   type EditOutcome,
+  KEPT_KEYS,
   lineColumn,
   mergedEntry,
   plainValue,
   sameValue,
   SetupError,
-  TRANSPORT_KEYS,
 } from "./setup_error.ts";
 
 /** Where a format keeps its servers: the path of the object whose keys are server names. */
@@ -173,6 +177,7 @@ export function editJsonEntry(
   format: McpFileFormat,
   name: string,
   entry: Record<string, unknown> | null,
+  options: EditOptions = {},
 ): EditOutcome {
   checkServerName(name);
   const bom = text.startsWith(BOM) ? BOM : "";
@@ -185,6 +190,10 @@ export function editJsonEntry(
   const servers = serversNode(parseOrRefuse(body), path);
   const node = servers && child(servers, name, "the servers object");
   const edit = (t: string, at: string[], value: unknown) => editInPlace(t, at, value);
+  if (node) {
+    const value = getNodeValue(node);
+    checkOwnEntry(value, name, isHubEntry(value), options);
+  }
   let after = body;
   if (entry === null) {
     if (!node) return { kind: "absent", before: text, after: text };
@@ -204,7 +213,7 @@ export function editJsonEntry(
     if (!sameValue(existing[key], value)) after = edit(after, [...path, name, key], value);
   }
   for (const key of Object.keys(existing)) {
-    if (TRANSPORT_KEYS.has(key) && !(key in entry)) {
+    if (!KEPT_KEYS.has(key) && !(key in entry)) {
       after = edit(after, [...path, name, key], undefined);
     }
   }

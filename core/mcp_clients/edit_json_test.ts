@@ -164,8 +164,10 @@ Deno.test("editJsonEntry refuses a servers key that is not an object, or a doubl
   refused(() => editJsonEntry("", "codexToml", "hub", HTTP));
 });
 
-Deno.test("editJsonEntry replaces an entry that is not an object", () => {
-  const out = editJsonEntry(`{"mcpServers": {"hub": "old"}}`, "mcpServers", "hub", HTTP);
+Deno.test("editJsonEntry replaces an entry that is not an object only when forced", () => {
+  const text = `{"mcpServers": {"hub": "old"}}`;
+  refused(() => editJsonEntry(text, "mcpServers", "hub", HTTP), "not hub's");
+  const out = editJsonEntry(text, "mcpServers", "hub", HTTP, { force: true });
   assertEquals(out.kind, "updated");
   assertEquals(readJsonEntry(out.after, "mcpServers", "hub"), HTTP);
 });
@@ -182,7 +184,8 @@ Deno.test("editJsonEntry takes any server name, dots and quotes included", () =>
 });
 
 Deno.test("editJsonEntry drops an old stdio env when switching, and refuses unsafe names", () => {
-  const text = `{"mcpServers": {"hub": {"command": "deno", "env": {"HUB_CONFIG_DIR": "/old"}}}}`;
+  const text =
+    `{"mcpServers": {"hub": {"command": "deno", "args": ["/x/main.ts", "start", "--stdio"], "env": {"HUB_CONFIG_DIR": "/old"}}}}`;
   const out = editJsonEntry(text, "mcpServers", "hub", HTTP);
   assertEquals(readJsonEntry(out.after, "mcpServers", "hub"), HTTP);
   for (const name of ["", "__proto__", "prototype", "a\u0000b"]) {
@@ -241,4 +244,44 @@ Deno.test("editJsonEntry round-trips byte for byte over generated JSONC files", 
     if (text.includes(`"mcpServers"`)) assertEquals(removed, text, JSON.stringify(text));
     else assertEquals(removed.replace(/,?\s*"mcpServers": \{\}/, ""), text, JSON.stringify(text));
   }
+});
+
+Deno.test("editJsonEntry refuses to replace or remove an entry with hub's name that is not hub's", () => {
+  const text =
+    `{\n  "mcpServers": {\n    "hub": { "command": "gh-hub", "env": { "GITHUB_TOKEN": "t" } }\n  }\n}\n`;
+  for (const entry of [HTTP, STDIO, null]) {
+    const error = refused(() => editJsonEntry(text, "mcpServers", "hub", entry), "foreign");
+    assert(/hub did not write.*--name.*--force/.test(error.message), error.message);
+  }
+  const forced = editJsonEntry(text, "mcpServers", "hub", HTTP, { force: true });
+  assertEquals(readJsonEntry(forced.after, "mcpServers", "hub"), HTTP);
+  for (const url of ["http://localhost:7/mcp/gateway", "http://[::1]:7/mcp/"]) {
+    const own = `{"mcpServers": {"hub": {"url": "${url}"}}}`;
+    assertEquals(editJsonEntry(own, "mcpServers", "hub", HTTP).kind, "updated");
+  }
+  const remote = `{"mcpServers": {"hub": {"url": "http://example.com/mcp"}}}`;
+  refused(() => editJsonEntry(remote, "mcpServers", "hub", HTTP), "remote url");
+});
+
+Deno.test("editJsonEntry keeps only harmless keys of an existing hub entry", () => {
+  const text = JSON.stringify({
+    servers: {
+      hub: {
+        type: "http",
+        url: "http://127.0.0.1:1/mcp",
+        trust: true,
+        envFile: "${workspaceFolder}/.evil.env",
+        dev: { watch: "x" },
+        autoApprove: ["*"],
+        disabled: true,
+        timeout: 5,
+      },
+    },
+  });
+  const out = editJsonEntry(text, "vscodeMcp", "hub", STDIO);
+  assertEquals(readJsonEntry(out.after, "vscodeMcp", "hub"), {
+    ...STDIO,
+    disabled: true,
+    timeout: 5,
+  });
 });

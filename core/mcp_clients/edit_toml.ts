@@ -6,12 +6,16 @@
  * other table, comment and blank line stays byte for byte. The result is parsed again and must
  * equal the old file with only hub's entry changed; anything else is refused, never written.
  * An entry written in a form hub does not edit by lines (an inline table, dotted keys) is refused
- * with what to do instead.
+ * with what to do instead; so is an existing entry with hub's name that hub did not write, unless
+ * forced.
  */
 import { parse, stringify, TomlError } from "smol-toml";
 import { MAX_JSON_DEPTH } from "../files/json_depth.ts";
+import { isHubEntry } from "./hub_entry.ts";
 import {
+  checkOwnEntry,
   checkServerName,
+  type EditOptions,
   type EditOutcome,
   mergedEntry,
   plainValue,
@@ -172,6 +176,7 @@ export function editTomlEntry(
   text: string,
   name: string,
   entry: Record<string, unknown> | null,
+  options: EditOptions = {},
 ): EditOutcome {
   checkServerName(name);
   const bom = text.startsWith(BOM) ? BOM : "";
@@ -189,6 +194,7 @@ export function editTomlEntry(
   if (entry === null && existing === undefined) {
     return { kind: "absent", before: text, after: text };
   }
+  checkOwnEntry(existing, name, isHubEntry(existing), options);
   const merged = entry === null ? undefined : mergedEntry(existing, entry);
   if (merged && existing !== undefined && sameValue(existing, merged)) {
     return { kind: "up-to-date", before: text, after: text };

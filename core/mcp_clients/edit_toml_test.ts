@@ -144,7 +144,7 @@ Deno.test("editTomlEntry keeps CRLF line ends and a BOM", () => {
 
 Deno.test("editTomlEntry gathers hub's tables spread over the file into one", () => {
   const text =
-    `[mcp_servers.hub]\nurl = "http://a"\n\n[x]\nb = 2\n\n[mcp_servers.hub.http_headers]\nAuthorization = "Bearer old"\n`;
+    `[mcp_servers.hub]\nurl = "http://127.0.0.1:1/mcp"\n\n[x]\nb = 2\n\n[mcp_servers.hub.http_headers]\nAuthorization = "Bearer old"\n`;
   const out = editTomlEntry(text, "hub", ROTATED);
   assertEquals(readTomlEntry(out.after, "hub"), ROTATED);
   assertEquals(withoutHub(out.after), withoutHub(text));
@@ -184,7 +184,7 @@ Deno.test("editTomlEntry takes names that need quotes", () => {
 
 Deno.test("editTomlEntry keeps integers past 2^53 exact, and drops an old env with the transport", () => {
   const text =
-    `[limits]\nbig = 9007199254740993\n\n[mcp_servers.hub]\ncommand = "deno"\n\n[mcp_servers.hub.env]\nHUB_CONFIG_DIR = "/old"\n`;
+    `[limits]\nbig = 9007199254740993\n\n[mcp_servers.hub]\ncommand = "hub"\nargs = ["start", "--stdio"]\n\n[mcp_servers.hub.env]\nHUB_CONFIG_DIR = "/old"\n`;
   const out = editTomlEntry(text, "hub", HTTP);
   assert(out.after.startsWith(`[limits]\nbig = 9007199254740993\n\n[mcp_servers.hub]\n`));
   assertEquals(readTomlEntry(out.after, "hub"), HTTP);
@@ -242,8 +242,26 @@ Deno.test("dates are told apart when entries are compared, and kept when hub rew
   assertEquals(sameValue(new Date(0), new Date(1)), false);
   assertEquals(sameValue(new Date(5), new Date(5)), true);
   const text = `[mcp_servers.hub]\nurl = "old"\nsince = 2024-01-01\n`;
-  const out = editTomlEntry(text, "hub", { url: "u" });
+  const forced = { force: true };
+  const out = editTomlEntry(text, "hub", { url: "u", since: new Date(0) }, forced);
   assertEquals(out.kind, "updated");
-  assertEquals(out.after, `[mcp_servers.hub]\nurl = "u"\nsince = 2024-01-01\n`);
-  assertEquals(editTomlEntry(out.after, "hub", { url: "u" }).kind, "up-to-date");
+  assertEquals(out.after, `[mcp_servers.hub]\nurl = "u"\nsince = 1970-01-01T00:00:00.000Z\n`);
+  const same = editTomlEntry(out.after, "hub", { url: "u", since: new Date(0) }, forced);
+  assertEquals(same.kind, "up-to-date");
+});
+
+Deno.test("editTomlEntry refuses an entry with hub's name that is not hub's, and drops risky keys", () => {
+  const foreign = `[mcp_servers.hub]\ncommand = "gh"\nargs = ["mcp"]\n\n[other]\na = 1\n`;
+  for (const entry of [HTTP, null]) {
+    const error = refused(() => editTomlEntry(foreign, "hub", entry), "foreign");
+    assert(/hub did not write.*--force/.test(error.message), error.message);
+  }
+  assertEquals(
+    readTomlEntry(editTomlEntry(foreign, "hub", HTTP, { force: true }).after, "hub"),
+    HTTP,
+  );
+  const risky =
+    `[mcp_servers.hub]\nurl = "http://127.0.0.1:1/mcp"\nenv_vars = ["LD_PRELOAD"]\ncwd = "/tmp"\ntool_timeout_sec = 9\n`;
+  const out = editTomlEntry(risky, "hub", HTTP);
+  assertEquals(readTomlEntry(out.after, "hub"), { ...HTTP, tool_timeout_sec: 9 });
 });

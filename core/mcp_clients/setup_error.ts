@@ -66,34 +66,51 @@ export function sameValue(a: unknown, b: unknown): boolean {
 }
 
 /**
- * The keys that say how a client reaches a server, and so belong to hub. When hub writes its
- * entry, these keys of an existing entry are replaced or removed (a `url` left over from http
- * would confuse a stdio entry; an `env` naming an old config folder would mislead the bridge);
- * every other key the user or the client added (`disabled`, `timeout`, tool lists) is kept.
+ * The keys of an existing hub entry that `hub setup` keeps when it rewrites the entry: only keys
+ * that switch the server off, bound its time or narrow its tools. Every other key is dropped (an
+ * `env`, `envFile`, `cwd` or `env_vars` could change how hub runs; a `trust` or `autoApprove`
+ * could skip the user's confirmation of hub's tools; an old transport's `url` or `headers` would
+ * confuse the new one), so an entry shipped in a cloned project cannot ride along.
  */
-export const TRANSPORT_KEYS: ReadonlySet<string> = new Set([
-  "type",
-  "url",
-  "serverUrl",
-  "httpUrl",
-  "headers",
-  "http_headers",
-  "env_http_headers",
-  "bearer_token_env_var",
-  "command",
-  "args",
-  "env",
-  "cwd",
+export const KEPT_KEYS: ReadonlySet<string> = new Set([
+  "disabled",
+  "enabled",
+  "timeout",
+  "startup_timeout_sec",
+  "tool_timeout_sec",
+  "enabled_tools",
+  "disabled_tools",
+  "includeTools",
+  "excludeTools",
 ]);
 
-/** The entry to write: hub's keys, plus the existing entry's keys that are not about transport. */
+/** The entry to write: hub's keys, plus the existing entry's keys in KEPT_KEYS. */
 export function mergedEntry(
   existing: unknown,
   entry: Record<string, unknown>,
 ): Record<string, unknown> {
   if (typeof existing !== "object" || existing === null || Array.isArray(existing)) return entry;
-  const kept = Object.entries(existing).filter(([k]) => !TRANSPORT_KEYS.has(k) && !(k in entry));
+  const kept = Object.entries(existing).filter(([k]) => KEPT_KEYS.has(k) && !(k in entry));
   return { ...entry, ...Object.fromEntries(kept) };
+}
+
+/** Options of an edit. `force`: replace or remove an entry with hub's name that is not hub's. */
+export interface EditOptions {
+  force?: boolean;
+}
+
+/** Refuses to change an existing entry named `name` that hub did not write, unless `force`. */
+export function checkOwnEntry(
+  existing: unknown,
+  name: string,
+  isHub: boolean,
+  options: EditOptions = {},
+): void {
+  if (existing === undefined || isHub || options.force) return;
+  const shown = JSON.stringify(clip(name, 40));
+  throw new SetupError(
+    `an entry named ${shown} is there that hub did not write; hub did not change it: pass --name <another name> to add hub beside it, or --force to replace it`,
+  );
 }
 
 /** `value` with plain objects (parsers give objects without a prototype), dates kept. */
