@@ -13,7 +13,7 @@ import { jsonDepthProblem, MAX_JSON_DEPTH } from "../../core/files/json_depth.ts
 import { readBoundedText } from "../../core/files/bounded_read.ts";
 import { clip } from "../../protocol/clip.ts";
 import { boundLines, type Check, pass, problem } from "./report.ts";
-import type { ClientFile } from "../../core/mcp_clients/clients.ts";
+import type { ClientFile, ClientId } from "../../core/mcp_clients/clients.ts";
 import { classify, entriesOf, type HubTarget, type Verdict } from "./mcp_entries.ts";
 
 export const MAX_CONFIG_BYTES = 5 * 1024 * 1024;
@@ -112,22 +112,58 @@ function lines(scan: ScanResult): string[] {
   return boundLines(all, MAX_FOUND_LINES);
 }
 
-/** The `hub setup` command lines that rewrite stale entries (one per scope), by client id. */
-export function setupCommands(files: ClientFile[]): string[] {
-  const ids = (scope: "user" | "project") => [
-    ...new Set(files.filter((f) => f.id && f.scope === scope).map((f) => f.id!)),
-  ];
-  const user = ids("user"), project = ids("project");
-  return [
-    ...(user.length ? [`hub setup ${user.join(" ")}`] : []),
-    ...(project.length ? [`hub setup --project ${project.join(" ")}`] : []),
-  ];
+/** A stale entry: its file and its name (a bare file means the name "hub"). */
+export type StaleEntry = ClientFile | { file: ClientFile; name: string };
+
+/** One `hub setup` run: the clients of one scope whose entry has one name. */
+export interface SetupRun {
+  ids: ClientId[];
+  project: boolean;
+  name: string;
+}
+
+/** The names `hub setup --name` takes (cli/setup/setup.ts checks the same). */
+export const SETUP_NAME = /^[A-Za-z0-9_-]{1,64}$/;
+
+const entryOf = (s: StaleEntry) => "file" in s ? s : { file: s, name: "hub" };
+
+/** Whether `hub setup` can rewrite a stale entry: a file it writes, a name `--name` takes. */
+export const canSetup = (s: StaleEntry) => {
+  const { file, name } = entryOf(s);
+  return file.id !== undefined && SETUP_NAME.test(name);
+};
+
+/** The `hub setup` runs that rewrite stale entries: one per scope and entry name. */
+export function setupRuns(stale: StaleEntry[]): SetupRun[] {
+  const runs: SetupRun[] = [];
+  for (const { file, name } of stale.filter(canSetup).map(entryOf)) {
+    const project = file.scope === "project";
+    let run = runs.find((r) => r.project === project && r.name === name);
+    if (!run) runs.push(run = { ids: [], project, name });
+    if (!run.ids.includes(file.id!)) run.ids.push(file.id!);
+  }
+  // User scope first, then the project's; "hub" before other names.
+  const rank = (r: SetupRun) => (r.project ? 2 : 0) + (r.name === "hub" ? 0 : 1);
+  return runs.sort((a, b) => rank(a) - rank(b));
+}
+
+/** The `hub setup` command line of a run (`--name` when not "hub"). */
+export function setupCommandLine(run: SetupRun): string {
+  const name = run.name === "hub" ? "" : ` --name ${run.name}`;
+  return `hub setup${run.project ? " --project" : ""}${name} ${run.ids.join(" ")}`;
+}
+
+/** The `hub setup` command lines that rewrite stale entries (per scope and name), by client id. */
+export function setupCommands(stale: StaleEntry[]): string[] {
+  return setupRuns(stale).map(setupCommandLine);
 }
 
 /** The fix for stale entries: `hub setup <client>`; by hand for files setup does not write. */
-function staleFix(files: ClientFile[]): string {
-  const commands = setupCommands(files).map((c) => `"${c}"`);
-  const manual = [...new Set(files.filter((f) => !f.id).map((f) => f.path))];
+function staleFix(stale: StaleEntry[]): string {
+  const commands = setupCommands(stale).map((c) => `"${c}"`);
+  const manual = [
+    ...new Set(stale.filter((s) => !canSetup(s)).map((s) => entryOf(s).file.path)),
+  ];
   const byHand = manual.length === 0
     ? ""
     : `replace the hub entry in ${clip(manual[0], 160)}${
@@ -150,7 +186,7 @@ export function mcpClientsCheck(scan: ScanResult, looked: number): Check {
       id,
       title,
       [`${stale.length} stale hub entr${stale.length === 1 ? "y" : "ies"}`, ...detail].join("\n"),
-      staleFix(stale.map((f) => f.file)),
+      staleFix(stale),
     );
   }
   if (good.length === 0) {

@@ -103,7 +103,8 @@ Deno.test("a stale entry is a warning that names the file; the secret never show
   assertMatch(check.message, /"gw": STALE: it uses port 9999, the hub 9515/);
   assertEquals(
     check.fix,
-    'run "hub setup cursor" (it updates hub\'s entry in place), then restart that client',
+    'run "hub setup cursor" and "hub setup --name gw cursor" (it updates hub\'s entry in ' +
+      "place), then restart that client",
   );
   const text = JSON.stringify(check);
   assertEquals(text.includes(SECRET) || text.includes(old), false);
@@ -196,6 +197,18 @@ Deno.test("stale fix: hub setup per scope; by hand for a file setup does not wri
   );
 });
 
+Deno.test("stale fix: an entry with another name is updated with --name", async () => {
+  const stale = JSON.stringify({
+    mcpServers: { hub: hubHttp("e".repeat(64)), browser: hubHttp("e".repeat(64)) },
+  });
+  const scan = await scanClientFiles([cursor], target, fakeFs({ [cursor.path]: stale }));
+  assertEquals(
+    mcpClientsCheck(scan, 1).fix,
+    'run "hub setup cursor" and "hub setup --name browser cursor" (it updates hub\'s entry in ' +
+      "place), then restart that client",
+  );
+});
+
 Deno.test("codex: config.toml entries are read (url + http_headers, stdio); broken TOML says where", async () => {
   const codex: ClientFile = {
     ...row,
@@ -234,7 +247,8 @@ Deno.test("codex: config.toml entries are read (url + http_headers, stdio); brok
   assertMatch(broken.problems[0].why, /^not valid TOML at line 1, column \d+$/);
   assertEquals(
     mcpClientsCheck(scan, 1).fix,
-    'run "hub setup codex" (it updates hub\'s entry in place), then restart that client',
+    'run "hub setup --name old codex" (it updates hub\'s entry in place), then restart that ' +
+      "client",
   );
 });
 

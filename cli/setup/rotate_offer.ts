@@ -5,9 +5,17 @@
  */
 import { userCwd } from "../../core/client/client_context.ts";
 import { homeDir } from "../../core/config/paths.ts";
-import { type ClientFile, clientFiles, type ClientId } from "../../core/mcp_clients/clients.ts";
+import { clientFiles, type ClientId } from "../../core/mcp_clients/clients.ts";
 import { readEnv } from "../doctor/browsers.ts";
-import { realFiles, scanClientFiles, setupCommands } from "../doctor/mcp_check.ts";
+import {
+  canSetup,
+  realFiles,
+  scanClientFiles,
+  setupCommandLine,
+  type SetupRun,
+  setupRuns,
+  type StaleEntry,
+} from "../doctor/mcp_check.ts";
 
 /** The clients to set up again, per scope, from the files holding a stale hub entry. */
 export interface StaleClients {
@@ -17,19 +25,29 @@ export interface StaleClients {
   others: string[];
   /** The `hub setup` command lines that update them (doctor's, with this command's `--port`). */
   commands: string[];
+  /** The same as runs (per scope and entry name), for the "Update them now?" path. */
+  runs: SetupRun[];
 }
 
-/** Sorts stale files into the `hub setup` runs that fix them. */
-export function staleClients(files: ClientFile[], portFlag?: string): StaleClients {
+/** Sorts stale entries into the `hub setup` runs that fix them. */
+export function staleClients(stale: StaleEntry[], portFlag?: string): StaleClients {
+  const files = stale.map((s) => "file" in s ? s.file : s);
   const ids = (scope: "user" | "project") => [
     ...new Set(files.filter((f) => f.id && f.scope === scope).map((f) => f.id!)),
   ];
   const port = portFlag === undefined ? "" : ` --port ${portFlag}`;
+  const runs = setupRuns(stale);
   return {
     user: ids("user"),
     project: ids("project"),
-    others: files.filter((f) => !f.id).map((f) => `${f.client} (${f.path})`),
-    commands: setupCommands(files).map((c) => c + port),
+    others: [
+      ...new Set(
+        stale.filter((s) => !canSetup(s)).map((s) => "file" in s ? s.file : s)
+          .map((f) => `${f.client} (${f.path})`),
+      ),
+    ],
+    commands: runs.map((r) => setupCommandLine(r) + port),
+    runs,
   };
 }
 
@@ -41,8 +59,7 @@ export async function findStale(
 ): Promise<StaleClients> {
   const ctx = { os: Deno.build.os, home: homeDir(), cwd: userCwd(), env: readEnv };
   const scan = await scanClientFiles(clientFiles(ctx), { port, secret }, realFiles);
-  const stale = scan.findings.filter((f) => f.verdict.kind === "stale").map((f) => f.file);
-  return staleClients(stale.filter((f, i) => stale.indexOf(f) === i), portFlag);
+  return staleClients(scan.findings.filter((f) => f.verdict.kind === "stale"), portFlag);
 }
 
 /**
@@ -75,8 +92,13 @@ export async function offerSetup(port: number, secret: string, portFlag?: string
   if (!Deno.stdin.isTerminal() || !Deno.stdout.isTerminal()) return;
   if (!/^y(es)?$/i.test((prompt("Update them now? [y/N]") ?? "").trim())) return;
   const { setupCommand } = await import("./setup.ts");
-  if (stale.user.length > 0) await setupCommand(stale.user, { yes: true, port: portFlag });
-  if (stale.project.length > 0) {
-    await setupCommand(stale.project, { yes: true, project: true, port: portFlag });
+  // Each run keeps the entry's name; `hub setup` keeps the entry's mode (http, gateway, stdio).
+  for (const run of stale.runs) {
+    await setupCommand(run.ids, {
+      yes: true,
+      project: run.project,
+      name: run.name,
+      port: portFlag,
+    });
   }
 }

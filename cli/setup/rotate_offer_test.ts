@@ -19,8 +19,29 @@ Deno.test("staleClients: per scope, once per client; files setup does not write 
     project: ["vscode"],
     others: ["VS Code (/h/.config/Code/User/settings.json)"],
     commands: ["hub setup cursor claude-code", "hub setup --project vscode"],
+    runs: [
+      { ids: ["cursor", "claude-code"], project: false, name: "hub" },
+      { ids: ["vscode"], project: true, name: "hub" },
+    ],
   });
   assertEquals(staleClients([pick("Codex", "user", "config.toml")], "9600").commands, [
     "hub setup codex --port 9600",
   ]);
+});
+
+Deno.test("staleClients: an entry set up with --name is updated with that --name", () => {
+  const cursor = pick("Cursor", "user", "mcp.json");
+  const stale = staleClients([
+    { file: cursor, name: "browser" },
+    { file: pick("Codex", "user", "config.toml"), name: "hub" },
+    { file: pick("Gemini CLI", "user", "settings.json"), name: "browser" },
+    { file: cursor, name: "has space" },
+  ], "9600");
+  assertEquals(stale.commands, [
+    "hub setup codex --port 9600",
+    "hub setup --name browser cursor gemini --port 9600",
+  ]);
+  assertEquals(stale.runs[1], { ids: ["cursor", "gemini"], project: false, name: "browser" });
+  // A name hub setup does not take is left to the person.
+  assertEquals(stale.others, ["Cursor (/h/.cursor/mcp.json)"]);
 });

@@ -34,7 +34,10 @@ export interface SetupDeps {
 }
 
 export interface SetupPlan {
-  /** `--mode`; undefined: http, or stdio for a client that cannot use http. */
+  /**
+   * `--mode`; undefined: the existing entry's mode (see modeOf), else http (stdio for a client
+   * that cannot use http).
+   */
   mode?: SetupMode;
   name: string;
   remove: boolean;
@@ -99,20 +102,37 @@ export const PROJECT_WARNING = "a project file is often committed and shared, an
 const isBug = (error: unknown) =>
   error instanceof TypeError || error instanceof ReferenceError || !(error instanceof Error);
 
-async function edit(file: ClientFile, plan: SetupPlan, mode: SetupMode, deps: SetupDeps) {
+/**
+ * The mode of the entry a file already holds, so an update without `--mode` keeps it: a URL to
+ * `/mcp/gateway` is gateway, another URL http, a command stdio (gateway for a stdio-only client
+ * whose bridge has `--gateway`). Undefined when there is no entry.
+ */
+export function modeOf(entry: Record<string, unknown> | undefined, file: ClientFile) {
+  if (!entry) return undefined;
+  const url = [entry.url, entry.serverUrl, entry.httpUrl].find((u) => typeof u === "string");
+  if (typeof url === "string") {
+    return /\/mcp\/gateway\/?$/.test(url) ? "gateway" : "http";
+  }
+  if (typeof entry.command !== "string") return undefined;
+  const gateway = Array.isArray(entry.args) && entry.args.includes("--gateway");
+  return gateway && !file.transports.includes("http") ? "gateway" : "stdio";
+}
+
+async function edit(file: ClientFile, plan: SetupPlan, deps: SetupDeps) {
   const read = await deps.read(file.path);
   const text = read?.text ?? "";
+  const old = read === undefined ? undefined : entryIn(text, file.format, plan.name);
+  const mode = modeFor(file, plan.mode ?? modeOf(old, file));
   if (plan.remove && read === undefined) {
-    return { result: { kind: "absent", before: "", after: "" } as EditResult, read, reason: "" };
+    const result: EditResult = { kind: "absent", before: "", after: "" };
+    return { result, read, reason: "", mode };
   }
   const entry = plan.remove ? null : deps.entry(file, mode);
   const result = file.format === "codexToml"
     ? deps.editToml(text, plan.name, entry)
     : deps.editJson(text, file.format, plan.name, entry);
-  const reason = result.kind === "updated" && entry
-    ? changeReason(entryIn(text, file.format, plan.name), entry)
-    : undefined;
-  return { result, read, reason };
+  const reason = result.kind === "updated" && entry ? changeReason(old, entry) : undefined;
+  return { result, read, reason, mode };
 }
 
 /** Sets up (or removes) hub's entry in one client file; never throws for a refused file. */
@@ -123,12 +143,11 @@ export async function setupClient(
 ): Promise<ClientResult> {
   const out: ClientResult = { client: file.id ?? file.client, path: file.path, outcome: "refused" };
   try {
-    const mode = modeFor(file, plan.mode);
+    const { result, read, reason, mode } = await edit(file, plan, deps);
     if (!plan.remove) {
       out.mode = mode;
       out.transport = transportFor(file, mode);
     }
-    const { result, read, reason } = await edit(file, plan, mode, deps);
     out.outcome = result.kind;
     if (reason) out.reason = reason;
     const changed = result.before !== result.after;

@@ -148,3 +148,24 @@ Deno.test("hideSecret: hub's secret and every Bearer token are shortened", () =>
     'a ssssssss… "Bearer abcdefgh…" Bearer short',
   );
 });
+
+Deno.test("setupClient: without --mode an update keeps the entry's mode (gateway, stdio)", async () => {
+  const cursor = file("cursor");
+  for (const mode of ["gateway", "stdio"] as const) {
+    const { deps, files } = fakeDeps({});
+    await setupClient(cursor, plan({ mode }), fakeDeps(files, "o".repeat(40)).deps);
+    const updated = await setupClient(cursor, plan(), deps);
+    assertEquals([updated.outcome, updated.mode], [
+      mode === "stdio" ? "up-to-date" : "updated",
+      mode,
+    ]);
+    const again = await setupClient(cursor, plan(), deps);
+    assertEquals([again.outcome, again.mode], ["up-to-date", mode]);
+    // --mode still changes it.
+    assertEquals((await setupClient(cursor, plan({ mode: "http" }), deps)).mode, "http");
+  }
+  const desktop = file("claude-desktop");
+  const { deps } = fakeDeps({});
+  await setupClient(desktop, plan({ mode: "gateway" }), deps);
+  assertEquals((await setupClient(desktop, plan(), deps)).mode, "gateway");
+});
