@@ -2,16 +2,19 @@
  * Reading and writing an MCP client's settings file for `hub setup`, safely: reads are bounded
  * (5 MiB, regular files only, valid UTF-8); a symbolic link is followed only while it stays inside
  * the folder the path is in (the home folder, or the project folder for `--project`), unless the
- * user said `--follow-symlinks`; writes are atomic, keep the file's mode (new files and folders are
- * the user's alone), refuse a read-only file, refuse a file that changed since it was read, and
- * keep a copy of the file as it was before hub's first change (`<file>.hub-backup`, never
- * overwritten). Writing through a link replaces the file it leads to, so the link stays.
+ * user said `--follow-symlinks` (a link in a project folder must stay in that project folder);
+ * writes are atomic, make a file that holds the secret the user's alone (its mode & 0700; new files
+ * 0600 and folders 0700), refuse a file another user owns or a folder others can write (unless
+ * `force`), refuse a read-only file, refuse a file that changed since it was read, and keep a copy
+ * of the file as it was before hub's first change (`<file>.hub-backup`, never overwritten; one
+ * that is not hub's is reported). Writing through a link replaces the file it leads to.
  */
-import { dirname, isAbsolute, relative, resolve, sep } from "node:path";
+import { basename, dirname, isAbsolute, relative, resolve, sep } from "node:path";
 import { readBoundedFile } from "../files/bounded_read.ts";
 import { writeFileAtomic } from "../files/atomic_write.ts";
 import { UserError } from "../cli/user_error.ts";
 import { SetupError } from "./setup_error.ts";
+import { checkOwnership, currentUser, type FileUser, octal } from "./ownership.ts";
 
 export { SetupError } from "./setup_error.ts";
 export type { EditOutcome } from "./setup_error.ts";
@@ -26,18 +29,30 @@ export interface ClientFileIO {
   /** The file's text and mode; undefined when it does not exist. */
   read(path: string): Promise<{ text: string; mode?: number } | undefined>;
   /**
-   * Writes `text` atomically (mode: the file's own; `mode` or 0600 for a new file). With
-   * `expected`, refuses when the file no longer holds that text ("" = did not exist). Returns the
-   * backup's path when this write made one.
+   * Writes `text` atomically (mode: the file's own; `mode` or 0600 for a new file; with `private`,
+   * the default, group and other bits dropped). With `expected`, refuses when the file no longer
+   * holds that text ("" = did not exist). Returns the backup's path when this write made one, and
+   * warnings to show (no path in them): "made private: was 0644", a backup not made.
    */
   write(
     path: string,
     text: string,
     mode?: number,
     expected?: string,
-  ): Promise<{ backup?: string }>;
+    options?: WriteOptions,
+  ): Promise<WriteResult>;
   /** A warning when the file can be read by other users (it holds the secret). */
   permissionsWarning(path: string): Promise<string | undefined>;
+}
+
+export interface WriteOptions {
+  /** The file holds hub's secret: write it for the user alone (default true). */
+  private?: boolean;
+}
+
+export interface WriteResult {
+  backup?: string;
+  warnings?: string[];
 }
 
 export interface ClientFileOptions {
@@ -50,6 +65,10 @@ export interface ClientFileOptions {
   /** The largest file read or written (default MAX_CLIENT_FILE_BYTES). */
   maxBytes?: number;
   os?: typeof Deno.build.os;
+  /** Write a file another user owns, or in a folder others can write. */
+  force?: boolean;
+  /** Who runs hub (default: found out; tests pass another). */
+  user?: FileUser;
 }
 
 const inside = (folder: string, path: string) => {
@@ -68,9 +87,6 @@ async function realTarget(path: string): Promise<string> {
     return resolve(await realTarget(parent), relative(parent, path));
   }
 }
-
-/** A permission mode in words: "0644". */
-const octal = (mode: number) => `0${(mode & 0o777).toString(8).padStart(3, "0")}`;
 
 export function clientFileIO(options: ClientFileOptions): ClientFileIO {
   return new ClientFiles(options);
@@ -97,8 +113,12 @@ class ClientFiles implements ClientFileIO {
     );
   }
 
-  write(path: string, text: string, mode?: number, expected?: string) {
-    return refusingSystemErrors(path, "write", () => this.#writeAt(path, text, mode, expected));
+  write(path: string, text: string, mode?: number, expected?: string, options?: WriteOptions) {
+    return refusingSystemErrors(
+      path,
+      "write",
+      () => this.#writeAt(path, text, { mode, expected, private: options?.private ?? true }),
+    );
   }
 
   async permissionsWarning(path: string) {
@@ -112,17 +132,21 @@ class ClientFiles implements ClientFileIO {
 
   /**
    * Where writing `path` really lands. A link may lead anywhere inside the folder the path is in
-   * (the home folder, a project folder; else the file's own folder) or inside the home folder;
-   * elsewhere only with `followSymlinks`.
+   * (a project folder; the home folder; else the file's own folder), and from outside a project
+   * also anywhere inside the home folder; elsewhere only with `followSymlinks`. The filesystem
+   * root never counts as such a folder.
    */
   async #target(path: string): Promise<string> {
     const absolute = resolve(path);
     const real = await realTarget(absolute);
     if (this.#options.followSymlinks || real === absolute) return real;
-    const root = this.#roots.filter((r) => inside(r, absolute))
-      .sort((a, b) => b.length - a.length)[0] ?? dirname(absolute);
-    const realRoot = await realTarget(root);
-    if (inside(realRoot, real) || inside(await realTarget(this.#roots[0]), real)) return real;
+    const home = this.#roots[0];
+    const root = this.#roots.filter((r) => dirname(r) !== r && inside(r, absolute))
+      .sort((a, b) => b.length - a.length)[0];
+    const project = root !== undefined && root !== home;
+    const realRoot = await realTarget(root ?? dirname(absolute));
+    if (inside(realRoot, real)) return real;
+    if (!project && dirname(home) !== home && inside(await realTarget(home), real)) return real;
     throw new SetupError(
       `${path} leads (through a symbolic link) to ${real}, outside ${root}; hub did not follow it: pass --follow-symlinks to write there`,
       { path },
@@ -143,7 +167,8 @@ class ClientFiles implements ClientFileIO {
     }
   }
 
-  async #writeAt(path: string, text: string, mode?: number, expected?: string) {
+  async #writeAt(path: string, text: string, how: WriteHow) {
+    const { mode, expected } = how;
     const real = await this.#target(path);
     if (new TextEncoder().encode(text).length > this.#maxBytes) {
       throw new SetupError(
@@ -164,10 +189,23 @@ class ClientFiles implements ClientFileIO {
         { path },
       );
     }
+    const user = await this.#user();
+    if (user && !this.#options.force) await checkOwnership(real, path, user);
     await Deno.mkdir(dirname(real), { recursive: true, mode: 0o700 });
-    const backup = current ? await writeBackup(real, current.text, current.mode) : undefined;
-    await writeFileAtomic(real, text, { mode: (current?.mode ?? mode ?? 0o600) & 0o7777 });
-    return backup ? { backup } : {};
+    const warnings: string[] = [];
+    const backup = current ? await writeBackup(real, current, user, warnings) : undefined;
+    const old = (current?.mode ?? mode ?? 0o600) & 0o777;
+    const newMode = how.private ? old & 0o700 : old;
+    if (current?.mode !== undefined && newMode !== old && this.#os !== "windows") {
+      warnings.push(`made private: was ${octal(old)}`);
+    }
+    await writeFileAtomic(real, text, { mode: newMode });
+    return { ...(backup ? { backup } : {}), ...(warnings.length ? { warnings } : {}) };
+  }
+
+  async #user(): Promise<FileUser | undefined> {
+    if (this.#os === "windows") return undefined;
+    return this.#options.user ?? await currentUser(this.#options.home);
   }
 }
 
@@ -181,8 +219,23 @@ async function refusingSystemErrors<T>(path: string, verb: string, io: () => Pro
   }
 }
 
-/** Keeps `text` as `<file>.hub-backup` unless a backup is there already; its path when written. */
-async function writeBackup(real: string, text: string, mode?: number): Promise<string | undefined> {
+interface WriteHow {
+  mode?: number;
+  expected?: string;
+  private: boolean;
+}
+
+/**
+ * Keeps the file as `<file>.hub-backup` unless a backup is there already; its path when written.
+ * One that is there but is not a private regular file of the user is reported in `warnings`.
+ */
+async function writeBackup(
+  real: string,
+  current: { text: string; mode?: number },
+  user: FileUser | undefined,
+  warnings: string[],
+): Promise<string | undefined> {
+  const { text, mode } = current;
   const backup = real + BACKUP_SUFFIX;
   try {
     const file = await Deno.open(backup, {
@@ -200,7 +253,13 @@ async function writeBackup(real: string, text: string, mode?: number): Promise<s
     }
     return backup;
   } catch (error) {
-    if (error instanceof Deno.errors.AlreadyExists) return undefined;
-    throw error;
+    if (!(error instanceof Deno.errors.AlreadyExists)) throw error;
+    const info = await Deno.lstat(backup).catch(() => undefined);
+    const hubs = info?.isFile && (info.mode === null || (info.mode & 0o077) === 0) &&
+      (user === undefined || info.uid === user.uid);
+    if (!hubs) {
+      warnings.push(`no backup made: ${basename(backup)} exists and is not hub's`);
+    }
+    return undefined;
   }
 }

@@ -32,7 +32,7 @@ Deno.test("a new file is the user's alone, in new folders that are too, with no 
   });
 });
 
-Deno.test("an existing file keeps its mode, and its first version is backed up once", async () => {
+Deno.test("with private off an existing file keeps its mode; its first version is backed up once", async () => {
   await withTempDir(async (home) => {
     const io = clientFileIO({ home });
     const path = `${home}/settings.json`;
@@ -41,10 +41,11 @@ Deno.test("an existing file keeps its mode, and its first version is backed up o
     const read = await io.read(path);
     assertEquals(read?.text, "first\n");
     if (posix) assertEquals(read?.mode, 0o640);
-    assertEquals(await io.write(path, "second\n", undefined, "first\n"), {
+    const shared = { private: false };
+    assertEquals(await io.write(path, "second\n", undefined, "first\n", shared), {
       backup: path + BACKUP_SUFFIX,
     });
-    assertEquals(await io.write(path, "third\n"), {});
+    assertEquals(await io.write(path, "third\n", undefined, undefined, shared), {});
     assertEquals(await Deno.readTextFile(path), "third\n");
     assertEquals(await Deno.readTextFile(path + BACKUP_SUFFIX), "first\n");
     if (posix) {
@@ -126,7 +127,7 @@ Deno.test({
 
 Deno.test({
   name:
-    "a link inside the home or project folder is followed and written through; out of both, not",
+    "a link inside the home folder, or inside the project folder from a project file, is followed; others not",
   ignore: !posix,
   fn: async () => {
     await withTempDir(async (home) => {
@@ -142,7 +143,8 @@ Deno.test({
         assertEquals(await Deno.readTextFile(`${home}/dotfiles/claude.json`), '{"a": 1}');
         assert((await Deno.lstat(`${home}/.claude.json`)).isSymlink);
         assertEquals((await io.read(`${project}/.mcp.json`))?.text, "[]");
-        assertEquals((await io.read(`${project}/linked.json`))?.text, '{"a": 1}');
+        const intoHome = await rejection(io.read(`${project}/linked.json`));
+        assertMatch(intoHome.message, /outside .*--follow-symlinks/);
         await withTempDir(async (outside) => {
           await Deno.writeTextFile(`${outside}/x.json`, "{}");
           await Deno.symlink(`${outside}/x.json`, `${project}/out.json`);
@@ -193,4 +195,88 @@ Deno.test("a path through a file where a folder should be is refused as a setup 
     }
     assertEquals(await Deno.readTextFile(`${home}/.codex`), "a file");
   });
+});
+
+Deno.test({
+  name: "a file holding the secret is made the user's alone, saying what it was",
+  ignore: !posix,
+  fn: async () => {
+    await withTempDir(async (home) => {
+      const io = clientFileIO({ home });
+      const path = `${home}/mcp.json`;
+      await Deno.writeTextFile(path, "{}");
+      await Deno.chmod(path, 0o644);
+      const out = await io.write(path, '{"a": 1}', undefined, "{}");
+      assertEquals(out.warnings, ["made private: was 0644"]);
+      assertEquals(await modeOf(path), 0o600);
+      assertEquals(await io.permissionsWarning(path), undefined);
+      await Deno.chmod(path, 0o4755);
+      assertEquals((await io.write(path, "{}")).warnings, ["made private: was 0755"]);
+      assertEquals((await Deno.stat(path)).mode! & 0o7777, 0o700, "setuid and group bits dropped");
+      await Deno.chmod(path, 0o2644);
+      await io.write(path, "{}", undefined, undefined, { private: false });
+      assertEquals((await Deno.stat(path)).mode! & 0o7777, 0o644, "setgid dropped, mode kept");
+    });
+  },
+});
+
+Deno.test({
+  name: "a file another user owns, or in a folder others can write, is refused unless forced",
+  ignore: !posix,
+  fn: async () => {
+    await withTempDir(async (home) => {
+      const me = (await Deno.stat(home)).uid!;
+      const other = { uid: me + 4242, gid: (await Deno.stat(home)).gid! };
+      const path = `${home}/proj/.mcp.json`;
+      await Deno.mkdir(`${home}/proj`, { mode: 0o700 });
+      await Deno.writeTextFile(path, "{}");
+      const theirs = await rejection(clientFileIO({ home, user: other }).write(path, "[]"));
+      assert(theirs instanceof SetupError, String(theirs));
+      assertMatch(theirs.message, /owned by another user .*--force/);
+      assertEquals(await Deno.readTextFile(path), "{}");
+      const user = { uid: me, gid: other.gid + 1 };
+      const io = clientFileIO({ home, user });
+      for (const mode of [0o777, 0o770]) {
+        await Deno.chmod(`${home}/proj`, mode);
+        for (const target of [path, `${home}/proj/new/mcp.json`]) {
+          const shared = await rejection(io.write(target, "[]"));
+          assertMatch(shared.message, /other users can write .*chmod go-w.*--force/);
+        }
+      }
+      assertEquals(await Deno.readTextFile(path), "{}");
+      await clientFileIO({ home, user: { uid: me, gid: other.gid } }).write(path, "[1]");
+      await Deno.chmod(`${home}/proj`, 0o1777);
+      await io.write(path, "[2]");
+      await Deno.chmod(`${home}/proj`, 0o777);
+      await clientFileIO({ home, user: other, force: true }).write(path, "[3]");
+      assertEquals(await Deno.readTextFile(path), "[3]");
+    });
+  },
+});
+
+Deno.test({
+  name: "a project at the filesystem root is no root for links, and a planted backup is reported",
+  ignore: !posix,
+  fn: async () => {
+    await withTempDir(async (home) => {
+      await withTempDir(async (elsewhere) => {
+        await Deno.writeTextFile(`${elsewhere}/x.json`, "{}");
+        await Deno.symlink(`${elsewhere}/x.json`, `${home}/link.json`);
+        const io = clientFileIO({ home, roots: ["/"] });
+        assert(await rejection(io.read(`${home}/link.json`)) instanceof SetupError);
+      });
+      const io = clientFileIO({ home });
+      const path = `${home}/mcp.json`;
+      await Deno.writeTextFile(path, "{}", { mode: 0o600 });
+      await Deno.symlink(`${home}/nowhere`, path + BACKUP_SUFFIX);
+      const planted = await io.write(path, "[1]");
+      assertEquals(planted, {
+        warnings: ["no backup made: mcp.json.hub-backup exists and is not hub's"],
+      });
+      assertEquals(await io.read(`${home}/nowhere`), undefined);
+      await Deno.remove(path + BACKUP_SUFFIX);
+      assertEquals(await io.write(path, "[2]"), { backup: path + BACKUP_SUFFIX });
+      assertEquals(await io.write(path, "[3]"), {}, "hub's own backup is kept silently");
+    });
+  },
 });
