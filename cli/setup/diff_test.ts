@@ -1,5 +1,5 @@
-import { assertEquals } from "../../tests/helpers/assert.ts";
-import { unifiedDiff } from "./diff.ts";
+import { assert, assertEquals, assertMatch } from "../../tests/helpers/assert.ts";
+import { MAX_DIFF_LINES, MAX_LINE, unifiedDiff } from "./diff.ts";
 
 Deno.test("unifiedDiff: equal texts give no diff", () => {
   assertEquals(unifiedDiff("f", "a\nb\n", "a\nb\n"), "");
@@ -34,4 +34,21 @@ Deno.test("unifiedDiff: changes far apart make two hunks; insertions count right
 
 Deno.test("unifiedDiff: removing everything ends at +0,0", () => {
   assertEquals(unifiedDiff("f", "a\n", ""), "--- f\n+++ f\n@@ -1,1 +0,0 @@\n-a");
+});
+
+Deno.test("unifiedDiff: a long line is clipped around its change; the diff is bounded", () => {
+  const long = `{"projects":"${"p".repeat(5000)}","mcpServers":{}}`;
+  const after = long.replace(`"mcpServers":{}`, `"mcpServers":{"hub":{"url":"u"}}`);
+  const [, , , minus, plus] = unifiedDiff("f", long + "\n", after + "\n").split("\n");
+  assert(minus.length < MAX_LINE + 40 && plus.length < MAX_LINE + 40);
+  assertMatch(minus, /^-…\(\d+ chars\)p+","mcpServers":\{\}\}$/);
+  assertMatch(plus, /^\+…\(\d+ chars\)p+","mcpServers":\{"hub":\{"url":"u"\}\}\}$/);
+  const many = Array.from({ length: 1000 }, (_, i) => `${i}`).join("\n") + "\n";
+  const lines = unifiedDiff("f", "", many).split("\n");
+  assertEquals(lines.length, 2 + 1 + MAX_DIFF_LINES);
+  assertEquals(lines.at(-1), `…(${1001 - MAX_DIFF_LINES} more lines of diff)`);
+  assertEquals(unifiedDiff("f", "a\n", "b\n", (l) => l.toUpperCase()).split("\n").slice(3), [
+    "-A",
+    "+B",
+  ]);
 });

@@ -94,6 +94,28 @@ export function hideSecret(text: string, secret: string | undefined): string {
   );
 }
 
+/** Keys whose values are secrets in any server's entry (env, headers, Codex tables). */
+const SECRET_KEY = /token|key|secret|passw|authorization|cookie|credential/i;
+const KEY_VALUE = /(["']?)([\w.-]+)\1(\s*[:=]\s*)(["'])((?:\\.|(?!\4)[^\\])*)\4/g;
+const QUERY_SECRET = /([?&][\w-]*(?:token|key|secret|passw|sig)[\w-]*=)([^&"'\s]{5,})/gi;
+
+/**
+ * One line of a diff with every secret-looking value shortened: hub's secret and Bearer tokens
+ * (hideSecret), the value of a key like GITHUB_TOKEN, X-Api-Key or password (its first 4
+ * characters kept), and a `token=` or `key=` in a URL.
+ */
+export function hideSecrets(line: string, secret: string | undefined): string {
+  return hideSecret(line, secret)
+    .replace(
+      KEY_VALUE,
+      (all, q, key: string, sep, quote, value: string) =>
+        !SECRET_KEY.test(key) || value.length < 8 || value.includes("…")
+          ? all
+          : `${q}${key}${q}${sep}${quote}${value.slice(0, 4)}…${quote}`,
+    )
+    .replace(QUERY_SECRET, (_m, head, value: string) => `${head}${value.slice(0, 4)}…`);
+}
+
 /** A project's settings file is often shared (committed): the secret must not travel with it. */
 export const PROJECT_WARNING = "a project file is often committed and shared, and this one holds " +
   "hub's secret: keep it out of version control, or use --mode stdio (no secret in the file)";
@@ -152,8 +174,8 @@ export async function setupClient(
     if (reason) out.reason = reason;
     const changed = result.before !== result.after;
     if (plan.dryRun && changed) {
-      const shown = (t: string) => hideSecret(t, plan.secret);
-      out.diff = unifiedDiff(plan.show(file.path), shown(result.before), shown(result.after));
+      const mask = (line: string) => hideSecrets(line, plan.secret);
+      out.diff = unifiedDiff(plan.show(file.path), result.before, result.after, mask);
     } else if (changed) {
       const { backup } = await deps.write(file.path, result.after, read?.mode, read?.text ?? "");
       if (backup) out.backup = backup;

@@ -6,6 +6,7 @@ import { editTomlEntry } from "../../core/mcp_clients/edit_toml.ts";
 import { SetupError } from "../../core/mcp_clients/setup_error.ts";
 import {
   hideSecret,
+  hideSecrets,
   modeFor,
   PROJECT_WARNING,
   resultLine,
@@ -168,4 +169,36 @@ Deno.test("setupClient: without --mode an update keeps the entry's mode (gateway
   const { deps } = fakeDeps({});
   await setupClient(desktop, plan({ mode: "gateway" }), deps);
   assertEquals((await setupClient(desktop, plan(), deps)).mode, "gateway");
+});
+
+Deno.test("hideSecrets: other servers' tokens, keys and passwords are shortened in every line", () => {
+  assertEquals(
+    hideSecrets(`"GITHUB_TOKEN": "ghp_REALTOKEN123456", "X-Api-Key": 'sk-live-abcdefgh'`, SECRET),
+    `"GITHUB_TOKEN": "ghp_…", "X-Api-Key": 'sk-l…'`,
+  );
+  assertEquals(hideSecrets(`DB_PASSWORD = "hunter2hunter2"`, undefined), `DB_PASSWORD = "hunt…"`);
+  assertEquals(
+    hideSecrets(`"url": "https://x.dev/mcp?api_key=abcdefghijkl&x=1"`, undefined),
+    `"url": "https://x.dev/mcp?api_key=abcd…&x=1"`,
+  );
+  const auth = `"Authorization": "Bearer ${SECRET}"`;
+  assertEquals(hideSecrets(auth, SECRET), `"Authorization": "Bearer ${SECRET.slice(0, 8)}…"`);
+  assertEquals(
+    hideSecrets(`"command": "npx", "keyboard": "on"`, SECRET),
+    `"command": "npx", "keyboard": "on"`,
+  );
+});
+
+Deno.test("setupClient --dry-run: the diff hides other servers' secrets in context lines", async () => {
+  const cursor = file("cursor");
+  const text = JSON.stringify(
+    { mcpServers: { gh: { command: "gh", env: { GITHUB_TOKEN: "ghp_REALTOKEN123456" } } } },
+    null,
+    2,
+  );
+  const { deps } = fakeDeps({ [cursor.path]: text });
+  const result = await setupClient(cursor, plan({ dryRun: true }), deps);
+  assert(result.diff?.includes(`"GITHUB_TOKEN": "ghp_…"`), result.diff);
+  assert(!result.diff?.includes("REALTOKEN"));
+  assert(!result.diff?.includes(SECRET));
 });
