@@ -19,17 +19,19 @@ export interface FileUser {
 export const octal = (mode: number) => `0${(mode & 0o777).toString(8).padStart(3, "0")}`;
 
 /**
- * The user running hub: the owner of a file it creates (needs no --allow-sys), and the group of
- * the home folder. Undefined on Windows.
+ * The user running hub: the owner of a file it creates (needs no --allow-sys; when no temp file
+ * can be made, the owner of the home folder), and the group of the home folder. Undefined on
+ * Windows, or when neither can be found.
  */
 export async function currentUser(home: string): Promise<FileUser | undefined> {
   if (Deno.build.os === "windows") return undefined;
-  const probe = await Deno.makeTempFile({ prefix: ".hub-owner-" });
+  const homeInfo = await Deno.stat(home).catch(() => undefined);
+  const gid = homeInfo?.gid ?? undefined;
+  const probe = await Deno.makeTempFile({ prefix: ".hub-owner-" }).catch(() => undefined);
+  if (probe === undefined) return homeInfo?.uid != null ? { uid: homeInfo.uid, gid } : undefined;
   try {
     const uid = (await Deno.stat(probe)).uid;
-    if (uid === null) return undefined;
-    const gid = (await Deno.stat(home).catch(() => undefined))?.gid ?? undefined;
-    return { uid, gid };
+    return uid === null ? undefined : { uid, gid };
   } finally {
     await Deno.remove(probe).catch(() => {});
   }
