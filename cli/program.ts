@@ -178,6 +178,10 @@ function addSetupCommand(program: Command): void {
     .option("--dry-run", "print the change as a diff; write nothing")
     .option("--json", "print {dryRun, clients:[{client, path, outcome, mode, warning?, error?}]}")
     .option("--follow-symlinks", "write through a link that leads out of your home folder")
+    .option(
+      "--force",
+      "replace an entry with this name that hub did not write; write a file another user owns",
+    )
     .action((clients: string[], _o: Opts, cmd: Command) =>
       import("./setup/setup.ts").then((m) => m.setupCommand(clients, opts(cmd)))
     );

@@ -5,6 +5,7 @@
  */
 import type { ClientFile, McpFileFormat } from "../../core/mcp_clients/clients.ts";
 import type { SetupMode } from "../../core/mcp_clients/entry.ts";
+import { isHubEntry } from "../../core/mcp_clients/hub_entry.ts";
 import { unifiedDiff } from "./diff.ts";
 import { changeReason, entryIn } from "./reason.ts";
 
@@ -20,15 +21,28 @@ export interface EditResult {
 export interface SetupDeps {
   read(path: string): Promise<{ text: string; mode?: number } | undefined>;
   /** Writes atomically; refuses when the file no longer holds `expected` ("" = did not exist). */
-  write(path: string, text: string, mode?: number, expected?: string): Promise<{ backup?: string }>;
+  /** `private`: the file holds hub's secret, so group and other lose access (warned). */
+  write(
+    path: string,
+    text: string,
+    mode?: number,
+    expected?: string,
+    options?: { private?: boolean },
+  ): Promise<{ backup?: string; warnings?: string[] }>;
   permissionsWarning(path: string): Promise<string | undefined>;
   editJson(
     text: string,
     format: McpFileFormat,
     name: string,
     entry: Record<string, unknown> | null,
+    options?: { force?: boolean },
   ): EditResult;
-  editToml(text: string, name: string, entry: Record<string, unknown> | null): EditResult;
+  editToml(
+    text: string,
+    name: string,
+    entry: Record<string, unknown> | null,
+    options?: { force?: boolean },
+  ): EditResult;
   /** Hub's entry for a file, in the mode given (over stdio when `transportFor` says so). */
   entry(file: ClientFile, mode: SetupMode): Record<string, unknown>;
 }
@@ -42,6 +56,10 @@ export interface SetupPlan {
   name: string;
   remove: boolean;
   dryRun: boolean;
+  /** `--force`: replace an entry with this name that hub did not write (core refuses it else). */
+  force?: boolean;
+  /** Said for each stdio entry written (its command lies in npx's cache: see npxWarning). */
+  stdioWarning?: string;
   /** Whether an entry written in `mode` carries the secret (http and gateway do). */
   secret: string | undefined;
   /** How a path is shown (`~/…`). */
@@ -94,6 +112,16 @@ export function hideSecret(text: string, secret: string | undefined): string {
   );
 }
 
+/**
+ * A stdio entry names the Deno that runs this hub; under npx's cache (`npx -y deno@2 task hub …`)
+ * npm may delete it, and the client then cannot start hub. Undefined for any other command.
+ */
+export function npxWarning(command: string): string | undefined {
+  if (!/[\\/]_npx[\\/]/.test(command)) return undefined;
+  return "this entry runs the Deno in npx's cache, which npm may delete: install Deno " +
+    '(or "npm i -g deno") and run hub setup again with it for an entry that lasts';
+}
+
 /** Keys whose values are secrets in any server's entry (env, headers, Codex tables). */
 const SECRET_KEY = /token|key|secret|passw|authorization|cookie|credential/i;
 const KEY_VALUE = /(["']?)([\w.-]+)\1(\s*[:=]\s*)(["'])((?:\\.|(?!\4)[^\\])*)\4/g;
@@ -127,10 +155,11 @@ const isBug = (error: unknown) =>
 /**
  * The mode of the entry a file already holds, so an update without `--mode` keeps it: a URL to
  * `/mcp/gateway` is gateway, another URL http, a command stdio (gateway for a stdio-only client
- * whose bridge has `--gateway`). Undefined when there is no entry.
+ * whose bridge has `--gateway`). Undefined when there is no entry, or one hub did not write
+ * (replaced with `--force`: it gets the default mode).
  */
 export function modeOf(entry: Record<string, unknown> | undefined, file: ClientFile) {
-  if (!entry) return undefined;
+  if (!entry || !isHubEntry(entry)) return undefined;
   const url = [entry.url, entry.serverUrl, entry.httpUrl].find((u) => typeof u === "string");
   if (typeof url === "string") {
     return /\/mcp\/gateway\/?$/.test(url) ? "gateway" : "http";
@@ -150,9 +179,10 @@ async function edit(file: ClientFile, plan: SetupPlan, deps: SetupDeps) {
     return { result, read, reason: "", mode };
   }
   const entry = plan.remove ? null : deps.entry(file, mode);
+  const force = { force: plan.force === true };
   const result = file.format === "codexToml"
-    ? deps.editToml(text, plan.name, entry)
-    : deps.editJson(text, file.format, plan.name, entry);
+    ? deps.editToml(text, plan.name, entry, force)
+    : deps.editJson(text, file.format, plan.name, entry, force);
   const reason = result.kind === "updated" && entry ? changeReason(old, entry) : undefined;
   return { result, read, reason, mode };
 }
@@ -173,20 +203,26 @@ export async function setupClient(
     out.outcome = result.kind;
     if (reason) out.reason = reason;
     const changed = result.before !== result.after;
+    const holdsSecret = !plan.remove && transportFor(file, mode) === "http";
+    const warnings: string[] = [];
     if (plan.dryRun && changed) {
       const mask = (line: string) => hideSecrets(line, plan.secret);
       out.diff = unifiedDiff(plan.show(file.path), result.before, result.after, mask);
     } else if (changed) {
-      const { backup } = await deps.write(file.path, result.after, read?.mode, read?.text ?? "");
-      if (backup) out.backup = backup;
+      const written = await deps.write(file.path, result.after, read?.mode, read?.text ?? "", {
+        private: holdsSecret,
+      });
+      if (written.backup) out.backup = written.backup;
+      warnings.push(...written.warnings ?? []);
     }
-    const holdsSecret = !plan.remove && transportFor(file, mode) === "http";
-    const warnings: string[] = [];
     if (holdsSecret && (read !== undefined || !plan.dryRun)) {
       const warning = await deps.permissionsWarning(file.path);
-      if (warning) warnings.push(warning);
+      if (warning) warnings.push(warning.split(file.path).join(plan.show(file.path)));
     }
     if (holdsSecret && file.scope === "project") warnings.push(PROJECT_WARNING);
+    if (!plan.remove && plan.stdioWarning && transportFor(file, mode) === "stdio") {
+      warnings.push(plan.stdioWarning);
+    }
     if (warnings.length > 0) out.warning = warnings.join("; ");
   } catch (error) {
     if (isBug(error)) throw error;

@@ -8,6 +8,7 @@ import {
   hideSecret,
   hideSecrets,
   modeFor,
+  npxWarning,
   PROJECT_WARNING,
   resultLine,
   setupClient,
@@ -201,4 +202,35 @@ Deno.test("setupClient --dry-run: the diff hides other servers' secrets in conte
   assert(result.diff?.includes(`"GITHUB_TOKEN": "ghp_…"`), result.diff);
   assert(!result.diff?.includes("REALTOKEN"));
   assert(!result.diff?.includes(SECRET));
+});
+
+Deno.test("npxWarning: only a command in npx's cache; said for stdio entries only", async () => {
+  const npx = "/h/.npm/_npx/1a2b/node_modules/deno/bin/deno";
+  assertMatch(npxWarning(npx) ?? "", /npx's cache, which npm may delete/);
+  assertEquals(npxWarning("/h/.deno/bin/deno"), undefined);
+  assertMatch(
+    npxWarning("C:\\Users\\me\\AppData\\Local\\npm-cache\\_npx\\1\\deno.exe") ?? "",
+    /npm/,
+  );
+  const stdioWarning = npxWarning(npx);
+  const { deps } = fakeDeps({});
+  const stdio = await setupClient(file("cursor"), plan({ mode: "stdio", stdioWarning }), deps);
+  assertEquals(stdio.warning, stdioWarning);
+  const http = await setupClient(file("gemini"), plan({ stdioWarning }), deps);
+  assertEquals(http.warning, undefined);
+});
+
+Deno.test("setupClient: a file holding the secret is written private; write warnings are shown", async () => {
+  const { deps, writes } = fakeDeps({});
+  const how: (boolean | undefined)[] = [];
+  const write = deps.write;
+  deps.write = async (path, text, mode, expected, options) => {
+    how.push(options?.private);
+    await write(path, text, mode, expected);
+    return { warnings: ["made private: was 0644"] };
+  };
+  const http = await setupClient(file("cursor"), plan(), deps);
+  assertEquals(http.warning, "made private: was 0644");
+  await setupClient(file("gemini"), plan({ mode: "stdio" }), deps);
+  assertEquals([how, writes.length], [[true, false], 2]);
 });

@@ -8,7 +8,7 @@ import { cliPaths, cliPort, userCwd } from "../../core/client/client_context.ts"
 import { homeDir } from "../../core/config/paths.ts";
 import { ensureSecret, readSecret } from "../../core/config/secret.ts";
 import { UserError } from "../../core/cli/user_error.ts";
-import type { LocationContext } from "../../core/mcp_clients/clients.ts";
+import type { ClientFile, LocationContext } from "../../core/mcp_clients/clients.ts";
 import { hubEntry, type SetupMode } from "../../core/mcp_clients/entry.ts";
 import { stdioCommand } from "../../core/mcp_clients/stdio_command.ts";
 import { editJsonEntry } from "../../core/mcp_clients/edit_json.ts";
@@ -21,6 +21,7 @@ import { visibleText } from "../../protocol/visible_text.ts";
 import { chooseTargets } from "./choose.ts";
 import {
   type ClientResult,
+  npxWarning,
   resultLine,
   setupClient,
   type SetupDeps,
@@ -38,6 +39,7 @@ export interface SetupOptions {
   dryRun?: boolean;
   json?: boolean;
   followSymlinks?: boolean;
+  force?: boolean;
 }
 
 const MODES: readonly SetupMode[] = ["http", "gateway", "stdio"];
@@ -106,7 +108,14 @@ function printResults(results: ClientResult[], plan: SetupPlan, json: boolean): 
   }
 }
 
-export async function setupCommand(names: string[], options: SetupOptions): Promise<void> {
+interface Prepared {
+  files: ClientFile[];
+  plan: SetupPlan;
+  deps: SetupDeps;
+}
+
+/** The options checked, the clients chosen, the port and secret read: what each client needs. */
+async function prepare(names: string[], options: SetupOptions): Promise<Prepared | undefined> {
   const mode = checkedMode(options.mode);
   const name = checkedName(options.name);
   const home = homeDir();
@@ -118,7 +127,7 @@ export async function setupCommand(names: string[], options: SetupOptions): Prom
     dryRun: options.dryRun === true,
     remove: options.remove === true,
   }, { ctx, exists, ask: interactive ? terminalAsk : undefined, say: console.log });
-  if (files.length === 0) return;
+  if (files.length === 0) return undefined;
   const paths = cliPaths();
   const port = await cliPort(options.port, paths);
   const secret = await secretFor(paths.auth, options);
@@ -127,10 +136,11 @@ export async function setupCommand(names: string[], options: SetupOptions): Prom
     home,
     roots: options.project ? [ctx.cwd] : [],
     followSymlinks: options.followSymlinks === true,
+    force: options.force === true,
   });
   const deps: SetupDeps = {
     read: (path) => io.read(path),
-    write: (path, text, fileMode, expected) => io.write(path, text, fileMode, expected),
+    write: (path, text, fileMode, expected, how) => io.write(path, text, fileMode, expected, how),
     permissionsWarning: (path) => io.permissionsWarning(path),
     editJson: editJsonEntry,
     editToml: editTomlEntry,
@@ -148,9 +158,27 @@ export async function setupCommand(names: string[], options: SetupOptions): Prom
     name,
     remove: options.remove === true,
     dryRun: options.dryRun === true,
+    force: options.force === true,
+    stdioWarning: npxWarning(stdio.command),
     secret,
     show: shower(home),
   };
+  return { files, plan, deps };
+}
+
+export async function setupCommand(names: string[], options: SetupOptions): Promise<void> {
+  let prepared: Prepared | undefined;
+  try {
+    prepared = await prepare(names, options);
+  } catch (error) {
+    // A script reading --json gets JSON for an early error too (the text still goes to stderr).
+    if (options.json && error instanceof UserError) {
+      printJson({ dryRun: options.dryRun === true, clients: [], error: error.message });
+    }
+    throw error;
+  }
+  if (!prepared) return;
+  const { files, plan, deps } = prepared;
   const results: ClientResult[] = [];
   for (const file of files) results.push(await setupClient(file, plan, deps));
   printResults(results, plan, options.json === true);

@@ -112,6 +112,53 @@ Deno.test("hub config rotate-secret names the clients to set up again; hub setup
   }
 });
 
+Deno.test("hub setup: after a rotation the fix keeps the entry's --name and mode", async () => {
+  const h = await home();
+  try {
+    const file = `${h.dir}/.cursor/mcp.json`;
+    await Deno.mkdir(`${h.dir}/.cursor`);
+    assertEquals((await setup(["cursor", "--name", "browser", "--mode", "gateway"], h)).code, 0);
+    const rotate = await runHub(["config", "rotate-secret", "--confirm"], {
+      configDir: h.configDir,
+      env: h.env,
+      cwd: h.dir,
+    });
+    assertEquals(rotate.code, 0, rotate.stderr);
+    assertMatch(rotate.stdout, /run "hub setup --name browser cursor"/);
+    const again = await setup(["--name", "browser", "cursor"], h);
+    assertEquals(again.code, 0, again.stderr);
+    assertMatch(again.stdout, /cursor .* updated \(secret changed\)/);
+    const servers = JSON.parse(await Deno.readTextFile(file)).mcpServers;
+    assertEquals(Object.keys(servers), ["browser"]);
+    assertMatch(servers.browser.url, /\/mcp\/gateway$/);
+  } finally {
+    await Deno.remove(h.dir, { recursive: true });
+  }
+});
+
+Deno.test("hub setup --json: an early error is JSON too; --force replaces a foreign entry", async () => {
+  const h = await home();
+  try {
+    const bad = await setup(["nosuch", "--json"], h);
+    assertEquals(bad.code, 1);
+    const out = JSON.parse(bad.stdout);
+    assertEquals(out.clients, []);
+    assertMatch(out.error, /nosuch/);
+    const file = `${h.dir}/.cursor/mcp.json`;
+    await Deno.mkdir(`${h.dir}/.cursor`);
+    const theirs = JSON.stringify({ mcpServers: { hub: { command: "their-hub" } } });
+    await Deno.writeTextFile(file, theirs);
+    const refused = await setup(["cursor"], h);
+    assertEquals(refused.code, 1);
+    assertEquals(await Deno.readTextFile(file), theirs);
+    const forced = await setup(["cursor", "--force"], h);
+    assertEquals(forced.code, 0, forced.stderr);
+    assertMatch(JSON.parse(await Deno.readTextFile(file)).mcpServers.hub.url, /\/mcp$/);
+  } finally {
+    await Deno.remove(h.dir, { recursive: true });
+  }
+});
+
 Deno.test("hub setup --dry-run: a file's hidden characters are escaped in the diff", async () => {
   const h = await home();
   try {
