@@ -137,7 +137,7 @@ export function hideSecrets(line: string, secret: string | undefined): string {
     .replace(
       KEY_VALUE,
       (all, q, key: string, sep, quote, value: string) =>
-        !SECRET_KEY.test(key) || value.length < 8 || value.includes("…")
+        !SECRET_KEY.test(key) || value.length < 8 || /…|^bearer\s/i.test(value)
           ? all
           : `${q}${key}${q}${sep}${quote}${value.slice(0, 4)}…${quote}`,
     )
@@ -215,7 +215,10 @@ export async function setupClient(
       if (written.backup) out.backup = written.backup;
       warnings.push(...written.warnings ?? []);
     }
-    if (holdsSecret && (read !== undefined || !plan.dryRun)) {
+    const open = (read?.mode ?? 0) & 0o7077;
+    if (holdsSecret && plan.dryRun && open) {
+      warnings.push(`would be made private: was 0${(read!.mode! & 0o7777).toString(8)}`);
+    } else if (holdsSecret && (read !== undefined || !plan.dryRun)) {
       const warning = await deps.permissionsWarning(file.path);
       if (warning) warnings.push(warning.split(file.path).join(plan.show(file.path)));
     }

@@ -234,3 +234,12 @@ Deno.test("setupClient: a file holding the secret is written private; write warn
   await setupClient(file("gemini"), plan({ mode: "stdio" }), deps);
   assertEquals([how, writes.length], [[true, false], 2]);
 });
+
+Deno.test("setupClient --dry-run: a file others can read would be made private", async () => {
+  const { deps } = fakeDeps({ "/h/.cursor/mcp.json": "{}" });
+  deps.read = (path) => Promise.resolve({ text: path ? "{}" : "", mode: 0o100644 });
+  const result = await setupClient(file("cursor"), plan({ dryRun: true }), deps);
+  assertEquals(result.warning, "would be made private: was 0644");
+  const stdio = await setupClient(file("cursor"), plan({ dryRun: true, mode: "stdio" }), deps);
+  assertEquals(stdio.warning, undefined);
+});
