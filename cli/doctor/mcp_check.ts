@@ -14,7 +14,7 @@ import { readBoundedText } from "../../core/files/bounded_read.ts";
 import { clip } from "../../protocol/clip.ts";
 import { boundLines, type Check, pass, problem } from "./report.ts";
 import type { ClientFile, ClientId } from "../../core/mcp_clients/clients.ts";
-import { classify, entriesOf, type HubTarget, type Verdict } from "./mcp_entries.ts";
+import { classify, entriesOf, type HubTarget, type McpEntry, type Verdict } from "./mcp_entries.ts";
 
 export const MAX_CONFIG_BYTES = 5 * 1024 * 1024;
 const MAX_FOUND_LINES = 12;
@@ -29,6 +29,14 @@ export interface Finding {
   file: ClientFile;
   name: string;
   verdict: Verdict;
+  /** How the entry reaches hub, as `hub setup --mode` names it. */
+  mode?: "http" | "gateway" | "stdio";
+}
+
+/** An entry's `hub setup` mode: a URL to /mcp/gateway or a bridge with --gateway is gateway. */
+function modeOfEntry(entry: McpEntry): Finding["mode"] {
+  if (entry.url !== undefined) return /\/mcp\/gateway\/?$/.test(entry.url) ? "gateway" : "http";
+  return entry.args.includes("--gateway") ? "gateway" : "stdio";
 }
 
 export interface ScanResult {
@@ -80,7 +88,7 @@ async function scanFile(file: ClientFile, target: HubTarget, fs: FileAccess, out
   }
   for (const entry of entriesOf(file.format, doc)) {
     const verdict = classify(entry, target);
-    if (verdict) out.findings.push({ file, name: entry.name, verdict });
+    if (verdict) out.findings.push({ file, name: entry.name, verdict, mode: modeOfEntry(entry) });
   }
 }
 
@@ -113,19 +121,22 @@ function lines(scan: ScanResult): string[] {
 }
 
 /** A stale entry: its file and its name (a bare file means the name "hub"). */
-export type StaleEntry = ClientFile | { file: ClientFile; name: string };
+export type StaleEntry = ClientFile | { file: ClientFile; name: string; mode?: Finding["mode"] };
 
 /** One `hub setup` run: the clients of one scope whose entry has one name. */
 export interface SetupRun {
   ids: ClientId[];
   project: boolean;
   name: string;
+  /** The entry's mode when not http (`hub setup` keeps it anyway; said so the command is plain). */
+  mode?: "gateway" | "stdio";
 }
 
 /** The names `hub setup --name` takes (cli/setup/setup.ts checks the same). */
 export const SETUP_NAME = /^[A-Za-z0-9_-]{1,64}$/;
 
-const entryOf = (s: StaleEntry) => "file" in s ? s : { file: s, name: "hub" };
+const entryOf = (s: StaleEntry) =>
+  "file" in s ? s : { file: s, name: "hub", mode: undefined as Finding["mode"] };
 
 /** Whether `hub setup` can rewrite a stale entry: a file it writes, a name `--name` takes. */
 export const canSetup = (s: StaleEntry) => {
@@ -136,10 +147,11 @@ export const canSetup = (s: StaleEntry) => {
 /** The `hub setup` runs that rewrite stale entries: one per scope and entry name. */
 export function setupRuns(stale: StaleEntry[]): SetupRun[] {
   const runs: SetupRun[] = [];
-  for (const { file, name } of stale.filter(canSetup).map(entryOf)) {
+  for (const { file, name, mode: m } of stale.filter(canSetup).map(entryOf)) {
     const project = file.scope === "project";
-    let run = runs.find((r) => r.project === project && r.name === name);
-    if (!run) runs.push(run = { ids: [], project, name });
+    const mode = m === "http" ? undefined : m;
+    let run = runs.find((r) => r.project === project && r.name === name && r.mode === mode);
+    if (!run) runs.push(run = { ids: [], project, name, ...(mode ? { mode } : {}) });
     if (!run.ids.includes(file.id!)) run.ids.push(file.id!);
   }
   // User scope first, then the project's; "hub" before other names.
@@ -150,7 +162,8 @@ export function setupRuns(stale: StaleEntry[]): SetupRun[] {
 /** The `hub setup` command line of a run (`--name` when not "hub"). */
 export function setupCommandLine(run: SetupRun): string {
   const name = run.name === "hub" ? "" : ` --name ${run.name}`;
-  return `hub setup${run.project ? " --project" : ""}${name} ${run.ids.join(" ")}`;
+  const mode = run.mode ? ` --mode ${run.mode}` : "";
+  return `hub setup${run.project ? " --project" : ""}${name}${mode} ${run.ids.join(" ")}`;
 }
 
 /** The `hub setup` command lines that rewrite stale entries (per scope and name), by client id. */

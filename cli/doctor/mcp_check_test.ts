@@ -247,8 +247,8 @@ Deno.test("codex: config.toml entries are read (url + http_headers, stdio); brok
   assertMatch(broken.problems[0].why, /^not valid TOML at line 1, column \d+$/);
   assertEquals(
     mcpClientsCheck(scan, 1).fix,
-    'run "hub setup --name old codex" (it updates hub\'s entry in place), then restart that ' +
-      "client",
+    'run "hub setup --name old --mode gateway codex" (it updates hub\'s entry in place), then ' +
+      "restart that client",
   );
 });
 

@@ -42,6 +42,10 @@ Deno.test("staleClients: an entry set up with --name is updated with that --name
     "hub setup --name browser cursor gemini --port 9600",
   ]);
   assertEquals(stale.runs[1], { ids: ["cursor", "gemini"], project: false, name: "browser" });
+  assertEquals(
+    staleClients([{ file: cursor, name: "hub", mode: "stdio" }]).commands,
+    ["hub setup --mode stdio cursor"],
+  );
   // A name hub setup does not take is left to the person.
   assertEquals(stale.others, ["Cursor (/h/.cursor/mcp.json)"]);
 });

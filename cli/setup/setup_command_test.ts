@@ -124,7 +124,8 @@ Deno.test("hub setup: after a rotation the fix keeps the entry's --name and mode
       cwd: h.dir,
     });
     assertEquals(rotate.code, 0, rotate.stderr);
-    assertMatch(rotate.stdout, /run "hub setup --name browser cursor"/);
+    assertMatch(rotate.stdout, /run "hub setup --name browser --mode gateway cursor"/);
+    // Without --mode too, the update keeps the entry's mode.
     const again = await setup(["--name", "browser", "cursor"], h);
     assertEquals(again.code, 0, again.stderr);
     assertMatch(again.stdout, /cursor .* updated \(secret changed\)/);
