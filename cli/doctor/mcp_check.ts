@@ -149,7 +149,9 @@ export function setupRuns(stale: StaleEntry[]): SetupRun[] {
   const runs: SetupRun[] = [];
   for (const { file, name, mode: m } of stale.filter(canSetup).map(entryOf)) {
     const project = file.scope === "project";
-    const mode = m === "http" ? undefined : m;
+    // A stdio-only client (Claude Desktop) is stdio in any case: no --mode for it.
+    const plain = m === "http" || (m === "stdio" && !file.transports.includes("http"));
+    const mode = plain ? undefined : m;
     let run = runs.find((r) => r.project === project && r.name === name && r.mode === mode);
     if (!run) runs.push(run = { ids: [], project, name, ...(mode ? { mode } : {}) });
     if (!run.ids.includes(file.id!)) run.ids.push(file.id!);

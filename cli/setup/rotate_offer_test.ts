@@ -46,6 +46,10 @@ Deno.test("staleClients: an entry set up with --name is updated with that --name
     staleClients([{ file: cursor, name: "hub", mode: "stdio" }]).commands,
     ["hub setup --mode stdio cursor"],
   );
+  const desktop = pick("Claude Desktop", "user", "claude_desktop_config.json");
+  assertEquals(staleClients([{ file: desktop, name: "hub", mode: "stdio" }]).commands, [
+    "hub setup claude-desktop",
+  ]);
   // A name hub setup does not take is left to the person.
   assertEquals(stale.others, ["Cursor (/h/.cursor/mcp.json)"]);
 });
