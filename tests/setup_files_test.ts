@@ -134,21 +134,21 @@ Deno.test("hub setup: a read-only file is refused with a clear error, nothing wr
   });
 });
 
-Deno.test("hub setup: a group- or world-readable file is written, its mode kept, with a warning", async () => {
+Deno.test("hub setup: a group- or world-readable file holding the secret is made private, saying what it was", async () => {
   await withHome(async (h) => {
     const c = byId("claude-code");
     await placeFixture(h, c, 0o644);
     const { result, clients } = await setupJson(h, [c.id]);
     assertEquals(result.code, 0, result.stderr);
     assertEquals(clients[0].outcome, "added");
-    assertMatch(clients[0].warning ?? "", /read by every user \(mode 0644\)/);
-    assertEquals(await modeOf(c.path(h)), 0o644);
+    assertMatch(clients[0].warning ?? "", /made private: was 0644/);
+    assertEquals(await modeOf(c.path(h)), 0o600);
 
     const cursor = byId("cursor");
     await placeFixture(h, cursor, 0o640);
     const text = await hubIn(h, ["setup", cursor.id]);
     assertEquals(text.code, 0, text.stderr);
-    assertMatch(text.stdout + text.stderr, /mode 0640/);
-    assertEquals(await modeOf(cursor.path(h)), 0o640);
+    assertMatch(text.stdout + text.stderr, /made private: was 0640/);
+    assertEquals(await modeOf(cursor.path(h)), 0o600);
   });
 });
