@@ -88,12 +88,14 @@ export function flagMismatches(
 
 /**
  * The `deno install` commands of a README, by the program they install (`--name hub`,
- * `--name hub-plugin`), each joined into one line.
+ * `--name hub-plugin`), each joined into one line as the shell joins it.
  */
 export function readmeInstallCommands(
   markdown: string,
 ): Partial<Record<keyof WrapperFlags, string>> {
-  const joined = markdown.replace(/\\\n\s*/g, " ");
+  // As the shell reads it: a backslash before a newline joins the lines (a line that goes on at
+  // column 0 continues the word, so a long flag can be split).
+  const joined = markdown.replace(/\\\n/g, "");
   const commands: Partial<Record<keyof WrapperFlags, string>> = {};
   for (const line of joined.split("\n")) {
     const name = /^deno install .*--name (\S+)/.exec(line.trim())?.[1];
