@@ -59,6 +59,8 @@ export function liveFile<T>(
   const clock = options.clock ?? (() => performance.now());
   const { maxBytes } = options;
   let value: T;
+  /** The text `value` was parsed from: a read that finds the same text keeps the same value. */
+  let text: string | undefined;
   let seen: string | undefined;
   /** The stamp of the last version that failed (reported once, not read again). */
   let failed: string | undefined;
@@ -68,8 +70,11 @@ export function liveFile<T>(
   /** Reads and parses the file whose stamp (one `stat`) is `stamp`. */
   function load(stamp = fingerprint(path)): T {
     if (stamp === undefined) throw new Deno.errors.NotFound(`${path} does not exist`);
-    const next = parse(readBoundedTextSync(path, maxBytes));
+    const read = readBoundedTextSync(path, maxBytes);
+    // An event that changed nothing (a late one, or a rewrite of the same bytes) keeps the value.
+    const next = read === text ? value : parse(read);
     value = next;
+    text = read;
     seen = stamp;
     failed = undefined;
     checkedAt = clock();

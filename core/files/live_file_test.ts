@@ -97,6 +97,27 @@ Deno.test("touched() makes the next get() look; fresh() looks at once", async ()
   });
 });
 
+Deno.test("an event that changed nothing keeps the value: no parse, the same object", async () => {
+  await withFile((path) => {
+    let parses = 0;
+    const file = liveFile(path, (t) => (parses++, { v: JSON.parse(t).v }), () => {}, {
+      maxAgeMs: 60_000,
+      maxBytes,
+    });
+    const first = file.get();
+    file.touched(); // a late event of an earlier write
+    assert(file.get() === first, "the same object");
+    Deno.writeTextFileSync(path, '{"v": 1}'); // the same bytes written again
+    file.touched();
+    assert(file.get() === first, "the same object after a rewrite of the same bytes");
+    assertEquals(parses, 1);
+    Deno.writeTextFileSync(path, '{"v": 7}');
+    file.touched();
+    assertEquals(file.get(), { v: 7 });
+    assertEquals(parses, 2);
+  });
+});
+
 Deno.test("fresh() looks at most once per gap, and reads after a pending event", async () => {
   await withFile((path) => {
     const { file, advance, parses } = follow(path, 60_000);
