@@ -13,7 +13,6 @@ import {
   updateCheckSchema,
 } from "./packages.ts";
 import { isPlainObject } from "./plain_object.ts";
-import { boundedList } from "./clip.ts";
 import { ERROR_CATEGORIES } from "./errors.ts";
 
 import { permissionSchema as permission } from "./permission.ts";
@@ -399,20 +398,3 @@ export type DispatchResult = CallResult;
 export type TabStateChange = z.infer<typeof tabStateChange>;
 export type TabState = z.infer<typeof tabState>;
 export type PluginLogEntry = z.infer<typeof logEntry>;
-
-/** Turns zod issues into one line a developer can act on: `params.tabs.0.url: expected string`. */
-/** Issues named in one message; a frame with thousands of bad fields gets a short answer. */
-const MAX_ISSUES = 5;
-/** Characters of one issue (a long path or message is cut with "…"). */
-const MAX_ISSUE_CHARS = 300;
-
-export function describeIssues(error: z.ZodError): string {
-  const lines = error.issues.slice(0, MAX_ISSUES).map((issue) =>
-    `${["params", ...issue.path.map(String)].join(".")}: ${issue.message}`
-  );
-  return boundedList(lines, {
-    maxItems: MAX_ISSUES,
-    maxItemChars: MAX_ISSUE_CHARS,
-    total: error.issues.length,
-  }).join("; ");
-}

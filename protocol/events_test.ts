@@ -1,7 +1,8 @@
 /// <reference lib="deno.ns" />
 import { z } from "zod";
 import { assert, assertEquals, assertMatch } from "../tests/helpers/assert.ts";
-import { describeIssues, EXTENSION_TO_HUB_METHODS, HUB_TO_EXTENSION_METHODS } from "./events.ts";
+import { EXTENSION_TO_HUB_METHODS, HUB_TO_EXTENSION_METHODS } from "./events.ts";
+import { describeIssues } from "./param_issues.ts";
 
 /** The zod error of a payload that must not parse. */
 function rejection(schema: z.ZodType, value: unknown): z.ZodError {

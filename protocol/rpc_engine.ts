@@ -14,7 +14,7 @@
  */
 import type { z } from "zod";
 import { MAX_RESULT_BYTES } from "./call_contract.ts";
-import { describeIssues } from "./events.ts";
+import { describeIssues } from "./param_issues.ts";
 import {
   errorReply,
   parseBatchFrame,
