@@ -23,8 +23,8 @@ import { jsonDepthProblem } from "../files/json_depth.ts";
 import type { McpFileFormat } from "./clients.ts";
 import { isHubEntry } from "./hub_entry.ts";
 import {
+  BOM,
   checkOwnEntry,
-  checkServerName,
   type EditOptions,
   type EditOutcome,
   KEPT_KEYS,
@@ -33,6 +33,7 @@ import {
   plainValue,
   sameValue,
   SetupError,
+  startEdit,
 } from "./setup_error.ts";
 
 /** Where a format keeps its servers: the path of the object whose keys are server names. */
@@ -50,7 +51,6 @@ export function serversPath(format: McpFileFormat): string[] {
   }
 }
 
-const BOM = "\uFEFF";
 const PARSE_OPTIONS = { allowTrailingComma: true, disallowComments: false };
 
 /** The parsed tree of `text` (without a BOM); throws a SetupError saying where it is broken. */
@@ -179,9 +179,7 @@ export function editJsonEntry(
   entry: Record<string, unknown> | null,
   options: EditOptions = {},
 ): EditOutcome {
-  checkServerName(name);
-  const bom = text.startsWith(BOM) ? BOM : "";
-  const body = text.slice(bom.length);
+  const { bom, body } = startEdit(text, name);
   const path = serversPath(format);
   if (body.trim() === "" || body.replace(/\s/g, "") === "{}") {
     if (entry === null) return { kind: "absent", before: text, after: text };

@@ -13,18 +13,18 @@ import { parse, stringify, TomlError } from "smol-toml";
 import { MAX_JSON_DEPTH } from "../files/json_depth.ts";
 import { isHubEntry } from "./hub_entry.ts";
 import {
+  BOM,
   checkOwnEntry,
-  checkServerName,
   type EditOptions,
   type EditOutcome,
   mergedEntry,
   plainValue,
   sameValue,
   SetupError,
+  startEdit,
 } from "./setup_error.ts";
 import { type TomlLine, tomlLines } from "./toml_lines.ts";
 
-const BOM = "\uFEFF";
 const SERVERS = "mcp_servers";
 
 type Table = Record<string, unknown>;
@@ -178,9 +178,7 @@ export function editTomlEntry(
   entry: Record<string, unknown> | null,
   options: EditOptions = {},
 ): EditOutcome {
-  checkServerName(name);
-  const bom = text.startsWith(BOM) ? BOM : "";
-  const body = text.slice(bom.length);
+  const { bom, body } = startEdit(text, name);
   const eol = body.includes("\r\n") ? "\r\n" : "\n";
   const doc = parseOrRefuse(body);
   const existing = serversOf(doc)?.[name];

@@ -134,3 +134,13 @@ export function checkServerName(name: string): void {
     );
   }
 }
+
+/** A file's byte-order mark, kept as it was by every edit. */
+export const BOM = "\uFEFF";
+
+/** The opening of an entry edit: refuses a bad server name, then splits off `text`'s BOM. */
+export function startEdit(text: string, name: string): { bom: string; body: string } {
+  checkServerName(name);
+  const bom = text.startsWith(BOM) ? BOM : "";
+  return { bom, body: text.slice(bom.length) };
+}
