@@ -3,6 +3,7 @@
  * show the change as a diff (`--dry-run`) or write it, and report the outcome. The file access and
  * the edits are passed in (core/mcp_clients), so the flow is tested without touching a home folder.
  */
+import type { ClientFileIO } from "../../core/mcp_clients/client_file.ts";
 import type { ClientFile, McpFileFormat } from "../../core/mcp_clients/clients.ts";
 import type { SetupMode } from "../../core/mcp_clients/entry.ts";
 import { isHubEntry } from "../../core/mcp_clients/hub_entry.ts";
@@ -18,18 +19,7 @@ export interface EditResult {
 }
 
 /** The file access and the edits `hub setup` uses (core/mcp_clients; fakes in tests). */
-export interface SetupDeps {
-  read(path: string): Promise<{ text: string; mode?: number } | undefined>;
-  /** Writes atomically; refuses when the file no longer holds `expected` ("" = did not exist). */
-  /** `private`: the file holds hub's secret, so group and other lose access (warned). */
-  write(
-    path: string,
-    text: string,
-    mode?: number,
-    expected?: string,
-    options?: { private?: boolean },
-  ): Promise<{ backup?: string; warnings?: string[] }>;
-  permissionsWarning(path: string): Promise<string | undefined>;
+export interface SetupDeps extends Pick<ClientFileIO, "read" | "write" | "permissionsWarning"> {
   editJson(
     text: string,
     format: McpFileFormat,
