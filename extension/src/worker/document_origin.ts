@@ -16,10 +16,10 @@ import { clip } from "../../../protocol/clip.ts";
 import { siteOf } from "../../../protocol/site_permissions.ts";
 
 /** How long the origin read may take before the call is refused (the site cannot be told). */
-export const ORIGIN_READ_MS = 2000;
+const ORIGIN_READ_MS = 2000;
 
 /** The refusal of a document whose origin could not be read in time. */
-export function originUnknownError(url: string | undefined): HubError {
+function originUnknownError(url: string | undefined): HubError {
   return hubError(
     "SITE_NOT_ALLOWED",
     `hub could not tell which site the page ${JSON.stringify(clip(url ?? "", 200))} belongs to: ` +

@@ -23,8 +23,6 @@ export interface SiteAccess {
   update(state: SiteState): void;
   /** The permission of the page at `url`; undefined for a page with no site (not http/https). */
   decide(url: string | undefined): SiteDecision | undefined;
-  /** True when a frame at `url` must not be read in a whole-tab read: its site is `off`. */
-  frameBlocked(url: string | undefined): boolean;
   agentTabsOnly(): boolean;
 }
 
@@ -32,7 +30,6 @@ export interface SiteAccess {
 export function createSiteAccess(): SiteAccess {
   let rules = compileSiteRules({}, DEFAULT_SITE_PERMISSION);
   let tabsOnly = false;
-  const decide = (url: string | undefined): SiteDecision | undefined => rules.decide(url);
 
   return {
     update(state) {
@@ -42,8 +39,7 @@ export function createSiteAccess(): SiteAccess {
       );
       tabsOnly = state.agentTabsOnly ?? false;
     },
-    decide,
-    frameBlocked: (url) => decide(url)?.permission === "off",
+    decide: (url): SiteDecision | undefined => rules.decide(url),
     agentTabsOnly: () => tabsOnly,
   };
 }

@@ -13,7 +13,6 @@ Deno.test("before any sync every site is ask, agentTabsOnly is off, and non-web 
     const url of ["about:blank", "chrome://newtab/", "data:text/html,x", "file:///a", undefined]
   ) {
     assertEquals(sites.decide(url), undefined, String(url));
-    assertEquals(sites.frameBlocked(url), false);
   }
 });
 
@@ -49,8 +48,6 @@ Deno.test("the most specific rule wins, as decideSite decides", () => {
     assertEquals(sites.decide(url)?.permission, permission, url);
   }
   assertEquals(sites.decide("https://x.b.example.com/")?.pattern, "*.b.example.com");
-  assert(sites.frameBlocked("http://127.0.0.1:8080/frame"));
-  assert(!sites.frameBlocked("http://127.0.0.1:8081/frame"));
 });
 
 Deno.test("an update replaces the rules and the default; absent fields go back to the defaults", () => {

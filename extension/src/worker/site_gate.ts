@@ -38,12 +38,7 @@ import { notInAgentGroupError } from "./agent_group.ts";
 import { checkPointSites, pointsOf } from "./point_site.ts";
 
 /** A URL in SITE_ASK's and SITE_NOT_ALLOWED's details is cut to this many characters. */
-export const SITE_DETAIL_URL_CHARS = 300;
-
-/** Whether the site gate applies to `method` (the protocol's one list of siteless methods). */
-export function siteGated(method: BrowserMethodName): boolean {
-  return siteGatedMethod(method);
-}
+const SITE_DETAIL_URL_CHARS = 300;
 
 type GateContext = Pick<
   MethodContext,
@@ -60,7 +55,8 @@ export async function withSiteGate<T>(
   context: GateContext,
   work: () => Promise<T>,
 ): Promise<{ value: T; origin?: string }> {
-  if (!siteGated(method)) return { value: await work() };
+  // The protocol's one list of siteless methods.
+  if (!siteGatedMethod(method)) return { value: await work() };
   if (method === "tabs.open") return await openGated(input as { url?: string }, context, work);
   const given = input as { url?: string; tabId?: number };
   // A lookup that fails (TAB_NOT_FOUND) fails the call: nothing runs ungated.
@@ -214,7 +210,7 @@ export function frameRefusal(
  * the tab's page (nothing was done in it), a destination (not opened), or where a navigation to
  * `from` was redirected (nothing was read from it).
  */
-export function siteNotAllowedError(
+function siteNotAllowedError(
   decision: SiteDecision,
   what: "tab" | "navigation" | "redirect",
   url: string = decision.site.origin,
