@@ -6,8 +6,8 @@
  * the secret themselves); otherwise it is stale, and the reason never shows the secret.
  */
 import type { McpFileFormat } from "../../core/mcp_clients/clients.ts";
+import { isHubEntry, isHubUrl } from "../../core/mcp_clients/hub_entry.ts";
 import { isPlainObject } from "../../protocol/plain_object.ts";
-import { isLoopbackHost } from "../../protocol/loopback.ts";
 import { clip } from "../../protocol/clip.ts";
 
 export interface McpEntry {
@@ -91,16 +91,9 @@ export function entriesOf(format: McpFileFormat, doc: unknown): McpEntry[] {
 
 /** The port of a loopback URL whose path is a hub MCP endpoint; undefined for any other URL. */
 export function hubUrlPort(text: string): number | undefined {
-  let url: URL;
-  try {
-    url = new URL(text);
-  } catch {
-    return undefined;
-  }
-  if (url.protocol !== "http:" || !isLoopbackHost(url.hostname)) return undefined;
-  const path = url.pathname.replace(/\/+$/, "");
-  if (path !== "/mcp" && path !== "/mcp/gateway") return undefined;
-  return url.port === "" ? 80 : Number(url.port);
+  if (!isHubUrl(text)) return undefined;
+  const { port } = new URL(text.trim());
+  return port === "" ? 80 : Number(port);
 }
 
 /** `${NAME}` / `${env:NAME}` / `${input:…}` replaced from the entry's env when it can be. */
@@ -145,8 +138,6 @@ function classifyUrl(entry: McpEntry, port: number, target: HubTarget): Verdict 
     : { kind: "stale", why: "its Bearer secret is not the current one" };
 }
 
-const HUB_PROGRAM = /(^|[/\\])hub(\.cmd|\.exe|\.ps1)?$|@tabhub\/hub(@[^/\s]*)?$|(^|[/\\])main\.ts$/;
-
 /** The `--port` of a `hub start --stdio` command line (or HUB_PORT in its env); undefined: none. */
 function stdioPort(words: string[], env: Record<string, string>): number | undefined {
   for (const [i, word] of words.entries()) {
@@ -168,11 +159,8 @@ export function classify(entry: McpEntry, target: HubTarget): Verdict | undefine
     const port = hubUrlPort(text.trim());
     if (port !== undefined) return classifyUrl(entry, port, target);
   }
+  if (!isHubEntry({ command: entry.command, args: entry.args })) return undefined;
   const words = [entry.command ?? "", ...entry.args].flatMap((w) => w.trim().split(/\s+/));
-  const start = words.indexOf("start");
-  const isHub = start >= 0 && words.indexOf("--stdio") > start &&
-    words.slice(0, start).some((w) => HUB_PROGRAM.test(w));
-  if (!isHub) return undefined;
   const port = stdioPort(words, entry.env);
   if (port !== undefined && port !== target.port) {
     return { kind: "stale", why: `it uses port ${port}, the hub ${target.port}` };
